@@ -1,0 +1,223 @@
+// Package config reads the server's settings from environment variables
+// once, at boot, and validates them. A bad or missing value stops the boot
+// with a message naming the variable.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Business holds the company facts shown on every page. They come from
+// configuration so the owner can change them without a code change.
+type Business struct {
+	Name      string `json:"name"`
+	Phone     string `json:"phone"`
+	Street    string `json:"street"`
+	City      string `json:"city"`
+	State     string `json:"state"`
+	Zip       string `json:"zip"`
+	County    string `json:"county"`
+	License   string `json:"license"`
+	Email     string `json:"email"`
+	Facebook  string `json:"facebook"`
+	Instagram string `json:"instagram"`
+	YouTube   string `json:"youtube"`
+	Yelp      string `json:"yelp"`
+	ReviewURL string `json:"reviewUrl"`
+	// LeadFormURL is the CRM lead-capture iframe address; empty shows the
+	// native estimate form instead.
+	LeadFormURL string `json:"leadFormUrl"`
+	// LeadFormScript is the CRM's embed script, injected once, lazily.
+	LeadFormScript string `json:"leadFormScript"`
+}
+
+// Config is the whole validated configuration.
+type Config struct {
+	Addr          string
+	BaseURL       string // absolute, no trailing slash
+	Env           string // production or development
+	DatabaseURL   string // empty: SQLite in DataDir
+	DataDir       string
+	SourceDir     string // project root with pages/, components/, node_modules/
+	PoolSize      int
+	RenderTimeout time.Duration
+	BodyLimit     string
+	Business      Business
+}
+
+// Dev reports development mode (rebuild on change, errors in the page).
+func (c *Config) Dev() bool { return c.Env == "development" }
+
+// Var documents one variable for the README table and for errors.
+type Var struct {
+	Name, Default, Help string
+}
+
+// Vars lists every variable with its default. README's table mirrors it.
+var Vars = []Var{
+	{"PORT", "8080", "TCP port to listen on"},
+	{"BASE_URL", "http://localhost:8080", "absolute site address used for canonicals, sitemap and structured data"},
+	{"APP_ENV", "production", "production or development (rebuild on change, errors shown in the page)"},
+	{"DATABASE_URL", "", "postgres://... to use PostgreSQL; empty uses SQLite in DATA_DIR"},
+	{"DATA_DIR", "./data", "folder for the SQLite file and uploaded media"},
+	{"SOURCE_DIR", ".", "project folder holding pages/, components/ and node_modules/ for the startup build"},
+	{"SSR_POOL_SIZE", "number of CPUs", "goja runtimes rendering pages"},
+	{"RENDER_TIMEOUT", "5s", "longest a single render may run before it is interrupted"},
+	{"BODY_LIMIT", "1M", "largest request body for forms and APIs"},
+	{"BUSINESS_NAME", "Avatar Restoration & Construction", "company name"},
+	{"BUSINESS_PHONE", "(770) 555-0134", "24/7 emergency phone, 10 US digits"},
+	{"BUSINESS_STREET", "6595 Church Street", "office street address"},
+	{"BUSINESS_CITY", "Douglasville", "office city"},
+	{"BUSINESS_STATE", "GA", "office state"},
+	{"BUSINESS_ZIP", "30134", "office postal code, 5 digits"},
+	{"BUSINESS_COUNTY", "Douglas", "office county, used by the home hero"},
+	{"LICENSE_NUMBER", "RBQA006428", "contractor licence number shown on pages"},
+	{"BUSINESS_EMAIL", "", "public contact email (optional)"},
+	{"FACEBOOK_URL", "https://www.facebook.com/", "Facebook page"},
+	{"INSTAGRAM_URL", "https://www.instagram.com/", "Instagram profile"},
+	{"YOUTUBE_URL", "https://www.youtube.com/", "YouTube channel"},
+	{"YELP_URL", "https://www.yelp.com/", "Yelp listing"},
+	{"GOOGLE_REVIEW_URL", "https://www.google.com/maps", "page where customers write a Google review"},
+	{"LEAD_FORM_URL", "", "CRM lead-form iframe address (https); empty shows the native estimate form"},
+	{"LEAD_FORM_SCRIPT", "", "CRM embed script address (https), injected once and lazily"},
+}
+
+func defaults() map[string]string {
+	m := map[string]string{}
+	for _, v := range Vars {
+		m[v.Name] = v.Default
+	}
+	return m
+}
+
+// Load reads the configuration from the environment.
+func Load() (*Config, error) { return LoadFrom(os.Getenv) }
+
+// LoadFrom reads the configuration through getenv (tests pass a map).
+func LoadFrom(getenv func(string) string) (*Config, error) {
+	def := defaults()
+	get := func(name string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		return def[name]
+	}
+	var errs []error
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("config: %s: %s", name, fmt.Sprintf(format, args...)))
+	}
+	c := &Config{}
+
+	port, err := strconv.Atoi(get("PORT"))
+	if err != nil || port < 1 || port > 65535 {
+		bad("PORT", "%q is not a port number (1-65535)", get("PORT"))
+	}
+	c.Addr = ":" + strconv.Itoa(port)
+
+	c.BaseURL = strings.TrimRight(get("BASE_URL"), "/")
+	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		bad("BASE_URL", "%q must be an absolute http(s) address with no path, e.g. https://example.com", get("BASE_URL"))
+	}
+
+	c.Env = get("APP_ENV")
+	if c.Env != "production" && c.Env != "development" {
+		bad("APP_ENV", "%q must be production or development", c.Env)
+	}
+
+	c.DatabaseURL = get("DATABASE_URL")
+	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+		bad("DATABASE_URL", "must start with postgres:// or postgresql:// (leave it empty for SQLite)")
+	}
+	c.DataDir = get("DATA_DIR")
+	c.SourceDir = get("SOURCE_DIR")
+
+	c.PoolSize = runtime.NumCPU()
+	if v := getenv("SSR_POOL_SIZE"); strings.TrimSpace(v) != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 || n > 64 {
+			bad("SSR_POOL_SIZE", "%q must be a whole number from 1 to 64", v)
+		}
+		c.PoolSize = n
+	}
+	c.RenderTimeout, err = time.ParseDuration(get("RENDER_TIMEOUT"))
+	if err != nil || c.RenderTimeout <= 0 {
+		bad("RENDER_TIMEOUT", "%q is not a positive duration such as 5s", get("RENDER_TIMEOUT"))
+	}
+	c.BodyLimit = get("BODY_LIMIT")
+	if !regexpBodyLimit(c.BodyLimit) {
+		bad("BODY_LIMIT", "%q must be a size such as 512K or 1M", c.BodyLimit)
+	}
+
+	b := Business{
+		Name: get("BUSINESS_NAME"), Phone: get("BUSINESS_PHONE"), Street: get("BUSINESS_STREET"),
+		City: get("BUSINESS_CITY"), State: get("BUSINESS_STATE"), Zip: get("BUSINESS_ZIP"),
+		County: get("BUSINESS_COUNTY"), License: get("LICENSE_NUMBER"), Email: get("BUSINESS_EMAIL"),
+		Facebook: get("FACEBOOK_URL"), Instagram: get("INSTAGRAM_URL"), YouTube: get("YOUTUBE_URL"),
+		Yelp: get("YELP_URL"), ReviewURL: get("GOOGLE_REVIEW_URL"),
+		LeadFormURL: get("LEAD_FORM_URL"), LeadFormScript: get("LEAD_FORM_SCRIPT"),
+	}
+	if len(PhoneDigits(b.Phone)) != 10 {
+		bad("BUSINESS_PHONE", "%q must hold 10 digits, e.g. (770) 555-0134", b.Phone)
+	}
+	if len(b.Zip) != 5 || strings.Trim(b.Zip, "0123456789") != "" {
+		bad("BUSINESS_ZIP", "%q must be 5 digits", b.Zip)
+	}
+	for name, v := range map[string]string{"BUSINESS_NAME": b.Name, "BUSINESS_STREET": b.Street, "BUSINESS_CITY": b.City, "BUSINESS_STATE": b.State, "LICENSE_NUMBER": b.License} {
+		if v == "" {
+			bad(name, "must not be empty")
+		}
+	}
+	for name, v := range map[string]string{"FACEBOOK_URL": b.Facebook, "INSTAGRAM_URL": b.Instagram, "YOUTUBE_URL": b.YouTube, "YELP_URL": b.Yelp, "GOOGLE_REVIEW_URL": b.ReviewURL, "LEAD_FORM_URL": b.LeadFormURL, "LEAD_FORM_SCRIPT": b.LeadFormScript} {
+		if v == "" {
+			continue
+		}
+		if u, err := url.Parse(v); err != nil || u.Scheme != "https" || u.Host == "" {
+			bad(name, "%q must be an absolute https address", v)
+		}
+	}
+	if b.LeadFormScript != "" && b.LeadFormURL == "" {
+		bad("LEAD_FORM_SCRIPT", "is set but LEAD_FORM_URL is empty; the script needs the form it embeds")
+	}
+	c.Business = b
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+func regexpBodyLimit(s string) bool {
+	if s == "" {
+		return false
+	}
+	n := strings.TrimRight(strings.ToUpper(s), "BKMG")
+	if len(s)-len(n) > 2 {
+		return false
+	}
+	_, err := strconv.Atoi(n)
+	return err == nil
+}
+
+// PhoneDigits keeps the digits of a phone number, dropping a leading US 1.
+func PhoneDigits(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	d := b.String()
+	if len(d) == 11 && d[0] == '1' {
+		d = d[1:]
+	}
+	return d
+}
+
+// TelHref is the tel: link for a phone number.
+func TelHref(p string) string { return "tel:+1" + PhoneDigits(p) }

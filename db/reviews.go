@@ -1,0 +1,78 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// Review is a row of google_reviews (spec 3).
+type Review struct {
+	ID          string    `db:"id" json:"id"`
+	AuthorName  string    `db:"author_name" json:"author_name"`
+	ReviewText  string    `db:"review_text" json:"review_text"`
+	Rating      int       `db:"rating" json:"rating"`
+	CreatedTime time.Time `db:"created_time" json:"created_time"`
+	IsActive    bool      `db:"is_active" json:"is_active"`
+}
+
+// ReviewQueryLimit and ReviewsShown are spec 9's "query limit 10, shown 3".
+const (
+	ReviewQueryLimit = 10
+	ReviewsShown     = 3
+)
+
+// TopReviews returns the reviews the trust section shows: active, rating 5
+// or more, newest first, at most 10 read, duplicates removed, first 3 kept.
+func (s *Store) TopReviews(ctx context.Context) ([]Review, error) {
+	var rows []Review
+	err := s.db.SelectContext(ctx, &rows, s.q(`SELECT id, author_name, review_text, rating, created_time, is_active
+		FROM google_reviews WHERE is_active = ? AND rating >= 5 ORDER BY created_time DESC LIMIT ?`), true, ReviewQueryLimit)
+	if err != nil {
+		return nil, fmt.Errorf("top reviews: %w", err)
+	}
+	return UniqueReviews(rows, ReviewsShown), nil
+}
+
+// UniqueReviews drops duplicates by author, timestamp to the second and the
+// first 60 characters of the text, compared case-insensitively (spec 5), and
+// keeps at most n.
+func UniqueReviews(rows []Review, n int) []Review {
+	seen := map[string]bool{}
+	out := []Review{}
+	for _, r := range rows {
+		text := []rune(strings.ToLower(r.ReviewText))
+		if len(text) > 60 {
+			text = text[:60]
+		}
+		key := strings.ToLower(r.AuthorName) + "\x00" + r.CreatedTime.UTC().Truncate(time.Second).Format(time.RFC3339) + "\x00" + string(text)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, r)
+		if len(out) == n {
+			break
+		}
+	}
+	return out
+}
+
+// UpsertReviews inserts or replaces reviews by id in one transaction.
+func (s *Store) UpsertReviews(ctx context.Context, rs []Review) error {
+	return s.Transact(ctx, func(tx *sqlx.Tx) error {
+		for _, r := range rs {
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM google_reviews WHERE id = ?`), r.ID); err != nil {
+				return err
+			}
+			if _, err := tx.NamedExecContext(ctx, `INSERT INTO google_reviews (id, author_name, review_text, rating, created_time, is_active)
+				VALUES (:id, :author_name, :review_text, :rating, :created_time, :is_active)`, r); err != nil {
+				return fmt.Errorf("review %s: %w", r.ID, err)
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,107 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestMigrationsAreIdempotent(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		if err := s.migrate(context.Background()); err != nil {
+			t.Fatalf("second migrate: %v", err)
+		}
+		var n int
+		if err := s.db.Get(&n, `SELECT COUNT(*) FROM schema_migrations`); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			t.Fatal("no migration recorded")
+		}
+	})
+}
+
+func TestTopReviews(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		base := time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
+		rs := []Review{
+			{ID: "a", AuthorName: "Ann", ReviewText: "Fast and careful crew.", Rating: 5, CreatedTime: base, IsActive: true},
+			// Same author, same second, same first 60 chars (case differs): a duplicate.
+			{ID: "a2", AuthorName: "ANN", ReviewText: "FAST AND CAREFUL CREW.", Rating: 5, CreatedTime: base.Add(300 * time.Millisecond), IsActive: true},
+			{ID: "b", AuthorName: "Bob", ReviewText: "", Rating: 5, CreatedTime: base.Add(-time.Hour), IsActive: true},
+			{ID: "c", AuthorName: "Cy", ReviewText: "Good", Rating: 4, CreatedTime: base.Add(time.Hour), IsActive: true},
+			{ID: "d", AuthorName: "Di", ReviewText: "Hidden", Rating: 5, CreatedTime: base.Add(2 * time.Hour), IsActive: false},
+			{ID: "e", AuthorName: "Ed", ReviewText: "Great", Rating: 5, CreatedTime: base.Add(-2 * time.Hour), IsActive: true},
+			{ID: "f", AuthorName: "Flo", ReviewText: "Also great", Rating: 5, CreatedTime: base.Add(-3 * time.Hour), IsActive: true},
+		}
+		if err := s.UpsertReviews(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.TopReviews(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range got {
+			ids = append(ids, r.AuthorName)
+		}
+		// Newest first; the 4-star, the inactive and the duplicate are dropped; 3 shown.
+		if diff := cmp.Diff([]string{"ANN", "Bob", "Ed"}, ids); diff != "" {
+			t.Errorf("TopReviews authors (-want, +got):\n%s", diff)
+		}
+		// Upsert replaces by id.
+		rs[0].ReviewText = "Changed"
+		if err := s.UpsertReviews(ctx, rs[:1]); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		s.db.Get(&n, `SELECT COUNT(*) FROM google_reviews`)
+		if n != len(rs) {
+			t.Errorf("rows after upsert = %d, want %d", n, len(rs))
+		}
+	})
+}
+
+func TestMediaCRUD(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+		for i := 0; i < 3; i++ {
+			m := Media{ID: fmt.Sprint("m", i), Project: "kitchen-remodel", Path: fmt.Sprintf("projects/kitchen-remodel/%d.jpg", i),
+				Name: fmt.Sprintf("%d.jpg", i), Kind: "image", MIME: "image/jpeg", Size: 100, Width: 800, Height: 600, CreatedAt: now.Add(time.Duration(i) * time.Minute)}
+			if err := s.CreateMedia(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		list, err := s.ListMedia(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list) != 3 || list[0].ID != "m2" {
+			t.Fatalf("ListMedia = %d items, first %q; want 3, newest m2 first", len(list), list[0].ID)
+		}
+		if !list[0].CreatedAt.Equal(now.Add(2 * time.Minute)) {
+			t.Errorf("created_at round trip = %v", list[0].CreatedAt)
+		}
+		if err := s.DeleteMedia(ctx, "m1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DeleteMedia(ctx, "m1"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("second delete err = %v, want ErrNotFound", err)
+		}
+		if _, err := s.GetMedia(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("GetMedia(nope) err = %v, want ErrNotFound", err)
+		}
+	})
+}
+
+func TestUniqueReviewsEmptyAndCap(t *testing.T) {
+	if got := UniqueReviews(nil, 3); len(got) != 0 {
+		t.Fatalf("UniqueReviews(nil) = %v", got)
+	}
+}

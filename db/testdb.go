@@ -1,0 +1,113 @@
+package db
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// DefaultTestPostgres is the PostgreSQL that store tests use when
+// TEST_DATABASE_URL is unset.
+const DefaultTestPostgres = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+
+// ForEachDB runs fn as a subtest on a fresh SQLite store and, when a
+// PostgreSQL server is reachable, on a fresh PostgreSQL schema. In CI
+// (CI=true) an unreachable PostgreSQL fails the test instead of skipping it.
+func ForEachDB(t *testing.T, fn func(t *testing.T, s *Store)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, NewTestSQLite(t)) })
+	t.Run("postgres", func(t *testing.T) {
+		s, err := NewTestPostgres(t)
+		if err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("PostgreSQL is required in CI: %v", err)
+			}
+			t.Skipf("PostgreSQL not reachable: %v", err)
+		}
+		fn(t, s)
+	})
+}
+
+// NewTestSQLite opens a migrated SQLite store in a temp folder.
+func NewTestSQLite(t testing.TB) *Store {
+	t.Helper()
+	ctx := context.Background()
+	x, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := FromDB(ctx, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// NewTestPostgres creates a private schema on the test server, migrates it
+// and drops it when the test ends.
+func NewTestPostgres(t testing.TB) (*Store, error) {
+	t.Helper()
+	base := os.Getenv("TEST_DATABASE_URL")
+	if base == "" {
+		base = DefaultTestPostgres
+	}
+	if c, err := net.DialTimeout("tcp", hostOf(base), time.Second); err != nil {
+		return nil, err
+	} else {
+		c.Close()
+	}
+	ctx := context.Background()
+	admin, err := sqlx.ConnectContext(ctx, "postgres", base)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema := "t_" + hex.EncodeToString(b)
+	if _, err := admin.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
+		admin.Close()
+		return nil, err
+	}
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	x, err := sqlx.ConnectContext(ctx, "postgres", base+sep+"search_path="+schema)
+	if err != nil {
+		admin.Close()
+		return nil, err
+	}
+	s, err := FromDB(ctx, x)
+	t.Cleanup(func() {
+		x.Close()
+		admin.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
+		admin.Close()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, nil
+}
+
+func hostOf(dsn string) string {
+	rest := dsn[strings.Index(dsn, "://")+3:]
+	if at := strings.LastIndex(rest, "@"); at >= 0 {
+		rest = rest[at+1:]
+	}
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		rest = rest[:i]
+	}
+	if !strings.Contains(rest, ":") {
+		rest += ":5432"
+	}
+	return rest
+}

@@ -1,0 +1,291 @@
+package ssr
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"github.com/andybalholm/brotli"
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// BuildOptions says where the React sources are and which page kinds get a
+// client entry.
+type BuildOptions struct {
+	// Root is the project directory holding pages/, components/, client/,
+	// styles/ and node_modules/.
+	Root string
+	// Kinds are the page kinds; each is pages/{kind}.tsx with a default export
+	// and gets its own client entry.
+	Kinds []string
+	// Dev adds inline source maps so errors name the original file and line.
+	Dev bool
+}
+
+// Bundle is the result of one build: the server program for goja and the
+// client assets, keyed by URL path.
+type Bundle struct {
+	Server  string
+	Assets  map[string]*Asset
+	Entries map[string]Entry
+}
+
+// Entry is what a page kind's document needs: its module script, the chunks
+// to modulepreload and the CSS to inline.
+type Entry struct {
+	Script   string
+	Preloads []string
+	CSS      string
+}
+
+// Asset is one hashed client file, pre-compressed.
+type Asset struct {
+	ContentType string
+	Body        []byte
+	Gzip        []byte
+	Brotli      []byte
+	ETag        string
+}
+
+// BuildError carries esbuild's messages with file and line.
+type BuildError struct{ Messages []string }
+
+func (e *BuildError) Error() string {
+	return "ssr build failed:\n" + strings.Join(e.Messages, "\n")
+}
+
+const assetPrefix = "/assets/"
+
+// Build bundles the server program and the client entries with esbuild.
+func Build(opts BuildOptions) (*Bundle, error) {
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	server, err := buildServer(root, opts.Dev)
+	if err != nil {
+		return nil, err
+	}
+	assets, entries, err := buildClient(root, opts.Kinds, opts.Dev)
+	if err != nil {
+		return nil, err
+	}
+	return &Bundle{Server: server, Assets: assets, Entries: entries}, nil
+}
+
+func commonOptions(root string) api.BuildOptions {
+	return api.BuildOptions{
+		AbsWorkingDir:     root,
+		Bundle:            true,
+		Write:             false,
+		Platform:          api.PlatformBrowser,
+		JSX:               api.JSXAutomatic,
+		MinifySyntax:      true,
+		MinifyWhitespace:  true,
+		MinifyIdentifiers: true,
+		LegalComments:     api.LegalCommentsNone,
+		Define:            map[string]string{"process.env.NODE_ENV": `"production"`},
+		LogLevel:          api.LogLevelSilent,
+	}
+}
+
+func buildServer(root string, dev bool) (string, error) {
+	var patched atomic.Int32
+	o := commonOptions(root)
+	o.EntryPoints = []string{"pages/server.tsx"}
+	o.Format = api.FormatIIFE
+	o.GlobalName = "SSR"
+	o.Target = api.ES2017
+	o.Outfile = "server.js"
+	o.Loader = map[string]api.Loader{".css": api.LoaderEmpty}
+	o.Alias = map[string]string{"react-dom/server": reactServerFile}
+	if dev {
+		o.Sourcemap = api.SourceMapInline
+		o.MinifyIdentifiers = false
+	}
+	o.Plugins = []api.Plugin{{
+		Name: "react-render-accumulator",
+		Setup: func(b api.PluginBuild) {
+			b.OnLoad(api.OnLoadOptions{Filter: `react-dom-server-legacy\.browser\.production\.min\.js$`},
+				func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+					data, err := os.ReadFile(args.Path)
+					if err != nil {
+						return api.OnLoadResult{}, err
+					}
+					src, err := PatchReactServer(string(data))
+					if err != nil {
+						return api.OnLoadResult{}, err
+					}
+					patched.Add(1)
+					return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+				})
+		},
+	}}
+	res := api.Build(o)
+	if len(res.Errors) > 0 {
+		return "", buildError(res.Errors)
+	}
+	if patched.Load() != 1 {
+		return "", fmt.Errorf("ssr: renderToString accumulator patch was applied %d times, want 1: %s is no longer what react-dom/server bundles", patched.Load(), reactServerFile)
+	}
+	for _, f := range res.OutputFiles {
+		if strings.HasSuffix(f.Path, ".js") {
+			return string(f.Contents), nil
+		}
+	}
+	return "", fmt.Errorf("ssr: server build produced no JavaScript")
+}
+
+func buildClient(root string, kinds []string, dev bool) (map[string]*Asset, map[string]Entry, error) {
+	o := commonOptions(root)
+	for _, k := range kinds {
+		o.EntryPointsAdvanced = append(o.EntryPointsAdvanced, api.EntryPoint{InputPath: "entry:" + k, OutputPath: k})
+	}
+	o.Format = api.FormatESModule
+	o.Splitting = true
+	o.Target = api.ES2020
+	o.Outdir = filepath.Join(root, ".build")
+	o.EntryNames = "[name]-[hash]"
+	o.ChunkNames = "c-[hash]"
+	o.AssetNames = "[name]-[hash]"
+	o.Metafile = true
+	o.Loader = map[string]api.Loader{".css": api.LoaderCSS, ".woff2": api.LoaderFile, ".svg": api.LoaderFile}
+	if dev {
+		o.Sourcemap = api.SourceMapLinked
+	}
+	o.Plugins = []api.Plugin{{
+		Name: "page-entries",
+		Setup: func(b api.PluginBuild) {
+			b.OnResolve(api.OnResolveOptions{Filter: `^entry:`}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
+				return api.OnResolveResult{Path: strings.TrimPrefix(args.Path, "entry:"), Namespace: "entry"}, nil
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "entry"}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+				src := fmt.Sprintf("import { hydratePage } from \"./client/hydrate\";\nimport Page from \"./pages/%s\";\nhydratePage(Page);\n", args.Path)
+				return api.OnLoadResult{Contents: &src, ResolveDir: root, Loader: api.LoaderTSX}, nil
+			})
+		},
+	}}
+	res := api.Build(o)
+	if len(res.Errors) > 0 {
+		return nil, nil, buildError(res.Errors)
+	}
+	outDir := filepath.Join(root, ".build")
+	assets := map[string]*Asset{}
+	byFile := map[string]string{} // metafile output path -> URL
+	for _, f := range res.OutputFiles {
+		rel, err := filepath.Rel(outDir, f.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		url := assetPrefix + filepath.ToSlash(rel)
+		assets[url] = NewAsset(url, f.Contents)
+		relRoot, _ := filepath.Rel(root, f.Path)
+		byFile[filepath.ToSlash(relRoot)] = url
+	}
+	var meta struct {
+		Outputs map[string]struct {
+			EntryPoint string `json:"entryPoint"`
+			CSSBundle  string `json:"cssBundle"`
+			Imports    []struct {
+				Path string `json:"path"`
+				Kind string `json:"kind"`
+			} `json:"imports"`
+		} `json:"outputs"`
+	}
+	if err := json.Unmarshal([]byte(res.Metafile), &meta); err != nil {
+		return nil, nil, fmt.Errorf("ssr: metafile: %w", err)
+	}
+	entries := map[string]Entry{}
+	for out, info := range meta.Outputs {
+		if !strings.HasPrefix(info.EntryPoint, "entry:") {
+			continue
+		}
+		kind := strings.TrimPrefix(info.EntryPoint, "entry:")
+		e := Entry{Script: byFile[out]}
+		// Preload every chunk reachable through static imports, so the
+		// browser fetches them in parallel instead of as a waterfall.
+		seen := map[string]bool{}
+		var walk func(string)
+		walk = func(p string) {
+			for _, imp := range meta.Outputs[p].Imports {
+				if imp.Kind != "import-statement" || seen[imp.Path] {
+					continue
+				}
+				seen[imp.Path] = true
+				e.Preloads = append(e.Preloads, byFile[imp.Path])
+				walk(imp.Path)
+			}
+		}
+		walk(out)
+		sort.Strings(e.Preloads)
+		if info.CSSBundle != "" {
+			e.CSS = string(assets[byFile[info.CSSBundle]].Body)
+		}
+		entries[kind] = e
+	}
+	for _, k := range kinds {
+		if entries[k].Script == "" {
+			return nil, nil, fmt.Errorf("ssr: no client entry was built for page kind %q", k)
+		}
+	}
+	return assets, entries, nil
+}
+
+// NewAsset pre-compresses a file's bytes and gives it a strong ETag.
+func NewAsset(name string, body []byte) *Asset {
+	ct := mime.TypeByExtension(path.Ext(name))
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	if strings.HasPrefix(ct, "text/javascript") {
+		ct = "text/javascript; charset=utf-8"
+	}
+	sum := sha256.Sum256(body)
+	return &Asset{
+		ContentType: ct,
+		Body:        body,
+		Gzip:        Gzip(body),
+		Brotli:      Brotli(body),
+		ETag:        `"` + hex.EncodeToString(sum[:12]) + `"`,
+	}
+}
+
+// Gzip compresses at the best level; it runs once per cached item.
+func Gzip(b []byte) []byte {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+// Brotli compresses at a high level; it runs once per cached item.
+func Brotli(b []byte) []byte {
+	var buf bytes.Buffer
+	w := brotli.NewWriterLevel(&buf, 9)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+func buildError(msgs []api.Message) error {
+	e := &BuildError{}
+	for _, m := range msgs {
+		if m.Location != nil {
+			e.Messages = append(e.Messages, fmt.Sprintf("%s:%d:%d: %s\n    %s", m.Location.File, m.Location.Line, m.Location.Column, m.Text, m.Location.LineText))
+		} else {
+			e.Messages = append(e.Messages, m.Text)
+		}
+	}
+	return e
+}

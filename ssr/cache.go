@@ -1,0 +1,217 @@
+package ssr
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+)
+
+// Page is a rendered document kept in memory with its compressed variants.
+type Page struct {
+	Status int
+	Body   []byte
+	Gzip   []byte
+	Brotli []byte
+	ETag   string
+	// Location is set for cached redirects.
+	Location string
+}
+
+// NewPage compresses body once and computes its strong ETag.
+func NewPage(status int, body []byte) *Page {
+	sum := sha256.Sum256(body)
+	return &Page{
+		Status: status,
+		Body:   body,
+		Gzip:   Gzip(body),
+		Brotli: Brotli(body),
+		ETag:   `"` + hex.EncodeToString(sum[:16]) + `"`,
+	}
+}
+
+// RenderFunc renders the page for a cache key (a request path).
+type RenderFunc func(ctx context.Context, key string) (*Page, error)
+
+// Cache keeps every public page rendered once per content version.
+// Concurrent misses for one key share one render; Invalidate starts a new
+// version and re-warms in the background, serving nothing stale after it.
+type Cache struct {
+	render RenderFunc
+	log    *slog.Logger
+
+	mu      sync.RWMutex
+	version uint64
+	pages   map[string]*Page
+	sf      singleflight.Group
+
+	warmMu   sync.Mutex
+	warmKeys func() []string
+	warmers  int
+	cancel   context.CancelFunc
+	lastWarm time.Duration
+}
+
+// NewCache returns an empty cache. keys lists what a warm-up renders; it is
+// called at each warm-up so new content (an upload) is included.
+func NewCache(render RenderFunc, keys func() []string, warmers int, log *slog.Logger) *Cache {
+	if warmers < 1 {
+		warmers = 1
+	}
+	return &Cache{render: render, warmKeys: keys, warmers: warmers, log: log, pages: map[string]*Page{}}
+}
+
+// Get returns the cached page for key, rendering it on a miss.
+func (c *Cache) Get(ctx context.Context, key string) (*Page, error) {
+	c.mu.RLock()
+	p, ok := c.pages[key]
+	v := c.version
+	c.mu.RUnlock()
+	if ok {
+		return p, nil
+	}
+	res, err, _ := c.sf.Do(strconv.FormatUint(v, 10)+"\x00"+key, func() (any, error) {
+		// The render must finish even if the first caller goes away:
+		// others may be waiting on it.
+		p, err := c.render(context.WithoutCancel(ctx), key)
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		if c.version == v {
+			c.pages[key] = p
+		}
+		c.mu.Unlock()
+		return p, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res.(*Page), nil
+}
+
+// Len is the number of cached pages.
+func (c *Cache) Len() int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.pages)
+}
+
+// Version is the current content version.
+func (c *Cache) Version() uint64 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.version
+}
+
+// Invalidate drops every page (an upload, a review refresh or a settings
+// change may touch any of them) and warms the cache again in the background.
+func (c *Cache) Invalidate(reason string) {
+	c.mu.Lock()
+	c.version++
+	c.pages = map[string]*Page{}
+	c.mu.Unlock()
+	c.log.Info("render cache invalidated", "reason", reason)
+	c.Warm()
+}
+
+// Warm renders every key in the background with a few workers, leaving
+// runtimes free for live requests. A running warm-up is cancelled first.
+func (c *Cache) Warm() {
+	c.warmMu.Lock()
+	if c.cancel != nil {
+		c.cancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c.cancel = cancel
+	c.warmMu.Unlock()
+	go c.warm(ctx)
+}
+
+// WarmSync renders every key and returns how long it took.
+func (c *Cache) WarmSync(ctx context.Context) time.Duration {
+	return c.warm(ctx)
+}
+
+func (c *Cache) warm(ctx context.Context) time.Duration {
+	start := time.Now()
+	keys := c.warmKeys()
+	ch := make(chan string)
+	var wg sync.WaitGroup
+	var failed int
+	var fmu sync.Mutex
+	for i := 0; i < c.warmers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range ch {
+				if _, err := c.Get(ctx, k); err != nil {
+					fmu.Lock()
+					failed++
+					fmu.Unlock()
+					c.log.Error("warm-up render failed", "path", k, "err", err)
+				}
+			}
+		}()
+	}
+loop:
+	for _, k := range keys {
+		select {
+		case ch <- k:
+		case <-ctx.Done():
+			break loop
+		}
+	}
+	close(ch)
+	wg.Wait()
+	d := time.Since(start)
+	if ctx.Err() == nil {
+		c.warmMu.Lock()
+		c.lastWarm = d
+		c.warmMu.Unlock()
+		c.log.Info("render cache warm", "pages", len(keys), "failed", failed, "took", d.Round(time.Millisecond).String())
+	}
+	return d
+}
+
+// LastWarm is how long the last complete warm-up took.
+func (c *Cache) LastWarm() time.Duration {
+	c.warmMu.Lock()
+	defer c.warmMu.Unlock()
+	return c.lastWarm
+}
+
+// Serve writes p honouring If-None-Match and Accept-Encoding.
+func Serve(w http.ResponseWriter, r *http.Request, p *Page, contentType, cacheControl string) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("ETag", p.ETag)
+	h.Set("Vary", "Accept-Encoding")
+	if cacheControl != "" {
+		h.Set("Cache-Control", cacheControl)
+	}
+	if p.Status == http.StatusOK && etagMatch(r.Header.Get("If-None-Match"), p.ETag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	body := p.Body
+	switch negotiate(r.Header.Get("Accept-Encoding")) {
+	case "br":
+		h.Set("Content-Encoding", "br")
+		body = p.Brotli
+	case "gzip":
+		h.Set("Content-Encoding", "gzip")
+		body = p.Gzip
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(p.Status)
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}

@@ -1,0 +1,191 @@
+// Package ssr renders the React pages on the server: esbuild bundles the
+// sources at startup, a pool of goja runtimes renders them, and a render cache
+// keeps every public page in memory, pre-compressed.
+package ssr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// EngineOptions configure an Engine.
+type EngineOptions struct {
+	Root     string
+	Kinds    []string
+	PoolSize int
+	Timeout  time.Duration
+	Dev      bool
+	Log      *slog.Logger
+}
+
+// Engine owns the current bundle and runtime pool. In dev mode Reload swaps
+// both without a restart; readers never see a half-swapped state.
+type Engine struct {
+	opts EngineOptions
+
+	mu       sync.RWMutex
+	bundle   *Bundle
+	pool     *Pool
+	buildErr error
+	onReload []func()
+}
+
+// NewEngine builds the bundles and starts the pool. In production a build
+// error stops the boot. In dev mode it is kept and shown on every page until
+// the next successful build.
+func NewEngine(opts EngineOptions) (*Engine, error) {
+	e := &Engine{opts: opts}
+	if err := e.Reload(); err != nil && !opts.Dev {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Reload rebuilds the bundles and swaps in a new runtime pool.
+func (e *Engine) Reload() error {
+	start := time.Now()
+	b, err := Build(BuildOptions{Root: e.opts.Root, Kinds: e.opts.Kinds, Dev: e.opts.Dev})
+	var p *Pool
+	if err == nil {
+		p, err = NewPool(b.Server, e.opts.PoolSize, e.opts.Timeout, e.opts.Log)
+	}
+	e.mu.Lock()
+	if err != nil {
+		e.buildErr = err
+		e.mu.Unlock()
+		e.opts.Log.Error("ssr build failed", "err", err)
+		return err
+	}
+	e.bundle, e.pool, e.buildErr = b, p, nil
+	hooks := append([]func(){}, e.onReload...)
+	e.mu.Unlock()
+	e.opts.Log.Info("ssr bundles built", "took", time.Since(start).Round(time.Millisecond).String(), "assets", len(b.Assets))
+	for _, h := range hooks {
+		h()
+	}
+	return nil
+}
+
+// OnReload registers a hook run after every successful rebuild (the server
+// invalidates its render cache there).
+func (e *Engine) OnReload(f func()) {
+	e.mu.Lock()
+	e.onReload = append(e.onReload, f)
+	e.mu.Unlock()
+}
+
+// BuildErr is the last build error in dev mode, or nil.
+func (e *Engine) BuildErr() error {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.buildErr
+}
+
+// Render renders kind with props and assembles the full document.
+func (e *Engine) Render(ctx context.Context, kind string, props any, o DocumentOptions) ([]byte, error) {
+	e.mu.RLock()
+	b, p, berr := e.bundle, e.pool, e.buildErr
+	e.mu.RUnlock()
+	if berr != nil {
+		return nil, berr
+	}
+	entry, ok := b.Entries[kind]
+	if !ok {
+		return nil, fmt.Errorf("ssr: unknown page kind %q", kind)
+	}
+	data, err := MarshalProps(props)
+	if err != nil {
+		return nil, fmt.Errorf("ssr: props for %s: %w", kind, err)
+	}
+	res, err := p.Render(ctx, kind, data)
+	if err != nil {
+		return nil, err
+	}
+	return Assemble(entry, res, data, o), nil
+}
+
+// Asset returns a hashed client asset by URL path.
+func (e *Engine) Asset(url string) *Asset {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.bundle == nil {
+		return nil
+	}
+	return e.bundle.Assets[url]
+}
+
+// Entry returns a page kind's client entry (for size reports).
+func (e *Engine) Entry(kind string) (Entry, bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.bundle == nil {
+		return Entry{}, false
+	}
+	en, ok := e.bundle.Entries[kind]
+	return en, ok
+}
+
+// PoolSize is the number of runtimes.
+func (e *Engine) PoolSize() int { return e.opts.PoolSize }
+
+// Watch polls the source folders and rebuilds when a file changes. It is for
+// dev mode: polling needs no extra dependency and the tree is small.
+func (e *Engine) Watch(ctx context.Context, interval time.Duration) {
+	dirs := []string{"pages", "components", "client", "styles"}
+	last := e.snapshot(dirs)
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			cur := e.snapshot(dirs)
+			if cur != last {
+				last = cur
+				e.opts.Log.Info("source changed, rebuilding")
+				_ = e.Reload()
+			}
+		}
+	}
+}
+
+func (e *Engine) snapshot(dirs []string) string {
+	var sb strings.Builder
+	for _, d := range dirs {
+		filepath.WalkDir(filepath.Join(e.opts.Root, d), func(p string, de fs.DirEntry, err error) error {
+			if err != nil || de.IsDir() {
+				return nil
+			}
+			if info, err := de.Info(); err == nil {
+				fmt.Fprintf(&sb, "%s %d %d\n", p, info.Size(), info.ModTime().UnixNano())
+			}
+			return nil
+		})
+	}
+	return sb.String()
+}
+
+// FindRoot walks up from dir to the folder holding package.json and
+// pages/server.tsx, so tests and tools work from any package directory.
+func FindRoot(dir string) (string, error) {
+	dir, _ = filepath.Abs(dir)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "pages", "server.tsx")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("ssr: no project root (pages/server.tsx) above the working directory")
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,149 @@
+package ssr
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// Result is what the server bundle returns for one render.
+type Result struct {
+	// HTML is the page body, placed inside <div id="root">.
+	HTML string `json:"html"`
+	// Head holds the head tags collected by react-helmet-async.
+	Head string `json:"head"`
+	// HTMLAttrs are the <html> attributes Helmet collected (lang, ...).
+	HTMLAttrs string `json:"htmlAttributes"`
+}
+
+// ErrRenderTimeout is returned when a render runs longer than the pool's
+// timeout; the runtime that ran it is discarded.
+var ErrRenderTimeout = errors.New("ssr: render timed out")
+
+// Pool renders pages in a fixed set of goja runtimes. goja runtimes are not
+// goroutine-safe, so each is owned by one render at a time; a runtime that
+// throws or times out is thrown away and replaced from the compiled program.
+type Pool struct {
+	program *goja.Program
+	vms     chan *vm
+	timeout time.Duration
+	log     *slog.Logger
+}
+
+type vm struct {
+	rt     *goja.Runtime
+	render goja.Callable
+}
+
+// NewPool compiles the server bundle once and starts size runtimes.
+func NewPool(serverJS string, size int, timeout time.Duration, log *slog.Logger) (*Pool, error) {
+	prog, err := goja.Compile("server.js", serverJS, false)
+	if err != nil {
+		return nil, fmt.Errorf("ssr: compile server bundle: %w", err)
+	}
+	if size < 1 {
+		size = 1
+	}
+	p := &Pool{program: prog, vms: make(chan *vm, size), timeout: timeout, log: log}
+	for i := 0; i < size; i++ {
+		v, err := p.newVM()
+		if err != nil {
+			return nil, err
+		}
+		p.vms <- v
+	}
+	return p, nil
+}
+
+func (p *Pool) newVM() (*vm, error) {
+	rt := goja.New()
+	console := rt.NewObject()
+	logf := func(level slog.Level) func(goja.FunctionCall) goja.Value {
+		return func(c goja.FunctionCall) goja.Value {
+			args := make([]any, len(c.Arguments))
+			for i, a := range c.Arguments {
+				args[i] = a.String()
+			}
+			p.log.Log(context.Background(), level, "ssr console", "args", args)
+			return goja.Undefined()
+		}
+	}
+	console.Set("log", logf(slog.LevelInfo))
+	console.Set("info", logf(slog.LevelInfo))
+	console.Set("warn", logf(slog.LevelWarn))
+	console.Set("error", logf(slog.LevelError))
+	rt.Set("console", console)
+	if _, err := rt.RunProgram(p.program); err != nil {
+		return nil, fmt.Errorf("ssr: run server bundle: %w", err)
+	}
+	ssr := rt.Get("SSR")
+	if ssr == nil || goja.IsUndefined(ssr) {
+		return nil, errors.New("ssr: server bundle does not define the global SSR")
+	}
+	fn, ok := goja.AssertFunction(ssr.ToObject(rt).Get("render"))
+	if !ok {
+		return nil, errors.New("ssr: SSR.render is not a function")
+	}
+	return &vm{rt: rt, render: fn}, nil
+}
+
+// Render renders page kind with props (JSON). It blocks until a runtime is
+// free or ctx ends.
+func (p *Pool) Render(ctx context.Context, kind string, props []byte) (*Result, error) {
+	var v *vm
+	select {
+	case v = <-p.vms:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	res, err := p.run(v, kind, props)
+	if err != nil {
+		// The runtime may hold half-built state or an interrupt flag:
+		// replace it rather than reuse it.
+		nv, nerr := p.newVM()
+		if nerr != nil {
+			p.log.Error("ssr: replace runtime", "err", nerr)
+			nv = v
+			v.rt.ClearInterrupt()
+		}
+		p.vms <- nv
+		return nil, err
+	}
+	p.vms <- v
+	return res, nil
+}
+
+func (p *Pool) run(v *vm, kind string, props []byte) (res *Result, err error) {
+	timer := time.AfterFunc(p.timeout, func() { v.rt.Interrupt(ErrRenderTimeout) })
+	defer timer.Stop()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("ssr: render %s panicked: %v", kind, r)
+		}
+	}()
+	out, err := v.render(goja.Undefined(), v.rt.ToValue(kind), v.rt.ToValue(string(props)))
+	if err != nil {
+		var ie *goja.InterruptedError
+		if errors.As(err, &ie) {
+			return nil, fmt.Errorf("ssr: render %s: %w", kind, ErrRenderTimeout)
+		}
+		var ex *goja.Exception
+		if errors.As(err, &ex) {
+			return nil, fmt.Errorf("ssr: render %s: %s", kind, ex.String())
+		}
+		return nil, fmt.Errorf("ssr: render %s: %w", kind, err)
+	}
+	res = &Result{}
+	if err := json.Unmarshal([]byte(out.String()), res); err != nil {
+		return nil, fmt.Errorf("ssr: render %s: decode result: %w", kind, err)
+	}
+	return res, nil
+}
+
+// Size is the number of runtimes.
+func (p *Pool) Size() int { return cap(p.vms) }
