@@ -38,6 +38,14 @@ type Business struct {
 	LeadFormScript string `json:"leadFormScript"`
 }
 
+// Reviews configures the Google Places review fetch.
+type Reviews struct {
+	APIKey      string
+	PlaceID     string
+	Endpoint    string
+	MinInterval time.Duration
+}
+
 // Config is the whole validated configuration.
 type Config struct {
 	Addr          string
@@ -50,6 +58,7 @@ type Config struct {
 	RenderTimeout time.Duration
 	BodyLimit     string
 	Business      Business
+	Reviews       Reviews
 }
 
 // Dev reports development mode (rebuild on change, errors in the page).
@@ -85,6 +94,10 @@ var Vars = []Var{
 	{"YOUTUBE_URL", "https://www.youtube.com/", "YouTube channel"},
 	{"YELP_URL", "https://www.yelp.com/", "Yelp listing"},
 	{"GOOGLE_REVIEW_URL", "https://www.google.com/maps", "page where customers write a Google review"},
+	{"GOOGLE_PLACES_API_KEY", "", "Google Places API key for the review refresh (optional)"},
+	{"GOOGLE_PLACE_ID", "", "Google place id of the business (optional)"},
+	{"GOOGLE_PLACES_ENDPOINT", "https://maps.googleapis.com/maps/api/place/details/json", "Places Details endpoint (tests point it at a fake)"},
+	{"REVIEWS_MIN_INTERVAL", "10m", "shortest time between two review fetches"},
 	{"LEAD_FORM_URL", "", "CRM lead-form iframe address (https); empty shows the native estimate form"},
 	{"LEAD_FORM_SCRIPT", "", "CRM embed script address (https), injected once and lazily"},
 }
@@ -186,6 +199,13 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		bad("LEAD_FORM_SCRIPT", "is set but LEAD_FORM_URL is empty; the script needs the form it embeds")
 	}
 	c.Business = b
+	c.Reviews = Reviews{APIKey: get("GOOGLE_PLACES_API_KEY"), PlaceID: get("GOOGLE_PLACE_ID"), Endpoint: get("GOOGLE_PLACES_ENDPOINT")}
+	if u, err := url.Parse(c.Reviews.Endpoint); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		bad("GOOGLE_PLACES_ENDPOINT", "%q must be an absolute http(s) address", c.Reviews.Endpoint)
+	}
+	if c.Reviews.MinInterval, err = time.ParseDuration(get("REVIEWS_MIN_INTERVAL")); err != nil || c.Reviews.MinInterval < 0 {
+		bad("REVIEWS_MIN_INTERVAL", "%q is not a duration such as 10m", get("REVIEWS_MIN_INTERVAL"))
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

@@ -137,6 +137,8 @@ type Site struct {
 	Categories   []Category
 	Articles     []Article // newest first
 	Pages        map[string]*InfoPage
+	// FAQs are the fixed FAQ blocks of pages that have no record of their own.
+	FAQs map[string][]FAQ
 
 	serviceBySlug map[string]*Service
 	countyBySlug  map[string]*County
@@ -171,6 +173,9 @@ func LoadFS(fsys fs.FS) (*Site, error) {
 	for k, p := range profiles {
 		p.Key = k
 		s.CityProfiles[k] = p
+	}
+	if err := readJSON(fsys, "faqs.json", &s.FAQs); err != nil {
+		return nil, err
 	}
 	if err := readJSON(fsys, "blog/categories.json", &s.Categories); err != nil {
 		return nil, err

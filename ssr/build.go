@@ -108,7 +108,6 @@ func buildServer(root string, dev bool) (string, error) {
 	o.Target = api.ES2017
 	o.Outfile = "server.js"
 	o.Loader = map[string]api.Loader{".css": api.LoaderEmpty}
-	o.Alias = map[string]string{"react-dom/server": reactServerFile}
 	if dev {
 		o.Sourcemap = api.SourceMapInline
 		o.MinifyIdentifiers = false
@@ -116,6 +115,11 @@ func buildServer(root string, dev bool) (string, error) {
 	o.Plugins = []api.Plugin{{
 		Name: "react-render-accumulator",
 		Setup: func(b api.PluginBuild) {
+			// react-dom's package exports hide cjs/, so resolve the legacy
+			// renderToString build by path.
+			b.OnResolve(api.OnResolveOptions{Filter: `^react-dom/server$`}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
+				return api.OnResolveResult{Path: filepath.Join(root, "node_modules", filepath.FromSlash(reactServerFile))}, nil
+			})
 			b.OnLoad(api.OnLoadOptions{Filter: `react-dom-server-legacy\.browser\.production\.min\.js$`},
 				func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 					data, err := os.ReadFile(args.Path)

@@ -1,0 +1,126 @@
+import { useState } from "react";
+import { Icon } from "./icons";
+import type { Site } from "./types";
+
+/** EstimateValues are the fields of the native estimate form. */
+export interface EstimateValues {
+  name: string; phone: string; email: string; city: string; street: string; zip: string;
+  damageType: string; emergency: string; insuranceCarrier: string; notes: string;
+}
+
+/** EstimateState is what the server hands back after a no-JavaScript POST:
+ * the values typed and a message per field, or success. */
+export interface EstimateState {
+  values: EstimateValues;
+  errors: Partial<Record<keyof EstimateValues | "form", string>>;
+  success: boolean;
+}
+
+export const DAMAGE_TYPES = ["Water Damage", "Fire & Smoke Damage", "Storm Damage", "Mold", "Roof Damage", "Remodeling / Construction", "Other"];
+
+export const emptyEstimate: EstimateValues = { name: "", phone: "", email: "", city: "", street: "", zip: "", damageType: "", emergency: "no", insuranceCarrier: "", notes: "" };
+
+function Field({ id, label, error, children, hint }: { id: string; label: string; error?: string; children: React.ReactNode; hint?: string }) {
+  return (
+    <div className={"field" + (error ? " field--error" : "")}>
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {hint && !error && <p className="field__hint">{hint}</p>}
+      {error && <p className="field__error" id={`${id}-error`} role="alert">{error}</p>}
+    </div>
+  );
+}
+
+/** EstimateForm is the native lead form. It posts to /estimate and works
+ * with JavaScript off (the server redirects to a thank-you state or renders
+ * the errors with the values kept); with JavaScript it submits inline. The
+ * server validates everything; the browser only mirrors its messages. */
+export function EstimateForm({ site, state, idPrefix = "est" }: { site: Site; state?: EstimateState; idPrefix?: string }) {
+  const [values, setValues] = useState<EstimateValues>(state?.values || emptyEstimate);
+  const [errors, setErrors] = useState<EstimateState["errors"]>(state?.errors || {});
+  const [success, setSuccess] = useState(!!state?.success);
+  const [busy, setBusy] = useState(false);
+  const set = (k: keyof EstimateValues) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
+    setValues({ ...values, [k]: e.target.value });
+  const id = (k: string) => `${idPrefix}-${k}`;
+  const described = (k: keyof EstimateValues) => (errors[k] ? `${id(k)}-error` : undefined);
+
+  const onSubmit = async (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const body = new URLSearchParams(new FormData(e.currentTarget) as unknown as Record<string, string>);
+      const r = await fetch("/api/estimate", { method: "POST", body, headers: { Accept: "application/json" } });
+      const data = await r.json().catch(() => ({}));
+      if (r.ok) {
+        setSuccess(true);
+        setErrors({});
+      } else {
+        setErrors(data.errors || { form: `We could not send your request. Please call us at ${site.phone}.` });
+      }
+    } catch {
+      setErrors({ form: `We could not send your request. Please call us at ${site.phone}.` });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (success) {
+    return (
+      <div className="form-success" role="status">
+        <Icon name="check-circle" size={36} />
+        <p className="form-success__title">Thank you! Your estimate request was received.</p>
+        <p>Our team will contact you within 60 minutes for emergencies and within 2 hours for general inquiries. For immediate help call <a href={site.tel}>{site.phone}</a>.</p>
+      </div>
+    );
+  }
+  return (
+    <form className="estimate-form" method="post" action="/estimate" onSubmit={onSubmit} noValidate aria-label="Free estimate request">
+      {errors.form && <p className="form-error" role="alert">{errors.form}</p>}
+      <div className="estimate-form__grid">
+        <Field id={id("name")} label="Full name *" error={errors.name}>
+          <input id={id("name")} name="name" autoComplete="name" value={values.name} onChange={set("name")} aria-invalid={!!errors.name} aria-describedby={described("name")} maxLength={120} required />
+        </Field>
+        <Field id={id("phone")} label="Phone *" error={errors.phone}>
+          <input id={id("phone")} name="phone" type="tel" autoComplete="tel" value={values.phone} onChange={set("phone")} aria-invalid={!!errors.phone} aria-describedby={described("phone")} maxLength={30} required />
+        </Field>
+        <Field id={id("email")} label="Email" error={errors.email}>
+          <input id={id("email")} name="email" type="email" autoComplete="email" value={values.email} onChange={set("email")} aria-invalid={!!errors.email} aria-describedby={described("email")} maxLength={254} />
+        </Field>
+        <Field id={id("city")} label="City *" error={errors.city}>
+          <input id={id("city")} name="city" autoComplete="address-level2" value={values.city} onChange={set("city")} aria-invalid={!!errors.city} aria-describedby={described("city")} maxLength={80} required />
+        </Field>
+        <Field id={id("street")} label="Street address" error={errors.street}>
+          <input id={id("street")} name="street" autoComplete="street-address" value={values.street} onChange={set("street")} aria-invalid={!!errors.street} aria-describedby={described("street")} maxLength={200} />
+        </Field>
+        <Field id={id("zip")} label="ZIP code" error={errors.zip}>
+          <input id={id("zip")} name="zip" inputMode="numeric" autoComplete="postal-code" value={values.zip} onChange={set("zip")} aria-invalid={!!errors.zip} aria-describedby={described("zip")} maxLength={10} />
+        </Field>
+        <Field id={id("damageType")} label="Type of damage *" error={errors.damageType}>
+          <select id={id("damageType")} name="damageType" value={values.damageType} onChange={set("damageType")} aria-invalid={!!errors.damageType} aria-describedby={described("damageType")} required>
+            <option value="">Choose one</option>
+            {DAMAGE_TYPES.map((d) => <option key={d} value={d}>{d}</option>)}
+          </select>
+        </Field>
+        <fieldset className={"field field--radios" + (errors.emergency ? " field--error" : "")}>
+          <legend>Is this an emergency? *</legend>
+          <label><input type="radio" name="emergency" value="yes" checked={values.emergency === "yes"} onChange={set("emergency")} /> Yes</label>
+          <label><input type="radio" name="emergency" value="no" checked={values.emergency === "no"} onChange={set("emergency")} /> No</label>
+          {errors.emergency && <p className="field__error" role="alert">{errors.emergency}</p>}
+        </fieldset>
+        <Field id={id("insuranceCarrier")} label="Insurance carrier" error={errors.insuranceCarrier}>
+          <input id={id("insuranceCarrier")} name="insuranceCarrier" value={values.insuranceCarrier} onChange={set("insuranceCarrier")} aria-invalid={!!errors.insuranceCarrier} aria-describedby={described("insuranceCarrier")} maxLength={120} />
+        </Field>
+      </div>
+      <Field id={id("notes")} label="Tell us what happened" error={errors.notes}>
+        <textarea id={id("notes")} name="notes" rows={4} value={values.notes} onChange={set("notes")} aria-invalid={!!errors.notes} aria-describedby={described("notes")} maxLength={2000} />
+      </Field>
+      <div className="hp" aria-hidden="true">
+        <label htmlFor={id("website")}>Leave this field empty</label>
+        <input id={id("website")} name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
+      <button type="submit" className="btn btn--primary btn--lg btn--block" disabled={busy}>{busy ? "Sending..." : "Request My Free Estimate"}</button>
+      <p className="field__hint">* Required. For emergencies call <a href={site.tel}>{site.phone}</a> now.</p>
+    </form>
+  );
+}

@@ -1,0 +1,48 @@
+import { Helmet } from "react-helmet-async";
+import { Icon } from "./icons";
+import { jsonLd } from "./seo";
+import type { FAQItem, Site } from "./types";
+
+/** FAQ is the accordion of spec 2.3: at most one item open, collapsible,
+ * with a call link, publishing FAQPage structured data. It is built on
+ * <details name=...>, so it opens by click and keyboard with JavaScript off;
+ * the toggle handler keeps it single-open where the browser does not. */
+export function FAQ({ title, faqs, schemaId, site, intro }: { title: string; faqs: FAQItem[]; schemaId: string; site: Site; intro?: string }) {
+  const onToggle = (e: React.SyntheticEvent<HTMLDetailsElement>) => {
+    const el = e.currentTarget;
+    if (!el.open) return;
+    el.parentElement?.querySelectorAll<HTMLDetailsElement>("details[open]").forEach((d) => {
+      if (d !== el) d.open = false;
+    });
+  };
+  const data = {
+    "@context": "https://schema.org",
+    "@type": "FAQPage",
+    "@id": `${site.baseUrl}/#${schemaId}`,
+    mainEntity: faqs.map((f) => ({ "@type": "Question", name: f.question, acceptedAnswer: { "@type": "Answer", text: f.answer } })),
+  };
+  const headingId = `${schemaId}-heading`;
+  return (
+    <section className="faq section" aria-labelledby={headingId}>
+      <Helmet>
+        <script type="application/ld+json">{jsonLd(data)}</script>
+      </Helmet>
+      <div className="container container--narrow">
+        <h2 id={headingId} className="section__title">{title}</h2>
+        {intro && <p className="section__lead">{intro}</p>}
+        <div className="faq__list">
+          {faqs.map((f, i) => (
+            <details key={i} name={schemaId} className="faq__item" onToggle={onToggle}>
+              <summary className="faq__q">
+                <span>{f.question}</span>
+                <Icon name="chevron-down" size={20} className="faq__chev" />
+              </summary>
+              <div className="faq__a"><p>{f.answer}</p></div>
+            </details>
+          ))}
+        </div>
+        <p className="faq__call">Still have questions? <a href={site.tel}><Icon name="phone" size={16} /> Call {site.phone}</a> any time, day or night.</p>
+      </div>
+    </section>
+  );
+}

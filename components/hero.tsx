@@ -1,0 +1,24 @@
+import { Icon } from "./icons";
+import type { Site } from "./types";
+
+/** Hero is the 600 px home hero with its city variant (spec 2.3). */
+export function Hero({ site, city, county }: { site: Site; city: string; county: string }) {
+  return (
+    <section id="hero" className="hero" aria-labelledby="hero-title">
+      <div className="container hero__inner">
+        <p className="hero__badge"><Icon name="map-pin" size={16} /> Serving {city}, {county} County</p>
+        <h1 id="hero-title" className="hero__title">Water, Fire &amp; Storm Restoration in {city}, {county} County</h1>
+        <p className="hero__lead">24/7 emergency response within 60 minutes. IICRC certified technicians, state licensed and insured, with direct insurance billing and free estimates.</p>
+        <div className="hero__actions">
+          <a href="#contact-form" className="btn btn--primary btn--lg">Get Free Estimate</a>
+          <a href={site.tel} className="btn btn--danger btn--lg"><Icon name="phone" size={20} /> Call Now for Emergency Help</a>
+        </div>
+        <ul className="hero__points">
+          <li><Icon name="check-circle" size={18} /> 20+ Years in Business</li>
+          <li><Icon name="check-circle" size={18} /> 1000+ Projects</li>
+          <li><Icon name="check-circle" size={18} /> 99% Customer Satisfaction</li>
+        </ul>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,240 @@
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import "../styles/site.css";
+import { Icon } from "./icons";
+import { Seo } from "./seo";
+import type { PageProps } from "./types";
+
+/** NAV is the sticky navigation (spec 2.2). Every item is a real link, so
+ * it works with JavaScript off; with JavaScript an anchor that exists on the
+ * current page is scrolled to instead of navigated. */
+export const NAV = [
+  { label: "HOME", href: "/" , anchor: "hero" },
+  { label: "SERVICES", href: "/#services", anchor: "services" },
+  { label: "SERVICE AREAS", href: "/service-areas" },
+  { label: "OUR WORK", href: "/#portfolio", anchor: "portfolio" },
+  { label: "CONTACT US", href: "/contact" },
+  { label: "ADMIN", href: "/admin" },
+];
+
+/** scrollToAnchor scrolls to an element by id; a missing one is only
+ * logged (spec 2.2). It reports whether the element was found. */
+export function scrollToAnchor(id: string): boolean {
+  const el = document.getElementById(id);
+  if (!el) {
+    console.info("Element with ID not found:", id);
+    return false;
+  }
+  el.scrollIntoView({ behavior: "smooth", block: "start" });
+  return true;
+}
+
+/** onAnchorClick handles a click on a route+anchor link: when the anchor is
+ * on this page (and the link points at this page) it scrolls there. */
+function onAnchorClick(e: React.MouseEvent<HTMLAnchorElement>, href: string, anchor?: string) {
+  if (!anchor || e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+  const path = href.split("#")[0] || "/";
+  if (path !== window.location.pathname) return;
+  if (document.getElementById(anchor)) {
+    e.preventDefault();
+    scrollToAnchor(anchor);
+    if (href.includes("#")) history.replaceState(null, "", href);
+  }
+}
+
+export function TopBar({ site }: Pick<PageProps<unknown>, "site">) {
+  return (
+    <div className="topbar">
+      <div className="container topbar__inner">
+        <a href={site.tel} className="topbar__item"><Icon name="phone" size={14} />{site.phone}</a>
+        <span className="topbar__item"><Icon name="map-pin" size={14} />{site.street}, {site.city}, {site.state} {site.zip}</span>
+      </div>
+    </div>
+  );
+}
+
+export function BlueBar({ site }: Pick<PageProps<unknown>, "site">) {
+  return (
+    <div className="bluebar">
+      <div className="container bluebar__inner">
+        <span>Licensed &amp; Insured General Contractor · License #{site.license}</span>
+        <span className="bluebar__social">
+          <a href={site.facebook} aria-label="Facebook" rel="noopener" target="_blank"><Icon name="facebook" size={16} /></a>
+          <a href={site.instagram} aria-label="Instagram" rel="noopener" target="_blank"><Icon name="instagram" size={16} /></a>
+          <a href={site.youtube} aria-label="YouTube" rel="noopener" target="_blank"><Icon name="youtube" size={16} /></a>
+          <a href={site.tel} className="bluebar__emergency">24/7 Emergency: {site.phone}</a>
+        </span>
+      </div>
+    </div>
+  );
+}
+
+function Drawer({ open, onClose, site }: { open: boolean; onClose: () => void; site: PageProps<unknown>["site"] }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const panel = ref.current!;
+    const focusables = () => Array.from(panel.querySelectorAll<HTMLElement>("a[href], button"));
+    focusables()[0]?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        e.preventDefault();
+        onClose();
+        return;
+      }
+      if (e.key !== "Tab") return;
+      const f = focusables();
+      const first = f[0], last = f[f.length - 1];
+      if (e.shiftKey && document.activeElement === first) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && document.activeElement === last) {
+        e.preventDefault();
+        first.focus();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    document.body.style.overflow = "hidden";
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.body.style.overflow = "";
+    };
+  }, [open, onClose]);
+  return (
+    <div className="drawer" hidden={!open}>
+      <div className="drawer__overlay" onClick={onClose} />
+      <div ref={ref} className="drawer__panel" role="dialog" aria-modal="true" aria-label="Menu" id="mobile-menu">
+        <button type="button" className="drawer__close" onClick={onClose} aria-label="Close menu"><Icon name="x" /></button>
+        <nav aria-label="Mobile">
+          <ul>
+            {NAV.map((n) => (
+              <li key={n.label}>
+                <a href={n.href} onClick={(e) => { onAnchorClick(e, n.href, n.anchor); onClose(); }}>{n.label}</a>
+              </li>
+            ))}
+            <li><a className="btn btn--primary" href="/#contact-form" onClick={(e) => { onAnchorClick(e, "/#contact-form", "contact-form"); onClose(); }}>GET A QUOTE</a></li>
+            <li><a className="btn btn--danger" href={site.tel}><Icon name="phone" size={16} /> Call {site.phone}</a></li>
+          </ul>
+        </nav>
+      </div>
+    </div>
+  );
+}
+
+export function Nav({ site }: Pick<PageProps<unknown>, "site">) {
+  const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const close = useRef(() => {
+    setOpen(false);
+    toggle.current?.focus();
+  }).current;
+  return (
+    <header className="nav">
+      <div className="container nav__inner">
+        <a href="/" className="nav__brand">
+          <span className="nav__logo" aria-hidden="true"><Icon name="shield" size={22} /></span>
+          <span>{site.name}</span>
+        </a>
+        <nav aria-label="Main" className="nav__links">
+          <ul>
+            {NAV.map((n) => (
+              <li key={n.label}><a href={n.href} onClick={(e) => onAnchorClick(e, n.href, n.anchor)}>{n.label}</a></li>
+            ))}
+          </ul>
+        </nav>
+        <a href="/#contact-form" className="btn btn--primary nav__cta" onClick={(e) => onAnchorClick(e, "/#contact-form", "contact-form")}>GET A QUOTE</a>
+        <button ref={toggle} type="button" className="nav__toggle" aria-label="Open menu" aria-expanded={open}
+          aria-controls="mobile-menu" onClick={() => setOpen(true)}>
+          <Icon name="menu" />
+        </button>
+      </div>
+      <Drawer open={open} onClose={close} site={site} />
+    </header>
+  );
+}
+
+export function EmergencyBanner({ site, title = "Water, Fire or Storm Emergency?" }: { site: PageProps<unknown>["site"]; title?: string }) {
+  return (
+    <section className="emergency-banner" aria-label="Emergency help">
+      <div className="container emergency-banner__inner">
+        <div>
+          <p className="emergency-banner__title">{title}</p>
+          <p>Our crews are on call 24 hours a day, 7 days a week, across metro Atlanta.</p>
+        </div>
+        <a href={site.tel} className="btn btn--white"><Icon name="phone" size={18} /> Call {site.phone}</a>
+      </div>
+    </section>
+  );
+}
+
+export function Footer({ site, chrome }: Pick<PageProps<unknown>, "site" | "chrome">) {
+  return (
+    <footer className="footer">
+      <EmergencyBanner site={site} title="24/7 Emergency Restoration Service" />
+      <div className="container footer__grid">
+        <div>
+          <p className="footer__brand">{site.name}</p>
+          <p>Licensed water, fire and storm damage restoration and general contractor serving metro Atlanta for more than 20 years. IICRC certified technicians, direct insurance billing and free estimates.</p>
+          <p><a href={site.tel} className="footer__phone"><Icon name="phone" size={16} /> {site.phone}</a></p>
+          <p className="footer__social">
+            <a href={site.facebook} aria-label="Facebook" rel="noopener" target="_blank"><Icon name="facebook" size={20} /></a>
+            <a href={site.instagram} aria-label="Instagram" rel="noopener" target="_blank"><Icon name="instagram" size={20} /></a>
+            <a href={site.youtube} aria-label="YouTube" rel="noopener" target="_blank"><Icon name="youtube" size={20} /></a>
+            <a href={site.yelp} aria-label="Yelp" rel="noopener" target="_blank"><Icon name="yelp" size={20} /></a>
+          </p>
+        </div>
+        <nav aria-label="Services">
+          <p className="footer__heading">Services</p>
+          <ul>{chrome.services.map((s) => <li key={s.slug}><a href={`/services/${s.slug}`}>{s.name}</a></li>)}</ul>
+        </nav>
+        <nav aria-label="Quick links">
+          <p className="footer__heading">Quick Links</p>
+          <ul>
+            <li><a href="/about">About Us</a></li>
+            <li><a href="/services">All Services</a></li>
+            <li><a href="/portfolio">Our Work</a></li>
+            <li><a href="/blog">Blog</a></li>
+            <li><a href="/emergency">24/7 Emergency</a></li>
+            <li><a href="/estimate">Free Estimate</a></li>
+            <li><a href="/contact">Contact Us</a></li>
+          </ul>
+        </nav>
+        <nav aria-label="Service areas">
+          <p className="footer__heading">Service Areas</p>
+          <ul>{chrome.counties.map((c) => <li key={c.slug}><a href={`/service-areas/${c.slug}`}>{c.name} County</a></li>)}</ul>
+        </nav>
+      </div>
+      <div className="footer__bottom">
+        <div className="container footer__bottom-inner">
+          <p>© {site.year} {site.name}. All rights reserved. Georgia License #{site.license}</p>
+          <p className="footer__legal">
+            <a href="/privacy">Privacy Policy</a>
+            <a href="/terms">Terms of Service</a>
+            <a href="/sitemap">Sitemap</a>
+          </p>
+        </div>
+      </div>
+    </footer>
+  );
+}
+
+/** Layout is the site chrome around every public page. */
+export function Layout<D>({ props, children }: { props: PageProps<D>; children: ReactNode }) {
+  useEffect(() => {
+    // Route + anchor links land here: scroll after 100 ms (spec 2.2).
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    if (!id) return;
+    const t = setTimeout(() => scrollToAnchor(id), 100);
+    return () => clearTimeout(t);
+  }, []);
+  return (
+    <>
+      <Seo head={props.head} site={props.site} />
+      <a href="#main" className="skip-link">Skip to content</a>
+      <TopBar site={props.site} />
+      <BlueBar site={props.site} />
+      <Nav site={props.site} />
+      <main id="main">{children}</main>
+      <Footer site={props.site} chrome={props.chrome} />
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+import { Icon } from "./icons";
+import { LeadForm } from "./lead-form";
+import type { EstimateState } from "./estimate-form";
+import type { Site } from "./types";
+
+/** QuoteSection is the embedded quote section (anchor contact-form): the
+ * lead form, the red 24/7 card, the why-choose checklist and the
+ * response-times card (spec 2.3). */
+export function QuoteSection({ site, height = 900, estimate, title = "Get Your Free Estimate" }: { site: Site; height?: number; estimate?: EstimateState; title?: string }) {
+  const reasons = ["IICRC certified technicians", "State licensed and insured", "Direct insurance billing", "Free, written estimates", "Daily job photos sent to homeowners", "20+ years and 1000+ projects"];
+  return (
+    <section id="contact-form" className="section section--muted" aria-labelledby="quote-title">
+      <div className="container quote">
+        <div className="quote__form">
+          <h2 id="quote-title" className="section__title section__title--left">{title}</h2>
+          <p>Tell us about the damage and we will get back to you fast. Estimates are always free.</p>
+          <LeadForm site={site} height={height} estimate={estimate} />
+        </div>
+        <aside className="quote__side" aria-label="Emergency and response times">
+          <div className="card card--danger">
+            <p className="card__title"><Icon name="alert-triangle" size={22} /> 24/7 Emergency Service</p>
+            <p>Water pouring in, fire or storm damage? Don't wait for a callback.</p>
+            <a href={site.tel} className="btn btn--white btn--block"><Icon name="phone" size={18} /> Call {site.phone}</a>
+          </div>
+          <div className="card">
+            <p className="card__title">Why Choose Us</p>
+            <ul className="checklist">{reasons.map((r) => <li key={r}><Icon name="check" size={16} />{r}</li>)}</ul>
+          </div>
+          <div className="card">
+            <p className="card__title"><Icon name="clock" size={20} /> Response Times</p>
+            <dl className="times">
+              <div><dt>Emergency</dt><dd>15-60 minutes</dd></div>
+              <div><dt>Non-emergency</dt><dd>Same or next day</dd></div>
+            </dl>
+          </div>
+        </aside>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+import { useState } from "react";
+import { Icon } from "./icons";
+import type { Review, Site } from "./types";
+
+export function TrustBadges() {
+  return (
+    <ul className="trust-badges" aria-label="Credentials">
+      <li><Icon name="shield" size={18} /> Licensed &amp; Insured</li>
+      <li><Icon name="award" size={18} /> IICRC Certified</li>
+      <li><Icon name="file-text" size={18} /> Insurance Approved</li>
+      <li><Icon name="clock" size={18} /> 24/7 Emergency · 60-90 minute response</li>
+      <li className="trust-badges__partners">Working with State Farm, Allstate, USAA, Liberty Mutual, Nationwide and other carriers</li>
+    </ul>
+  );
+}
+
+function Stars({ n }: { n: number }) {
+  return (
+    <span className="stars" aria-label={`${n} out of 5 stars`}>
+      {Array.from({ length: 5 }, (_, i) => <Icon key={i} name="star" size={16} className={i < n ? "star--on" : "star--off"} />)}
+    </span>
+  );
+}
+
+/** Reviews shows up to 3 reviews; 3 skeleton cards while loading; an empty
+ * prompt that asks the server to fetch reviews (spec 2.3, 4). A failed
+ * fetch is only logged and the block shows empty. */
+export function Reviews({ initial, site }: { initial: Review[]; site: Site }) {
+  const [reviews, setReviews] = useState(initial);
+  const [loading, setLoading] = useState(false);
+  const refresh = async () => {
+    setLoading(true);
+    try {
+      const r = await fetch("/api/reviews/refresh", { method: "POST" });
+      if (!r.ok) console.warn("review refresh failed: HTTP", r.status);
+      const list = await fetch("/api/reviews");
+      setReviews(list.ok ? ((await list.json()) as Review[]) : []);
+    } catch (err) {
+      console.warn("review fetch failed", err);
+      setReviews([]);
+    } finally {
+      setLoading(false);
+    }
+  };
+  return (
+    <div className="reviews">
+      <h3 className="reviews__title">What Our Customers Say</h3>
+      {loading ? (
+        <ul className="cards cards--3" aria-busy="true" aria-label="Loading reviews">
+          {[0, 1, 2].map((i) => <li key={i} className="card review review--skeleton"><span /><span /><span /></li>)}
+        </ul>
+      ) : reviews.length === 0 ? (
+        <div className="empty">
+          <p>No reviews to show yet.</p>
+          <button type="button" className="btn btn--outline" onClick={refresh}>Click here to fetch reviews</button>
+        </div>
+      ) : (
+        <ul className="cards cards--3">
+          {reviews.map((r) => (
+            <li key={r.id} className="card review">
+              <Stars n={Math.min(5, r.rating)} />
+              <p className="review__text">“{r.review_text || "Great service!"}”</p>
+              <p className="review__author">{r.author_name}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="center"><a href={site.reviewUrl} target="_blank" rel="noopener" className="card__link">Write us a review on Google <Icon name="arrow-right" size={16} /></a></p>
+    </div>
+  );
+}
+
+/** TrustSection is the trust and reviews section (anchor trust-section). */
+export function TrustSection({ site, reviews }: { site: Site; reviews: Review[] }) {
+  const stats = [
+    ["20+", "Years Experience"],
+    ["1000+", "Projects Completed"],
+    [`#${site.license}`, "State License"],
+    ["4.9/5", "Average Rating"],
+    ["79", "Google Reviews"],
+    ["11+", "Metro Counties"],
+  ];
+  const badges = [
+    ["award", "IICRC Certified", "Technicians trained to the industry's restoration standards."],
+    ["shield", "State Licensed General Contractor", "Licensed and insured for mitigation and full rebuilds."],
+    ["clock", "24/7 Emergency Service", "A live person answers, day or night, every day of the year."],
+    ["file-text", "Direct Insurance Billing", "We document the loss and bill your carrier directly."],
+  ];
+  return (
+    <section id="trust-section" className="section" aria-labelledby="trust-title">
+      <div className="container">
+        <h2 id="trust-title" className="section__title">Trusted Across Metro Atlanta</h2>
+        <ul className="stats">
+          {stats.map(([v, l]) => <li key={l}><span className="stats__value">{v}</span><span className="stats__label">{l}</span></li>)}
+        </ul>
+        <ul className="cards cards--4">
+          {badges.map(([icon, title, text]) => (
+            <li key={title} className="card badge-card">
+              <Icon name={icon} size={28} />
+              <h3 className="card__title">{title}</h3>
+              <p>{text}</p>
+            </li>
+          ))}
+        </ul>
+        <TrustBadges />
+        <Reviews initial={reviews} site={site} />
+      </div>
+    </section>
+  );
+}

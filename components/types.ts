@@ -1,0 +1,126 @@
+// Props shapes shared by the Go loaders (server/props.go) and the pages.
+// Pages are pure functions of these props.
+
+/** Head is the shared head of every page (pkgsite's BasePage). */
+export interface Head {
+  title: string;
+  description: string;
+  keywords: string[];
+  /** Absolute canonical address. */
+  canonical: string;
+  robots: string;
+  ogType: string;
+  image: string;
+  /** JSON-LD blocks, already serialised (and HTML-escaped) by Go. */
+  jsonLd: string[];
+  geo: { region: string; placename: string; position: string };
+}
+
+export interface Site {
+  name: string;
+  phone: string;
+  tel: string;
+  street: string;
+  city: string;
+  state: string;
+  zip: string;
+  county: string;
+  license: string;
+  email: string;
+  facebook: string;
+  instagram: string;
+  youtube: string;
+  yelp: string;
+  reviewUrl: string;
+  leadFormUrl: string;
+  leadFormScript: string;
+  baseUrl: string;
+  themeColor: string;
+  /** year of the render, for the copyright line */
+  year: number;
+}
+
+export interface LinkItem { slug: string; name: string }
+
+export interface Chrome {
+  services: LinkItem[];
+  counties: LinkItem[];
+}
+
+export interface PageProps<D> {
+  head: Head;
+  site: Site;
+  chrome: Chrome;
+  path: string;
+  data: D;
+}
+
+export interface FAQItem { question: string; answer: string }
+
+export interface ServiceCard {
+  slug: string;
+  title: string;
+  shortDescription: string;
+  description: string;
+  icon: string;
+  features: string[];
+}
+
+export interface GalleryItem {
+  id: string;
+  name: string;
+  url: string;
+  type: "image" | "video";
+  projectName: string;
+  project: string;
+  uploadedAt: string;
+  width: number;
+  height: number;
+  srcset: string;
+  poster: string;
+}
+
+export interface Gallery {
+  items: GalleryItem[];
+  projectCount: number;
+}
+
+export interface Review {
+  id: string;
+  author_name: string;
+  review_text: string;
+  rating: number;
+  created_time: string;
+}
+
+export interface Category { slug: string; name: string; description: string }
+
+export interface ArticleCard {
+  slug: string;
+  title: string;
+  excerpt: string;
+  category: string;
+  categoryName: string;
+  publishDate: string;
+  readTime: number;
+}
+
+export interface HomeData {
+  heroCity: string;
+  heroCounty: string;
+  services: ServiceCard[];
+  gallery: Gallery | null;
+  reviews: Review[];
+  categories: Category[];
+  featured: ArticleCard[];
+  latest: ArticleCard[];
+  faqs: FAQItem[];
+  descriptionFaqs: FAQItem[];
+  related: RelatedData;
+}
+
+export interface RelatedData {
+  services: { slug: string; title: string }[];
+  locations: { href: string; name: string }[];
+  resources: { href: string; name: string }[];
+}

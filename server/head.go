@@ -1,0 +1,193 @@
+package server
+
+import (
+	"strings"
+
+	"github.com/atlanta-restoration/site/config"
+	"github.com/atlanta-restoration/site/ssr"
+)
+
+// Head is the head every page's props embed (title, description, canonical,
+// structured data). The React Seo component writes it; Go fills it.
+type Head struct {
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	Keywords    []string `json:"keywords"`
+	// Canonical is absolute, built from BASE_URL and the clean path.
+	Canonical string `json:"canonical"`
+	Robots    string `json:"robots"`
+	OGType    string `json:"ogType"`
+	Image     string `json:"image"`
+	// JSONLD blocks are serialised here, in Go, with HTML escaping on.
+	JSONLD []string `json:"jsonLd"`
+	Geo    Geo      `json:"geo"`
+}
+
+// Geo are the geo meta tags.
+type Geo struct {
+	Region    string `json:"region"`
+	Placename string `json:"placename"`
+	Position  string `json:"position"`
+}
+
+// Crumb is one breadcrumb.
+type Crumb struct{ Name, Path string }
+
+// headSpec is what a loader says about its page's head.
+type headSpec struct {
+	Title       string
+	Description string
+	Keywords    []string
+	Path        string
+	NoIndex     bool
+	OGType      string
+	Crumbs      []Crumb // without Home; empty on the home page
+	Extra       []map[string]any
+}
+
+// Douglasville office coordinates for the geo tags and structured data.
+const (
+	officeLat = 33.7515
+	officeLng = -84.7477
+)
+
+func (s *Server) head(b config.Business, h headSpec) Head {
+	robots := "index, follow, max-image-preview:large"
+	if h.NoIndex {
+		robots = "noindex, nofollow"
+	}
+	og := h.OGType
+	if og == "" {
+		og = "website"
+	}
+	graph := []map[string]any{s.localBusiness(b), s.organization(b), s.website(b)}
+	if len(h.Crumbs) > 0 {
+		graph = append(graph, s.breadcrumbs(h.Crumbs))
+	}
+	graph = append(graph, h.Extra...)
+	ld := map[string]any{"@context": "https://schema.org", "@graph": graph}
+	js, _ := jsonLD(ld)
+	kw := h.Keywords
+	if kw == nil {
+		kw = []string{}
+	}
+	return Head{
+		Title:       h.Title,
+		Description: h.Description,
+		Keywords:    kw,
+		Canonical:   s.abs(h.Path),
+		Robots:      robots,
+		OGType:      og,
+		Image:       s.abs("/og-image.png"),
+		JSONLD:      []string{js},
+		Geo: Geo{
+			Region:    "US-GA",
+			Placename: b.City + ", Georgia",
+			Position:  "33.7515;-84.7477",
+		},
+	}
+}
+
+// abs makes an absolute URL from a site path.
+func (s *Server) abs(path string) string {
+	if path == "" {
+		path = "/"
+	}
+	return s.cfg.BaseURL + path
+}
+
+func (s *Server) localBusiness(b config.Business) map[string]any {
+	lb := map[string]any{
+		"@type":       []string{"LocalBusiness", "GeneralContractor"},
+		"@id":         s.abs("/#business"),
+		"name":        b.Name,
+		"url":         s.abs("/"),
+		"telephone":   "+1-" + dashed(config.PhoneDigits(b.Phone)),
+		"image":       s.abs("/og-image.png"),
+		"logo":        s.abs("/favicon.svg"),
+		"priceRange":  "$$",
+		"description": "Licensed water, fire and storm damage restoration and general contractor serving metro Atlanta, Georgia, 24/7.",
+		"address": map[string]any{
+			"@type": "PostalAddress", "streetAddress": b.Street, "addressLocality": b.City,
+			"addressRegion": b.State, "postalCode": b.Zip, "addressCountry": "US",
+		},
+		"geo": map[string]any{"@type": "GeoCoordinates", "latitude": officeLat, "longitude": officeLng},
+		"openingHoursSpecification": map[string]any{
+			"@type":     "OpeningHoursSpecification",
+			"dayOfWeek": []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"},
+			"opens":     "00:00", "closes": "23:59",
+		},
+		"areaServed": s.areaServed(),
+		"serviceArea": map[string]any{
+			"@type": "GeoCircle", "geoMidpoint": map[string]any{"@type": "GeoCoordinates", "latitude": officeLat, "longitude": officeLng},
+			"geoRadius": 80467,
+		},
+		"aggregateRating": map[string]any{"@type": "AggregateRating", "ratingValue": "4.9", "reviewCount": "79", "bestRating": "5"},
+		"hasCredential":   "Georgia contractor licence " + b.License,
+		"sameAs":          nonEmpty(b.Facebook, b.Instagram, b.YouTube, b.Yelp),
+	}
+	if b.Email != "" {
+		lb["email"] = b.Email
+	}
+	return lb
+}
+
+func (s *Server) areaServed() []map[string]any {
+	var out []map[string]any
+	for _, c := range s.content.Counties {
+		out = append(out, map[string]any{"@type": "AdministrativeArea", "name": c.Name + " County, Georgia"})
+	}
+	return out
+}
+
+func (s *Server) organization(b config.Business) map[string]any {
+	return map[string]any{
+		"@type": "Organization", "@id": s.abs("/#organization"), "name": b.Name, "url": s.abs("/"),
+		"logo": s.abs("/favicon.svg"), "telephone": "+1-" + dashed(config.PhoneDigits(b.Phone)),
+		"sameAs": nonEmpty(b.Facebook, b.Instagram, b.YouTube, b.Yelp),
+	}
+}
+
+func (s *Server) website(b config.Business) map[string]any {
+	return map[string]any{
+		"@type": "WebSite", "@id": s.abs("/#website"), "name": b.Name, "url": s.abs("/"),
+		"publisher": map[string]any{"@id": s.abs("/#organization")},
+		"potentialAction": map[string]any{
+			"@type":       "SearchAction",
+			"target":      map[string]any{"@type": "EntryPoint", "urlTemplate": s.abs("/search?q={search_term_string}")},
+			"query-input": "required name=search_term_string",
+		},
+	}
+}
+
+func (s *Server) breadcrumbs(crumbs []Crumb) map[string]any {
+	items := []map[string]any{{"@type": "ListItem", "position": 1, "name": "Home", "item": s.abs("/")}}
+	for i, c := range crumbs {
+		items = append(items, map[string]any{"@type": "ListItem", "position": i + 2, "name": c.Name, "item": s.abs(c.Path)})
+	}
+	return map[string]any{"@type": "BreadcrumbList", "itemListElement": items}
+}
+
+func dashed(d string) string {
+	if len(d) != 10 {
+		return d
+	}
+	return d[:3] + "-" + d[3:6] + "-" + d[6:]
+}
+
+func nonEmpty(v ...string) []string {
+	out := []string{}
+	for _, s := range v {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// jsonLD serialises structured data with HTML escaping on, so text such as
+// "</script>" inside content cannot end the script element.
+func jsonLD(v any) (string, error) {
+	b, err := ssr.MarshalProps(v)
+	return string(b), err
+}

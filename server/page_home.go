@@ -1,0 +1,75 @@
+package server
+
+import (
+	"context"
+
+	"github.com/atlanta-restoration/site/db"
+)
+
+// HomeData is the home page's data.
+type HomeData struct {
+	HeroCity        string        `json:"heroCity"`
+	HeroCounty      string        `json:"heroCounty"`
+	Services        []ServiceCard `json:"services"`
+	Gallery         *Gallery      `json:"gallery"`
+	Reviews         []db.Review   `json:"reviews"`
+	Categories      any           `json:"categories"`
+	Featured        []ArticleCard `json:"featured"`
+	Latest          []ArticleCard `json:"latest"`
+	FAQs            any           `json:"faqs"`
+	DescriptionFAQs any           `json:"descriptionFaqs"`
+	Related         RelatedData   `json:"related"`
+}
+
+// LatestArticles is spec 9's "latest articles 6".
+const LatestArticles = 6
+
+func loadHome(ctx context.Context, s *Server, _ params) (page, error) {
+	b := s.business(ctx)
+	var featured []ArticleCard
+	for _, a := range s.articleCards(s.content.Articles) {
+		for _, full := range s.content.Articles {
+			if full.Slug == a.Slug && full.Featured {
+				featured = append(featured, a)
+			}
+		}
+	}
+	latest := s.articleCards(s.content.Articles)
+	if len(latest) > LatestArticles {
+		latest = latest[:LatestArticles]
+	}
+	return page{
+		Data: HomeData{
+			HeroCity: b.City, HeroCounty: b.County,
+			Services:        serviceCards(s.content.PrimaryServices()),
+			Gallery:         s.gallery(ctx),
+			Reviews:         s.reviews(ctx),
+			Categories:      s.content.Categories,
+			Featured:        featured,
+			Latest:          latest,
+			FAQs:            s.content.FAQs["home"],
+			DescriptionFAQs: s.content.FAQs["homeDescriptions"],
+			Related:         s.related(""),
+		},
+		Head: headSpec{
+			Title:       "Water, Fire & Storm Damage Restoration Atlanta | 24/7",
+			Description: "24/7 water, fire and storm damage restoration and licensed general contractor in metro Atlanta. IICRC certified, direct insurance billing, free estimates.",
+			Keywords:    []string{"water damage restoration Atlanta", "fire damage restoration", "storm damage repair", "general contractor Atlanta", "emergency restoration Douglasville"},
+			Path:        "/",
+		},
+	}, nil
+}
+
+// reviews reads the trust section's reviews; a failure is logged and the
+// block shows its empty prompt (spec 8: silent).
+func (s *Server) reviews(ctx context.Context) []db.Review {
+	if s.store == nil {
+		return []db.Review{}
+	}
+	rs, err := s.store.TopReviews(ctx)
+	if err != nil {
+		s.log.Error("reviews load failed", "err", err)
+		return []db.Review{}
+	}
+	return rs
+}

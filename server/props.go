@@ -1,0 +1,154 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"github.com/atlanta-restoration/site/config"
+	"github.com/atlanta-restoration/site/content"
+)
+
+// SiteProps are the public business facts the pages show; only this subset
+// of the configuration reaches the browser.
+type SiteProps struct {
+	config.Business
+	Tel        string `json:"tel"`
+	BaseURL    string `json:"baseUrl"`
+	ThemeColor string `json:"themeColor"`
+	Year       int    `json:"year"`
+}
+
+// LinkItem is a slug and a display name.
+type LinkItem struct {
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+}
+
+// Chrome is the data of the header and footer.
+type Chrome struct {
+	Services []LinkItem `json:"services"`
+	Counties []LinkItem `json:"counties"`
+}
+
+// PageProps are the props of every page component.
+type PageProps struct {
+	Head   Head      `json:"head"`
+	Site   SiteProps `json:"site"`
+	Chrome Chrome    `json:"chrome"`
+	Path   string    `json:"path"`
+	Data   any       `json:"data"`
+}
+
+// FooterCounties is spec 2.2's "first 8 counties".
+const FooterCounties = 8
+
+// business returns the business facts: configuration overlaid with what
+// the owner saved in System Settings.
+func (s *Server) business(ctx context.Context) config.Business {
+	b := s.cfg.Business
+	if s.settings != nil {
+		b = s.settings(ctx, b)
+	}
+	return b
+}
+
+func (s *Server) siteProps(b config.Business) SiteProps {
+	return SiteProps{Business: b, Tel: config.TelHref(b.Phone), BaseURL: s.cfg.BaseURL, ThemeColor: "#1d4ed8", Year: time.Now().Year()}
+}
+
+func (s *Server) chrome() Chrome {
+	c := Chrome{}
+	for _, sv := range s.content.Services {
+		c.Services = append(c.Services, LinkItem{Slug: sv.Slug, Name: sv.Title})
+	}
+	for i, co := range s.content.Counties {
+		if i == FooterCounties {
+			break
+		}
+		c.Counties = append(c.Counties, LinkItem{Slug: co.Slug, Name: co.Name})
+	}
+	return c
+}
+
+// ServiceCard is a service as the grids show it.
+type ServiceCard struct {
+	Slug             string   `json:"slug"`
+	Title            string   `json:"title"`
+	ShortDescription string   `json:"shortDescription"`
+	Description      string   `json:"description"`
+	Icon             string   `json:"icon"`
+	Features         []string `json:"features"`
+}
+
+func serviceCards(svcs []content.Service) []ServiceCard {
+	out := []ServiceCard{}
+	for _, sv := range svcs {
+		out = append(out, ServiceCard{Slug: sv.Slug, Title: sv.Title, ShortDescription: sv.ShortDescription, Description: sv.Description, Icon: sv.Icon, Features: sv.Features})
+	}
+	return out
+}
+
+// ArticleCard is an article as lists show it.
+type ArticleCard struct {
+	Slug         string `json:"slug"`
+	Title        string `json:"title"`
+	Excerpt      string `json:"excerpt"`
+	Category     string `json:"category"`
+	CategoryName string `json:"categoryName"`
+	PublishDate  string `json:"publishDate"`
+	ReadTime     int    `json:"readTime"`
+}
+
+func (s *Server) articleCards(as []content.Article) []ArticleCard {
+	names := map[string]string{}
+	for _, c := range s.content.Categories {
+		names[c.Slug] = c.Name
+	}
+	out := []ArticleCard{}
+	for _, a := range as {
+		out = append(out, ArticleCard{Slug: a.Slug, Title: a.Title, Excerpt: a.Excerpt, Category: a.Category, CategoryName: names[a.Category], PublishDate: a.PublishDate, ReadTime: a.ReadTime})
+	}
+	return out
+}
+
+// RelatedData feeds related-links block (a).
+type RelatedData struct {
+	Services  []RelatedService `json:"services"`
+	Locations []Link           `json:"locations"`
+	Resources []Link           `json:"resources"`
+}
+
+// RelatedService is a service link.
+type RelatedService struct {
+	Slug  string `json:"slug"`
+	Title string `json:"title"`
+}
+
+// Link is an href and a name.
+type Link struct {
+	Href string `json:"href"`
+	Name string `json:"name"`
+}
+
+// related builds block (a): up to 3 services other than current, 4 fixed
+// locations and 3 resources.
+func (s *Server) related(current string) RelatedData {
+	r := RelatedData{}
+	for _, sv := range s.content.PrimaryServices() {
+		if sv.Slug == current {
+			continue
+		}
+		if len(r.Services) == 3 {
+			break
+		}
+		r.Services = append(r.Services, RelatedService{Slug: sv.Slug, Title: sv.Title})
+	}
+	r.Locations = []Link{
+		{"/areas/fulton/atlanta-service", "Atlanta"},
+		{"/areas/douglas/douglasville", "Douglasville"},
+		{"/areas/cobb/marietta", "Marietta"},
+		{"/areas/gwinnett/lawrenceville", "Lawrenceville"},
+	}
+	r.Resources = []Link{{"/portfolio", "Our Work Portfolio"}, {"/service-areas", "Service Areas"}, {"/services", "All Services"}}
+	return r
+}

@@ -1,0 +1,93 @@
+package server
+
+import (
+	"context"
+	"strings"
+
+	"github.com/atlanta-restoration/site/content"
+)
+
+// Route is the route descriptor of spec 3: the one list of public routes.
+// sitemap.xml, robots.txt, the warm-up, the crawler test and the admin
+// tools all read this table; nothing else lists routes.
+type Route struct {
+	// Pattern is a path with {param} segments.
+	Pattern string
+	// Page is the React page kind (pages/{Page}.tsx).
+	Page string
+	// Priority is high (0.9), medium (0.7) or low (0.5) in the sitemap.
+	Priority   string
+	ChangeFreq string
+	InSitemap  bool
+	Indexable  bool
+	// Expand lists the concrete paths of a dynamic pattern.
+	Expand func(*content.Site) []string
+	// Load builds the page's data and head from the path parameters. It
+	// returns a *NotFoundError when a parameter names nothing.
+	Load func(ctx context.Context, s *Server, p params) (page, error)
+}
+
+type params map[string]string
+
+// page is what a loader returns: the data for the React page and the
+// head spec.
+type page struct {
+	Data any
+	Head headSpec
+}
+
+// Paths returns every concrete path of a route.
+func (r Route) Paths(c *content.Site) []string {
+	if r.Expand != nil {
+		return r.Expand(c)
+	}
+	return []string{r.Pattern}
+}
+
+// IsDynamic reports whether the pattern has parameters.
+func (r Route) IsDynamic() bool { return strings.Contains(r.Pattern, "{") }
+
+// match matches a clean path against a pattern.
+func match(pattern, path string) (params, bool) {
+	ps := strings.Split(strings.Trim(pattern, "/"), "/")
+	xs := strings.Split(strings.Trim(path, "/"), "/")
+	if len(ps) != len(xs) {
+		return nil, false
+	}
+	out := params{}
+	for i, p := range ps {
+		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
+			if xs[i] == "" {
+				return nil, false
+			}
+			out[p[1:len(p)-1]] = xs[i]
+			continue
+		}
+		if p != xs[i] {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// routeFor finds the route of a clean path.
+func (s *Server) routeFor(path string) (*Route, params, bool) {
+	for i := range s.routes {
+		if p, ok := match(s.routes[i].Pattern, path); ok {
+			return &s.routes[i], p, true
+		}
+	}
+	return nil, nil, false
+}
+
+// Routes returns the route table.
+func (s *Server) Routes() []Route { return s.routes }
+
+// AllPaths lists every concrete public path of the table, in table order.
+func (s *Server) AllPaths() []string {
+	var out []string
+	for _, r := range s.routes {
+		out = append(out, r.Paths(s.content)...)
+	}
+	return out
+}
