@@ -1,6 +1,5 @@
 import type { ComponentType } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { HelmetProvider } from "react-helmet-async";
 
 /** hydratePage attaches React to the server-rendered tree with the exact
  * props the server used (read from the inline JSON). */
@@ -9,5 +8,5 @@ export function hydratePage(Page: ComponentType<any>) {
   const root = document.getElementById("root");
   if (!el || !root) return;
   const props = JSON.parse(el.textContent || "{}");
-  hydrateRoot(root, <HelmetProvider><Page {...props} /></HelmetProvider>);
+  hydrateRoot(root, <Page {...props} />);
 }

@@ -1,4 +1,4 @@
-import { Helmet } from "react-helmet-async";
+import { Head } from "./head";
 import { Icon } from "./icons";
 import { jsonLd } from "./seo";
 import type { FAQItem, Site } from "./types";
@@ -24,9 +24,7 @@ export function FAQ({ title, faqs, schemaId, site, intro }: { title: string; faq
   const headingId = `${schemaId}-heading`;
   return (
     <section className="faq section" aria-labelledby={headingId}>
-      <Helmet>
-        <script type="application/ld+json">{jsonLd(data)}</script>
-      </Helmet>
+      <Head tags={[{ tag: "script", attrs: { type: "application/ld+json", id: `ld-${schemaId}` }, text: jsonLd(data) }]} />
       <div className="container container--narrow">
         <h2 id={headingId} className="section__title">{title}</h2>
         {intro && <p className="section__lead">{intro}</p>}

@@ -1,43 +1,41 @@
-import { Helmet } from "react-helmet-async";
-import type { Head, Site } from "./types";
+import { Head, type HeadTag } from "./head";
+import type { Head as HeadData, Site } from "./types";
 
-/** Seo writes every head tag of a page. On the server Helmet collects them
- * and Go places them in <head> of the first response; in the browser Helmet
- * keeps them in sync and removes a page's JSON-LD when it unmounts. */
-export function Seo({ head, site }: { head: Head; site: Site }) {
-  return (
-    <Helmet>
-      <html lang="en" />
-      <title>{head.title}</title>
-      <meta name="description" content={head.description} />
-      {head.keywords.length > 0 && <meta name="keywords" content={head.keywords.join(", ")} />}
-      <meta name="robots" content={head.robots} />
-      <link rel="canonical" href={head.canonical} />
-      <meta name="theme-color" content={site.themeColor} />
-      <meta property="og:type" content={head.ogType} />
-      <meta property="og:title" content={head.title} />
-      <meta property="og:description" content={head.description} />
-      <meta property="og:url" content={head.canonical} />
-      <meta property="og:site_name" content={site.name} />
-      <meta property="og:image" content={head.image} />
-      <meta property="og:locale" content="en_US" />
-      <meta name="twitter:card" content="summary_large_image" />
-      <meta name="twitter:title" content={head.title} />
-      <meta name="twitter:description" content={head.description} />
-      <meta name="twitter:image" content={head.image} />
-      <meta name="geo.region" content={head.geo.region} />
-      <meta name="geo.placename" content={head.geo.placename} />
-      <meta name="geo.position" content={head.geo.position} />
-      <meta name="ICBM" content={head.geo.position.replace(";", ", ")} />
-      {head.jsonLd.map((ld, i) => (
-        <script key={i} type="application/ld+json">{ld}</script>
-      ))}
-    </Helmet>
-  );
+/** Seo writes every head tag of a page: title, description, keywords,
+ * robots, canonical, Open Graph, Twitter card, theme colour, geo tags and
+ * the JSON-LD that Go serialised. */
+export function Seo({ head, site }: { head: HeadData; site: Site }) {
+  const meta = (name: string, content: string): HeadTag => ({ tag: "meta", attrs: { name, content } });
+  const prop = (property: string, content: string): HeadTag => ({ tag: "meta", attrs: { property, content } });
+  const tags: HeadTag[] = [
+    { tag: "title", attrs: {}, text: head.title },
+    meta("description", head.description),
+    ...(head.keywords.length ? [meta("keywords", head.keywords.join(", "))] : []),
+    meta("robots", head.robots),
+    { tag: "link", attrs: { rel: "canonical", href: head.canonical } },
+    meta("theme-color", site.themeColor),
+    prop("og:type", head.ogType),
+    prop("og:title", head.title),
+    prop("og:description", head.description),
+    prop("og:url", head.canonical),
+    prop("og:site_name", site.name),
+    prop("og:image", head.image),
+    prop("og:locale", "en_US"),
+    meta("twitter:card", "summary_large_image"),
+    meta("twitter:title", head.title),
+    meta("twitter:description", head.description),
+    meta("twitter:image", head.image),
+    meta("geo.region", head.geo.region),
+    meta("geo.placename", head.geo.placename),
+    meta("geo.position", head.geo.position),
+    meta("ICBM", head.geo.position.replace(";", ", ")),
+    ...head.jsonLd.map((text, i): HeadTag => ({ tag: "script", attrs: { type: "application/ld+json", id: `ld-page-${i}` }, text })),
+  ];
+  return <Head tags={tags} />;
 }
 
-/** jsonLd serialises structured data for a script element; "<" is escaped
- * so text such as "</script>" cannot end the element. */
+/** jsonLd serialises structured data for a script element; "<", ">" and
+ * "&" are escaped so text such as "</script>" cannot end the element. */
 export function jsonLd(data: unknown): string {
   return JSON.stringify(data).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
 }

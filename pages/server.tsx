@@ -1,21 +1,19 @@
 // Server entry: bundled as an IIFE (global SSR) and run inside goja.
 import { renderToString } from "react-dom/server";
-import { HelmetProvider } from "react-helmet-async";
+import { HeadProvider, renderHead, type HeadCollector } from "../components/head";
 import { pages } from "./registry";
 
 /** render renders one page kind with its JSON props and returns the body
- * HTML with the head tags Helmet collected, as JSON for Go. */
+ * HTML and the collected head tags, as JSON for Go. */
 export function render(kind: string, propsJSON: string): string {
   const Page = pages[kind];
   if (!Page) throw new Error(`unknown page kind ${kind}`);
   const props = JSON.parse(propsJSON);
-  const ctx: { helmet?: any } = {};
+  const collected: HeadCollector = [];
   const html = renderToString(
-    <HelmetProvider context={ctx}>
+    <HeadProvider collector={collected}>
       <Page {...props} />
-    </HelmetProvider>,
+    </HeadProvider>,
   );
-  const h = ctx.helmet;
-  const head = h ? h.title.toString() + h.meta.toString() + h.link.toString() + h.script.toString() : "";
-  return JSON.stringify({ html, head, htmlAttributes: h ? h.htmlAttributes.toString() : "" });
+  return JSON.stringify({ html, head: renderHead(collected), htmlAttributes: 'lang="en"' });
 }
