@@ -1,0 +1,301 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+
+	"github.com/atlanta-restoration/site/db"
+)
+
+func TestHomeHeadAndStructuredData(t *testing.T) {
+	srv, _ := newTestServer(t, nil)
+	r := get(t, srv.Handler(), "/")
+	if r.StatusCode != 200 {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	head := headOf(r.Doc)
+	body := bodyOf(r.Doc)
+	// Every head tag is in <head> of the first response, none in <body>.
+	for _, sel := range []struct {
+		name string
+		pred func(*html.Node) bool
+	}{
+		{"title", tag("title")},
+		{"description", func(n *html.Node) bool { return n.Data == "meta" && attr(n, "name") == "description" }},
+		{"keywords", func(n *html.Node) bool { return n.Data == "meta" && attr(n, "name") == "keywords" }},
+		{"robots", func(n *html.Node) bool { return n.Data == "meta" && attr(n, "name") == "robots" }},
+		{"canonical", func(n *html.Node) bool { return n.Data == "link" && attr(n, "rel") == "canonical" }},
+		{"og:title", func(n *html.Node) bool { return n.Data == "meta" && attr(n, "property") == "og:title" }},
+		{"twitter:card", func(n *html.Node) bool { return n.Data == "meta" && attr(n, "name") == "twitter:card" }},
+		{"theme-color", func(n *html.Node) bool { return n.Data == "meta" && attr(n, "name") == "theme-color" }},
+		{"geo.region", func(n *html.Node) bool { return n.Data == "meta" && attr(n, "name") == "geo.region" }},
+		{"json-ld", func(n *html.Node) bool { return n.Data == "script" && attr(n, "type") == "application/ld+json" }},
+	} {
+		if len(find(head, sel.pred)) == 0 {
+			t.Errorf("%s not in <head>", sel.name)
+		}
+		if sel.name != "json-ld" && len(find(body, sel.pred)) > 0 {
+			t.Errorf("%s found in <body>", sel.name)
+		}
+	}
+	if got := len(find(body, func(n *html.Node) bool { return n.Data == "script" && attr(n, "type") == "application/ld+json" })); got != 0 {
+		t.Errorf("%d JSON-LD blocks in <body>", got)
+	}
+	canon := attr(find(head, func(n *html.Node) bool { return n.Data == "link" && attr(n, "rel") == "canonical" })[0], "href")
+	if canon != testBase+"/" {
+		t.Errorf("canonical = %q, want %q", canon, testBase+"/")
+	}
+	types := ldTypes(jsonLDBlocks(t, r.Doc))
+	for _, want := range []string{"LocalBusiness", "Organization", "WebSite", "FAQPage"} {
+		if !types[want] {
+			t.Errorf("JSON-LD lacks %s (have %v)", want, types)
+		}
+	}
+	if types["BreadcrumbList"] {
+		t.Error("home page has a BreadcrumbList")
+	}
+	if h1 := find(r.Doc, tag("h1")); len(h1) != 1 {
+		t.Errorf("%d h1, want 1", len(h1))
+	}
+}
+
+func TestHomeSpecTexts(t *testing.T) {
+	srv, _ := newTestServer(t, nil)
+	r := get(t, srv.Handler(), "/")
+	txt := text(bodyOf(r.Doc))
+	for _, want := range []string{
+		// chrome
+		"HOME", "SERVICES", "SERVICE AREAS", "OUR WORK", "CONTACT US", "ADMIN", "GET A QUOTE",
+		"License #RBQA006428", "24/7 Emergency: (770) 555-0134", "6595 Church Street, Douglasville, GA 30134",
+		// hero and banner
+		"Water, Fire & Storm Restoration in Douglasville, Douglas County", "Serving Douglasville, Douglas County",
+		"Get Free Estimate", "Call Now for Emergency Help", "Professional Restoration and Construction Services in Atlanta",
+		// services grid
+		"Learn More", "View All Services",
+		// portfolio empty state
+		"No projects yet", "Our project gallery will display completed work once available.",
+		// trust
+		"20+", "1000+", "4.9/5", "79", "11+", "IICRC Certified", "State Licensed General Contractor", "24/7 Emergency Service", "Direct Insurance Billing",
+		"60-90 minute response", "Click here to fetch reviews",
+		// quote section
+		"24/7 Emergency Service", "Emergency", "15-60 minutes", "Non-emergency", "Same or next day",
+		// blog teaser, descriptions, FAQ, related links
+		"Featured Articles", "Services We Provide", "Why Douglasville Chooses Us", "Popular Services",
+		"Frequently Asked Questions", "Related Services & Areas",
+		// footer
+		"Facebook", "Privacy Policy", "Terms of Service", "Sitemap", "Georgia License #RBQA006428",
+	} {
+		if !strings.Contains(txt, want) && !strings.Contains(r.Body, want) {
+			t.Errorf("home lacks %q", want)
+		}
+	}
+	// Six service cards, each with its first three features.
+	cards := find(r.Doc, func(n *html.Node) bool { return strings.Contains(attr(n, "class"), "service-card") && n.Data == "li" })
+	if len(cards) != 6 {
+		t.Fatalf("%d service cards, want 6", len(cards))
+	}
+	for _, c := range cards {
+		if n := len(find(c, func(n *html.Node) bool { return n.Data == "li" })) - 1; n != 3 {
+			t.Errorf("service card lists %d features, want 3", n)
+		}
+	}
+	// Footer: the first 8 counties.
+	var counties int
+	for _, a := range find(r.Doc, tag("a")) {
+		if strings.HasPrefix(attr(a, "href"), "/service-areas/") {
+			counties++
+		}
+	}
+	if counties != 8 {
+		t.Errorf("%d county links, want the first 8", counties)
+	}
+	// Phone links are tel: links; nav anchors are real links.
+	tel := 0
+	for _, a := range find(r.Doc, tag("a")) {
+		if attr(a, "href") == "tel:+17705550134" {
+			tel++
+		}
+	}
+	if tel < 5 {
+		t.Errorf("%d tel: links, want the phone linked everywhere it shows", tel)
+	}
+	for _, href := range []string{"/#services", "/#portfolio", "/#contact-form", "/service-areas", "/contact", "/admin"} {
+		if !strings.Contains(r.Body, `href="`+href+`"`) {
+			t.Errorf("nav lacks a real link to %s", href)
+		}
+	}
+	for _, id := range []string{"hero", "services", "portfolio", "trust-section", "contact-form"} {
+		if !strings.Contains(r.Body, `id="`+id+`"`) {
+			t.Errorf("anchor #%s missing", id)
+		}
+	}
+}
+
+func TestHomeShowsGalleryAndReviewsFromDatabase(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	ctx := context.Background()
+	now := time.Now().UTC()
+	for i, m := range []db.Media{
+		{ID: "1", Project: "kitchen-fire-repair", Path: "projects/kitchen-fire-repair/a.jpg", Name: "a.jpg", Kind: "image", MIME: "image/jpeg", Width: 800, Height: 600},
+		{ID: "2", Project: "kitchen-fire-repair", Path: "projects/kitchen-fire-repair/b.mp4", Name: "b.mp4", Kind: "video", MIME: "video/mp4"},
+		{ID: "3", Project: "basement-flood", Path: "projects/basement-flood/c.jpg", Name: "c.jpg", Kind: "image", MIME: "image/jpeg", Width: 800, Height: 600},
+		{ID: "4", Project: "basement-flood", Path: "projects/basement-flood/.emptyFolderPlaceholder", Name: ".emptyFolderPlaceholder", Kind: "image", MIME: "image/jpeg"},
+	} {
+		m.CreatedAt = now.Add(time.Duration(i) * time.Second)
+		if err := store.CreateMedia(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := store.UpsertReviews(ctx, []db.Review{{ID: "r1", AuthorName: "Dana P.", ReviewText: "", Rating: 5, CreatedTime: now, IsActive: true}}); err != nil {
+		t.Fatal(err)
+	}
+	r := get(t, srv.Handler(), "/")
+	txt := text(bodyOf(r.Doc))
+	for _, want := range []string{"3 photos and videos from 2 projects", "Kitchen Fire Repair", "Basement Flood", "Photo", "Video", "Dana P.", "Great service!"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("home lacks %q", want)
+		}
+	}
+	if strings.Contains(txt, "No projects yet") {
+		t.Error("empty state shown with media present")
+	}
+	for _, img := range find(r.Doc, func(n *html.Node) bool { return n.Data == "img" && strings.HasPrefix(attr(n, "src"), "/media/") }) {
+		if attr(img, "loading") != "lazy" || attr(img, "width") == "" || attr(img, "height") == "" {
+			t.Errorf("gallery image %s lacks lazy loading or dimensions", attr(img, "src"))
+		}
+	}
+	if len(find(r.Doc, tag("video"))) != 1 {
+		t.Error("video not rendered")
+	}
+}
+
+func TestNotFound(t *testing.T) {
+	srv, _ := newTestServer(t, nil)
+	for _, p := range []string{"/no-such-page", "/services/x/y/z", "/assets/missing.js"} {
+		r := get(t, srv.Handler(), p)
+		if r.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", p, r.StatusCode)
+			continue
+		}
+		if p == "/assets/missing.js" {
+			continue
+		}
+		txt := text(bodyOf(r.Doc))
+		if !strings.Contains(txt, "404") || !strings.Contains(txt, "Oops! Page not found") {
+			t.Errorf("%s: 404 texts missing: %s", p, txt[:200])
+		}
+		home := false
+		for _, a := range find(bodyOf(r.Doc), tag("a")) {
+			home = home || (attr(a, "href") == "/" && strings.Contains(text(a), "Home"))
+		}
+		if !home {
+			t.Errorf("%s: no link to /", p)
+		}
+		robots := find(headOf(r.Doc), func(n *html.Node) bool { return n.Data == "meta" && attr(n, "name") == "robots" })
+		if len(robots) != 1 || !strings.Contains(attr(robots[0], "content"), "noindex") {
+			t.Errorf("%s: 404 page is not noindex", p)
+		}
+	}
+}
+
+func TestCachedServing(t *testing.T) {
+	srv, _ := newTestServer(t, nil)
+	h := srv.Handler()
+	plain := get(t, h, "/")
+	gz := get(t, h, "/", "Accept-Encoding", "gzip")
+	br := get(t, h, "/", "Accept-Encoding", "br, gzip")
+	if gz.Header.Get("Content-Encoding") != "gzip" || br.Header.Get("Content-Encoding") != "br" {
+		t.Fatalf("encodings: gzip=%q br=%q", gz.Header.Get("Content-Encoding"), br.Header.Get("Content-Encoding"))
+	}
+	if len(br.Body) >= len(gz.Body) || len(gz.Body) >= len(plain.Body) {
+		t.Errorf("sizes plain %d gzip %d br %d: compression not applied", len(plain.Body), len(gz.Body), len(br.Body))
+	}
+	etag := plain.Header.Get("ETag")
+	if etag == "" || etag != gz.Header.Get("ETag") {
+		t.Fatalf("ETag %q / %q", etag, gz.Header.Get("ETag"))
+	}
+	if r := get(t, h, "/", "If-None-Match", etag); r.StatusCode != http.StatusNotModified || r.Body != "" {
+		t.Errorf("If-None-Match: status %d", r.StatusCode)
+	}
+	// Invalidation re-renders: still the same content, still served.
+	srv.Invalidate("test")
+	if r := get(t, h, "/"); r.StatusCode != 200 {
+		t.Errorf("after invalidate: %d", r.StatusCode)
+	}
+}
+
+func TestTrailingSlashRedirects(t *testing.T) {
+	srv, _ := newTestServer(t, nil)
+	r := get(t, srv.Handler(), "/contact/?x=1")
+	if r.StatusCode != http.StatusMovedPermanently || r.Header.Get("Location") != "/contact?x=1" {
+		t.Errorf("status %d location %q", r.StatusCode, r.Header.Get("Location"))
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	srv, _ := newTestServer(t, map[string]string{"LEAD_FORM_URL": "https://forms.crm.test/widget/form/abc", "LEAD_FORM_SCRIPT": "https://link.crm.test/js/form_embed.js"})
+	r := get(t, srv.Handler(), "/")
+	csp := r.Header.Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "script-src 'self' https://link.crm.test", "frame-src https://forms.crm.test"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP lacks %q: %s", want, csp)
+		}
+	}
+	if r.Header.Get("X-Content-Type-Options") != "nosniff" || r.Header.Get("Referrer-Policy") == "" {
+		t.Error("nosniff or referrer policy missing")
+	}
+	if r.Header.Get("Strict-Transport-Security") == "" {
+		t.Error("HSTS missing on an https site")
+	}
+	// With an embed configured the quote section holds its iframe at 900 px.
+	if !strings.Contains(r.Body, "height:900px") {
+		t.Error("lead form embed not 900 px tall on home")
+	}
+}
+
+func TestAssetsAreImmutable(t *testing.T) {
+	srv, _ := newTestServer(t, nil)
+	home := get(t, srv.Handler(), "/")
+	scripts := find(home.Doc, func(n *html.Node) bool { return n.Data == "script" && attr(n, "type") == "module" })
+	if len(scripts) != 1 {
+		t.Fatalf("%d module scripts", len(scripts))
+	}
+	r := get(t, srv.Handler(), attr(scripts[0], "src"), "Accept-Encoding", "gzip")
+	if r.StatusCode != 200 || r.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/javascript") {
+		t.Errorf("asset: %d %q %q", r.StatusCode, r.Header.Get("Cache-Control"), r.Header.Get("Content-Type"))
+	}
+	if r := get(t, srv.Handler(), "/favicon.ico"); r.StatusCode != 200 {
+		t.Errorf("favicon: %d", r.StatusCode)
+	}
+}
+
+func TestHealthz(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	if r := get(t, srv.Handler(), "/healthz"); r.StatusCode != 200 || !strings.Contains(r.Body, `"db":"ok"`) {
+		t.Errorf("healthz: %d %s", r.StatusCode, r.Body)
+	}
+	store.Close()
+	if r := get(t, srv.Handler(), "/healthz"); r.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("healthz with db closed: %d", r.StatusCode)
+	}
+}
+
+func TestPropsEscapedInDocument(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	evil := "</script><script>alert(1)</script><!--"
+	if err := store.UpsertReviews(context.Background(), []db.Review{{ID: "x", AuthorName: evil, ReviewText: evil, Rating: 5, CreatedTime: time.Now(), IsActive: true}}); err != nil {
+		t.Fatal(err)
+	}
+	r := get(t, srv.Handler(), "/")
+	if strings.Contains(r.Body, "<script>alert(1)") {
+		t.Fatal("review text broke out of its element")
+	}
+	if !strings.Contains(text(bodyOf(r.Doc)), evil) {
+		t.Error("review text not shown as text")
+	}
+}

@@ -1,0 +1,296 @@
+package ssr
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+func root(t testing.TB) string {
+	t.Helper()
+	r, err := FindRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestPatchReactServerOnRealBuild(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(root(t), "node_modules", reactServerFile))
+	if err != nil {
+		t.Fatalf("read React server build (run npm ci): %v", err)
+	}
+	out, err := PatchReactServer(string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "g+=a") || !strings.Contains(out, `g.push(a)`) || !strings.Contains(out, `return g.join("")}`) {
+		t.Error("patched source still uses the string accumulator")
+	}
+}
+
+func TestPatchReactServerFailsLoudly(t *testing.T) {
+	for name, src := range map[string]string{
+		"missing": "function Tb(){var g='';return g}",
+		"twice":   accumulatorPatches[0].from + accumulatorPatches[0].from + accumulatorPatches[1].from,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := PatchReactServer(src)
+			if err == nil || !strings.Contains(err.Error(), "want exactly 1") {
+				t.Fatalf("err = %v, want a pattern-count error", err)
+			}
+		})
+	}
+}
+
+func TestBuildProjectBundles(t *testing.T) {
+	b, err := Build(BuildOptions{Root: root(t), Kinds: []string{"home", "not-found"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.Server, `.join("")`) {
+		t.Error("server bundle lacks the patched accumulator")
+	}
+	if strings.Contains(b.Server, "react.development") || strings.Contains(b.Server, "react-dom.development") {
+		t.Error("server bundle includes React's development build")
+	}
+	for _, k := range []string{"home", "not-found"} {
+		e := b.Entries[k]
+		if !strings.HasPrefix(e.Script, "/assets/"+k+"-") || b.Assets[e.Script] == nil {
+			t.Errorf("entry %s script %q not among assets", k, e.Script)
+		}
+		if e.CSS == "" {
+			t.Errorf("entry %s has no CSS", k)
+		}
+		for _, p := range e.Preloads {
+			if b.Assets[p] == nil {
+				t.Errorf("entry %s preloads missing asset %s", k, p)
+			}
+		}
+	}
+}
+
+func TestBuildErrorNamesFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "pages"), 0o755)
+	os.WriteFile(filepath.Join(dir, "pages", "server.tsx"), []byte("export function render() {\n  const x = ;\n}\n"), 0o644)
+	_, err := Build(BuildOptions{Root: dir})
+	var be *BuildError
+	if !errors.As(err, &be) || !strings.Contains(err.Error(), "pages/server.tsx:2:") {
+		t.Fatalf("err = %v, want a BuildError naming pages/server.tsx:2", err)
+	}
+}
+
+// testServerJS is a stand-in server bundle that exercises the pool's
+// failure paths without React.
+const testServerJS = `var SSR = { render: function (kind, props) {
+  if (kind === "throw") throw new Error("boom");
+  if (kind === "loop") { for (;;) {} }
+  var p = JSON.parse(props);
+  return JSON.stringify({ html: "<p>" + kind + ":" + p.n + "</p>", head: "<title>t</title>", htmlAttributes: "" });
+} };`
+
+func TestPoolConcurrentRenders(t *testing.T) {
+	p, err := NewPool(testServerJS, 2, time.Second, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var bad atomic.Int32
+	for i := 0; i < 40; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			res, err := p.Render(context.Background(), "ok", []byte(`{"n":7}`))
+			if err != nil || res.HTML != "<p>ok:7</p>" {
+				bad.Add(1)
+			}
+		}(i)
+	}
+	wg.Wait()
+	if bad.Load() != 0 {
+		t.Fatalf("%d renders failed", bad.Load())
+	}
+}
+
+func TestPoolRecoversFromThrowAndTimeout(t *testing.T) {
+	p, err := NewPool(testServerJS, 1, 200*time.Millisecond, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Render(context.Background(), "throw", []byte(`{}`)); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("throw: err = %v", err)
+	}
+	if _, err := p.Render(context.Background(), "ok", []byte(`{"n":1}`)); err != nil {
+		t.Fatalf("render after throw: %v", err)
+	}
+	start := time.Now()
+	if _, err := p.Render(context.Background(), "loop", []byte(`{}`)); !errors.Is(err, ErrRenderTimeout) {
+		t.Fatalf("loop: err = %v, want ErrRenderTimeout", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("interrupt took %v", d)
+	}
+	res, err := p.Render(context.Background(), "ok", []byte(`{"n":2}`))
+	if err != nil || res.HTML != "<p>ok:2</p>" {
+		t.Fatalf("render after timeout: %v %v", res, err)
+	}
+}
+
+func TestPoolWaitsForContext(t *testing.T) {
+	p, _ := NewPool(testServerJS, 1, time.Second, quiet)
+	v := <-p.vms // occupy the only runtime
+	defer func() { p.vms <- v }()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := p.Render(ctx, "ok", []byte(`{"n":1}`)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want deadline", err)
+	}
+}
+
+func TestMarshalPropsCannotBreakOut(t *testing.T) {
+	b, err := MarshalProps(map[string]string{"x": "</script><script>alert(1)</script><!-- \u2028 & >"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, bad := range []string{"</script", "<!--", "<script", "\u2028"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("props contain %q: %s", bad, s)
+		}
+	}
+	doc := Assemble(Entry{Script: "/assets/x.js"}, &Result{HTML: "<p></p>"}, b, DocumentOptions{Hydrate: true})
+	if n := strings.Count(string(doc), "</script>"); n != 2 {
+		t.Errorf("document has %d </script>, want 2 (props and module)", n)
+	}
+}
+
+func TestCacheSharesConcurrentMisses(t *testing.T) {
+	var renders atomic.Int32
+	release := make(chan struct{})
+	c := NewCache(func(ctx context.Context, key string) (*Page, error) {
+		renders.Add(1)
+		<-release
+		return NewPage(200, []byte("page "+key)), nil
+	}, func() []string { return nil }, 1, quiet)
+	var wg sync.WaitGroup
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if p, err := c.Get(context.Background(), "/"); err != nil || string(p.Body) != "page /" {
+				t.Errorf("get: %v", err)
+			}
+		}()
+	}
+	time.Sleep(50 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	if n := renders.Load(); n != 1 {
+		t.Fatalf("renders = %d, want 1", n)
+	}
+	c.Get(context.Background(), "/")
+	if n := renders.Load(); n != 1 {
+		t.Fatalf("hit rendered again: %d", n)
+	}
+	c.Invalidate("test")
+	c.Get(context.Background(), "/")
+	if n := renders.Load(); n != 2 {
+		t.Fatalf("after invalidate renders = %d, want 2", n)
+	}
+}
+
+func TestCacheWarmRendersEveryKey(t *testing.T) {
+	var renders atomic.Int32
+	c := NewCache(func(ctx context.Context, key string) (*Page, error) {
+		renders.Add(1)
+		return NewPage(200, []byte(key)), nil
+	}, func() []string { return []string{"/a", "/b", "/c"} }, 2, quiet)
+	c.WarmSync(context.Background())
+	if c.Len() != 3 || renders.Load() != 3 {
+		t.Fatalf("len %d renders %d, want 3 and 3", c.Len(), renders.Load())
+	}
+}
+
+func TestServeNegotiatesAndRevalidates(t *testing.T) {
+	p := NewPage(200, []byte(strings.Repeat("hello world ", 100)))
+	cases := []struct {
+		accept, inm string
+		status      int
+		enc         string
+	}{
+		{"gzip, deflate, br", "", 200, "br"},
+		{"gzip", "", 200, "gzip"},
+		{"br;q=0, gzip", "", 200, "gzip"},
+		{"", "", 200, ""},
+		{"gzip", p.ETag, 304, ""},
+		{"gzip", `W/` + p.ETag, 304, ""},
+		{"gzip", `"other"`, 200, "gzip"},
+	}
+	for _, tc := range cases {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Header.Set("Accept-Encoding", tc.accept)
+		if tc.inm != "" {
+			r.Header.Set("If-None-Match", tc.inm)
+		}
+		w := httptest.NewRecorder()
+		Serve(w, r, p, "text/html", "")
+		if w.Code != tc.status || w.Header().Get("Content-Encoding") != tc.enc {
+			t.Errorf("accept %q inm %q: status %d enc %q, want %d %q", tc.accept, tc.inm, w.Code, w.Header().Get("Content-Encoding"), tc.status, tc.enc)
+		}
+		if w.Code == 200 && w.Header().Get("ETag") != p.ETag {
+			t.Errorf("missing ETag")
+		}
+	}
+}
+
+func TestEngineRendersHomeWithinTimeout(t *testing.T) {
+	e, err := NewEngine(EngineOptions{Root: root(t), Kinds: []string{"not-found"}, PoolSize: 1, Timeout: 10 * time.Second, Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := map[string]any{
+		"head":   map[string]any{"title": "T </script>", "description": "d", "keywords": []string{}, "canonical": "https://x.test/", "robots": "noindex", "ogType": "website", "image": "", "jsonLd": []string{}, "geo": map[string]string{"region": "", "placename": "", "position": ""}},
+		"site":   testSite(),
+		"chrome": map[string]any{"services": []any{}, "counties": []any{}},
+		"path":   "/x",
+		"data":   map[string]string{"title": "", "message": "", "linkHref": "", "linkText": ""},
+	}
+	doc, err := e.Render(context.Background(), "not-found", props, DocumentOptions{Hydrate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(doc)
+	head := s[:strings.Index(s, "</head>")]
+	if !strings.Contains(head, "<title") || !strings.Contains(head, `rel="canonical"`) {
+		t.Error("title or canonical not in <head>")
+	}
+	if strings.Contains(head, "T </script>") {
+		t.Error("title text not escaped")
+	}
+	if !strings.Contains(s, "Oops! Page not found") {
+		t.Error("404 text missing")
+	}
+	_ = http.StatusOK
+}
+
+func testSite() map[string]any {
+	m := map[string]any{"year": 2026}
+	for _, k := range []string{"name", "phone", "tel", "street", "city", "state", "zip", "county", "license", "email", "facebook", "instagram", "youtube", "yelp", "reviewUrl", "leadFormUrl", "leadFormScript", "baseUrl", "themeColor"} {
+		m[k] = "x"
+	}
+	m["leadFormUrl"] = ""
+	return m
+}
