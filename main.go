@@ -17,12 +17,16 @@ import (
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/server"
+	"github.com/atlanta-restoration/site/ssr"
 )
 
 func main() {
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(log); err != nil {
-		log.Error("boot failed", "err", err)
+	ssr.TuneGC()
+	out := server.NewLogWriter(os.Stderr, 200*time.Millisecond)
+	log := slog.New(slog.NewTextHandler(out, nil))
+	err := run(log)
+	out.Close()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -37,12 +37,20 @@ const paths: Record<string, string[]> = {
   book: ["M4 19.5v-15A2.5 2.5 0 0 1 6.5 2H20v20H6.5a2.5 2.5 0 0 1 0-5H20"],
 };
 
+// An icon is one element whose SVG is prebuilt markup: the server render in
+// goja pays per element and per prop, and icons are a third of the page.
+const cache: Record<string, { __html: string }> = {};
+
+function svg(name: string, size: number): { __html: string } {
+  const key = name + size;
+  let m = cache[key];
+  if (!m) {
+    const d = (paths[name] || paths.shield).map((p) => `<path d="${p}"/>`).join("");
+    m = cache[key] = { __html: `<svg width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${d}</svg>` };
+  }
+  return m;
+}
+
 export function Icon({ name, size = 24, className }: { name: string; size?: number; className?: string }) {
-  const d = paths[name] || paths.shield;
-  return (
-    <svg className={className} width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor"
-      strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
-      {d.map((p, i) => <path key={i} d={p} />)}
-    </svg>
-  );
+  return <span className={className ? "icon " + className : "icon"} aria-hidden="true" dangerouslySetInnerHTML={svg(name, size)} />;
 }

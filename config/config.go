@@ -57,6 +57,7 @@ type Config struct {
 	PoolSize      int
 	RenderTimeout time.Duration
 	BodyLimit     string
+	AccessLog     bool
 	Business      Business
 	Reviews       Reviews
 }
@@ -80,6 +81,7 @@ var Vars = []Var{
 	{"SSR_POOL_SIZE", "number of CPUs", "goja runtimes rendering pages"},
 	{"RENDER_TIMEOUT", "5s", "longest a single render may run before it is interrupted"},
 	{"BODY_LIMIT", "1M", "largest request body for forms and APIs"},
+	{"ACCESS_LOG", "true", "write one log line per request (true or false)"},
 	{"BUSINESS_NAME", "Avatar Restoration & Construction", "company name"},
 	{"BUSINESS_PHONE", "(770) 555-0134", "24/7 emergency phone, 10 US digits"},
 	{"BUSINESS_STREET", "6595 Church Street", "office street address"},
@@ -162,6 +164,13 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	c.RenderTimeout, err = time.ParseDuration(get("RENDER_TIMEOUT"))
 	if err != nil || c.RenderTimeout <= 0 {
 		bad("RENDER_TIMEOUT", "%q is not a positive duration such as 5s", get("RENDER_TIMEOUT"))
+	}
+	switch get("ACCESS_LOG") {
+	case "true", "1":
+		c.AccessLog = true
+	case "false", "0":
+	default:
+		bad("ACCESS_LOG", "%q must be true or false", get("ACCESS_LOG"))
 	}
 	c.BodyLimit = get("BODY_LIMIT")
 	if !regexpBodyLimit(c.BodyLimit) {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -17,6 +18,9 @@ func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			c.Error(err)
 		}
+		if !s.accessLog {
+			return nil
+		}
 		res := c.Response()
 		s.log.Info("http",
 			slog.Group("req", "method", c.Request().Method, "path", c.Request().URL.Path),
@@ -29,7 +33,7 @@ func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 // allows only what the pages use: own scripts, inline styles (the inlined
 // stylesheet and React style attributes), own images and media, and the
 // CRM lead form's origins when one is configured.
-func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+func (s *Server) buildSecurityHeaders() http.Header {
 	scriptSrc := []string{"'self'"}
 	frameSrc := []string{"'none'"}
 	b := s.cfg.Business
@@ -54,16 +58,24 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		"form-action 'self'",
 		"frame-ancestors 'none'",
 	}, "; ")
-	https := strings.HasPrefix(s.cfg.BaseURL, "https://")
+	h := http.Header{}
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+	if strings.HasPrefix(s.cfg.BaseURL, "https://") {
+		h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+	}
+	return h
+}
+
+// securityHeaders copies the prebuilt headers onto every echo response.
+func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Response().Header()
-		h.Set("Content-Security-Policy", csp)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-		if https {
-			h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+		for k, v := range s.secHeaders {
+			h[k] = v
 		}
 		return next(c)
 	}

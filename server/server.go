@@ -62,6 +62,11 @@ type Server struct {
 
 	reviewsClient *ReviewsClient
 
+	// secHeaders are the security headers, built once.
+	secHeaders http.Header
+	// accessLog writes one line per request (ACCESS_LOG).
+	accessLog bool
+
 	nfMu    sync.Mutex
 	nfCache map[string]*ssr.Page // specific not-found states, bounded
 	nfOrder []string
@@ -76,6 +81,8 @@ func New(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, log: o.Log, store: o.Store, content: o.Content, engine: o.Engine, nfCache: map[string]*ssr.Page{}, dynamicPages: map[string]echo.HandlerFunc{}}
 	s.reviewsClient = NewReviewsClient(o.Config.Reviews)
 	s.routes = publicRoutes()
+	s.accessLog = o.Config.AccessLog
+	s.secHeaders = s.buildSecurityHeaders()
 	if s.engine == nil {
 		e, err := ssr.NewEngine(ssr.EngineOptions{
 			Root: o.Config.SourceDir, Kinds: s.PageKinds(), PoolSize: o.Config.PoolSize,
@@ -120,8 +127,8 @@ func (s *Server) PageKinds() []string {
 	return out
 }
 
-// Handler is the server's http.Handler.
-func (s *Server) Handler() http.Handler { return s.echo }
+// Handler is the server's http.Handler: cached pages first, then echo.
+func (s *Server) Handler() http.Handler { return s }
 
 // Engine is the SSR engine.
 func (s *Server) Engine() *ssr.Engine { return s.engine }

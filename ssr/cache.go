@@ -96,6 +96,14 @@ func (c *Cache) Get(ctx context.Context, key string) (*Page, error) {
 	return res.(*Page), nil
 }
 
+// Peek returns a cached page without rendering, or nil.
+func (c *Cache) Peek(key string) *Page {
+	c.mu.RLock()
+	p := c.pages[key]
+	c.mu.RUnlock()
+	return p
+}
+
 // Len is the number of cached pages.
 func (c *Cache) Len() int {
 	c.mu.RLock()
@@ -190,11 +198,12 @@ func (c *Cache) LastWarm() time.Duration {
 // Serve writes p honouring If-None-Match and Accept-Encoding.
 func Serve(w http.ResponseWriter, r *http.Request, p *Page, contentType, cacheControl string) {
 	h := w.Header()
-	h.Set("Content-Type", contentType)
-	h.Set("ETag", p.ETag)
-	h.Set("Vary", "Accept-Encoding")
+	// Direct map writes: the keys are already canonical.
+	h["Content-Type"] = []string{contentType}
+	h["Etag"] = []string{p.ETag}
+	h["Vary"] = varyAE
 	if cacheControl != "" {
-		h.Set("Cache-Control", cacheControl)
+		h["Cache-Control"] = []string{cacheControl}
 	}
 	if p.Status == http.StatusOK && etagMatch(r.Header.Get("If-None-Match"), p.ETag) {
 		w.WriteHeader(http.StatusNotModified)
@@ -203,15 +212,21 @@ func Serve(w http.ResponseWriter, r *http.Request, p *Page, contentType, cacheCo
 	body := p.Body
 	switch negotiate(r.Header.Get("Accept-Encoding")) {
 	case "br":
-		h.Set("Content-Encoding", "br")
+		h["Content-Encoding"] = encBr
 		body = p.Brotli
 	case "gzip":
-		h.Set("Content-Encoding", "gzip")
+		h["Content-Encoding"] = encGzip
 		body = p.Gzip
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(p.Status)
 	if r.Method != http.MethodHead {
 		w.Write(body)
 	}
 }
+
+var (
+	varyAE  = []string{"Accept-Encoding"}
+	encBr   = []string{"br"}
+	encGzip = []string{"gzip"}
+)

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -67,6 +68,9 @@ func (e *Engine) Reload() error {
 	e.bundle, e.pool, e.buildErr = b, p, nil
 	hooks := append([]func(){}, e.onReload...)
 	e.mu.Unlock()
+	// esbuild's working memory is garbage now; hand it back to the OS so
+	// the steady-state RSS reflects the server, not the build.
+	debug.FreeOSMemory()
 	e.opts.Log.Info("ssr bundles built", "took", time.Since(start).Round(time.Millisecond).String(), "assets", len(b.Assets))
 	for _, h := range hooks {
 		h()

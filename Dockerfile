@@ -1,0 +1,32 @@
+# syntax=docker/dockerfile:1
+# Stage 1: npm packages (React, used by the startup build).
+FROM node:20-bookworm-slim AS node
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+# Stage 2: the Go binary.
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/site .
+
+# Stage 3: a slim runtime. The binary bundles the React sources with
+# esbuild at startup, so it ships with them and the npm packages.
+FROM gcr.io/distroless/static-debian12:nonroot
+WORKDIR /app
+COPY --from=build /out/site /app/site
+COPY --from=node /src/node_modules /app/node_modules
+COPY package.json tsconfig.json /app/
+COPY pages /app/pages
+COPY components /app/components
+COPY client /app/client
+COPY styles /app/styles
+COPY static /app/static
+ENV SOURCE_DIR=/app DATA_DIR=/data PORT=8080
+VOLUME /data
+EXPOSE 8080
+USER nonroot
+ENTRYPOINT ["/app/site"]

@@ -1,0 +1,42 @@
+# Two commands matter: `make run` starts the site with embedded defaults
+# (SQLite in ./data), `make test` runs every test. Both install what they
+# need (npm packages; Chromium from Debian for the browser tests).
+SHELL := /bin/bash
+GO ?= go
+
+.PHONY: run dev test test-go test-e2e bench lighthouse deps build clean
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+deps: node_modules/.installed
+
+build: deps
+	$(GO) build -o bin/site .
+
+run: build
+	./bin/site
+
+# dev rebuilds the bundles when a file changes and swaps the runtime pool
+# without a restart; build and render errors show in the page.
+dev: deps
+	APP_ENV=development $(GO) run .
+
+test: test-go test-e2e
+
+test-go: deps
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+test-e2e: build
+	bash scripts/e2e.sh
+
+bench: build
+	bash scripts/bench.sh
+
+lighthouse: build
+	bash scripts/lighthouse.sh
+
+clean:
+	rm -rf bin .build data

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# make bench: Go benchmarks of a cold and a cached home render, then wrk
+# against the cached / next to nginx serving the same bytes as a static
+# file (when nginx and wrk are installed), the ratio, RSS under load, the
+# warm-up time and the home page's JavaScript weight.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DUR=${BENCH_DURATION:-10s}
+CONNS=${BENCH_CONNS:-32}
+
+echo "== Go benchmarks (server package)"
+go test -run '^$' -bench 'Home' -benchtime 40x -benchmem ./server/ | grep -E '^(Benchmark|ok)'
+
+read -r port pid data < <(bash scripts/serve-test.sh)
+nginx_pid=""
+cleanup() { kill $pid 2>/dev/null || true; [ -n "$nginx_pid" ] && kill $nginx_pid 2>/dev/null || true; rm -rf "$data"; }
+trap cleanup EXIT
+for _ in $(seq 1 200); do grep -q "render cache warm" "$data/server.log" && break; sleep 0.1; done
+echo
+echo "== Warm-up"
+grep "render cache warm" "$data/server.log" | sed 's/^.*msg=/  /'
+
+echo
+echo "== Home page JavaScript (gzip)"
+curl -s "http://127.0.0.1:$port/" -o "$data/index.html"
+total=0
+for u in $(grep -oE '/assets/[A-Za-z0-9_.-]+\.js' "$data/index.html" | sort -u); do
+  n=$(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port$u" | wc -c)
+  printf "  %-36s %6d bytes\n" "$u" "$n"; total=$((total + n))
+done
+printf "  total                                %6d bytes (%.1f KB; target <= 60 KB)\n" $total "$(echo "$total/1024" | bc -l)"
+html_gz=$(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port/" | wc -c)
+echo "  HTML document: $(wc -c < "$data/index.html") bytes, $html_gz gzip"
+
+if ! command -v wrk >/dev/null; then echo; echo "wrk not installed (apt-get install wrk): skipping load test"; exit 0; fi
+curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port/" -o "$data/index.html.gz"
+
+run_wrk() { # url extra-header...
+  wrk -t2 -c"$CONNS" -d"$DUR" --latency "$@" 2>/dev/null | awk '/Requests\/sec/ {rps=$2} /^ +50%/ {p50=$2} /^ +99%/ {p99=$2} END {printf "%s %s %s\n", rps, p50, p99}'
+}
+echo
+echo "== Load: wrk -t2 -c$CONNS -d$DUR on loopback (wrk shares the 2 cores)"
+# Sample the server's resident memory while the load runs.
+( max=0; while kill -0 $pid 2>/dev/null; do r=$(awk '/VmRSS/ {print $2}' /proc/$pid/status 2>/dev/null || echo 0); [ "${r:-0}" -gt $max ] && max=$r && echo $max > "$data/rss"; sleep 0.2; done ) &
+sampler=$!
+read -r e_rps e_p50 e_p99 < <(run_wrk -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port/")
+kill $sampler 2>/dev/null || true
+printf "  %-44s %10s req/s  p50 %-8s p99 %s\n" "echo, cached / (pre-gzipped, $html_gz B)" "$e_rps" "$e_p50" "$e_p99"
+printf "  server RSS under load: max %d MB (target <= 120 MB); boot peak (esbuild) %d MB\n" $(( $(cat "$data/rss") / 1024 )) $(( $(awk '/VmHWM/ {print $2}' /proc/$pid/status) / 1024 ))
+
+if command -v nginx >/dev/null; then
+  nport=$((port + 1))
+  mkdir -p "$data/www" "$data/nginx"
+  cp "$data/index.html.gz" "$data/www/index.html"
+  cat > "$data/nginx/nginx.conf" <<CONF
+worker_processes 2;
+pid $data/nginx/nginx.pid;
+error_log $data/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  server {
+    listen 127.0.0.1:$nport;
+    root $data/www;
+    location = / { default_type text/html; add_header Content-Encoding gzip; try_files /index.html =404; }
+  }
+}
+CONF
+  nginx -c "$data/nginx/nginx.conf" -g 'daemon off;' &
+  nginx_pid=$!
+  sleep 0.5
+  read -r n_rps n_p50 n_p99 < <(run_wrk -H 'Accept-Encoding: gzip' "http://127.0.0.1:$nport/")
+  printf "  %-44s %10s req/s  p50 %-8s p99 %s\n" "nginx, same bytes as a static file" "$n_rps" "$n_p50" "$n_p99"
+  printf "  ratio echo/nginx: %.2f (target >= 0.75)\n" "$(echo "$e_rps / $n_rps" | bc -l)"
+  go build -o "$data/rawserve" ./scripts/rawserve
+  "$data/rawserve" "127.0.0.1:$((port + 2))" "$data/index.html.gz" & raw_pid=$!
+  sleep 0.3
+  read -r r_rps r_p50 r_p99 < <(run_wrk "http://127.0.0.1:$((port + 2))/")
+  kill $raw_pid 2>/dev/null || true
+  printf "  %-44s %10s req/s  p50 %-8s p99 %s\n" "reference: bare net/http, same bytes" "$r_rps" "$r_p50" "$r_p99"
+  printf "  ratio echo/bare net/http: %.2f\n" "$(echo "$e_rps / $r_rps" | bc -l)"
+else
+  echo "  nginx not installed (apt-get install nginx-light): no comparison"
+fi

@@ -1,0 +1,91 @@
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { launch, open, hydrated, MOBILE, DESKTOP } from "./lib.mjs";
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+for (const [name, viewport] of [["mobile", MOBILE], ["desktop", DESKTOP]]) {
+  test(`home hydrates without console errors (${name})`, async () => {
+    const { context, page, problems, res } = await open(browser, "/", viewport);
+    assert.equal(res.status(), 200);
+    await hydrated(page);
+    await page.waitForTimeout(300);
+    assert.deepEqual(problems, []);
+    assert.equal(await page.locator("h1").count(), 1);
+    await context.close();
+  });
+
+  test(`FAQ is single-open and collapsible by click and keyboard (${name})`, async () => {
+    const { context, page, problems } = await open(browser, "/", viewport);
+    await hydrated(page);
+    const faq = page.locator("section.faq");
+    const items = faq.locator("details");
+    const first = items.nth(0), second = items.nth(1);
+    await first.locator("summary").click();
+    assert.equal(await first.evaluate((d) => d.open), true);
+    await second.locator("summary").click();
+    assert.equal(await second.evaluate((d) => d.open), true);
+    assert.equal(await first.evaluate((d) => d.open), false, "opening one closes the other");
+    await second.locator("summary").click();
+    assert.equal(await second.evaluate((d) => d.open), false, "an open item collapses");
+    // Keyboard: focus the summary and press Enter, then Space.
+    await first.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    assert.equal(await first.evaluate((d) => d.open), true);
+    await page.keyboard.press("Space");
+    assert.equal(await first.evaluate((d) => d.open), false);
+    // The answer is visible when open.
+    await first.locator("summary").click();
+    assert.ok(await first.locator(".faq__a").isVisible());
+    assert.ok(await faq.locator('a[href^="tel:"]').count() > 0, "FAQ has a call link");
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
+
+test("mobile drawer opens, traps focus and closes on Escape", async () => {
+  const { context, page, problems } = await open(browser, "/", MOBILE);
+  await hydrated(page);
+  const toggle = page.getByRole("button", { name: "Open menu" });
+  assert.ok(await toggle.isVisible());
+  // Keyboard: focus the trigger and press Enter.
+  await toggle.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Menu" });
+  await dialog.waitFor({ state: "visible" });
+  assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+  // Focus moved inside and stays inside on Tab and Shift+Tab.
+  const inside = () => page.evaluate(() => !!document.activeElement?.closest("#mobile-menu"));
+  assert.ok(await inside(), "focus moved into the drawer");
+  const count = await dialog.locator("a[href], button").count();
+  for (let i = 0; i < count + 2; i++) {
+    await page.keyboard.press("Tab");
+    assert.ok(await inside(), `focus left the drawer after ${i + 1} Tab`);
+  }
+  await page.keyboard.press("Shift+Tab");
+  assert.ok(await inside());
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Open menu", "focus returns to the trigger");
+  // Click: open, then close with the close button.
+  await toggle.click();
+  await dialog.waitFor({ state: "visible" });
+  await page.getByRole("button", { name: "Close menu" }).click();
+  await dialog.waitFor({ state: "hidden" });
+  // The drawer's links are real links.
+  await toggle.click();
+  await dialog.getByRole("link", { name: "SERVICE AREAS" }).waitFor();
+  assert.equal(await dialog.getByRole("link", { name: "SERVICE AREAS" }).getAttribute("href"), "/service-areas");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("nav anchors work with JavaScript off", async () => {
+  const { context, page } = await open(browser, "/contact", DESKTOP, { js: false });
+  // Even on a 404 page the nav is present; following a route+anchor link lands on the section.
+  await page.goto(new URL("/#contact-form", page.url()).href);
+  assert.ok(await page.locator("#contact-form").isVisible());
+  await context.close();
+});

@@ -1,0 +1,38 @@
+// Shared browser-test helpers: Debian's Chromium through playwright-core.
+import { chromium } from "playwright-core";
+
+export const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
+
+export const MOBILE = { width: 412, height: 823 };
+export const DESKTOP = { width: 1366, height: 900 };
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH || "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** open loads a page and records console errors, page errors and React
+ * hydration warnings (#418/#423/#425 in the production build). */
+export async function open(browser, path, viewport = DESKTOP, opts = {}) {
+  const context = await browser.newContext({ viewport, javaScriptEnabled: opts.js !== false });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" || /hydrat|#418|#423|#425/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  const res = await page.goto(BASE + path, { waitUntil: "networkidle" });
+  return { context, page, problems, res };
+}
+
+/** hydrated waits until React has attached to the server-rendered tree. */
+export async function hydrated(page) {
+  await page.waitForFunction(() => {
+    const root = document.getElementById("root");
+    return !!root && Object.keys(root).some((k) => k.startsWith("__reactContainer"));
+  }, null, { timeout: 10000 });
+}
