@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import "../styles/site.css";
 import { Icon } from "./icons";
 import { Seo } from "./seo";
+import { Breadcrumbs } from "./page-hero";
 import type { PageProps } from "./types";
 
 /** NAV is the sticky navigation (spec 2.2). Every item is a real link, so
@@ -233,6 +234,7 @@ export function Layout<D>({ props, children }: { props: PageProps<D>; children: 
       <TopBar site={props.site} />
       <BlueBar site={props.site} />
       <Nav site={props.site} />
+      <Breadcrumbs crumbs={props.breadcrumbs || []} />
       <main id="main">{children}</main>
       <Footer site={props.site} chrome={props.chrome} />
     </>

@@ -52,6 +52,8 @@ export interface PageProps<D> {
   site: Site;
   chrome: Chrome;
   path: string;
+  /** visible breadcrumbs (without Home); empty on the home page */
+  breadcrumbs: { name: string; href: string }[];
   data: D;
 }
 

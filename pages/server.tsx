@@ -1,11 +1,13 @@
-// Server entry: bundled as an IIFE (global SSR) and run inside goja.
+// Server rendering for goja. The build generates the actual entry from the
+// route table's page kinds (ssr/build.go): it imports every pages/{kind}.tsx
+// and calls renderPage with that map, exposed as the global SSR.render.
+import type { ComponentType } from "react";
 import { renderToString } from "react-dom/server";
 import { HeadProvider, renderHead, type HeadCollector } from "../components/head";
-import { pages } from "./registry";
 
-/** render renders one page kind with its JSON props and returns the body
- * HTML and the collected head tags, as JSON for Go. */
-export function render(kind: string, propsJSON: string): string {
+/** renderPage renders one page kind with its JSON props and returns the
+ * body HTML and the collected head tags, as JSON for Go. */
+export function renderPage(pages: Record<string, ComponentType<any>>, kind: string, propsJSON: string): string {
   const Page = pages[kind];
   if (!Page) throw new Error(`unknown page kind ${kind}`);
   const props = JSON.parse(propsJSON);

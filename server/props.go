@@ -36,7 +36,15 @@ type PageProps struct {
 	Site   SiteProps `json:"site"`
 	Chrome Chrome    `json:"chrome"`
 	Path   string    `json:"path"`
-	Data   any       `json:"data"`
+	// Breadcrumbs are the visible trail; the same crumbs feed BreadcrumbList.
+	Breadcrumbs []BreadcrumbLink `json:"breadcrumbs"`
+	Data        any              `json:"data"`
+}
+
+// BreadcrumbLink is one visible breadcrumb.
+type BreadcrumbLink struct {
+	Name string `json:"name"`
+	Href string `json:"href"`
 }
 
 // FooterCounties is spec 2.2's "first 8 counties".

@@ -202,7 +202,11 @@ func (s *Server) renderPath(ctx context.Context, path string) (*ssr.Page, error)
 
 func (s *Server) renderDoc(ctx context.Context, kind, path string, pg page) ([]byte, error) {
 	b := s.business(ctx)
-	props := PageProps{Head: s.head(b, pg.Head), Site: s.siteProps(b), Chrome: s.chrome(), Path: path, Data: pg.Data}
+	crumbs := []BreadcrumbLink{}
+	for _, c := range pg.Head.Crumbs {
+		crumbs = append(crumbs, BreadcrumbLink{Name: c.Name, Href: c.Path})
+	}
+	props := PageProps{Head: s.head(b, pg.Head), Site: s.siteProps(b), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
 	return s.engine.Render(ctx, kind, props, ssr.DocumentOptions{Hydrate: true})
 }
 
@@ -215,7 +219,7 @@ func (s *Server) renderFixed(ctx context.Context) error {
 	}
 	body, err := s.renderDoc(ctx, "error", "/500", page{
 		Data: map[string]string{"detail": ""},
-		Head: headSpec{Title: "Something went wrong", Description: "This page could not be loaded.", Path: "/", NoIndex: true, Crumbs: []Crumb{{"Error", "/"}}},
+		Head: headSpec{Title: "Something went wrong", Description: "This page could not be loaded.", Path: "/", NoIndex: true},
 	})
 	if err != nil {
 		return fmt.Errorf("render 500 page: %w", err)

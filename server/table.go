@@ -1,10 +1,17 @@
 package server
 
-// publicRoutes is the route table (spec 2.1). Order matters only for
-// display; patterns do not overlap.
+// publicRoutes is the route table (spec 2.1): the one list of public
+// routes. Each group lives beside its loaders; patterns do not overlap.
 func publicRoutes() []Route {
+	var rs []Route
+	for _, g := range [][]Route{homeRoutes(), serviceRoutes(), areaRoutes(), blogRoutes(), infoRoutes()} {
+		rs = append(rs, g...)
+	}
+	return rs
+}
+
+func homeRoutes() []Route {
 	return []Route{
-		// Home
 		{Pattern: "/", Page: "home", Priority: "high", ChangeFreq: "weekly", InSitemap: true, Indexable: true, Load: loadHome},
 	}
 }

@@ -72,7 +72,7 @@ func Build(opts BuildOptions) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	server, err := buildServer(root, opts.Dev)
+	server, err := buildServer(root, opts.Kinds, opts.Dev)
 	if err != nil {
 		return nil, err
 	}
@@ -99,10 +99,26 @@ func commonOptions(root string) api.BuildOptions {
 	}
 }
 
-func buildServer(root string, dev bool) (string, error) {
+// serverEntry imports every page kind and exposes render for goja.
+func serverEntry(kinds []string) string {
+	var b strings.Builder
+	b.WriteString("import { renderPage } from \"./pages/server\";\n")
+	for i, k := range kinds {
+		fmt.Fprintf(&b, "import p%d from \"./pages/%s\";\n", i, k)
+	}
+	b.WriteString("const pages = {")
+	for i, k := range kinds {
+		fmt.Fprintf(&b, "%q: p%d, ", k, i)
+	}
+	b.WriteString("};\nexport function render(kind, props) { return renderPage(pages, kind, props); }\n")
+	return b.String()
+}
+
+func buildServer(root string, kinds []string, dev bool) (string, error) {
 	var patched atomic.Int32
 	o := commonOptions(root)
-	o.EntryPoints = []string{"pages/server.tsx"}
+	entry := serverEntry(kinds)
+	o.Stdin = &api.StdinOptions{Contents: entry, ResolveDir: root, Sourcefile: "server-entry.tsx", Loader: api.LoaderTSX}
 	o.Format = api.FormatIIFE
 	o.GlobalName = "SSR"
 	o.Target = api.ES2017

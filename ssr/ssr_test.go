@@ -85,7 +85,7 @@ func TestBuildProjectBundles(t *testing.T) {
 func TestBuildErrorNamesFileAndLine(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "pages"), 0o755)
-	os.WriteFile(filepath.Join(dir, "pages", "server.tsx"), []byte("export function render() {\n  const x = ;\n}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "pages", "server.tsx"), []byte("export function renderPage() {\n  const x = ;\n}\n"), 0o644)
 	_, err := Build(BuildOptions{Root: dir})
 	var be *BuildError
 	if !errors.As(err, &be) || !strings.Contains(err.Error(), "pages/server.tsx:2:") {
