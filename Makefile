@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: run dev test test-go test-e2e bench lighthouse deps build clean
+.PHONY: run dev test test-go test-e2e test-lighthouse bench lighthouse deps build clean
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -23,7 +23,7 @@ run: build
 dev: deps
 	APP_ENV=development $(GO) run .
 
-test: test-go test-e2e
+test: test-go test-e2e test-lighthouse
 
 test-go: deps
 	$(GO) vet ./...
@@ -32,11 +32,15 @@ test-go: deps
 test-e2e: build
 	bash scripts/e2e.sh
 
+# Accessibility, best practices and SEO must be 100 (one run per page).
+test-lighthouse: build
+	bash scripts/lighthouse.sh --assert --runs=1
+
 bench: build
 	bash scripts/bench.sh
 
 lighthouse: build
-	bash scripts/lighthouse.sh
+	bash scripts/lighthouse.sh --runs=3
 
 clean:
 	rm -rf bin .build data

@@ -6,7 +6,11 @@ import type { Site } from "./types";
 /** QuoteSection is the embedded quote section (anchor contact-form): the
  * lead form, the red 24/7 card, the why-choose checklist and the
  * response-times card (spec 2.3). */
-export function QuoteSection({ site, height = 900, estimate, title = "Get Your Free Estimate" }: { site: Site; height?: number; estimate?: EstimateState; title?: string }) {
+export function QuoteSection({ site, height = 900, estimate, title = "Get Your Free Estimate", emergencyTime = "15-60 minutes" }: {
+  site: Site; height?: number; estimate?: EstimateState; title?: string;
+  /** the emergency arrival claim; spec 1 assigns it per page (15-60 minutes by default, 60-90 minutes on the water damage page) */
+  emergencyTime?: string;
+}) {
   const reasons = ["IICRC certified technicians", "State licensed and insured", "Direct insurance billing", "Free, written estimates", "Daily job photos sent to homeowners", "20+ years and 1000+ projects"];
   return (
     <section id="contact-form" className="section section--muted" aria-labelledby="quote-title">
@@ -29,7 +33,7 @@ export function QuoteSection({ site, height = 900, estimate, title = "Get Your F
           <div className="card">
             <p className="card__title"><Icon name="clock" size={20} /> Response Times</p>
             <dl className="times">
-              <div><dt>Emergency</dt><dd>15-60 minutes</dd></div>
+              <div><dt>Emergency</dt><dd>{emergencyTime}</dd></div>
               <div><dt>Non-emergency</dt><dd>Same or next day</dd></div>
             </dl>
           </div>

@@ -46,6 +46,25 @@ type Reviews struct {
 	MinInterval time.Duration
 }
 
+// Admin configures the admin gate and the media uploads.
+type Admin struct {
+	PIN         string
+	TokenTTL    time.Duration
+	MaxAttempts int
+	Lockout     time.Duration
+	MaxUpload   int64
+}
+
+// Storage says where uploaded media live.
+type Storage struct {
+	Kind      string // local or s3
+	Endpoint  string
+	Bucket    string
+	Region    string
+	AccessKey string
+	SecretKey string
+}
+
 // Config is the whole validated configuration.
 type Config struct {
 	Addr          string
@@ -58,8 +77,13 @@ type Config struct {
 	RenderTimeout time.Duration
 	BodyLimit     string
 	AccessLog     bool
+	TrustProxy    bool
 	Business      Business
 	Reviews       Reviews
+	Admin         Admin
+	Storage       Storage
+	// IndexNowEndpoint is where the admin IndexNow submission posts (INDEXNOW_ENDPOINT).
+	IndexNowEndpoint string
 }
 
 // Dev reports development mode (rebuild on change, errors in the page).
@@ -82,6 +106,7 @@ var Vars = []Var{
 	{"RENDER_TIMEOUT", "5s", "longest a single render may run before it is interrupted"},
 	{"BODY_LIMIT", "1M", "largest request body for forms and APIs"},
 	{"ACCESS_LOG", "true", "write one log line per request (true or false)"},
+	{"TRUST_PROXY", "false", "take client IPs from X-Forwarded-For (only behind a proxy that sets it)"},
 	{"BUSINESS_NAME", "Avatar Restoration & Construction", "company name"},
 	{"BUSINESS_PHONE", "(770) 555-0134", "24/7 emergency phone, 10 US digits"},
 	{"BUSINESS_STREET", "6595 Church Street", "office street address"},
@@ -100,8 +125,21 @@ var Vars = []Var{
 	{"GOOGLE_PLACE_ID", "", "Google place id of the business (optional)"},
 	{"GOOGLE_PLACES_ENDPOINT", "https://maps.googleapis.com/maps/api/place/details/json", "Places Details endpoint (tests point it at a fake)"},
 	{"REVIEWS_MIN_INTERVAL", "10m", "shortest time between two review fetches"},
+	{"ADMIN_PIN", "", "admin PIN (4-64 characters); empty: a random PIN is generated at first boot and printed once"},
+	{"ADMIN_TOKEN_TTL", "30m", "how long an unlocked admin session lasts"},
+	{"ADMIN_MAX_ATTEMPTS", "5", "wrong PINs allowed per client IP within ADMIN_LOCKOUT"},
+	{"ADMIN_LOCKOUT", "15m", "window for wrong PINs; past the limit the gate answers 429"},
+	{"MAX_UPLOAD_BYTES", "2147483648", "largest photo or video upload (bytes; 2 GB)"},
+	{"STORAGE", "local", "media storage: local (DATA_DIR/media) or s3"},
+	{"S3_ENDPOINT", "", "S3-compatible endpoint, e.g. https://s3.us-east-1.amazonaws.com"},
+	{"S3_BUCKET", "project-photos", "bucket for media"},
+	{"S3_REGION", "us-east-1", "bucket region"},
+	{"S3_ACCESS_KEY", "", "S3 access key id"},
+	{"S3_SECRET_KEY", "", "S3 secret key"},
 	{"LEAD_FORM_URL", "", "CRM lead-form iframe address (https); empty shows the native estimate form"},
 	{"LEAD_FORM_SCRIPT", "", "CRM embed script address (https), injected once and lazily"},
+	// IndexNow (admin SEO & IndexNow screen)
+	{"INDEXNOW_ENDPOINT", "https://api.indexnow.org/indexnow", "IndexNow endpoint the admin submission posts to (tests point it at a fake)"},
 }
 
 func defaults() map[string]string {
@@ -172,6 +210,13 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	default:
 		bad("ACCESS_LOG", "%q must be true or false", get("ACCESS_LOG"))
 	}
+	switch get("TRUST_PROXY") {
+	case "true", "1":
+		c.TrustProxy = true
+	case "false", "0":
+	default:
+		bad("TRUST_PROXY", "%q must be true or false", get("TRUST_PROXY"))
+	}
 	c.BodyLimit = get("BODY_LIMIT")
 	if !regexpBodyLimit(c.BodyLimit) {
 		bad("BODY_LIMIT", "%q must be a size such as 512K or 1M", c.BodyLimit)
@@ -214,6 +259,40 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	}
 	if c.Reviews.MinInterval, err = time.ParseDuration(get("REVIEWS_MIN_INTERVAL")); err != nil || c.Reviews.MinInterval < 0 {
 		bad("REVIEWS_MIN_INTERVAL", "%q is not a duration such as 10m", get("REVIEWS_MIN_INTERVAL"))
+	}
+	c.Admin = Admin{PIN: getenv("ADMIN_PIN")}
+	if p := c.Admin.PIN; p != "" && (len(p) < 4 || len(p) > 64 || strings.TrimSpace(p) != p) {
+		bad("ADMIN_PIN", "must be 4-64 characters without surrounding spaces")
+	}
+	if c.Admin.TokenTTL, err = time.ParseDuration(get("ADMIN_TOKEN_TTL")); err != nil || c.Admin.TokenTTL <= 0 {
+		bad("ADMIN_TOKEN_TTL", "%q is not a positive duration such as 30m", get("ADMIN_TOKEN_TTL"))
+	}
+	if c.Admin.MaxAttempts, err = strconv.Atoi(get("ADMIN_MAX_ATTEMPTS")); err != nil || c.Admin.MaxAttempts < 1 {
+		bad("ADMIN_MAX_ATTEMPTS", "%q must be a whole number of at least 1", get("ADMIN_MAX_ATTEMPTS"))
+	}
+	if c.Admin.Lockout, err = time.ParseDuration(get("ADMIN_LOCKOUT")); err != nil || c.Admin.Lockout <= 0 {
+		bad("ADMIN_LOCKOUT", "%q is not a positive duration such as 15m", get("ADMIN_LOCKOUT"))
+	}
+	if c.Admin.MaxUpload, err = strconv.ParseInt(get("MAX_UPLOAD_BYTES"), 10, 64); err != nil || c.Admin.MaxUpload < 1 {
+		bad("MAX_UPLOAD_BYTES", "%q must be a positive number of bytes", get("MAX_UPLOAD_BYTES"))
+	}
+	c.Storage = Storage{Kind: get("STORAGE"), Endpoint: get("S3_ENDPOINT"), Bucket: get("S3_BUCKET"), Region: get("S3_REGION"), AccessKey: get("S3_ACCESS_KEY"), SecretKey: get("S3_SECRET_KEY")}
+	switch c.Storage.Kind {
+	case "local":
+	case "s3":
+		if u, err := url.Parse(c.Storage.Endpoint); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			bad("S3_ENDPOINT", "%q must be an absolute http(s) address when STORAGE=s3", c.Storage.Endpoint)
+		}
+		if c.Storage.AccessKey == "" || c.Storage.SecretKey == "" {
+			bad("S3_ACCESS_KEY", "S3_ACCESS_KEY and S3_SECRET_KEY are required when STORAGE=s3")
+		}
+	default:
+		bad("STORAGE", "%q must be local or s3", c.Storage.Kind)
+	}
+	// IndexNow (admin SEO & IndexNow screen)
+	c.IndexNowEndpoint = get("INDEXNOW_ENDPOINT")
+	if u, err := url.Parse(c.IndexNowEndpoint); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		bad("INDEXNOW_ENDPOINT", "%q must be an absolute http(s) address", c.IndexNowEndpoint)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

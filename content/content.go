@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-//go:embed *.json cities/*.json blog/*.md blog/*.json pages/*.md
+//go:embed *.json *.txt cities/*.json blog/*.md blog/*.json pages/*.md
 var files embed.FS
 
 // FAQ is one question and answer.
@@ -139,6 +139,9 @@ type Site struct {
 	Pages        map[string]*InfoPage
 	// FAQs are the fixed FAQ blocks of pages that have no record of their own.
 	FAQs map[string][]FAQ
+	// Updated is the date the content last changed (updated.txt), the
+	// sitemap's lastmod for pages without a date of their own.
+	Updated string
 
 	serviceBySlug map[string]*Service
 	countyBySlug  map[string]*County
@@ -173,6 +176,14 @@ func LoadFS(fsys fs.FS) (*Site, error) {
 	for k, p := range profiles {
 		p.Key = k
 		s.CityProfiles[k] = p
+	}
+	up, err := fs.ReadFile(fsys, "updated.txt")
+	if err != nil {
+		return nil, fmt.Errorf("content: updated.txt: %w", err)
+	}
+	s.Updated = strings.TrimSpace(string(up))
+	if _, err := time.Parse("2006-01-02", s.Updated); err != nil {
+		return nil, fmt.Errorf("content: updated.txt: %q is not YYYY-MM-DD", s.Updated)
 	}
 	if err := readJSON(fsys, "faqs.json", &s.FAQs); err != nil {
 		return nil, err

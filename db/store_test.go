@@ -105,3 +105,84 @@ func TestUniqueReviewsEmptyAndCap(t *testing.T) {
 		t.Fatalf("UniqueReviews(nil) = %v", got)
 	}
 }
+
+func TestLeads(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 20, 15, 4, 5, 0, time.UTC)
+		l := Lead{ID: "L1", CreatedAt: now, UpdatedAt: now, FirstName: "Ana", LastName: "Lopez", Phone: "7705550100",
+			Email: "ana@example.com", City: "Marietta", DamageType: "Water Damage", Status: "new", IsEmergency: true, Source: "website"}
+		if err := s.CreateLead(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.GetLead(ctx, "L1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(l, got); diff != "" {
+			t.Errorf("round trip (-want, +got):\n%s", diff)
+		}
+		later := now.Add(time.Hour)
+		if err := s.SetLeadStatus(ctx, "L1", "contacted", later); err != nil {
+			t.Fatal(err)
+		}
+		got, _ = s.GetLead(ctx, "L1")
+		if got.Status != "contacted" || !got.UpdatedAt.Equal(later) {
+			t.Errorf("status %q updated %v", got.Status, got.UpdatedAt)
+		}
+		if err := s.SetLeadStatus(ctx, "L1", "lost", later); err == nil {
+			t.Error("invalid status accepted")
+		}
+		if err := s.SetLeadStatus(ctx, "nope", "new", later); !errors.Is(err, ErrNotFound) {
+			t.Errorf("missing lead: %v", err)
+		}
+		ls, _ := s.ListLeads(ctx)
+		if len(ls) != 1 {
+			t.Errorf("%d leads", len(ls))
+		}
+	})
+}
+
+func TestSessionsAndSettings(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+		if err := s.CreateSession(ctx, "h1", now, now.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := s.SessionValid(ctx, "h1", now.Add(59*time.Minute)); !ok {
+			t.Error("session invalid before expiry")
+		}
+		if ok, _ := s.SessionValid(ctx, "h1", now.Add(time.Hour)); ok {
+			t.Error("session valid at expiry")
+		}
+		if ok, _ := s.SessionValid(ctx, "nope", now); ok {
+			t.Error("unknown session valid")
+		}
+		s.DeleteExpiredSessions(ctx, now.Add(2*time.Hour))
+		if ok, _ := s.SessionValid(ctx, "h1", now); ok {
+			t.Error("expired session not deleted")
+		}
+		if _, err := s.GetSetting(ctx, "x"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("missing setting: %v", err)
+		}
+		if err := s.SetSettings(ctx, map[string]string{"business_name": "A", "phone": "1"}, now); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetSettings(ctx, map[string]string{"business_name": "B"}, now); err != nil {
+			t.Fatal(err)
+		}
+		m, _ := s.Settings(ctx)
+		if m["business_name"] != "B" || m["phone"] != "1" {
+			t.Errorf("settings %v", m)
+		}
+		first, err := s.SetSettingIfAbsent(ctx, "pin", "p1", now)
+		second, _ := s.SetSettingIfAbsent(ctx, "pin", "p2", now)
+		if err != nil || !first || second {
+			t.Errorf("SetSettingIfAbsent first=%v second=%v err=%v", first, second, err)
+		}
+		if v, _ := s.GetSetting(ctx, "pin"); v != "p1" {
+			t.Errorf("pin = %q", v)
+		}
+	})
+}

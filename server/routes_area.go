@@ -1,4 +1,584 @@
 package server
 
-// areaRoutes is filled in by the area pages work (issue 3).
-func areaRoutes() []Route { return nil }
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/atlanta-restoration/site/content"
+)
+
+// Area pages (spec 2.3): the service-areas listing, the county pages and
+// the city pages. The four fixed city pages (city-profiles.json) are
+// concrete routes listed before the generic city pattern, so the first
+// match in table order serves them with the city-profile page kind.
+
+// AreaFirstCities is spec 9's "first 5 cities per county".
+const AreaFirstCities = 5
+
+// AreaNearbyInFAQ is spec 9's "nearby FAQ lists first 3 ... nearby areas".
+const AreaNearbyInFAQ = 3
+
+// AreaArrival is the arrival claim of every area page (spec 1).
+const AreaArrival = "15-60 minutes"
+
+func areaRoutes() []Route {
+	var rs []Route
+	for _, key := range cityProfileKeys() {
+		key := key
+		rs = append(rs, Route{
+			Pattern: "/areas/" + key, Page: "city-profile", Priority: "high", ChangeFreq: "monthly",
+			InSitemap: true, Indexable: true,
+			Load: func(_ context.Context, s *Server, _ params) (page, error) { return loadCityProfile(s, key) },
+		})
+	}
+	return append(rs,
+		Route{Pattern: "/service-areas", Page: "service-areas", Priority: "high", ChangeFreq: "monthly", InSitemap: true, Indexable: true, Load: loadServiceAreas},
+		Route{Pattern: "/service-areas/{county}", Page: "county", Priority: "medium", ChangeFreq: "monthly", InSitemap: true, Indexable: true, Load: loadCounty, Expand: expandCounties},
+		Route{Pattern: "/areas/{county}/{slug}", Page: "city", Priority: "medium", ChangeFreq: "monthly", InSitemap: true, Indexable: true, Load: loadCity, Expand: expandCities},
+	)
+}
+
+// cityProfileKeys are the keys of the four fixed city pages (spec 2.1).
+// The route table is built before content is loaded, so they are fixed
+// here; TestAreaProfileKeysMatchContent checks them against the content.
+func cityProfileKeys() []string {
+	return []string{"douglas/douglasville", "fulton/atlanta-service", "cobb/marietta", "gwinnett/lawrenceville"}
+}
+
+func isCityProfile(county, slug string) bool {
+	for _, k := range cityProfileKeys() {
+		if k == county+"/"+slug {
+			return true
+		}
+	}
+	return false
+}
+
+func expandCounties(c *content.Site) []string {
+	var out []string
+	for _, co := range c.Counties {
+		if len(c.CitiesOf(co.Slug)) > 0 {
+			out = append(out, "/service-areas/"+co.Slug)
+		}
+	}
+	return out
+}
+
+// expandCities lists every city record's page except those a fixed city
+// page replaces at the same path.
+func expandCities(c *content.Site) []string {
+	var out []string
+	for _, ci := range c.Cities {
+		if isCityProfile(ci.County, ci.Slug) {
+			continue
+		}
+		out = append(out, cityPath(ci.County, ci.Slug))
+	}
+	return out
+}
+
+func cityPath(county, slug string) string { return "/areas/" + county + "/" + slug }
+
+// ---- data shapes (components/types-area.ts mirrors them) ----
+
+// AreaLink is a named link.
+type AreaLink struct {
+	Name string `json:"name"`
+	Href string `json:"href"`
+}
+
+// AreaService is a service card of the area pages.
+type AreaService struct {
+	Title string `json:"title"`
+	Text  string `json:"text"`
+	Href  string `json:"href"`
+	Icon  string `json:"icon"`
+}
+
+// CountySummary is one county on /service-areas.
+type CountySummary struct {
+	Slug      string     `json:"slug"`
+	Name      string     `json:"name"`
+	Intro     string     `json:"intro"`
+	Href      string     `json:"href"`
+	CityCount int        `json:"cityCount"`
+	Cities    []AreaLink `json:"cities"`
+	More      int        `json:"more"`
+}
+
+// ServiceAreasData is the /service-areas page.
+type ServiceAreasData struct {
+	Counties  []CountySummary `json:"counties"`
+	CityTotal int             `json:"cityTotal"`
+	Related   RelatedData     `json:"related"`
+}
+
+// CountyCityCard is a city card on a county page.
+type CountyCityCard struct {
+	Name string `json:"name"`
+	Href string `json:"href"`
+	Text string `json:"text"`
+}
+
+// CountyProfileView is the extra block of the seven fixed county pages.
+type CountyProfileView struct {
+	Description  string           `json:"description"`
+	Population   string           `json:"population"`
+	SquareMiles  string           `json:"squareMiles"`
+	CitiesServed int              `json:"citiesServed"`
+	Features     []string         `json:"features"`
+	CommonDamage []string         `json:"commonDamage"`
+	Services     []AreaService    `json:"services"`
+	Reasons      []content.Reason `json:"reasons"`
+	FAQs         []content.FAQ    `json:"faqs"`
+}
+
+// CountyData is a county page.
+type CountyData struct {
+	Slug     string             `json:"slug"`
+	Name     string             `json:"name"`
+	Intro    string             `json:"intro"`
+	Cities   []CountyCityCard   `json:"cities"`
+	Services []AreaService      `json:"services"`
+	Profile  *CountyProfileView `json:"profile"`
+}
+
+// CityData is the generic city page.
+type CityData struct {
+	City        string           `json:"city"`
+	Slug        string           `json:"slug"`
+	County      string           `json:"county"`
+	CountySlug  string           `json:"countySlug"`
+	Heading     string           `json:"heading"`
+	Intro       string           `json:"intro"`
+	Description string           `json:"description"`
+	Services    []AreaService    `json:"services"`
+	Reasons     []content.Reason `json:"reasons"`
+	Nearby      []AreaLink       `json:"nearby"`
+	FAQs        []content.FAQ    `json:"faqs"`
+}
+
+// CityProfileData is one of the four fixed city pages.
+type CityProfileData struct {
+	City          string           `json:"city"`
+	County        string           `json:"county"`
+	CountySlug    string           `json:"countySlug"`
+	Heading       string           `json:"heading"`
+	Intro         string           `json:"intro"`
+	ZipCodes      []string         `json:"zipCodes"`
+	Landmarks     []string         `json:"landmarks"`
+	Neighborhoods []string         `json:"neighborhoods"`
+	Services      []AreaService    `json:"services"`
+	Reasons       []content.Reason `json:"reasons"`
+	FAQs          []content.FAQ    `json:"faqs"`
+}
+
+// ---- services shown on area pages ----
+
+// areaService builds a card from the service record, with a fallback text
+// so a content edit cannot empty the card.
+func (s *Server) areaService(slug, title, icon, fallback string) AreaService {
+	text := fallback
+	if sv, ok := s.content.Service(slug); ok && sv.ShortDescription != "" {
+		text = sv.ShortDescription
+		if title == "" {
+			title = sv.Title
+		}
+		if icon == "" {
+			icon = sv.Icon
+		}
+	}
+	return AreaService{Title: title, Text: text, Href: "/services/" + slug, Icon: icon}
+}
+
+// countyServices are the three service cards of every county page.
+func (s *Server) countyServices() []AreaService {
+	return []AreaService{
+		s.areaService("water-damage-restoration", "Water Damage Restoration", "droplets", "Water extraction, drying and repairs."),
+		s.areaService("fire-damage-restoration", "Fire Damage Restoration", "flame", "Smoke, soot and structural repairs after a fire."),
+		s.areaService("emergency-cleanup", "Emergency Services", "alert-triangle", "Around-the-clock response to floods, fires and storms."),
+	}
+}
+
+// fourServices are the water, fire, storm and mold services of the fixed
+// county and city pages.
+func (s *Server) fourServices() []AreaService {
+	return []AreaService{
+		s.areaService("water-damage-restoration", "Water Damage Restoration", "droplets", "Water extraction, drying and repairs."),
+		s.areaService("fire-damage-restoration", "Fire Damage Restoration", "flame", "Smoke, soot and structural repairs after a fire."),
+		s.areaService("storm-damage-repair", "Storm Damage Repair", "cloud-lightning", "Tarping and repairs after wind, hail and trees."),
+		s.areaService("mold-remediation", "Mold Remediation", "wind", "Containment, mold removal and moisture correction."),
+	}
+}
+
+// defaultCityServices are the six services of the generic city page, each
+// with its own icon.
+var defaultCityServices = []struct{ Slug, Title, Icon string }{
+	{"water-damage-restoration", "Water Damage Restoration", "droplets"},
+	{"fire-damage-restoration", "Fire Damage Restoration", "flame"},
+	{"storm-damage-repair", "Storm Damage Repair", "cloud-lightning"},
+	{"mold-remediation", "Mold Remediation", "wind"},
+	{"emergency-cleanup", "Emergency Cleanup", "alert-triangle"},
+	{"roof-repair", "Roof Repair", "home"},
+}
+
+// serviceIcons give a service named in a city record's optional services
+// list its icon, by the first keyword its name contains.
+var serviceIcons = []struct{ Word, Icon string }{
+	{"water", "droplets"}, {"flood", "droplets"}, {"fire", "flame"}, {"smoke", "flame"}, {"storm", "cloud-lightning"},
+	{"mold", "wind"}, {"emergency", "alert-triangle"}, {"roof", "home"}, {"remodel", "hammer"}, {"contract", "hammer"},
+	{"insurance", "file-text"}, {"cleanup", "sparkles"},
+}
+
+func (s *Server) cityServices(ci *content.City) []AreaService {
+	var out []AreaService
+	if len(ci.Services) > 0 {
+		for _, name := range ci.Services {
+			icon := "shield"
+			lower := strings.ToLower(name)
+			for _, si := range serviceIcons {
+				if strings.Contains(lower, si.Word) {
+					icon = si.Icon
+					break
+				}
+			}
+			href := "/services"
+			text := "Professional " + lower + " for " + ci.City + " homes and businesses."
+			for _, sv := range s.content.Services {
+				if strings.EqualFold(sv.Title, name) {
+					href, text = "/services/"+sv.Slug, sv.ShortDescription
+				}
+			}
+			out = append(out, AreaService{Title: name, Text: text, Href: href, Icon: icon})
+		}
+		return out
+	}
+	for _, d := range defaultCityServices {
+		out = append(out, s.areaService(d.Slug, d.Title, d.Icon, d.Title+" for "+ci.City+" homes and businesses."))
+	}
+	return out
+}
+
+// ---- /service-areas ----
+
+func loadServiceAreas(_ context.Context, s *Server, _ params) (page, error) {
+	d := ServiceAreasData{Counties: []CountySummary{}}
+	for _, co := range s.content.Counties {
+		cities := s.content.CitiesOf(co.Slug)
+		if len(cities) == 0 {
+			continue
+		}
+		sum := CountySummary{Slug: co.Slug, Name: co.Name, Intro: co.Intro, Href: "/service-areas/" + co.Slug, CityCount: len(cities), Cities: []AreaLink{}}
+		for i, ci := range cities {
+			if i == AreaFirstCities {
+				break
+			}
+			sum.Cities = append(sum.Cities, AreaLink{Name: ci.City, Href: cityPath(co.Slug, ci.Slug)})
+		}
+		sum.More = len(cities) - len(sum.Cities)
+		d.CityTotal += len(cities)
+		d.Counties = append(d.Counties, sum)
+	}
+	return page{
+		Data: d,
+		Head: headSpec{
+			Title:       "Service Areas | Restoration in 11 Metro Atlanta Counties",
+			Description: fmt.Sprintf("Water, fire and storm damage restoration in %d cities across 11 metro Atlanta counties, from Fulton and Cobb to Gwinnett and Henry. 24/7 emergency crews.", d.CityTotal),
+			Keywords:    []string{"restoration service areas atlanta", "water damage restoration metro atlanta", "fulton county restoration", "cobb county restoration", "gwinnett county restoration", "douglas county restoration"},
+			Path:        "/service-areas",
+			Crumbs:      []Crumb{{"Service Areas", "/service-areas"}},
+			Extra:       []map[string]any{s.areaItemList(d)},
+		},
+	}, nil
+}
+
+func (s *Server) areaItemList(d ServiceAreasData) map[string]any {
+	items := []map[string]any{}
+	for i, c := range d.Counties {
+		items = append(items, map[string]any{"@type": "ListItem", "position": i + 1, "name": c.Name + " County", "url": s.abs(c.Href)})
+	}
+	return map[string]any{"@type": "ItemList", "name": "Service Areas", "itemListElement": items}
+}
+
+// ---- /service-areas/{county} ----
+
+func loadCounty(ctx context.Context, s *Server, p params) (page, error) {
+	slug := p["county"]
+	if slug == "" {
+		return page{}, &NotFoundError{Title: "County not found", LinkHref: "/service-areas", LinkText: "Back to Service Areas"}
+	}
+	cities := s.content.CitiesOf(slug)
+	co, ok := s.content.County(slug)
+	if len(cities) == 0 || !ok {
+		return page{}, &NotFoundError{
+			Title:    "County Not Found",
+			Message:  "We couldn't find any cities for " + capitalise(slug) + " County.",
+			LinkHref: "/service-areas", LinkText: "Back to Service Areas",
+		}
+	}
+	path := "/service-areas/" + co.Slug
+	d := CountyData{Slug: co.Slug, Name: co.Name, Intro: co.Intro, Cities: []CountyCityCard{}, Services: s.countyServices()}
+	for _, ci := range cities {
+		d.Cities = append(d.Cities, CountyCityCard{Name: ci.City, Href: cityPath(co.Slug, ci.Slug), Text: firstSentence(ci.Intro)})
+	}
+	if pr := co.Profile; pr != nil {
+		d.Profile = &CountyProfileView{
+			Description: pr.Description, Population: pr.Population, SquareMiles: pr.SquareMiles,
+			CitiesServed: len(cities), Features: orEmpty(pr.Features), CommonDamage: orEmpty(pr.CommonDamage),
+			Services: s.fourServices(), Reasons: pr.Reasons, FAQs: s.countyFAQs(ctx, co, len(cities)),
+		}
+	}
+	return page{
+		Data: d,
+		Head: headSpec{
+			Title: co.SEOTitle, Description: co.MetaDescription, Keywords: co.Keywords, Path: path,
+			Crumbs: []Crumb{{"Service Areas", "/service-areas"}, {co.Name + " County", path}},
+			Extra:  []map[string]any{s.areaServiceLD(co.Name+" County restoration services", path, map[string]any{"@type": "AdministrativeArea", "name": co.Name + " County, Georgia"})},
+		},
+	}, nil
+}
+
+// countyFAQs are the five questions of a fixed county page, written from
+// its profile.
+func (s *Server) countyFAQs(ctx context.Context, co *content.County, cityCount int) []content.FAQ {
+	b := s.business(ctx)
+	pr := co.Profile
+	name := co.Name + " County"
+	damage := make([]string, 0, len(pr.CommonDamage))
+	for _, d := range pr.CommonDamage {
+		damage = append(damage, lowerFirst(d))
+	}
+	return []content.FAQ{
+		{
+			Question: "How fast can you respond to an emergency in " + name + "?",
+			Answer:   "Our emergency line is answered 24/7, and for emergencies our crews typically arrive within " + AreaArrival + " anywhere in " + name + ", depending on your location, traffic and weather. We start water extraction, board-up or tarping as soon as we arrive.",
+		},
+		{
+			Question: "Which cities in " + name + " do you serve?",
+			Answer:   "We serve all " + plural(cityCount, "city", "cities") + " in " + name + ", including " + majorCitiesText(pr.MajorCities) + ". Every city has its own page on our site with local details.",
+		},
+		{
+			Question: "What kinds of property damage are most common in " + name + "?",
+			Answer:   "The calls we see most often in " + name + " are " + joinAnd(damage, "; ") + ". We handle all of them, from the first emergency visit to the final repairs.",
+		},
+		{
+			Question: "Do you work with insurance companies on " + name + " claims?",
+			Answer:   "Yes. We document the damage with photos, moisture readings and a detailed scope, meet your adjuster on site and bill your insurance company directly, so you pay only your deductible and anything your policy does not cover.",
+		},
+		{
+			Question: "Are you licensed to work on homes in " + name + "?",
+			Answer:   "Yes. We are a state licensed and insured general contractor (License #" + b.License + ") with IICRC certified technicians, so the same team that dries out or cleans up your " + co.Name + " County home can also rebuild it.",
+		},
+	}
+}
+
+// majorCitiesText names the first five major cities and counts the rest:
+// "Atlanta, Sandy Springs, Roswell, Alpharetta and Johns Creek, plus 3 more cities".
+func majorCitiesText(cities []string) string {
+	if len(cities) <= AreaFirstCities {
+		return joinAnd(cities, ", ")
+	}
+	rest := len(cities) - AreaFirstCities
+	return joinAnd(cities[:AreaFirstCities], ", ") + ", plus " + plural(rest, "more city", "more cities")
+}
+
+// ---- /areas/{county}/{slug} ----
+
+func loadCity(ctx context.Context, s *Server, p params) (page, error) {
+	county, slug := p["county"], p["slug"]
+	notFound := &NotFoundError{Title: "City not found", LinkHref: "/service-areas", LinkText: "Back to Service Areas"}
+	if county == "" || slug == "" {
+		return page{}, notFound
+	}
+	ci, ok := s.content.City(county, slug)
+	if !ok || ci.County != county {
+		return page{}, notFound
+	}
+	co, ok := s.content.County(county)
+	if !ok {
+		return page{}, notFound
+	}
+	path := cityPath(county, slug)
+	d := CityData{
+		City: ci.City, Slug: ci.Slug, County: co.Name, CountySlug: co.Slug,
+		Heading: "Water Damage Restoration in " + ci.City + ", GA",
+		Intro:   ci.Intro, Description: ci.Description,
+		Services: s.cityServices(ci), Reasons: cityReasons(ci.City, co.Name),
+		Nearby: s.nearby(ci), FAQs: nil,
+	}
+	d.FAQs = s.cityFAQs(ctx, ci, co, d.Nearby)
+	return page{
+		Data: d,
+		Head: headSpec{
+			Title: ci.SEOTitle, Description: ci.MetaDescription, Keywords: ci.Keywords, Path: path,
+			Crumbs: []Crumb{{"Service Areas", "/service-areas"}, {co.Name + " County", "/service-areas/" + co.Slug}, {ci.City, path}},
+			Extra:  []map[string]any{s.areaServiceLD("Water damage restoration in "+ci.City+", GA", path, map[string]any{"@type": "City", "name": ci.City + ", Georgia"})},
+		},
+	}, nil
+}
+
+// nearby links the city's nearby slugs to their pages, in whatever county
+// each one is in.
+func (s *Server) nearby(ci *content.City) []AreaLink {
+	out := []AreaLink{}
+	for _, n := range ci.Nearby {
+		if o, ok := s.nearbyCity(ci.County, n); ok {
+			out = append(out, AreaLink{Name: o.City, Href: cityPath(o.County, o.Slug)})
+		}
+	}
+	return out
+}
+
+// nearbyCity prefers a city of the same county, then any county.
+func (s *Server) nearbyCity(county, slug string) (*content.City, bool) {
+	if o, ok := s.content.City(county, slug); ok {
+		return o, true
+	}
+	return s.content.CityBySlug(slug)
+}
+
+func cityReasons(city, county string) []content.Reason {
+	return []content.Reason{
+		{Title: "Local crews, ready 24/7", Text: "Our crews work across " + county + " County every day, so help reaches " + city + " fast, day or night. For emergencies we typically arrive within " + AreaArrival + "."},
+		{Title: "One licensed team, start to finish", Text: "IICRC certified technicians handle the cleanup and drying, and our state licensed construction crews complete the repairs, so you deal with one company from the first call to the final walkthrough."},
+		{Title: "Insurance handled for you", Text: "We document every room with photos and moisture readings, work with your adjuster and bill your insurance company directly. Daily job photos keep you informed."},
+	}
+}
+
+// cityFAQs are the six questions of a generic city page.
+func (s *Server) cityFAQs(ctx context.Context, ci *content.City, co *content.County, nearby []AreaLink) []content.FAQ {
+	b := s.business(ctx)
+	city := ci.City
+	names := []string{}
+	for i, n := range nearby {
+		if i == AreaNearbyInFAQ {
+			break
+		}
+		names = append(names, n.Name)
+	}
+	nearbyAnswer := "Yes. Besides " + city + ", we serve every city in " + co.Name + " County and 11+ counties across metro Atlanta."
+	if len(names) > 0 {
+		nearbyAnswer = "Yes. Besides " + city + ", we serve nearby " + joinAnd(names, ", ") + ", the rest of " + co.Name + " County and 11+ counties across metro Atlanta."
+	}
+	return []content.FAQ{
+		{
+			Question: "How quickly can your crew arrive in " + city + "?",
+			Answer:   "For emergencies, our crews typically arrive within " + AreaArrival + " in " + city + ", depending on your exact location, traffic and weather. Our phone is answered 24/7, including nights, weekends and holidays.",
+		},
+		{
+			Question: "Do you serve areas near " + city + "?",
+			Answer:   nearbyAnswer,
+		},
+		{
+			Question: "What types of damage do you repair in " + city + "?",
+			Answer:   "We handle water damage from burst pipes, leaks and flooding, fire and smoke damage, storm and fallen-tree damage, mold remediation, emergency cleanup and roof repair, and our licensed contractors complete the rebuild.",
+		},
+		{
+			Question: "Will you work with my insurance company?",
+			Answer:   "Yes. We document the loss with photos, moisture readings and a detailed scope, meet your adjuster and bill your insurance company directly, so you pay only your deductible and anything your policy does not cover.",
+		},
+		{
+			Question: "Do you offer free estimates in " + city + "?",
+			Answer:   "Yes. Estimates are always free. For emergencies we start mitigation right away and document everything for your claim; for repairs we give you a written estimate before work begins.",
+		},
+		{
+			Question: "Are your technicians licensed and certified?",
+			Answer:   "Yes. We are a state licensed and insured general contractor (License #" + b.License + "), and our technicians hold IICRC certifications for water, fire and mold restoration.",
+		},
+	}
+}
+
+// ---- fixed city pages ----
+
+// loadCityProfile serves one of the four fixed city pages.
+func loadCityProfile(s *Server, key string) (page, error) {
+	pr, ok := s.content.CityProfiles[key]
+	if !ok {
+		return page{}, &NotFoundError{Title: "City not found", LinkHref: "/service-areas", LinkText: "Back to Service Areas"}
+	}
+	countySlug, _, _ := strings.Cut(key, "/")
+	path := "/areas/" + key
+	countyName := pr.CountyName
+	if co, ok := s.content.County(countySlug); ok {
+		countyName = co.Name
+	}
+	d := CityProfileData{
+		City: pr.CityName, County: countyName, CountySlug: countySlug,
+		Heading: "Water, Fire & Storm Damage Restoration in " + pr.CityName + ", GA",
+		Intro:   pr.Intro, ZipCodes: orEmpty(pr.ZipCodes), Landmarks: orEmpty(pr.Landmarks), Neighborhoods: orEmpty(pr.Neighborhoods),
+		Services: s.fourServices(), Reasons: pr.Reasons, FAQs: pr.FAQs,
+	}
+	return page{
+		Data: d,
+		Head: headSpec{
+			Title: pr.SEOTitle, Description: pr.MetaDescription, Keywords: pr.Keywords, Path: path,
+			Crumbs: []Crumb{{"Service Areas", "/service-areas"}, {countyName + " County", "/service-areas/" + countySlug}, {pr.CityName, path}},
+			Extra:  []map[string]any{s.areaServiceLD("Water, fire and storm damage restoration in "+pr.CityName+", GA", path, map[string]any{"@type": "City", "name": pr.CityName + ", Georgia"})},
+		},
+	}, nil
+}
+
+// areaServiceLD is the Service node of a county or city page.
+func (s *Server) areaServiceLD(name, path string, area map[string]any) map[string]any {
+	return map[string]any{
+		"@type": "Service", "@id": s.abs(path) + "#service", "name": name,
+		"serviceType": "Water, fire and storm damage restoration", "url": s.abs(path),
+		"provider": map[string]any{"@id": s.abs("/#business")}, "areaServed": area,
+	}
+}
+
+// ---- text helpers ----
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	return strings.ToUpper(string(r[0])) + string(r[1:])
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	return strings.ToLower(string(r[0])) + string(r[1:])
+}
+
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
+	}
+	return s
+}
+
+// joinAnd joins "a, b and c" (or with another separator before the last
+// "and" when the items contain commas).
+func joinAnd(items []string, sep string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	last := " and "
+	if sep != ", " {
+		last = sep + "and "
+	}
+	return strings.Join(items[:len(items)-1], sep) + last + items[len(items)-1]
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func orEmpty(v []string) []string {
+	if v == nil {
+		return []string{}
+	}
+	return v
+}

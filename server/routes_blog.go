@@ -1,4 +1,142 @@
 package server
 
-// blogRoutes is filled in by the blog pages work (issue 3).
-func blogRoutes() []Route { return nil }
+import (
+	"context"
+	"sort"
+
+	"github.com/atlanta-restoration/site/content"
+)
+
+// RelatedArticles is spec 9's "related articles 3".
+const RelatedArticles = 3
+
+func init() {
+	// Slugs of an earlier route list (spec 2.1) moved to the current posts.
+	redirects["/blog/water-damage-prevention-tips"] = "/blog/preventing-water-damage-atlanta-homes"
+	redirects["/blog/emergency-restoration-guide"] = "/blog/what-to-do-immediately-after-water-damage"
+}
+
+// blogRoutes are the blog index and the posts (spec 2.3).
+func blogRoutes() []Route {
+	return []Route{
+		{Pattern: "/blog", Page: "blog", Priority: "high", ChangeFreq: "weekly", InSitemap: true, Indexable: true, Load: loadBlog},
+		{Pattern: "/blog/{slug}", Page: "blog-post", Priority: "medium", ChangeFreq: "monthly", InSitemap: true, Indexable: true,
+			Expand: func(c *content.Site) []string {
+				out := make([]string, 0, len(c.Articles))
+				for _, a := range c.Articles {
+					out = append(out, "/blog/"+a.Slug)
+				}
+				return out
+			},
+			Load: loadBlogPost},
+	}
+}
+
+// BlogIndexData is the blog index's data.
+type BlogIndexData struct {
+	Categories []content.Category `json:"categories"`
+	Featured   []ArticleCard      `json:"featured"`
+	// Articles are all articles, newest first.
+	Articles []ArticleCard `json:"articles"`
+}
+
+func loadBlog(_ context.Context, s *Server, _ params) (page, error) {
+	all := s.articleCards(s.content.Articles)
+	// Content loads them newest first; keep that order even if it changes.
+	sort.SliceStable(all, func(i, j int) bool { return all[i].PublishDate > all[j].PublishDate })
+	var featured []content.Article
+	for _, a := range s.content.Articles {
+		if a.Featured {
+			featured = append(featured, a)
+		}
+	}
+	posts := make([]map[string]any, 0, len(s.content.Articles))
+	for _, a := range s.content.Articles {
+		posts = append(posts, map[string]any{
+			"@type": "BlogPosting", "headline": a.Title, "url": s.abs("/blog/" + a.Slug), "datePublished": a.PublishDate,
+		})
+	}
+	return page{
+		Data: BlogIndexData{Categories: s.content.Categories, Featured: s.articleCards(featured), Articles: all},
+		Head: headSpec{
+			Title:       "Restoration Blog: Water, Fire & Storm Damage Guides",
+			Description: "Guides from our Atlanta restoration team on water, fire, storm and mold damage, insurance claims, prevention and rebuilding after a loss.",
+			Keywords:    []string{"restoration blog", "water damage tips Atlanta", "fire damage guide", "storm damage insurance claim", "mold prevention Georgia"},
+			Path:        "/blog",
+			Crumbs:      []Crumb{{"Blog", "/blog"}},
+			Extra: []map[string]any{{
+				"@type": "Blog", "@id": s.abs("/blog#blog"), "name": "Restoration Tips & Guides", "url": s.abs("/blog"),
+				"publisher": map[string]any{"@id": s.abs("/#organization")}, "blogPost": posts,
+			}},
+		},
+	}, nil
+}
+
+// ArticleView is a full article as the post page shows it.
+type ArticleView struct {
+	ArticleCard
+	Content string `json:"content"`
+}
+
+// BlogPostData is a blog post's data.
+type BlogPostData struct {
+	Article ArticleView `json:"article"`
+	// Related are up to 3 other articles of the same category.
+	Related []ArticleCard `json:"related"`
+	// More are the latest other articles, shown when the category has no
+	// other article so the reader is never left at a dead end.
+	More         []ArticleCard `json:"more"`
+	RelatedLinks RelatedData   `json:"relatedLinks"`
+}
+
+func loadBlogPost(ctx context.Context, s *Server, p params) (page, error) {
+	a, ok := s.content.Article(p["slug"])
+	if !ok {
+		return page{}, &NotFoundError{
+			Title: "Blog Post Not Found", Message: "The blog post you're looking for doesn't exist.",
+			LinkHref: "/", LinkText: "Back to Home",
+		}
+	}
+	var same, others []content.Article
+	for _, o := range s.content.Articles {
+		if o.Slug == a.Slug {
+			continue
+		}
+		if o.Category == a.Category {
+			if len(same) < RelatedArticles {
+				same = append(same, o)
+			}
+		} else if len(others) < RelatedArticles {
+			others = append(others, o)
+		}
+	}
+	card := s.articleCards([]content.Article{*a})[0]
+	data := BlogPostData{Article: ArticleView{ArticleCard: card, Content: a.Content}, Related: s.articleCards(same), More: []ArticleCard{}, RelatedLinks: s.related("")}
+	if len(same) == 0 {
+		data.More = s.articleCards(others)
+	}
+	b := s.business(ctx)
+	path := "/blog/" + a.Slug
+	article := map[string]any{
+		"@type": "Article", "@id": s.abs(path) + "#article",
+		"headline": a.Title, "description": a.MetaDescription,
+		"datePublished": a.PublishDate, "dateModified": a.PublishDate,
+		"author":           map[string]any{"@type": "Organization", "name": b.Name, "url": s.abs("/about")},
+		"publisher":        map[string]any{"@id": s.abs("/#organization")},
+		"mainEntityOfPage": map[string]any{"@type": "WebPage", "@id": s.abs(path)},
+		"image":            s.abs("/og-image.png"),
+		"articleSection":   card.CategoryName,
+		"inLanguage":       "en-US",
+	}
+	if len(a.Keywords) > 0 {
+		article["keywords"] = a.Keywords
+	}
+	return page{
+		Data: data,
+		Head: headSpec{
+			Title: a.SEOTitle, Description: a.MetaDescription, Keywords: a.Keywords, Path: path, OGType: "article",
+			Crumbs: []Crumb{{"Blog", "/blog"}, {a.Title, path}},
+			Extra:  []map[string]any{article},
+		},
+	}, nil
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/ssr"
+	"github.com/atlanta-restoration/site/storage"
 )
 
 // Options are the server's dependencies.
@@ -34,6 +35,11 @@ type Options struct {
 	Content *content.Site
 	// Engine may be shared between servers in tests; nil builds one.
 	Engine *ssr.Engine
+	// Storage holds media files; nil builds one from the configuration.
+	Storage storage.Storage
+	// NoWarm renders pages on demand only (tests): no background warm-up
+	// after boot or invalidation.
+	NoWarm bool
 }
 
 // Server holds the handlers' dependencies.
@@ -62,6 +68,18 @@ type Server struct {
 
 	reviewsClient *ReviewsClient
 
+	searchOnce    sync.Once
+	searchDocs    []searchDoc
+	estimateLimit *RateLimiter
+
+	// admin gate
+	pinHash  []byte
+	pinLimit *RateLimiter
+	// media files (local folder or S3)
+	media storage.Storage
+	// imageSem lets one photo be decoded at a time.
+	imageSem chan struct{}
+
 	// secHeaders are the security headers, built once.
 	secHeaders http.Header
 	// accessLog writes one line per request (ACCESS_LOG).
@@ -80,6 +98,22 @@ var extraKinds = []string{"not-found", "error"}
 func New(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, log: o.Log, store: o.Store, content: o.Content, engine: o.Engine, nfCache: map[string]*ssr.Page{}, dynamicPages: map[string]echo.HandlerFunc{}}
 	s.reviewsClient = NewReviewsClient(o.Config.Reviews)
+	s.estimateLimit = NewRateLimiter(EstimatesPerWindow, EstimateWindow)
+	s.pinLimit = NewRateLimiter(o.Config.Admin.MaxAttempts, o.Config.Admin.Lockout)
+	s.imageSem = make(chan struct{}, 1)
+	if s.store != nil {
+		s.settings = s.overlaySettings
+	}
+	if err := s.setupPIN(context.Background()); err != nil {
+		return nil, err
+	}
+	if s.media = o.Storage; s.media == nil {
+		m, err := newStorage(o.Config)
+		if err != nil {
+			return nil, err
+		}
+		s.media = m
+	}
 	s.routes = publicRoutes()
 	s.accessLog = o.Config.AccessLog
 	s.secHeaders = s.buildSecurityHeaders()
@@ -94,7 +128,11 @@ func New(o Options) (*Server, error) {
 		s.engine = e
 	}
 	warmers := s.engine.PoolSize() - 1
-	s.cache = ssr.NewCache(s.renderPath, s.AllPaths, warmers, o.Log)
+	keys := s.AllPaths
+	if o.NoWarm {
+		keys = func() []string { return nil }
+	}
+	s.cache = ssr.NewCache(s.renderPath, keys, warmers, o.Log)
 	static, err := loadStatic(filepath.Join(o.Config.SourceDir, "static"))
 	if err != nil {
 		return nil, err
@@ -104,6 +142,7 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s.engine.OnReload(func() { s.Invalidate("bundle rebuilt") })
+	s.dynamicPages["/search"] = s.serveSearch
 	s.echo = s.router()
 	return s, nil
 }
@@ -154,20 +193,41 @@ func (s *Server) Invalidate(reason string) {
 func (s *Server) router() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
+	// Client IPs (rate limits) come from the connection unless the server
+	// sits behind a proxy we trust to set X-Forwarded-For.
+	e.IPExtractor = echo.ExtractIPDirect()
+	if s.cfg.TrustProxy {
+		e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	}
 	e.HTTPErrorHandler = s.errorHandler
 	e.Use(s.requestLog)
 	e.Use(middleware.Recover())
 	e.Use(s.securityHeaders)
-	e.Use(middleware.BodyLimit(s.cfg.BodyLimit))
+	// Uploads stream and have their own cap (MAX_UPLOAD_BYTES).
+	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: s.cfg.BodyLimit,
+		Skipper: func(c echo.Context) bool { return c.Path() == "/api/admin/media" && c.Request().Method == http.MethodPost }}))
 
 	// Operations
 	e.GET("/healthz", s.healthz)
+
+	// Crawlers: generated from the route table
+	e.GET("/sitemap.xml", s.serveGenerated("application/xml; charset=utf-8", s.SitemapXML))
+	e.GET("/robots.txt", s.serveGenerated("text/plain; charset=utf-8", s.RobotsTxt))
 
 	// Hashed client assets and static files
 	e.GET("/assets/*", s.serveAsset)
 	for name := range s.static {
 		e.GET(name, s.serveStatic)
 	}
+
+	// Native estimate form (no JavaScript: /estimate; inline: /api/estimate)
+	e.POST("/estimate", s.postEstimate)
+	e.POST("/api/estimate", s.postEstimate)
+
+	// Admin API (token-gated) and stored media
+	s.adminAPI(e)
+	e.GET("/media/*", s.serveMedia)
+	e.HEAD("/media/*", s.serveMedia)
 
 	// Public JSON APIs
 	e.GET("/api/reviews", s.apiReviews)
@@ -280,6 +340,12 @@ func (s *Server) notFoundPage(ctx context.Context, nf *NotFoundError) (*ssr.Page
 	s.nfMu.Unlock()
 	return p, nil
 }
+
+// Estimate submissions allowed per client IP per window.
+const (
+	EstimatesPerWindow = 5
+	EstimateWindow     = 10 * time.Minute
+)
 
 const htmlType = "text/html; charset=utf-8"
 

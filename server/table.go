@@ -4,7 +4,7 @@ package server
 // routes. Each group lives beside its loaders; patterns do not overlap.
 func publicRoutes() []Route {
 	var rs []Route
-	for _, g := range [][]Route{homeRoutes(), serviceRoutes(), areaRoutes(), blogRoutes(), infoRoutes()} {
+	for _, g := range [][]Route{homeRoutes(), serviceRoutes(), areaRoutes(), blogRoutes(), infoRoutes(), estimateRoutes(), searchRoutes(), adminRoutes()} {
 		rs = append(rs, g...)
 	}
 	return rs

@@ -70,7 +70,7 @@ func newTestServer(t testing.TB, env map[string]string) (*Server, *db.Store) {
 		t.Fatal(engineErr)
 	}
 	store := db.NewTestSQLite(t)
-	srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: site, Engine: engine})
+	srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: site, Engine: engine, NoWarm: true})
 	if err != nil {
 		t.Fatal(err)
 	}

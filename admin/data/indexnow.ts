@@ -1,0 +1,194 @@
+// SEO & IndexNow data. Unlike the sample-data screens this one is real:
+// pages are fetched from this site and audited in the browser, routes come
+// from the server's route table, and IndexNow submissions go through the
+// server (the browser may only talk to its own origin under the CSP). All
+// of it sits behind SeoIndexNowSource so tests can pass a fake.
+
+import { api } from "../api";
+import { parseHTML, type AuditCheck, type ComplianceCheck } from "../seo-audit-rules";
+
+/** CRAWL_ROUTES are spec 9's 10 crawl routes. */
+export const CRAWL_ROUTES = [
+  "/", "/services", "/service-areas", "/portfolio", "/contact", "/blog",
+  "/services/water-damage-restoration", "/services/fire-damage-restoration", "/services/storm-damage-repair", "/services/mold-remediation",
+];
+
+/** CRAWL_PAUSE_MS is the pause between two crawled pages (spec 9). */
+export const CRAWL_PAUSE_MS = 500;
+
+/** FALLBACK_SCORE is the compliance report's score when the audit throws (spec 8). */
+export const FALLBACK_SCORE = 78;
+
+export interface ComplianceReport {
+  url: string;
+  score: number;
+  complianceChecks: ComplianceCheck[];
+  timestamp: string;
+  /** set on the fallback report: why the audit had limited data */
+  limited?: string;
+}
+
+/** fallbackCompliance is the report shown when the audit throws. */
+export function fallbackCompliance(url: string, reason: string): ComplianceReport {
+  return {
+    url, score: FALLBACK_SCORE, timestamp: new Date().toISOString(), limited: reason,
+    complianceChecks: [{
+      category: "Audit", check: "Audit data", status: "warning", priority: "high",
+      message: `The audit completed with limited data: ${reason}`,
+      fix: "Check that the page loads, then press Re-audit.",
+    }],
+  };
+}
+
+export interface VerificationReport { url: string; score: number; results: AuditCheck[]; timestamp: string }
+
+/** AUTO_FIX_NOTE explains why nothing is fixed automatically. */
+export const AUTO_FIX_NOTE = "Nothing is changed automatically. Titles, descriptions, headings and page text come from the content files "
+  + "(content/services.json, content/cities/, content/blog/, content/pages/) and the page templates; structured data and the sitemap are "
+  + "generated from the route table. Fix each issue listed below in those files, deploy, then run the check again.";
+
+/** SEO_CHECKLIST is the static checklist of the Verification tab. */
+export const SEO_CHECKLIST = [
+  "Every page has a unique title of 50-60 characters",
+  "Every page has a meta description of 150-160 characters",
+  "Every page has a canonical URL",
+  "Exactly one H1 per page, with H2 section headings",
+  "Every image has descriptive alt text",
+  "LocalBusiness structured data (JSON-LD) on every page",
+  "Viewport set to width=device-width for phones",
+  "The site is served over HTTPS",
+  "At least 300 words of content per page",
+  "At least 5 internal links per page",
+  "Critical resources preloaded",
+  "Business name, address and phone shown the same way everywhere",
+  "sitemap.xml lists every indexable page; robots.txt points to it",
+  "New and changed pages submitted through IndexNow",
+];
+
+/** RouteInfo is one route of GET /api/admin/routes (spec 3 route descriptor). */
+export interface RouteInfo {
+  path: string; pattern: string; component: string; isDynamic: boolean; priority: string; changefreq: string;
+  includeInSitemap: boolean; indexable: boolean;
+}
+
+export type HealthStatus = "active" | "404" | "redirect" | "error" | "blocked";
+
+/** UrlHealth is spec 3's URL health result. */
+export interface UrlHealth { url: string; status: HealthStatus; statusCode: number; redirectTo?: string; error?: string; lastChecked: string }
+
+export interface SubmitRequest { urls?: string[]; all?: boolean; apiKey: string }
+
+/** SeoIndexNowSource is everything the screen reads or sends. */
+export interface SeoIndexNowSource {
+  /** fetchPage loads a page of this site and parses it. */
+  fetchPage(path: string): Promise<{ doc: Document; url: string }>;
+  routes(): Promise<{ baseUrl: string; routes: RouteInfo[] }>;
+  /** check sends a HEAD request to a path of this site. */
+  check(path: string): Promise<UrlHealth>;
+  /** fetchText loads a file of this site (sitemap.xml, robots.txt). */
+  fetchText(path: string): Promise<string>;
+  getKey(): Promise<{ key: string; keyLocation: string }>;
+  saveKey(key: string): Promise<{ key: string; keyLocation: string }>;
+  submit(req: SubmitRequest): Promise<{ submitted: number }>;
+}
+
+/** healthOf maps a response to spec 4's URL health status: active on 200,
+ * 404 on 404, redirect on 3xx, error otherwise. */
+export function healthOf(url: string, status: number, location?: string | null): UrlHealth {
+  const lastChecked = new Date().toISOString();
+  if (status === 200) return { url, status: "active", statusCode: 200, lastChecked };
+  if (status === 404) return { url, status: "404", statusCode: 404, error: "HTTP 404", lastChecked };
+  if (status >= 300 && status < 400) return { url, status: "redirect", statusCode: status, redirectTo: location || undefined, lastChecked };
+  return { url, status: "error", statusCode: status, error: `HTTP ${status}`, lastChecked };
+}
+
+export const liveSeo: SeoIndexNowSource = {
+  async fetchPage(path) {
+    const res = await fetch(path, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } });
+    if (!res.ok) throw new Error(`${path} answered HTTP ${res.status}`);
+    const html = await res.text();
+    return { doc: parseHTML(html), url: new URL(res.url || path, location.origin).href };
+  },
+  routes: () => api("/api/admin/routes"),
+  async check(path) {
+    try {
+      const res = await fetch(path, { method: "HEAD", redirect: "manual", cache: "no-store", credentials: "same-origin" });
+      if (res.type === "opaqueredirect") {
+        // The browser hides a manual redirect's status and Location; a
+        // second request that follows it reveals where it ends.
+        let to: string | undefined;
+        try {
+          const f = await fetch(path, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
+          if (f.redirected) to = f.url;
+        } catch { /* target unknown */ }
+        return { url: path, status: "redirect", statusCode: 301, redirectTo: to, lastChecked: new Date().toISOString() };
+      }
+      return healthOf(path, res.status, res.headers.get("location"));
+    } catch (e) {
+      return { url: path, status: "error", statusCode: 0, error: `Network error: ${(e as Error).message}`, lastChecked: new Date().toISOString() };
+    }
+  },
+  async fetchText(path) {
+    const res = await fetch(path, { credentials: "same-origin", cache: "no-store" });
+    if (!res.ok) throw new Error(`${path} answered HTTP ${res.status}`);
+    return res.text();
+  },
+  getKey: () => api("/api/admin/indexnow/key"),
+  saveKey: (key) => api("/api/admin/indexnow/key", { method: "PUT", body: JSON.stringify({ key }) }),
+  submit: (req) => api("/api/admin/indexnow/submit", { method: "POST", body: JSON.stringify(req) }),
+};
+
+/** Key storage names: the screen writes indexnow_api_key and reads both
+ * names that appear in the product (spec 7). */
+export const KEY_STORAGE = "indexnow_api_key";
+export const KEY_STORAGE_ALT = "indexnow-api-key";
+
+export function readStoredKey(): string {
+  try {
+    return localStorage.getItem(KEY_STORAGE) || localStorage.getItem(KEY_STORAGE_ALT) || "";
+  } catch {
+    return "";
+  }
+}
+
+export function writeStoredKey(key: string) {
+  try {
+    if (key) localStorage.setItem(KEY_STORAGE, key);
+    else localStorage.removeItem(KEY_STORAGE);
+  } catch { /* storage disabled */ }
+}
+
+const KEY_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** generateKey returns 32 random lowercase letters and digits (spec 9),
+ * without modulo bias. */
+export function generateKey(length = 32): string {
+  let out = "";
+  const buf = new Uint8Array(64);
+  while (out.length < length) {
+    crypto.getRandomValues(buf);
+    for (const b of buf) {
+      if (b < 252 && out.length < length) out += KEY_ALPHABET[b % 36];
+    }
+  }
+  return out;
+}
+
+/** KEY_RE is the server's rule for a key: 8-128 letters, digits or dashes. */
+export const KEY_RE = /^[a-zA-Z0-9-]{8,128}$/;
+
+/** splitURLs: one URL per line, blank lines dropped (spec 5). */
+export const splitURLs = (text: string) => text.split("\n").map((l) => l.trim()).filter(Boolean);
+
+/** saveFile downloads text as a file through a Blob. */
+export function saveFile(name: string, text: string, type = "text/plain") {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.hidden = true;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

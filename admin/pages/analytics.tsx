@@ -1,0 +1,171 @@
+import "../../styles/admin-insights.css";
+import { REFRESH_DELAY_MS, sampleAnalytics, share, type AnalyticsData, type AnalyticsMetric, type AnalyticsSource, type Kpi } from "../data/analytics";
+import type { AdminPageProps } from "../types";
+import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs, useSimulated } from "../ui";
+
+const n = (v: number, decimals = 0) => v.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+const pct = (v: number) => `${n(v, 1)}%`;
+
+function Share({ value, label }: { value: number; label: string }) {
+  return (
+    <div className="ai-share">
+      <span>{pct(value)}</span>
+      <Progress value={value} label={label} />
+    </div>
+  );
+}
+
+function Sources({ d }: { d: AnalyticsData }) {
+  const visitors = d.sources.reduce((s, r) => s + r.visitors, 0);
+  const conversions = d.sources.reduce((s, r) => s + r.conversions, 0);
+  return (
+    <Card title="Traffic Sources" description={`Where visitors came from · ${d.period}`}>
+      <div className="ai-scroll" tabIndex={0} role="region" aria-label="Traffic sources table">
+        <table className="a-table ai-table">
+          <thead>
+            <tr><th scope="col">Source</th><th scope="col" className="ai-num">Visitors</th><th scope="col">Share</th><th scope="col" className="ai-num">Conversions</th></tr>
+          </thead>
+          <tbody>
+            {d.sources.map((r) => (
+              <tr key={r.source}>
+                <th scope="row">{r.source}</th>
+                <td className="ai-num">{n(r.visitors)}</td>
+                <td><Share value={r.percentage} label={`${r.source} share of visitors`} /></td>
+                <td className="ai-num">{n(r.conversions)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr><th scope="row">Total</th><td className="ai-num">{n(visitors)}</td><td>100.0%</td><td className="ai-num">{n(conversions)}</td></tr>
+          </tfoot>
+        </table>
+      </div>
+    </Card>
+  );
+}
+
+const trendTone = (m: AnalyticsMetric) => (m.trend === (m.better || "up") ? "good" : "bad");
+
+function Conversions({ d }: { d: AnalyticsData }) {
+  const visitors = d.sources.reduce((s, r) => s + r.visitors, 0);
+  const leads = d.sources.reduce((s, r) => s + r.conversions, 0);
+  return (
+    <>
+      <h2 className="visually-hidden">Conversions</h2>
+      <ul className="a-grid a-grid--4">
+        {d.metrics.map((m) => (
+          <li key={m.name} className="a-stat ai-metric">
+            <p className="a-stat__label">{m.name}</p>
+            <div className="ai-metric__row">
+              <p className="ai-metric__value">{m.value}</p>
+              <Badge tone={trendTone(m)}><span aria-hidden="true">{m.trend === "up" ? "▲" : "▼"} </span><span className="visually-hidden">Trend {m.trend}, </span>{m.change}</Badge>
+            </div>
+            <p className="ai-small">{m.description}</p>
+          </li>
+        ))}
+      </ul>
+      <Card title="Conversion Rate by Source" description="Leads divided by visitors for each traffic source.">
+        <div className="ai-scroll" tabIndex={0} role="region" aria-label="Conversion rate by source table">
+          <table className="a-table ai-table">
+            <thead>
+              <tr><th scope="col">Source</th><th scope="col" className="ai-num">Visitors</th><th scope="col" className="ai-num">Leads</th><th scope="col" className="ai-num">Conversion rate</th></tr>
+            </thead>
+            <tbody>
+              {d.sources.map((r) => (
+                <tr key={r.source}>
+                  <th scope="row">{r.source}</th>
+                  <td className="ai-num">{n(r.visitors)}</td>
+                  <td className="ai-num">{n(r.conversions)}</td>
+                  <td className="ai-num">{pct(share(r.conversions, r.visitors))}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr><th scope="row">All sources</th><td className="ai-num">{n(visitors)}</td><td className="ai-num">{n(leads)}</td><td className="ai-num">{pct(share(leads, visitors))}</td></tr>
+            </tfoot>
+          </table>
+        </div>
+      </Card>
+    </>
+  );
+}
+
+function Geography({ d }: { d: AnalyticsData }) {
+  return (
+    <Card title="Geography" description={`Visitors and leads by metro Atlanta area · ${d.period}`}>
+      <div className="ai-scroll" tabIndex={0} role="region" aria-label="Geography table">
+        <table className="a-table ai-table">
+          <thead>
+            <tr><th scope="col">Area</th><th scope="col" className="ai-num">Visitors</th><th scope="col" className="ai-num">Leads</th><th scope="col">Share</th></tr>
+          </thead>
+          <tbody>
+            {d.geography.map((r) => (
+              <tr key={r.area}>
+                <th scope="row">{r.area}</th>
+                <td className="ai-num">{n(r.visitors)}</td>
+                <td className="ai-num">{n(r.leads)}</td>
+                <td><Share value={r.percentage} label={`${r.area} share of visitors`} /></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}
+
+function KpiCard({ k }: { k: Kpi }) {
+  const fmt = (v: number) => n(v, k.decimals) + k.unit;
+  const ofGoal = Math.round((k.value / k.goal) * 100);
+  const met = k.value >= k.goal;
+  return (
+    <li className="a-card ai-metric">
+      <div className="ai-metric__row">
+        <h3 className="a-card__title">{k.name}</h3>
+        <Badge tone={met ? "good" : "warn"}>{met ? "Goal met" : "Below goal"}</Badge>
+      </div>
+      <p className="ai-metric__value">{fmt(k.value)}</p>
+      <p className="ai-small">Goal: {fmt(k.goal)}</p>
+      <Progress value={k.value} max={k.goal} label={`${k.name} progress to goal`} />
+      <p className="ai-small">{ofGoal}% of goal · {k.description}</p>
+    </li>
+  );
+}
+
+function Goals({ d }: { d: AnalyticsData }) {
+  return (
+    <>
+      <h2 className="visually-hidden">Goals &amp; KPIs</h2>
+      <ul className="a-grid a-grid--3">
+        {d.kpis.map((k) => <KpiCard key={k.name} k={k} />)}
+      </ul>
+    </>
+  );
+}
+
+export default function Analytics({ source = sampleAnalytics }: AdminPageProps & { source?: AnalyticsSource }) {
+  const { data: d, busy, updated, run } = useSimulated(() => source.load(), REFRESH_DELAY_MS);
+  const visitors = d.kpis.find((k) => k.name === "Monthly Visitors");
+  const leads = d.kpis.find((k) => k.name === "Monthly Leads");
+  const conversion = d.kpis.find((k) => k.name === "Conversion Rate");
+  const top = [...d.geography].sort((a, b) => b.leads - a.leads)[0];
+  return (
+    <>
+      <PageHeader title="Analytics" description={`Website traffic, leads and goals · ${d.period}`}
+        actions={<Button onClick={run} disabled={busy} aria-busy={busy}>{busy ? "Refreshing..." : "Refresh Data"}</Button>} />
+      <div className="ai-updated" aria-live="polite"><LastUpdated at={updated} /></div>
+      <div className="a-grid a-grid--4">
+        {visitors && <StatCard label="Visitors" value={n(visitors.value)} hint={`Goal ${n(visitors.goal)}`} />}
+        {leads && <StatCard label="Leads" value={n(leads.value)} hint={`Goal ${n(leads.goal)}`} tone={leads.value >= leads.goal ? "good" : undefined} />}
+        {conversion && <StatCard label="Conversion Rate" value={`${n(conversion.value, 1)}%`} hint={`Goal ${n(conversion.goal, 1)}%`} />}
+        {top && <StatCard label="Top Area" value={top.area.split(",")[0]} hint={`${n(top.leads)} leads`} />}
+      </div>
+      <Tabs label="Analytics sections" tabs={[
+        { id: "sources", label: "Traffic Sources", content: <Sources d={d} /> },
+        { id: "conversions", label: "Conversions", content: <Conversions d={d} /> },
+        { id: "geography", label: "Geography", content: <Geography d={d} /> },
+        { id: "goals", label: "Goals & KPIs", content: <Goals d={d} /> },
+      ]} />
+    </>
+  );
+}

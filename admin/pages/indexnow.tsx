@@ -1,0 +1,551 @@
+import "../../styles/admin-indexnow.css";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ApiError } from "../api";
+import {
+  AUTO_FIX_NOTE, CRAWL_PAUSE_MS, CRAWL_ROUTES, KEY_RE, SEO_CHECKLIST, fallbackCompliance, generateKey, liveSeo, readStoredKey,
+  saveFile, splitURLs, writeStoredKey,
+  type ComplianceReport, type RouteInfo, type SeoIndexNowSource, type UrlHealth, type VerificationReport,
+} from "../data/indexnow";
+import {
+  COMPLIANCE_MINIMUM, COMPLIANCE_TARGET, complianceChecks, complianceScore, scoreTone, statusTone, verificationChecks, verificationScore,
+  type AuditCheck, type AuditContext, type ComplianceCheck,
+} from "../seo-audit-rules";
+import { useToast } from "../toast";
+import type { AdminPageProps } from "../types";
+import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs } from "../ui";
+import type { Site } from "../../components/types";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** useAlive is false once the screen has gone, so long runs stop. */
+function useAlive() {
+  const alive = useRef(true);
+  useEffect(() => { alive.current = true; return () => { alive.current = false; }; }, []);
+  return alive;
+}
+
+const napOf = (site: Site, url: string): AuditContext => ({ url, phone: site.phone, street: site.street, city: site.city, state: site.state, zip: site.zip });
+
+// ------------------------------------------------------------ compliance
+
+function useCompliance(source: SeoIndexNowSource, site: Site) {
+  const [path, setPath] = useState("/");
+  const [report, setReport] = useState<ComplianceReport | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [updated, setUpdated] = useState<Date | null>(null);
+  const alive = useAlive();
+  const run = useCallback(async (p: string) => {
+    setBusy(true);
+    let r: ComplianceReport;
+    try {
+      const { doc, url } = await source.fetchPage(p);
+      const checks = complianceChecks(doc, napOf(site, url));
+      r = { url, score: complianceScore(checks), complianceChecks: checks, timestamp: new Date().toISOString() };
+    } catch (e) {
+      console.error("SEO compliance audit failed", e);
+      r = fallbackCompliance(p, (e as Error)?.message || "the page could not be read.");
+    }
+    if (!alive.current) return;
+    setReport(r);
+    setBusy(false);
+    setUpdated(new Date());
+  }, [source, site, alive]);
+  return { path, setPath, report, busy, updated, run };
+}
+
+function ScoreBlock({ score, tone, label, children }: { score: number; tone: "good" | "warn" | "bad"; label: string; children?: React.ReactNode }) {
+  return (
+    <div className={`inx-score inx-score--${tone}`}>
+      <p className="inx-score__value" aria-label={`${label}: ${score}%`}>{score}%</p>
+      <div className="inx-score__detail">
+        <Progress value={score} label={label} />
+        {children}
+      </div>
+    </div>
+  );
+}
+
+function CheckList({ checks }: { checks: (AuditCheck | ComplianceCheck)[] }) {
+  if (!checks.length) return <p className="a-empty">No checks in this category.</p>;
+  return (
+    <ul className="inx-checks">
+      {checks.map((c) => (
+        <li key={c.category + c.check} className="inx-check">
+          <div className="inx-check__head">
+            <Badge tone={statusTone(c.status)}>{c.status}</Badge>
+            <strong>{c.check}</strong>
+            <span className="a-muted inx-check__cat">{c.category} · {c.priority}</span>
+          </div>
+          <p className="inx-check__msg">{c.message}</p>
+          {c.fix && c.status !== "pass" && c.status !== "compliant" && <p className="inx-check__fix"><span className="a-muted">Fix:</span> {c.fix}</p>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function PageSelect({ id, value, onChange, disabled }: { id: string; value: string; onChange: (v: string) => void; disabled?: boolean }) {
+  return (
+    <div className="inx-select">
+      <label htmlFor={id} className="a-label">Page to audit</label>
+      <select id={id} className="a-input" value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled}>
+        {CRAWL_ROUTES.map((r) => <option key={r} value={r}>{r}</option>)}
+      </select>
+    </div>
+  );
+}
+
+function CompliancePanel({ c }: { c: ReturnType<typeof useCompliance> }) {
+  const r = c.report;
+  const counts = useMemo(() => {
+    const list = r?.complianceChecks || [];
+    return { ok: list.filter((x) => x.status === "compliant").length, warn: list.filter((x) => x.status === "warning").length, bad: list.filter((x) => x.status === "non-compliant").length };
+  }, [r]);
+  const verdict = !r ? "" : r.score >= COMPLIANCE_TARGET ? "Meets the 95% target." : r.score >= COMPLIANCE_MINIMUM ? "Above the 85% minimum, below the 95% target." : "Below the 85% minimum.";
+  return (
+    <>
+      <Card title="SEO Compliance" description="Fetches a page of this site, as search engines see it, and checks it against the SEO rules. Warnings count 70%.">
+        <div className="inx-toolbar">
+          <PageSelect id="inx-compliance-page" value={c.path} disabled={c.busy} onChange={(p) => { c.setPath(p); c.run(p); }} />
+          <Button onClick={() => c.run(c.path)} disabled={c.busy}>{c.busy ? "Running Audit..." : "Re-audit"}</Button>
+        </div>
+        {!r ? <p role="status" className="a-muted">{c.busy ? "Running Audit..." : "Not audited yet."}</p> : (
+          <>
+            {r.limited && <p className="inx-notice inx-notice--warn" role="alert">The audit completed with limited data: {r.limited}</p>}
+            <ScoreBlock score={r.score} tone={scoreTone(r.score, "compliance")} label="Compliance score">
+              <p className="inx-score__meta">Target {COMPLIANCE_TARGET}% or more · Minimum {COMPLIANCE_MINIMUM}%</p>
+              <p className="inx-score__meta"><strong>{verdict}</strong> {counts.ok} compliant, {counts.warn} warning{counts.warn === 1 ? "" : "s"}, {counts.bad} non-compliant.</p>
+              <p className="inx-score__meta a-muted">Audited: <a href={r.url}>{r.url}</a></p>
+            </ScoreBlock>
+          </>
+        )}
+        <LastUpdated at={c.updated} />
+      </Card>
+      {r && <Card title="Compliance checks"><CheckList checks={r.complianceChecks} /></Card>}
+    </>
+  );
+}
+
+// ---------------------------------------------------------- verification
+
+interface CrawlRow { path: string; score: number; pass: number; warning: number; fail: number; error?: string }
+
+function useVerification(source: SeoIndexNowSource, site: Site) {
+  const [path, setPath] = useState("/");
+  const [report, setReport] = useState<VerificationReport | null>(null);
+  const [busy, setBusy] = useState<"" | "audit" | "crawl">("");
+  const [updated, setUpdated] = useState<Date | null>(null);
+  const [crawl, setCrawl] = useState<CrawlRow[]>([]);
+  const [crawlAt, setCrawlAt] = useState<Date | null>(null);
+  const [progress, setProgress] = useState("");
+  const [error, setError] = useState("");
+  const alive = useAlive();
+  const auditOne = useCallback(async (p: string): Promise<VerificationReport> => {
+    const { doc, url } = await source.fetchPage(p);
+    const results = verificationChecks(doc, napOf(site, url));
+    return { url, score: verificationScore(results), results, timestamp: new Date().toISOString() };
+  }, [source, site]);
+  const audit = useCallback(async () => {
+    setBusy("audit");
+    setError("");
+    try {
+      const r = await auditOne(path);
+      if (!alive.current) return;
+      setReport(r);
+      setUpdated(new Date());
+    } catch (e) {
+      console.error("SEO audit failed", e);
+      if (alive.current) setError(`The audit could not read ${path}: ${(e as Error).message}`);
+    }
+    if (alive.current) setBusy("");
+  }, [auditOne, path, alive]);
+  const crawlAll = useCallback(async () => {
+    setBusy("crawl");
+    setError("");
+    const rows: CrawlRow[] = [];
+    for (let i = 0; i < CRAWL_ROUTES.length; i++) {
+      const p = CRAWL_ROUTES[i];
+      if (!alive.current) return;
+      setProgress(`Scanning ${i + 1} of ${CRAWL_ROUTES.length}: ${p}`);
+      try {
+        const r = await auditOne(p);
+        rows.push({ path: p, score: r.score, pass: r.results.filter((x) => x.status === "pass").length,
+          warning: r.results.filter((x) => x.status === "warning").length, fail: r.results.filter((x) => x.status === "fail").length });
+      } catch (e) {
+        rows.push({ path: p, score: 0, pass: 0, warning: 0, fail: 0, error: (e as Error).message });
+      }
+      if (!alive.current) return;
+      setCrawl([...rows]);
+      if (i < CRAWL_ROUTES.length - 1) await sleep(CRAWL_PAUSE_MS);
+    }
+    if (!alive.current) return;
+    setProgress("");
+    setBusy("");
+    setCrawlAt(new Date());
+  }, [auditOne, alive]);
+  return { path, setPath, report, busy, updated, crawl, crawlAt, progress, error, audit, crawlAll };
+}
+
+function AutoFixNote({ issues }: { issues: string[] }) {
+  return (
+    <div className="inx-notice" role="status">
+      <p><strong>Auto-fix is not available.</strong> {AUTO_FIX_NOTE}</p>
+      {issues.length > 0 ? (
+        <ul className="inx-fixlist">{issues.map((i) => <li key={i}>{i}</li>)}</ul>
+      ) : <p className="a-muted">No issues to fix in the current results.</p>}
+    </div>
+  );
+}
+
+function VerificationPanel({ v }: { v: ReturnType<typeof useVerification> }) {
+  const [cat, setCat] = useState("All");
+  const [fixOpen, setFixOpen] = useState(false);
+  const r = v.report;
+  const cats = useMemo(() => ["All", ...Array.from(new Set((r?.results || []).map((x) => x.category)))], [r]);
+  const shown = (r?.results || []).filter((x) => cat === "All" || x.category === cat);
+  const issues = (r?.results || []).filter((x) => x.status !== "pass").map((x) => `${x.check}: ${x.fix || x.message}`);
+  const avg = v.crawl.length ? Math.round(v.crawl.reduce((s, x) => s + x.score, 0) / v.crawl.length) : 0;
+  return (
+    <>
+      <Card title="SEO Verification" description="Checks a page's meta tags, headings, structured data, images, links, resource hints and business details.">
+        <PageSelect id="inx-verify-page" value={v.path} onChange={v.setPath} disabled={!!v.busy} />
+        <div className="a-row">
+          <Button onClick={v.audit} disabled={!!v.busy}>{v.busy === "audit" ? "Running Audit..." : "Run SEO Audit"}</Button>
+          <Button variant="outline" onClick={() => setFixOpen(true)} aria-expanded={fixOpen}>Auto-Fix Issues</Button>
+          <Button variant="outline" onClick={v.crawlAll} disabled={!!v.busy}>{v.busy === "crawl" ? "Scanning..." : "Crawl All Pages"}</Button>
+        </div>
+        {v.progress && <p role="status" className="a-muted inx-progress-text">{v.progress}</p>}
+        {v.error && <p role="alert" className="a-error">{v.error}</p>}
+        {fixOpen && <AutoFixNote issues={issues} />}
+        {r && (
+          <ScoreBlock score={r.score} tone={scoreTone(r.score, "verification")} label="SEO score">
+            <p className="inx-score__meta">{r.results.filter((x) => x.status === "pass").length} of {r.results.length} checks pass. Good at 90% or more; needs work below 70%.</p>
+            <p className="inx-score__meta a-muted">Audited: <a href={r.url}>{r.url}</a></p>
+          </ScoreBlock>
+        )}
+        <LastUpdated at={v.updated} />
+      </Card>
+      {r && (
+        <Card title="Results">
+          <div className="a-row inx-filters" role="group" aria-label="Filter results by category">
+            {cats.map((c) => (
+              <button key={c} type="button" className={`a-btn ${cat === c ? "a-btn--primary" : "a-btn--outline"} inx-filter`} aria-pressed={cat === c} onClick={() => setCat(c)}>
+                {c}{c !== "All" && <span className="inx-filter__n"> ({r.results.filter((x) => x.category === c).length})</span>}
+              </button>
+            ))}
+          </div>
+          <CheckList checks={shown} />
+        </Card>
+      )}
+      <Card title="Site-wide results" description={`Crawls the ${CRAWL_ROUTES.length} main pages, ${CRAWL_PAUSE_MS} ms apart, and audits each.`}>
+        {v.crawl.length === 0 ? <p className="a-muted">Press Crawl All Pages to audit every main page.</p> : (
+          <>
+            {!v.progress && <p><strong>Average score: {avg}%</strong> across {v.crawl.length} pages.</p>}
+            <div className="inx-tablewrap">
+              <table className="a-table">
+                <thead><tr><th scope="col">Page</th><th scope="col">Score</th><th scope="col">Pass</th><th scope="col">Warnings</th><th scope="col">Failed</th></tr></thead>
+                <tbody>
+                  {v.crawl.map((x) => (
+                    <tr key={x.path}>
+                      <td><a href={x.path}>{x.path}</a>{x.error && <span className="a-error"> {x.error}</span>}</td>
+                      <td><Badge tone={x.error ? "bad" : scoreTone(x.score, "verification")}>{x.error ? "error" : `${x.score}%`}</Badge></td>
+                      <td>{x.pass}</td><td>{x.warning}</td><td>{x.fail}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+        <LastUpdated at={v.crawlAt} />
+      </Card>
+      <Card title="SEO checklist">
+        <ul className="inx-checklist">{SEO_CHECKLIST.map((i) => <li key={i}>{i}</li>)}</ul>
+      </Card>
+    </>
+  );
+}
+
+// ---------------------------------------------------------------- health
+
+interface HealthRow { route: RouteInfo; health: UrlHealth | null }
+
+function useHealth(source: SeoIndexNowSource) {
+  const [rows, setRows] = useState<HealthRow[] | null>(null);
+  const [baseUrl, setBaseUrl] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [updated, setUpdated] = useState<Date | null>(null);
+  const [error, setError] = useState("");
+  const started = useRef(false);
+  const alive = useAlive();
+  const refresh = useCallback(async () => {
+    setBusy(true);
+    setError("");
+    try {
+      const { baseUrl, routes } = await source.routes();
+      if (!alive.current) return;
+      setBaseUrl(baseUrl);
+      const out: HealthRow[] = routes.map((route) => ({
+        route,
+        health: route.indexable ? null : { url: route.path, status: "blocked", statusCode: 0, error: "Not indexable: disallowed in robots.txt and marked noindex", lastChecked: new Date().toISOString() },
+      }));
+      setRows(out.map((x) => ({ ...x })));
+      // HEAD every indexable URL, a few at a time.
+      const todo = out.filter((x) => !x.health);
+      let next = 0;
+      const worker = async () => {
+        while (next < todo.length && alive.current) {
+          const row = todo[next++];
+          row.health = await source.check(row.route.path);
+          if (alive.current) setRows(out.map((x) => ({ ...x })));
+        }
+      };
+      await Promise.all(Array.from({ length: 6 }, worker));
+      if (!alive.current) return;
+      setRows(out);
+      setUpdated(new Date());
+    } catch (e) {
+      if (alive.current) setError(e instanceof ApiError ? e.message : `Routes could not be loaded: ${(e as Error).message}`);
+    }
+    if (alive.current) setBusy(false);
+  }, [source, alive]);
+  const ensure = useCallback(() => {
+    if (!started.current) { started.current = true; refresh(); }
+  }, [refresh]);
+  return { rows, baseUrl, busy, updated, error, refresh, ensure };
+}
+
+const healthTone = (s: UrlHealth["status"] | undefined) => (s === "active" ? "good" : s === "redirect" ? "warn" : s === "blocked" ? "neutral" : s ? "bad" : "neutral");
+const isIssue = (h: UrlHealth | null) => !!h && (h.status === "404" || h.status === "error" || h.status === "redirect");
+
+function UrlList({ rows, empty }: { rows: HealthRow[]; empty: string }) {
+  if (!rows.length) return <p className="a-empty">{empty}</p>;
+  return (
+    <div className="inx-urlbox" tabIndex={0} role="region" aria-label={`${rows.length} URLs`}>
+      <ul className="inx-urls">
+        {rows.map(({ route, health }) => (
+          <li key={route.path} className="inx-url">
+            <div className="inx-url__main">
+              <a href={route.path} className="inx-url__path">{route.path}</a>
+              <span className="a-muted inx-url__meta">{route.component} · priority {route.priority} · {route.changefreq}{route.includeInSitemap ? " · in sitemap" : ""}</span>
+              {health?.redirectTo && <span className="inx-url__meta">Redirects to {health.redirectTo}</span>}
+              {health?.error && health.status !== "active" && <span className="inx-url__meta a-muted">{health.error}</span>}
+            </div>
+            <Badge tone={healthTone(health?.status)}>{health ? (health.status === "redirect" ? "redirect" : health.status) : "checking"}</Badge>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function HealthPanel({ h, source, toast }: { h: ReturnType<typeof useHealth>; source: SeoIndexNowSource; toast: ReturnType<typeof useToast> }) {
+  const [fixOpen, setFixOpen] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+  useEffect(() => { h.ensure(); }, [h.ensure]);
+  const rows = h.rows || [];
+  const checked = rows.filter((r) => r.health && r.health.status !== "blocked");
+  const issues = rows.filter((r) => isIssue(r.health));
+  const active = rows.filter((r) => r.health?.status === "active");
+  const download = async () => {
+    setDownloading(true);
+    try {
+      const [sitemap, robots] = await Promise.all([source.fetchText("/sitemap.xml"), source.fetchText("/robots.txt")]);
+      saveFile("sitemap.xml", sitemap, "application/xml");
+      saveFile("robots.txt", robots, "text/plain");
+      toast({ title: "Files Downloaded", description: "sitemap.xml and robots.txt were saved." });
+    } catch (e) {
+      toast({ title: "Download Failed", description: (e as Error).message, variant: "destructive" });
+    } finally {
+      setDownloading(false);
+    }
+  };
+  return (
+    <>
+      <Card title="Health Monitor" description="Every route of the site's route table, checked with a HEAD request from this browser.">
+        <div className="a-row">
+          <Button onClick={h.refresh} disabled={h.busy}>{h.busy ? "Refreshing..." : "Refresh"}</Button>
+          <Button variant="outline" onClick={download} disabled={downloading}>{downloading ? "Downloading..." : "Download Files"}</Button>
+          <Button variant="outline" onClick={() => setFixOpen(true)} aria-expanded={fixOpen}>Auto-Fix Issues</Button>
+        </div>
+        {h.error && <p className="a-error" role="alert">{h.error}</p>}
+        {fixOpen && <AutoFixNote issues={issues.map((r) => `${r.route.path}: ${r.health?.status === "redirect" ? `redirects${r.health.redirectTo ? " to " + r.health.redirectTo : ""}; link to the final address instead` : r.health?.error || r.health?.status}`)} />}
+        <div className="a-grid a-grid--4 inx-stats">
+          <StatCard label="Total Routes" value={h.rows ? rows.length : "…"} hint="Concrete paths in the route table" />
+          <StatCard label="Indexable URLs" value={h.rows ? rows.filter((r) => r.route.indexable).length : "…"} hint="Allowed in robots.txt" />
+          <StatCard label="In Sitemap" value={h.rows ? rows.filter((r) => r.route.includeInSitemap).length : "…"} hint="Listed in sitemap.xml" />
+          <StatCard label="Issues Found" value={h.rows && !h.busy ? issues.length : "…"} tone={h.rows && !h.busy ? (issues.length ? "bad" : "good") : undefined}
+            hint={`${checked.length} URLs checked`} />
+        </div>
+        {h.busy && <p className="a-muted">Checking {rows.length ? `${checked.length} of ${rows.filter((r) => r.route.indexable).length} URLs` : "routes"}...</p>}
+        <LastUpdated at={h.updated} />
+      </Card>
+      <Card title="URLs">
+        {!h.rows ? <p role="status" className="a-muted">Loading routes...</p> : (
+          <Tabs label="URL lists" tabs={[
+            { id: "all", label: "All URLs", content: <UrlList rows={rows} empty="No routes." /> },
+            { id: "issues", label: "Issues", content: <UrlList rows={issues} empty={h.busy ? "Checking..." : "No issues found: every indexable URL answers 200."} /> },
+            { id: "active", label: "Active", content: <UrlList rows={active} empty={h.busy ? "Checking..." : "No active URLs."} /> },
+          ]} />
+        )}
+      </Card>
+    </>
+  );
+}
+
+// -------------------------------------------------------------- indexnow
+
+function IndexNowPanel({ source, site, toast }: { source: SeoIndexNowSource; site: Site; toast: ReturnType<typeof useToast> }) {
+  const [key, setKey] = useState("");
+  const [serverKey, setServerKey] = useState<string | null>(null);
+  const [keyError, setKeyError] = useState("");
+  const [custom, setCustom] = useState("");
+  const [busy, setBusy] = useState<"" | "all" | "custom">("");
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [updated, setUpdated] = useState<Date | null>(null);
+  const alive = useAlive();
+
+  useEffect(() => {
+    const local = readStoredKey();
+    setKey(local);
+    source.getKey().then((r) => {
+      if (!alive.current) return;
+      setServerKey(r.key);
+      if (!local && r.key) { setKey(r.key); writeStoredKey(r.key); }
+    }).catch((e) => console.error("IndexNow key could not be loaded", e));
+  }, [source, alive]);
+
+  const save = async (k: string) => {
+    try {
+      const r = await source.saveKey(k);
+      if (alive.current) setServerKey(r.key);
+      return true;
+    } catch (e) {
+      if (alive.current) setKeyError(`The key could not be saved on the server: ${(e as Error).message}`);
+      return false;
+    }
+  };
+  const generate = async () => {
+    const k = generateKey();
+    setKey(k);
+    setKeyError("");
+    writeStoredKey(k);
+    toast({ title: "API Key Generated", description: "New IndexNow API key created. Don't forget to create the verification file!" });
+    await save(k);
+  };
+  const onKeyChange = (v: string) => {
+    setKey(v);
+    writeStoredKey(v.trim());
+    setKeyError("");
+  };
+  const onKeyBlur = () => {
+    const k = key.trim();
+    if (!k) return;
+    if (!KEY_RE.test(k)) { setKeyError("A key is 8-128 characters: letters, digits or dashes."); return; }
+    if (k !== serverKey) save(k);
+  };
+  const copy = async () => {
+    if (!key) { toast({ title: "No API Key", description: "Generate an API key first", variant: "destructive" }); return; }
+    try {
+      await navigator.clipboard.writeText(key);
+      toast({ title: "Copied!", description: "API key copied to clipboard" });
+    } catch {
+      toast({ title: "Copy Failed", description: "Could not copy to clipboard", variant: "destructive" });
+    }
+  };
+  const downloadKeyFile = () => {
+    if (!key) { toast({ title: "No API Key", description: "Generate an API key first", variant: "destructive" }); return; }
+    saveFile(`${key}.txt`, key);
+    toast({ title: "File Downloaded", description: `Upload ${key}.txt to your domain root to verify ownership` });
+  };
+  const submit = async (all: boolean) => {
+    const k = key.trim();
+    if (!k) { toast({ title: "Missing API Key", description: "Please generate an API key first", variant: "destructive" }); return; }
+    let urls: string[] = [];
+    if (!all) {
+      urls = splitURLs(custom);
+      if (!urls.length) { toast({ title: "No URLs", description: "Please enter URLs to submit", variant: "destructive" }); return; }
+    }
+    setBusy(all ? "all" : "custom");
+    setResult(null);
+    try {
+      const r = await source.submit(all ? { all: true, apiKey: k } : { urls, apiKey: k });
+      if (!alive.current) return;
+      setServerKey(k);
+      setResult({ ok: true, text: `Submitted ${r.submitted} URLs to IndexNow.` });
+      toast({ title: "Submission Successful", description: `Submitted ${r.submitted} URLs to IndexNow` });
+    } catch (e) {
+      console.error("IndexNow submission failed", e);
+      if (!alive.current) return;
+      setResult({ ok: false, text: (e as Error).message || "Could not submit URLs to IndexNow." });
+      toast({ title: "Submission Failed", description: "Could not submit URLs to IndexNow", variant: "destructive" });
+    }
+    setBusy("");
+    setUpdated(new Date());
+  };
+  const k = key.trim();
+  const keyURL = k ? `${site.baseUrl}/${k}.txt` : "";
+  return (
+    <>
+      <Card title="IndexNow API Key" description="IndexNow tells Bing, Yandex, Seznam, Naver and other search engines that pages changed. The key proves the site is yours.">
+        <div className="a-field">
+          <label htmlFor="inx-key" className="a-label">API key</label>
+          <div className="inx-keyrow">
+            <input id="inx-key" className="a-input inx-key" value={key} onChange={(e) => onKeyChange(e.target.value)} onBlur={onKeyBlur}
+              spellCheck={false} autoComplete="off" maxLength={128} placeholder="Generate a key or paste an existing one"
+              aria-invalid={!!keyError} aria-describedby={keyError ? "inx-key-err inx-key-hint" : "inx-key-hint"} />
+            <Button onClick={generate}>Generate</Button>
+            <Button variant="outline" onClick={copy}>Copy</Button>
+          </div>
+          {keyError && <p id="inx-key-err" className="a-error" role="alert">{keyError}</p>}
+          <p id="inx-key-hint" className="a-muted inx-hint">
+            {!k ? "No key yet. Generate one: it is kept in this browser and saved on the server."
+              : serverKey === k ? <>Saved on the server, which answers the verification file at <a href={`/${k}.txt`}>{keyURL}</a>.</>
+                : "Not saved on the server yet: it is saved when you leave the field, or with the next submission."}
+          </p>
+        </div>
+        <h3 className="inx-h3">Verification file</h3>
+        <p className="a-muted inx-hint">Search engines fetch <code>{k ? `${k}.txt` : "{key}.txt"}</code> from the domain root and expect the key inside. This server already serves it once the key is saved; download it only if the site is hosted elsewhere.</p>
+        <Button variant="outline" onClick={downloadKeyFile}>Download Verification File</Button>
+      </Card>
+      <Card title="Submit All Site Pages" description="Sends every URL in sitemap.xml to IndexNow in one request, through this server.">
+        <Button onClick={() => submit(true)} disabled={!!busy}>{busy === "all" ? "Submitting..." : "Submit All Site Pages"}</Button>
+      </Card>
+      <Card title="Submit Custom URLs" description="Only addresses on this site are accepted. Paths such as /contact are completed with the site address.">
+        <div className="a-field">
+          <label htmlFor="inx-urls" className="a-label">URLs to submit (one per line)</label>
+          <textarea id="inx-urls" className="a-input inx-textarea" value={custom} onChange={(e) => setCustom(e.target.value)} rows={6} spellCheck={false}
+            placeholder={`${site.baseUrl}/services/water-damage-restoration\n${site.baseUrl}/contact`} />
+        </div>
+        <Button onClick={() => submit(false)} disabled={!!busy || !k || !custom.trim()}>{busy === "custom" ? "Submitting..." : "Submit URLs"}</Button>
+      </Card>
+      {result && <p className={`inx-notice ${result.ok ? "inx-notice--good" : "inx-notice--bad"}`} role={result.ok ? "status" : "alert"}>{result.text}</p>}
+      <LastUpdated at={updated} />
+    </>
+  );
+}
+
+// ---------------------------------------------------------------- screen
+
+/** IndexNowPage is SEO & IndexNow Management (spec 2.4): a compliance
+ * audit, a verification audit and crawl, route health, and IndexNow
+ * submission. State lives here so switching tabs keeps results. */
+export default function IndexNowPage({ site, source = liveSeo }: AdminPageProps & { source?: SeoIndexNowSource }) {
+  const toast = useToast();
+  const compliance = useCompliance(source, site);
+  const verification = useVerification(source, site);
+  const health = useHealth(source);
+  const { run } = compliance;
+  useEffect(() => { run("/"); }, [run]);
+  return (
+    <>
+      <PageHeader title="SEO & IndexNow Management" description="Audit pages against the SEO rules, watch every route's health, and tell search engines about new and changed pages." />
+      <Tabs label="SEO & IndexNow tools" tabs={[
+        { id: "compliance", label: "SEO Compliance", content: <CompliancePanel c={compliance} /> },
+        { id: "verification", label: "SEO Verification", content: <VerificationPanel v={verification} /> },
+        { id: "health", label: "Health Monitor", content: <HealthPanel h={health} source={source} toast={toast} /> },
+        { id: "indexnow", label: "IndexNow Submission", content: <IndexNowPanel source={source} site={site} toast={toast} /> },
+      ]} />
+    </>
+  );
+}

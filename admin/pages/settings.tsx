@@ -1,0 +1,82 @@
+import { useEffect, useState } from "react";
+import { api, ApiError } from "../api";
+import { useToast } from "../toast";
+import type { AdminPageProps } from "../types";
+import { Button, Card, PageHeader } from "../ui";
+
+interface Settings {
+  businessName: string; phone: string; address: string; website: string; emergencyPhone: string;
+  autoIndexNow: boolean; seoMonitoring: boolean; autoSchema: boolean; emergencyMode: boolean;
+}
+
+const TOGGLES: { key: keyof Settings; label: string; hint: string }[] = [
+  { key: "autoIndexNow", label: "Auto-submit to IndexNow", hint: "Tell search engines when pages change." },
+  { key: "seoMonitoring", label: "SEO health monitoring", hint: "Check routes and head tags on a schedule." },
+  { key: "autoSchema", label: "Auto schema generation", hint: "Generate structured data for new pages." },
+  { key: "emergencyMode", label: "24/7 emergency mode", hint: "Show the emergency call-to-action everywhere." },
+];
+
+/** Settings is System Settings: it really saves, and the public pages are
+ * re-rendered with the new business details. */
+export default function SettingsPage(_: AdminPageProps) {
+  const [s, setS] = useState<Settings | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  const toast = useToast();
+  useEffect(() => {
+    api<Settings>("/api/admin/settings").then(setS).catch((e) => toast({ title: "Settings could not be loaded", description: e.message, variant: "destructive" }));
+  }, [toast]);
+  if (!s) return <><PageHeader title="System Settings" /><p role="status">Loading settings...</p></>;
+  const text = (k: keyof Settings, label: string, type = "text", autoComplete?: string) => (
+    <div className="a-field">
+      <label htmlFor={`set-${k}`} className="a-label">{label}</label>
+      <input id={`set-${k}`} className="a-input" type={type} autoComplete={autoComplete} value={s[k] as string}
+        onChange={(e) => setS({ ...s, [k]: e.target.value })} aria-invalid={!!errors[k]} aria-describedby={errors[k] ? `set-${k}-err` : undefined} />
+      {errors[k] && <p id={`set-${k}-err`} className="a-error" role="alert">{errors[k]}</p>}
+    </div>
+  );
+  const save = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setSaving(true);
+    try {
+      const saved = await api<Settings>("/api/admin/settings", { method: "PUT", body: JSON.stringify(s) });
+      setS(saved);
+      setErrors({});
+      toast({ title: "Settings saved", description: "The website now shows the new details." });
+    } catch (err) {
+      if (err instanceof ApiError && err.body?.errors) setErrors(err.body.errors);
+      toast({ title: "Settings not saved", description: (err as Error).message, variant: "destructive" });
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <form onSubmit={save}>
+      <PageHeader title="System Settings" description="Business details shown on every page, and feature switches." />
+      <Card title="Business Information">
+        <div className="a-form-grid">
+          {text("businessName", "Business name", "text", "organization")}
+          {text("phone", "Phone", "tel", "tel")}
+          {text("address", "Address (street, city, state ZIP)", "text", "street-address")}
+          {text("website", "Website", "url", "url")}
+        </div>
+      </Card>
+      <Card title="Features">
+        <ul className="a-toggles">
+          {TOGGLES.map((t) => (
+            <li key={t.key}>
+              <label className="a-switch">
+                <input type="checkbox" role="switch" checked={s[t.key] as boolean} onChange={(e) => setS({ ...s, [t.key]: e.target.checked })} />
+                <span><strong>{t.label}</strong><br /><span className="a-muted">{t.hint}</span></span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      </Card>
+      <Card title="Emergency Contact">
+        {text("emergencyPhone", "Emergency phone", "tel")}
+      </Card>
+      <Button type="submit" disabled={saving}>{saving ? "Saving..." : "Save Settings"}</Button>
+    </form>
+  );
+}

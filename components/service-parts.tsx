@@ -1,0 +1,47 @@
+import { Icon } from "./icons";
+import type { ServiceCard, Site } from "./types";
+
+/** ServiceTrustItems is the strip of three trust items below a service
+ * page's hero. */
+export function ServiceTrustItems({ site }: { site: Site }) {
+  const items: [string, string, string][] = [
+    ["award", "IICRC Certified Technicians", "Trained to the industry's cleaning and restoration standards"],
+    ["shield", "Licensed & Insured", `Georgia License #${site.license}, fully insured`],
+    ["clock", "24/7 Emergency Service", "A live person answers, day or night"],
+  ];
+  return (
+    <section className="svc-trust" aria-label="Why homeowners trust us">
+      <ul className="container svc-trust__list">
+        {items.map(([icon, title, text]) => (
+          <li key={title} className="svc-trust__item">
+            <span className="svc-trust__icon"><Icon name={icon} size={24} /></span>
+            <span>
+              <span className="svc-trust__title">{title}</span>
+              <span className="svc-trust__text">{text}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** ServiceLinkCards are compact cards (icon, title, short description,
+ * Learn More) for smaller rows of services. */
+export function ServiceLinkCards({ services, headingLevel = 3 }: { services: ServiceCard[]; headingLevel?: 2 | 3 }) {
+  const H = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <ul className="svc-mini">
+      {services.map((s) => (
+        <li key={s.slug} className="card svc-mini__card">
+          <span className="service-card__icon svc-mini__icon"><Icon name={s.icon} size={22} /></span>
+          <div className="svc-mini__body">
+            <H className="card__title">{s.title}</H>
+            <p>{s.shortDescription}</p>
+            <a href={`/services/${s.slug}`} className="card__link" aria-label={`Learn more about ${s.title}`}>Learn More <Icon name="arrow-right" size={16} /></a>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,62 @@
+import { Layout } from "../components/layout";
+import { PageHero } from "../components/page-hero";
+import { QuoteSection } from "../components/quote";
+import { FAQ } from "../components/faq";
+import { RelatedGrid } from "../components/related-links";
+import { Icon } from "../components/icons";
+import { AreaCTA, AreaReasons, AreaServiceCards } from "../components/area-blocks";
+import type { PageProps } from "../components/types";
+import type { CityProfileData } from "../components/types-area";
+import "../styles/area.css";
+
+/** CityProfile is one of the four fixed city pages (Douglasville, Atlanta,
+ * Marietta, Lawrenceville): emergency badge, hero with call link,
+ * neighborhoods and landmarks, zip codes, four services, three reasons and
+ * the profile's five questions. */
+export default function CityProfile(props: PageProps<CityProfileData>) {
+  const { site, data } = props;
+  return (
+    <Layout props={props}>
+      <PageHero site={site} title={data.heading} lead={data.intro} estimateHref="#contact-form">
+        <p className="area-badge-row">
+          <span className="area-emergency-badge"><Icon name="alert-triangle" size={16} /> 24/7 Emergency Service in {data.city}</span>
+          <span className="hero__badge"><Icon name="map-pin" size={16} /> {data.county} County, GA</span>
+        </p>
+      </PageHero>
+      <section className="section" aria-labelledby="local-title">
+        <div className="container">
+          <h2 id="local-title" className="section__title">Local Restoration Across {data.city}</h2>
+          <p className="section__lead">Our crews know {data.city}'s neighborhoods, housing and storm risks.</p>
+          <div className="cards cards--3 area-local">
+            <div className="card">
+              <h3 className="card__title"><Icon name="home" size={20} /> Neighborhoods We Serve</h3>
+              <ul className="area-tags">
+                {data.neighborhoods.map((n) => <li key={n}>{n}</li>)}
+              </ul>
+            </div>
+            <div className="card">
+              <h3 className="card__title"><Icon name="map-pin" size={20} /> Near Local Landmarks</h3>
+              <ul className="area-tags">
+                {data.landmarks.map((l) => <li key={l}>{l}</li>)}
+              </ul>
+            </div>
+            <div className="card">
+              <h3 className="card__title"><Icon name="mail" size={20} /> ZIP Codes We Serve</h3>
+              <ul className="area-tags area-tags--zip">
+                {data.zipCodes.map((z) => <li key={z}>{z}</li>)}
+              </ul>
+              <p className="area-local__note">Plus every other ZIP code in {data.county} County.</p>
+            </div>
+          </div>
+        </div>
+      </section>
+      <AreaServiceCards id="profile-services" title={`Restoration Services in ${data.city}`} services={data.services} muted />
+      <AreaReasons id="profile-reasons" title={`Why ${data.city} Chooses Us`} reasons={data.reasons} />
+      <QuoteSection site={site} height={900} title={`Get Your Free Estimate in ${data.city}`} />
+      <AreaCTA site={site} title={`Damage at Your ${data.city} Property?`}
+        text="Call now for 24/7 emergency service, or request a free, no-obligation estimate online." />
+      <FAQ title={`${data.city} Restoration FAQ`} faqs={data.faqs} schemaId={`city-${data.countySlug}-${data.city.toLowerCase()}-faq`} site={site} />
+      <RelatedGrid current={props.path} site={site} />
+    </Layout>
+  );
+}

@@ -1,0 +1,38 @@
+import { Layout } from "../components/layout";
+import { PageHero } from "../components/page-hero";
+import { EstimateForm, type EstimateState } from "../components/estimate-form";
+import { Icon } from "../components/icons";
+import type { PageProps } from "../components/types";
+
+/** Estimate is /estimate: the native estimate form on its own page. After
+ * a POST without JavaScript the server renders it again with the messages
+ * and the values typed, or shows the thank-you state at /estimate/thanks. */
+export default function Estimate(props: PageProps<{ state: EstimateState | null }>) {
+  const { site, data } = props;
+  const done = !!data.state?.success;
+  return (
+    <Layout props={props}>
+      <PageHero site={site} title={done ? "Thank You!" : "Get Your Free Estimate"} estimateHref={null}
+        lead={done ? "Your request is in. A member of our team will contact you shortly." : "Tell us what happened and where. Estimates are always free, and we bill insurance directly."} />
+      <section className="section">
+        <div className="container quote">
+          <div className="quote__form">
+            <h2 className="section__title section__title--left">{done ? "Request Received" : "Request a Free Estimate"}</h2>
+            <EstimateForm site={site} state={data.state || undefined} idPrefix="estimate" />
+          </div>
+          <aside className="quote__side" aria-label="Emergency help">
+            <div className="card card--danger">
+              <p className="card__title"><Icon name="alert-triangle" size={22} /> Emergency right now?</p>
+              <p>Call us instead of filling in the form: a live person answers 24/7.</p>
+              <a href={site.tel} className="btn btn--white btn--block"><Icon name="phone" size={18} /> Call {site.phone}</a>
+            </div>
+            <div className="card">
+              <p className="card__title"><Icon name="clock" size={20} /> When we reply</p>
+              <p>Within 60 minutes for emergencies and within 2 hours for general inquiries.</p>
+            </div>
+          </aside>
+        </div>
+      </section>
+    </Layout>
+  );
+}

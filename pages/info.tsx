@@ -1,0 +1,65 @@
+import { Layout } from "../components/layout";
+import { PageHero } from "../components/page-hero";
+import { ArticleBody } from "../components/article-body";
+import { TrustBadges } from "../components/trust";
+import { Icon } from "../components/icons";
+import type { PageProps, Site } from "../components/types";
+// Page styles after the shared ones, so they win at equal specificity.
+import "../styles/info.css";
+
+export interface InfoData {
+  slug: string;
+  title: string;
+  lead: string;
+  content: string;
+}
+
+function ContactCard({ site, topic }: { site: Site; topic: string }) {
+  return (
+    <aside className="card info-contact" aria-labelledby="info-contact-title">
+      <p id="info-contact-title" className="card__title">Questions about {topic}?</p>
+      <ul className="info-contact__list">
+        <li><Icon name="phone" size={18} /> <a href={site.tel}>{site.phone}</a></li>
+        {site.email && <li><Icon name="mail" size={18} /> <a href={`mailto:${site.email}`}>{site.email}</a></li>}
+        <li><Icon name="map-pin" size={18} /> <span>{site.name}, {site.street}, {site.city}, {site.state} {site.zip}</span></li>
+      </ul>
+    </aside>
+  );
+}
+
+/** Info is /about, /privacy and /terms: the content page's title as the
+ * H1 and its body rendered line by line. */
+export default function Info(props: PageProps<InfoData>) {
+  const { site, data } = props;
+  const about = data.slug === "about";
+  return (
+    <Layout props={props}>
+      <PageHero site={site} title={data.title} lead={data.lead} call={about} estimateHref={about ? "/contact" : null} />
+      <section className="section info">
+        <div className="container">
+          <ArticleBody body={data.content} />
+          {!about && <div className="prose"><ContactCard site={site} topic={data.slug === "privacy" ? "your information" : "these terms"} /></div>}
+        </div>
+      </section>
+      {about && (
+          <section className="section section--muted" aria-labelledby="about-numbers-title">
+            <div className="container">
+              <h2 id="about-numbers-title" className="section__title">By the Numbers</h2>
+              <ul className="stats stats--4">
+                <li><span className="stats__value">20+</span>{" "}<span className="stats__label">Years in Business</span></li>
+                <li><span className="stats__value">1000+</span>{" "}<span className="stats__label">Projects Completed</span></li>
+                <li><span className="stats__value">11+</span>{" "}<span className="stats__label">Counties Served</span></li>
+                <li><span className="stats__value">99%</span>{" "}<span className="stats__label">Customer Satisfaction</span></li>
+              </ul>
+              <TrustBadges />
+              <p className="center about-links">
+                <a href="/portfolio" className="btn btn--outline">See Our Work</a>
+                <a href="/service-areas" className="btn btn--outline">Where We Work</a>
+                <a href="/contact" className="btn btn--primary">Contact Us</a>
+              </p>
+            </div>
+          </section>
+      )}
+    </Layout>
+  );
+}

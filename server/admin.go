@@ -1,0 +1,111 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/atlanta-restoration/site/content"
+)
+
+// AdminPage is one screen of the admin area (spec 2.4).
+type AdminPage struct {
+	Slug  string `json:"slug"` // "" is the dashboard
+	Title string `json:"title"`
+}
+
+// AdminPages are the admin screens, in sidebar order, plus the leads
+// manager the dashboard links to.
+var AdminPages = []AdminPage{
+	{"", "Dashboard"}, {"upload", "Photo Upload"}, {"seo-audit", "SEO Audit"}, {"analytics", "Analytics"},
+	{"content", "Content Management"}, {"locations", "Location Pages"}, {"schema", "Schema Management"},
+	{"performance", "Performance Monitor"}, {"security", "Security Scanner"}, {"indexnow", "SEO & IndexNow"},
+	{"settings", "System Settings"}, {"leads", "Secure Leads Manager"},
+}
+
+// AdminData is the admin shell's data: which screen the URL names. The
+// server always renders the locked gate; the browser unlocks it.
+type AdminData struct {
+	Page  string      `json:"page"`
+	Pages []AdminPage `json:"pages"`
+}
+
+func adminRoutes() []Route {
+	return []Route{
+		{Pattern: "/admin", Page: "admin", Priority: "low", ChangeFreq: "yearly", Load: loadAdmin},
+		{Pattern: "/admin/{page}", Page: "admin", Priority: "low", ChangeFreq: "yearly", Load: loadAdmin,
+			Expand: func(_ *content.Site) []string {
+				var out []string
+				for _, p := range AdminPages[1:] {
+					out = append(out, "/admin/"+p.Slug)
+				}
+				return out
+			}},
+	}
+}
+
+func loadAdmin(_ context.Context, s *Server, p params) (page, error) {
+	slug := p["page"]
+	for _, ap := range AdminPages {
+		if ap.Slug != slug {
+			continue
+		}
+		path := "/admin"
+		if slug != "" {
+			path += "/" + slug
+		}
+		h := headSpec{Title: ap.Title + " | Admin", Description: "Admin area: " + ap.Title + ".", Path: path, NoIndex: true,
+			Crumbs: []Crumb{{"Admin", "/admin"}}}
+		if slug == "indexnow" {
+			h.Title = "SEO & IndexNow | Admin"
+			h.Description = "Check SEO compliance and route health, and submit the site's pages to search engines with IndexNow."
+		}
+		if slug != "" {
+			h.Crumbs = append(h.Crumbs, Crumb{ap.Title, path})
+		}
+		return page{Data: AdminData{Page: slug, Pages: AdminPages}, Head: h}, nil
+	}
+	return page{}, ErrNotFound
+}
+
+// adminAPI registers the admin JSON API. Everything but unlock needs a
+// token: an unknown path under /api/admin/ answers 401 too, so probing
+// reveals nothing without one.
+func (s *Server) adminAPI(e *echo.Echo) {
+	e.POST("/api/admin/unlock", s.unlock)
+	g := e.Group("/api/admin", s.requireAdmin)
+	g.GET("/session", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]bool{"ok": true}) })
+	g.GET("/media", s.listMedia)
+	g.POST("/media", s.uploadMedia)
+	g.DELETE("/media/:id", s.deleteMedia)
+	g.GET("/settings", s.getSettings)
+	g.PUT("/settings", s.putSettings)
+	g.GET("/routes", s.adminRoutesInfo)
+	s.indexNowAPI(g, e)
+	g.Any("/*", func(c echo.Context) error { return &StatusError{Status: http.StatusNotFound, Message: "No such admin endpoint."} })
+}
+
+// RouteInfo describes a route for the admin health monitor.
+type RouteInfo struct {
+	Path       string `json:"path"`
+	Pattern    string `json:"pattern"`
+	Component  string `json:"component"`
+	IsDynamic  bool   `json:"isDynamic"`
+	Priority   string `json:"priority"`
+	ChangeFreq string `json:"changefreq"`
+	InSitemap  bool   `json:"includeInSitemap"`
+	Indexable  bool   `json:"indexable"`
+}
+
+// adminRoutesInfo lists every concrete route of the table.
+func (s *Server) adminRoutesInfo(c echo.Context) error {
+	out := []RouteInfo{}
+	for _, r := range s.routes {
+		for _, p := range r.Paths(s.content) {
+			out = append(out, RouteInfo{Path: p, Pattern: r.Pattern, Component: r.Page, IsDynamic: r.IsDynamic(), Priority: r.Priority,
+				ChangeFreq: r.ChangeFreq, InSitemap: r.InSitemap && r.Indexable, Indexable: r.Indexable})
+		}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"baseUrl": s.cfg.BaseURL, "routes": out})
+}

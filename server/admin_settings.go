@@ -1,0 +1,142 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/atlanta-restoration/site/config"
+)
+
+// Settings are what System Settings edits (spec 2.4). The business facts
+// override the configured ones on every public page; the toggles are kept
+// for the features they switch.
+type Settings struct {
+	BusinessName   string `json:"businessName"`
+	Phone          string `json:"phone"`
+	Address        string `json:"address"`
+	Website        string `json:"website"`
+	EmergencyPhone string `json:"emergencyPhone"`
+	AutoIndexNow   bool   `json:"autoIndexNow"`
+	SEOMonitoring  bool   `json:"seoMonitoring"`
+	AutoSchema     bool   `json:"autoSchema"`
+	EmergencyMode  bool   `json:"emergencyMode"`
+}
+
+var settingKeys = []string{"business_name", "phone", "address", "website", "emergency_phone", "auto_indexnow", "seo_monitoring", "auto_schema", "emergency_mode"}
+
+// addressRE parses "street, city, ST 12345".
+var addressRE = regexp.MustCompile(`^(.+?),\s*([^,]+?),\s*([A-Za-z]{2})\s+(\d{5})$`)
+
+func formatAddress(b config.Business) string {
+	return fmt.Sprintf("%s, %s, %s %s", b.Street, b.City, b.State, b.Zip)
+}
+
+// loadSettings returns the saved settings over the configured defaults.
+func (s *Server) loadSettings(ctx context.Context) (Settings, error) {
+	b := s.cfg.Business
+	st := Settings{BusinessName: b.Name, Phone: b.Phone, Address: formatAddress(b), Website: s.cfg.BaseURL, EmergencyPhone: b.Phone,
+		AutoIndexNow: true, SEOMonitoring: true, AutoSchema: true, EmergencyMode: true}
+	if s.store == nil {
+		return st, nil
+	}
+	m, err := s.store.Settings(ctx)
+	if err != nil {
+		return st, err
+	}
+	str := func(k string, dst *string) {
+		if v, ok := m[k]; ok && v != "" {
+			*dst = v
+		}
+	}
+	flag := func(k string, dst *bool) {
+		if v, ok := m[k]; ok {
+			*dst = v == "true"
+		}
+	}
+	str("business_name", &st.BusinessName)
+	str("phone", &st.Phone)
+	str("address", &st.Address)
+	str("website", &st.Website)
+	str("emergency_phone", &st.EmergencyPhone)
+	flag("auto_indexnow", &st.AutoIndexNow)
+	flag("seo_monitoring", &st.SEOMonitoring)
+	flag("auto_schema", &st.AutoSchema)
+	flag("emergency_mode", &st.EmergencyMode)
+	return st, nil
+}
+
+// overlaySettings applies saved business facts to the configured ones.
+func (s *Server) overlaySettings(ctx context.Context, b config.Business) config.Business {
+	st, err := s.loadSettings(ctx)
+	if err != nil {
+		s.log.Error("settings unavailable, using configuration", "err", err)
+		return b
+	}
+	b.Name, b.Phone = st.BusinessName, st.Phone
+	if m := addressRE.FindStringSubmatch(st.Address); m != nil {
+		b.Street, b.City, b.State, b.Zip = m[1], m[2], strings.ToUpper(m[3]), m[4]
+	}
+	return b
+}
+
+// validateSettings returns a message per bad field.
+func validateSettings(st Settings) map[string]string {
+	errs := map[string]string{}
+	if n := len([]rune(strings.TrimSpace(st.BusinessName))); n == 0 || n > 100 {
+		errs["businessName"] = "Enter the business name (100 characters at most)."
+	}
+	if len(config.PhoneDigits(st.Phone)) != 10 || len(st.Phone) > 30 {
+		errs["phone"] = "Enter a 10-digit phone number, e.g. (770) 555-0134."
+	}
+	if len(config.PhoneDigits(st.EmergencyPhone)) != 10 || len(st.EmergencyPhone) > 30 {
+		errs["emergencyPhone"] = "Enter a 10-digit phone number, e.g. (770) 555-0134."
+	}
+	if len(st.Address) > 200 || addressRE.FindStringSubmatch(strings.TrimSpace(st.Address)) == nil {
+		errs["address"] = "Enter the address as: street, city, state ZIP (e.g. 6595 Church Street, Douglasville, GA 30134)."
+	}
+	if u, err := url.Parse(st.Website); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(st.Website) > 200 {
+		errs["website"] = "Enter the full website address, e.g. https://www.example.com."
+	}
+	return errs
+}
+
+func (s *Server) getSettings(c echo.Context) error {
+	st, err := s.loadSettings(c.Request().Context())
+	if err != nil {
+		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Settings could not be loaded.", Err: err}
+	}
+	return c.JSON(http.StatusOK, st)
+}
+
+// putSettings saves the settings and re-renders every public page with
+// them. Nothing is saved when a field is invalid.
+func (s *Server) putSettings(c echo.Context) error {
+	var st Settings
+	if err := c.Bind(&st); err != nil {
+		return &StatusError{Status: http.StatusBadRequest, Message: "Send the settings as JSON.", Err: err}
+	}
+	st.BusinessName, st.Phone, st.Address, st.Website, st.EmergencyPhone = strings.TrimSpace(st.BusinessName), strings.TrimSpace(st.Phone),
+		strings.TrimSpace(st.Address), strings.TrimSpace(st.Website), strings.TrimSpace(st.EmergencyPhone)
+	if errs := validateSettings(st); len(errs) > 0 {
+		return c.JSON(http.StatusUnprocessableEntity, map[string]any{"error": "Some settings need fixing.", "errors": errs})
+	}
+	b := func(v bool) string { return fmt.Sprint(v) }
+	kv := map[string]string{
+		"business_name": st.BusinessName, "phone": st.Phone, "address": st.Address, "website": st.Website,
+		"emergency_phone": st.EmergencyPhone, "auto_indexnow": b(st.AutoIndexNow), "seo_monitoring": b(st.SEOMonitoring),
+		"auto_schema": b(st.AutoSchema), "emergency_mode": b(st.EmergencyMode),
+	}
+	if err := s.store.SetSettings(c.Request().Context(), kv, time.Now().UTC()); err != nil {
+		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Settings could not be saved.", Err: err}
+	}
+	s.log.Info("settings saved")
+	s.Invalidate("settings saved")
+	return c.JSON(http.StatusOK, st)
+}

@@ -1,0 +1,225 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+
+	"github.com/atlanta-restoration/site/config"
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/ssr"
+)
+
+// EstimateValues are the native estimate form's fields, as typed.
+type EstimateValues struct {
+	Name             string `json:"name"`
+	Phone            string `json:"phone"`
+	Email            string `json:"email"`
+	City             string `json:"city"`
+	Street           string `json:"street"`
+	Zip              string `json:"zip"`
+	DamageType       string `json:"damageType"`
+	Emergency        string `json:"emergency"`
+	InsuranceCarrier string `json:"insuranceCarrier"`
+	Notes            string `json:"notes"`
+}
+
+// EstimateState is handed back to the form: values, a message per field,
+// and whether the request was saved.
+type EstimateState struct {
+	Values  EstimateValues    `json:"values"`
+	Errors  map[string]string `json:"errors"`
+	Success bool              `json:"success"`
+}
+
+// DamageTypes are the form's choices; components/estimate-form.tsx shows
+// the same list.
+var DamageTypes = []string{"Water Damage", "Fire & Smoke Damage", "Storm Damage", "Mold", "Roof Damage", "Remodeling / Construction", "Other"}
+
+// Field limits, in characters.
+const (
+	maxName    = 120
+	maxEmail   = 254
+	maxCity    = 80
+	maxStreet  = 200
+	maxCarrier = 120
+	maxNotes   = 2000
+)
+
+func parseEstimate(c echo.Context) (EstimateValues, string) {
+	f := func(k string) string { return strings.TrimSpace(c.FormValue(k)) }
+	return EstimateValues{
+		Name: f("name"), Phone: f("phone"), Email: f("email"), City: f("city"), Street: f("street"),
+		Zip: f("zip"), DamageType: f("damageType"), Emergency: f("emergency"),
+		InsuranceCarrier: f("insuranceCarrier"), Notes: f("notes"),
+	}, c.FormValue("website")
+}
+
+// validateEstimate checks every field and returns a message per bad field.
+func validateEstimate(v EstimateValues) map[string]string {
+	errs := map[string]string{}
+	// subject carries its verb: "Name is", "Notes are".
+	tooLong := func(field, subject string, val string, max int) bool {
+		if utf8.RuneCountInString(val) > max {
+			errs[field] = fmt.Sprintf("%s too long (%d characters at most).", subject, max)
+			return true
+		}
+		return false
+	}
+	if !tooLong("name", "Name is", v.Name, maxName) && v.Name == "" {
+		errs["name"] = "Please enter your name."
+	}
+	if d := config.PhoneDigits(v.Phone); len(v.Phone) > 30 || len(d) != 10 {
+		errs["phone"] = "Please enter a 10-digit phone number, e.g. (770) 555-0134."
+	}
+	if !tooLong("email", "Email is", v.Email, maxEmail) && v.Email != "" {
+		if a, err := mail.ParseAddress(v.Email); err != nil || a.Address != v.Email || !strings.Contains(v.Email[strings.LastIndex(v.Email, "@"):], ".") {
+			errs["email"] = "Please enter a valid email address, e.g. name@example.com."
+		}
+	}
+	if !tooLong("city", "City is", v.City, maxCity) && v.City == "" {
+		errs["city"] = "Please enter the city where the property is."
+	}
+	tooLong("street", "Street address is", v.Street, maxStreet)
+	if v.Zip != "" && !zipOK(v.Zip) {
+		errs["zip"] = "Please enter a 5-digit ZIP code."
+	}
+	valid := false
+	for _, d := range DamageTypes {
+		valid = valid || d == v.DamageType
+	}
+	if !valid {
+		errs["damageType"] = "Please choose the type of damage."
+	}
+	if v.Emergency != "yes" && v.Emergency != "no" {
+		errs["emergency"] = "Please tell us whether this is an emergency."
+	}
+	tooLong("insuranceCarrier", "Insurance carrier is", v.InsuranceCarrier, maxCarrier)
+	tooLong("notes", "Notes are", v.Notes, maxNotes)
+	return errs
+}
+
+func zipOK(z string) bool {
+	digits := func(s string) bool { return strings.Trim(s, "0123456789") == "" }
+	if len(z) == 5 {
+		return digits(z)
+	}
+	return len(z) == 10 && z[5] == '-' && digits(z[:5]) && digits(z[6:])
+}
+
+func wantsJSON(c echo.Context) bool {
+	return strings.HasPrefix(c.Request().URL.Path, "/api/") || strings.Contains(c.Request().Header.Get("Accept"), "application/json")
+}
+
+// postEstimate takes an estimate request from the native form. With
+// JavaScript it answers JSON; without, it redirects to the thank-you page
+// or re-renders the form with the messages and everything typed kept.
+func (s *Server) postEstimate(c echo.Context) error {
+	ctx := c.Request().Context()
+	b := s.business(ctx)
+	v, honeypot := parseEstimate(c)
+	ip := c.RealIP()
+	if ok, retry := s.estimateLimit.Allow(ip, time.Now()); !ok {
+		msg := fmt.Sprintf("Too many requests from your network. Please try again in %s, or call us at %s.", roundUp(retry), b.Phone)
+		return s.estimateReply(c, http.StatusTooManyRequests, EstimateState{Values: v, Errors: map[string]string{"form": msg}})
+	}
+	if honeypot != "" {
+		// A bot filled the hidden field: look successful, store nothing.
+		s.log.Info("estimate honeypot triggered", "ip", ip)
+		return s.estimateReply(c, http.StatusOK, EstimateState{Values: EstimateValues{}, Success: true})
+	}
+	if errs := validateEstimate(v); len(errs) > 0 {
+		return s.estimateReply(c, http.StatusUnprocessableEntity, EstimateState{Values: v, Errors: errs})
+	}
+	first, last, _ := strings.Cut(v.Name, " ")
+	now := time.Now().UTC()
+	lead := db.Lead{
+		ID: uuid.NewString(), CreatedAt: now, UpdatedAt: now, FirstName: first, LastName: strings.TrimSpace(last),
+		Phone: v.Phone, Email: v.Email, City: v.City, StreetAddress: v.Street, ZipCode: v.Zip, DamageType: v.DamageType,
+		Status: "new", IsEmergency: v.Emergency == "yes", Source: "website", InsuranceCarrier: v.InsuranceCarrier, Notes: v.Notes,
+	}
+	var err error
+	if s.store == nil {
+		err = errors.New("no database")
+	} else {
+		err = s.store.CreateLead(ctx, lead)
+	}
+	if err != nil {
+		s.log.Error("estimate not saved", "err", err)
+		msg := fmt.Sprintf("We could not save your request right now. Please call us at %s: we answer 24/7.", b.Phone)
+		return s.estimateReply(c, http.StatusServiceUnavailable, EstimateState{Values: v, Errors: map[string]string{"form": msg}})
+	}
+	s.log.Info("estimate saved", "lead", lead.ID, "emergency", lead.IsEmergency)
+	return s.estimateReply(c, http.StatusCreated, EstimateState{Success: true})
+}
+
+func (s *Server) estimateReply(c echo.Context, status int, st EstimateState) error {
+	if st.Errors == nil {
+		st.Errors = map[string]string{}
+	}
+	if wantsJSON(c) {
+		return c.JSON(status, st)
+	}
+	if st.Success {
+		return c.Redirect(http.StatusSeeOther, "/estimate/thanks")
+	}
+	body, err := s.renderEstimate(c.Request().Context(), "/estimate", &st)
+	if err != nil {
+		return err
+	}
+	ssr.Serve(c.Response(), c.Request(), &ssr.Page{Status: status, Body: body}, htmlType, "no-store")
+	return nil
+}
+
+func roundUp(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%d seconds", int(d.Seconds())+1)
+	}
+	return fmt.Sprintf("%d minutes", int(d.Minutes())+1)
+}
+
+// EstimateData is the estimate page's data.
+type EstimateData struct {
+	State *EstimateState `json:"state"`
+}
+
+func estimateRoutes() []Route {
+	return []Route{
+		{Pattern: "/estimate", Page: "estimate", Priority: "medium", ChangeFreq: "monthly", InSitemap: true, Indexable: true,
+			Load: func(ctx context.Context, s *Server, _ params) (page, error) { return s.estimatePage("/estimate", nil), nil }},
+		{Pattern: "/estimate/thanks", Page: "estimate", Priority: "low", ChangeFreq: "yearly",
+			Load: func(ctx context.Context, s *Server, _ params) (page, error) {
+				return s.estimatePage("/estimate/thanks", &EstimateState{Values: EstimateValues{}, Errors: map[string]string{}, Success: true}), nil
+			}},
+	}
+}
+
+func (s *Server) estimatePage(path string, st *EstimateState) page {
+	h := headSpec{
+		Title:       "Free Restoration Estimate | Metro Atlanta",
+		Description: "Request a free estimate for water, fire, storm or mold damage repair or remodeling in metro Atlanta. We reply within 60 minutes for emergencies.",
+		Keywords:    []string{"free estimate", "restoration estimate Atlanta", "water damage estimate"},
+		Path:        "/estimate",
+		Crumbs:      []Crumb{{"Free Estimate", "/estimate"}},
+	}
+	if path == "/estimate/thanks" {
+		h.Title, h.Description, h.NoIndex = "Thank You | Estimate Request Received", "Your estimate request was received. Our team will contact you shortly.", true
+		h.Path = path
+		h.Crumbs = []Crumb{{"Free Estimate", "/estimate"}, {"Thank You", path}}
+	}
+	return page{Data: EstimateData{State: st}, Head: h}
+}
+
+func (s *Server) renderEstimate(ctx context.Context, path string, st *EstimateState) ([]byte, error) {
+	pg := s.estimatePage(path, st)
+	pg.Head.NoIndex = true
+	return s.renderDoc(ctx, "estimate", path, pg)
+}

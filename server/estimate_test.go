@@ -1,0 +1,235 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/atlanta-restoration/site/db"
+)
+
+func validForm() url.Values {
+	return url.Values{
+		"name": {"Maria Gonzalez"}, "phone": {"(770) 555-0199"}, "email": {"maria@example.com"}, "city": {"Marietta"},
+		"street": {"12 Roswell St"}, "zip": {"30060"}, "damageType": {"Water Damage"}, "emergency": {"yes"},
+		"insuranceCarrier": {"State Farm"}, "notes": {"Water heater burst in the garage."}, "website": {""},
+	}
+}
+
+func postForm(t *testing.T, h http.Handler, path string, form url.Values, ip string, accept string) *response {
+	t.Helper()
+	req := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.RemoteAddr = ip + ":5000"
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	return do(t, h, req)
+}
+
+func leads(t *testing.T, store *db.Store) []db.Lead {
+	t.Helper()
+	ls, err := store.ListLeads(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ls
+}
+
+func TestEstimateValidWithoutJavaScript(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	r := postForm(t, srv.Handler(), "/estimate", validForm(), "10.0.0.1", "")
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/estimate/thanks" {
+		t.Fatalf("status %d location %q", r.StatusCode, r.Header.Get("Location"))
+	}
+	ls := leads(t, store)
+	if len(ls) != 1 {
+		t.Fatalf("%d leads stored", len(ls))
+	}
+	l := ls[0]
+	if l.FirstName != "Maria" || l.LastName != "Gonzalez" || l.Status != "new" || l.Source != "website" || !l.IsEmergency ||
+		l.DamageType != "Water Damage" || l.ZipCode != "30060" || l.InsuranceCarrier != "State Farm" || l.StreetAddress != "12 Roswell St" {
+		t.Errorf("stored lead %+v", l)
+	}
+	thanks := get(t, srv.Handler(), "/estimate/thanks")
+	if thanks.StatusCode != 200 || !strings.Contains(text(bodyOf(thanks.Doc)), "Thank you! Your estimate request was received.") {
+		t.Errorf("thank-you page: %d", thanks.StatusCode)
+	}
+}
+
+func TestEstimateValidWithJavaScript(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	r := postForm(t, srv.Handler(), "/api/estimate", validForm(), "10.0.0.2", "application/json")
+	var st EstimateState
+	json.Unmarshal([]byte(r.Body), &st)
+	if r.StatusCode != http.StatusCreated || !st.Success {
+		t.Fatalf("status %d body %s", r.StatusCode, r.Body)
+	}
+	if len(leads(t, store)) != 1 {
+		t.Fatal("lead not stored")
+	}
+}
+
+func TestEstimateInvalidFields(t *testing.T) {
+	cases := []struct {
+		field, value, want string
+	}{
+		{"name", "", "Please enter your name."},
+		{"name", strings.Repeat("x", 121), "Name is too long (120 characters at most)."},
+		{"phone", "555-0199", "Please enter a 10-digit phone number, e.g. (770) 555-0134."},
+		{"phone", strings.Repeat("7", 40), "Please enter a 10-digit phone number, e.g. (770) 555-0134."},
+		{"email", "maria@", "Please enter a valid email address, e.g. name@example.com."},
+		{"email", strings.Repeat("a", 250) + "@x.com", "Email is too long (254 characters at most)."},
+		{"city", "", "Please enter the city where the property is."},
+		{"street", strings.Repeat("s", 201), "Street address is too long (200 characters at most)."},
+		{"zip", "3006", "Please enter a 5-digit ZIP code."},
+		{"damageType", "Alien invasion", "Please choose the type of damage."},
+		{"emergency", "maybe", "Please tell us whether this is an emergency."},
+		{"insuranceCarrier", strings.Repeat("c", 121), "Insurance carrier is too long (120 characters at most)."},
+		{"notes", strings.Repeat("n", 2001), "Notes are too long (2000 characters at most)."},
+	}
+	srv, store := newTestServer(t, nil)
+	for i, tc := range cases {
+		t.Run(tc.field, func(t *testing.T) {
+			f := validForm()
+			f.Set(tc.field, tc.value)
+			ip := "10.1.0." + string(rune('1'+i%9))
+			// JSON: the message for exactly that field.
+			r := postForm(t, srv.Handler(), "/api/estimate", f, ip+"1", "application/json")
+			var st EstimateState
+			json.Unmarshal([]byte(r.Body), &st)
+			if r.StatusCode != http.StatusUnprocessableEntity || st.Errors[tc.field] != tc.want || len(st.Errors) != 1 {
+				t.Fatalf("status %d errors %v, want %s: %q", r.StatusCode, st.Errors, tc.field, tc.want)
+			}
+			// No JavaScript: the form again, with the message and every value kept.
+			r = postForm(t, srv.Handler(), "/estimate", f, ip+"2", "")
+			if r.StatusCode != http.StatusUnprocessableEntity {
+				t.Fatalf("no-JS status %d", r.StatusCode)
+			}
+			body := text(bodyOf(r.Doc))
+			if !strings.Contains(body, tc.want) {
+				t.Errorf("no-JS page lacks %q", tc.want)
+			}
+			for _, in := range find(r.Doc, tag("input")) {
+				if attr(in, "name") == "city" && tc.field != "city" && attr(in, "value") != "Marietta" {
+					t.Errorf("city value lost: %q", attr(in, "value"))
+				}
+			}
+			if tc.field == "notes" && !strings.Contains(r.Body, strings.Repeat("n", 2001)) {
+				t.Error("notes not kept")
+			}
+		})
+	}
+	if n := len(leads(t, store)); n != 0 {
+		t.Errorf("%d invalid leads stored", n)
+	}
+}
+
+func TestEstimateHoneypot(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	f := validForm()
+	f.Set("website", "http://spam.example")
+	r := postForm(t, srv.Handler(), "/estimate", f, "10.2.0.1", "")
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	if n := len(leads(t, store)); n != 0 {
+		t.Errorf("honeypot submission stored (%d)", n)
+	}
+}
+
+func TestEstimateRateLimit(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	for i := 0; i < EstimatesPerWindow; i++ {
+		if r := postForm(t, srv.Handler(), "/api/estimate", validForm(), "10.3.0.1", "application/json"); r.StatusCode != http.StatusCreated {
+			t.Fatalf("submission %d: %d", i, r.StatusCode)
+		}
+	}
+	r := postForm(t, srv.Handler(), "/api/estimate", validForm(), "10.3.0.1", "application/json")
+	if r.StatusCode != http.StatusTooManyRequests || !strings.Contains(r.Body, "Too many requests") || !strings.Contains(r.Body, "(770) 555-0134") {
+		t.Fatalf("status %d body %s", r.StatusCode, r.Body)
+	}
+	// X-Forwarded-For is not trusted by default: spoofing it does not help.
+	req := httptest.NewRequest("POST", "/api/estimate", strings.NewReader(validForm().Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("X-Forwarded-For", "203.0.113.9")
+	req.RemoteAddr = "10.3.0.1:1"
+	if r := do(t, srv.Handler(), req); r.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("spoofed XFF got %d", r.StatusCode)
+	}
+	// Another client is unaffected.
+	if r := postForm(t, srv.Handler(), "/api/estimate", validForm(), "10.3.0.2", "application/json"); r.StatusCode != http.StatusCreated {
+		t.Errorf("other IP: %d", r.StatusCode)
+	}
+	if n := len(leads(t, store)); n != EstimatesPerWindow+1 {
+		t.Errorf("%d leads", n)
+	}
+}
+
+func TestEstimateDatabaseUnavailable(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	store.Close()
+	r := postForm(t, srv.Handler(), "/estimate", validForm(), "10.4.0.1", "")
+	if r.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	body := text(bodyOf(r.Doc))
+	if !strings.Contains(body, "We could not save your request right now. Please call us at (770) 555-0134") || strings.Contains(body, "Thank you") {
+		t.Errorf("page does not say the request was not saved: %s", body[:300])
+	}
+	for _, in := range find(r.Doc, tag("input")) {
+		if attr(in, "name") == "name" && attr(in, "value") != "Maria Gonzalez" {
+			t.Errorf("typed name lost")
+		}
+	}
+	r = postForm(t, srv.Handler(), "/api/estimate", validForm(), "10.4.0.1", "application/json")
+	if r.StatusCode != http.StatusServiceUnavailable || strings.Contains(r.Body, `"success":true`) {
+		t.Errorf("JSON: %d %s", r.StatusCode, r.Body)
+	}
+}
+
+func TestEstimateOversizedBody(t *testing.T) {
+	srv, _ := newTestServer(t, nil)
+	f := validForm()
+	f.Set("notes", strings.Repeat("x", 2<<20))
+	r := postForm(t, srv.Handler(), "/api/estimate", f, "10.5.0.1", "application/json")
+	if r.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("status %d, want 413", r.StatusCode)
+	}
+}
+
+func TestSearch(t *testing.T) {
+	srv, _ := newTestServer(t, nil)
+	r := get(t, srv.Handler(), "/search?q=mold+remediation")
+	if r.StatusCode != 200 {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	links := map[string]bool{}
+	for _, a := range find(bodyOf(r.Doc), tag("a")) {
+		links[attr(a, "href")] = true
+	}
+	if !links["/services/mold-remediation"] || !links["/blog/mold-remediation-atlanta-comprehensive-guide"] {
+		t.Errorf("mold search misses the service or the guide")
+	}
+	robots := find(headOf(r.Doc), func(n *html.Node) bool { return n.Data == "meta" && attr(n, "name") == "robots" })
+	if len(robots) != 1 || !strings.Contains(attr(robots[0], "content"), "noindex") {
+		t.Error("search results are indexable")
+	}
+	if got := srv.Search("Marietta"); len(got) == 0 || got[0].Href != "/areas/cobb/marietta" {
+		t.Errorf("Marietta search first hit = %+v", got)
+	}
+	if got := srv.Search("zzzqqq"); len(got) != 0 {
+		t.Errorf("nonsense search found %d", len(got))
+	}
+	r = get(t, srv.Handler(), "/search?q="+strings.Repeat("a", 5000))
+	if r.StatusCode != 200 {
+		t.Errorf("long query: %d", r.StatusCode)
+	}
+}

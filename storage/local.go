@@ -1,0 +1,126 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Local stores files under a folder.
+type Local struct{ root string }
+
+// NewLocal returns a Local rooted at dir, creating it.
+func NewLocal(dir string) (*Local, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, fmt.Errorf("storage: %w", err)
+	}
+	return &Local{root: abs}, nil
+}
+
+func (l *Local) path(key string) (string, error) {
+	if !ValidKey(key) {
+		return "", fmt.Errorf("%w: %q", ErrBadKey, key)
+	}
+	p := filepath.Join(l.root, filepath.FromSlash(key))
+	if !strings.HasPrefix(p, l.root+string(filepath.Separator)) {
+		return "", fmt.Errorf("%w: %q", ErrBadKey, key)
+	}
+	return p, nil
+}
+
+// Put writes to a temporary file and renames it into place, so a failed
+// or cancelled upload never leaves a partial file under key.
+func (l *Local) Put(ctx context.Context, key string, r io.Reader, _ string) (int64, error) {
+	p, err := l.path(key)
+	if err != nil {
+		return 0, err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return 0, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".upload-*")
+	if err != nil {
+		return 0, err
+	}
+	n, err := io.Copy(tmp, ctxReader{ctx, r})
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), p)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return 0, err
+	}
+	return n, nil
+}
+
+type localObject struct {
+	*os.File
+	info fs.FileInfo
+}
+
+func (o localObject) Size() int64        { return o.info.Size() }
+func (o localObject) ModTime() time.Time { return o.info.ModTime() }
+
+// Open opens a stored file.
+func (l *Local) Open(_ context.Context, key string) (Object, error) {
+	p, err := l.path(key)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err != nil || info.IsDir() {
+		f.Close()
+		return nil, ErrNotFound
+	}
+	return localObject{f, info}, nil
+}
+
+// Delete removes a stored file.
+func (l *Local) Delete(_ context.Context, key string) error {
+	p, err := l.path(key)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); errors.Is(err, fs.ErrNotExist) {
+		return ErrNotFound
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// ctxReader stops a copy when the request is cancelled.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}

@@ -1,0 +1,109 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+)
+
+// backends runs fn on a local folder and on S3 against an in-process fake.
+func backends(t *testing.T, fn func(t *testing.T, s Storage)) {
+	t.Run("local", func(t *testing.T) {
+		l, err := NewLocal(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn(t, l)
+	})
+	t.Run("s3", func(t *testing.T) {
+		fake := httptest.NewServer(gofakes3.New(s3mem.New()).Server())
+		defer fake.Close()
+		b := NewS3(S3Options{Endpoint: fake.URL, Region: "us-east-1", Bucket: "project-photos", AccessKey: "k", SecretKey: "s"})
+		if err := b.EnsureBucket(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		fn(t, b)
+	})
+}
+
+func TestPutOpenRangeDelete(t *testing.T) {
+	backends(t, func(t *testing.T, s Storage) {
+		ctx := context.Background()
+		data := bytes.Repeat([]byte("0123456789"), 2_000_000) // 20 MB: several S3 parts
+		n, err := s.Put(ctx, "projects/kitchen/a.mp4", bytes.NewReader(data), "video/mp4")
+		if err != nil || n != int64(len(data)) {
+			t.Fatalf("put: n=%d err=%v", n, err)
+		}
+		o, err := s.Open(ctx, "projects/kitchen/a.mp4")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer o.Close()
+		if o.Size() != int64(len(data)) {
+			t.Fatalf("size %d", o.Size())
+		}
+		// A Range request through http.ServeContent reads only its slice.
+		w := httptest.NewRecorder()
+		r := httptest.NewRequest("GET", "/x.mp4", nil)
+		r.Header.Set("Range", "bytes=1000-1009")
+		http.ServeContent(w, r, "a.mp4", time.Time{}, o)
+		if w.Code != http.StatusPartialContent || w.Body.String() != "0123456789" || w.Header().Get("Content-Range") != "bytes 1000-1009/20000000" {
+			t.Fatalf("range: %d %q %q", w.Code, w.Body.String(), w.Header().Get("Content-Range"))
+		}
+		if err := s.Delete(ctx, "projects/kitchen/a.mp4"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Open(ctx, "projects/kitchen/a.mp4"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("open after delete: %v", err)
+		}
+		if err := s.Delete(ctx, "projects/kitchen/a.mp4"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("second delete: %v", err)
+		}
+	})
+}
+
+func TestRejectsTraversalKeys(t *testing.T) {
+	backends(t, func(t *testing.T, s Storage) {
+		for _, k := range []string{"../etc/passwd", "/etc/passwd", "projects/../../x", "projects/a/../b", "projects/..hidden", "Projects/A.jpg", "projects//a", "", "projects/a\\b"} {
+			if _, err := s.Put(context.Background(), k, strings.NewReader("x"), "text/plain"); !errors.Is(err, ErrBadKey) {
+				t.Errorf("Put(%q) err = %v, want ErrBadKey", k, err)
+			}
+			if _, err := s.Open(context.Background(), k); !errors.Is(err, ErrBadKey) {
+				t.Errorf("Open(%q) err = %v", k, err)
+			}
+		}
+	})
+}
+
+type failingReader struct{ n int }
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	if f.n <= 0 {
+		return 0, errors.New("connection reset")
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+func TestFailedPutLeavesNothing(t *testing.T) {
+	backends(t, func(t *testing.T, s Storage) {
+		ctx := context.Background()
+		if _, err := s.Put(ctx, "projects/x/broken.jpg", &failingReader{n: 1 << 20}, "image/jpeg"); err == nil {
+			t.Fatal("put of a failing stream succeeded")
+		}
+		if _, err := s.Open(ctx, "projects/x/broken.jpg"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("partial file visible: %v", err)
+		}
+	})
+}
+
+var _ = io.EOF

@@ -1,0 +1,309 @@
+// SEO & IndexNow Management (spec 2.4, 5, 7, 8, 9). Opened through the
+// sidebar after unlocking; checks the four tabs (also by keyboard), the
+// real page audits, the route health list, the downloads, and the IndexNow
+// key and submissions. Submissions to /api/admin/indexnow/submit are
+// answered by the test (page.route) so no request leaves the machine; the
+// server side of IndexNow is covered by server/admin_indexnow_test.go.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { launch, open, hydrated, BASE, DESKTOP, MOBILE } from "./lib.mjs";
+
+const PIN = process.env.ADMIN_PIN || "482915";
+const TABS = ["SEO Compliance", "SEO Verification", "Health Monitor", "IndexNow Submission"];
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+async function unlock(viewport = DESKTOP, init) {
+  const o = await open(browser, "/admin", viewport, {});
+  if (init) {
+    await o.context.addInitScript(init);
+    await o.page.reload({ waitUntil: "networkidle" });
+  }
+  await hydrated(o.page);
+  await o.page.getByLabel("PIN").fill(PIN);
+  await o.page.keyboard.press("Enter");
+  await o.page.getByRole("heading", { name: "Admin Dashboard", level: 1 }).waitFor();
+  return o;
+}
+
+/** go opens the screen through the sidebar (the drawer on phones). */
+async function go(page) {
+  const nav = page.getByRole("navigation", { name: "Admin navigation" });
+  if (!(await nav.isVisible())) await page.getByRole("button", { name: "Toggle sidebar" }).click();
+  await nav.getByRole("link", { name: "SEO & IndexNow", exact: true }).click();
+  await page.getByRole("heading", { name: "SEO & IndexNow Management", level: 1 }).waitFor();
+  assert.equal(await page.locator("h1").count(), 1, "exactly one h1");
+  assert.equal(await page.title(), "SEO & IndexNow | Admin");
+  assert.equal(new URL(page.url()).pathname, "/admin/indexnow");
+}
+
+const selectedTab = async (page, list = "SEO & IndexNow tools") =>
+  (await page.getByRole("tablist", { name: list }).getByRole("tab", { selected: true }).innerText()).trim();
+const tab = (page, name) => page.getByRole("tab", { name, exact: true });
+const toast = (page, title, description) => page.locator(".toast", { hasText: title }).filter({ hasText: description }).first().waitFor();
+const noOverflow = async (page) => assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), "no horizontal scroll");
+
+/** expected drops console errors a test provokes on purpose. */
+const expected = (problems, ...patterns) => problems.filter((p) => !patterns.some((re) => re.test(p)));
+
+for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
+  test(`SEO & IndexNow: tabs by keyboard, compliance audit and Re-audit (${name})`, async () => {
+    const { context, page, problems } = await unlock(viewport);
+    await go(page);
+    // Tabs: exact labels; arrows, Home and End move the selection and focus.
+    assert.deepEqual((await page.getByRole("tablist", { name: "SEO & IndexNow tools" }).getByRole("tab").allInnerTexts()).map((t) => t.trim()), TABS);
+    await tab(page, TABS[0]).focus();
+    for (const t of TABS.slice(1)) {
+      await page.keyboard.press("ArrowRight");
+      assert.equal(await selectedTab(page), t);
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), t, "focus follows the tab");
+    }
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await selectedTab(page), TABS[0], "ArrowRight wraps");
+    await page.keyboard.press("End");
+    assert.equal(await selectedTab(page), TABS[3]);
+    await page.keyboard.press("Home");
+    assert.equal(await selectedTab(page), TABS[0]);
+
+    // Compliance audits / on load: the home page meets the target; plain
+    // http on 127.0.0.1 is a warning, not a failure.
+    const panel = page.getByRole("tabpanel");
+    await panel.getByText("Target 95% or more · Minimum 85%").waitFor();
+    for (const c of ["Title tag", "Meta description", "Canonical URL", "H1 heading", "LocalBusiness structured data", "Viewport", "Image alt text", "HTTPS", "Content length", "Internal links"]) {
+      assert.equal(await panel.locator(".inx-check", { hasText: c }).count() >= 1, true, c);
+    }
+    const https = panel.locator(".inx-check", { hasText: "HTTPS" });
+    assert.equal((await https.locator(".a-badge").innerText()).toLowerCase(), "warning");
+    const score = Number(await page.getByRole("progressbar", { name: "Compliance score" }).getAttribute("aria-valuenow"));
+    assert.ok(score >= 95 && score <= 100, `home compliance score ${score}`);
+    await page.getByText(/^Last updated:/).first().waitFor();
+
+    // Re-audit: busy label while the page is fetched, then a new stamp.
+    const before = await page.getByText(/^Last updated:/).first().innerText();
+    let release;
+    const gate = new Promise((r) => { release = r; });
+    await page.route(`${BASE}/`, async (route) => { await gate; await route.continue(); });
+    await page.getByRole("button", { name: "Re-audit" }).click();
+    const busy = page.getByRole("button", { name: "Running Audit..." });
+    await busy.waitFor();
+    assert.ok(await busy.isDisabled(), "disabled while busy");
+    await new Promise((r) => setTimeout(r, 1100));
+    release();
+    await page.getByRole("button", { name: "Re-audit" }).waitFor();
+    await page.unroute(`${BASE}/`);
+    const stamp = page.getByText(/^Last updated: \d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d{2}:\d{2}\s?[AP]M$/).first();
+    await stamp.waitFor();
+    assert.notEqual(await stamp.innerText(), before, "the stamp moved");
+
+    // Another page from the select.
+    await page.getByLabel("Page to audit").selectOption("/contact");
+    await panel.getByText(`Audited: ${BASE}/contact`).waitFor();
+
+    // A failing audit shows the fallback report: 78 and the limited-data warning.
+    await page.route(`${BASE}/portfolio`, (route) => route.abort());
+    await page.getByLabel("Page to audit").selectOption("/portfolio");
+    await panel.getByText(/^The audit completed with limited data/).first().waitFor();
+    assert.equal(await page.getByRole("progressbar", { name: "Compliance score" }).getAttribute("aria-valuenow"), "78");
+    await page.unroute(`${BASE}/portfolio`);
+    await noOverflow(page);
+    assert.deepEqual(expected(problems, /SEO compliance audit failed/, /ERR_FAILED/), []);
+    await context.close();
+  });
+
+  test(`SEO & IndexNow: verification audit, filters, auto-fix note, crawl (${name})`, async () => {
+    const { context, page, problems } = await unlock(viewport);
+    await go(page);
+    await tab(page, "SEO Verification").click();
+    const panel = page.getByRole("tabpanel");
+    for (const t of ["Run SEO Audit", "Auto-Fix Issues", "Crawl All Pages"]) await page.getByRole("button", { name: t, exact: true }).waitFor();
+    await panel.getByText("Every page has a canonical URL").waitFor(); // the static checklist
+
+    await page.getByRole("button", { name: "Run SEO Audit" }).click();
+    await page.getByRole("progressbar", { name: "SEO score" }).waitFor();
+    const checks = panel.locator(".inx-check");
+    assert.equal(await checks.count(), 13, "11 page rules + resource hints + NAP");
+    for (const c of ["Resource hints", "Business phone and address (NAP)"]) {
+      assert.equal((await panel.locator(".inx-check", { hasText: c }).locator(".a-badge").innerText()).toLowerCase(), "pass", c);
+    }
+    // Category filters.
+    const filters = page.getByRole("group", { name: "Filter results by category" });
+    await filters.getByRole("button", { name: /^Local SEO/ }).click();
+    assert.equal(await filters.getByRole("button", { name: /^Local SEO/ }).getAttribute("aria-pressed"), "true");
+    assert.equal(await checks.count(), 1);
+    await filters.getByRole("button", { name: "All", exact: true }).click();
+    assert.equal(await checks.count(), 13);
+    // Auto-fix explains; nothing is changed.
+    await page.getByRole("button", { name: "Auto-Fix Issues" }).click();
+    await panel.getByText("Auto-fix is not available.").waitFor();
+    assert.ok(await panel.getByText(/content files/).isVisible());
+
+    // Crawl: 10 pages, 500 ms apart.
+    const start = Date.now();
+    await page.getByRole("button", { name: "Crawl All Pages" }).click();
+    await page.getByRole("button", { name: "Scanning..." }).waitFor();
+    await page.getByRole("button", { name: "Crawl All Pages" }).waitFor({ timeout: 60000 });
+    assert.ok(Date.now() - start >= 9 * 500, "pauses between pages");
+    const rows = panel.locator("table tbody tr");
+    assert.equal(await rows.count(), 10);
+    assert.deepEqual(await rows.locator("td:first-child a").allInnerTexts(), ["/", "/services", "/service-areas", "/portfolio", "/contact", "/blog",
+      "/services/water-damage-restoration", "/services/fire-damage-restoration", "/services/storm-damage-repair", "/services/mold-remediation"]);
+    await panel.getByText(/^Average score: \d+%/).waitFor();
+    await noOverflow(page);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
+
+test("SEO & IndexNow: health monitor, sub-tabs, Refresh, downloads", async () => {
+  const { context, page, problems } = await unlock(DESKTOP);
+  await go(page);
+  // One route answers 404 for HEAD: it must be listed as an issue.
+  await page.route(`${BASE}/privacy`, (route) => route.request().method() === "HEAD" ? route.fulfill({ status: 404, body: "" }) : route.continue());
+  await tab(page, "Health Monitor").click();
+  const panel = page.getByRole("tabpanel").first();
+  await page.getByText(/^Last updated:/).waitFor({ timeout: 30000 });
+  const stat = async (label) => (await page.locator(".a-stat", { hasText: label }).locator(".a-stat__value").innerText()).trim();
+  const routes = await (await page.request.get(`${BASE}/sitemap.xml`)).text();
+  const inSitemap = (routes.match(/<loc>/g) || []).length;
+  assert.equal(Number(await stat("In Sitemap")), inSitemap);
+  assert.ok(Number(await stat("Total Routes")) > inSitemap, "admin routes count but are not in the sitemap");
+  assert.ok(Number(await stat("Indexable URLs")) >= inSitemap);
+  assert.equal(await stat("Issues Found"), "1");
+
+  // Sub-tabs by keyboard; the list box scrolls at 24rem.
+  const sub = page.getByRole("tablist", { name: "URL lists" });
+  assert.deepEqual((await sub.getByRole("tab").allInnerTexts()).map((t) => t.trim()), ["All URLs", "Issues", "Active"]);
+  const box = page.locator(".inx-urlbox");
+  assert.equal(await box.evaluate((el) => getComputedStyle(el).maxHeight), "384px");
+  assert.equal(await box.evaluate((el) => getComputedStyle(el).overflowY), "auto");
+  assert.ok(await box.evaluate((el) => el.scrollHeight > el.clientHeight), "the list scrolls");
+  await sub.getByRole("tab", { name: "All URLs" }).focus();
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await selectedTab(page, "URL lists"), "Issues");
+  const issues = page.locator(".inx-url");
+  assert.equal(await issues.count(), 1);
+  assert.match(await issues.first().innerText(), /\/privacy[\s\S]*404/);
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await selectedTab(page, "URL lists"), "Active");
+  assert.equal(await page.locator(".inx-url").count(), Number(await stat("Indexable URLs")) - 1);
+  await page.keyboard.press("Home");
+  assert.equal(await selectedTab(page, "URL lists"), "All URLs");
+  assert.ok(await panel.getByText("blocked", { exact: true }).first().isVisible(), "admin routes are blocked (noindex)");
+
+  // Refresh: busy label, then the stamp.
+  await page.unroute(`${BASE}/privacy`);
+  await page.getByRole("button", { name: "Refresh", exact: true }).click();
+  const busy = page.getByRole("button", { name: "Refreshing..." });
+  await busy.waitFor();
+  assert.ok(await busy.isDisabled());
+  await page.getByRole("button", { name: "Refresh", exact: true }).waitFor({ timeout: 30000 });
+  await page.getByText(/^Last updated: \d{1,2}\/\d{1,2}\/\d{4}, /).waitFor();
+  assert.equal(await stat("Issues Found"), "0");
+
+  // Auto-fix is honest.
+  await page.getByRole("button", { name: "Auto-Fix Issues" }).click();
+  await page.getByText("Auto-fix is not available.").waitFor();
+
+  // Download Files: sitemap.xml and robots.txt through Blob downloads.
+  const names = {};
+  const got = new Promise((resolve) => {
+    page.on("download", async (d) => {
+      names[d.suggestedFilename()] = await readFile(await d.path(), "utf8");
+      if (Object.keys(names).length === 2) resolve();
+    });
+  });
+  await page.getByRole("button", { name: "Download Files" }).click();
+  await got;
+  assert.match(names["sitemap.xml"], /<urlset/);
+  assert.match(names["robots.txt"], /Sitemap: /);
+  assert.deepEqual(expected(problems, /status of 404/), []);
+  await context.close();
+});
+
+test("SEO & IndexNow: key generate, copy, file, and submissions", async () => {
+  const { context, page, problems } = await unlock(DESKTOP);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: BASE });
+  await go(page);
+  await tab(page, "IndexNow Submission").click();
+  const key = page.getByLabel("API key");
+  const urls = page.getByLabel("URLs to submit (one per line)");
+  const submitURLs = page.getByRole("button", { name: "Submit URLs" });
+  await page.waitForLoadState("networkidle");
+
+  // No key: Copy and Download say so, Submit All asks for one, the custom
+  // submit button is disabled.
+  await key.fill("");
+  await page.getByRole("button", { name: "Copy", exact: true }).click();
+  await toast(page, "No API Key", "Generate an API key first");
+  await page.getByRole("button", { name: "Download Verification File" }).click();
+  assert.ok(await page.locator(".toast", { hasText: "No API Key" }).count() >= 1);
+  await page.getByRole("button", { name: "Submit All Site Pages" }).click();
+  await toast(page, "Missing API Key", "Please generate an API key first");
+  await urls.fill(`${BASE}/contact`);
+  assert.ok(await submitURLs.isDisabled(), "disabled without a key");
+
+  // Generate: 32 lowercase letters and digits, kept locally and on the server.
+  await page.getByRole("button", { name: "Generate" }).click();
+  await toast(page, "API Key Generated", "New IndexNow API key created. Don't forget to create the verification file!");
+  const k = await key.inputValue();
+  assert.match(k, /^[a-z0-9]{32}$/);
+  assert.equal(await page.evaluate(() => localStorage.getItem("indexnow_api_key")), k);
+  await page.getByText("Saved on the server").waitFor();
+  const file = await page.evaluate(async (p) => { const r = await fetch(p); return [r.status, r.headers.get("content-type"), await r.text()]; }, `/${k}.txt`);
+  assert.equal(file[0], 200);
+  assert.match(file[1], /^text\/plain/);
+  assert.equal(file[2], k);
+
+  // Copy.
+  await page.getByRole("button", { name: "Copy", exact: true }).click();
+  await toast(page, "Copied!", "API key copied to clipboard");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), k);
+
+  // Verification file download.
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download Verification File" }).click()]);
+  assert.equal(dl.suggestedFilename(), `${k}.txt`);
+  assert.equal(await readFile(await dl.path(), "utf8"), k);
+  await toast(page, "File Downloaded", `Upload ${k}.txt to your domain root to verify ownership`);
+
+  // Custom URLs: blank -> disabled; lines are split, blank ones dropped.
+  await urls.fill("");
+  assert.ok(await submitURLs.isDisabled(), "disabled when blank");
+  const sent = [];
+  let answer = { status: 200, body: { submitted: 2, status: 202 } };
+  await page.route(`${BASE}/api/admin/indexnow/submit`, async (route) => {
+    sent.push(route.request().postDataJSON());
+    await route.fulfill({ status: answer.status, contentType: "application/json", body: JSON.stringify(answer.body) });
+  });
+  await urls.fill(`${BASE}/contact\n\n   \n/services\n`);
+  await submitURLs.click();
+  await toast(page, "Submission Successful", "Submitted 2 URLs to IndexNow");
+  assert.deepEqual(sent[0], { urls: [`${BASE}/contact`, "/services"], apiKey: k });
+
+  answer = { status: 502, body: { error: "IndexNow did not accept the submission: HTTP 403." } };
+  await submitURLs.click();
+  await toast(page, "Submission Failed", "Could not submit URLs to IndexNow");
+  await page.getByText("IndexNow did not accept the submission: HTTP 403.").waitFor();
+
+  // Submit All Site Pages asks the server to send every sitemap URL.
+  answer = { status: 200, body: { submitted: 117, status: 200 } };
+  await page.getByRole("button", { name: "Submit All Site Pages" }).click();
+  await toast(page, "Submission Successful", "Submitted 117 URLs to IndexNow");
+  assert.deepEqual(sent[2], { all: true, apiKey: k });
+  await page.getByText(/^Last updated:/).waitFor();
+  assert.deepEqual(expected(problems, /IndexNow submission failed/, /status of 502/), []);
+  await context.close();
+});
+
+test("SEO & IndexNow: a key stored as indexnow-api-key is read", async () => {
+  const legacy = "legacy-key-0123456789";
+  const { context, page, problems } = await unlock(MOBILE, `try { if (!localStorage.getItem("indexnow-api-key")) localStorage.setItem("indexnow-api-key", "${legacy}"); } catch {}`);
+  await go(page);
+  await tab(page, "IndexNow Submission").click();
+  assert.equal(await page.getByLabel("API key").inputValue(), legacy);
+  await noOverflow(page);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

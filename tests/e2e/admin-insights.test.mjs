@@ -1,0 +1,186 @@
+// Admin insight screens (spec 2.4): SEO Audit, Performance Monitor and
+// Analytics. Each is opened through the sidebar after unlocking; the tests
+// check the spec's texts, one simulated action (busy label, delay, then the
+// last-updated stamp) and the tabs by keyboard.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { launch, open, hydrated, DESKTOP, MOBILE } from "./lib.mjs";
+
+const PIN = process.env.ADMIN_PIN || "482915";
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+async function unlock(viewport = DESKTOP) {
+  const o = await open(browser, "/admin", viewport);
+  await hydrated(o.page);
+  await o.page.getByLabel("PIN").fill(PIN);
+  await o.page.keyboard.press("Enter");
+  await o.page.getByRole("heading", { name: "Admin Dashboard", level: 1 }).waitFor();
+  return o;
+}
+
+/** go opens a screen through the sidebar (the drawer on phones). */
+async function go(page, label, heading) {
+  const trigger = page.getByRole("button", { name: "Toggle sidebar" });
+  const nav = page.locator("#admin-sidebar"); // labelled "Admin navigation"; a dialog on phones
+  if (!(await nav.isVisible())) await trigger.click();
+  await nav.getByRole("link", { name: label, exact: true }).click();
+  await page.getByRole("heading", { name: heading, level: 1 }).waitFor();
+  assert.equal(await page.locator("h1").count(), 1, "exactly one h1");
+}
+
+const tabNames = async (page) => (await page.getByRole("tab").allInnerTexts()).map((t) => t.trim());
+const selectedTab = async (page) => (await page.getByRole("tab", { selected: true }).innerText()).trim();
+
+/** walkTabs moves through every tab with ArrowRight, then Home and End. */
+async function walkTabs(page, names, onTab = async () => {}) {
+  assert.deepEqual(await tabNames(page), names);
+  await page.getByRole("tab", { name: names[0] }).focus();
+  assert.equal(await selectedTab(page), names[0]);
+  await onTab(names[0]);
+  for (const name of names.slice(1)) {
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await selectedTab(page), name);
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), name, "focus follows the tab");
+    await onTab(name);
+  }
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await selectedTab(page), names[0], "ArrowRight wraps");
+  await page.keyboard.press("End");
+  assert.equal(await selectedTab(page), names[names.length - 1]);
+  await page.keyboard.press("Home");
+  assert.equal(await selectedTab(page), names[0]);
+  await page.keyboard.press("ArrowLeft");
+  assert.equal(await selectedTab(page), names[names.length - 1], "ArrowLeft wraps");
+}
+
+/** simulate presses the action, checks the busy label for about delayMs,
+ * then the last-updated stamp. */
+async function simulate(page, idle, busyLabel, delayMs) {
+  assert.equal(await page.getByText(/^Last updated:/).count(), 0, "no stamp before the first run");
+  const start = Date.now();
+  await page.getByRole("button", { name: idle }).click();
+  const busy = page.getByRole("button", { name: busyLabel });
+  await busy.waitFor();
+  assert.ok(await busy.isDisabled(), "disabled while busy");
+  await page.getByRole("button", { name: idle }).waitFor({ timeout: delayMs + 3000 });
+  const took = Date.now() - start;
+  assert.ok(took >= delayMs - 100, `busy for ${took} ms, want about ${delayMs}`);
+  const stamp = page.getByText(/^Last updated: \d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d{2}:\d{2}\s?[AP]M$/);
+  await stamp.waitFor();
+}
+
+const visible = async (page, text) => assert.ok(await page.getByText(text, { exact: true }).first().isVisible(), text);
+
+for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
+  test(`SEO Audit: score, checks, briefs, guide, Run Audit (${name})`, async () => {
+    const { context, page, problems } = await unlock(viewport);
+    await go(page, "SEO Audit", "SEO Audit");
+    // 13 of 15 checks pass: 87%, the dashboard's SEO Score.
+    await visible(page, "Audit Score");
+    await visible(page, "87%");
+    const results = page.getByRole("tabpanel");
+    assert.equal(await results.locator(".ai-item").count(), 15);
+    for (const s of ["pass", "warning", "fail"]) assert.ok(await results.locator(".a-badge", { hasText: new RegExp(`^${s}$`) }).count() > 0, s);
+    for (const p of ["P0", "P1", "P2"]) assert.ok(await results.locator(".a-badge", { hasText: new RegExp(`^${p}$`) }).count() > 0, p);
+    await visible(page, "Meta description is 167 characters; over 160 is truncated in results (recommended 150-160).");
+    await visible(page, "2 of 12 images have no alt text.");
+    assert.ok(await results.getByText(/^Fix:/).count() >= 2, "failing checks carry a fix");
+    assert.equal(await page.getByRole("progressbar", { name: "SEO audit score" }).getAttribute("aria-valuenow"), "87");
+
+    await walkTabs(page, ["Audit Results", "Location Briefs", "Implementation Guide"], async (tab) => {
+      if (tab === "Location Briefs") {
+        const panel = page.getByRole("tabpanel");
+        assert.equal(await panel.locator(".ai-brief").count(), 14);
+        assert.equal(await panel.getByRole("link", { name: /^\/areas\/douglas\/douglasville/ }).getAttribute("href"), "/areas/douglas/douglasville");
+        await visible(page, "Douglasville Water & Fire Damage Restoration | Local");
+        for (const c of ["Fulton", "DeKalb", "Cobb", "Gwinnett", "Clayton", "Douglas", "Henry"]) {
+          assert.equal(await panel.locator(".ai-brief .a-badge", { hasText: `${c} County` }).count(), 2, c);
+        }
+        await page.getByLabel("County").selectOption("Henry");
+        assert.equal(await panel.locator(".ai-brief").count(), 2);
+        await visible(page, "2 location briefs");
+        await page.getByLabel("County").selectOption("");
+        await page.getByRole("tab", { name: "Location Briefs" }).focus();
+      }
+      if (tab === "Implementation Guide") {
+        assert.equal(await page.getByRole("tabpanel").locator("ol > li").count(), 8);
+      }
+    });
+
+    await simulate(page, "Run Audit", "Running Audit...", 2000);
+    await visible(page, "87%");
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test(`Performance Monitor: vitals, score, Run Scan (${name})`, async () => {
+    const { context, page, problems } = await unlock(viewport);
+    await go(page, "Performance", "Performance Monitor");
+    // 4 good + 1 needs-improvement: (4 x 100 + 60) / 5 = 92.
+    await visible(page, "Performance Score");
+    await visible(page, "92");
+    const panel = page.getByRole("tabpanel");
+    assert.equal(await panel.locator(".ai-metric").count(), 5);
+    assert.equal(await panel.locator(".a-badge", { hasText: /^good$/ }).count(), 4);
+    assert.equal(await panel.locator(".a-badge", { hasText: /^needs-improvement$/ }).count(), 1);
+    const bars = panel.getByRole("progressbar");
+    assert.equal(await bars.count(), 5);
+    for (const v of await bars.evaluateAll((els) => els.map((e) => Number(e.getAttribute("aria-valuenow"))))) assert.ok(v >= 0 && v <= 100);
+
+    await walkTabs(page, ["Core Web Vitals", "Recommendations", "Monitoring"], async (tab) => {
+      if (tab === "Recommendations") await visible(page, "General Optimizations");
+      if (tab === "Monitoring") {
+        await visible(page, "Not run yet");
+        await visible(page, "LCP is over 2,500 ms");
+      }
+    });
+
+    await page.getByRole("tab", { name: "Monitoring" }).click();
+    await simulate(page, "Run Scan", "Scanning...", 2000);
+    assert.equal(await page.getByText("Not run yet").count(), 0, "the Monitoring tab shows the manual scan time");
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test(`Analytics: sources, conversions, geography, goals, Refresh (${name})`, async () => {
+    const { context, page, problems } = await unlock(viewport);
+    await go(page, "Analytics", "Analytics");
+    const panel = page.getByRole("tabpanel");
+    const rows = panel.locator("tbody tr");
+    assert.equal(await rows.count(), 6);
+    const cells = await rows.evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => c.textContent.trim())));
+    const num = (s) => Number(s.replace(/[,%]/g, ""));
+    assert.equal(cells.reduce((s, r) => s + num(r[1]), 0), 2847, "visitors add up");
+    assert.equal(cells.reduce((s, r) => s + num(r[3]), 0), 216, "conversions add up");
+    assert.equal(Math.round(cells.reduce((s, r) => s + num(r[2]), 0)), 100, "shares add up");
+
+    await walkTabs(page, ["Traffic Sources", "Conversions", "Geography", "Goals & KPIs"], async (tab) => {
+      if (tab === "Conversions") {
+        for (const m of ["Total Visitors", "Leads", "Conversion Rate"]) await visible(page, m);
+        assert.ok(await panel.getByText("Trend up,").count() > 0);
+        assert.ok(await panel.getByText("Trend down,").count() > 0);
+      }
+      if (tab === "Geography") {
+        await visible(page, "Douglasville, Douglas County");
+        const g = await panel.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => c.textContent.trim())));
+        assert.equal(g.reduce((s, r) => s + num(r[1]), 0), 2847);
+        assert.equal(g.reduce((s, r) => s + num(r[2]), 0), 216);
+      }
+      if (tab === "Goals & KPIs") {
+        for (const t of ["2,847", "Goal: 3,000", "216", "Goal: 200", "7.6%", "Goal: 8.0%"]) await visible(page, t);
+        const now = async (label) => page.getByRole("progressbar", { name: label }).getAttribute("aria-valuenow");
+        assert.equal(await now("Monthly Visitors progress to goal"), "95");
+        assert.equal(await now("Monthly Leads progress to goal"), "100", "leads above goal clamp to 100%");
+        assert.equal(await now("Conversion Rate progress to goal"), "95");
+        await visible(page, "Goal met");
+      }
+    });
+
+    await simulate(page, "Refresh Data", "Refreshing...", 1500);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}

@@ -1,0 +1,261 @@
+// Admin screens: Content Management, Location Pages, Schema Management and
+// Security Scanner (spec 2.4). Each test unlocks with the PIN, opens its
+// screen through the sidebar, checks the spec's texts and works the
+// screen's simulated action and tabs by keyboard.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { launch, open, hydrated, BASE, DESKTOP, MOBILE } from "./lib.mjs";
+
+const PIN = process.env.ADMIN_PIN || "482915";
+const NOTE = "Editing pages from the admin is not available yet; content lives in the repository's content/ folder.";
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** unlock opens /admin, enters the PIN and returns the open page. */
+async function unlock(viewport = DESKTOP) {
+  const o = await open(browser, "/admin", viewport);
+  await hydrated(o.page);
+  await o.page.getByLabel("PIN").fill(PIN);
+  await o.page.keyboard.press("Enter");
+  await o.page.getByText("Access granted").waitFor();
+  return o;
+}
+
+/** viaSidebar clicks a sidebar entry (opening the drawer on small screens)
+ * and waits for the screen's single h1. */
+async function viaSidebar(page, label, heading, path) {
+  const sidebar = page.locator("#admin-sidebar");
+  if (await page.locator('.a-shell[data-mobile="true"]').count()) {
+    // Keyboard opens the drawer (also the path a keyboard user takes).
+    await page.getByRole("button", { name: "Toggle sidebar" }).focus();
+    await page.keyboard.press("Enter");
+    await sidebar.getByRole("link", { name: label, exact: true }).waitFor();
+  }
+  await sidebar.getByRole("link", { name: label, exact: true }).click();
+  await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+  assert.equal(new URL(page.url()).pathname, path);
+  assert.equal(await page.locator("h1").count(), 1, "exactly one h1");
+}
+
+/** selectedTab is the label of the selected tab. */
+async function selectedTab(page) {
+  return page.getByRole("tab", { selected: true }).innerText();
+}
+
+async function noOverflow(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
+}
+
+test("Content Management: buttons are disabled with an honest note", async () => {
+  const { context, page, problems } = await unlock();
+  await viaSidebar(page, "Content Management", "Content Management", "/admin/content");
+  const note = page.getByText(NOTE);
+  assert.ok(await note.isVisible(), "the not-available note is visible");
+  const noteId = await note.evaluate((el) => el.closest("[id]").id);
+  for (const name of ["Create New Page", "Create New Blog Post", "Edit Homepage", "Edit Services", "Edit Contact"]) {
+    const b = page.getByRole("button", { name, exact: true });
+    assert.ok(await b.isVisible(), name);
+    assert.ok(await b.isDisabled(), `${name} is disabled`);
+    assert.equal(await b.getAttribute("aria-describedby"), noteId, `${name} points at the note`);
+  }
+  const titles = await page.locator(".am-list__title").allTextContents();
+  assert.deepEqual(titles.map((t) => t.split(" ")[0]), ["Homepage", "Services", "Contact"]);
+  assert.ok(await noOverflow(page));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("Location Pages: sample summary, seven counties with 26 cities, disabled edit buttons", async () => {
+  const { context, page, problems } = await unlock();
+  await viaSidebar(page, "Location Pages", "Location Pages", "/admin/locations");
+  const stat = (label) => page.locator(".a-stat").filter({ has: page.getByText(label, { exact: true }) }).locator(".a-stat__value");
+  assert.equal(await stat("Counties").innerText(), "7");
+  assert.equal(await stat("Cities").innerText(), "26");
+  assert.equal(await stat("URLs in Sitemap").innerText(), "138");
+  assert.equal((await stat("Local Schema").innerText()).trim(), "Active");
+  for (const c of ["Fulton", "DeKalb", "Cobb", "Gwinnett", "Clayton", "Douglas", "Henry"]) {
+    assert.ok(await page.getByRole("heading", { name: new RegExp(`^${c} County`) }).isVisible(), c);
+  }
+  const cityLinks = page.locator('.am-cities a[href^="/areas/"]');
+  assert.equal(await cityLinks.count(), 26, "the list holds the 26 sample cities");
+  assert.equal(await page.getByRole("link", { name: /^Douglasville/ }).getAttribute("href"), "/areas/douglas/douglasville");
+  const note = page.getByText(/^Editing location pages from the admin is not available yet/);
+  assert.ok(await note.isVisible());
+  for (const name of ["Edit County Page", "Add City"]) {
+    const all = page.getByRole("button", { name: new RegExp(`^${name}`) });
+    assert.equal(await all.count(), 7, `${name} per county`);
+    for (let i = 0; i < 7; i++) assert.ok(await all.nth(i).isDisabled());
+  }
+  const edits = page.getByRole("button", { name: /^Edit (?!County)/ });
+  assert.equal(await edits.count(), 26, "an edit button per city");
+  assert.ok(await edits.first().isDisabled());
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("Schema Management: cards, tabs by keyboard, templates copy and download, Validate All waits 2 s", async () => {
+  const { context, page, problems } = await unlock();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: BASE });
+  await viaSidebar(page, "Schema Management", "Schema Management", "/admin/schema");
+  for (const l of ["Active Schemas", "Missing Schemas", "Pages Covered", "Validation Score"]) {
+    assert.ok(await page.locator(".a-stat__label", { hasText: l }).isVisible(), l);
+  }
+  // Overview lists types with status, page count and priority.
+  assert.equal(await selectedTab(page), "Overview");
+  assert.ok(await page.locator(".am-list__title", { hasText: /^LocalBusiness\b/ }).isVisible());
+  assert.ok(await page.locator(".a-badge", { hasText: /^active$/ }).first().isVisible());
+  assert.ok(await page.locator(".a-badge", { hasText: /^missing$/ }).first().isVisible());
+  assert.ok(await page.getByText(/^\d+ pages?$/).first().isVisible());
+  assert.ok(await page.getByText(/priority$/).first().isVisible());
+
+  // Tabs by keyboard.
+  await page.getByRole("tab", { name: "Overview" }).focus();
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await selectedTab(page), "Schema Templates");
+  const codes = page.locator("pre.a-code");
+  assert.equal(await codes.count(), 2);
+  const types = [];
+  for (let i = 0; i < 2; i++) types.push(JSON.parse(await codes.nth(i).innerText())["@type"]);
+  assert.deepEqual(types, [["LocalBusiness", "GeneralContractor"], "Service"]);
+  assert.ok((await codes.first().innerText()).includes('\n  "@context"'), "pretty-printed");
+
+  await page.getByRole("button", { name: "Copy LocalBusiness template" }).click();
+  await page.getByText("Copied!", { exact: true }).waitFor();
+  const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
+  assert.equal(copied["@context"], "https://schema.org");
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Download Service template" }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), "service-schema.json");
+  const saved = JSON.parse(await readFile(await download.path(), "utf8"));
+  assert.equal(saved["@type"], "Service");
+
+  await page.getByRole("tab", { name: "Schema Templates" }).focus();
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await selectedTab(page), "Validation");
+  assert.ok(await page.getByText(/^Error: /).first().isVisible(), "errors are listed");
+  assert.ok(await page.getByText(/^Warning: /).first().isVisible(), "warnings are listed");
+  await page.keyboard.press("End");
+  assert.equal(await selectedTab(page), "Schema Generator");
+  const select = page.getByLabel("Schema type");
+  assert.deepEqual(await select.locator("option").allInnerTexts(), ["LocalBusiness", "Service", "Article", "FAQ", "Review"]);
+  await select.selectOption("Article");
+  await page.getByLabel("Target page").fill("/blog/preventing-water-damage-atlanta-homes");
+  assert.ok(await page.getByRole("button", { name: "Generate", exact: true }).isDisabled());
+  assert.ok(await page.getByText(/^Generating schema from the admin is not available yet/).isVisible());
+  await page.keyboard.press("Home");
+  await page.getByRole("tab", { name: "Schema Generator" }).focus();
+  await page.keyboard.press("Home");
+  assert.equal(await selectedTab(page), "Overview");
+
+  // Validate All: busy label for 2 s, then the stamp; the values stay.
+  const score = await page.locator(".a-stat", { hasText: "Validation Score" }).locator(".a-stat__value").innerText();
+  const t0 = Date.now();
+  await page.getByRole("button", { name: "Validate All" }).click();
+  const busy = page.getByRole("button", { name: "Validating..." });
+  await busy.waitFor();
+  assert.ok(await busy.isDisabled());
+  await page.getByText(/^Last updated: /).waitFor({ timeout: 5000 });
+  const took = Date.now() - t0;
+  assert.ok(took >= 1900, `waited ${took} ms`);
+  assert.ok(await page.getByRole("button", { name: "Validate All" }).isEnabled());
+  assert.equal(await page.locator(".a-stat", { hasText: "Validation Score" }).locator(".a-stat__value").innerText(), score, "changes nothing");
+
+  // Publish Index goes to /admin/indexnow inside the unlocked app.
+  const publish = page.getByRole("link", { name: "Publish Index" });
+  assert.equal(await publish.getAttribute("href"), "/admin/indexnow");
+  await publish.click();
+  await page.waitForURL(/\/admin\/indexnow$/);
+  assert.equal(await page.getByRole("heading", { name: "Admin Access Required" }).count(), 0, "the session survives");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("Security Scanner: score, tabs by keyboard, hardening toggle, Run Full Scan waits 3 s", async () => {
+  const { context, page, problems } = await unlock();
+  await viaSidebar(page, "Security", "Security Scanner", "/admin/security");
+  const value = (l) => page.locator(".a-stat", { has: page.locator(".a-stat__label", { hasText: new RegExp(`^${l}$`) }) }).locator(".a-stat__value").innerText();
+  // Security score is the share of passing checks.
+  const [passed, total] = (await value("Passed Checks")).split("/").map(Number);
+  assert.equal(await value("Security Score"), `${Math.round((passed / total) * 100)}%`);
+  assert.equal(await page.locator(".a-tabs__panel .am-list > li").count(), total, "every check is listed");
+  for (const t of ["Last checked:", "Recommendation:"]) assert.ok(await page.getByText(t).first().isVisible(), t);
+
+  // Footer: next automated scan 24 hours after the last scan.
+  const times = page.locator("footer.am-footer time");
+  const [last, next] = await Promise.all([0, 1].map((i) => times.nth(i).getAttribute("datetime")));
+  assert.equal(Date.parse(next) - Date.parse(last), 24 * 3600 * 1000);
+
+  // Tabs by keyboard.
+  await page.getByRole("tab", { name: "Security Overview" }).focus();
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await selectedTab(page), "Vulnerabilities");
+  assert.ok(await page.getByText("VULN-001").isVisible());
+  assert.ok(await page.getByText(/^CVE-\d{4}-\d+$/).first().isVisible());
+  assert.ok(await page.getByText("Fixed in:").first().isVisible());
+  for (const s of ["fixed", "acknowledged"]) assert.ok(await page.locator(".a-badge", { hasText: new RegExp(`^${s}$`) }).first().isVisible(), s);
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await selectedTab(page), "Monitoring");
+  assert.ok(await page.locator(".a-tabs__panel .a-stat").count() > 0);
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await selectedTab(page), "Security Hardening");
+  const toggle = page.getByRole("button", { name: "Show Configuration" });
+  assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+  assert.ok(!(await page.getByText("AES-256", { exact: true }).isVisible()));
+  await toggle.focus();
+  await page.keyboard.press("Enter");
+  const hide = page.getByRole("button", { name: "Hide Configuration" });
+  assert.equal(await hide.getAttribute("aria-expanded"), "true");
+  const panel = page.locator("#" + (await hide.getAttribute("aria-controls")).replace(/:/g, "\\:"));
+  const text = await panel.innerText();
+  for (const t of ["Admin PIN", "••••••", "Session timeout", "24 hours", "API rate limit", "100 req/min", "Backup encryption", "AES-256"]) {
+    assert.ok(text.includes(t), t);
+  }
+  assert.ok(!(await page.content()).includes(PIN), "the real PIN is never shown");
+  await hide.click();
+  assert.ok(await panel.isHidden());
+  await page.getByRole("tab", { name: "Security Hardening" }).focus();
+  await page.keyboard.press("Home");
+  assert.equal(await selectedTab(page), "Security Overview");
+
+  // Run Full Scan: 'Scanning...' for 3 s, then the stamp and a new scan time.
+  const t0 = Date.now();
+  await page.getByRole("button", { name: "Run Full Scan" }).click();
+  const busy = page.getByRole("button", { name: "Scanning..." });
+  await busy.waitFor();
+  assert.ok(await busy.isDisabled());
+  await page.getByText(/^Last updated: /).waitFor({ timeout: 6000 });
+  const took = Date.now() - t0;
+  assert.ok(took >= 2900, `waited ${took} ms`);
+  assert.ok(await page.getByRole("button", { name: "Run Full Scan" }).isEnabled());
+  assert.ok(Date.parse(await times.nth(0).getAttribute("datetime")) > Date.parse(last), "last scan time moved");
+  assert.equal(await value("Passed Checks"), `${passed}/${total}`, "same sample data");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("the four screens fit a 412 px screen without sideways scrolling", async () => {
+  const { context, page, problems } = await unlock(MOBILE);
+  for (const [label, h1, path] of [
+    ["Content Management", "Content Management", "/admin/content"],
+    ["Location Pages", "Location Pages", "/admin/locations"],
+    ["Schema Management", "Schema Management", "/admin/schema"],
+    ["Security", "Security Scanner", "/admin/security"],
+  ]) {
+    await viaSidebar(page, label, h1, path);
+    assert.ok(await noOverflow(page), `${path} overflows at 412 px`);
+    for (const tab of await page.getByRole("tab").all()) {
+      await tab.focus();
+      await page.keyboard.press("Enter");
+      const show = page.getByRole("button", { name: "Show Configuration" });
+      if (await show.count()) { await show.focus(); await page.keyboard.press("Enter"); }
+      assert.ok(await noOverflow(page), `${path} tab ${await tab.innerText()} overflows at 412 px`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1,0 +1,138 @@
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { launch, open, hydrated, BASE, DESKTOP, MOBILE } from "./lib.mjs";
+
+export const PIN = process.env.ADMIN_PIN || "482915";
+
+/** unlockAdmin opens path and enters the PIN. */
+export async function unlockAdmin(browser, path = "/admin", viewport = DESKTOP) {
+  const o = await open(browser, path, viewport);
+  await hydrated(o.page);
+  await o.page.getByLabel("PIN").fill(PIN);
+  await o.page.keyboard.press("Enter"); // Enter submits
+  await o.page.getByText("Access granted").waitFor();
+  return o;
+}
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test("wrong PIN stays locked with the spec's toast", async () => {
+  const { context, page } = await open(browser, "/admin");
+  await hydrated(page);
+  assert.ok(await page.getByRole("heading", { name: "Admin Access Required" }).isVisible());
+  assert.ok(await page.getByText("Enter your PIN to access the admin panel").isVisible());
+  await page.getByLabel("PIN").fill("000001");
+  await page.getByRole("button", { name: "Unlock" }).click();
+  await page.getByText("Access denied").waitFor();
+  assert.ok(await page.getByText("Incorrect PIN entered.").first().isVisible());
+  assert.ok(await page.getByRole("heading", { name: "Admin Access Required" }).isVisible());
+  await context.close();
+});
+
+test("unlock, move between admin pages without re-locking, reload locks", async () => {
+  const { context, page, problems } = await unlockAdmin(browser, "/admin/settings");
+  assert.ok(await page.getByText("Welcome to the admin panel.").isVisible());
+  await page.getByRole("heading", { name: "System Settings" }).waitFor();
+  const nav = page.getByRole("navigation", { name: "Admin navigation" });
+  await nav.getByRole("link", { name: "Photo Upload" }).click();
+  await page.getByRole("heading", { name: "Photo Upload" }).waitFor();
+  assert.equal(new URL(page.url()).pathname, "/admin/upload");
+  await nav.getByRole("link", { name: "Dashboard" }).click();
+  await page.getByRole("heading", { name: "Admin Dashboard" }).waitFor();
+  for (const v of ["SEO Score", "87%", "Page Speed", "92", "Location Pages", "42", "Security Issues"]) {
+    assert.ok(await page.getByText(v, { exact: true }).first().isVisible(), v);
+  }
+  // Back button stays inside the unlocked app.
+  await page.goBack();
+  await page.getByRole("heading", { name: "Photo Upload" }).waitFor();
+  assert.equal(await page.evaluate(() => sessionStorage.getItem("admin_authenticated")), "true");
+  // A full reload locks again.
+  await page.reload({ waitUntil: "networkidle" });
+  await hydrated(page);
+  await page.getByRole("heading", { name: "Admin Access Required" }).waitFor();
+  assert.equal(await page.evaluate(() => sessionStorage.getItem("admin_authenticated")), null);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("Ctrl+B toggles the sidebar and the state is kept in a cookie", async () => {
+  const { context, page } = await unlockAdmin(browser);
+  const shell = page.locator(".a-shell");
+  assert.equal(await shell.getAttribute("data-state"), "expanded");
+  await page.keyboard.press("Control+b");
+  assert.equal(await shell.getAttribute("data-state"), "collapsed");
+  const cookies = await context.cookies();
+  const c = cookies.find((c) => c.name === "sidebar_state");
+  assert.equal(c?.value, "false");
+  assert.ok(c.expires - Date.now() / 1000 > 6.9 * 86400, "cookie lasts 7 days");
+  const sidebarWidth = async (w) => {
+    let got;
+    for (let i = 0; i < 30; i++) {
+      got = await page.locator(".a-sidebar").evaluate((el) => el.getBoundingClientRect().width);
+      if (got === w) return;
+      await page.waitForTimeout(100);
+    }
+    assert.equal(got, w, "sidebar width");
+  };
+  await sidebarWidth(48); // icon-only sidebar is 3rem
+  await page.getByRole("button", { name: "Toggle sidebar" }).click();
+  assert.equal(await shell.getAttribute("data-state"), "expanded");
+  await sidebarWidth(256); // expanded sidebar is 16rem
+  await context.close();
+});
+
+test("below 768 px the sidebar is a drawer", async () => {
+  const { context, page } = await unlockAdmin(browser, "/admin", MOBILE);
+  const sidebar = page.locator("#admin-sidebar");
+  assert.equal(await sidebar.isVisible(), false);
+  await page.getByRole("button", { name: "Toggle sidebar" }).click();
+  assert.ok(await sidebar.isVisible());
+  assert.equal(await sidebar.evaluate((el) => el.getBoundingClientRect().width), 288, "drawer is 18rem");
+  await page.keyboard.press("Escape");
+  assert.equal(await sidebar.isVisible(), false);
+  await context.close();
+});
+
+test("upload a photo, see it in the admin grid and on /portfolio, then delete it", async () => {
+  const { context, page, problems } = await unlockAdmin(browser, "/admin/upload");
+  await page.getByRole("heading", { name: "Photo Upload" }).waitFor();
+  const select = page.getByRole("button", { name: "Select Photos & Videos" });
+  assert.equal(await select.isDisabled(), true, "disabled while the project name is empty");
+  await page.getByLabel("Project name").fill("  Kitchen Repair Test  ");
+  assert.equal(await select.isDisabled(), false);
+  await page.locator('input[type="file"]').setInputFiles({ name: "kitchen.jpg", mimeType: "image/jpeg", buffer: readFileSync(new URL("./fixtures/kitchen.jpg", import.meta.url)) });
+  await page.getByText("kitchen.jpg uploaded successfully!").waitFor();
+  const grid = page.locator(".a-media__item");
+  await grid.first().waitFor();
+  assert.ok((await grid.first().textContent()).includes("Kitchen Repair Test"));
+  assert.match(await page.getByRole("heading", { name: /Uploaded media \(\d+\)/ }).textContent(), /\(\d+\)/);
+
+  // The public portfolio shows it (the cache was re-rendered).
+  const pub = await context.newPage();
+  await pub.goto(BASE + "/portfolio", { waitUntil: "networkidle" });
+  assert.ok(await pub.getByText("Kitchen Repair Test").first().isVisible());
+  const img = pub.locator('.slide img[alt^="Kitchen Repair Test"]').first();
+  assert.equal(await img.getAttribute("loading"), "lazy");
+  assert.ok(await img.getAttribute("width"));
+  await pub.close();
+
+  // Delete: the dialog cannot be dismissed by clicking outside.
+  const item = page.locator(".a-media__item", { hasText: "Kitchen Repair Test" }).first();
+  await item.getByRole("button", { name: /Delete/ }).click();
+  const dialog = page.getByRole("alertdialog");
+  await dialog.waitFor();
+  await page.mouse.click(5, 5);
+  assert.ok(await dialog.isVisible(), "outside click does not dismiss");
+  await dialog.getByRole("button", { name: "Delete" }).click();
+  await page.getByText("Photo deleted successfully").waitFor();
+  assert.equal(await dialog.isVisible(), false);
+  assert.equal(await page.locator(".a-media__item", { hasText: "Kitchen Repair Test" }).count(), 0);
+  const pub2 = await context.newPage();
+  await pub2.goto(BASE + "/portfolio", { waitUntil: "networkidle" });
+  assert.equal(await pub2.getByText("Kitchen Repair Test").count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
