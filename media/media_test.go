@@ -15,12 +15,12 @@ import (
 
 func TestFolderSlug(t *testing.T) {
 	for in, want := range map[string]string{
-		"Kitchen Fire Repair":        "kitchen-fire-repair",
+		"Kitchen Fire Repair":         "kitchen-fire-repair",
 		"  Smith's Basement -- 2026!": "smith-s-basement-2026",
-		"../../etc/passwd":           "etc-passwd",
-		"..":                         "",
-		"Roof/Repair\\Marietta":      "roof-repair-marietta",
-		"ÉCOLE Café":                 "cole-caf",
+		"../../etc/passwd":            "etc-passwd",
+		"..":                          "",
+		"Roof/Repair\\Marietta":       "roof-repair-marietta",
+		"ÉCOLE Café":                  "cole-caf",
 	} {
 		if got := FolderSlug(in); got != want {
 			t.Errorf("FolderSlug(%q) = %q, want %q", in, got, want)

@@ -83,7 +83,9 @@ func (s *Server) adminAPI(e *echo.Echo) {
 	g.PUT("/settings", s.putSettings)
 	g.GET("/routes", s.adminRoutesInfo)
 	s.indexNowAPI(g, e)
-	g.Any("/*", func(c echo.Context) error { return &StatusError{Status: http.StatusNotFound, Message: "No such admin endpoint."} })
+	g.Any("/*", func(c echo.Context) error {
+		return &StatusError{Status: http.StatusNotFound, Message: "No such admin endpoint."}
+	})
 }
 
 // RouteInfo describes a route for the admin health monitor.

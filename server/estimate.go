@@ -194,7 +194,9 @@ type EstimateData struct {
 func estimateRoutes() []Route {
 	return []Route{
 		{Pattern: "/estimate", Page: "estimate", Priority: "medium", ChangeFreq: "monthly", InSitemap: true, Indexable: true,
-			Load: func(ctx context.Context, s *Server, _ params) (page, error) { return s.estimatePage("/estimate", nil), nil }},
+			Load: func(ctx context.Context, s *Server, _ params) (page, error) {
+				return s.estimatePage("/estimate", nil), nil
+			}},
 		{Pattern: "/estimate/thanks", Page: "estimate", Priority: "low", ChangeFreq: "yearly",
 			Load: func(ctx context.Context, s *Server, _ params) (page, error) {
 				return s.estimatePage("/estimate/thanks", &EstimateState{Values: EstimateValues{}, Errors: map[string]string{}, Success: true}), nil

@@ -205,7 +205,9 @@ func (s *Server) router() *echo.Echo {
 	e.Use(s.securityHeaders)
 	// Uploads stream and have their own cap (MAX_UPLOAD_BYTES).
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: s.cfg.BodyLimit,
-		Skipper: func(c echo.Context) bool { return c.Path() == "/api/admin/media" && c.Request().Method == http.MethodPost }}))
+		Skipper: func(c echo.Context) bool {
+			return c.Path() == "/api/admin/media" && c.Request().Method == http.MethodPost
+		}}))
 
 	// Operations
 	e.GET("/healthz", s.healthz)

@@ -15,7 +15,7 @@ export default function Locations({ source = sampleLocations }: AdminPageProps &
     <>
       <PageHeader title="Location Pages" description="County and city landing pages for local search." />
       <p className="a-muted am-sample">Sample figures: the counts and city lists below are fixed example values, not read from the live site.</p>
-      <div className="a-grid a-grid--4">
+      <div className="a-grid a-grid--4 am-summary">
         <StatCard label="Counties" value={s.counties} hint="Main service counties" />
         <StatCard label="Cities" value={s.cities} hint="City landing pages" />
         <StatCard label="URLs in Sitemap" value={s.sitemapUrls} hint="Listed in /sitemap.xml" />
