@@ -5,16 +5,10 @@ import type { FAQItem, Site } from "./types";
 
 /** FAQ is the accordion of spec 2.3: at most one item open, collapsible,
  * with a call link, publishing FAQPage structured data. It is built on
- * <details name=...>, so it opens by click and keyboard with JavaScript off;
- * the toggle handler keeps it single-open where the browser does not. */
+ * <details name=...>: single-open, and operable by click and keyboard,
+ * with no script; client/islands.tsx keeps it single-open in browsers
+ * without the name attribute. */
 export function FAQ({ title, faqs, schemaId, site, intro }: { title: string; faqs: FAQItem[]; schemaId: string; site: Site; intro?: string }) {
-  const onToggle = (e: React.SyntheticEvent<HTMLDetailsElement>) => {
-    const el = e.currentTarget;
-    if (!el.open) return;
-    el.parentElement?.querySelectorAll<HTMLDetailsElement>("details[open]").forEach((d) => {
-      if (d !== el) d.open = false;
-    });
-  };
   const data = {
     "@context": "https://schema.org",
     "@type": "FAQPage",
@@ -30,7 +24,7 @@ export function FAQ({ title, faqs, schemaId, site, intro }: { title: string; faq
         {intro && <p className="section__lead">{intro}</p>}
         <div className="faq__list">
           {faqs.map((f, i) => (
-            <details key={i} name={schemaId} className="faq__item" onToggle={onToggle}>
+            <details key={i} name={schemaId} className="faq__item">
               <summary className="faq__q">
                 <span>{f.question}</span>
                 <Icon name="chevron-down" size={20} className="faq__chev" />

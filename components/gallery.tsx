@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Icon } from "./icons";
+import { Island } from "./island";
 import type { Gallery, GalleryItem } from "./types";
 
 /** GalleryBlock is the portfolio block of spec 2.3: a looping, draggable,
@@ -27,7 +28,7 @@ export function GalleryBlock({ gallery, heading = "Our Recent Work" }: { gallery
         ) : (
           <>
             <p className="section__lead">{photos} photos and videos from {gallery.projectCount} projects</p>
-            <Carousel items={gallery.items} />
+            <Island name="carousel" component={Carousel} props={{ items: gallery.items }} />
           </>
         )}
       </div>
@@ -54,7 +55,7 @@ function Slide({ item, index, total }: { item: GalleryItem; index: number; total
   );
 }
 
-function Carousel({ items }: { items: GalleryItem[] }) {
+export function Carousel({ items }: { items: GalleryItem[] }) {
   const track = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   const drag = useRef<{ x: number; left: number; moved: boolean } | null>(null);

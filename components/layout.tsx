@@ -3,6 +3,7 @@ import "../styles/site.css";
 import { Icon } from "./icons";
 import { Seo } from "./seo";
 import { Breadcrumbs } from "./page-hero";
+import { Island } from "./island";
 import type { PageProps } from "./types";
 
 /** NAV is the sticky navigation (spec 2.2). Every item is a real link, so
@@ -220,20 +221,13 @@ export function Footer({ site, chrome }: Pick<PageProps<unknown>, "site" | "chro
 
 /** Layout is the site chrome around every public page. */
 export function Layout<D>({ props, children }: { props: PageProps<D>; children: ReactNode }) {
-  useEffect(() => {
-    // Route + anchor links land here: scroll after 100 ms (spec 2.2).
-    const id = decodeURIComponent(window.location.hash.slice(1));
-    if (!id) return;
-    const t = setTimeout(() => scrollToAnchor(id), 100);
-    return () => clearTimeout(t);
-  }, []);
   return (
     <>
       <Seo head={props.head} site={props.site} />
       <a href="#main" className="skip-link">Skip to content</a>
       <TopBar site={props.site} />
       <BlueBar site={props.site} />
-      <Nav site={props.site} />
+      <Island name="nav" component={Nav} props={{ site: props.site }} />
       <Breadcrumbs crumbs={props.breadcrumbs || []} />
       <main id="main">{children}</main>
       <Footer site={props.site} chrome={props.chrome} />

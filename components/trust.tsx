@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Icon } from "./icons";
+import { Island } from "./island";
 import type { Review, Site } from "./types";
 
 export function TrustBadges() {
@@ -103,7 +104,7 @@ export function TrustSection({ site, reviews }: { site: Site; reviews: Review[] 
           ))}
         </ul>
         <TrustBadges />
-        <Reviews initial={reviews} site={site} />
+        <Island name="reviews" component={Reviews} props={{ initial: reviews, site }} />
       </div>
     </section>
   );

@@ -90,6 +90,10 @@ type Server struct {
 	nfOrder []string
 }
 
+// FullHydrationKinds hydrate the whole page (the admin app); public pages
+// hydrate only their islands.
+var FullHydrationKinds = []string{"admin"}
+
 // PageKinds are the React page kinds outside the route table.
 var extraKinds = []string{"not-found", "error"}
 
@@ -119,7 +123,7 @@ func New(o Options) (*Server, error) {
 	s.secHeaders = s.buildSecurityHeaders()
 	if s.engine == nil {
 		e, err := ssr.NewEngine(ssr.EngineOptions{
-			Root: o.Config.SourceDir, Kinds: s.PageKinds(), PoolSize: o.Config.PoolSize,
+			Root: o.Config.SourceDir, Kinds: s.PageKinds(), FullKinds: FullHydrationKinds, PoolSize: o.Config.PoolSize,
 			Timeout: o.Config.RenderTimeout, Dev: o.Config.Dev(), Log: o.Log,
 		})
 		if err != nil {

@@ -82,7 +82,13 @@ func (s *Server) RobotsTxt() []byte {
 	}
 	keys := make([]string, 0, len(dis))
 	for k := range dis {
-		keys = append(keys, k)
+		covered := false
+		for o := range dis {
+			covered = covered || (o != k && strings.HasPrefix(k, o))
+		}
+		if !covered {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	var b bytes.Buffer

@@ -64,7 +64,7 @@ func newTestServer(t testing.TB, env map[string]string) (*Server, *db.Store) {
 	})
 	engineOnce.Do(func() {
 		s := &Server{}
-		engine, engineErr = ssr.NewEngine(ssr.EngineOptions{Root: cfg.SourceDir, Kinds: s.PageKinds(), PoolSize: 2, Timeout: 20 * time.Second, Log: quiet})
+		engine, engineErr = ssr.NewEngine(ssr.EngineOptions{Root: cfg.SourceDir, Kinds: s.PageKinds(), FullKinds: FullHydrationKinds, PoolSize: 2, Timeout: 20 * time.Second, Log: quiet})
 	})
 	if engineErr != nil {
 		t.Fatal(engineErr)

@@ -25,9 +25,13 @@ type BuildOptions struct {
 	// Root is the project directory holding pages/, components/, client/,
 	// styles/ and node_modules/.
 	Root string
-	// Kinds are the page kinds; each is pages/{kind}.tsx with a default export
-	// and gets its own client entry.
+	// Kinds are the page kinds; each is pages/{kind}.tsx with a default
+	// export. Each gets its own inlined CSS.
 	Kinds []string
+	// FullKinds hydrate the whole page from its props (the admin app).
+	// Every other kind loads the shared islands entry, which hydrates only
+	// the page's interactive parts.
+	FullKinds []string
 	// Dev adds inline source maps so errors name the original file and line.
 	Dev bool
 }
@@ -41,11 +45,13 @@ type Bundle struct {
 }
 
 // Entry is what a page kind's document needs: its module script, the chunks
-// to modulepreload and the CSS to inline.
+// to modulepreload, the CSS to inline, and whether the script needs the
+// page's props (full hydration) or only the islands' own.
 type Entry struct {
 	Script   string
 	Preloads []string
 	CSS      string
+	Props    bool
 }
 
 // Asset is one hashed client file, pre-compressed.
@@ -76,7 +82,7 @@ func Build(opts BuildOptions) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	assets, entries, err := buildClient(root, opts.Kinds, opts.Dev)
+	assets, entries, err := buildClient(root, opts.Kinds, opts.FullKinds, opts.Dev)
 	if err != nil {
 		return nil, err
 	}
@@ -166,9 +172,21 @@ func buildServer(root string, kinds []string, dev bool) (string, error) {
 	return "", fmt.Errorf("ssr: server build produced no JavaScript")
 }
 
-func buildClient(root string, kinds []string, dev bool) (map[string]*Asset, map[string]Entry, error) {
+// islandsEntry is the script of every public page.
+const islandsEntry = "islands"
+
+func buildClient(root string, kinds, full []string, dev bool) (map[string]*Asset, map[string]Entry, error) {
+	css, err := buildCSS(root, kinds)
+	if err != nil {
+		return nil, nil, err
+	}
+	isFull := map[string]bool{}
+	for _, k := range full {
+		isFull[k] = true
+	}
 	o := commonOptions(root)
-	for _, k := range kinds {
+	o.EntryPointsAdvanced = []api.EntryPoint{{InputPath: "entry:" + islandsEntry, OutputPath: islandsEntry}}
+	for _, k := range full {
 		o.EntryPointsAdvanced = append(o.EntryPointsAdvanced, api.EntryPoint{InputPath: "entry:" + k, OutputPath: k})
 	}
 	o.Format = api.FormatESModule
@@ -179,7 +197,8 @@ func buildClient(root string, kinds []string, dev bool) (map[string]*Asset, map[
 	o.ChunkNames = "c-[hash]"
 	o.AssetNames = "[name]-[hash]"
 	o.Metafile = true
-	o.Loader = map[string]api.Loader{".css": api.LoaderCSS, ".woff2": api.LoaderFile, ".svg": api.LoaderFile}
+	// CSS is inlined from the CSS build; the JS build drops it.
+	o.Loader = map[string]api.Loader{".css": api.LoaderEmpty, ".woff2": api.LoaderFile, ".svg": api.LoaderFile}
 	if dev {
 		o.Sourcemap = api.SourceMapLinked
 	}
@@ -190,7 +209,10 @@ func buildClient(root string, kinds []string, dev bool) (map[string]*Asset, map[
 				return api.OnResolveResult{Path: strings.TrimPrefix(args.Path, "entry:"), Namespace: "entry"}, nil
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "entry"}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-				src := fmt.Sprintf("import { hydratePage } from \"./client/hydrate\";\nimport Page from \"./pages/%s\";\nhydratePage(Page);\n", args.Path)
+				src := "import { hydrateIslands } from \"./client/islands\";\nhydrateIslands();\n"
+				if args.Path != islandsEntry {
+					src = fmt.Sprintf("import { hydratePage } from \"./client/hydrate\";\nimport Page from \"./pages/%s\";\nhydratePage(Page);\n", args.Path)
+				}
 				return api.OnLoadResult{Contents: &src, ResolveDir: root, Loader: api.LoaderTSX}, nil
 			})
 		},
@@ -215,7 +237,6 @@ func buildClient(root string, kinds []string, dev bool) (map[string]*Asset, map[
 	var meta struct {
 		Outputs map[string]struct {
 			EntryPoint string `json:"entryPoint"`
-			CSSBundle  string `json:"cssBundle"`
 			Imports    []struct {
 				Path string `json:"path"`
 				Kind string `json:"kind"`
@@ -225,12 +246,11 @@ func buildClient(root string, kinds []string, dev bool) (map[string]*Asset, map[
 	if err := json.Unmarshal([]byte(res.Metafile), &meta); err != nil {
 		return nil, nil, fmt.Errorf("ssr: metafile: %w", err)
 	}
-	entries := map[string]Entry{}
+	scripts := map[string]Entry{}
 	for out, info := range meta.Outputs {
 		if !strings.HasPrefix(info.EntryPoint, "entry:") {
 			continue
 		}
-		kind := strings.TrimPrefix(info.EntryPoint, "entry:")
 		e := Entry{Script: byFile[out]}
 		// Preload every chunk reachable through static imports, so the
 		// browser fetches them in parallel instead of as a waterfall.
@@ -248,17 +268,62 @@ func buildClient(root string, kinds []string, dev bool) (map[string]*Asset, map[
 		}
 		walk(out)
 		sort.Strings(e.Preloads)
-		if info.CSSBundle != "" {
-			e.CSS = string(assets[byFile[info.CSSBundle]].Body)
-		}
-		entries[kind] = e
+		scripts[strings.TrimPrefix(info.EntryPoint, "entry:")] = e
 	}
+	entries := map[string]Entry{}
 	for _, k := range kinds {
-		if entries[k].Script == "" {
+		name := islandsEntry
+		if isFull[k] {
+			name = k
+		}
+		e, ok := scripts[name]
+		if !ok || e.Script == "" {
 			return nil, nil, fmt.Errorf("ssr: no client entry was built for page kind %q", k)
 		}
+		e.CSS, e.Props = css[k], isFull[k]
+		entries[k] = e
 	}
 	return assets, entries, nil
+}
+
+// buildCSS bundles each page kind's stylesheets (everything its module
+// graph imports) into one CSS text to inline in its documents.
+func buildCSS(root string, kinds []string) (map[string]string, error) {
+	o := commonOptions(root)
+	for _, k := range kinds {
+		o.EntryPointsAdvanced = append(o.EntryPointsAdvanced, api.EntryPoint{InputPath: "./pages/" + k + ".tsx", OutputPath: k})
+	}
+	o.Format = api.FormatESModule
+	o.Outdir = filepath.Join(root, ".build", "css")
+	o.Metafile = true
+	o.Loader = map[string]api.Loader{".css": api.LoaderCSS, ".woff2": api.LoaderFile, ".svg": api.LoaderDataURL}
+	res := api.Build(o)
+	if len(res.Errors) > 0 {
+		return nil, buildError(res.Errors)
+	}
+	files := map[string][]byte{}
+	for _, f := range res.OutputFiles {
+		rel, _ := filepath.Rel(root, f.Path)
+		files[filepath.ToSlash(rel)] = f.Contents
+	}
+	var meta struct {
+		Outputs map[string]struct {
+			EntryPoint string `json:"entryPoint"`
+			CSSBundle  string `json:"cssBundle"`
+		} `json:"outputs"`
+	}
+	if err := json.Unmarshal([]byte(res.Metafile), &meta); err != nil {
+		return nil, fmt.Errorf("ssr: css metafile: %w", err)
+	}
+	out := map[string]string{}
+	for _, info := range meta.Outputs {
+		if info.CSSBundle == "" {
+			continue
+		}
+		kind := strings.TrimSuffix(strings.TrimPrefix(info.EntryPoint, "pages/"), ".tsx")
+		out[kind] = string(files[info.CSSBundle])
+	}
+	return out, nil
 }
 
 // NewAsset pre-compresses a file's bytes and gives it a strong ETag.

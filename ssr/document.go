@@ -22,8 +22,8 @@ func MarshalProps(v any) ([]byte, error) {
 
 // DocumentOptions are the per-site parts of every document.
 type DocumentOptions struct {
-	// Hydrate loads the page's client entry. Pages with nothing
-	// interactive could skip it; every page hydrates today.
+	// Hydrate loads the page's client script (islands, or the whole
+	// page with its props for full-hydration kinds).
 	Hydrate bool
 	// ExtraHead is trusted markup appended to <head> (font preloads).
 	ExtraHead string
@@ -63,9 +63,12 @@ func Assemble(e Entry, r *Result, props []byte, o DocumentOptions) []byte {
 	b.WriteString(r.HTML)
 	b.WriteString(`</div>`)
 	if o.Hydrate {
-		b.WriteString(`<script id="__PROPS__" type="application/json">`)
-		b.Write(props)
-		b.WriteString(`</script><script type="module" src="`)
+		if e.Props {
+			b.WriteString(`<script id="__PROPS__" type="application/json">`)
+			b.Write(props)
+			b.WriteString(`</script>`)
+		}
+		b.WriteString(`<script type="module" src="`)
 		b.WriteString(html.EscapeString(e.Script))
 		b.WriteString(`"></script>`)
 	}

@@ -19,8 +19,9 @@ import (
 
 // EngineOptions configure an Engine.
 type EngineOptions struct {
-	Root     string
-	Kinds    []string
+	Root      string
+	Kinds     []string
+	FullKinds []string
 	PoolSize int
 	Timeout  time.Duration
 	Dev      bool
@@ -53,7 +54,7 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 // Reload rebuilds the bundles and swaps in a new runtime pool.
 func (e *Engine) Reload() error {
 	start := time.Now()
-	b, err := Build(BuildOptions{Root: e.opts.Root, Kinds: e.opts.Kinds, Dev: e.opts.Dev})
+	b, err := Build(BuildOptions{Root: e.opts.Root, Kinds: e.opts.Kinds, FullKinds: e.opts.FullKinds, Dev: e.opts.Dev})
 	var p *Pool
 	if err == nil {
 		p, err = NewPool(b.Server, e.opts.PoolSize, e.opts.Timeout, e.opts.Log)

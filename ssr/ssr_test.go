@@ -56,7 +56,7 @@ func TestPatchReactServerFailsLoudly(t *testing.T) {
 }
 
 func TestBuildProjectBundles(t *testing.T) {
-	b, err := Build(BuildOptions{Root: root(t), Kinds: []string{"home", "not-found"}})
+	b, err := Build(BuildOptions{Root: root(t), Kinds: []string{"home", "not-found", "admin"}, FullKinds: []string{"admin"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,9 +66,18 @@ func TestBuildProjectBundles(t *testing.T) {
 	if strings.Contains(b.Server, "react.development") || strings.Contains(b.Server, "react-dom.development") {
 		t.Error("server bundle includes React's development build")
 	}
-	for _, k := range []string{"home", "not-found"} {
+	if b.Entries["home"].Script != b.Entries["not-found"].Script || !strings.HasPrefix(b.Entries["home"].Script, "/assets/islands-") {
+		t.Error("public kinds do not share the islands entry")
+	}
+	if !strings.HasPrefix(b.Entries["admin"].Script, "/assets/admin-") || !b.Entries["admin"].Props || b.Entries["home"].Props {
+		t.Error("admin is not a full-hydration entry")
+	}
+	if b.Entries["home"].CSS == b.Entries["admin"].CSS {
+		t.Error("admin and public pages share CSS")
+	}
+	for _, k := range []string{"home", "not-found", "admin"} {
 		e := b.Entries[k]
-		if !strings.HasPrefix(e.Script, "/assets/"+k+"-") || b.Assets[e.Script] == nil {
+		if b.Assets[e.Script] == nil {
 			t.Errorf("entry %s script %q not among assets", k, e.Script)
 		}
 		if e.CSS == "" {
@@ -171,7 +180,7 @@ func TestMarshalPropsCannotBreakOut(t *testing.T) {
 			t.Errorf("props contain %q: %s", bad, s)
 		}
 	}
-	doc := Assemble(Entry{Script: "/assets/x.js"}, &Result{HTML: "<p></p>"}, b, DocumentOptions{Hydrate: true})
+	doc := Assemble(Entry{Script: "/assets/x.js", Props: true}, &Result{HTML: "<p></p>"}, b, DocumentOptions{Hydrate: true})
 	if n := strings.Count(string(doc), "</script>"); n != 2 {
 		t.Errorf("document has %d </script>, want 2 (props and module)", n)
 	}

@@ -109,7 +109,7 @@ export function auditPage(p: PageSnapshot): AuditCheck[] {
 
   const noAlt = p.images.filter((i) => !i.alt || !i.alt.trim()).length;
   add(noAlt === 0
-    ? { category: "Accessibility", check: "Image alt text", status: "pass", priority: "P1", message: `All ${p.images.length} images have alt text.` }
+    ? { category: "Accessibility", check: "Image alt text", status: "pass", priority: "P1", message: p.images.length ? `All ${p.images.length} images have alt text.` : "The page has no images." }
     : { category: "Accessibility", check: "Image alt text", status: "fail", priority: "P1", message: `${noAlt} of ${p.images.length} images have no alt text.`, fix: "Describe each image, e.g. \"Water-damaged kitchen ceiling in Marietta after drying\"." });
 
   const jsonTypes = types(p.jsonLd);

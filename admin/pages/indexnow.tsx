@@ -411,7 +411,10 @@ function IndexNowPanel({ source, site, toast }: { source: SeoIndexNowSource; sit
     source.getKey().then((r) => {
       if (!alive.current) return;
       setServerKey(r.key);
-      if (!local && r.key) { setKey(r.key); writeStoredKey(r.key); }
+      if (!local && r.key) {
+        // Only fill the field if nothing was typed meanwhile.
+        setKey((cur) => { if (cur) return cur; writeStoredKey(r.key); return r.key; });
+      }
     }).catch((e) => console.error("IndexNow key could not be loaded", e));
   }, [source, alive]);
 

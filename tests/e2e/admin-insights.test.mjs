@@ -4,7 +4,16 @@
 // last-updated stamp) and the tabs by keyboard.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { launch, open, hydrated, DESKTOP, MOBILE } from "./lib.mjs";
+
+/** CITY_PAGES: what each city page publishes (content/cities), by URL. */
+const CITY_PAGES = new Map();
+for (const county of ["fulton", "dekalb", "cobb", "gwinnett", "clayton", "douglas", "henry"]) {
+  for (const c of JSON.parse(readFileSync(new URL(`../../content/cities/${county}.json`, import.meta.url), "utf8"))) {
+    CITY_PAGES.set(`/areas/${county}/${c.slug}`, c);
+  }
+}
 
 const PIN = process.env.ADMIN_PIN || "482915";
 
@@ -98,6 +107,19 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
         await visible(page, "Douglasville Water & Fire Damage Restoration | Local");
         for (const c of ["Fulton", "DeKalb", "Cobb", "Gwinnett", "Clayton", "Douglas", "Henry"]) {
           assert.equal(await panel.locator(".ai-brief .a-badge", { hasText: `${c} County` }).count(), 2, c);
+        }
+        // Each brief matches the title, description and keywords its city page publishes.
+        const shown = await panel.locator(".ai-brief").evaluateAll((cards) => cards.map((c) => ({
+          url: c.querySelector("a").getAttribute("href"),
+          dd: Array.from(c.querySelectorAll("dd"), (d) => d.textContent.trim()),
+          keywords: Array.from(c.querySelectorAll(".ai-tag"), (t) => t.textContent),
+        })));
+        for (const b of shown) {
+          const published = CITY_PAGES.get(b.url);
+          assert.ok(published, `${b.url} is a city page`);
+          assert.equal(b.dd[1], published.seoTitle, b.url);
+          assert.equal(b.dd[2], published.metaDescription, b.url);
+          assert.deepEqual(b.keywords, published.keywords, b.url);
         }
         await page.getByLabel("County").selectOption("Henry");
         assert.equal(await panel.locator(".ai-brief").count(), 2);

@@ -29,10 +29,14 @@ export async function open(browser, path, viewport = DESKTOP, opts = {}) {
   return { context, page, problems, res };
 }
 
-/** hydrated waits until React has attached to the server-rendered tree. */
+/** hydrated waits until React has attached: to every island of a public
+ * page, or to #root for the fully hydrated admin app. */
 export async function hydrated(page) {
   await page.waitForFunction(() => {
+    const isRoot = (el) => Object.keys(el).some((k) => k.startsWith("__reactContainer"));
+    const islands = Array.from(document.querySelectorAll("[data-island]"));
+    if (islands.length) return islands.every(isRoot);
     const root = document.getElementById("root");
-    return !!root && Object.keys(root).some((k) => k.startsWith("__reactContainer"));
+    return !!root && isRoot(root);
   }, null, { timeout: 10000 });
 }
