@@ -22,10 +22,10 @@ type EngineOptions struct {
 	Root      string
 	Kinds     []string
 	FullKinds []string
-	PoolSize int
-	Timeout  time.Duration
-	Dev      bool
-	Log      *slog.Logger
+	PoolSize  int
+	Timeout   time.Duration
+	Dev       bool
+	Log       *slog.Logger
 }
 
 // Engine owns the current bundle and runtime pool. In dev mode Reload swaps
