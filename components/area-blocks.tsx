@@ -19,7 +19,7 @@ export function AreaServiceCards({ id, title, lead, services, muted = false }: {
               <span className="service-card__icon"><Icon name={s.icon} size={28} /></span>
               <h3 className="card__title">{s.title}</h3>
               <p>{s.text}</p>
-              <a href={s.href} className="card__link" aria-label={`Learn more about ${s.title}`}>Learn More <Icon name="arrow-right" size={16} /></a>
+              <a href={s.href} className="card__link" >Learn More<span className="visually-hidden"> about {s.title}</span> <Icon name="arrow-right" size={16} /></a>
             </li>
           ))}
         </ul>

@@ -63,7 +63,7 @@ export function RelatedGrid({ current, site, max = 8 }: { current: string; site:
               <span className="pill">{c.category}</span>
               <h3 className="card__title">{c.title}</h3>
               <p>{c.text}</p>
-              <a href={c.href} className="card__link" aria-label={`Learn more: ${c.title}`}>Learn More <Icon name="arrow-right" size={16} /></a>
+              <a href={c.href} className="card__link" >Learn More<span className="visually-hidden">: {c.title}</span> <Icon name="arrow-right" size={16} /></a>
             </li>
           ))}
         </ul>

@@ -38,7 +38,7 @@ export function ServiceLinkCards({ services, headingLevel = 3 }: { services: Ser
           <div className="svc-mini__body">
             <H className="card__title">{s.title}</H>
             <p>{s.shortDescription}</p>
-            <a href={`/services/${s.slug}`} className="card__link" aria-label={`Learn more about ${s.title}`}>Learn More <Icon name="arrow-right" size={16} /></a>
+            <a href={`/services/${s.slug}`} className="card__link" >Learn More<span className="visually-hidden"> about {s.title}</span> <Icon name="arrow-right" size={16} /></a>
           </div>
         </li>
       ))}

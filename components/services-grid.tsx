@@ -20,7 +20,7 @@ export function ServicesGrid({ services, title, lead, allLink = true, featureCou
               <ul className="checklist">
                 {s.features.slice(0, featureCount).map((f) => <li key={f}><Icon name="check" size={16} />{f}</li>)}
               </ul>
-              <a href={`/services/${s.slug}`} className="card__link" aria-label={`Learn more about ${s.title}`}>Learn More <Icon name="arrow-right" size={16} /></a>
+              <a href={`/services/${s.slug}`} className="card__link" >Learn More<span className="visually-hidden"> about {s.title}</span> <Icon name="arrow-right" size={16} /></a>
             </li>
           ))}
         </ul>

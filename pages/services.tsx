@@ -33,8 +33,8 @@ export default function Services(props: PageProps<ServicesData>) {
                   <ul className="checklist svc-card__features" aria-label={`${s.title} includes`}>
                     {s.features.map((f) => <li key={f}><Icon name="check" size={16} />{f}</li>)}
                   </ul>
-                  <a href={`/services/${s.slug}`} className="btn btn--outline svc-card__more" aria-label={`Learn more about ${s.title}`}>
-                    Learn More <Icon name="arrow-right" size={16} />
+                  <a href={`/services/${s.slug}`} className="btn btn--outline svc-card__more">
+                    Learn More<span className="visually-hidden"> about {s.title}</span> <Icon name="arrow-right" size={16} />
                   </a>
                 </li>
               ))}

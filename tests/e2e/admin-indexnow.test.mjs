@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { launch, open, hydrated, BASE, DESKTOP, MOBILE } from "./lib.mjs";
+import { launch, open, BASE, DESKTOP, MOBILE } from "./lib.mjs";
 
 const PIN = process.env.ADMIN_PIN || "482915";
 const TABS = ["SEO Compliance", "SEO Verification", "Health Monitor", "IndexNow Submission"];
@@ -15,6 +15,16 @@ const TABS = ["SEO Compliance", "SEO Verification", "Health Monitor", "IndexNow 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
+
+/** hydrated waits for React to attach. It polls with page.evaluate: the
+ * page's CSP forbids the eval that waitForFunction's polling needs. */
+async function hydrated(page) {
+  for (let i = 0; i < 100; i++) {
+    if (await page.evaluate(() => { const r = document.getElementById("root"); return !!r && Object.keys(r).some((k) => k.startsWith("__reactContainer")); })) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error("the page did not hydrate within 10 s");
+}
 
 async function unlock(viewport = DESKTOP, init) {
   const o = await open(browser, "/admin", viewport, {});

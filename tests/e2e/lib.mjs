@@ -30,13 +30,21 @@ export async function open(browser, path, viewport = DESKTOP, opts = {}) {
 }
 
 /** hydrated waits until React has attached: to every island of a public
- * page, or to #root for the fully hydrated admin app. */
-export async function hydrated(page) {
-  await page.waitForFunction(() => {
+ * page, or to #root for the fully hydrated admin app. It polls with
+ * page.evaluate because waitForFunction's polling needs eval, which the
+ * site's CSP forbids. */
+export async function hydrated(page, timeout = 10000) {
+  const check = () => {
     const isRoot = (el) => Object.keys(el).some((k) => k.startsWith("__reactContainer"));
     const islands = Array.from(document.querySelectorAll("[data-island]"));
     if (islands.length) return islands.every(isRoot);
     const root = document.getElementById("root");
     return !!root && isRoot(root);
-  }, null, { timeout: 10000 });
+  };
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    if (await page.evaluate(check)) return;
+    await page.waitForTimeout(50);
+  }
+  throw new Error("page did not hydrate within " + timeout + " ms");
 }
