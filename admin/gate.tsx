@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { api, ApiError, setToken } from "./api";
 import { useToast } from "./toast";
+import { Icon } from "../components/icons";
 
 /** Gate is the PIN screen (spec 2.4). The server checks the PIN and
  * returns a short-lived token kept in memory; Enter submits. */
@@ -35,7 +36,7 @@ export function Gate({ onUnlock }: { onUnlock: () => void }) {
   return (
     <main className="a-gate">
       <form className="a-gate__card" onSubmit={submit} aria-labelledby="gate-title">
-        <div className="a-gate__icon" aria-hidden="true">🔒</div>
+        <div className="a-gate__icon"><Icon name="shield" size={40} /></div>
         <h1 id="gate-title" className="a-gate__title">Admin Access Required</h1>
         <p className="a-gate__text">Enter your PIN to access the admin panel</p>
         <label htmlFor="admin-pin" className="a-label">PIN</label>

@@ -31,6 +31,9 @@ type Business struct {
 	YouTube   string `json:"youtube"`
 	Yelp      string `json:"yelp"`
 	ReviewURL string `json:"reviewUrl"`
+	// Website is the business's public web address for structured data;
+	// empty means BASE_URL. System Settings can change it.
+	Website string `json:"website"`
 	// LeadFormURL is the CRM lead-capture iframe address; empty shows the
 	// native estimate form instead.
 	LeadFormURL string `json:"leadFormUrl"`

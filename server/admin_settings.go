@@ -79,7 +79,7 @@ func (s *Server) overlaySettings(ctx context.Context, b config.Business) config.
 		s.log.Error("settings unavailable, using configuration", "err", err)
 		return b
 	}
-	b.Name, b.Phone = st.BusinessName, st.Phone
+	b.Name, b.Phone, b.Website = st.BusinessName, st.Phone, st.Website
 	if m := addressRE.FindStringSubmatch(st.Address); m != nil {
 		b.Street, b.City, b.State, b.Zip = m[1], m[2], strings.ToUpper(m[3]), m[4]
 	}

@@ -458,4 +458,7 @@ func TestSettingsSaveRerendersPublicPages(t *testing.T) {
 	if !strings.Contains(home.Body, `href="tel:+14045550177"`) {
 		t.Error("tel link not updated")
 	}
+	if !strings.Contains(home.Body, `"url":"https://www.peachstate.example/"`) {
+		t.Error("structured data url does not use the saved website")
+	}
 }

@@ -12,7 +12,8 @@ import (
 // allocation: it is the path crawlers and visitors take on every page, and
 // the one the throughput target is measured on.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.URL.RawQuery == "" {
+	// Development goes through echo so a failed rebuild shows on every page.
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.URL.RawQuery == "" && !s.cfg.Dev() {
 		if p := s.cache.Peek(r.URL.Path); p != nil {
 			start := time.Now()
 			h := w.Header()

@@ -60,7 +60,7 @@ func (s *Server) head(b config.Business, h headSpec) Head {
 	if og == "" {
 		og = "website"
 	}
-	graph := []map[string]any{s.localBusiness(b), s.organization(b), s.website(b)}
+	graph := []map[string]any{s.localBusiness(b), s.organization(b), s.webSite(b)}
 	if len(h.Crumbs) > 0 {
 		graph = append(graph, s.breadcrumbs(h.Crumbs))
 	}
@@ -96,12 +96,20 @@ func (s *Server) abs(path string) string {
 	return s.cfg.BaseURL + path
 }
 
+// website is the business's public address: the saved setting, else BASE_URL.
+func (s *Server) website(b config.Business) string {
+	if b.Website != "" {
+		return strings.TrimRight(b.Website, "/") + "/"
+	}
+	return s.abs("/")
+}
+
 func (s *Server) localBusiness(b config.Business) map[string]any {
 	lb := map[string]any{
 		"@type":       []string{"LocalBusiness", "GeneralContractor"},
 		"@id":         s.abs("/#business"),
 		"name":        b.Name,
-		"url":         s.abs("/"),
+		"url":         s.website(b),
 		"telephone":   "+1-" + dashed(config.PhoneDigits(b.Phone)),
 		"image":       s.abs("/og-image.png"),
 		"logo":        s.abs("/favicon.svg"),
@@ -142,13 +150,13 @@ func (s *Server) areaServed() []map[string]any {
 
 func (s *Server) organization(b config.Business) map[string]any {
 	return map[string]any{
-		"@type": "Organization", "@id": s.abs("/#organization"), "name": b.Name, "url": s.abs("/"),
+		"@type": "Organization", "@id": s.abs("/#organization"), "name": b.Name, "url": s.website(b),
 		"logo": s.abs("/favicon.svg"), "telephone": "+1-" + dashed(config.PhoneDigits(b.Phone)),
 		"sameAs": nonEmpty(b.Facebook, b.Instagram, b.YouTube, b.Yelp),
 	}
 }
 
-func (s *Server) website(b config.Business) map[string]any {
+func (s *Server) webSite(b config.Business) map[string]any {
 	return map[string]any{
 		"@type": "WebSite", "@id": s.abs("/#website"), "name": b.Name, "url": s.abs("/"),
 		"publisher": map[string]any{"@id": s.abs("/#organization")},

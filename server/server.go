@@ -366,6 +366,11 @@ func (s *Server) servePage(c echo.Context) error {
 	if to, ok := redirects[path]; ok {
 		return c.Redirect(http.StatusMovedPermanently, withQuery(to, r.URL.RawQuery))
 	}
+	if s.cfg.Dev() {
+		if err := s.engine.BuildErr(); err != nil {
+			return err
+		}
+	}
 	if dyn, ok := s.dynamicPages[path]; ok {
 		return dyn(c)
 	}

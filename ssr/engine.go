@@ -144,7 +144,7 @@ func (e *Engine) PoolSize() int { return e.opts.PoolSize }
 // Watch polls the source folders and rebuilds when a file changes. It is for
 // dev mode: polling needs no extra dependency and the tree is small.
 func (e *Engine) Watch(ctx context.Context, interval time.Duration) {
-	dirs := []string{"pages", "components", "client", "styles"}
+	dirs := []string{"pages", "components", "client", "styles", "admin"}
 	last := e.snapshot(dirs)
 	t := time.NewTicker(interval)
 	defer t.Stop()
