@@ -27,6 +27,7 @@ func postForm(t *testing.T, h http.Handler, path string, form url.Values, ip str
 	req := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.RemoteAddr = ip + ":5000"
+	req.Header.Set("Accept-Encoding", "gzip, deflate, br") // as browsers send it
 	if accept != "" {
 		req.Header.Set("Accept", accept)
 	}

@@ -210,11 +210,13 @@ func Serve(w http.ResponseWriter, r *http.Request, p *Page, contentType, cacheCo
 		return
 	}
 	body := p.Body
-	switch negotiate(r.Header.Get("Accept-Encoding")) {
-	case "br":
+	// A page built without compressed variants (a one-off reply) is sent
+	// as is.
+	switch enc := negotiate(r.Header.Get("Accept-Encoding")); {
+	case enc == "br" && p.Brotli != nil:
 		h["Content-Encoding"] = encBr
 		body = p.Brotli
-	case "gzip":
+	case enc != "" && p.Gzip != nil:
 		h["Content-Encoding"] = encGzip
 		body = p.Gzip
 	}

@@ -303,3 +303,14 @@ func testSite() map[string]any {
 	m["leadFormUrl"] = ""
 	return m
 }
+
+func TestServeWithoutVariantsSendsIdentity(t *testing.T) {
+	p := &Page{Status: 422, Body: []byte("<p>form again</p>")}
+	r := httptest.NewRequest("POST", "/estimate", nil)
+	r.Header.Set("Accept-Encoding", "gzip, deflate, br")
+	w := httptest.NewRecorder()
+	Serve(w, r, p, "text/html", "no-store")
+	if w.Code != 422 || w.Header().Get("Content-Encoding") != "" || w.Body.String() != "<p>form again</p>" {
+		t.Fatalf("%d %q %q", w.Code, w.Header().Get("Content-Encoding"), w.Body.String())
+	}
+}

@@ -136,3 +136,24 @@ test("upload a photo, see it in the admin grid and on /portfolio, then delete it
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test("a batch stops at the first failing file and shows what was stored", async () => {
+  const { context, page } = await unlockAdmin(browser, "/admin/upload");
+  await page.getByLabel("Project name").fill("Batch Failure Test");
+  const jpg = readFileSync(new URL("./fixtures/kitchen.jpg", import.meta.url));
+  await page.locator('input[type="file"]').setInputFiles([
+    { name: "first.jpg", mimeType: "image/jpeg", buffer: jpg },
+    { name: "notes.jpg", mimeType: "image/jpeg", buffer: Buffer.from("this is a text file pretending to be a photo") },
+    { name: "third.jpg", mimeType: "image/jpeg", buffer: jpg },
+  ]);
+  await page.getByText("first.jpg uploaded successfully!").waitFor();
+  await page.getByText(/^Upload failed: notes\.jpg: this file is not a photo or video/).waitFor();
+  await page.getByRole("button", { name: "Select Photos & Videos" }).waitFor();
+  assert.equal(await page.getByText("third.jpg uploaded successfully!").count(), 0, "the batch stopped");
+  const items = page.locator(".a-media__item", { hasText: "Batch Failure Test" });
+  assert.equal(await items.count(), 1, "the file stored before the failure is shown");
+  await items.first().getByRole("button", { name: /Delete/ }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+  await page.getByText("Photo deleted successfully").waitFor();
+  await context.close();
+});
