@@ -7,37 +7,17 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { launch, open, BASE, DESKTOP, MOBILE } from "./lib.mjs";
+import { launch, open, BASE, DESKTOP, MOBILE, unlockAdmin } from "./lib.mjs";
 
-const PIN = process.env.ADMIN_PIN || "482915";
 const TABS = ["SEO Compliance", "SEO Verification", "Health Monitor", "IndexNow Submission"];
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-/** hydrated waits for React to attach. It polls with page.evaluate: the
- * page's CSP forbids the eval that waitForFunction's polling needs. */
-async function hydrated(page) {
-  for (let i = 0; i < 100; i++) {
-    if (await page.evaluate(() => { const r = document.getElementById("root"); return !!r && Object.keys(r).some((k) => k.startsWith("__reactContainer")); })) return;
-    await page.waitForTimeout(100);
-  }
-  throw new Error("the page did not hydrate within 10 s");
-}
 
-async function unlock(viewport = DESKTOP, init) {
-  const o = await open(browser, "/admin", viewport, {});
-  if (init) {
-    await o.context.addInitScript(init);
-    await o.page.reload({ waitUntil: "networkidle" });
-  }
-  await hydrated(o.page);
-  await o.page.getByLabel("PIN").fill(PIN);
-  await o.page.keyboard.press("Enter");
-  await o.page.getByRole("heading", { name: "Admin Dashboard", level: 1 }).waitFor();
-  return o;
-}
+/** unlock opens /admin unlocked (the shared helper in lib.mjs). */
+const unlock = (viewport = DESKTOP, init) => unlockAdmin(browser, "/admin", viewport, { init });
 
 /** go opens the screen through the sidebar (the drawer on phones). */
 async function go(page) {

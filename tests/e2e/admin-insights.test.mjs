@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { launch, open, hydrated, DESKTOP, MOBILE } from "./lib.mjs";
+import { launch, open, hydrated, DESKTOP, MOBILE, unlockAdmin } from "./lib.mjs";
 
 /** CITY_PAGES: what each city page publishes (content/cities), by URL. */
 const CITY_PAGES = new Map();
@@ -15,20 +15,13 @@ for (const county of ["fulton", "dekalb", "cobb", "gwinnett", "clayton", "dougla
   }
 }
 
-const PIN = process.env.ADMIN_PIN || "482915";
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-async function unlock(viewport = DESKTOP) {
-  const o = await open(browser, "/admin", viewport);
-  await hydrated(o.page);
-  await o.page.getByLabel("PIN").fill(PIN);
-  await o.page.keyboard.press("Enter");
-  await o.page.getByRole("heading", { name: "Admin Dashboard", level: 1 }).waitFor();
-  return o;
-}
+/** unlock opens /admin unlocked (the shared helper in lib.mjs). */
+const unlock = (viewport = DESKTOP) => unlockAdmin(browser, "/admin", viewport);
 
 /** go opens a screen through the sidebar (the drawer on phones). */
 async function go(page, label, heading) {

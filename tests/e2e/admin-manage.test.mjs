@@ -5,24 +5,16 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { launch, open, hydrated, BASE, DESKTOP, MOBILE } from "./lib.mjs";
+import { launch, open, hydrated, BASE, DESKTOP, MOBILE, unlockAdmin, PIN } from "./lib.mjs";
 
-const PIN = process.env.ADMIN_PIN || "482915";
 const NOTE = "Editing pages from the admin is not available yet; content lives in the repository's content/ folder.";
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-/** unlock opens /admin, enters the PIN and returns the open page. */
-async function unlock(viewport = DESKTOP) {
-  const o = await open(browser, "/admin", viewport);
-  await hydrated(o.page);
-  await o.page.getByLabel("PIN").fill(PIN);
-  await o.page.keyboard.press("Enter");
-  await o.page.getByText("Access granted").waitFor();
-  return o;
-}
+/** unlock opens /admin unlocked (the shared helper in lib.mjs). */
+const unlock = (viewport = DESKTOP) => unlockAdmin(browser, "/admin", viewport);
 
 /** viaSidebar clicks a sidebar entry (opening the drawer on small screens)
  * and waits for the screen's single h1. */

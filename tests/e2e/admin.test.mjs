@@ -1,19 +1,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { launch, open, hydrated, BASE, DESKTOP, MOBILE } from "./lib.mjs";
-
-export const PIN = process.env.ADMIN_PIN || "482915";
-
-/** unlockAdmin opens path and enters the PIN. */
-export async function unlockAdmin(browser, path = "/admin", viewport = DESKTOP) {
-  const o = await open(browser, path, viewport);
-  await hydrated(o.page);
-  await o.page.getByLabel("PIN").fill(PIN);
-  await o.page.keyboard.press("Enter"); // Enter submits
-  await o.page.getByText("Access granted").waitFor();
-  return o;
-}
+import { launch, open, hydrated, unlockAdmin, BASE, DESKTOP, MOBILE } from "./lib.mjs";
 
 let browser;
 before(async () => { browser = await launch(); });

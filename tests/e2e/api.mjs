@@ -1,8 +1,6 @@
 // Direct API helpers for browser tests that need data set up first.
 import { readFileSync } from "node:fs";
-import { BASE } from "./lib.mjs";
-
-export const PIN = process.env.ADMIN_PIN || "482915";
+import { BASE, PIN } from "./lib.mjs";
 
 export async function apiToken() {
   const r = await fetch(BASE + "/api/admin/unlock", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pin: PIN }) });

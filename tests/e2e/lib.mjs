@@ -48,3 +48,22 @@ export async function hydrated(page, timeout = 10000) {
   }
   throw new Error("page did not hydrate within " + timeout + " ms");
 }
+
+/** PIN is the admin PIN the test server starts with (scripts/serve-test.sh). */
+export const PIN = process.env.ADMIN_PIN || "482915";
+
+/** unlockAdmin opens an admin path, enters the PIN with Enter and waits for
+ * the unlocked layout. init, when given, runs before the page's scripts. */
+export async function unlockAdmin(browser, path = "/admin", viewport = DESKTOP, { init } = {}) {
+  const o = await open(browser, path, viewport);
+  if (init) {
+    await o.context.addInitScript(init);
+    await o.page.reload({ waitUntil: "networkidle" });
+  }
+  await hydrated(o.page);
+  await o.page.getByLabel("PIN").fill(PIN);
+  await o.page.keyboard.press("Enter");
+  await o.page.getByText("Access granted").waitFor();
+  await o.page.locator("#admin-main").waitFor();
+  return o;
+}
