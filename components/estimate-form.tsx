@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Icon } from "./icons";
-import type { Site } from "./types";
+import type { LeadContact } from "./types";
 
 /** EstimateValues are the fields of the native estimate form. */
 export interface EstimateValues {
@@ -35,7 +35,7 @@ function Field({ id, label, error, children, hint }: { id: string; label: string
  * with JavaScript off (the server redirects to a thank-you state or renders
  * the errors with the values kept); with JavaScript it submits inline. The
  * server validates everything; the browser only mirrors its messages. */
-export function EstimateForm({ site, state, idPrefix = "est" }: { site: Site; state?: EstimateState; idPrefix?: string }) {
+export function EstimateForm({ site, state, idPrefix = "est" }: { site: Pick<LeadContact, "phone" | "tel">; state?: EstimateState; idPrefix?: string }) {
   const [values, setValues] = useState<EstimateValues>(state?.values || emptyEstimate);
   const [errors, setErrors] = useState<EstimateState["errors"]>(state?.errors || {});
   const [success, setSuccess] = useState(!!state?.success);

@@ -4,7 +4,7 @@ import { Icon } from "./icons";
 import { Seo } from "./seo";
 import { Breadcrumbs } from "./page-hero";
 import { Island } from "./island";
-import type { PageProps } from "./types";
+import { contactOf, type Contact, type PageProps } from "./types";
 
 /** NAV is the sticky navigation (spec 2.2). Every item is a real link, so
  * it works with JavaScript off; with JavaScript an anchor that exists on the
@@ -70,7 +70,7 @@ export function BlueBar({ site }: Pick<PageProps<unknown>, "site">) {
   );
 }
 
-function Drawer({ open, onClose, site }: { open: boolean; onClose: () => void; site: PageProps<unknown>["site"] }) {
+function Drawer({ open, onClose, site }: { open: boolean; onClose: () => void; site: Contact }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -122,7 +122,7 @@ function Drawer({ open, onClose, site }: { open: boolean; onClose: () => void; s
   );
 }
 
-export function Nav({ site }: Pick<PageProps<unknown>, "site">) {
+export function Nav({ site }: { site: Contact }) {
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const close = useRef(() => {
@@ -227,7 +227,7 @@ export function Layout<D>({ props, children }: { props: PageProps<D>; children: 
       <a href="#main" className="skip-link">Skip to content</a>
       <TopBar site={props.site} />
       <BlueBar site={props.site} />
-      <Island name="nav" component={Nav} props={{ site: props.site }} />
+      <Island name="nav" component={Nav} props={{ site: contactOf(props.site) }} />
       <Breadcrumbs crumbs={props.breadcrumbs || []} />
       <main id="main">{children}</main>
       <Footer site={props.site} chrome={props.chrome} />

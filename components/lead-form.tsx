@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { EstimateForm, type EstimateState } from "./estimate-form";
-import type { Site } from "./types";
+import type { LeadContact } from "./types";
 
 let scriptInjected = false;
 
@@ -8,7 +8,7 @@ let scriptInjected = false;
  * configured, else the native estimate form. The embed's script is injected
  * once per page, and only when the form nears the viewport, so it never
  * delays the first paint or the largest contentful paint. */
-export function LeadForm({ site, height, estimate }: { site: Site; height: number; estimate?: EstimateState }) {
+export function LeadForm({ site, height, estimate }: { site: LeadContact; height: number; estimate?: EstimateState }) {
   const box = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLIFrameElement>(null);
   useEffect(() => {

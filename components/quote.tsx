@@ -2,7 +2,7 @@ import { Icon } from "./icons";
 import { LeadForm } from "./lead-form";
 import { Island } from "./island";
 import type { EstimateState } from "./estimate-form";
-import type { Site } from "./types";
+import { leadContactOf, type Site } from "./types";
 
 /** QuoteSection is the embedded quote section (anchor contact-form): the
  * lead form, the red 24/7 card, the why-choose checklist and the
@@ -19,7 +19,7 @@ export function QuoteSection({ site, height = 900, estimate, title = "Get Your F
         <div className="quote__form">
           <h2 id="quote-title" className="section__title section__title--left">{title}</h2>
           <p>Tell us about the damage and we will get back to you fast. Estimates are always free.</p>
-          <Island name="leadform" component={LeadForm} props={{ site, height, estimate }} />
+          <Island name="leadform" component={LeadForm} props={{ site: leadContactOf(site), height, estimate }} />
         </div>
         <aside className="quote__side" aria-label="Emergency and response times">
           <div className="card card--danger">

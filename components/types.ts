@@ -40,6 +40,14 @@ export interface Site {
   year: number;
 }
 
+/** Contact is the slice of Site that interactive islands need; islands
+ * serialise their props into the page, so they take no more than this. */
+export type Contact = Pick<Site, "name" | "phone" | "tel">;
+export type LeadContact = Pick<Site, "phone" | "tel" | "leadFormUrl" | "leadFormScript">;
+
+export const contactOf = (s: Site): Contact => ({ name: s.name, phone: s.phone, tel: s.tel });
+export const leadContactOf = (s: Site): LeadContact => ({ phone: s.phone, tel: s.tel, leadFormUrl: s.leadFormUrl, leadFormScript: s.leadFormScript });
+
 export interface LinkItem { slug: string; name: string }
 
 export interface Chrome {

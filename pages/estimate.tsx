@@ -3,7 +3,7 @@ import { PageHero } from "../components/page-hero";
 import { EstimateForm, type EstimateState } from "../components/estimate-form";
 import { Icon } from "../components/icons";
 import { Island } from "../components/island";
-import type { PageProps } from "../components/types";
+import { leadContactOf, type PageProps } from "../components/types";
 
 /** Estimate is /estimate: the native estimate form on its own page. After
  * a POST without JavaScript the server renders it again with the messages
@@ -19,7 +19,7 @@ export default function Estimate(props: PageProps<{ state: EstimateState | null 
         <div className="container quote">
           <div className="quote__form">
             <h2 className="section__title section__title--left">{done ? "Request Received" : "Request a Free Estimate"}</h2>
-            <Island name="estimate" component={EstimateForm} props={{ site, state: data.state || undefined, idPrefix: "estimate" }} />
+            <Island name="estimate" component={EstimateForm} props={{ site: leadContactOf(site), state: data.state || undefined, idPrefix: "estimate" }} />
           </div>
           <aside className="quote__side" aria-label="Emergency help">
             <div className="card card--danger">

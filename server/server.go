@@ -131,7 +131,9 @@ func New(o Options) (*Server, error) {
 		}
 		s.engine = e
 	}
-	warmers := s.engine.PoolSize() - 1
+	// Warm-up uses every runtime: a live request for a page not yet warm
+	// waits for at most one render in progress, never for the warm-up.
+	warmers := s.engine.PoolSize()
 	keys := s.AllPaths
 	if o.NoWarm {
 		keys = func() []string { return nil }
@@ -263,7 +265,7 @@ func (s *Server) renderPath(ctx context.Context, path string) (*ssr.Page, error)
 	if err != nil {
 		return nil, err
 	}
-	return ssr.NewPage(http.StatusOK, body), nil
+	return ssr.NewPage(http.StatusOK, body).Compact(), nil
 }
 
 func (s *Server) renderDoc(ctx context.Context, kind, path string, pg page) ([]byte, error) {

@@ -1,9 +1,12 @@
 package ssr
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -14,12 +17,16 @@ import (
 )
 
 // Page is a rendered document kept in memory with its compressed variants.
+// A cached page may drop Body (see Compact): identity requests, rare among
+// browsers and crawlers, are then served by decompressing Gzip.
 type Page struct {
 	Status int
 	Body   []byte
 	Gzip   []byte
 	Brotli []byte
-	ETag   string
+	// Size is the uncompressed length.
+	Size int
+	ETag string
 	// Location is set for cached redirects.
 	Location string
 }
@@ -32,8 +39,18 @@ func NewPage(status int, body []byte) *Page {
 		Body:   body,
 		Gzip:   Gzip(body),
 		Brotli: Brotli(body),
+		Size:   len(body),
 		ETag:   `"` + hex.EncodeToString(sum[:16]) + `"`,
 	}
+}
+
+// Compact drops the uncompressed body of a page that has a gzip variant,
+// so the render cache holds each page twice instead of three times.
+func (p *Page) Compact() *Page {
+	if p.Gzip != nil {
+		p.Body = nil
+	}
+	return p
 }
 
 // RenderFunc renders the page for a cache key (a request path).
@@ -219,6 +236,16 @@ func Serve(w http.ResponseWriter, r *http.Request, p *Page, contentType, cacheCo
 	case enc != "" && p.Gzip != nil:
 		h["Content-Encoding"] = encGzip
 		body = p.Gzip
+	}
+	if body == nil { // a compacted page asked for without compression
+		h["Content-Length"] = []string{strconv.Itoa(p.Size)}
+		w.WriteHeader(p.Status)
+		if r.Method != http.MethodHead {
+			if zr, err := gzip.NewReader(bytes.NewReader(p.Gzip)); err == nil {
+				io.Copy(w, zr)
+			}
+		}
+		return
 	}
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(p.Status)

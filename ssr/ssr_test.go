@@ -314,3 +314,20 @@ func TestServeWithoutVariantsSendsIdentity(t *testing.T) {
 		t.Fatalf("%d %q %q", w.Code, w.Header().Get("Content-Encoding"), w.Body.String())
 	}
 }
+
+func TestCompactPageServesIdentityFromGzip(t *testing.T) {
+	body := []byte(strings.Repeat("<p>compact me</p>", 500))
+	p := NewPage(200, body).Compact()
+	if p.Body != nil {
+		t.Fatal("Compact kept the body")
+	}
+	for _, enc := range []string{"", "identity", "br;q=0, gzip;q=0"} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Header.Set("Accept-Encoding", enc)
+		w := httptest.NewRecorder()
+		Serve(w, r, p, "text/html", "")
+		if w.Body.String() != string(body) || w.Header().Get("Content-Length") != "8500" || w.Header().Get("Content-Encoding") != "" {
+			t.Errorf("accept %q: %d bytes, length %q, encoding %q", enc, w.Body.Len(), w.Header().Get("Content-Length"), w.Header().Get("Content-Encoding"))
+		}
+	}
+}
