@@ -29,8 +29,6 @@ type Settings struct {
 	EmergencyMode  bool   `json:"emergencyMode"`
 }
 
-var settingKeys = []string{"business_name", "phone", "address", "website", "emergency_phone", "auto_indexnow", "seo_monitoring", "auto_schema", "emergency_mode"}
-
 // addressRE parses "street, city, ST 12345".
 var addressRE = regexp.MustCompile(`^(.+?),\s*([^,]+?),\s*([A-Za-z]{2})\s+(\d{5})$`)
 
