@@ -1,7 +1,9 @@
 package server
 
-// publicRoutes is the route table (spec 2.1): the one list of public
-// routes. Each group lives beside its loaders; patterns do not overlap.
+// publicRoutes is the route table (spec 2.1): the one list of routes.
+// Each group lives beside its loaders. The first matching entry wins, so a
+// fixed page (e.g. /areas/cobb/marietta) is listed before the generic
+// pattern it refines, and that pattern's Expand leaves it out.
 func publicRoutes() []Route {
 	var rs []Route
 	for _, g := range [][]Route{homeRoutes(), serviceRoutes(), areaRoutes(), blogRoutes(), infoRoutes(), estimateRoutes(), searchRoutes(), adminRoutes()} {
