@@ -11,7 +11,7 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/site .
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/site . && mkdir -p /out/data
 
 # Stage 3: a slim runtime. The binary bundles the React sources with
 # esbuild at startup, so it ships with them and the npm packages.
@@ -25,6 +25,9 @@ COPY components /app/components
 COPY client /app/client
 COPY styles /app/styles
 COPY static /app/static
+COPY admin /app/admin
+# The data folder (SQLite, media, upload spool) belongs to the nonroot user.
+COPY --from=build --chown=65532:65532 /out/data /data
 ENV SOURCE_DIR=/app DATA_DIR=/data PORT=8080
 VOLUME /data
 EXPOSE 8080

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -147,7 +148,11 @@ func (s *Server) uploadMedia(c echo.Context) error {
 // access), processes it, and stores the clean original and its variants.
 // One photo is processed at a time to bound memory.
 func (s *Server) storeImage(ctx context.Context, body io.Reader, t media.Type, key string, row *db.Media, stored *[]string) error {
-	tmp, err := os.CreateTemp("", "upload-*")
+	spool := filepath.Join(s.cfg.DataDir, "tmp")
+	if err := os.MkdirAll(spool, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(spool, "upload-*")
 	if err != nil {
 		return err
 	}
