@@ -291,11 +291,11 @@ function useHealth(source: SeoIndexNowSource) {
       }));
       setRows(out.map((x) => ({ ...x })));
       // HEAD every indexable URL, a few at a time.
-      const todo = out.filter((x) => !x.health);
+      const unchecked = out.filter((x) => !x.health);
       let next = 0;
       const worker = async () => {
-        while (next < todo.length && alive.current) {
-          const row = todo[next++];
+        while (next < unchecked.length && alive.current) {
+          const row = unchecked[next++];
           row.health = await source.check(row.route.path);
           if (alive.current) setRows(out.map((x) => ({ ...x })));
         }
