@@ -5,7 +5,7 @@ set -euo pipefail
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 data=$(mktemp -d)
 PORT=$port BASE_URL="http://127.0.0.1:$port" DATA_DIR="$data" ADMIN_PIN="${ADMIN_PIN:-482915}" \
-  ${EXTRA_ENV:-} ./bin/site >"$data/server.log" 2>&1 &
+  ./bin/site >"$data/server.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do
   if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then
