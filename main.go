@@ -10,21 +10,30 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/server"
+	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
 )
 
 func main() {
 	ssr.TuneGC()
+	cfg, err := config.Load()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	out := server.NewLogWriter(os.Stderr, 200*time.Millisecond)
-	log := slog.New(slog.NewTextHandler(out, nil))
-	err := run(log)
+	log := server.NewLogger(out, cfg.Secrets())
+	err = run(cfg, log)
 	out.Close()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -32,11 +41,7 @@ func main() {
 	}
 }
 
-func run(log *slog.Logger) error {
-	cfg, err := config.Load()
-	if err != nil {
-		return err
-	}
+func run(cfg *config.Config, log *slog.Logger) error {
 	site, err := content.Load()
 	if err != nil {
 		return err
@@ -48,19 +53,37 @@ func run(log *slog.Logger) error {
 		return err
 	}
 	defer store.Close()
-	srv, err := server.New(server.Options{Config: cfg, Log: log, Store: store, Content: site})
+	leads, notifier, err := leadIntake(cfg, store, log)
 	if err != nil {
 		return err
 	}
+	srv, err := server.New(server.Options{Config: cfg, Log: log, Store: store, Content: site, Leads: leads, Notifier: notifier})
+	if err != nil {
+		return err
+	}
+	// The notification sender and the spool replay run until the HTTP
+	// server has stopped, so leads taken while draining are announced.
+	bg, stopBg := context.WithCancel(context.Background())
+	var bgDone sync.WaitGroup
+	defer func() { stopBg(); bgDone.Wait() }()
+	bgDone.Go(func() { notifier.Run(bg) })
+	bgDone.Go(func() { leads.Run(bg) })
 	if cfg.Dev() {
+		log.Info("development mode: watching pages/, components/, admin/, client/ and styles/ for changes")
 		go srv.Engine().Watch(ctx, 500*time.Millisecond)
 	}
 	srv.Warm()
-	hs := &http.Server{Addr: cfg.Addr, Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	go srv.RunSync(ctx)
+	srv.StartJobs()
+	hs := srv.HTTPServer(cfg.Addr)
+	ln, err := srv.Listen(cfg.Addr)
+	if err != nil {
+		return err
+	}
 	errc := make(chan error, 1)
 	go func() {
-		log.Info("listening", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", store.Dialect(), "env", cfg.Env)
-		errc <- hs.ListenAndServe()
+		log.Info("listening: open "+cfg.BaseURL+"/", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", store.Dialect(), "env", cfg.Env)
+		errc <- hs.Serve(ln)
 	}()
 	select {
 	case err := <-errc:
@@ -68,10 +91,35 @@ func run(log *slog.Logger) error {
 			return err
 		}
 	case <-ctx.Done():
-		log.Info("shutting down")
-		sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		// Fail readiness at once and keep serving for SHUTDOWN_DRAIN, so a
+		// load balancer moves new requests elsewhere; then stop accepting
+		// and let in-flight requests (uploads included) finish for up to
+		// SHUTDOWN_TIMEOUT.
+		srv.Drain()
+		log.Info("shutting down: readiness fails now", "drain", cfg.Limits.ShutdownDrain.String(), "timeout", cfg.Limits.ShutdownTimeout.String())
+		time.Sleep(cfg.Limits.ShutdownDrain)
+		sctx, cancel := context.WithTimeout(context.Background(), cfg.Limits.ShutdownTimeout)
 		defer cancel()
-		return hs.Shutdown(sctx)
+		err := hs.Shutdown(sctx)
+		srv.StopJobs(sctx) // running jobs are cancelled and record their run
+		log.Info("stopped", "err", err)
+		return err
 	}
 	return nil
+}
+
+// leadIntake builds the notifier (SMTP and webhook from the configuration)
+// and the intake that stores each lead, or spools it under
+// DATA_DIR/spool when the database cannot take it.
+func leadIntake(cfg *config.Config, store *db.Store, log *slog.Logger) (*spool.Intake, *notify.Notifier, error) {
+	nc, err := notify.FromConfig(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	notifier := notify.New(store, nc, log)
+	sp, err := spool.Open(filepath.Join(cfg.DataDir, "spool"), log)
+	if err != nil {
+		return nil, nil, err
+	}
+	return spool.NewIntake(notifier, sp, store.Ping, log), notifier, nil
 }

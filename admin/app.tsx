@@ -1,7 +1,7 @@
 import "../styles/admin.css";
 import { useCallback, useEffect, useState } from "react";
 import { Head } from "../components/head";
-import { setToken, onSessionExpired } from "./api";
+import { lock as endSession, onSessionExpired } from "./api";
 import { Gate } from "./gate";
 import { AdminLayout, adminPath } from "./layout";
 import { useToast } from "./toast";
@@ -36,7 +36,7 @@ export function AdminApp({ initial, pages, site, baseUrl }: { initial: string; p
     window.scrollTo({ top: 0, behavior: "instant" as ScrollBehavior });
   }, []);
   const lock = () => {
-    setToken(null);
+    endSession();
     sessionStorage.removeItem("admin_authenticated");
     setUnlocked(false);
   };

@@ -1,6 +1,8 @@
 // Page-audit rules of spec 5 as pure functions over a parsed Document
 // (DOMParser). Nothing here touches the network or the live page: the
-// caller fetches and parses, these functions judge.
+// caller fetches and parses, these functions judge. The server's site-wide
+// audit (seoaudit/rules.go) is a port of these rules: change both together
+// (ADR 014 lists the two readings that differ).
 
 export type CheckStatus = "pass" | "warning" | "fail";
 export type ComplianceStatus = "compliant" | "warning" | "non-compliant";

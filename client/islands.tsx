@@ -38,4 +38,19 @@ export function hydrateIslands() {
   // missing anchor is only logged.
   const id = decodeURIComponent(window.location.hash.slice(1));
   if (id) setTimeout(() => scrollToAnchor(id), 100);
+  registerServiceWorker();
+}
+
+/** registerServiceWorker registers /sw.js (spec 7, ADR 013) once the page
+ * has loaded and the browser is idle, so it never competes with the first
+ * paint or hydration. Only public pages load this script; the admin app
+ * never registers it. */
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  const register = () => {
+    navigator.serviceWorker.register("/sw.js", { updateViaCache: "none" }).catch((e) => console.info("service worker not registered:", e));
+  };
+  const idle = () => ("requestIdleCallback" in window ? requestIdleCallback(register, { timeout: 5000 }) : setTimeout(register, 1000));
+  if (document.readyState === "complete") idle();
+  else window.addEventListener("load", idle, { once: true });
 }

@@ -1,4 +1,5 @@
 import { Icon } from "./icons";
+import { CallButton } from "./emergency";
 import type { Site } from "./types";
 import type { AreaLink, AreaService, Reason } from "./types-area";
 
@@ -75,7 +76,7 @@ export function AreaCTA({ site, title, text }: { site: Site; title: string; text
           <p>{text}</p>
         </div>
         <div className="area-cta__actions">
-          <a href={site.tel} className="btn btn--danger btn--lg"><Icon name="phone" size={20} /> Call {site.phone}</a>
+          <CallButton site={site} className="btn btn--danger btn--lg" size={20} />
           <a href="/contact" className="btn btn--white btn--lg area-cta__estimate">Get Free Estimate</a>
         </div>
       </div>

@@ -1,6 +1,7 @@
 import { Head } from "./head";
 import { Icon } from "./icons";
 import { jsonLd } from "./seo";
+import { em } from "./emergency";
 import type { FAQItem, Site } from "./types";
 
 /** FAQ is the accordion of spec 2.3: at most one item open, collapsible,
@@ -33,7 +34,7 @@ export function FAQ({ title, faqs, schemaId, site, intro }: { title: string; faq
             </details>
           ))}
         </div>
-        <p className="faq__call">Still have questions? <a href={site.tel}><Icon name="phone" size={16} /> Call {site.phone}</a> any time, day or night.</p>
+        <p className="faq__call">Still have questions? <a href={site.emergencyTel}><Icon name="phone" size={16} /> {em(site, "Call", "Call us at")} {site.emergencyPhone}</a>{em(site, " any time, day or night.", `, ${site.hours}.`)}</p>
       </div>
     </section>
   );

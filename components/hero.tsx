@@ -1,4 +1,5 @@
 import { Icon } from "./icons";
+import { CallButton, callUs, em } from "./emergency";
 import type { Site } from "./types";
 
 /** Hero is the 600 px home hero with its city variant (spec 2.3). */
@@ -8,10 +9,10 @@ export function Hero({ site, city, county }: { site: Site; city: string; county:
       <div className="container hero__inner">
         <p className="hero__badge"><Icon name="map-pin" size={16} /> Serving {city}, {county} County</p>
         <h1 id="hero-title" className="hero__title">Water, Fire &amp; Storm Restoration in {city}, {county} County</h1>
-        <p className="hero__lead">24/7 emergency response within 60 minutes. IICRC certified technicians, state licensed and insured, with direct insurance billing and free estimates.</p>
+        <p className="hero__lead">{em(site, "24/7 emergency response within 60 minutes.", `${callUs(site)}.`)} IICRC certified technicians, state licensed and insured, with direct insurance billing and free estimates.</p>
         <div className="hero__actions">
           <a href="#contact-form" className="btn btn--primary btn--lg">Get Free Estimate</a>
-          <a href={site.tel} className="btn btn--danger btn--lg"><Icon name="phone" size={20} /> Call Now for Emergency Help</a>
+          <CallButton site={site} className="btn btn--danger btn--lg" size={20} label="Call Now for Emergency Help" />
         </div>
         <ul className="hero__points">
           <li><Icon name="check-circle" size={18} /> 20+ Years in Business</li>

@@ -4,6 +4,7 @@ import { Icon } from "./icons";
 import { Seo } from "./seo";
 import { Breadcrumbs } from "./page-hero";
 import { Island } from "./island";
+import { CallButton, em } from "./emergency";
 import { contactOf, type Contact, type PageProps } from "./types";
 
 /** NAV is the sticky navigation (spec 2.2). Every item is a real link, so
@@ -63,7 +64,7 @@ export function BlueBar({ site }: Pick<PageProps<unknown>, "site">) {
           <a href={site.facebook} aria-label="Facebook" rel="noopener" target="_blank"><Icon name="facebook" size={16} /></a>
           <a href={site.instagram} aria-label="Instagram" rel="noopener" target="_blank"><Icon name="instagram" size={16} /></a>
           <a href={site.youtube} aria-label="YouTube" rel="noopener" target="_blank"><Icon name="youtube" size={16} /></a>
-          <a href={site.tel} className="bluebar__emergency">24/7 Emergency: {site.phone}</a>
+          <a href={site.emergencyTel} className="bluebar__emergency">{em(site, `24/7 Emergency: ${site.emergencyPhone}`, `Call us: ${site.emergencyPhone} · ${site.hours}`)}</a>
         </span>
       </div>
     </div>
@@ -114,7 +115,7 @@ function Drawer({ open, onClose, site }: { open: boolean; onClose: () => void; s
               </li>
             ))}
             <li><a className="btn btn--primary" href="/#contact-form" onClick={(e) => { onAnchorClick(e, "/#contact-form", "contact-form"); onClose(); }}>GET A QUOTE</a></li>
-            <li><a className="btn btn--danger" href={site.tel}><Icon name="phone" size={16} /> Call {site.phone}</a></li>
+            <li><CallButton site={site} className="btn btn--danger" size={16} /></li>
           </ul>
         </nav>
       </div>
@@ -154,15 +155,17 @@ export function Nav({ site }: { site: Contact }) {
   );
 }
 
+/** EmergencyBanner is the red call banner; outside 24/7 emergency mode it
+ * reads "Call us" with the business hours. */
 export function EmergencyBanner({ site, title = "Water, Fire or Storm Emergency?" }: { site: PageProps<unknown>["site"]; title?: string }) {
   return (
-    <section className="emergency-banner" aria-label="Emergency help">
+    <section className="emergency-banner" aria-label={em(site, "Emergency help", "Call us")}>
       <div className="container emergency-banner__inner">
         <div>
-          <p className="emergency-banner__title">{title}</p>
-          <p>Our crews are on call 24 hours a day, 7 days a week, across metro Atlanta.</p>
+          <p className="emergency-banner__title">{em(site, title, "Call us")}</p>
+          <p>{em(site, "Our crews are on call 24 hours a day, 7 days a week, across metro Atlanta.", `Our office is open ${site.hours}.`)}</p>
         </div>
-        <a href={site.tel} className="btn btn--white"><Icon name="phone" size={18} /> Call {site.phone}</a>
+        <CallButton site={site} className="btn btn--white" />
       </div>
     </section>
   );
@@ -195,7 +198,7 @@ export function Footer({ site, chrome }: Pick<PageProps<unknown>, "site" | "chro
             <li><a href="/services">All Services</a></li>
             <li><a href="/portfolio">Our Work</a></li>
             <li><a href="/blog">Blog</a></li>
-            <li><a href="/emergency">24/7 Emergency</a></li>
+            <li><a href="/emergency">{em(site, "24/7 Emergency", "Emergency Help")}</a></li>
             <li><a href="/estimate">Free Estimate</a></li>
             <li><a href="/contact">Contact Us</a></li>
           </ul>

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Icon } from "./icons";
+import { CallButton } from "./emergency";
 import type { Site } from "./types";
 
 /** PageHero is the top of every inner page: the page's only H1, a lead
@@ -15,7 +15,7 @@ export function PageHero({ title, lead, site, badge, call = true, estimateHref =
         {lead && <p className="page-hero__lead">{lead}</p>}
         {(call || estimateHref) && (
           <div className="hero__actions">
-            {call && <a href={site.tel} className="btn btn--danger btn--lg"><Icon name="phone" size={20} /> Call {site.phone}</a>}
+            {call && <CallButton site={site} className="btn btn--danger btn--lg" size={20} />}
             {estimateHref && <a href={estimateHref} className="btn btn--white-outline btn--lg">Get Free Estimate</a>}
           </div>
         )}

@@ -1,6 +1,7 @@
 import { Icon } from "./icons";
 import { LeadForm } from "./lead-form";
 import { Island } from "./island";
+import { CallButton, em } from "./emergency";
 import type { EstimateState } from "./estimate-form";
 import { leadContactOf, type Site } from "./types";
 
@@ -23,9 +24,9 @@ export function QuoteSection({ site, height = 900, estimate, title = "Get Your F
         </div>
         <aside className="quote__side" aria-label="Emergency and response times">
           <div className="card card--danger">
-            <p className="card__title"><Icon name="alert-triangle" size={22} /> 24/7 Emergency Service</p>
-            <p>Water pouring in, fire or storm damage? Don't wait for a callback.</p>
-            <a href={site.tel} className="btn btn--white btn--block"><Icon name="phone" size={18} /> Call {site.phone}</a>
+            <p className="card__title"><Icon name="alert-triangle" size={22} /> {em(site, "24/7 Emergency Service", "Call us")}</p>
+            <p>{em(site, "Water pouring in, fire or storm damage? Don't wait for a callback.", `Water pouring in, fire or storm damage? Our office is open ${site.hours}.`)}</p>
+            <CallButton site={site} className="btn btn--white btn--block" />
           </div>
           <div className="card">
             <p className="card__title">Why Choose Us</p>

@@ -1,4 +1,5 @@
 import { Icon } from "./icons";
+import { CallButton, callUs, em } from "./emergency";
 import type { RelatedData, Site } from "./types";
 
 /** RelatedLinks is block (a) of spec 2.3: up to 3 related services, 4
@@ -23,8 +24,8 @@ export function RelatedLinks({ related, site }: { related: RelatedData; site: Si
           </nav>
           <div className="card card--danger">
             <p className="card__title">Need Help Now?</p>
-            <p>Emergency crews are ready 24/7.</p>
-            <a href={site.tel} className="btn btn--white btn--block"><Icon name="phone" size={18} /> Call {site.phone}</a>
+            <p>{em(site, "Emergency crews are ready 24/7.", `${callUs(site)}.`)}</p>
+            <CallButton site={site} className="btn btn--white btn--block" />
             <a href="/contact" className="btn btn--outline-white btn--block">Get Free Estimate</a>
           </div>
         </div>
@@ -52,7 +53,8 @@ export const LINK_CARDS = [
 /** RelatedGrid is block (b): the fixed link cards minus the current page,
  * capped at max (default 8), with an emergency help card below. */
 export function RelatedGrid({ current, site, max = 8 }: { current: string; site: Site; max?: number }) {
-  const cards = LINK_CARDS.filter((c) => c.href !== current).slice(0, max);
+  const cards = LINK_CARDS.filter((c) => c.href !== current).slice(0, max)
+    .map((c) => (c.href === "/emergency" && !site.emergencyMode ? { ...c, title: "Emergency Help" } : c));
   return (
     <section className="section section--muted" aria-labelledby="related-grid-title">
       <div className="container">
@@ -68,8 +70,8 @@ export function RelatedGrid({ current, site, max = 8 }: { current: string; site:
           ))}
         </ul>
         <div className="card card--danger help-card">
-          <p className="card__title">Emergency Help, Day or Night</p>
-          <a href={site.tel} className="btn btn--white"><Icon name="phone" size={18} /> Call {site.phone}</a>
+          <p className="card__title">{em(site, "Emergency Help, Day or Night", callUs(site))}</p>
+          <CallButton site={site} className="btn btn--white" />
         </div>
       </div>
     </section>

@@ -7,7 +7,7 @@ export function ServiceTrustItems({ site }: { site: Site }) {
   const items: [string, string, string][] = [
     ["award", "IICRC Certified Technicians", "Trained to the industry's cleaning and restoration standards"],
     ["shield", "Licensed & Insured", `Georgia License #${site.license}, fully insured`],
-    ["clock", "24/7 Emergency Service", "A live person answers, day or night"],
+    site.emergencyMode ? ["clock", "24/7 Emergency Service", "A live person answers, day or night"] : ["clock", "Call us", site.hours],
   ];
   return (
     <section className="svc-trust" aria-label="Why homeowners trust us">

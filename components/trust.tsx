@@ -1,15 +1,16 @@
 import { useState } from "react";
 import { Icon } from "./icons";
 import { Island } from "./island";
+import { callUs, em } from "./emergency";
 import type { Review, Site } from "./types";
 
-export function TrustBadges() {
+export function TrustBadges({ site }: { site: Pick<Site, "emergencyMode" | "hours"> }) {
   return (
     <ul className="trust-badges" aria-label="Credentials">
       <li><Icon name="shield" size={18} /> Licensed &amp; Insured</li>
       <li><Icon name="award" size={18} /> IICRC Certified</li>
       <li><Icon name="file-text" size={18} /> Insurance Approved</li>
-      <li><Icon name="clock" size={18} /> 24/7 Emergency · 60-90 minute response</li>
+      <li><Icon name="clock" size={18} /> {em(site, "24/7 Emergency · 60-90 minute response", callUs(site))}</li>
       <li className="trust-badges__partners">Working with State Farm, Allstate, USAA, Liberty Mutual, Nationwide and other carriers</li>
     </ul>
   );
@@ -84,7 +85,7 @@ export function TrustSection({ site, reviews }: { site: Site; reviews: Review[] 
   const badges = [
     ["award", "IICRC Certified", "Technicians trained to the industry's restoration standards."],
     ["shield", "State Licensed General Contractor", "Licensed and insured for mitigation and full rebuilds."],
-    ["clock", "24/7 Emergency Service", "A live person answers, day or night, every day of the year."],
+    site.emergencyMode ? ["clock", "24/7 Emergency Service", "A live person answers, day or night, every day of the year."] : ["clock", "Call us", `Our office is open ${site.hours}.`],
     ["file-text", "Direct Insurance Billing", "We document the loss and bill your carrier directly."],
   ];
   return (
@@ -103,7 +104,7 @@ export function TrustSection({ site, reviews }: { site: Site; reviews: Review[] 
             </li>
           ))}
         </ul>
-        <TrustBadges />
+        <TrustBadges site={site} />
         <Island name="reviews" component={Reviews} props={{ initial: reviews, reviewUrl: site.reviewUrl }} />
       </div>
     </section>

@@ -38,14 +38,23 @@ export interface Site {
   themeColor: string;
   /** year of the render, for the copyright line */
   year: number;
+  /** System Settings' 24/7 emergency mode (issue 9), decided by Go: every
+   * element promising emergency service follows it (components/emergency.tsx). */
+  emergencyMode: boolean;
+  /** the number emergency elements dial: the emergency phone in emergency
+   * mode, the business phone otherwise */
+  emergencyPhone: string;
+  emergencyTel: string;
+  /** business hours as visitors read them, e.g. "Mon–Fri 8:00 AM–6:00 PM" */
+  hours: string;
 }
 
 /** Contact is the slice of Site that interactive islands need; islands
  * serialise their props into the page, so they take no more than this. */
-export type Contact = Pick<Site, "name" | "phone" | "tel">;
+export type Contact = Pick<Site, "name" | "emergencyMode" | "emergencyPhone" | "emergencyTel">;
 export type LeadContact = Pick<Site, "phone" | "tel" | "leadFormUrl" | "leadFormScript">;
 
-export const contactOf = (s: Site): Contact => ({ name: s.name, phone: s.phone, tel: s.tel });
+export const contactOf = (s: Site): Contact => ({ name: s.name, emergencyMode: s.emergencyMode, emergencyPhone: s.emergencyPhone, emergencyTel: s.emergencyTel });
 export const leadContactOf = (s: Site): LeadContact => ({ phone: s.phone, tel: s.tel, leadFormUrl: s.leadFormUrl, leadFormScript: s.leadFormScript });
 
 export interface LinkItem { slug: string; name: string }

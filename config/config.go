@@ -6,8 +6,10 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/mail"
 	"net/url"
 	"os"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -87,7 +89,75 @@ type Config struct {
 	Storage       Storage
 	// IndexNowEndpoint is where the admin IndexNow submission posts (INDEXNOW_ENDPOINT).
 	IndexNowEndpoint string
+	// IndexNowKey is INDEXNOW_KEY: when set it is the key, and the admin
+	// screen cannot replace it.
+	IndexNowKey string
+	// IndexNowDebounce is how long automatic submission waits for further
+	// content changes before it posts one batch (INDEXNOW_DEBOUNCE).
+	IndexNowDebounce time.Duration
+	// HealthInterval is how often the SEO health monitor runs (HEALTH_INTERVAL).
+	HealthInterval time.Duration
+	// Limits bounds how long and how many connections may be held open.
+	Limits Limits
+	// CDN is the optional CDN in front of the site.
+	CDN CDN
+	// Notify is where new leads are announced (README "Lead notifications
+	// and the spool").
+	Notify Notify
+
+	// secrets are the configured secret values, for log redaction.
+	secrets []string
 }
+
+// Limits bound what slow or numerous clients can hold (issue 7).
+type Limits struct {
+	// BodyReadTimeout is the longest a form or JSON body may take to
+	// arrive; a request that has not sent it by then is cut off.
+	BodyReadTimeout time.Duration
+	// UploadIdleTimeout is the longest an upload may go without sending a
+	// byte: a slow but moving upload of any size keeps going.
+	UploadIdleTimeout time.Duration
+	// MaxConns caps open connections server-wide; MaxConnsPerIP per
+	// client IP (not applied behind a trusted proxy, where every
+	// connection comes from the proxy).
+	MaxConns      int
+	MaxConnsPerIP int
+	// ShutdownDrain is how long a stopping instance keeps serving with its
+	// readiness check failing; ShutdownTimeout how long in-flight requests
+	// then have to finish.
+	ShutdownDrain   time.Duration
+	ShutdownTimeout time.Duration
+}
+
+// CDN configures a CDN in front of the site (docs/deploying.md).
+type CDN struct {
+	// PurgeURL receives the changed paths after each content change.
+	PurgeURL   string
+	PurgeToken string
+	// SMaxAge lets shared caches keep public pages this long (0: off).
+	SMaxAge time.Duration
+}
+
+// Notify configures new-lead notifications. Either channel may be off.
+type Notify struct {
+	// SMTPURL is smtp://user:pass@host:587 (STARTTLS when offered) or
+	// smtps://user:pass@host:465; empty: no email.
+	SMTPURL string
+	// SMTPFrom is the sender; empty: see notify.FromConfig.
+	SMTPFrom string
+	// To are the owner's addresses (LEAD_NOTIFY_TO).
+	To []string
+	// WebhookURL receives each lead as signed JSON; empty: no webhook.
+	WebhookURL    string
+	WebhookSecret string
+}
+
+// SecretVars are the variables whose values must never reach a log.
+var SecretVars = []string{"CDN_PURGE_TOKEN", "ADMIN_PIN", "GOOGLE_PLACES_API_KEY", "S3_ACCESS_KEY", "S3_SECRET_KEY", "SMTP_URL", "LEAD_WEBHOOK_SECRET", "LEAD_WEBHOOK_URL", "INDEXNOW_KEY", "DATABASE_URL"}
+
+// Secrets returns every configured secret value (and the password part of
+// URLs that carry one), for log redaction.
+func (c *Config) Secrets() []string { return c.secrets }
 
 // Dev reports development mode (rebuild on change, errors in the page).
 func (c *Config) Dev() bool { return c.Env == "development" }
@@ -100,7 +170,7 @@ type Var struct {
 // Vars lists every variable with its default. README's table mirrors it.
 var Vars = []Var{
 	{"PORT", "8080", "TCP port to listen on"},
-	{"BASE_URL", "http://localhost:8080", "absolute site address used for canonicals, sitemap and structured data"},
+	{"BASE_URL", "http://localhost:$PORT", "absolute site address used for canonicals, sitemap and structured data"},
 	{"APP_ENV", "production", "production or development (rebuild on change, errors shown in the page)"},
 	{"DATABASE_URL", "", "postgres://... to use PostgreSQL; empty uses SQLite in DATA_DIR"},
 	{"DATA_DIR", "./data", "folder for the SQLite file and uploaded media"},
@@ -110,6 +180,15 @@ var Vars = []Var{
 	{"BODY_LIMIT", "1M", "largest request body for forms and APIs"},
 	{"ACCESS_LOG", "true", "write one log line per request (true or false)"},
 	{"TRUST_PROXY", "false", "take client IPs from X-Forwarded-For (only behind a proxy that sets it)"},
+	{"BODY_READ_TIMEOUT", "15s", "longest a form or JSON request body may take to arrive"},
+	{"UPLOAD_IDLE_TIMEOUT", "60s", "longest an upload may go without sending a byte (a slow but moving upload keeps going)"},
+	{"MAX_CONNS", "2048", "open connections allowed server-wide; past it new ones wait to be accepted"},
+	{"SHUTDOWN_DRAIN", "5s", "on SIGTERM, how long to keep serving with /healthz?ready=1 failing before closing the listener"},
+	{"SHUTDOWN_TIMEOUT", "60s", "on SIGTERM, how long in-flight requests (uploads included) may take to finish"},
+	{"CDN_PURGE_URL", "", "URL that receives a JSON POST of the changed paths after each content change (a CDN purge hook; optional)"},
+	{"CDN_PURGE_TOKEN", "", "bearer token sent to CDN_PURGE_URL (optional)"},
+	{"CDN_SMAXAGE", "0s", "how long a CDN may keep public pages (s-maxage, with stale-while-revalidate); 0 sends none"},
+	{"MAX_CONNS_PER_IP", "64", "open connections allowed per client IP; past it new ones are closed (0: no cap; not applied with TRUST_PROXY)"},
 	{"BUSINESS_NAME", "Avatar Restoration & Construction", "company name"},
 	{"BUSINESS_PHONE", "(770) 555-0134", "24/7 emergency phone, 10 US digits"},
 	{"BUSINESS_STREET", "6595 Church Street", "office street address"},
@@ -143,6 +222,16 @@ var Vars = []Var{
 	{"LEAD_FORM_SCRIPT", "", "CRM embed script address (https), injected once and lazily"},
 	// IndexNow (admin SEO & IndexNow screen)
 	{"INDEXNOW_ENDPOINT", "https://api.indexnow.org/indexnow", "IndexNow endpoint the admin submission posts to (tests point it at a fake)"},
+	{"INDEXNOW_KEY", "", "IndexNow key (8-128 letters, digits or dashes); empty: the key generated on the admin IndexNow tab"},
+	{"INDEXNOW_DEBOUNCE", "10s", "how long automatic IndexNow submission waits for further content changes before it posts one batch"},
+	// Background jobs
+	{"HEALTH_INTERVAL", "1h", "how often the SEO health monitor checks every sitemap URL, sitemap.xml and robots.txt"},
+	// New-lead notifications
+	{"SMTP_URL", "", "mail server for new-lead emails: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://user:pass@host:465; empty sends no email"},
+	{"SMTP_FROM", "", "sender of lead emails, e.g. Website <leads@example.com>; empty: the SMTP_URL user when it is an email address, else noreply@ the BASE_URL host"},
+	{"LEAD_NOTIFY_TO", "", "comma-separated addresses that receive an email for every new lead (required with SMTP_URL)"},
+	{"LEAD_WEBHOOK_URL", "", "http(s) address that receives every new lead as JSON, signed in X-Signature-256 (optional)"},
+	{"LEAD_WEBHOOK_SECRET", "", "HMAC-SHA256 key for LEAD_WEBHOOK_URL's signature, at least 16 characters (required with LEAD_WEBHOOK_URL)"},
 }
 
 func defaults() map[string]string {
@@ -177,6 +266,9 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	}
 	c.Addr = ":" + strconv.Itoa(port)
 
+	// BASE_URL defaults to this machine on the configured port, so
+	// canonicals follow PORT when only PORT is set.
+	def["BASE_URL"] = "http://localhost:" + strconv.Itoa(port)
 	c.BaseURL = strings.TrimRight(get("BASE_URL"), "/")
 	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
 		bad("BASE_URL", "%q must be an absolute http(s) address with no path, e.g. https://example.com", get("BASE_URL"))
@@ -219,6 +311,29 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	case "false", "0":
 	default:
 		bad("TRUST_PROXY", "%q must be true or false", get("TRUST_PROXY"))
+	}
+	for name, d := range map[string]*time.Duration{"BODY_READ_TIMEOUT": &c.Limits.BodyReadTimeout, "UPLOAD_IDLE_TIMEOUT": &c.Limits.UploadIdleTimeout, "SHUTDOWN_TIMEOUT": &c.Limits.ShutdownTimeout} {
+		if *d, err = time.ParseDuration(get(name)); err != nil || *d <= 0 {
+			bad(name, "%q is not a positive duration such as 15s", get(name))
+		}
+	}
+	c.CDN = CDN{PurgeURL: get("CDN_PURGE_URL"), PurgeToken: get("CDN_PURGE_TOKEN")}
+	if c.CDN.PurgeURL != "" {
+		if u, err := url.Parse(c.CDN.PurgeURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			bad("CDN_PURGE_URL", "%q must be an absolute http(s) address", c.CDN.PurgeURL)
+		}
+	}
+	if c.CDN.SMaxAge, err = time.ParseDuration(get("CDN_SMAXAGE")); err != nil || c.CDN.SMaxAge < 0 {
+		bad("CDN_SMAXAGE", "%q is not a duration such as 5m", get("CDN_SMAXAGE"))
+	}
+	if c.Limits.ShutdownDrain, err = time.ParseDuration(get("SHUTDOWN_DRAIN")); err != nil || c.Limits.ShutdownDrain < 0 {
+		bad("SHUTDOWN_DRAIN", "%q is not a duration such as 5s", get("SHUTDOWN_DRAIN"))
+	}
+	if c.Limits.MaxConns, err = strconv.Atoi(get("MAX_CONNS")); err != nil || c.Limits.MaxConns < 1 {
+		bad("MAX_CONNS", "%q must be a whole number of at least 1", get("MAX_CONNS"))
+	}
+	if c.Limits.MaxConnsPerIP, err = strconv.Atoi(get("MAX_CONNS_PER_IP")); err != nil || c.Limits.MaxConnsPerIP < 0 {
+		bad("MAX_CONNS_PER_IP", "%q must be a whole number (0 for no cap)", get("MAX_CONNS_PER_IP"))
 	}
 	c.BodyLimit = get("BODY_LIMIT")
 	if !regexpBodyLimit(c.BodyLimit) {
@@ -297,11 +412,79 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	if u, err := url.Parse(c.IndexNowEndpoint); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		bad("INDEXNOW_ENDPOINT", "%q must be an absolute http(s) address", c.IndexNowEndpoint)
 	}
+	c.IndexNowKey = get("INDEXNOW_KEY")
+	if k := c.IndexNowKey; k != "" && !indexNowKeyRE.MatchString(k) {
+		bad("INDEXNOW_KEY", "must be 8-128 letters, digits or dashes")
+	}
+	if c.IndexNowDebounce, err = time.ParseDuration(get("INDEXNOW_DEBOUNCE")); err != nil || c.IndexNowDebounce <= 0 {
+		bad("INDEXNOW_DEBOUNCE", "%q is not a positive duration such as 10s", get("INDEXNOW_DEBOUNCE"))
+	}
+	// Background jobs
+	if c.HealthInterval, err = time.ParseDuration(get("HEALTH_INTERVAL")); err != nil || c.HealthInterval <= 0 {
+		bad("HEALTH_INTERVAL", "%q is not a positive duration such as 1h", get("HEALTH_INTERVAL"))
+	}
+	// New-lead notifications. SMTP_URL and the webhook URL may carry
+	// credentials: their values are never quoted in an error.
+	c.Notify = Notify{SMTPURL: get("SMTP_URL"), SMTPFrom: get("SMTP_FROM"), WebhookURL: get("LEAD_WEBHOOK_URL"), WebhookSecret: get("LEAD_WEBHOOK_SECRET")}
+	if v := c.Notify.SMTPURL; v != "" {
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+			bad("SMTP_URL", "must look like smtp://user:password@host:587 or smtps://user:password@host:465 (value not shown)")
+		} else if p := u.Port(); p != "" {
+			if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+				bad("SMTP_URL", "has a port that is not a number from 1 to 65535 (value not shown)")
+			}
+		}
+	}
+	if v := c.Notify.SMTPFrom; v != "" {
+		if _, err := mail.ParseAddress(v); err != nil {
+			bad("SMTP_FROM", "%q is not an email address such as Website <leads@example.com>", v)
+		}
+	}
+	for _, a := range strings.Split(get("LEAD_NOTIFY_TO"), ",") {
+		if a = strings.TrimSpace(a); a == "" {
+			continue
+		}
+		if p, err := mail.ParseAddress(a); err != nil {
+			bad("LEAD_NOTIFY_TO", "%q is not an email address", a)
+		} else {
+			c.Notify.To = append(c.Notify.To, p.Address)
+		}
+	}
+	if c.Notify.SMTPURL != "" && len(c.Notify.To) == 0 {
+		bad("LEAD_NOTIFY_TO", "is required when SMTP_URL is set: whom should new leads be emailed to?")
+	}
+	if c.Notify.SMTPURL == "" && len(c.Notify.To) > 0 {
+		bad("SMTP_URL", "is required when LEAD_NOTIFY_TO is set: the mail server that sends the emails")
+	}
+	if v := c.Notify.WebhookURL; v != "" {
+		if u, err := url.Parse(v); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			bad("LEAD_WEBHOOK_URL", "must be an absolute http(s) address (value not shown)")
+		}
+		if len(c.Notify.WebhookSecret) < 16 {
+			bad("LEAD_WEBHOOK_SECRET", "is required when LEAD_WEBHOOK_URL is set, at least 16 characters")
+		}
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	for _, name := range SecretVars {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" {
+			continue
+		}
+		c.secrets = append(c.secrets, v)
+		if u, err := url.Parse(v); err == nil && u.User != nil {
+			if pw, ok := u.User.Password(); ok && pw != "" {
+				c.secrets = append(c.secrets, pw, url.QueryEscape(pw))
+			}
+		}
+	}
 	return c, nil
 }
+
+// indexNowKeyRE is the IndexNow protocol's key rule.
+var indexNowKeyRE = regexp.MustCompile(`^[a-zA-Z0-9-]{8,128}$`)
 
 func regexpBodyLimit(s string) bool {
 	if s == "" {

@@ -25,6 +25,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		"PORT": "http", "BASE_URL": "example.com/x", "APP_ENV": "staging", "DATABASE_URL": "mysql://x",
 		"SSR_POOL_SIZE": "0", "RENDER_TIMEOUT": "soon", "BODY_LIMIT": "lots", "BUSINESS_PHONE": "555-01",
 		"BUSINESS_ZIP": "3013", "FACEBOOK_URL": "http://facebook.com/x", "LEAD_FORM_URL": "ftp://x",
+		"INDEXNOW_KEY": "bad key!", "INDEXNOW_DEBOUNCE": "soon", "HEALTH_INTERVAL": "0s",
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := LoadFrom(env(map[string]string{name: val}))

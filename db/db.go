@@ -91,6 +91,20 @@ func (s *Store) Dialect() string { return s.dialect }
 func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
 
 func (s *Store) migrate(ctx context.Context) error {
+	// Instances that boot together must not race through the migrations:
+	// on PostgreSQL one holds a session advisory lock while it migrates
+	// and the others wait, then find nothing left to do.
+	if s.dialect == "postgres" {
+		conn, err := s.db.Connx(ctx)
+		if err != nil {
+			return fmt.Errorf("db: migrations lock: %w", err)
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, lockKey("migrations")); err != nil {
+			return fmt.Errorf("db: migrations lock: %w", err)
+		}
+		defer conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock($1)`, lockKey("migrations"))
+	}
 	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMP NOT NULL)`); err != nil {
 		return fmt.Errorf("db: migrations table: %w", err)
 	}

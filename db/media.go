@@ -83,3 +83,13 @@ func (s *Store) DeleteMedia(ctx context.Context, id string) error {
 	}
 	return nil
 }
+
+// RecentMedia returns the latest uploads, newest first (the dashboard's
+// recent activity).
+func (s *Store) RecentMedia(ctx context.Context, limit int) ([]Media, error) {
+	out := []Media{}
+	if err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+mediaColumns+` FROM media ORDER BY created_at DESC, id LIMIT ?`), limit); err != nil {
+		return nil, fmt.Errorf("recent media: %w", err)
+	}
+	return out, nil
+}

@@ -147,7 +147,8 @@ func TestSessionsAndSettings(t *testing.T) {
 	ForEachDB(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-		if err := s.CreateSession(ctx, "h1", now, now.Add(time.Hour)); err != nil {
+		se := Session{ID: "id1", TokenHash: "h1", IP: "192.0.2.1", CreatedAt: now, ExpiresAt: now.Add(time.Hour), HardExpiresAt: now.Add(3 * time.Hour)}
+		if err := s.CreateSession(ctx, se); err != nil {
 			t.Fatal(err)
 		}
 		if ok, _ := s.SessionValid(ctx, "h1", now.Add(59*time.Minute)); !ok {
@@ -159,10 +160,49 @@ func TestSessionsAndSettings(t *testing.T) {
 		if ok, _ := s.SessionValid(ctx, "nope", now); ok {
 			t.Error("unknown session valid")
 		}
-		s.DeleteExpiredSessions(ctx, now.Add(2*time.Hour))
-		if ok, _ := s.SessionValid(ctx, "h1", now); ok {
-			t.Error("expired session not deleted")
+		// Activity slides the expiry, never past the hard maximum.
+		got, err := s.TouchSession(ctx, "h1", now.Add(50*time.Minute), time.Hour)
+		if err != nil || got.ID != "id1" || got.IP != "192.0.2.1" || got.UserID != "" {
+			t.Fatalf("touch: %+v %v", got, err)
 		}
+		if ok, _ := s.SessionValid(ctx, "h1", now.Add(100*time.Minute)); !ok {
+			t.Error("activity did not slide the expiry")
+		}
+		s.TouchSession(ctx, "h1", now.Add(150*time.Minute), time.Hour)
+		s.TouchSession(ctx, "h1", now.Add(175*time.Minute), time.Hour)
+		if ok, _ := s.SessionValid(ctx, "h1", now.Add(3*time.Hour)); ok {
+			t.Error("session outlived its hard expiry")
+		}
+		if _, err := s.TouchSession(ctx, "h1", now.Add(3*time.Hour), time.Hour); !errors.Is(err, ErrNotFound) {
+			t.Errorf("touch past hard expiry: %v", err)
+		}
+		// Revocation: by token, by id, and every PIN session at once.
+		s.CreateSession(ctx, Session{ID: "id2", TokenHash: "h2", CreatedAt: now, ExpiresAt: now.Add(time.Hour), HardExpiresAt: now.Add(time.Hour)})
+		s.CreateSession(ctx, Session{ID: "id3", TokenHash: "h3", UserID: "u1", CreatedAt: now, ExpiresAt: now.Add(time.Hour), HardExpiresAt: now.Add(time.Hour)})
+		s.CreateSession(ctx, Session{ID: "id4", TokenHash: "h4", CreatedAt: now.Add(time.Minute), ExpiresAt: now.Add(time.Hour), HardExpiresAt: now.Add(time.Hour)})
+		list, err := s.ListSessions(ctx, now.Add(2*time.Minute))
+		if err != nil || len(list) != 4 || list[0].ID != "id4" {
+			t.Fatalf("list: %+v %v", list, err)
+		}
+		if ok, err := s.RevokeSession(ctx, "h2"); !ok || err != nil {
+			t.Errorf("revoke h2: %v %v", ok, err)
+		}
+		if ok, _ := s.SessionValid(ctx, "h2", now); ok {
+			t.Error("revoked session still valid")
+		}
+		if err := s.RevokeSessionByID(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("revoke unknown id: %v", err)
+		}
+		if n, _ := s.RevokeUserSessions(ctx, ""); n != 2 { // h1 and h4, not the account's h3
+			t.Errorf("revoked %d PIN sessions, want 2", n)
+		}
+		if ok, _ := s.SessionValid(ctx, "h3", now); !ok {
+			t.Error("revoking PIN sessions ended an account session")
+		}
+		if err := s.RevokeSessionByID(ctx, "id3"); err != nil {
+			t.Error(err)
+		}
+		s.DeleteExpiredSessions(ctx, now.Add(4*time.Hour))
 		if _, err := s.GetSetting(ctx, "x"); !errors.Is(err, ErrNotFound) {
 			t.Errorf("missing setting: %v", err)
 		}

@@ -6,30 +6,59 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/draw"
-	_ "image/gif" // decoder
+	"image/gif"
 	"image/jpeg"
 	"image/png"
 	"io"
+	"sync"
 
 	"github.com/gen2brain/webp"
-	xdraw "golang.org/x/image/draw"
-	_ "golang.org/x/image/webp" // decoder
+	xwebp "golang.org/x/image/webp"
 )
 
 // VariantWidths are the responsive widths made for every photo.
 var VariantWidths = []int{480, 960, 1600}
 
-// MaxPixels bounds a photo's decoded size (and so the memory one upload
-// can take): 40 megapixels is beyond any phone camera.
+// MaxPixels bounds a photo's size whatever its format: 40 megapixels is
+// beyond any phone camera.
 const MaxPixels = 40_000_000
 
-// ErrTooManyPixels is returned for photos larger than MaxPixels.
-var ErrTooManyPixels = errors.New("photo is larger than 40 megapixels")
+// DecodeBudget bounds the memory one photo may take while it is decoded,
+// turned, re-encoded and made into WebP variants: 256 MB. The need is
+// estimated from the header alone (size, colour model and bit depth, JPEG
+// sampling and progressive mode, PNG interlacing, the variants to make)
+// before a pixel is decoded, so a small file that inflates to gigabytes
+// (a 322 KB 16-bit PNG of one flat colour is 320 MB decoded) is refused
+// without being decoded. The server processes one photo at a time, so
+// this is also the most photo processing adds to the process. See ADR 008.
+const DecodeBudget = 256 << 20
 
-// Processed is a photo ready to store: the cleaned original and variants.
+// ErrTooManyPixels matches every TooLargeError.
+var ErrTooManyPixels = errors.New("photo is too large to process")
+
+// TooLargeError is a photo whose processing would exceed MaxPixels or
+// DecodeBudget. MaxMegapixels is the size accepted for a photo of the
+// same kind (format, bit depth, shape).
+type TooLargeError struct {
+	Width, Height int
+	MaxMegapixels float64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("photo is too large to process (%d×%d pixels); photos up to %g megapixels are accepted", e.Width, e.Height, e.MaxMegapixels)
+}
+
+func (e *TooLargeError) Is(target error) bool { return target == ErrTooManyPixels }
+
+// warmEncoder compiles the WebP encoder's WebAssembly module, once per
+// process (~35 MB allocated, ~1 s), before the first photo is measured and
+// decoded, so that one-off cost never adds to a photo's.
+var warmEncoder = sync.OnceFunc(func() {
+	webp.Encode(io.Discard, image.NewNYCbCrA(image.Rect(0, 0, 16, 16), image.YCbCrSubsampleRatio420))
+})
+
+// Processed is a processed photo: its size and WebP variants.
 type Processed struct {
-	Original      []byte
 	Width, Height int
 	Variants      []Variant
 }
@@ -40,61 +69,57 @@ type Variant struct {
 	Data  []byte
 }
 
-// ProcessImage decodes a photo, applies its EXIF orientation and
-// re-encodes it, which drops every metadata block (GPS location included),
-// then makes WebP variants no wider than the photo.
-func ProcessImage(r io.ReaderAt, size int64, t Type) (*Processed, error) {
-	sr := io.NewSectionReader(r, 0, size)
-	cfg, _, err := image.DecodeConfig(sr)
+// ProcessImage checks a photo's decode cost, decodes it, applies its EXIF
+// orientation and writes the cleaned original to original (re-encoded, or
+// for WebP its image chunks only), which drops every metadata block (GPS
+// location included); then it makes WebP variants no wider than the
+// photo. The decoder is the one of the sniffed type t, never a guess.
+func ProcessImage(r io.ReaderAt, size int64, t Type, original io.Writer) (*Processed, error) {
+	cfg, err := decodeConfig(io.NewSectionReader(r, 0, size), t.MIME)
 	if err != nil {
 		return nil, fmt.Errorf("photo cannot be read: %w", err)
 	}
-	if cfg.Width*cfg.Height > MaxPixels {
-		return nil, ErrTooManyPixels
+	if cfg.Width <= 0 || cfg.Height <= 0 {
+		return nil, errors.New("photo cannot be read: it has no pixels")
 	}
-	orientation := 1
-	if t.MIME == "image/jpeg" {
-		orientation = jpegOrientation(io.NewSectionReader(r, 0, size))
+	h := readHeader(r, size, t.MIME)
+	warmEncoder()
+	if err := checkCost(cfg, t.MIME, h, false); err != nil {
+		return nil, err
 	}
-	img, _, err := image.Decode(io.NewSectionReader(r, 0, size))
+	img, err := decode(io.NewSectionReader(r, 0, size), t.MIME)
 	if err != nil {
 		return nil, fmt.Errorf("photo cannot be decoded: %w", err)
 	}
-	img = orient(img, orientation)
-	b := img.Bounds()
-	p := &Processed{Width: b.Dx(), Height: b.Dy()}
-	var buf bytes.Buffer
+	// Transparency makes the variants' encoding dearer; whether a photo
+	// has any is known only now.
+	if o, ok := img.(interface{ Opaque() bool }); !ok || !o.Opaque() {
+		if err := checkCost(cfg, t.MIME, h, true); err != nil {
+			return nil, err
+		}
+	}
+	img = orient(img, h.orientation)
+	img = to8Bit(img)
+	p := &Processed{Width: img.Bounds().Dx(), Height: img.Bounds().Dy()}
 	switch t.MIME {
 	case "image/png":
-		err = png.Encode(&buf, img)
+		err = png.Encode(original, img)
 	case "image/gif":
 		// GIF carries no EXIF block; storing the bytes as sent keeps
-		// animation.
-		_, err = io.Copy(&buf, io.NewSectionReader(r, 0, size))
+		// animation. It is served as image/gif only (see the server).
+		_, err = io.Copy(original, io.NewSectionReader(r, 0, size))
 	case "image/webp":
-		err = webp.Encode(&buf, img, webp.Options{Quality: 90})
+		err = stripWebP(original, r, size)
 	default:
-		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90})
+		err = jpeg.Encode(original, img, &jpeg.Options{Quality: 90})
 	}
 	if err != nil {
 		return nil, fmt.Errorf("photo cannot be re-encoded: %w", err)
 	}
-	p.Original = buf.Bytes()
-	widths := []int{}
-	for _, w := range VariantWidths {
-		if w < p.Width {
-			widths = append(widths, w)
-		}
-	}
-	if len(widths) == 0 || widths[len(widths)-1] < p.Width && p.Width < VariantWidths[len(VariantWidths)-1] {
-		widths = append(widths, p.Width)
-	}
-	for _, w := range widths {
+	for _, w := range variantWidths(p.Width) {
 		h := max(1, p.Height*w/p.Width)
-		dst := image.NewNRGBA(image.Rect(0, 0, w, h))
-		xdraw.ApproxBiLinear.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
 		var vb bytes.Buffer
-		if err := webp.Encode(&vb, dst, webp.Options{Quality: 78}); err != nil {
+		if err := webp.Encode(&vb, scaleToYUVA420(img, w, h), webp.Options{Quality: 78}); err != nil {
 			return nil, fmt.Errorf("webp variant %d: %w", w, err)
 		}
 		p.Variants = append(p.Variants, Variant{Width: w, Data: vb.Bytes()})
@@ -102,29 +127,130 @@ func ProcessImage(r io.ReaderAt, size int64, t Type) (*Processed, error) {
 	return p, nil
 }
 
-// jpegOrientation reads the EXIF orientation tag (1-8) of a JPEG, or 1.
-func jpegOrientation(r io.Reader) int {
+// checkCost refuses a photo larger than MaxPixels or whose processing
+// would allocate more than DecodeBudget.
+func checkCost(cfg image.Config, mime string, h header, alpha bool) error {
+	if cfg.Width*cfg.Height > MaxPixels || cost(cfg, mime, h, alpha) > DecodeBudget {
+		return &TooLargeError{Width: cfg.Width, Height: cfg.Height, MaxMegapixels: maxMegapixels(cfg, mime, h, alpha)}
+	}
+	return nil
+}
+
+// variantWidths are the variant widths for a photo width wide: the
+// standard widths below it, and the photo's own width when it is narrower
+// than the largest.
+func variantWidths(width int) []int {
+	widths := []int{}
+	for _, w := range VariantWidths {
+		if w < width {
+			widths = append(widths, w)
+		}
+	}
+	if len(widths) == 0 || widths[len(widths)-1] < width && width < VariantWidths[len(VariantWidths)-1] {
+		widths = append(widths, width)
+	}
+	return widths
+}
+
+func decodeConfig(r io.Reader, mime string) (image.Config, error) {
+	switch mime {
+	case "image/jpeg":
+		return jpeg.DecodeConfig(r)
+	case "image/png":
+		return png.DecodeConfig(r)
+	case "image/gif":
+		return gif.DecodeConfig(r)
+	case "image/webp":
+		return xwebp.DecodeConfig(r)
+	}
+	return image.Config{}, fmt.Errorf("%s is not a photo type", mime)
+}
+
+// decode uses golang.org/x/image/webp for WebP: pure Go, so its memory is
+// what Cost counts (the libwebp decoder registered by gen2brain/webp
+// decodes every frame of an animation inside WebAssembly).
+func decode(r io.Reader, mime string) (image.Image, error) {
+	switch mime {
+	case "image/jpeg":
+		return jpeg.Decode(r)
+	case "image/png":
+		return png.Decode(r)
+	case "image/gif":
+		return gif.Decode(r)
+	case "image/webp":
+		return xwebp.Decode(r)
+	}
+	return nil, fmt.Errorf("%s is not a photo type", mime)
+}
+
+// header is what the cost estimate needs beyond image.DecodeConfig, read
+// from the file's first segments or chunks.
+type header struct {
+	orientation int      // EXIF orientation of a JPEG (1-8), 1 otherwise
+	progressive bool     // JPEG: the decoder keeps every block's coefficients
+	sampling    [][2]int // JPEG: each component's sampling factors; nil if unknown
+	interlaced  bool     // PNG: Adam7 passes decode through a second image
+}
+
+func readHeader(r io.ReaderAt, size int64, mime string) header {
+	h := header{orientation: 1}
+	switch mime {
+	case "image/jpeg":
+		scanJPEG(io.NewSectionReader(r, 0, size), &h)
+	case "image/png":
+		var b [1]byte
+		if _, err := r.ReadAt(b[:], 28); err == nil { // IHDR's interlace method
+			h.interlaced = b[0] != 0
+		}
+	}
+	return h
+}
+
+// scanJPEG reads the markers before the image data: the EXIF orientation
+// (APP1) and the frame header (SOF: progressive or not, and the sampling
+// factors). What it cannot read it leaves at the cautious default:
+// progressive, sampling unknown.
+func scanJPEG(r io.Reader, h *header) {
+	h.progressive = true
 	var hdr [2]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil || hdr != [2]byte{0xFF, 0xD8} {
-		return 1
+		return
 	}
 	for {
 		var m [4]byte
 		if _, err := io.ReadFull(r, m[:]); err != nil || m[0] != 0xFF {
-			return 1
+			return
 		}
 		n := int(binary.BigEndian.Uint16(m[2:])) - 2
-		if n < 0 || m[1] == 0xDA { // start of scan: no EXIF before the image data
-			return 1
+		if n < 0 || m[1] == 0xDA { // start of scan: the image data follows
+			return
 		}
 		seg := make([]byte, n)
 		if _, err := io.ReadFull(r, seg); err != nil {
-			return 1
+			return
 		}
-		if m[1] == 0xE1 && len(seg) > 14 && string(seg[:6]) == "Exif\x00\x00" {
-			return tiffOrientation(seg[6:])
+		switch {
+		case m[1] == 0xE1 && len(seg) > 14 && string(seg[:6]) == "Exif\x00\x00" && h.orientation == 1:
+			h.orientation = tiffOrientation(seg[6:])
+		case m[1] >= 0xC0 && m[1] <= 0xCF && m[1] != 0xC4 && m[1] != 0xC8 && m[1] != 0xCC: // SOFn
+			if len(seg) < 6 || len(seg) < 6+3*int(seg[5]) {
+				return
+			}
+			h.progressive = m[1] == 0xC2 || m[1] == 0xC6 || m[1] == 0xCA || m[1] == 0xCE
+			for i := 0; i < int(seg[5]); i++ {
+				hv := seg[6+3*i+1]
+				h.sampling = append(h.sampling, [2]int{max(1, int(hv>>4)), max(1, int(hv&0x0F))})
+			}
+			return
 		}
 	}
+}
+
+// jpegOrientation reads the EXIF orientation tag (1-8) of a JPEG, or 1.
+func jpegOrientation(r io.Reader) int {
+	h := header{orientation: 1}
+	scanJPEG(r, &h)
+	return h.orientation
 }
 
 func tiffOrientation(t []byte) int {
@@ -158,7 +284,42 @@ func tiffOrientation(t []byte) int {
 	return 1
 }
 
+// to8Bit turns a 16-bit PNG image into its 8-bit form, which is all a web
+// page shows. The PNG encoder and the scaler read 16-bit pixels one
+// interface value at a time, an allocation each: a 10 megapixel photo made
+// over 400 MB of garbage and doubled the peak heap. cost counts the copy.
+func to8Bit(img image.Image) image.Image {
+	switch m := img.(type) {
+	case *image.Gray16:
+		out := image.NewGray(m.Rect)
+		for i := range out.Pix {
+			y, x := i/out.Stride, i%out.Stride
+			out.Pix[i] = m.Pix[y*m.Stride+2*x]
+		}
+		return out
+	case *image.RGBA64:
+		out := image.NewRGBA(m.Rect)
+		for i := range out.Pix {
+			y, x := i/out.Stride, i%out.Stride
+			out.Pix[i] = m.Pix[y*m.Stride+2*x]
+		}
+		return out
+	case *image.NRGBA64:
+		out := image.NewNRGBA(m.Rect)
+		for i := range out.Pix {
+			y, x := i/out.Stride, i%out.Stride
+			out.Pix[i] = m.Pix[y*m.Stride+2*x]
+		}
+		return out
+	}
+	return img
+}
+
 // orient returns img transformed so that orientation 1 displays it right.
+// A JPEG's YCbCr and Gray images are turned plane by plane into the same
+// kind of image (1.5 bytes a pixel for 4:2:0, not 4); other images become
+// RGBA. Pixels are read from the planes, never through an interface
+// value, which would allocate once a pixel. cost counts the copy.
 func orient(img image.Image, o int) image.Image {
 	if o <= 1 || o > 8 {
 		return img
@@ -169,28 +330,97 @@ func orient(img image.Image, o int) image.Image {
 	if o >= 5 {
 		dw, dh = h, w
 	}
-	dst := image.NewNRGBA(image.Rect(0, 0, dw, dh))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			var dx, dy int
-			switch o {
-			case 2:
-				dx, dy = w-1-x, y
-			case 3:
-				dx, dy = w-1-x, h-1-y
-			case 4:
-				dx, dy = x, h-1-y
-			case 5:
-				dx, dy = y, x
-			case 6:
-				dx, dy = h-1-y, x
-			case 7:
-				dx, dy = h-1-y, w-1-x
-			case 8:
-				dx, dy = y, w-1-x
+	// from maps a pixel of the turned image back to the photo's.
+	from := func(dx, dy int) (x, y int) {
+		switch o {
+		case 2:
+			x, y = w-1-dx, dy
+		case 3:
+			x, y = w-1-dx, h-1-dy
+		case 4:
+			x, y = dx, h-1-dy
+		case 5:
+			x, y = dy, dx
+		case 6:
+			x, y = dy, h-1-dx
+		case 7:
+			x, y = w-1-dy, h-1-dx
+		default: // 8
+			x, y = w-1-dy, dx
+		}
+		return b.Min.X + x, b.Min.Y + y
+	}
+	switch m := img.(type) {
+	case *image.YCbCr:
+		if ratio, ok := turnedRatio(m.SubsampleRatio, o >= 5); ok {
+			dst := image.NewYCbCr(image.Rect(0, 0, dw, dh), ratio)
+			for dy := 0; dy < dh; dy++ {
+				for dx := 0; dx < dw; dx++ {
+					x, y := from(dx, dy)
+					dst.Y[dst.YOffset(dx, dy)] = m.Y[m.YOffset(x, y)]
+				}
 			}
-			dst.Set(dx, dy, img.At(b.Min.X+x, b.Min.Y+y))
+			sx, sy := subsampling(ratio)
+			for cy := 0; cy*sy < dh; cy++ {
+				for cx := 0; cx*sx < dw; cx++ {
+					x, y := from(cx*sx, cy*sy)
+					si, di := m.COffset(x, y), dst.COffset(cx*sx, cy*sy)
+					dst.Cb[di], dst.Cr[di] = m.Cb[si], m.Cr[si]
+				}
+			}
+			return dst
+		}
+	case *image.Gray:
+		dst := image.NewGray(image.Rect(0, 0, dw, dh))
+		for dy := 0; dy < dh; dy++ {
+			for dx := 0; dx < dw; dx++ {
+				x, y := from(dx, dy)
+				dst.Pix[dst.PixOffset(dx, dy)] = m.Pix[m.PixOffset(x, y)]
+			}
+		}
+		return dst
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, dw, dh))
+	for dy := 0; dy < dh; dy++ {
+		for dx := 0; dx < dw; dx++ {
+			x, y := from(dx, dy)
+			r, g, bl, a := img.At(x, y).RGBA()
+			i := dst.PixOffset(dx, dy)
+			dst.Pix[i], dst.Pix[i+1], dst.Pix[i+2], dst.Pix[i+3] = uint8(r>>8), uint8(g>>8), uint8(bl>>8), uint8(a>>8)
 		}
 	}
 	return dst
+}
+
+// turnedRatio is the chroma subsampling of a YCbCr image after a turn
+// (transpose: a quarter turn or a transposition swaps the axes).
+func turnedRatio(r image.YCbCrSubsampleRatio, transpose bool) (image.YCbCrSubsampleRatio, bool) {
+	switch r {
+	case image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio420:
+		return r, true
+	case image.YCbCrSubsampleRatio422:
+		if transpose {
+			return image.YCbCrSubsampleRatio440, true
+		}
+		return r, true
+	case image.YCbCrSubsampleRatio440:
+		if transpose {
+			return image.YCbCrSubsampleRatio422, true
+		}
+		return r, true
+	}
+	return r, false
+}
+
+// subsampling is how many pixels, across and down, share a chroma sample.
+func subsampling(r image.YCbCrSubsampleRatio) (sx, sy int) {
+	switch r {
+	case image.YCbCrSubsampleRatio422:
+		return 2, 1
+	case image.YCbCrSubsampleRatio420:
+		return 2, 2
+	case image.YCbCrSubsampleRatio440:
+		return 1, 2
+	}
+	return 1, 1
 }

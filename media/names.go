@@ -7,7 +7,6 @@ package media
 import (
 	"crypto/rand"
 	"fmt"
-	"path"
 	"strings"
 	"time"
 )
@@ -30,20 +29,6 @@ func FolderSlug(project string) string {
 	return strings.Trim(b.String(), "-")
 }
 
-// cleanExt keeps a short alphanumeric, lower-case extension of name.
-func cleanExt(name string) string {
-	ext := strings.ToLower(strings.TrimPrefix(path.Ext(strings.ReplaceAll(name, "\\", "/")), "."))
-	if len(ext) == 0 || len(ext) > 5 {
-		return ""
-	}
-	for _, r := range ext {
-		if !((r >= 'a' && r <= 'z') || (r >= '0' && r <= '9')) {
-			return ""
-		}
-	}
-	return ext
-}
-
 const alnum = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 func randomString(n int) string {
@@ -56,12 +41,9 @@ func randomString(n int) string {
 }
 
 // StoredName is the stored file name (spec 5): a timestamp, a random
-// string and the original extension (or the sniffed type's when the
-// original has none). The original name never reaches the path.
-func StoredName(original, sniffedExt string, now time.Time) string {
-	ext := cleanExt(original)
-	if ext == "" {
-		ext = sniffedExt
-	}
-	return fmt.Sprintf("%d-%s.%s", now.UnixMilli(), randomString(8), ext)
+// string and the extension of the sniffed type. The client's name and
+// extension never reach the path: an extension taken from them would let
+// "x.html" with a GIF or MP4 header be stored, and served, as HTML.
+func StoredName(sniffedExt string, now time.Time) string {
+	return fmt.Sprintf("%d-%s.%s", now.UnixMilli(), randomString(8), sniffedExt)
 }

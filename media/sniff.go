@@ -24,8 +24,10 @@ func (e *ErrUnsupported) Error() string {
 	return msg
 }
 
-// Sniff identifies a file from its first bytes (512 are enough). The
-// browser's Content-Type and the file name are never trusted.
+// Sniff identifies a file from its first bytes (512 are enough; uploads
+// pass SniffLen for CheckVideo). The browser's Content-Type and the file
+// name are never trusted: the stored name's extension and the served
+// Content-Type both come from the Type returned here.
 func Sniff(head []byte) (Type, error) {
 	if len(head) >= 12 && string(head[4:8]) == "ftyp" {
 		brand := string(head[8:12])
@@ -40,7 +42,8 @@ func Sniff(head []byte) (Type, error) {
 		return Type{"video/mp4", "video", "mp4"}, nil
 	}
 	if bytes.HasPrefix(head, []byte{0x1A, 0x45, 0xDF, 0xA3}) {
-		if bytes.Contains(head, []byte("webm")) {
+		// The DocType sits in the short EBML header; CheckVideo parses it.
+		if bytes.Contains(head[:min(len(head), 256)], []byte("webm")) {
 			return Type{"video/webm", "video", "webm"}, nil
 		}
 		return Type{"video/x-matroska", "video", "mkv"}, nil
@@ -65,3 +68,14 @@ func Sniff(head []byte) (Type, error) {
 		return Type{}, &ErrUnsupported{Detected: ct}
 	}
 }
+
+// servable are the types Sniff can return: the only ones ever served from
+// /media/, plus image/webp for the variants.
+var servable = map[string]bool{
+	"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true,
+	"video/mp4": true, "video/quicktime": true, "video/webm": true, "video/x-matroska": true, "video/x-msvideo": true,
+}
+
+// Servable reports whether a stored MIME type may be served: a photo or
+// video type this package accepts, never markup, script or SVG.
+func Servable(mime string) bool { return servable[mime] }

@@ -4,6 +4,7 @@ import { ArticleCards, formatDate } from "../components/blog-cards";
 import { ArticleBody, headings } from "../components/article-body";
 import { RelatedLinks } from "../components/related-links";
 import { Icon } from "../components/icons";
+import { CallButton, em } from "../components/emergency";
 import type { PageProps } from "../components/types";
 import type { BlogPostData } from "../components/types-blog";
 // Page styles after the shared ones, so they win at equal specificity.
@@ -40,8 +41,8 @@ export default function BlogPost(props: PageProps<BlogPostData>) {
             )}
             <div className="card card--danger post__call">
               <p className="card__title"><Icon name="alert-triangle" size={20} /> Damage happening now?</p>
-              <p>A live person answers 24/7 and can send a crew to stop the damage.</p>
-              <a href={site.tel} className="btn btn--white btn--block"><Icon name="phone" size={18} /> Call {site.phone}</a>
+              <p>{em(site, "A live person answers 24/7 and can send a crew to stop the damage.", `A live person answers ${site.hours} and can send a crew to stop the damage.`)}</p>
+              <CallButton site={site} className="btn btn--white btn--block" />
             </div>
           </aside>
           <article className="post__body">

@@ -4,6 +4,7 @@ import { QuoteSection } from "../components/quote";
 import { FAQ } from "../components/faq";
 import { RelatedGrid } from "../components/related-links";
 import { Icon } from "../components/icons";
+import { callUs, em } from "../components/emergency";
 import { AreaCTA, AreaReasons, AreaServiceCards } from "../components/area-blocks";
 import type { PageProps } from "../components/types";
 import type { CityProfileData } from "../components/types-area";
@@ -19,7 +20,7 @@ export default function CityProfile(props: PageProps<CityProfileData>) {
     <Layout props={props}>
       <PageHero site={site} title={data.heading} lead={data.intro} estimateHref="#contact-form">
         <p className="area-badge-row">
-          <span className="area-emergency-badge"><Icon name="alert-triangle" size={16} /> 24/7 Emergency Service in {data.city}</span>
+          <span className="area-emergency-badge"><Icon name="alert-triangle" size={16} /> {em(site, `24/7 Emergency Service in ${data.city}`, callUs(site))}</span>
           <span className="hero__badge"><Icon name="map-pin" size={16} /> {data.county} County, GA</span>
         </p>
       </PageHero>
@@ -54,7 +55,7 @@ export default function CityProfile(props: PageProps<CityProfileData>) {
       <AreaReasons id="profile-reasons" title={`Why ${data.city} Chooses Us`} reasons={data.reasons} />
       <QuoteSection site={site} height={900} title={`Get Your Free Estimate in ${data.city}`} />
       <AreaCTA site={site} title={`Damage at Your ${data.city} Property?`}
-        text="Call now for 24/7 emergency service, or request a free, no-obligation estimate online." />
+        text={em(site, "Call now for 24/7 emergency service, or request a free, no-obligation estimate online.", `${callUs(site)}, or request a free, no-obligation estimate online.`)} />
       <FAQ title={`${data.city} Restoration FAQ`} faqs={data.faqs} schemaId={`city-${data.countySlug}-${data.city.toLowerCase()}-faq`} site={site} />
       <RelatedGrid current={props.path} site={site} />
     </Layout>

@@ -4,6 +4,7 @@ import { QuoteSection } from "../components/quote";
 import { FAQ } from "../components/faq";
 import { RelatedGrid } from "../components/related-links";
 import { Icon } from "../components/icons";
+import { callUs, em } from "../components/emergency";
 import { AreaCTA, AreaLinkGrid, AreaReasons, AreaServiceCards } from "../components/area-blocks";
 import type { PageProps, Site } from "../components/types";
 import type { CityData } from "../components/types-area";
@@ -68,7 +69,7 @@ export default function City(props: PageProps<CityData>) {
         </section>
       )}
       <AreaCTA site={site} title={`Need Restoration Help in ${data.city}?`}
-        text="Call now for 24/7 emergency service, or request a free, no-obligation estimate online." />
+        text={em(site, "Call now for 24/7 emergency service, or request a free, no-obligation estimate online.", `${callUs(site)}, or request a free, no-obligation estimate online.`)} />
       <FAQ title={`${data.city} Restoration FAQ`} faqs={data.faqs} schemaId={`city-${data.countySlug}-${data.slug}-faq`} site={site} />
       <RelatedGrid current={props.path} site={site} />
     </Layout>

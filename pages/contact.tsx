@@ -2,6 +2,7 @@ import { Layout } from "../components/layout";
 import { PageHero } from "../components/page-hero";
 import { QuoteSection } from "../components/quote";
 import { Icon } from "../components/icons";
+import { CallButton, callUs, em } from "../components/emergency";
 import type { LinkItem, PageProps } from "../components/types";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/info.css";
@@ -25,7 +26,8 @@ export default function Contact(props: PageProps<ContactData>) {
   return (
     <Layout props={props}>
       <PageHero site={site} title="Contact Us" estimateHref="#contact-form"
-        lead="Call our 24/7 line for water, fire or storm damage happening right now, or send the form below for a free estimate on repairs, restoration or remodeling." />
+        lead={em(site, "Call our 24/7 line for water, fire or storm damage happening right now, or send the form below for a free estimate on repairs, restoration or remodeling.",
+          `${callUs(site)} for water, fire or storm damage happening right now, or send the form below for a free estimate on repairs, restoration or remodeling.`)} />
       <section className="section" aria-labelledby="contact-cards-title">
         <div className="container">
           <h2 id="contact-cards-title" className="section__title">How to Reach Us</h2>
@@ -34,9 +36,9 @@ export default function Contact(props: PageProps<ContactData>) {
               <span className="contact-card__icon"><Icon name="phone" size={26} /></span>
               <h3 className="card__title">Phone</h3>
               <p className="contact-card__big"><a href={site.tel}>{site.phone}</a></p>
-              <p>Our emergency line is answered by a person, not a voicemail box, day and night.</p>
+              <p>{em(site, "Our emergency line is answered by a person, not a voicemail box, day and night.", `Answered by a person, not a voicemail box, ${site.hours}.`)}</p>
               {site.email && <p>Email: <a href={`mailto:${site.email}`}>{site.email}</a></p>}
-              <a href={site.tel} className="btn btn--danger btn--block contact-card__btn"><Icon name="phone" size={18} /> Call Now</a>
+              <CallButton site={site} className="btn btn--danger btn--block contact-card__btn" label="Call Now" />
             </li>
             <li className="card contact-card">
               <span className="contact-card__icon"><Icon name="map-pin" size={26} /></span>
@@ -48,7 +50,7 @@ export default function Contact(props: PageProps<ContactData>) {
             <li className="card contact-card">
               <span className="contact-card__icon"><Icon name="clock" size={26} /></span>
               <h3 className="card__title">Availability</h3>
-              <p className="contact-card__big">24 hours a day, 7 days a week</p>
+              <p className="contact-card__big">{em(site, "24 hours a day, 7 days a week", site.hours)}</p>
               <dl className="times">
                 <div><dt>Emergencies</dt><dd>Within 60 minutes</dd></div>
                 <div><dt>General inquiries</dt><dd>Within 2 hours</dd></div>

@@ -3,17 +3,18 @@ import { PageHero } from "../components/page-hero";
 import { FAQ } from "../components/faq";
 import { RelatedGrid } from "../components/related-links";
 import { Icon } from "../components/icons";
+import { CallButton, callUs, em } from "../components/emergency";
 import { AreaReasons, AreaServiceCards } from "../components/area-blocks";
 import type { PageProps, Site } from "../components/types";
 import type { CountyData, CountyProfileView } from "../components/types-area";
 import "../styles/area.css";
 
-function CountyProfile({ name, profile }: { name: string; profile: CountyProfileView }) {
+function CountyProfile({ name, profile, site }: { name: string; profile: CountyProfileView; site: Site }) {
   const stats: [string, string][] = [
     [profile.population, "Population"],
     [String(profile.citiesServed), "Cities Served"],
     [`${profile.squareMiles} sq mi`, "Area Covered"],
-    ["24/7", "Emergency Service"],
+    site.emergencyMode ? ["24/7", "Emergency Service"] : ["Call us", site.hours],
   ];
   return (
     <section className="section" aria-labelledby="county-about-title">
@@ -64,11 +65,12 @@ function EmergencyCTA({ site, name }: { site: Site; name: string }) {
         <div className="card card--danger area-emergency">
           <div>
             <h2 id="county-emergency-title" className="area-emergency__title"><Icon name="alert-triangle" size={26} /> Emergency in {name} County?</h2>
-            <p>Water pouring in, fire or storm damage? Our crews are on call 24/7 and typically arrive within 15-60 minutes.</p>
+            <p>{em(site, "Water pouring in, fire or storm damage? Our crews are on call 24/7 and typically arrive within 15-60 minutes.",
+              `Water pouring in, fire or storm damage? ${callUs(site)}: our crews typically arrive within 15-60 minutes.`)}</p>
           </div>
           <div className="area-emergency__actions">
             <a href="/contact" className="btn btn--white btn--lg">Request Emergency Service</a>
-            <a href={site.tel} className="btn btn--outline-white btn--lg"><Icon name="phone" size={20} /> Call {site.phone}</a>
+            <CallButton site={site} className="btn btn--outline-white btn--lg" size={20} />
           </div>
         </div>
       </div>
@@ -90,7 +92,7 @@ export default function County(props: PageProps<CountyData>) {
         title={`Water, Fire & Storm Damage Restoration in ${data.name} County`}
         lead={data.intro}
       />
-      {p && <CountyProfile name={data.name} profile={p} />}
+      {p && <CountyProfile name={data.name} profile={p} site={site} />}
       <section className={"section" + (p ? " section--muted" : "")} aria-labelledby="county-cities-title">
         <div className="container">
           <h2 id="county-cities-title" className="section__title">Cities We Serve in {data.name} County</h2>

@@ -3,6 +3,7 @@ import { PageHero } from "../components/page-hero";
 import { QuoteSection } from "../components/quote";
 import { FAQ } from "../components/faq";
 import { Icon } from "../components/icons";
+import { CallButton, callUs, em } from "../components/emergency";
 import type { LinkItem, PageProps, ServiceCard } from "../components/types";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/info.css";
@@ -74,8 +75,9 @@ export default function Emergency(props: PageProps<EmergencyData>) {
   const { site, data } = props;
   return (
     <Layout props={props}>
-      <PageHero site={site} badge="24/7 Emergency Service" title="24/7 Emergency Restoration in Metro Atlanta" estimateHref={null}
-        lead="Water pouring in, a house fire, or a tree through the roof? Call now. A person answers day or night, and in most places our crew arrives within 60 minutes to stop the damage." />
+      <PageHero site={site} badge={em(site, "24/7 Emergency Service", callUs(site))} title={em(site, "24/7 Emergency Restoration in Metro Atlanta", "Emergency Restoration in Metro Atlanta")} estimateHref={null}
+        lead={em(site, "Water pouring in, a house fire, or a tree through the roof? Call now. A person answers day or night, and in most places our crew arrives within 60 minutes to stop the damage.",
+          `Water pouring in, a house fire, or a tree through the roof? ${callUs(site)}: in most places our crew arrives within 60 minutes to stop the damage.`)} />
       <div className="safety" role="note">
         <div className="container safety__inner">
           <Icon name="alert-triangle" size={24} />
@@ -104,14 +106,14 @@ export default function Emergency(props: PageProps<EmergencyData>) {
       </section>
       <section className="call-band" aria-labelledby="call-title">
         <div className="container call-band__inner">
-          <h2 id="call-title" className="call-band__title">Call now, we answer 24/7</h2>
-          <a href={site.tel} className="btn btn--white btn--xl"><Icon name="phone" size={26} /> {site.phone}</a>
-          <p>Nights, weekends and holidays: same number, same crews.</p>
+          <h2 id="call-title" className="call-band__title">{em(site, "Call now, we answer 24/7", callUs(site))}</h2>
+          <a href={site.emergencyTel} className="btn btn--white btn--xl"><Icon name="phone" size={26} /> {site.emergencyPhone}</a>
+          {site.emergencyMode && <p>Nights, weekends and holidays: same number, same crews.</p>}
         </div>
       </section>
       <section className="section section--muted" aria-labelledby="response-title">
         <div className="container">
-          <h2 id="response-title" className="section__title">How Our 24/7 Response Works</h2>
+          <h2 id="response-title" className="section__title">{em(site, "How Our 24/7 Response Works", "How Our Emergency Response Works")}</h2>
           <p className="section__lead">One call starts everything: mitigation, documentation for your insurer and, later, the repairs.</p>
           <ol className="steps steps--4">
             {RESPONSE.map((r, i) => (
@@ -145,7 +147,7 @@ export default function Emergency(props: PageProps<EmergencyData>) {
       <QuoteSection site={site} title="Not an Emergency? Get a Free Estimate" />
       <section className="call-band call-band--final" aria-label="Call us">
         <div className="container call-band__inner">
-          <a href={site.tel} className="btn btn--white btn--xl"><Icon name="phone" size={26} /> Call {site.phone}</a>
+          <CallButton site={site} className="btn btn--white btn--xl" size={26} />
         </div>
       </section>
     </Layout>

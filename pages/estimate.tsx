@@ -2,6 +2,7 @@ import { Layout } from "../components/layout";
 import { PageHero } from "../components/page-hero";
 import { EstimateForm, type EstimateState } from "../components/estimate-form";
 import { Icon } from "../components/icons";
+import { CallButton, em } from "../components/emergency";
 import { Island } from "../components/island";
 import { leadContactOf, type PageProps } from "../components/types";
 
@@ -24,8 +25,8 @@ export default function Estimate(props: PageProps<{ state: EstimateState | null 
           <aside className="quote__side" aria-label="Emergency help">
             <div className="card card--danger">
               <p className="card__title"><Icon name="alert-triangle" size={22} /> Emergency right now?</p>
-              <p>Call us instead of filling in the form: a live person answers 24/7.</p>
-              <a href={site.tel} className="btn btn--white btn--block"><Icon name="phone" size={18} /> Call {site.phone}</a>
+              <p>{em(site, "Call us instead of filling in the form: a live person answers 24/7.", `Call us instead of filling in the form: a live person answers ${site.hours}.`)}</p>
+              <CallButton site={site} className="btn btn--white btn--block" />
             </div>
             <div className="card">
               <p className="card__title"><Icon name="clock" size={20} /> When we reply</p>

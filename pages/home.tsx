@@ -8,6 +8,7 @@ import { BlogTeaser } from "../components/blog-cards";
 import { FAQ } from "../components/faq";
 import { RelatedGrid } from "../components/related-links";
 import { Icon } from "../components/icons";
+import { callUs, em } from "../components/emergency";
 import type { HomeData, PageProps, Site, FAQItem, ServiceCard } from "../components/types";
 
 function ServiceDescriptions({ site, services, faqs }: { site: Site; services: ServiceCard[]; faqs: FAQItem[] }) {
@@ -30,7 +31,7 @@ function ServiceDescriptions({ site, services, faqs }: { site: Site; services: S
             <h3 className="card__title">Why {site.city} Chooses Us</h3>
             <p>Our office is right here in {site.city}, so {site.county} County homeowners get a crew that knows local housing, local storms and local insurance adjusters. We handle the emergency mitigation and the full rebuild with one licensed team, and we bill your insurance directly.</p>
             <ul className="checklist">
-              <li><Icon name="check" size={16} />Local crews on call 24/7</li>
+              <li><Icon name="check" size={16} />{em(site, "Local crews on call 24/7", `Local crews · ${callUs(site)}`)}</li>
               <li><Icon name="check" size={16} />Mitigation and rebuild under one licence</li>
               <li><Icon name="check" size={16} />Daily job photos sent to you</li>
             </ul>

@@ -51,7 +51,7 @@ export default function Info(props: PageProps<InfoData>) {
                 <li><span className="stats__value">11+</span>{" "}<span className="stats__label">Counties Served</span></li>
                 <li><span className="stats__value">99%</span>{" "}<span className="stats__label">Customer Satisfaction</span></li>
               </ul>
-              <TrustBadges />
+              <TrustBadges site={site} />
               <p className="center about-links">
                 <a href="/portfolio" className="btn btn--outline">See Our Work</a>
                 <a href="/service-areas" className="btn btn--outline">Where We Work</a>

@@ -2,6 +2,7 @@ import { Layout } from "../components/layout";
 import { PageHero } from "../components/page-hero";
 import { GalleryBlock } from "../components/gallery";
 import { Icon } from "../components/icons";
+import { CallButton } from "../components/emergency";
 import type { Gallery, PageProps } from "../components/types";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/info.css";
@@ -69,7 +70,7 @@ export default function Portfolio(props: PageProps<PortfolioData>) {
           </div>
           <div className="cta-band__actions">
             <a href="/contact" className="btn btn--white">Get Free Estimate</a>
-            <a href={site.tel} className="btn btn--outline-white"><Icon name="phone" size={18} /> Call {site.phone}</a>
+            <CallButton site={site} className="btn btn--outline-white" />
           </div>
         </div>
       </section>

@@ -2,6 +2,7 @@ import { Layout, EmergencyBanner } from "../components/layout";
 import { PageHero } from "../components/page-hero";
 import { RelatedGrid } from "../components/related-links";
 import { Icon } from "../components/icons";
+import { callUs, em } from "../components/emergency";
 import type { PageProps } from "../components/types";
 import type { ServiceAreasData } from "../components/types-area";
 import "../styles/area.css";
@@ -14,7 +15,7 @@ export default function ServiceAreas(props: PageProps<ServiceAreasData>) {
     <Layout props={props}>
       <PageHero
         site={site}
-        badge="24/7 Emergency Service Across Metro Atlanta"
+        badge={em(site, "24/7 Emergency Service Across Metro Atlanta", `Serving Metro Atlanta · ${callUs(site)}`)}
         title="Our Service Areas"
         lead={`Water, fire and storm damage restoration in ${data.cityTotal} cities across ${data.counties.length} metro Atlanta counties. For emergencies our crews typically arrive within 15-60 minutes.`}
       />

@@ -5,6 +5,7 @@ import { FAQ } from "../components/faq";
 import { Icon } from "../components/icons";
 import { RelatedLinks } from "../components/related-links";
 import { ServiceLinkCards } from "../components/service-parts";
+import { CallButton, em } from "../components/emergency";
 import type { PageProps, Site } from "../components/types";
 import type { ServiceData } from "../components/types-service";
 
@@ -15,6 +16,11 @@ const PROCESS: { title: string; text: string }[] = [
   { title: "Restoration & Repair", text: "Our IICRC certified technicians clean and dry what can be saved, and our licensed crews rebuild the rest, with job photos sent to you every day." },
   { title: "Final Inspection", text: "We walk the finished work with you, check every line of the scope and close out the paperwork with your insurance company." },
 ];
+
+/** process is PROCESS with the first step's promise following the 24/7
+ * emergency mode. */
+const process = (site: Site) => site.emergencyMode ? PROCESS
+  : PROCESS.map((p, i) => (i === 0 ? { ...p, text: p.text.replace("We answer 24/7", `We answer ${site.hours}`) } : p));
 
 const WHY = [
   "20+ years in business and 1000+ projects",
@@ -29,9 +35,10 @@ function Sidebar({ site }: { site: Site }) {
   return (
     <aside className="svc-side" aria-label="Emergency help and credentials">
       <div className="card card--danger">
-        <p className="card__title"><Icon name="alert-triangle" size={22} /> 24/7 Emergency Service</p>
-        <p>Damage does not wait for business hours, and neither do we. A live person answers every call, day or night, and dispatches a crew right away.</p>
-        <a href={site.tel} className="btn btn--white btn--block"><Icon name="phone" size={18} /> Call {site.phone}</a>
+        <p className="card__title"><Icon name="alert-triangle" size={22} /> {em(site, "24/7 Emergency Service", "Call us")}</p>
+        <p>{em(site, "Damage does not wait for business hours, and neither do we. A live person answers every call, day or night, and dispatches a crew right away.",
+          `A live person answers ${site.hours} and dispatches a crew right away.`)}</p>
+        <CallButton site={site} className="btn btn--white btn--block" />
       </div>
       <div className="card svc-side__card">
         <p className="card__title"><Icon name="shield" size={22} /> Licensed &amp; Insured</p>
@@ -54,7 +61,7 @@ export default function Service(props: PageProps<ServiceData>) {
   return (
     <Layout props={props}>
       <div className="svc-page">
-        <PageHero site={site} badge={s.primary ? "24/7 service across metro Atlanta" : "Also available across metro Atlanta"} title={s.title} lead={s.description} />
+        <PageHero site={site} badge={s.primary ? em(site, "24/7 service across metro Atlanta", "Serving metro Atlanta") : "Also available across metro Atlanta"} title={s.title} lead={s.description} />
 
         <section className="section" aria-labelledby="svc-what-title">
           <div className="container svc-layout">
@@ -77,7 +84,7 @@ export default function Service(props: PageProps<ServiceData>) {
 
               <h2 className="svc-h2">Our Process</h2>
               <ol className="svc-steps">
-                {PROCESS.map((step, i) => (
+                {process(site).map((step, i) => (
                   <li key={step.title} className="svc-step">
                     <span className="svc-step__num" aria-hidden="true">{i + 1}</span>
                     <div>

@@ -4,6 +4,7 @@ import { Layout, EmergencyBanner } from "../components/layout";
 import { PageHero } from "../components/page-hero";
 import { FAQ } from "../components/faq";
 import { Icon } from "../components/icons";
+import { CallButton, em } from "../components/emergency";
 import { TrustBadges } from "../components/trust";
 import { QuoteSection } from "../components/quote";
 import type { FAQItem, PageProps, Site } from "../components/types";
@@ -46,7 +47,7 @@ function LocalBlurb({ site, title, badge, children }: { site: Site; title: strin
       <h3 className="card__title"><Icon name="map-pin" size={20} /> {title}</h3>
       <p className="wl-local__badge"><Icon name="clock" size={16} /> {badge}</p>
       {children}
-      <a href={site.tel} className="btn btn--danger"><Icon name="phone" size={18} /> Call {site.phone}</a>
+      <CallButton site={site} className="btn btn--danger" />
     </article>
   );
 }
@@ -59,7 +60,7 @@ export default function WaterLanding(props: PageProps<WaterLandingData>) {
   return (
     <Layout props={props}>
       <div className="svc-page wl">
-        <PageHero site={site} badge="24/7 emergency water removal in Atlanta"
+        <PageHero site={site} badge={em(site, "24/7 emergency water removal in Atlanta", "Emergency water removal in Atlanta")}
           title="Water Damage Restoration & Cleanup in Atlanta"
           lead="Burst pipe, leaking water heater or sewage in the basement? Our IICRC certified crews arrive within 60-90 minutes, extract the water, dry your home to documented standards and make the repairs, billing your insurance company directly."
           estimateHref="#contact-form">
@@ -71,7 +72,7 @@ export default function WaterLanding(props: PageProps<WaterLandingData>) {
         </PageHero>
 
         <section className="wl-badges" aria-label="Credentials">
-          <div className="container"><TrustBadges /></div>
+          <div className="container"><TrustBadges site={site} /></div>
         </section>
 
         <section className="section section--muted" aria-labelledby="wl-services-title">

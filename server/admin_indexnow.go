@@ -1,87 +1,89 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/indexnow"
 )
 
 // IndexNow (spec 2.4, 7, 8): the admin screen keeps an IndexNow key and
 // submits the site's URLs. The browser cannot post to search engines under
 // the site's CSP (connect-src 'self'), so it asks this server, which posts
-// {host, key, keyLocation, urlList} to INDEXNOW_ENDPOINT. The key is
-// stored in settings and served publicly at /{key}.txt, the file search
-// engines fetch to verify that the key belongs to the site.
-
-// indexNowKeySetting is the settings key of the stored IndexNow key.
-const indexNowKeySetting = "indexnow_key"
+// {host, key, keyLocation, urlList} to INDEXNOW_ENDPOINT through the
+// indexnow package. The key is INDEXNOW_KEY, or the one the admin screen
+// saved in settings; it is served publicly at /{key}.txt, the file search
+// engines fetch to verify that the key belongs to the site. Automatic
+// submission after content changes is a job (server/jobs.go).
 
 // MaxIndexNowURLs is the most URLs one submission may carry (the
 // IndexNow protocol's limit per request).
-const MaxIndexNowURLs = 10_000
+const MaxIndexNowURLs = indexnow.MaxURLs
 
-// indexNowKeyRE is a valid key: 8-128 letters, digits or dashes (the
-// IndexNow protocol's rule).
-var indexNowKeyRE = regexp.MustCompile(`^[a-zA-Z0-9-]{8,128}$`)
+// indexNowPayload is the body IndexNow expects (spec 3).
+type indexNowPayload = indexnow.Payload
 
 // indexNowFileRE is a request path that could name a key file.
 var indexNowFileRE = regexp.MustCompile(`^/([a-zA-Z0-9-]{8,128})\.txt$`)
 
-// indexNow holds the submission client.
+// indexNow holds the submission service.
 type indexNow struct {
-	s    *Server
-	http *http.Client
+	s   *Server
+	svc *indexnow.Service
 }
 
-// indexNowAPI registers the token-gated key and submission endpoints on g
-// and the public key file on e.
+// indexNowAPI registers the token-gated key, submission and history
+// endpoints on g and the public key file on e.
 func (s *Server) indexNowAPI(g *echo.Group, e *echo.Echo) {
-	in := &indexNow{s: s, http: &http.Client{Timeout: 20 * time.Second}}
+	in := &indexNow{s: s, svc: s.jobs.indexNow}
 	g.GET("/indexnow/key", in.getKey)
 	g.PUT("/indexnow/key", in.putKey)
 	g.POST("/indexnow/submit", in.submit)
+	g.GET("/indexnow/submissions", in.submissions)
 	// The key file is answered by a middleware rather than a route: a
 	// "/:keyfile" route would take every one-segment path (/contact,
 	// /services...) from the page catch-all. The middleware only looks at
 	// GET and HEAD paths shaped like a key file and passes everything else,
-	// including a name that is not the stored key, to the router's choice.
+	// including a name that is not the key, to the router's choice.
 	e.Use(in.keyFile)
 }
 
-// storedKey returns the saved key, "" when none is saved.
-func (in *indexNow) storedKey(ctx context.Context) (string, error) {
-	if in.s.store == nil {
-		return "", nil
+// key returns the key in force, "" when there is none.
+func (in *indexNow) key(ctx context.Context) (string, bool, error) {
+	if in.s.store == nil && in.s.cfg.IndexNowKey == "" {
+		return "", false, nil
 	}
-	k, err := in.s.store.GetSetting(ctx, indexNowKeySetting)
-	if errors.Is(err, db.ErrNotFound) {
-		return "", nil
-	}
-	return k, err
-}
-
-func (in *indexNow) saveKey(ctx context.Context, key string) error {
-	return in.s.store.SetSettings(ctx, map[string]string{indexNowKeySetting: key}, time.Now().UTC())
+	return in.svc.Keys.Key(ctx)
 }
 
 func badKey() error {
 	return &StatusError{Status: http.StatusBadRequest, Message: "The IndexNow key must be 8-128 characters: letters, digits or dashes."}
 }
 
+// saveKey stores the admin's key.
+func (in *indexNow) saveKey(ctx context.Context, key string) error {
+	switch err := in.svc.Keys.Save(ctx, key); {
+	case errors.Is(err, indexnow.ErrBadKey):
+		return badKey()
+	case errors.Is(err, indexnow.ErrFixedKey):
+		return &StatusError{Status: http.StatusConflict, Message: "The IndexNow key is set on the server (INDEXNOW_KEY); change it there."}
+	case err != nil:
+		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The IndexNow key could not be saved.", Err: err}
+	}
+	return nil
+}
+
 // keyFile serves /{key}.txt as the key in plain text when the name is the
-// stored key.
+// key in force.
 func (in *indexNow) keyFile(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
@@ -92,7 +94,7 @@ func (in *indexNow) keyFile(next echo.HandlerFunc) echo.HandlerFunc {
 		if m == nil {
 			return next(c)
 		}
-		key, err := in.storedKey(r.Context())
+		key, _, err := in.key(r.Context())
 		if err != nil {
 			in.s.log.Error("indexnow: read key", "err", err)
 			return next(c)
@@ -105,13 +107,14 @@ func (in *indexNow) keyFile(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// getKey returns the stored key and where its file is served.
+// getKey returns the key in force, where its file is served, and whether
+// INDEXNOW_KEY sets it (the screen then cannot replace it).
 func (in *indexNow) getKey(c echo.Context) error {
-	key, err := in.storedKey(c.Request().Context())
+	key, fixed, err := in.key(c.Request().Context())
 	if err != nil {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The IndexNow key could not be loaded.", Err: err}
 	}
-	out := map[string]string{"key": key, "keyLocation": ""}
+	out := map[string]any{"key": key, "keyLocation": "", "fixed": fixed}
 	if key != "" {
 		out["keyLocation"] = in.s.abs("/" + key + ".txt")
 	}
@@ -127,22 +130,11 @@ func (in *indexNow) putKey(c echo.Context) error {
 		return &StatusError{Status: http.StatusBadRequest, Message: "Send the key as JSON: {\"key\": \"...\"}.", Err: err}
 	}
 	key := strings.TrimSpace(body.Key)
-	if !indexNowKeyRE.MatchString(key) {
-		return badKey()
-	}
 	if err := in.saveKey(c.Request().Context(), key); err != nil {
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The IndexNow key could not be saved.", Err: err}
+		return err
 	}
 	in.s.log.Info("indexnow: key saved")
-	return c.JSON(http.StatusOK, map[string]string{"key": key, "keyLocation": in.s.abs("/" + key + ".txt")})
-}
-
-// indexNowPayload is the body IndexNow expects (spec 3).
-type indexNowPayload struct {
-	Host        string   `json:"host"`
-	Key         string   `json:"key"`
-	KeyLocation string   `json:"keyLocation"`
-	URLList     []string `json:"urlList"`
+	return c.JSON(http.StatusOK, map[string]any{"key": key, "keyLocation": in.s.abs("/" + key + ".txt"), "fixed": false})
 }
 
 // siteURLs checks that every URL is on the site's own host and returns
@@ -200,22 +192,22 @@ func (in *indexNow) submit(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	key := strings.TrimSpace(body.APIKey)
-	stored, err := in.storedKey(ctx)
+	stored, fixed, err := in.key(ctx)
 	if err != nil {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The IndexNow key could not be loaded.", Err: err}
 	}
-	if key == "" {
+	if key == "" || fixed {
 		key = stored
 	}
 	if key == "" {
 		return &StatusError{Status: http.StatusBadRequest, Message: "Generate an IndexNow API key first."}
 	}
-	if !indexNowKeyRE.MatchString(key) {
+	if !indexnow.ValidKey(key) {
 		return badKey()
 	}
-	raw := body.URLs
+	raw, trigger := body.URLs, indexnow.TriggerCustom
 	if body.All {
-		raw = nil
+		raw, trigger = nil, indexnow.TriggerAll
 		for _, u := range in.s.SitemapURLs() {
 			raw = append(raw, u.Loc)
 		}
@@ -232,54 +224,38 @@ func (in *indexNow) submit(c echo.Context) error {
 	}
 	if key != stored {
 		if err := in.saveKey(ctx, key); err != nil {
-			return &StatusError{Status: http.StatusServiceUnavailable, Message: "The IndexNow key could not be saved.", Err: err}
+			return err
 		}
 	}
-	base, _ := url.Parse(in.s.cfg.BaseURL)
-	p := indexNowPayload{Host: base.Hostname(), Key: key, KeyLocation: in.s.abs("/" + key + ".txt"), URLList: urls}
-	status, err := in.post(ctx, p)
+	res, err := in.svc.Submit(ctx, trigger, key, urls)
 	if err != nil {
 		return &StatusError{Status: http.StatusBadGateway, Message: "IndexNow did not accept the submission: " + err.Error() + ".", Err: err}
 	}
-	in.s.log.Info("indexnow: submitted", "urls", len(urls), "status", status)
-	return c.JSON(http.StatusOK, map[string]any{"submitted": len(urls), "status": status})
+	return c.JSON(http.StatusOK, map[string]any{"submitted": len(urls), "status": res.Status})
 }
 
-// post sends the payload and returns IndexNow's status (200 or 202 mean
-// received). Any other status is an error carrying IndexNow's words.
-func (in *indexNow) post(ctx context.Context, p indexNowPayload) (int, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return 0, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, in.s.cfg.IndexNowEndpoint, bytes.NewReader(b))
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Content-Type", "application/json; charset=utf-8")
-	res, err := in.http.Do(req)
-	if err != nil {
-		return 0, fmt.Errorf("the endpoint could not be reached (%v)", err)
-	}
-	defer res.Body.Close()
-	text, _ := io.ReadAll(io.LimitReader(res.Body, 512))
-	if res.StatusCode < 200 || res.StatusCode > 299 {
-		msg := fmt.Sprintf("HTTP %d", res.StatusCode)
-		if hint := indexNowStatusHint[res.StatusCode]; hint != "" {
-			msg += " (" + hint + ")"
-		}
-		if t := strings.Join(strings.Fields(string(text)), " "); t != "" {
-			msg += ": " + t
-		}
-		return res.StatusCode, errors.New(msg)
-	}
-	return res.StatusCode, nil
+// Submission is one row of the IndexNow tab's history.
+type Submission struct {
+	db.IndexNowSubmission
+	URLs []string `json:"urls"`
 }
 
-// indexNowStatusHint explains IndexNow's documented error answers.
-var indexNowStatusHint = map[int]string{
-	http.StatusBadRequest:          "invalid format",
-	http.StatusForbidden:           "key not valid: the key file was not found or does not match",
-	http.StatusUnprocessableEntity: "URLs do not belong to the host or the key does not match",
-	http.StatusTooManyRequests:     "too many requests",
+// submissions returns the submission history, newest first, a page at a
+// time (?limit=20&offset=0; limit at most 100).
+func (in *indexNow) submissions(c echo.Context) error {
+	limit, _ := strconv.Atoi(c.QueryParam("limit"))
+	offset, _ := strconv.Atoi(c.QueryParam("offset"))
+	if limit < 1 || limit > 100 {
+		limit = 20
+	}
+	offset = max(offset, 0)
+	rows, total, err := in.s.store.ListIndexNowSubmissions(c.Request().Context(), limit, offset)
+	if err != nil {
+		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The submission history could not be loaded.", Err: err}
+	}
+	out := make([]Submission, len(rows))
+	for i, r := range rows {
+		out[i] = Submission{IndexNowSubmission: r, URLs: indexnow.SubmissionURLs(r)}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"submissions": out, "total": total, "limit": limit, "offset": offset})
 }

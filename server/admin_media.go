@@ -2,20 +2,25 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"mime"
+	"net"
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
+	"github.com/jmoiron/sqlx"
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/db"
@@ -45,6 +50,49 @@ func (l *limitReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// bodyReader remembers the first error met reading the upload itself, so
+// a failed upload can be put down to the client (cut off, too large, gone:
+// a 4xx, logged at info) or to the storage (a 5xx).
+type bodyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF && b.err == nil {
+		b.err = err
+	}
+	return n, err
+}
+
+// uploadReadError is the answer for an upload that failed while its body
+// was read or the client went away: 413 past the size cap, 408 when the
+// body stalled, 400 when it was cut off. It is nil when the client did
+// nothing wrong, and the failure is the server's.
+func (s *Server) uploadReadError(ctx context.Context, body *bodyReader) error {
+	if body.err == nil && ctx.Err() == nil {
+		return nil
+	}
+	var tooBig *http.MaxBytesError
+	if errors.Is(body.err, errTooLarge) || errors.As(body.err, &tooBig) {
+		return s.tooLarge()
+	}
+	err := body.err
+	if err == nil {
+		err = ctx.Err()
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return &StatusError{Status: http.StatusRequestTimeout, Message: "The upload stopped arriving. Please try again.", Err: err}
+	}
+	return &StatusError{Status: http.StatusBadRequest, Message: "The upload was interrupted before the whole file arrived. Please try again.", Err: err}
+}
+
+// maxProjectName caps a project name (characters, after trimming): the
+// folder name made from it must stay a valid storage key and file name.
+const maxProjectName = 100
+
 func (s *Server) listMedia(c echo.Context) error {
 	rows, err := s.store.ListMedia(c.Request().Context())
 	if err != nil {
@@ -72,6 +120,9 @@ func (s *Server) uploadMedia(c echo.Context) error {
 	project := strings.TrimSpace(c.QueryParam("project"))
 	if project == "" {
 		return &StatusError{Status: http.StatusBadRequest, Message: "Please enter a project name before uploading."}
+	}
+	if utf8.RuneCountInString(project) > maxProjectName {
+		return &StatusError{Status: http.StatusBadRequest, Message: fmt.Sprintf("The project name can be at most %d characters.", maxProjectName)}
 	}
 	folder := media.FolderSlug(project)
 	if folder == "" {
@@ -104,14 +155,28 @@ func (s *Server) uploadMedia(c echo.Context) error {
 		}
 	}
 	original := part.FileName()
-	body := bufio.NewReaderSize(&limitReader{r: part, n: max}, 64<<10)
-	head, _ := body.Peek(512)
+	// The first SniffLen bytes are peeked to type the file and check a
+	// video's container; the rest streams.
+	read := &bodyReader{r: &limitReader{r: part, n: max}}
+	body := bufio.NewReaderSize(read, media.SniffLen)
+	head, err := body.Peek(media.SniffLen)
+	if err != nil && err != io.EOF {
+		if rerr := s.uploadReadError(ctx, read); rerr != nil {
+			return rerr
+		}
+		return &StatusError{Status: http.StatusBadRequest, Message: "The upload could not be read.", Err: err}
+	}
 	t, err := media.Sniff(head)
+	if err == nil && t.Kind == "video" {
+		err = media.CheckVideo(t, head, len(head) < media.SniffLen)
+	}
 	if err != nil {
 		return &StatusError{Status: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("%s: %s.", displayName(original), err.Error()), Err: err}
 	}
+	// The stored name's extension, and so everything the file is later
+	// served as, comes from the sniffed type, never from the client.
 	now := time.Now().UTC()
-	name := media.StoredName(original, t.Ext, now)
+	name := media.StoredName(t.Ext, now)
 	key := "projects/" + folder + "/" + name
 	row := db.Media{ID: uuid.NewString(), Project: folder, Path: key, Name: name, Kind: t.Kind, MIME: t.MIME, CreatedAt: now}
 	var stored []string
@@ -121,16 +186,17 @@ func (s *Server) uploadMedia(c echo.Context) error {
 		}
 	}
 	if t.Kind == "video" {
+		// On failure Put leaves nothing under key (nor an empty folder).
 		n, err := s.media.Put(ctx, key, body, t.MIME)
-		if errors.Is(err, errTooLarge) {
-			return s.tooLarge()
-		}
 		if err != nil {
+			if rerr := s.uploadReadError(ctx, read); rerr != nil {
+				return rerr
+			}
 			return &StatusError{Status: http.StatusInternalServerError, Message: "The video could not be stored.", Err: err}
 		}
 		stored, row.Size = append(stored, key), n
 	} else {
-		if err := s.storeImage(ctx, body, t, key, &row, &stored); err != nil {
+		if err := s.storeImage(ctx, body, read, t, key, &row, &stored); err != nil {
 			cleanup()
 			return err
 		}
@@ -146,8 +212,8 @@ func (s *Server) uploadMedia(c echo.Context) error {
 
 // storeImage spools a photo to a temporary file (decoding needs random
 // access), processes it, and stores the clean original and its variants.
-// One photo is processed at a time to bound memory.
-func (s *Server) storeImage(ctx context.Context, body io.Reader, t media.Type, key string, row *db.Media, stored *[]string) error {
+// One photo is processed at a time, within media.DecodeBudget.
+func (s *Server) storeImage(ctx context.Context, body io.Reader, read *bodyReader, t media.Type, key string, row *db.Media, stored *[]string) error {
 	spool := filepath.Join(s.cfg.DataDir, "tmp")
 	if err := os.MkdirAll(spool, 0o700); err != nil {
 		return err
@@ -159,22 +225,40 @@ func (s *Server) storeImage(ctx context.Context, body io.Reader, t media.Type, k
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
 	n, err := io.Copy(tmp, body)
-	if errors.Is(err, errTooLarge) {
-		return s.tooLarge()
-	}
 	if err != nil {
-		return &StatusError{Status: http.StatusBadRequest, Message: "The upload was interrupted.", Err: err}
+		if rerr := s.uploadReadError(ctx, read); rerr != nil {
+			return rerr
+		}
+		return &StatusError{Status: http.StatusInternalServerError, Message: "The photo could not be stored.", Err: err}
 	}
+	// The cleaned original goes to a second file, not memory: a
+	// re-encoded PNG can be as large as its pixels.
+	clean, err := os.CreateTemp(spool, "clean-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(clean.Name())
+	defer clean.Close()
 	s.imageSem <- struct{}{}
-	p, err := media.ProcessImage(tmp, n, t)
+	p, err := media.ProcessImage(tmp, n, t, clean)
 	<-s.imageSem
-	if errors.Is(err, media.ErrTooManyPixels) {
-		return &StatusError{Status: http.StatusRequestEntityTooLarge, Message: "The photo is larger than 40 megapixels.", Err: err}
+	var tooBig *media.TooLargeError
+	if errors.As(err, &tooBig) {
+		return &StatusError{Status: http.StatusRequestEntityTooLarge, Err: err, Message: fmt.Sprintf(
+			"This photo is too large to process (%d×%d pixels). Photos up to %g megapixels are accepted for this kind of file.",
+			tooBig.Width, tooBig.Height, tooBig.MaxMegapixels)}
 	}
 	if err != nil {
 		return &StatusError{Status: http.StatusUnprocessableEntity, Message: "The photo could not be read: the file may be damaged.", Err: err}
 	}
-	if _, err := s.media.Put(ctx, key, strings.NewReader(string(p.Original)), t.MIME); err != nil {
+	if _, err := clean.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	size, err := s.media.Put(ctx, key, clean, t.MIME)
+	if err != nil {
+		if rerr := s.uploadReadError(ctx, read); rerr != nil {
+			return rerr
+		}
 		return &StatusError{Status: http.StatusInternalServerError, Message: "The photo could not be stored.", Err: err}
 	}
 	*stored = append(*stored, key)
@@ -182,14 +266,17 @@ func (s *Server) storeImage(ctx context.Context, body io.Reader, t media.Type, k
 	var vs []Variant
 	for _, v := range p.Variants {
 		vk := fmt.Sprintf("%s-%d.webp", base, v.Width)
-		if _, err := s.media.Put(ctx, vk, strings.NewReader(string(v.Data)), "image/webp"); err != nil {
+		if _, err := s.media.Put(ctx, vk, bytes.NewReader(v.Data), "image/webp"); err != nil {
+			if rerr := s.uploadReadError(ctx, read); rerr != nil {
+				return rerr
+			}
 			return &StatusError{Status: http.StatusInternalServerError, Message: "The photo could not be stored.", Err: err}
 		}
 		*stored = append(*stored, vk)
 		vs = append(vs, Variant{Width: v.Width, Path: vk})
 	}
 	vj, _ := json.Marshal(vs)
-	row.Size, row.Width, row.Height, row.Variants = int64(len(p.Original)), p.Width, p.Height, string(vj)
+	row.Size, row.Width, row.Height, row.Variants = size, p.Width, p.Height, string(vj)
 	return nil
 }
 
@@ -223,14 +310,28 @@ func (s *Server) deleteMedia(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]bool{"ok": true})
 }
 
-// serveMedia streams a stored file with Range support (video seeking).
-// Stored names are unique, so they are cached for a year.
+// serveMedia streams a stored photo or video with Range support (video
+// seeking). Only files the media table lists are served, as the type
+// sniffed at upload (media.mime), never one guessed from the name; a
+// variant is image/webp, which is what it was made as. Anything else is a
+// 404, so nothing but a photo or video is ever served from /media/, and
+// never as HTML or script. nosniff and a sandboxing CSP make sure a
+// browser treats the bytes as that type and nothing else. Stored names are
+// unique, so they are cached for a year.
 func (s *Server) serveMedia(c echo.Context) error {
+	ctx := c.Request().Context()
 	key := strings.TrimPrefix(c.Request().URL.Path, "/media/")
 	if !storage.ValidKey(key) {
 		return ErrNotFound
 	}
-	o, err := s.media.Open(c.Request().Context(), key)
+	ct, err := s.storedMediaType(ctx, key)
+	if err != nil {
+		return &StatusError{Status: http.StatusServiceUnavailable, Message: "This file cannot be served right now.", Err: err}
+	}
+	if !media.Servable(ct) {
+		return ErrNotFound
+	}
+	o, err := s.media.Open(ctx, key)
 	if errors.Is(err, storage.ErrNotFound) {
 		return ErrNotFound
 	}
@@ -239,16 +340,69 @@ func (s *Server) serveMedia(c echo.Context) error {
 	}
 	defer o.Close()
 	h := c.Response().Header()
-	ct := mime.TypeByExtension(path.Ext(key))
-	if path.Ext(key) == ".mov" {
-		ct = "video/quicktime"
-	}
-	if ct != "" {
-		h.Set("Content-Type", ct)
+	h.Set("Content-Type", ct)
+	h.Set("X-Content-Type-Options", "nosniff")
+	// Opened on its own, the file is a sandboxed document with no origin
+	// that may load nothing but itself.
+	if strings.HasPrefix(ct, "video/") {
+		h.Set("Content-Security-Policy", "sandbox; default-src 'none'; media-src 'self'")
+	} else {
+		h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self'")
 	}
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	http.ServeContent(c.Response(), c.Request(), path.Base(key), o.ModTime(), o)
 	return nil
+}
+
+// variantKey matches a variant's key: the original's without its
+// extension, then "-{width}.webp".
+var variantKey = regexp.MustCompile(`^(.+)-[0-9]+\.webp$`)
+
+// storedMediaType is the type recorded for the file at key: the media
+// row's sniffed type for an original, image/webp for a variant its row
+// lists; "" when no row has it.
+//
+// The queries go through the store's SQL handle because the db package
+// has no lookup by path yet (it would belong in db/media.go).
+func (s *Server) storedMediaType(ctx context.Context, key string) (string, error) {
+	q := func(query string) string { return sqlx.Rebind(sqlx.BindType(s.store.Dialect()), query) }
+	var mimeType string
+	err := s.store.SQL().QueryRowContext(ctx, q(`SELECT mime FROM media WHERE path = ?`), key).Scan(&mimeType)
+	if err == nil {
+		return mimeType, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return "", err
+	}
+	m := variantKey.FindStringSubmatch(key)
+	if m == nil {
+		return "", nil
+	}
+	// The original's extension is its sniffed type's (older uploads may
+	// have kept "jpeg"); its row lists the variant's exact key.
+	var originals []any
+	for _, ext := range []string{"jpg", "jpeg", "png", "gif", "webp"} {
+		originals = append(originals, m[1]+"."+ext)
+	}
+	rows, err := s.store.SQL().QueryContext(ctx, q(`SELECT variants FROM media WHERE path IN (?, ?, ?, ?, ?)`), originals...)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var raw string
+		if err := rows.Scan(&raw); err != nil {
+			return "", err
+		}
+		var vs []Variant
+		json.Unmarshal([]byte(raw), &vs)
+		for _, v := range vs {
+			if v.Path == key {
+				return "image/webp", nil
+			}
+		}
+	}
+	return "", rows.Err()
 }
 
 func displayName(n string) string {

@@ -27,6 +27,10 @@ type Settings struct {
 	SEOMonitoring  bool   `json:"seoMonitoring"`
 	AutoSchema     bool   `json:"autoSchema"`
 	EmergencyMode  bool   `json:"emergencyMode"`
+	// BusinessHours are in schema.org openingHours syntax (server/hours.go);
+	// BusinessHoursText is how visitors read them (answers only).
+	BusinessHours     string `json:"businessHours"`
+	BusinessHoursText string `json:"businessHoursText"`
 }
 
 // addressRE parses "street, city, ST 12345".
@@ -40,7 +44,8 @@ func formatAddress(b config.Business) string {
 func (s *Server) loadSettings(ctx context.Context) (Settings, error) {
 	b := s.cfg.Business
 	st := Settings{BusinessName: b.Name, Phone: b.Phone, Address: formatAddress(b), Website: s.cfg.BaseURL, EmergencyPhone: b.Phone,
-		AutoIndexNow: true, SEOMonitoring: true, AutoSchema: true, EmergencyMode: true}
+		AutoIndexNow: true, SEOMonitoring: true, AutoSchema: true, EmergencyMode: true, BusinessHours: DefaultHours}
+	st.BusinessHoursText = hoursText(st.BusinessHours)
 	if s.store == nil {
 		return st, nil
 	}
@@ -63,10 +68,12 @@ func (s *Server) loadSettings(ctx context.Context) (Settings, error) {
 	str("address", &st.Address)
 	str("website", &st.Website)
 	str("emergency_phone", &st.EmergencyPhone)
+	str("business_hours", &st.BusinessHours)
 	flag("auto_indexnow", &st.AutoIndexNow)
 	flag("seo_monitoring", &st.SEOMonitoring)
 	flag("auto_schema", &st.AutoSchema)
 	flag("emergency_mode", &st.EmergencyMode)
+	st.BusinessHoursText = hoursText(st.BusinessHours)
 	return st, nil
 }
 
@@ -102,6 +109,9 @@ func validateSettings(st Settings) map[string]string {
 	if u, err := url.Parse(st.Website); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(st.Website) > 200 {
 		errs["website"] = "Enter the full website address, e.g. https://www.example.com."
 	}
+	if _, err := ParseHours(st.BusinessHours); err != nil {
+		errs["businessHours"] = err.Error()
+	}
 	return errs
 }
 
@@ -122,14 +132,22 @@ func (s *Server) putSettings(c echo.Context) error {
 	}
 	st.BusinessName, st.Phone, st.Address, st.Website, st.EmergencyPhone = strings.TrimSpace(st.BusinessName), strings.TrimSpace(st.Phone),
 		strings.TrimSpace(st.Address), strings.TrimSpace(st.Website), strings.TrimSpace(st.EmergencyPhone)
+	// A client that does not send the hours keeps the saved ones.
+	if strings.TrimSpace(st.BusinessHours) == "" {
+		if cur, err := s.loadSettings(c.Request().Context()); err == nil {
+			st.BusinessHours = cur.BusinessHours
+		}
+	}
 	if errs := validateSettings(st); len(errs) > 0 {
 		return c.JSON(http.StatusUnprocessableEntity, map[string]any{"error": "Some settings need fixing.", "errors": errs})
 	}
+	h, _ := ParseHours(st.BusinessHours)
+	st.BusinessHours, st.BusinessHoursText = h.String(), h.Text()
 	b := func(v bool) string { return fmt.Sprint(v) }
 	kv := map[string]string{
 		"business_name": st.BusinessName, "phone": st.Phone, "address": st.Address, "website": st.Website,
 		"emergency_phone": st.EmergencyPhone, "auto_indexnow": b(st.AutoIndexNow), "seo_monitoring": b(st.SEOMonitoring),
-		"auto_schema": b(st.AutoSchema), "emergency_mode": b(st.EmergencyMode),
+		"auto_schema": b(st.AutoSchema), "emergency_mode": b(st.EmergencyMode), "business_hours": st.BusinessHours,
 	}
 	if err := s.store.SetSettings(c.Request().Context(), kv, time.Now().UTC()); err != nil {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Settings could not be saved.", Err: err}

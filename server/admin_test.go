@@ -222,7 +222,9 @@ func testJPEG(t *testing.T, w, h int) []byte {
 	return b.Bytes()
 }
 
-var mp4Head = append([]byte{0, 0, 0, 0x18}, []byte("ftypisom\x00\x00\x02\x00isomiso2")...)
+// mp4Head is an ftyp box, then the header of an mdat box that runs to the
+// end of the file (size 0): the container check accepts what follows.
+var mp4Head = append([]byte{0, 0, 0, 0x18}, []byte("ftypisom\x00\x00\x02\x00isomiso2\x00\x00\x00\x00mdat")...)
 
 func TestUploadImageAndVideoThenDelete(t *testing.T) {
 	srv, store := adminServer(t, nil)

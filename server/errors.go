@@ -25,6 +25,9 @@ type StatusError struct {
 	Status  int
 	Message string
 	Err     error
+	// Quiet marks an expected condition (a feature that is not
+	// configured): logged at info even when the status is 5xx.
+	Quiet bool
 }
 
 func (e *StatusError) Error() string {
@@ -46,4 +49,19 @@ func statusOf(err error) int {
 		return http.StatusNotFound
 	}
 	return http.StatusInternalServerError
+}
+
+func isQuiet(err error) bool {
+	var se *StatusError
+	return errors.As(err, &se) && se.Quiet
+}
+
+// isPlainNotFound reports a 404 with nothing worth logging beyond the
+// status and path.
+func isPlainNotFound(err error) bool {
+	if errors.Is(err, ErrNotFound) {
+		return true
+	}
+	var nf *NotFoundError
+	return errors.As(err, &nf) && nf.Title == "" && nf.Message == ""
 }

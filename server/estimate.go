@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"html"
+	"math"
 	"net/http"
 	"net/mail"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
 )
 
@@ -122,44 +125,75 @@ func wantsJSON(c echo.Context) bool {
 // postEstimate takes an estimate request from the native form. With
 // JavaScript it answers JSON; without, it redirects to the thank-you page
 // or re-renders the form with the messages and everything typed kept.
+// The lead goes to the database with its notifications, or, when the
+// database cannot take it, to the spool on disk: either way the visitor
+// is told it was received (spool.Intake).
 func (s *Server) postEstimate(c echo.Context) error {
 	ctx := c.Request().Context()
-	b := s.business(ctx)
 	v, honeypot := parseEstimate(c)
 	ip := c.RealIP()
-	if ok, retry := s.estimateLimit.Allow(ip, time.Now()); !ok {
-		msg := fmt.Sprintf("Too many requests from your network. Please try again in %s, or call us at %s.", roundUp(retry), b.Phone)
-		return s.estimateReply(c, http.StatusTooManyRequests, EstimateState{Values: v, Errors: map[string]string{"form": msg}})
-	}
-	if honeypot != "" {
-		// A bot filled the hidden field: look successful, store nothing.
-		s.log.Info("estimate honeypot triggered", "ip", ip)
-		return s.estimateReply(c, http.StatusOK, EstimateState{Values: EstimateValues{}, Success: true})
+	// Counted across instances on PostgreSQL. If the count cannot be read
+	// (database down) the visitor is let through: losing a lead is worse
+	// than a few extra submissions, and the lead path has its own fallback.
+	if _, ok, retry, err := s.estimateLimit.ReserveAttempt(ctx, ip, time.Now().UTC()); err == nil && !ok {
+		return s.estimateTooMany(c, v, retry)
 	}
 	if errs := validateEstimate(v); len(errs) > 0 {
 		return s.estimateReply(c, http.StatusUnprocessableEntity, EstimateState{Values: v, Errors: errs})
 	}
+	if honeypot != "" {
+		// A bot filled the hidden field: answer exactly as a saved request
+		// is answered (validation above included), store nothing, notify
+		// no one.
+		s.log.Info("estimate honeypot triggered", "ip", ip)
+		return s.estimateReply(c, http.StatusCreated, EstimateState{Success: true})
+	}
+	lead := newLead(v, time.Now().UTC())
+	outcome, err := s.leads.Submit(ctx, lead)
+	if err != nil {
+		s.log.Error("estimate not saved", "lead", lead.ID, "err", err)
+		msg := fmt.Sprintf("We could not save your request right now. Please call us at %s: we answer 24/7.", s.business(ctx).Phone)
+		return s.estimateReply(c, http.StatusServiceUnavailable, EstimateState{Values: v, Errors: map[string]string{"form": msg}})
+	}
+	s.log.Info("estimate saved", "lead", lead.ID, "emergency", lead.IsEmergency, "spooled", outcome == spool.Spooled)
+	return s.estimateReply(c, http.StatusCreated, EstimateState{Success: true})
+}
+
+// newLead is a new lead from the form, with a fresh id: the id is also
+// the idempotency key that makes a spool replay store it once.
+func newLead(v EstimateValues, now time.Time) db.Lead {
 	first, last, _ := strings.Cut(v.Name, " ")
-	now := time.Now().UTC()
-	lead := db.Lead{
+	return db.Lead{
 		ID: uuid.NewString(), CreatedAt: now, UpdatedAt: now, FirstName: first, LastName: strings.TrimSpace(last),
 		Phone: v.Phone, Email: v.Email, City: v.City, StreetAddress: v.Street, ZipCode: v.Zip, DamageType: v.DamageType,
 		Status: "new", IsEmergency: v.Emergency == "yes", Source: "website", InsuranceCarrier: v.InsuranceCarrier, Notes: v.Notes,
 	}
-	var err error
-	if s.store == nil {
-		err = errors.New("no database")
-	} else {
-		err = s.store.CreateLead(ctx, lead)
-	}
-	if err != nil {
-		s.log.Error("estimate not saved", "err", err)
-		msg := fmt.Sprintf("We could not save your request right now. Please call us at %s: we answer 24/7.", b.Phone)
-		return s.estimateReply(c, http.StatusServiceUnavailable, EstimateState{Values: v, Errors: map[string]string{"form": msg}})
-	}
-	s.log.Info("estimate saved", "lead", lead.ID, "emergency", lead.IsEmergency)
-	return s.estimateReply(c, http.StatusCreated, EstimateState{Success: true})
 }
+
+// estimateTooMany answers a submission over the rate limit. The no-JS
+// form gets a small fixed page rather than a React render, so a flood of
+// posts costs next to nothing; both say when to try again and give the
+// phone number.
+func (s *Server) estimateTooMany(c echo.Context, v EstimateValues, retry time.Duration) error {
+	phone := s.business(c.Request().Context()).Phone
+	c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(retry.Seconds()))))
+	if wantsJSON(c) {
+		msg := fmt.Sprintf("Too many requests from your network. Please try again in %s, or call us at %s.", roundUp(retry), phone)
+		return c.JSON(http.StatusTooManyRequests, EstimateState{Values: v, Errors: map[string]string{"form": msg}})
+	}
+	return c.HTML(http.StatusTooManyRequests, fmt.Sprintf(tooManyPage, roundUp(retry), html.EscapeString(config.TelHref(phone)), html.EscapeString(phone)))
+}
+
+const tooManyPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>Too many requests</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5">
+<h1>Too many requests</h1>
+<p>We received several requests from your network in a short time. Please try again in %s.</p>
+<p>Need help now? Call us 24/7 at <a href="%s">%s</a>.</p>
+<p><a href="/estimate">Back to the estimate form</a></p>
+</body></html>
+`
 
 func (s *Server) estimateReply(c echo.Context, status int, st EstimateState) error {
 	if st.Errors == nil {

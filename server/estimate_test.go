@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -174,6 +175,45 @@ func TestEstimateRateLimit(t *testing.T) {
 	}
 }
 
+// A 429 for the no-JS form is a small fixed page, not a React render:
+// the wait, the phone as a tel: link, and Retry-After.
+func TestEstimateRateLimitWithoutJavaScript(t *testing.T) {
+	srv, _ := newTestServer(t, nil)
+	for i := 0; i < EstimatesPerWindow; i++ {
+		if r := postForm(t, srv.Handler(), "/estimate", validForm(), "10.3.1.1", ""); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("submission %d: %d", i, r.StatusCode)
+		}
+	}
+	r := postForm(t, srv.Handler(), "/estimate", validForm(), "10.3.1.1", "")
+	if r.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	if secs, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || secs < 1 || secs > int(EstimateWindow.Seconds())+1 {
+		t.Errorf("Retry-After %q", r.Header.Get("Retry-After"))
+	}
+	if len(r.Body) > 2048 || strings.Contains(r.Body, "<script") || strings.Contains(r.Body, "__PROPS") {
+		t.Errorf("a %d-byte page, not a small fixed one:\n%s", len(r.Body), r.Body)
+	}
+	body := text(bodyOf(r.Doc))
+	if !strings.Contains(body, "Too many requests") || !strings.Contains(body, "try again in") || !strings.Contains(body, "(770) 555-0134") {
+		t.Errorf("page text %q", body)
+	}
+	tel := false
+	for _, a := range find(r.Doc, tag("a")) {
+		tel = tel || attr(a, "href") == "tel:+17705550134"
+	}
+	if !tel {
+		t.Error("no tel: link")
+	}
+	// JSON keeps its shape, with Retry-After too.
+	r = postForm(t, srv.Handler(), "/api/estimate", validForm(), "10.3.1.1", "application/json")
+	if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || !strings.Contains(r.Body, `"form":"Too many requests`) {
+		t.Errorf("JSON 429: %d %q %s", r.StatusCode, r.Header.Get("Retry-After"), r.Body)
+	}
+}
+
+// Without a spool (or when the spool cannot be written either) a
+// database failure is a 503 that gives the phone number.
 func TestEstimateDatabaseUnavailable(t *testing.T) {
 	srv, store := newTestServer(t, nil)
 	store.Close()

@@ -51,7 +51,7 @@ const (
 	officeLng = -84.7477
 )
 
-func (s *Server) head(b config.Business, h headSpec) Head {
+func (s *Server) head(b config.Business, av Availability, h headSpec) Head {
 	robots := "index, follow, max-image-preview:large"
 	if h.NoIndex {
 		robots = "noindex, nofollow"
@@ -60,7 +60,7 @@ func (s *Server) head(b config.Business, h headSpec) Head {
 	if og == "" {
 		og = "website"
 	}
-	graph := []map[string]any{s.localBusiness(b), s.organization(b), s.webSite(b)}
+	graph := []map[string]any{s.localBusiness(b, av), s.organization(b), s.webSite(b)}
 	if len(h.Crumbs) > 0 {
 		graph = append(graph, s.breadcrumbs(h.Crumbs))
 	}
@@ -104,7 +104,18 @@ func (s *Server) website(b config.Business) string {
 	return s.abs("/")
 }
 
-func (s *Server) localBusiness(b config.Business) map[string]any {
+// localBusiness is the business's structured data. Its opening hours
+// follow the 24/7 emergency mode: open every day around the clock (spec 9),
+// or the business hours from System Settings.
+func (s *Server) localBusiness(b config.Business, av Availability) map[string]any {
+	desc := "Licensed water, fire and storm damage restoration and general contractor serving metro Atlanta, Georgia, 24/7."
+	openingHours, spec := openAllWeek()
+	var hours any = openingHours
+	var hoursSpec any = spec
+	if !av.EmergencyMode && len(av.Hours) > 0 {
+		desc = "Licensed water, fire and storm damage restoration and general contractor serving metro Atlanta, Georgia."
+		hours, hoursSpec = av.Hours.OpeningHours(), av.Hours.Specification()
+	}
 	lb := map[string]any{
 		"@type":       []string{"LocalBusiness", "GeneralContractor"},
 		"@id":         s.abs("/#business"),
@@ -114,18 +125,15 @@ func (s *Server) localBusiness(b config.Business) map[string]any {
 		"image":       s.abs("/og-image.png"),
 		"logo":        s.abs("/favicon.svg"),
 		"priceRange":  "$$",
-		"description": "Licensed water, fire and storm damage restoration and general contractor serving metro Atlanta, Georgia, 24/7.",
+		"description": desc,
 		"address": map[string]any{
 			"@type": "PostalAddress", "streetAddress": b.Street, "addressLocality": b.City,
 			"addressRegion": b.State, "postalCode": b.Zip, "addressCountry": "US",
 		},
-		"geo": map[string]any{"@type": "GeoCoordinates", "latitude": officeLat, "longitude": officeLng},
-		"openingHoursSpecification": map[string]any{
-			"@type":     "OpeningHoursSpecification",
-			"dayOfWeek": []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"},
-			"opens":     "00:00", "closes": "23:59",
-		},
-		"areaServed": s.areaServed(),
+		"geo":                       map[string]any{"@type": "GeoCoordinates", "latitude": officeLat, "longitude": officeLng},
+		"openingHours":              hours,
+		"openingHoursSpecification": hoursSpec,
+		"areaServed":                s.areaServed(),
 		"serviceArea": map[string]any{
 			"@type": "GeoCircle", "geoMidpoint": map[string]any{"@type": "GeoCoordinates", "latitude": officeLat, "longitude": officeLng},
 			"geoRadius": 80467,

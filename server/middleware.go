@@ -1,7 +1,6 @@
 package server
 
 import (
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -10,7 +9,8 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// requestLog writes one slog line per request.
+// requestLog answers errors through the error handler and writes the one
+// log line each request gets (logRequest).
 func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
@@ -18,14 +18,24 @@ func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			c.Error(err)
 		}
-		if !s.accessLog {
-			return nil
-		}
 		res := c.Response()
-		s.log.Info("http",
-			slog.Group("req", "method", c.Request().Method, "path", c.Request().URL.Path),
-			"status", res.Status, "bytes", res.Size, "ms", time.Since(start).Milliseconds())
+		s.logRequest(c.Request().Method, c.Request().URL.Path, res.Status, res.Size, msSince(start), false, err)
 		return nil
+	}
+}
+
+func msSince(t time.Time) float64 {
+	return float64(time.Since(t).Microseconds()) / 1000
+}
+
+// noStore marks every admin API answer uncacheable: they carry session
+// state and personal data, and must never sit in a browser or proxy cache.
+func noStore(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if strings.HasPrefix(c.Request().URL.Path, "/api/admin") {
+			c.Response().Header().Set("Cache-Control", "no-store")
+		}
+		return next(c)
 	}
 }
 

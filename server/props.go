@@ -16,6 +16,16 @@ type SiteProps struct {
 	BaseURL    string `json:"baseUrl"`
 	ThemeColor string `json:"themeColor"`
 	Year       int    `json:"year"`
+	// EmergencyMode is System Settings' 24/7 emergency mode (issue 9). Every
+	// bar, banner, badge and call button that promises emergency service
+	// follows it: on, the spec's 24/7 texts dialling EmergencyPhone; off,
+	// "Call us" with Hours, dialling the business phone (Go sets
+	// EmergencyPhone to it).
+	EmergencyMode  bool   `json:"emergencyMode"`
+	EmergencyPhone string `json:"emergencyPhone"`
+	EmergencyTel   string `json:"emergencyTel"`
+	// Hours are the business hours as visitors read them.
+	Hours string `json:"hours"`
 }
 
 // LinkItem is a slug and a display name.
@@ -60,8 +70,13 @@ func (s *Server) business(ctx context.Context) config.Business {
 	return b
 }
 
-func (s *Server) siteProps(b config.Business) SiteProps {
-	return SiteProps{Business: b, Tel: config.TelHref(b.Phone), BaseURL: s.cfg.BaseURL, ThemeColor: "#1d4ed8", Year: time.Now().Year()}
+func (s *Server) siteProps(b config.Business, av Availability) SiteProps {
+	phone := av.Phone
+	if !av.EmergencyMode || phone == "" {
+		phone = b.Phone
+	}
+	return SiteProps{Business: b, Tel: config.TelHref(b.Phone), BaseURL: s.cfg.BaseURL, ThemeColor: "#1d4ed8", Year: time.Now().Year(),
+		EmergencyMode: av.EmergencyMode, EmergencyPhone: phone, EmergencyTel: config.TelHref(phone), Hours: av.Hours.Text()}
 }
 
 func (s *Server) chrome() Chrome {

@@ -74,6 +74,11 @@ func (c *ReviewsClient) Fetch(ctx context.Context) ([]db.Review, error) {
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
+		// The URL carries the API key; the error quotes the URL.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			ue.URL = c.cfg.Endpoint + "?place_id=…&key=[REDACTED]"
+		}
 		return nil, fmt.Errorf("reviews: %w", err)
 	}
 	defer res.Body.Close()
@@ -106,22 +111,40 @@ func (s *Server) apiReviews(c echo.Context) error {
 // apiRefreshReviews fetches fresh reviews from Google, stores them, and
 // re-renders the pages that show them.
 func (s *Server) apiRefreshReviews(c echo.Context) error {
-	ctx := c.Request().Context()
-	rs, err := s.reviewsClient.Fetch(ctx)
+	n, err := s.refreshReviews(c.Request().Context())
 	switch {
 	case errors.Is(err, ErrReviewsNotConfigured):
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Review fetching is not configured.", Err: err}
+		s.reviewsUnconfigured.Do(func() {
+			s.log.Warn("reviews: refresh asked for, but GOOGLE_PLACES_API_KEY and GOOGLE_PLACE_ID are not set; reviews are not fetched")
+		})
+		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Review fetching is not configured.", Quiet: true}
 	case errors.Is(err, errTooSoon):
 		return c.JSON(http.StatusOK, map[string]any{"fetched": 0, "note": "reviews were refreshed recently"})
+	case errors.Is(err, errReviewsNotSaved):
+		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Could not save reviews.", Err: err}
 	case err != nil:
 		return &StatusError{Status: http.StatusBadGateway, Message: "Could not fetch reviews.", Err: err}
 	}
+	return c.JSON(http.StatusOK, map[string]any{"fetched": n})
+}
+
+// errReviewsNotSaved wraps a failure to store fetched reviews.
+var errReviewsNotSaved = errors.New("reviews: not saved")
+
+// refreshReviews fetches reviews (within the client's minimum interval),
+// stores them and re-renders the pages. The public button and the daily
+// job both call it.
+func (s *Server) refreshReviews(ctx context.Context) (int, error) {
+	rs, err := s.reviewsClient.Fetch(ctx)
+	if err != nil {
+		return 0, err
+	}
 	if s.store == nil {
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Database unavailable."}
+		return 0, fmt.Errorf("%w: database unavailable", errReviewsNotSaved)
 	}
 	if err := s.store.UpsertReviews(ctx, rs); err != nil {
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Could not save reviews.", Err: err}
+		return 0, fmt.Errorf("%w: %w", errReviewsNotSaved, err)
 	}
 	s.Invalidate("reviews refreshed")
-	return c.JSON(http.StatusOK, map[string]any{"fetched": len(rs)})
+	return len(rs), nil
 }

@@ -125,15 +125,30 @@ func (s *Server) serveSearch(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		ssr.Serve(c.Response(), c.Request(), p, htmlType, "public, max-age=0, must-revalidate")
+		ssr.Serve(c.Response(), c.Request(), p, htmlType, s.pageCC)
 		return nil
 	}
-	pg := s.searchPage(q)
-	pg.Head.NoIndex = true
-	body, err := s.renderDoc(c.Request().Context(), "search", "/search", pg)
-	if err != nil {
-		return err
+	key := normalizeQuery(q)
+	p, gen := s.searchCache.get(key)
+	if p == nil {
+		err := s.searchCache.render(c.Request().Context(), func() error {
+			pg := s.searchPage(key)
+			pg.Head.NoIndex = true
+			body, err := s.renderDoc(c.Request().Context(), "search", "/search", pg)
+			if err != nil {
+				return err
+			}
+			p = ssr.NewPage(http.StatusOK, body).Compact()
+			s.searchCache.put(key, p, gen)
+			return nil
+		})
+		if err != nil {
+			if err == errSearchBusy {
+				c.Response().Header().Set("Retry-After", "2")
+			}
+			return err
+		}
 	}
-	ssr.Serve(c.Response(), c.Request(), ssr.NewPage(http.StatusOK, body), htmlType, "no-store")
+	ssr.Serve(c.Response(), c.Request(), p, htmlType, "no-store")
 	return nil
 }

@@ -10,19 +10,27 @@ import (
 	"html"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	gbytes "github.com/labstack/gommon/bytes"
 
+	"github.com/atlanta-restoration/site/cdnpurge"
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/content"
+	"github.com/atlanta-restoration/site/contentsync"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/guard"
+	"github.com/atlanta-restoration/site/notify"
+	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/storage"
 )
@@ -40,6 +48,11 @@ type Options struct {
 	// NoWarm renders pages on demand only (tests): no background warm-up
 	// after boot or invalidation.
 	NoWarm bool
+	// Leads takes estimate submissions (database, else the spool) and
+	// Notifier announces them; nil builds them from the configuration,
+	// without a spool.
+	Leads    *spool.Intake
+	Notifier *notify.Notifier
 }
 
 // Server holds the handlers' dependencies.
@@ -67,14 +80,27 @@ type Server struct {
 	dynamicPages map[string]echo.HandlerFunc
 
 	reviewsClient *ReviewsClient
+	// reviewsUnconfigured logs once that the refresh is not configured.
+	reviewsUnconfigured sync.Once
+	// jobs is the background work: IndexNow, health monitor, reviews.
+	jobs *jobSet
+	// audits are the SEO audit and the security scan (issue 10).
+	audits *auditSet
+
+	// leads takes estimate submissions; notifier announces new leads.
+	leads    *spool.Intake
+	notifier *notify.Notifier
 
 	searchOnce    sync.Once
 	searchDocs    []searchDoc
-	estimateLimit *RateLimiter
+	searchCache   *searchCache
+	estimateLimit guard.Attempts
 
 	// admin gate
 	pinHash  []byte
-	pinLimit *RateLimiter
+	pinLimit guard.Attempts
+	// hashGate bounds concurrent bcrypt/argon2 comparisons server-wide.
+	hashGate *guard.HashGate
 	// media files (local folder or S3)
 	media storage.Storage
 	// imageSem lets one photo be decoded at a time.
@@ -84,10 +110,25 @@ type Server struct {
 	secHeaders http.Header
 	// accessLog writes one line per request (ACCESS_LOG).
 	accessLog bool
+	// bodyLimit is BODY_LIMIT in bytes.
+	bodyLimit int64
+
+	// sync shares content changes with the other instances (issue 11).
+	sync *contentsync.Syncer
+	// purge tells the CDN which pages changed (nil without a CDN).
+	purge *cdnpurge.Client
+	// pageCC is the Cache-Control of cached public pages.
+	pageCC string
+	// draining is set on SIGTERM: readiness fails while in-flight
+	// requests finish.
+	draining atomic.Bool
 
 	nfMu    sync.Mutex
 	nfCache map[string]*ssr.Page // specific not-found states, bounded
 	nfOrder []string
+
+	// offlineCache holds /offline and /sw.js for one content version.
+	offlineCache atomic.Pointer[offlineFiles]
 }
 
 // FullHydrationKinds hydrate the whole page (the admin app); public pages
@@ -102,13 +143,17 @@ var extraKinds = []string{"not-found", "error"}
 func New(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, log: o.Log, store: o.Store, content: o.Content, engine: o.Engine, nfCache: map[string]*ssr.Page{}, dynamicPages: map[string]echo.HandlerFunc{}}
 	s.reviewsClient = NewReviewsClient(o.Config.Reviews)
-	s.estimateLimit = NewRateLimiter(EstimatesPerWindow, EstimateWindow)
-	s.pinLimit = NewRateLimiter(o.Config.Admin.MaxAttempts, o.Config.Admin.Lockout)
+	s.estimateLimit = s.newAttempts("estimate", EstimatesPerWindow, EstimateWindow)
+	s.pinLimit = s.newAttempts("pin", o.Config.Admin.MaxAttempts, o.Config.Admin.Lockout)
+	s.hashGate = guard.NewHashGate(HashConcurrency, HashWait)
 	s.imageSem = make(chan struct{}, 1)
 	if s.store != nil {
 		s.settings = s.overlaySettings
 	}
 	if err := s.setupPIN(context.Background()); err != nil {
+		return nil, err
+	}
+	if err := s.setupLeads(o); err != nil {
 		return nil, err
 	}
 	if s.media = o.Storage; s.media == nil {
@@ -120,6 +165,11 @@ func New(o Options) (*Server, error) {
 	}
 	s.routes = publicRoutes()
 	s.accessLog = o.Config.AccessLog
+	s.pageCC = pageCacheControl(o.Config.CDN.SMaxAge)
+	var err error
+	if s.bodyLimit, err = gbytes.Parse(o.Config.BodyLimit); err != nil {
+		return nil, fmt.Errorf("BODY_LIMIT: %w", err)
+	}
 	s.secHeaders = s.buildSecurityHeaders()
 	if s.engine == nil {
 		e, err := ssr.NewEngine(ssr.EngineOptions{
@@ -139,6 +189,8 @@ func New(o Options) (*Server, error) {
 		keys = func() []string { return nil }
 	}
 	s.cache = ssr.NewCache(s.renderPath, keys, warmers, o.Log)
+	s.jobs = s.newJobs()
+	s.audits = s.newAudits()
 	static, err := loadStatic(filepath.Join(o.Config.SourceDir, "static"))
 	if err != nil {
 		return nil, err
@@ -148,7 +200,19 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s.engine.OnReload(func() { s.Invalidate("bundle rebuilt") })
+	if s.store != nil {
+		dsn := ""
+		if s.store.Dialect() == "postgres" {
+			dsn = o.Config.DatabaseURL
+		}
+		s.sync = contentsync.New(s.store, dsn, s.invalidateLocal, o.Log)
+		s.purge = cdnpurge.New(o.Config.CDN.PurgeURL, o.Config.CDN.PurgeToken, o.Log)
+		if err := s.sync.Init(context.Background()); err != nil {
+			return nil, err
+		}
+	}
 	s.dynamicPages["/search"] = s.serveSearch
+	s.searchCache = newSearchCache(s.engine.PoolSize())
 	s.echo = s.router()
 	return s, nil
 }
@@ -184,15 +248,96 @@ func (s *Server) Cache() *ssr.Cache { return s.cache }
 // Warm starts the background warm-up of every public route.
 func (s *Server) Warm() { s.cache.Warm() }
 
-// Invalidate drops every rendered page and re-warms in the background.
-// Uploads, review refreshes and settings changes call it.
+// Invalidate drops every rendered page and re-warms in the background,
+// and announces the change to the other instances. Uploads, deletes,
+// review refreshes and settings saves call it.
 func (s *Server) Invalidate(reason string) {
+	var before map[string]string
+	if s.purge != nil {
+		before = s.etags()
+	}
+	s.invalidateLocal(reason)
+	var version int64
+	if s.sync != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		version, _ = s.sync.Publish(ctx, reason)
+	}
+	if s.purge != nil {
+		go s.purgeChanged(before, reason, version)
+	}
+}
+
+// pageCacheControl is what cached public pages send: browsers revalidate
+// every time (ETag, 304); with CDN_SMAXAGE a CDN may keep them that long
+// and serve a stale copy for a minute while it refetches. The purge hook
+// drops changed pages from the CDN at once.
+func pageCacheControl(sMaxAge time.Duration) string {
+	if sMaxAge <= 0 {
+		return "public, max-age=0, must-revalidate"
+	}
+	return fmt.Sprintf("public, max-age=0, must-revalidate, s-maxage=%d, stale-while-revalidate=60", int(sMaxAge.Seconds()))
+}
+
+// etags snapshots the ETag of every cached public page.
+func (s *Server) etags() map[string]string {
+	out := map[string]string{}
+	for _, p := range s.AllPaths() {
+		if pg := s.cache.Peek(p); pg != nil {
+			out[p] = pg.ETag
+		}
+	}
+	return out
+}
+
+// purgeChanged re-reads every public page of the new version (from the
+// warm-up under way, or rendering it) and sends the CDN the paths whose
+// bytes changed. Only the instance where the change happened calls it.
+func (s *Server) purgeChanged(before map[string]string, reason string, version int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var req cdnpurge.Request
+	for _, p := range s.AllPaths() {
+		r, _, ok := s.routeFor(p)
+		if !ok || !r.Indexable {
+			continue
+		}
+		pg, err := s.cache.Get(ctx, p)
+		if err != nil {
+			continue
+		}
+		if before[p] != pg.ETag {
+			req.Paths = append(req.Paths, p)
+			req.URLs = append(req.URLs, s.abs(p))
+		}
+	}
+	if len(req.Paths) == 0 {
+		return
+	}
+	req.Reason, req.Version = reason, version
+	s.purge.Purge(ctx, req)
+}
+
+// RunSync applies other instances' content changes until ctx ends.
+func (s *Server) RunSync(ctx context.Context) {
+	if s.sync != nil {
+		s.sync.Run(ctx)
+	}
+}
+
+// Drain makes the readiness check fail (a load balancer stops sending new
+// requests) while the server keeps answering; shutdown follows.
+func (s *Server) Drain() { s.draining.Store(true) }
+
+// invalidateLocal drops this instance's rendered pages and re-warms.
+func (s *Server) invalidateLocal(reason string) {
 	if err := s.renderFixed(context.Background()); err != nil {
 		s.log.Error("re-render error pages", "err", err)
 	}
 	s.nfMu.Lock()
 	s.nfCache, s.nfOrder = map[string]*ssr.Page{}, nil
 	s.nfMu.Unlock()
+	s.searchCache.invalidate()
 	s.cache.Invalidate(reason)
 }
 
@@ -209,6 +354,7 @@ func (s *Server) router() *echo.Echo {
 	e.Use(s.requestLog)
 	e.Use(middleware.Recover())
 	e.Use(s.securityHeaders)
+	e.Use(noStore)
 	// Uploads stream and have their own cap (MAX_UPLOAD_BYTES).
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: s.cfg.BodyLimit,
 		Skipper: func(c echo.Context) bool {
@@ -227,6 +373,8 @@ func (s *Server) router() *echo.Echo {
 	for name := range s.static {
 		e.GET(name, s.serveStatic)
 	}
+	// Service worker and the offline page it precaches
+	s.registerOffline(e)
 
 	// Native estimate form (no JavaScript: /estimate; inline: /api/estimate)
 	e.POST("/estimate", s.postEstimate)
@@ -269,12 +417,12 @@ func (s *Server) renderPath(ctx context.Context, path string) (*ssr.Page, error)
 }
 
 func (s *Server) renderDoc(ctx context.Context, kind, path string, pg page) ([]byte, error) {
-	b := s.business(ctx)
+	b, av := s.business(ctx), s.availability(ctx)
 	crumbs := []BreadcrumbLink{}
 	for _, c := range pg.Head.Crumbs {
 		crumbs = append(crumbs, BreadcrumbLink{Name: c.Name, Href: c.Path})
 	}
-	props := PageProps{Head: s.head(b, pg.Head), Site: s.siteProps(b), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
+	props := PageProps{Head: s.head(b, av, pg.Head), Site: s.siteProps(b, av), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
 	return s.engine.Render(ctx, kind, props, ssr.DocumentOptions{Hydrate: true})
 }
 
@@ -349,6 +497,15 @@ func (s *Server) notFoundPage(ctx context.Context, nf *NotFoundError) (*ssr.Page
 	return p, nil
 }
 
+// HashConcurrency is how many PIN or password hash comparisons run at
+// once, server-wide: one, so a burst of guesses uses at most one core and
+// the other keeps serving pages. HashWait is how long a sign-in waits for
+// its turn before it gets 503.
+const (
+	HashConcurrency = 1
+	HashWait        = 10 * time.Second
+)
+
 // Estimate submissions allowed per client IP per window.
 const (
 	EstimatesPerWindow = 5
@@ -361,12 +518,19 @@ const htmlType = "text/html; charset=utf-8"
 func (s *Server) servePage(c echo.Context) error {
 	r := c.Request()
 	path := r.URL.Path
+	// No page has an empty segment, a backslash or a control character in
+	// its path, and such paths are what turns a same-site redirect into an
+	// off-site one (//host, /\host, /%2fhost, /<tab>/host all read as
+	// another host to a browser). They are simply not found.
+	if !cleanPath(path) {
+		return ErrNotFound
+	}
 	// One trailing-slash policy: none, except the root.
 	if path != "/" && strings.HasSuffix(path, "/") {
-		return c.Redirect(http.StatusMovedPermanently, withQuery(strings.TrimRight(path, "/"), r.URL.RawQuery))
+		return localRedirect(c, strings.TrimSuffix(path, "/"), r.URL.RawQuery)
 	}
 	if to, ok := redirects[path]; ok {
-		return c.Redirect(http.StatusMovedPermanently, withQuery(to, r.URL.RawQuery))
+		return localRedirect(c, to, r.URL.RawQuery)
 	}
 	if s.cfg.Dev() {
 		if err := s.engine.BuildErr(); err != nil {
@@ -383,15 +547,57 @@ func (s *Server) servePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ssr.Serve(c.Response(), r, p, htmlType, "public, max-age=0, must-revalidate")
+	ssr.Serve(c.Response(), r, p, htmlType, s.pageCC)
 	return nil
 }
 
-func withQuery(path, q string) string {
-	if q == "" {
-		return path
+// cleanPath reports whether a decoded request path is one the site could
+// serve: absolute, without empty segments (a single trailing slash
+// aside), backslashes or control characters.
+func cleanPath(p string) bool {
+	if !strings.HasPrefix(p, "/") || strings.Contains(strings.TrimSuffix(p, "/"), "//") && p != "/" {
+		return false
 	}
-	return path + "?" + q
+	for i := 0; i < len(p); i++ {
+		if b := p[i]; b < 0x20 || b == 0x7f || b == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// localRedirect answers a permanent redirect to a path on this site. The
+// target is re-encoded, and refused (404) unless it is a clean absolute
+// path, so no redirect can ever leave the site whatever the input's
+// encoding.
+func localRedirect(c echo.Context, path, rawQuery string) error {
+	if path == "" {
+		path = "/"
+	}
+	if !cleanPath(path) || strings.HasPrefix(path, "//") {
+		return ErrNotFound
+	}
+	loc := (&url.URL{Path: path}).EscapedPath()
+	if !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") {
+		return ErrNotFound
+	}
+	if q := sanitizeQuery(rawQuery); q != "" {
+		loc += "?" + q
+	}
+	return c.Redirect(http.StatusMovedPermanently, loc)
+}
+
+// sanitizeQuery re-encodes a raw query so that it cannot carry control
+// characters into the Location header.
+func sanitizeQuery(q string) string {
+	if q == "" {
+		return ""
+	}
+	v, err := url.ParseQuery(q)
+	if err != nil {
+		return ""
+	}
+	return v.Encode()
 }
 
 // redirects are permanent moves of earlier or alias routes.
@@ -454,10 +660,23 @@ func (s *Server) healthz(c echo.Context) error {
 			dbStatus, status, code = "unavailable", "degraded", http.StatusServiceUnavailable
 		}
 	}
-	return c.JSON(code, map[string]any{
-		"status": status, "db": dbStatus,
-		"cache": map[string]any{"pages": s.cache.Len(), "version": s.cache.Version(), "lastWarmMs": s.cache.LastWarm().Milliseconds()},
-	})
+	warm := s.cache.LastWarm() > 0
+	ready := warm && !s.draining.Load() && code == http.StatusOK
+	out := map[string]any{
+		"status": status, "db": dbStatus, "ready": ready, "draining": s.draining.Load(),
+		"cache": map[string]any{"pages": s.cache.Len(), "version": s.cache.Version(), "lastWarmMs": s.cache.LastWarm().Milliseconds(), "warm": warm},
+	}
+	s.leadHealth(c.Request().Context(), out, dbStatus == "ok")
+	if s.sync != nil {
+		out["content"] = map[string]any{"version": s.sync.Version(), "shared": s.sync.Shared(), "listening": s.sync.Listening()}
+	}
+	// ?ready=1 is the load balancer's readiness check: 503 until the
+	// first warm-up is done, and from the moment a shutdown begins.
+	if c.QueryParam("ready") == "1" && !ready {
+		code = http.StatusServiceUnavailable
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(code, out)
 }
 
 // errorHandler turns every error into a page (or JSON under /api/) with
@@ -478,11 +697,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	if errors.As(err, &se) {
 		msg = se.Message
 	}
-	if status >= 500 {
-		s.log.Error("request failed", slog.Group("req", "method", r.Method, "path", r.URL.Path), "status", status, "err", err)
-	} else {
-		s.log.Info("request rejected", slog.Group("req", "method", r.Method, "path", r.URL.Path), "status", status, "err", err)
-	}
+	// The request's one log line (requestLog) reports the error.
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		c.JSON(status, map[string]string{"error": msg})
 		return

@@ -73,6 +73,7 @@ type Cache struct {
 	warmers  int
 	cancel   context.CancelFunc
 	lastWarm time.Duration
+	onWarm   []func(etags map[string]string)
 }
 
 // NewCache returns an empty cache. keys lists what a warm-up renders; it is
@@ -146,6 +147,16 @@ func (c *Cache) Invalidate(reason string) {
 	c.Warm()
 }
 
+// OnWarm registers f to be called after every complete warm-up with the
+// ETag of each page it left cached (key -> ETag; 200 pages only). A
+// warm-up overtaken by an Invalidate calls nothing: the next one will.
+// f runs on the warm-up's goroutine and must not block.
+func (c *Cache) OnWarm(f func(etags map[string]string)) {
+	c.warmMu.Lock()
+	c.onWarm = append(c.onWarm, f)
+	c.warmMu.Unlock()
+}
+
 // Warm renders every key in the background with a few workers, leaving
 // runtimes free for live requests. A running warm-up is cancelled first.
 func (c *Cache) Warm() {
@@ -166,6 +177,7 @@ func (c *Cache) WarmSync(ctx context.Context) time.Duration {
 
 func (c *Cache) warm(ctx context.Context) time.Duration {
 	start := time.Now()
+	version := c.Version()
 	keys := c.warmKeys()
 	ch := make(chan string)
 	var wg sync.WaitGroup
@@ -199,10 +211,35 @@ loop:
 	if ctx.Err() == nil {
 		c.warmMu.Lock()
 		c.lastWarm = d
+		hooks := c.onWarm
 		c.warmMu.Unlock()
 		c.log.Info("render cache warm", "pages", len(keys), "failed", failed, "took", d.Round(time.Millisecond).String())
+		c.notifyWarm(hooks, version, keys)
 	}
 	return d
+}
+
+// notifyWarm calls the OnWarm hooks when the cache still holds the
+// version the warm-up rendered.
+func (c *Cache) notifyWarm(hooks []func(map[string]string), version uint64, keys []string) {
+	if len(hooks) == 0 {
+		return
+	}
+	etags := make(map[string]string, len(keys))
+	c.mu.RLock()
+	current := c.version == version
+	for _, k := range keys {
+		if p := c.pages[k]; p != nil && p.Status == http.StatusOK {
+			etags[k] = p.ETag
+		}
+	}
+	c.mu.RUnlock()
+	if !current {
+		return
+	}
+	for _, f := range hooks {
+		f(etags)
+	}
 }
 
 // LastWarm is how long the last complete warm-up took.
@@ -212,8 +249,9 @@ func (c *Cache) LastWarm() time.Duration {
 	return c.lastWarm
 }
 
-// Serve writes p honouring If-None-Match and Accept-Encoding.
-func Serve(w http.ResponseWriter, r *http.Request, p *Page, contentType, cacheControl string) {
+// Serve writes p honouring If-None-Match and Accept-Encoding, and returns
+// the status and the number of body bytes it wrote.
+func Serve(w http.ResponseWriter, r *http.Request, p *Page, contentType, cacheControl string) (status, n int) {
 	h := w.Header()
 	// Direct map writes: the keys are already canonical.
 	h["Content-Type"] = []string{contentType}
@@ -224,7 +262,7 @@ func Serve(w http.ResponseWriter, r *http.Request, p *Page, contentType, cacheCo
 	}
 	if p.Status == http.StatusOK && etagMatch(r.Header.Get("If-None-Match"), p.ETag) {
 		w.WriteHeader(http.StatusNotModified)
-		return
+		return http.StatusNotModified, 0
 	}
 	body := p.Body
 	// A page built without compressed variants (a one-off reply) is sent
@@ -242,16 +280,19 @@ func Serve(w http.ResponseWriter, r *http.Request, p *Page, contentType, cacheCo
 		w.WriteHeader(p.Status)
 		if r.Method != http.MethodHead {
 			if zr, err := gzip.NewReader(bytes.NewReader(p.Gzip)); err == nil {
-				io.Copy(w, zr)
+				written, _ := io.Copy(w, zr)
+				return p.Status, int(written)
 			}
 		}
-		return
+		return p.Status, 0
 	}
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(p.Status)
 	if r.Method != http.MethodHead {
-		w.Write(body)
+		n, _ = w.Write(body)
+		return p.Status, n
 	}
+	return p.Status, 0
 }
 
 var (

@@ -5,6 +5,8 @@ package ssr
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -125,6 +128,24 @@ func (e *Engine) Asset(url string) *Asset {
 		return nil
 	}
 	return e.bundle.Assets[url]
+}
+
+// BuildID identifies the current client build: a hash of the hashed
+// asset names, so it changes exactly when a client file does. It is empty
+// before the first successful build.
+func (e *Engine) BuildID() string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.bundle == nil {
+		return ""
+	}
+	names := make([]string, 0, len(e.bundle.Assets))
+	for n := range e.bundle.Assets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	sum := sha256.Sum256([]byte(strings.Join(names, "\n")))
+	return hex.EncodeToString(sum[:8])
 }
 
 // Entry returns a page kind's client entry (for size reports).

@@ -233,6 +233,37 @@ func TestCacheWarmRendersEveryKey(t *testing.T) {
 	}
 }
 
+func TestCacheOnWarmReportsETags(t *testing.T) {
+	var mu sync.Mutex
+	content := map[string]string{"/a": "a", "/b": "b", "/c": "c"}
+	c := NewCache(func(ctx context.Context, key string) (*Page, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return NewPage(200, []byte(content[key])), nil
+	}, func() []string { return []string{"/a", "/b", "/c"} }, 2, quiet)
+	got := make(chan map[string]string, 4)
+	c.OnWarm(func(etags map[string]string) { got <- etags })
+	c.WarmSync(context.Background())
+	first := <-got
+	if len(first) != 3 || first["/a"] != NewPage(200, []byte("a")).ETag {
+		t.Fatalf("first warm-up reported %v", first)
+	}
+	// Same content, same ETags; changed content, a new ETag for that key only.
+	mu.Lock()
+	content["/b"] = "b2"
+	mu.Unlock()
+	c.Invalidate("test")
+	second := <-got
+	for k, e := range second {
+		if changed := e != first[k]; changed != (k == "/b") {
+			t.Errorf("%s: ETag %s -> %s", k, first[k], e)
+		}
+	}
+	if len(second) != 3 {
+		t.Errorf("second warm-up reported %v", second)
+	}
+}
+
 func TestServeNegotiatesAndRevalidates(t *testing.T) {
 	p := NewPage(200, []byte(strings.Repeat("hello world ", 100)))
 	cases := []struct {

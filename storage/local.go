@@ -45,10 +45,8 @@ func (l *Local) Put(ctx context.Context, key string, r io.Reader, _ string) (int
 	if err != nil {
 		return 0, err
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return 0, err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".upload-*")
+	dir := filepath.Dir(p)
+	tmp, err := createTemp(dir)
 	if err != nil {
 		return 0, err
 	}
@@ -64,9 +62,35 @@ func (l *Local) Put(ctx context.Context, key string, r io.Reader, _ string) (int
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		l.pruneDir(dir)
 		return 0, err
 	}
 	return n, nil
+}
+
+// createTemp makes the key's folder and a temporary file in it. A failed
+// upload or a delete elsewhere may remove the folder between the two
+// steps (pruneDir), so a vanished folder is made again, once.
+func createTemp(dir string) (*os.File, error) {
+	for try := 0; ; try++ {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		f, err := os.CreateTemp(dir, ".upload-*")
+		if errors.Is(err, fs.ErrNotExist) && try == 0 {
+			continue
+		}
+		return f, err
+	}
+}
+
+// pruneDir removes a key's folder once it is empty (a project whose only
+// upload failed, or whose last file was deleted), never the root. Remove
+// fails on a folder that still holds anything, which is the check.
+func (l *Local) pruneDir(dir string) {
+	if dir != l.root && strings.HasPrefix(dir, l.root+string(filepath.Separator)) {
+		os.Remove(dir)
+	}
 }
 
 type localObject struct {
@@ -98,7 +122,7 @@ func (l *Local) Open(_ context.Context, key string) (Object, error) {
 	return localObject{f, info}, nil
 }
 
-// Delete removes a stored file.
+// Delete removes a stored file, and its folder when that is left empty.
 func (l *Local) Delete(_ context.Context, key string) error {
 	p, err := l.path(key)
 	if err != nil {
@@ -109,6 +133,7 @@ func (l *Local) Delete(_ context.Context, key string) error {
 	} else if err != nil {
 		return err
 	}
+	l.pruneDir(filepath.Dir(p))
 	return nil
 }
 

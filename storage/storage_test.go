@@ -5,8 +5,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +107,48 @@ func TestFailedPutLeavesNothing(t *testing.T) {
 			t.Errorf("partial file visible: %v", err)
 		}
 	})
+}
+
+// TestFailedPutLeavesNoEmptyFolder: an upload that fails into a new
+// project folder leaves no folder behind (locally; S3 has no folders, and
+// TestFailedPutLeavesNothing checks no partial object remains), a failure
+// next to other files keeps them, and deleting a folder's last file
+// removes the folder.
+func TestFailedPutLeavesNoEmptyFolder(t *testing.T) {
+	root := t.TempDir()
+	l, err := NewLocal(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := l.Put(ctx, "projects/new-project/a.mp4", &failingReader{n: 1 << 20}, "video/mp4"); err == nil {
+		t.Fatal("put of a failing stream succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(root, "projects", "new-project")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("empty project folder left behind: %v", err)
+	}
+	if _, err := l.Put(ctx, "projects/kept/a.jpg", strings.NewReader("x"), "image/jpeg"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Put(ctx, "projects/kept/b.mp4", &failingReader{n: 1 << 20}, "video/mp4"); err == nil {
+		t.Fatal("put of a failing stream succeeded")
+	}
+	if entries, _ := os.ReadDir(filepath.Join(root, "projects", "kept")); len(entries) != 1 || entries[0].Name() != "a.jpg" {
+		t.Errorf("folder after a failed put next to a file: %v", entries)
+	}
+	if err := l.Delete(ctx, "projects/kept/a.jpg"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "projects", "kept")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("empty folder left after its last file was deleted: %v", err)
+	}
+	if _, err := os.Stat(root); err != nil {
+		t.Errorf("root removed: %v", err)
+	}
+	// A folder pruned between two uploads is made again.
+	if _, err := l.Put(ctx, "projects/kept/c.jpg", strings.NewReader("x"), "image/jpeg"); err != nil {
+		t.Errorf("put after the folder was pruned: %v", err)
+	}
 }
 
 var _ = io.EOF

@@ -1,27 +1,61 @@
-// Dashboard data. The values are spec 2.4's fixed samples; a real source
-// (measurements, audit results) can implement DashboardSource later
-// without touching the screen.
+// Dashboard data. The four tiles are the server's measurements (GET
+// /api/admin/overview: the latest SEO audit, the route table, the open
+// security findings; '—' with how it will fill where nothing is measured
+// yet). Recent activity and health issues are the server's job runs and
+// uploads (ActivitySource). The tool cards are the screens' descriptions.
 
-export interface DashboardTile { label: string; value: string; hint: string }
+import { api } from "../api";
+import type { HealthReport } from "./indexnow";
+
+/** DashboardTile is one stat tile; how says how the figure is computed
+ * (or, when measured is false, how it will fill). */
+export interface DashboardTile { label: string; value: string; hint: string; how?: string; measured?: boolean }
 export interface ToolCard { slug: string; title: string; description: string; status: "Secure" | "Ready" | "Active" | "Monitoring" | "Available" | "Optimized"; priority: "high" | "medium" | "low" }
-export interface Activity { what: string; when: string }
-export interface DashboardData { tiles: DashboardTile[]; tools: ToolCard[]; activity: Activity[] }
+export interface DashboardData { tools: ToolCard[] }
+
+/** OverviewSource reads the tiles from the server. */
+export interface OverviewSource { tiles(): Promise<{ tiles: DashboardTile[] }> }
+
+export const liveOverview: OverviewSource = { tiles: () => api("/api/admin/overview") };
+
+/** Activity is a line of GET /api/admin/jobs: a background job's run or a
+ * batch of uploads. */
+export interface Activity { kind: "job" | "upload"; job?: string; title: string; summary: string; outcome: "ok" | "failed" | "skipped"; at: string }
+
+/** ActivitySource reads what the dashboard shows from the server. */
+export interface ActivitySource {
+  activity(): Promise<{ activity: Activity[] }>;
+  health(): Promise<HealthReport>;
+}
+
+export const liveActivity: ActivitySource = {
+  activity: () => api("/api/admin/jobs"),
+  health: () => api("/api/admin/health"),
+};
+
+/** ago says how long ago a time was, as the activity list shows it. */
+export function ago(iso: string, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
+  if (s < 60) return "Just now";
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} minute${m === 1 ? "" : "s"} ago`;
+  const h = Math.round(m / 60);
+  if (h < 24) return `${h} hour${h === 1 ? "" : "s"} ago`;
+  const d = Math.round(h / 24);
+  if (d === 1) return "Yesterday";
+  if (d < 7) return `${d} days ago`;
+  return new Date(iso).toLocaleDateString("en-US");
+}
 
 export interface DashboardSource { load(): DashboardData }
 
-export const sampleDashboard: DashboardSource = {
+export const dashboardTools: DashboardSource = {
   load: () => ({
-    tiles: [
-      { label: "SEO Score", value: "87%", hint: "Site-wide audit" },
-      { label: "Page Speed", value: "92", hint: "Mobile performance" },
-      { label: "Location Pages", value: "42", hint: "County and city pages" },
-      { label: "Security Issues", value: "0", hint: "Open findings" },
-    ],
     tools: [
       { slug: "upload", title: "Photo Upload", description: "Add project photos and videos to the portfolio.", status: "Ready", priority: "high" },
       { slug: "seo-audit", title: "SEO Audit", description: "Check titles, descriptions and local SEO.", status: "Active", priority: "high" },
       { slug: "indexnow", title: "SEO & IndexNow", description: "Route health and search-engine submission.", status: "Active", priority: "high" },
-      { slug: "security", title: "Security Scanner", description: "Hardening checks and vulnerabilities.", status: "Secure", priority: "high" },
+      { slug: "security", title: "Security Scanner", description: "Checks of the running site and the vulnerabilities they find.", status: "Monitoring", priority: "high" },
       { slug: "performance", title: "Performance Monitor", description: "Core Web Vitals and recommendations.", status: "Monitoring", priority: "medium" },
       { slug: "analytics", title: "Analytics", description: "Traffic sources, conversions and goals.", status: "Monitoring", priority: "medium" },
       { slug: "schema", title: "Schema Management", description: "Structured data templates and validation.", status: "Optimized", priority: "medium" },
@@ -29,12 +63,24 @@ export const sampleDashboard: DashboardSource = {
       { slug: "content", title: "Content Management", description: "Pages and blog posts.", status: "Available", priority: "low" },
       { slug: "settings", title: "System Settings", description: "Business details and feature switches.", status: "Available", priority: "low" },
     ],
-    activity: [
-      { what: "SEO audit completed: 87% site score", when: "2 hours ago" },
-      { what: "6 project photos uploaded to Kitchen Fire Repair", when: "Yesterday" },
-      { what: "Sitemap resubmitted through IndexNow", when: "2 days ago" },
-      { what: "Security scan finished with no open issues", when: "3 days ago" },
-      { what: "New city page published: Peachtree City", when: "1 week ago" },
-    ],
   }),
 };
+
+/** NotificationRow is one notification of a new lead (no contact details). */
+export interface NotificationRow { kind: "email" | "webhook"; leadId: string; attempts: number; lastError: string; createdAt: string; deliveredAt: string | null; failedAt: string | null }
+
+/** NotificationsStatus is GET /api/admin/notifications: which channels
+ * announce new leads, how delivery is going, and the spool's backlog
+ * (leads taken while the database was down, not stored yet). */
+export interface NotificationsStatus {
+  configured: { email: boolean; webhook: boolean };
+  pending: number; retrying: number; failed: number;
+  lastError: string; lastDeliveredAt: string | null;
+  spoolBacklog: number;
+  recent: NotificationRow[];
+}
+
+/** NotificationsSource reads the lead-notification status from the server. */
+export interface NotificationsSource { status(): Promise<NotificationsStatus> }
+
+export const liveNotifications: NotificationsSource = { status: () => api("/api/admin/notifications") };

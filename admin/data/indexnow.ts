@@ -1,8 +1,10 @@
 // SEO & IndexNow data. Unlike the sample-data screens this one is real:
 // pages are fetched from this site and audited in the browser, routes come
-// from the server's route table, and IndexNow submissions go through the
-// server (the browser may only talk to its own origin under the CSP). All
-// of it sits behind SeoIndexNowSource so tests can pass a fake.
+// from the server's route table, the health monitor runs on the server (a
+// job; the screen reads its latest run) and IndexNow submissions go
+// through the server (the browser may only talk to its own origin under
+// the CSP). All of it sits behind SeoIndexNowSource so tests can pass a
+// fake.
 
 import { api } from "../api";
 import { parseHTML, type AuditCheck, type ComplianceCheck } from "../seo-audit-rules";
@@ -73,33 +75,49 @@ export interface RouteInfo {
 
 export type HealthStatus = "active" | "404" | "redirect" | "error" | "blocked";
 
-/** UrlHealth is spec 3's URL health result. */
-export interface UrlHealth { url: string; status: HealthStatus; statusCode: number; redirectTo?: string; error?: string; lastChecked: string }
+/** UrlHealth is spec 3's URL health result; canonicalOk is false when the
+ * page's canonical names another address. */
+export interface UrlHealth { url: string; status: HealthStatus; statusCode: number; redirectTo?: string; error?: string; lastChecked: string; canonicalOk?: boolean }
+
+/** HealthRun is one run of the server's health monitor. */
+export interface HealthRun { id: string; startedAt: string; finishedAt: string; trigger: "schedule" | "manual"; checked: number; issues: number }
+
+/** HealthReport is GET /api/admin/health: the latest run (null before the
+ * first), spec 3's summary and every result. */
+export interface HealthReport {
+  run: HealthRun | null;
+  summary: { totalRoutes: number; indexableRoutes: number; urlsInSitemap: number; issues: number; lastUpdated: string | null };
+  results: UrlHealth[];
+  interval: string;
+  monitoring?: boolean;
+}
+
+/** isHealthIssue: anything but an active URL whose canonical is its own. */
+export const isHealthIssue = (h: UrlHealth | null | undefined) => !!h && (h.status !== "active" || h.canonicalOk === false) && h.status !== "blocked";
+
+/** Submission is one row of the IndexNow submission history. */
+export interface Submission { id: string; createdAt: string; trigger: "auto" | "all" | "custom"; urls: string[]; urlCount: number; statusCode: number; response: string; outcome: "ok" | "failed" }
 
 export interface SubmitRequest { urls?: string[]; all?: boolean; apiKey: string }
+
+/** KeyInfo is the key in force; fixed when INDEXNOW_KEY sets it. */
+export interface KeyInfo { key: string; keyLocation: string; fixed?: boolean }
 
 /** SeoIndexNowSource is everything the screen reads or sends. */
 export interface SeoIndexNowSource {
   /** fetchPage loads a page of this site and parses it. */
   fetchPage(path: string): Promise<{ doc: Document; url: string }>;
   routes(): Promise<{ baseUrl: string; routes: RouteInfo[] }>;
-  /** check sends a HEAD request to a path of this site. */
-  check(path: string): Promise<UrlHealth>;
+  /** health reads the server's latest health run. */
+  health(): Promise<HealthReport>;
+  /** runHealth asks the server for a run now; after is the run it replaces. */
+  runHealth(): Promise<{ after: string }>;
   /** fetchText loads a file of this site (sitemap.xml, robots.txt). */
   fetchText(path: string): Promise<string>;
-  getKey(): Promise<{ key: string; keyLocation: string }>;
-  saveKey(key: string): Promise<{ key: string; keyLocation: string }>;
+  getKey(): Promise<KeyInfo>;
+  saveKey(key: string): Promise<KeyInfo>;
   submit(req: SubmitRequest): Promise<{ submitted: number }>;
-}
-
-/** healthOf maps a response to spec 4's URL health status: active on 200,
- * 404 on 404, redirect on 3xx, error otherwise. */
-export function healthOf(url: string, status: number, location?: string | null): UrlHealth {
-  const lastChecked = new Date().toISOString();
-  if (status === 200) return { url, status: "active", statusCode: 200, lastChecked };
-  if (status === 404) return { url, status: "404", statusCode: 404, error: "HTTP 404", lastChecked };
-  if (status >= 300 && status < 400) return { url, status: "redirect", statusCode: status, redirectTo: location || undefined, lastChecked };
-  return { url, status: "error", statusCode: status, error: `HTTP ${status}`, lastChecked };
+  submissions(limit: number, offset: number): Promise<{ submissions: Submission[]; total: number }>;
 }
 
 export const liveSeo: SeoIndexNowSource = {
@@ -110,24 +128,8 @@ export const liveSeo: SeoIndexNowSource = {
     return { doc: parseHTML(html), url: new URL(res.url || path, location.origin).href };
   },
   routes: () => api("/api/admin/routes"),
-  async check(path) {
-    try {
-      const res = await fetch(path, { method: "HEAD", redirect: "manual", cache: "no-store", credentials: "same-origin" });
-      if (res.type === "opaqueredirect") {
-        // The browser hides a manual redirect's status and Location; a
-        // second request that follows it reveals where it ends.
-        let to: string | undefined;
-        try {
-          const f = await fetch(path, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
-          if (f.redirected) to = f.url;
-        } catch { /* target unknown */ }
-        return { url: path, status: "redirect", statusCode: 301, redirectTo: to, lastChecked: new Date().toISOString() };
-      }
-      return healthOf(path, res.status, res.headers.get("location"));
-    } catch (e) {
-      return { url: path, status: "error", statusCode: 0, error: `Network error: ${(e as Error).message}`, lastChecked: new Date().toISOString() };
-    }
-  },
+  health: () => api("/api/admin/health"),
+  runHealth: () => api("/api/admin/health/run", { method: "POST" }),
   async fetchText(path) {
     const res = await fetch(path, { credentials: "same-origin", cache: "no-store" });
     if (!res.ok) throw new Error(`${path} answered HTTP ${res.status}`);
@@ -136,6 +138,7 @@ export const liveSeo: SeoIndexNowSource = {
   getKey: () => api("/api/admin/indexnow/key"),
   saveKey: (key) => api("/api/admin/indexnow/key", { method: "PUT", body: JSON.stringify({ key }) }),
   submit: (req) => api("/api/admin/indexnow/submit", { method: "POST", body: JSON.stringify(req) }),
+  submissions: (limit, offset) => api(`/api/admin/indexnow/submissions?limit=${limit}&offset=${offset}`),
 };
 
 /** Key storage names: the screen writes indexnow_api_key and reads both

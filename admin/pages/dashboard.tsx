@@ -1,21 +1,22 @@
 import { Icon } from "../../components/icons";
-import { sampleDashboard, type DashboardSource, type ToolCard } from "../data/dashboard";
+import { HealthIssues, RecentActivity } from "../activity";
+import { dashboardTools, type DashboardSource, type ToolCard } from "../data/dashboard";
 import { adminPath } from "../layout";
+import { LeadNotifications } from "../notifications";
+import { OverviewTiles } from "../overview";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, PageHeader, StatCard } from "../ui";
+import { Badge, Button, Card, PageHeader } from "../ui";
 
 const statusTone = (s: ToolCard["status"]) => (s === "Secure" || s === "Optimized" ? "good" : s === "Active" || s === "Ready" ? "info" : "neutral");
 const priorityTone = (p: ToolCard["priority"]) => (p === "high" ? "bad" : p === "medium" ? "warn" : "neutral");
 
-export default function Dashboard({ navigate, source = sampleDashboard }: AdminPageProps & { source?: DashboardSource }) {
+export default function Dashboard({ navigate, source = dashboardTools }: AdminPageProps & { source?: DashboardSource }) {
   const d = source.load();
   const link = (slug: string) => (e: React.MouseEvent) => { e.preventDefault(); navigate(slug); };
   return (
     <>
       <PageHeader title="Admin Dashboard" description="Tools for the website: SEO, performance, security, content and leads." />
-      <div className="a-grid a-grid--4">
-        {d.tiles.map((t) => <StatCard key={t.label} label={t.label} value={t.value} hint={t.hint} />)}
-      </div>
+      <OverviewTiles />
       <Card title="Quick Actions">
         <div className="a-row">
           <Button onClick={() => navigate("seo-audit")}>Run SEO Audit</Button>
@@ -26,6 +27,7 @@ export default function Dashboard({ navigate, source = sampleDashboard }: AdminP
       <Card title="Secure Leads Manager" description="Estimate requests from the website, with masked contact details for staff.">
         <a className="a-btn a-btn--primary" href={adminPath("leads")} onClick={link("leads")}>Open Secure Leads Manager</a>
       </Card>
+      <LeadNotifications />
       <h2 className="a-h2">Tools</h2>
       <ul className="a-grid a-grid--3">
         {d.tools.map((t) => (
@@ -42,11 +44,8 @@ export default function Dashboard({ navigate, source = sampleDashboard }: AdminP
           </li>
         ))}
       </ul>
-      <Card title="Recent Activity">
-        <ul className="a-activity">
-          {d.activity.map((a) => <li key={a.what}><span>{a.what}</span><span className="a-muted">{a.when}</span></li>)}
-        </ul>
-      </Card>
+      <HealthIssues navigate={navigate} />
+      <RecentActivity />
     </>
   );
 }

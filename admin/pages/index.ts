@@ -12,6 +12,8 @@ import Security from "./security";
 import IndexNow from "./indexnow";
 import Settings from "./settings";
 import Leads from "./leads";
+import Users from "./users";
+import Audit from "./audit";
 
 /** ADMIN_PAGES maps a slug (/admin/{slug}) to its screen. */
 export const ADMIN_PAGES: Record<string, ComponentType<AdminPageProps>> = {
@@ -27,4 +29,6 @@ export const ADMIN_PAGES: Record<string, ComponentType<AdminPageProps>> = {
   indexnow: IndexNow,
   settings: Settings,
   leads: Leads,
+  users: Users,
+  audit: Audit,
 };

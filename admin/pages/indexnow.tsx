@@ -2,9 +2,9 @@ import "../../styles/admin-indexnow.css";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "../api";
 import {
-  AUTO_FIX_NOTE, CRAWL_PAUSE_MS, CRAWL_ROUTES, KEY_RE, SEO_CHECKLIST, fallbackCompliance, generateKey, liveSeo, readStoredKey,
+  AUTO_FIX_NOTE, CRAWL_PAUSE_MS, CRAWL_ROUTES, KEY_RE, SEO_CHECKLIST, fallbackCompliance, generateKey, isHealthIssue, liveSeo, readStoredKey,
   saveFile, splitURLs, writeStoredKey,
-  type ComplianceReport, type RouteInfo, type SeoIndexNowSource, type UrlHealth, type VerificationReport,
+  type ComplianceReport, type HealthReport, type RouteInfo, type SeoIndexNowSource, type Submission, type UrlHealth, type VerificationReport,
 } from "../data/indexnow";
 import {
   COMPLIANCE_MINIMUM, COMPLIANCE_TARGET, complianceChecks, complianceScore, scoreTone, statusTone, verificationChecks, verificationScore,
@@ -268,70 +268,104 @@ function VerificationPanel({ v }: { v: ReturnType<typeof useVerification> }) {
 
 // ---------------------------------------------------------------- health
 
-interface HealthRow { route: RouteInfo; health: UrlHealth | null }
+/** HealthRow is a line of the URL lists: a route of the table (or one of
+ * the generated files) with its result from the server's latest run. */
+interface HealthRow { path: string; meta: string; health: UrlHealth | null }
+
+const GENERATED = ["/sitemap.xml", "/robots.txt"];
+
+/** rowsOf joins the route table with the latest run's results. */
+function rowsOf(routes: RouteInfo[], report: HealthReport): HealthRow[] {
+  const byPath = new Map(report.results.map((r) => [r.url, r]));
+  const rows: HealthRow[] = routes.map((route) => ({
+    path: route.path,
+    meta: `${route.component} · priority ${route.priority} · ${route.changefreq}${route.includeInSitemap ? " · in sitemap" : ""}`,
+    health: !route.indexable
+      ? { url: route.path, status: "blocked", statusCode: 0, error: "Not indexable: disallowed in robots.txt and marked noindex", lastChecked: report.run?.finishedAt || "" }
+      : byPath.get(route.path) || null,
+  }));
+  for (const f of GENERATED) rows.push({ path: f, meta: "generated from the route table", health: byPath.get(f) || null });
+  return rows;
+}
+
+/** every turns a Go duration ("1h0m0s") into words ("1 h"). */
+function every(d: string) {
+  const parts: string[] = [];
+  for (const [re, unit] of [[/(\d+)h/, "h"], [/(\d+)m(?!s)/, "min"], [/([\d.]+)s/, "s"]] as const) {
+    const m = d.match(re);
+    if (m && Number(m[1]) > 0) parts.push(`${m[1]} ${unit}`);
+  }
+  return parts.join(" ") || d;
+}
+
+/** HEALTH_WAIT_MS bounds how long Refresh waits for the server's run. */
+const HEALTH_WAIT_MS = 120_000;
 
 function useHealth(source: SeoIndexNowSource) {
   const [rows, setRows] = useState<HealthRow[] | null>(null);
-  const [baseUrl, setBaseUrl] = useState("");
+  const [report, setReport] = useState<HealthReport | null>(null);
   const [busy, setBusy] = useState(false);
-  const [updated, setUpdated] = useState<Date | null>(null);
   const [error, setError] = useState("");
   const started = useRef(false);
   const alive = useAlive();
+  const show = useCallback(async (rep?: HealthReport) => {
+    const [{ routes }, r] = await Promise.all([source.routes(), rep ? Promise.resolve(rep) : source.health()]);
+    if (!alive.current) return;
+    setReport(r);
+    setRows(rowsOf(routes, r));
+  }, [source, alive]);
+  const load = useCallback(async () => {
+    setError("");
+    try {
+      await show();
+    } catch (e) {
+      if (alive.current) setError(e instanceof ApiError ? e.message : `The health results could not be loaded: ${(e as Error).message}`);
+    }
+  }, [show, alive]);
+  // Refresh asks the server for a run (a job: the request returns at once)
+  // and polls until a newer run than the one shown is stored.
   const refresh = useCallback(async () => {
     setBusy(true);
     setError("");
     try {
-      const { baseUrl, routes } = await source.routes();
-      if (!alive.current) return;
-      setBaseUrl(baseUrl);
-      const out: HealthRow[] = routes.map((route) => ({
-        route,
-        health: route.indexable ? null : { url: route.path, status: "blocked", statusCode: 0, error: "Not indexable: disallowed in robots.txt and marked noindex", lastChecked: new Date().toISOString() },
-      }));
-      setRows(out.map((x) => ({ ...x })));
-      // HEAD every indexable URL, a few at a time.
-      const unchecked = out.filter((x) => !x.health);
-      let next = 0;
-      const worker = async () => {
-        while (next < unchecked.length && alive.current) {
-          const row = unchecked[next++];
-          row.health = await source.check(row.route.path);
-          if (alive.current) setRows(out.map((x) => ({ ...x })));
-        }
-      };
-      await Promise.all(Array.from({ length: 6 }, worker));
-      if (!alive.current) return;
-      setRows(out);
-      setUpdated(new Date());
+      const { after } = await source.runHealth();
+      const until = Date.now() + HEALTH_WAIT_MS;
+      for (;;) {
+        await sleep(600);
+        if (!alive.current) return;
+        const rep = await source.health();
+        if (rep.run && rep.run.id !== after) { await show(rep); break; }
+        if (Date.now() > until) throw new Error("The check is taking longer than expected; its results will show here once it ends.");
+      }
     } catch (e) {
-      if (alive.current) setError(e instanceof ApiError ? e.message : `Routes could not be loaded: ${(e as Error).message}`);
+      if (alive.current) setError(e instanceof ApiError ? e.message : (e as Error).message);
     }
     if (alive.current) setBusy(false);
-  }, [source, alive]);
+  }, [source, show, alive]);
   const ensure = useCallback(() => {
-    if (!started.current) { started.current = true; refresh(); }
-  }, [refresh]);
-  return { rows, baseUrl, busy, updated, error, refresh, ensure };
+    if (!started.current) { started.current = true; load(); }
+  }, [load]);
+  const updated = report?.run ? new Date(report.run.finishedAt) : null;
+  return { rows, report, busy, updated, error, refresh, ensure };
 }
 
-const healthTone = (s: UrlHealth["status"] | undefined) => (s === "active" ? "good" : s === "redirect" ? "warn" : s === "blocked" ? "neutral" : s ? "bad" : "neutral");
-const isIssue = (h: UrlHealth | null) => !!h && (h.status === "404" || h.status === "error" || h.status === "redirect");
+const healthTone = (h: UrlHealth | null) => (!h ? "neutral" : isHealthIssue(h) ? (h.status === "redirect" ? "warn" : "bad") : h.status === "active" ? "good" : "neutral");
+const healthLabel = (h: UrlHealth | null) => (!h ? "not checked" : h.status === "active" && h.canonicalOk === false ? "canonical" : h.status);
 
 function UrlList({ rows, empty }: { rows: HealthRow[]; empty: string }) {
   if (!rows.length) return <p className="a-empty">{empty}</p>;
   return (
     <div className="inx-urlbox" tabIndex={0} role="region" aria-label={`${rows.length} URLs`}>
       <ul className="inx-urls">
-        {rows.map(({ route, health }) => (
-          <li key={route.path} className="inx-url">
+        {rows.map(({ path, meta, health }) => (
+          <li key={path} className="inx-url">
             <div className="inx-url__main">
-              <a href={route.path} className="inx-url__path">{route.path}</a>
-              <span className="a-muted inx-url__meta">{route.component} · priority {route.priority} · {route.changefreq}{route.includeInSitemap ? " · in sitemap" : ""}</span>
+              <a href={path} className="inx-url__path">{path}</a>
+              <span className="a-muted inx-url__meta">{meta}</span>
               {health?.redirectTo && <span className="inx-url__meta">Redirects to {health.redirectTo}</span>}
-              {health?.error && health.status !== "active" && <span className="inx-url__meta a-muted">{health.error}</span>}
+              {health?.error && (health.status !== "active" || health.canonicalOk === false) && <span className="inx-url__meta a-muted">{health.error}</span>}
             </div>
-            <Badge tone={healthTone(health?.status)}>{health ? (health.status === "redirect" ? "redirect" : health.status) : "checking"}</Badge>
+            <Badge tone={healthTone(health)}>{healthLabel(health)}</Badge>
           </li>
         ))}
       </ul>
@@ -344,9 +378,9 @@ function HealthPanel({ h, source, toast }: { h: ReturnType<typeof useHealth>; so
   const [downloading, setDownloading] = useState(false);
   useEffect(() => { h.ensure(); }, [h.ensure]);
   const rows = h.rows || [];
-  const checked = rows.filter((r) => r.health && r.health.status !== "blocked");
-  const issues = rows.filter((r) => isIssue(r.health));
-  const active = rows.filter((r) => r.health?.status === "active");
+  const rep = h.report;
+  const issues = rows.filter((r) => isHealthIssue(r.health));
+  const active = rows.filter((r) => r.health?.status === "active" && r.health.canonicalOk !== false);
   const download = async () => {
     setDownloading(true);
     try {
@@ -360,32 +394,36 @@ function HealthPanel({ h, source, toast }: { h: ReturnType<typeof useHealth>; so
       setDownloading(false);
     }
   };
+  const fixText = (r: HealthRow) => `${r.path}: ${r.health?.status === "redirect" ? `redirects${r.health.redirectTo ? " to " + r.health.redirectTo : ""}; link to the final address instead` : r.health?.error || r.health?.status}`;
+  const loaded = !!rep;
   return (
     <>
-      <Card title="Health Monitor" description="Every route of the site's route table, checked with a HEAD request from this browser.">
+      <Card title="Health Monitor" description={`The server checks every sitemap URL, sitemap.xml and robots.txt through its own handler${rep ? ` every ${every(rep.interval)}` : ""}, and each page's canonical. Refresh runs a check now.`}>
         <div className="a-row">
           <Button onClick={h.refresh} disabled={h.busy}>{h.busy ? "Refreshing..." : "Refresh"}</Button>
           <Button variant="outline" onClick={download} disabled={downloading}>{downloading ? "Downloading..." : "Download Files"}</Button>
           <Button variant="outline" onClick={() => setFixOpen(true)} aria-expanded={fixOpen}>Auto-Fix Issues</Button>
         </div>
         {h.error && <p className="a-error" role="alert">{h.error}</p>}
-        {fixOpen && <AutoFixNote issues={issues.map((r) => `${r.route.path}: ${r.health?.status === "redirect" ? `redirects${r.health.redirectTo ? " to " + r.health.redirectTo : ""}; link to the final address instead` : r.health?.error || r.health?.status}`)} />}
+        {rep?.monitoring === false && <p className="inx-notice inx-notice--warn">SEO health monitoring is off in System Settings: the scheduled check does not run. Refresh still checks now.</p>}
+        {fixOpen && <AutoFixNote issues={issues.map(fixText)} />}
         <div className="a-grid a-grid--4 inx-stats">
-          <StatCard label="Total Routes" value={h.rows ? rows.length : "…"} hint="Concrete paths in the route table" />
-          <StatCard label="Indexable URLs" value={h.rows ? rows.filter((r) => r.route.indexable).length : "…"} hint="Allowed in robots.txt" />
-          <StatCard label="In Sitemap" value={h.rows ? rows.filter((r) => r.route.includeInSitemap).length : "…"} hint="Listed in sitemap.xml" />
-          <StatCard label="Issues Found" value={h.rows && !h.busy ? issues.length : "…"} tone={h.rows && !h.busy ? (issues.length ? "bad" : "good") : undefined}
-            hint={`${checked.length} URLs checked`} />
+          <StatCard label="Total Routes" value={loaded ? rep.summary.totalRoutes : "…"} hint="Concrete paths in the route table" />
+          <StatCard label="Indexable URLs" value={loaded ? rep.summary.indexableRoutes : "…"} hint="Allowed in robots.txt" />
+          <StatCard label="In Sitemap" value={loaded ? rep.summary.urlsInSitemap : "…"} hint="Listed in sitemap.xml" />
+          <StatCard label="Issues Found" value={rep?.run ? rep.summary.issues : "…"} tone={rep?.run ? (rep.summary.issues ? "bad" : "good") : undefined}
+            hint={rep?.run ? `${rep.run.checked} URLs checked` : "No check has run yet"} />
         </div>
-        {h.busy && <p className="a-muted">Checking {rows.length ? `${checked.length} of ${rows.filter((r) => r.route.indexable).length} URLs` : "routes"}...</p>}
+        {h.busy && <p className="a-muted" role="status">The server is checking every URL...</p>}
+        {loaded && !rep.run && !h.busy && <p className="a-muted">No health check has run yet. Press Refresh to run one now.</p>}
         <LastUpdated at={h.updated} />
       </Card>
       <Card title="URLs">
         {!h.rows ? <p role="status" className="a-muted">Loading routes...</p> : (
           <Tabs label="URL lists" tabs={[
             { id: "all", label: "All URLs", content: <UrlList rows={rows} empty="No routes." /> },
-            { id: "issues", label: "Issues", content: <UrlList rows={issues} empty={h.busy ? "Checking..." : "No issues found: every indexable URL answers 200."} /> },
-            { id: "active", label: "Active", content: <UrlList rows={active} empty={h.busy ? "Checking..." : "No active URLs."} /> },
+            { id: "issues", label: "Issues", content: <UrlList rows={issues} empty={rep?.run ? "No issues found: every sitemap URL answers 200 and names itself as canonical." : "No check has run yet."} /> },
+            { id: "active", label: "Active", content: <UrlList rows={active} empty={rep?.run ? "No active URLs." : "No check has run yet."} /> },
           ]} />
         )}
       </Card>
@@ -395,9 +433,63 @@ function HealthPanel({ h, source, toast }: { h: ReturnType<typeof useHealth>; so
 
 // -------------------------------------------------------------- indexnow
 
+const TRIGGER_LABEL: Record<Submission["trigger"], string> = { auto: "Automatic: changed pages", all: "Submit All Site Pages", custom: "Custom URLs" };
+
+/** HISTORY_PAGE is how many submissions the history shows at a time. */
+const HISTORY_PAGE = 10;
+
+/** SubmissionHistory lists what the server sent to IndexNow, newest first. */
+function SubmissionHistory({ source, reload }: { source: SeoIndexNowSource; reload: number }) {
+  const [page, setPage] = useState(0);
+  const [data, setData] = useState<{ submissions: Submission[]; total: number } | null>(null);
+  const [error, setError] = useState("");
+  const alive = useAlive();
+  useEffect(() => {
+    source.submissions(HISTORY_PAGE, page * HISTORY_PAGE)
+      .then((d) => { if (alive.current) { setData(d); setError(""); } })
+      .catch((e) => { if (alive.current) setError(e instanceof ApiError ? e.message : "The submission history could not be loaded."); });
+  }, [source, page, reload, alive]);
+  const pages = data ? Math.max(1, Math.ceil(data.total / HISTORY_PAGE)) : 1;
+  return (
+    <Card title="Submission history" description="Every submission the server made: automatic ones after content changes (when 'auto-submit to IndexNow' is on in System Settings) and the ones sent from this screen.">
+      {error && <p className="a-error" role="alert">{error}</p>}
+      {!data ? (!error && <p role="status" className="a-muted">Loading...</p>) : data.submissions.length === 0 ? <p className="a-empty">No submissions yet.</p> : (
+        <>
+          <ul className="inx-history" aria-label="Submissions">
+            {data.submissions.map((x) => (
+              <li key={x.id} className="inx-sub">
+                <div className="inx-sub__head">
+                  <Badge tone={x.outcome === "ok" ? "good" : "bad"}>{x.statusCode ? `HTTP ${x.statusCode}` : "failed"}</Badge>
+                  <strong>{TRIGGER_LABEL[x.trigger] || x.trigger}</strong>
+                  <span className="a-muted">{x.urlCount} URL{x.urlCount === 1 ? "" : "s"}</span>
+                  <time className="a-muted inx-sub__time" dateTime={x.createdAt}>{new Date(x.createdAt).toLocaleString("en-US")}</time>
+                </div>
+                {x.response && <p className="inx-sub__resp">{x.response}</p>}
+                <details className="inx-sub__urls">
+                  <summary>Submitted URLs</summary>
+                  <ul>{x.urls.map((u) => <li key={u}>{u}</li>)}</ul>
+                </details>
+              </li>
+            ))}
+          </ul>
+          {pages > 1 && (
+            <div className="a-row inx-pager">
+              <Button variant="outline" onClick={() => setPage(page - 1)} disabled={page === 0}>Newer</Button>
+              <span className="a-muted">Page {page + 1} of {pages}</span>
+              <Button variant="outline" onClick={() => setPage(page + 1)} disabled={page + 1 >= pages}>Older</Button>
+            </div>
+          )}
+        </>
+      )}
+    </Card>
+  );
+}
+
 function IndexNowPanel({ source, site, toast }: { source: SeoIndexNowSource; site: Site; toast: ReturnType<typeof useToast> }) {
   const [key, setKey] = useState("");
   const [serverKey, setServerKey] = useState<string | null>(null);
+  const [fixed, setFixed] = useState(false);
+  const [historyVersion, setHistoryVersion] = useState(0);
   const [keyError, setKeyError] = useState("");
   const [custom, setCustom] = useState("");
   const [busy, setBusy] = useState<"" | "all" | "custom">("");
@@ -405,16 +497,17 @@ function IndexNowPanel({ source, site, toast }: { source: SeoIndexNowSource; sit
   const [updated, setUpdated] = useState<Date | null>(null);
   const alive = useAlive();
 
+  // The server's key is the one in force: it replaces the copy this
+  // browser keeps (both spec names are read), unless something was typed
+  // meanwhile. A browser-only key shows until it is saved.
   useEffect(() => {
     const local = readStoredKey();
     setKey(local);
     source.getKey().then((r) => {
       if (!alive.current) return;
       setServerKey(r.key);
-      if (!local && r.key) {
-        // Only fill the field if nothing was typed meanwhile.
-        setKey((cur) => { if (cur) return cur; writeStoredKey(r.key); return r.key; });
-      }
+      setFixed(!!r.fixed);
+      if (r.key) setKey((cur) => { if (cur && cur !== local) return cur; writeStoredKey(r.key); return r.key; });
     }).catch((e) => console.error("IndexNow key could not be loaded", e));
   }, [source, alive]);
 
@@ -476,11 +569,13 @@ function IndexNowPanel({ source, site, toast }: { source: SeoIndexNowSource; sit
       if (!alive.current) return;
       setServerKey(k);
       setResult({ ok: true, text: `Submitted ${r.submitted} URLs to IndexNow.` });
+      setHistoryVersion((v) => v + 1);
       toast({ title: "Submission Successful", description: `Submitted ${r.submitted} URLs to IndexNow` });
     } catch (e) {
       console.error("IndexNow submission failed", e);
       if (!alive.current) return;
       setResult({ ok: false, text: (e as Error).message || "Could not submit URLs to IndexNow." });
+      setHistoryVersion((v) => v + 1);
       toast({ title: "Submission Failed", description: "Could not submit URLs to IndexNow", variant: "destructive" });
     }
     setBusy("");
@@ -495,14 +590,15 @@ function IndexNowPanel({ source, site, toast }: { source: SeoIndexNowSource; sit
           <label htmlFor="inx-key" className="a-label">API key</label>
           <div className="inx-keyrow">
             <input id="inx-key" className="a-input inx-key" value={key} onChange={(e) => onKeyChange(e.target.value)} onBlur={onKeyBlur}
-              spellCheck={false} autoComplete="off" maxLength={128} placeholder="Generate a key or paste an existing one"
+              spellCheck={false} autoComplete="off" maxLength={128} placeholder="Generate a key or paste an existing one" readOnly={fixed}
               aria-invalid={!!keyError} aria-describedby={keyError ? "inx-key-err inx-key-hint" : "inx-key-hint"} />
-            <Button onClick={generate}>Generate</Button>
+            <Button onClick={generate} disabled={fixed}>Generate</Button>
             <Button variant="outline" onClick={copy}>Copy</Button>
           </div>
           {keyError && <p id="inx-key-err" className="a-error" role="alert">{keyError}</p>}
           <p id="inx-key-hint" className="a-muted inx-hint">
-            {!k ? "No key yet. Generate one: it is kept in this browser and saved on the server."
+            {fixed ? <>Set on the server (<code>INDEXNOW_KEY</code>), which answers the verification file at <a href={`/${k}.txt`}>{keyURL}</a>.</>
+              : !k ? "No key yet. Generate one: it is saved on the server, which submits changed pages with it, and kept in this browser."
               : serverKey === k ? <>Saved on the server, which answers the verification file at <a href={`/${k}.txt`}>{keyURL}</a>.</>
                 : "Not saved on the server yet: it is saved when you leave the field, or with the next submission."}
           </p>
@@ -524,6 +620,7 @@ function IndexNowPanel({ source, site, toast }: { source: SeoIndexNowSource; sit
       </Card>
       {result && <p className={`inx-notice ${result.ok ? "inx-notice--good" : "inx-notice--bad"}`} role={result.ok ? "status" : "alert"}>{result.text}</p>}
       <LastUpdated at={updated} />
+      <SubmissionHistory source={source} reload={historyVersion} />
     </>
   );
 }

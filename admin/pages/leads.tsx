@@ -1,24 +1,374 @@
-import { useEffect } from "react";
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { DAMAGE_TYPES } from "../../components/estimate-form";
+import { AccountGate, fmtDateTime, Pager, type Account } from "../account";
+import { accountApi, accountFetch, ApiError, titledError } from "../api";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Card, PageHeader } from "../ui";
+import { Badge, Button, Card } from "../ui";
 
-/** Leads is the Secure Leads Manager's access check (spec 6). Lead data
- * needs a real staff or admin account; the PIN alone never grants it. No
- * account is signed in here, so the check resolves to "no user" and the
- * page keeps showing the Access Denied message, as the spec prescribes. */
-export default function Leads(_: AdminPageProps) {
+/** LEAD_STATUSES are spec 4's lead states, in order. */
+export const LEAD_STATUSES = ["new", "contacted", "scheduled", "completed", "cancelled"] as const;
+
+/** Lead is a row of GET /api/admin/leads: masked (phone_masked,
+ * email_masked, no contact details) or, for admins with full=1, every
+ * column of spec 3. */
+export interface Lead {
+  id: string; created_at: string; updated_at: string; first_name: string; last_name: string; city: string; zip_code: string;
+  damage_type: string; status: string; is_emergency: boolean; source: string;
+  phone_masked?: string; email_masked?: string;
+  phone?: string; email?: string; street_address?: string; insurance_carrier?: string; claim_number?: string; notes?: string;
+}
+
+interface LeadPage { leads: Lead[]; total: number; page: number; perPage: number; full: boolean }
+
+interface Filters { q: string; status: string; damageType: string; emergency: string; from: string; to: string }
+const NO_FILTERS: Filters = { q: "", status: "", damageType: "", emergency: "", from: "", to: "" };
+const PER_PAGE = [25, 50, 100];
+
+const fullName = (l: Lead) => `${l.first_name} ${l.last_name}`.trim();
+const phoneOf = (l: Lead) => l.phone ?? l.phone_masked ?? "";
+const emailOf = (l: Lead) => l.email ?? l.email_masked ?? "";
+
+function filterParams(f: Filters): URLSearchParams {
+  const p = new URLSearchParams();
+  if (f.q.trim()) p.set("q", f.q.trim());
+  if (f.status) p.set("status", f.status);
+  if (f.damageType) p.set("damage_type", f.damageType);
+  if (f.emergency) p.set("emergency", f.emergency);
+  if (f.from) p.set("from", f.from);
+  if (f.to) p.set("to", f.to);
+  return p;
+}
+
+/** accessFailed is spec 8's 'Access Failed' toast for a list failure. */
+function accessFailed(err: unknown) {
+  const msg = err instanceof Error ? err.message : String(err);
+  return { title: "Access Failed", description: /access denied/i.test(msg) ? "Insufficient permissions to view lead data" : "Failed to load lead data", variant: "destructive" as const };
+}
+
+/** Leads is the Secure Leads Manager (spec 2.4, 4, 6, 8): an account
+ * sign-in after the PIN gate, then the list the server allows. */
+export default function Leads({ navigate }: AdminPageProps) {
+  return (
+    <AccountGate title="Secure Leads Manager" description="Estimate requests from the website.">
+      {(acc) => <LeadsManager account={acc} navigate={navigate} />}
+    </AccountGate>
+  );
+}
+
+/** AdminLink moves to another admin screen without a reload (the
+ * in-memory tokens survive), and is still a real link. */
+export function AdminLink({ slug, navigate, children }: { slug: string; navigate: (s: string) => void; children: ReactNode }) {
+  return (
+    <a href={`/admin/${slug}`} className="a-btn a-btn--outline" onClick={(e) => {
+      if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      navigate(slug);
+    }}>{children}</a>
+  );
+}
+
+function LeadsManager({ account, navigate }: { account: Account; navigate: (s: string) => void }) {
+  const isAdmin = account.role === "admin";
   const toast = useToast();
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [q, setQ] = useState(""); // the search box, applied after a pause
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState(50);
+  const [full, setFull] = useState(false);
+  const [reloadKey, setReloadKey] = useState(0);
+  const [data, setData] = useState<LeadPage | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [updating, setUpdating] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const [detail, setDetail] = useState<Lead | null>(null);
+  const [opening, setOpening] = useState<string | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const announce = useRef(true); // toast 'Data Loaded' for the first load, Refresh and the full-data toggle
+  const failures = useRef(0);
+  const seq = useRef(0);
+  const ids = useId();
+
+  const badRange = filters.from !== "" && filters.to !== "" && filters.from > filters.to;
+  const params = filterParams(filters);
+  params.set("page", String(page));
+  params.set("per_page", String(perPage));
+  if (full && isAdmin) params.set("full", "1");
+  const query = params.toString();
+
   useEffect(() => {
-    toast({ title: "Authentication Required", description: "Please log in to access lead data", variant: "destructive" });
-  }, [toast]);
+    if (badRange) { setLoading(false); return; }
+    const mine = ++seq.current;
+    const toastIt = announce.current;
+    announce.current = false;
+    setLoading(true);
+    accountApi<LeadPage>("/api/admin/leads?" + query).then((res) => {
+      if (mine !== seq.current) return;
+      failures.current = 0;
+      setData(res);
+      if (toastIt) toast({ title: "Data Loaded", description: `Loaded ${res.leads.length} leads with ${res.full ? "full" : "masked"} data` });
+    }).catch((err) => {
+      if (mine !== seq.current || (err instanceof ApiError && err.status === 401)) return;
+      toast(titledError(err) ? { ...titledError(err)!, variant: "destructive" } : accessFailed(err));
+      failures.current += 1;
+      if (failures.current > 2) console.warn(`Loading lead data failed ${failures.current} times in a row:`, (err as Error).message);
+      if (full && err instanceof ApiError && err.status === 403) setFull(false);
+    }).finally(() => {
+      if (mine === seq.current) setLoading(false);
+    });
+  }, [query, reloadKey, badRange]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // The search box applies 300 ms after typing stops (Enter applies at once).
+  useEffect(() => {
+    if (q === filters.q) return;
+    const t = setTimeout(() => { setFilters((f) => ({ ...f, q })); setPage(1); }, 300);
+    return () => clearTimeout(t);
+  }, [q]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const setFilter = (k: keyof Filters, v: string) => { setFilters((f) => ({ ...f, [k]: v })); setPage(1); };
+  const reload = useCallback((toastIt = false) => { announce.current = toastIt; setReloadKey((k) => k + 1); }, []);
+  const clear = () => { setQ(""); setFilters(NO_FILTERS); setPage(1); };
+
+  const pages = data ? Math.max(1, Math.ceil(data.total / (data.perPage || perPage))) : 1;
+  useEffect(() => { if (data && page > pages) setPage(pages); }, [data, page, pages]);
+
+  const changeStatus = async (lead: Lead, status: string) => {
+    setUpdating(lead.id);
+    setData((d) => d && { ...d, leads: d.leads.map((l) => (l.id === lead.id ? { ...l, status } : l)) });
+    try {
+      await accountApi(`/api/admin/leads/${encodeURIComponent(lead.id)}`, { method: "PATCH", body: JSON.stringify({ status }) });
+      toast({ title: "Status Updated", description: `Lead status changed to ${status}` });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return;
+      toast({ title: "Update Failed", description: "Failed to update lead status", variant: "destructive" });
+    } finally {
+      setUpdating(null);
+      reload();
+    }
+  };
+
+  const openDetail = async (lead: Lead, el: HTMLElement) => {
+    opener.current = el;
+    setOpening(lead.id);
+    try {
+      const res = await accountApi<Lead | { lead: Lead }>(`/api/admin/leads/${encodeURIComponent(lead.id)}`);
+      setDetail("lead" in res && typeof res.lead === "object" ? res.lead : (res as Lead));
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) {
+        toast(titledError(err) ? { ...titledError(err)!, variant: "destructive" } : { title: "Access Error", description: "Failed to load full lead details", variant: "destructive" });
+      }
+    } finally {
+      setOpening(null);
+    }
+  };
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const res = await accountFetch("/api/admin/leads/export.csv?" + filterParams(filters).toString());
+      if (res.status === 401) return;
+      if (!res.ok) {
+        const body = await res.json().catch(() => null);
+        throw new ApiError(res.status, body?.error || `HTTP ${res.status}`, body);
+      }
+      const url = URL.createObjectURL(await res.blob());
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = "leads-export.csv";
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      toast({ title: "Export Complete", description: "Lead data exported successfully" });
+    } catch (err) {
+      toast(titledError(err) ? { ...titledError(err)!, variant: "destructive" } : { title: "Export Failed", description: "Failed to export lead data", variant: "destructive" });
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const leads = data?.leads || [];
+  const first = data && data.total > 0 ? (data.page - 1) * data.perPage + 1 : 0;
+  const summary = badRange ? "" : loading && !data ? "Loading leads..." : !data ? "Lead data could not be loaded." : data.total === 0 ? "No leads match these filters."
+    : `Showing ${first}–${first + leads.length - 1} of ${data.total} leads${data.full ? " with full data" : " (contact details masked)"}.`;
+  const searchHint = isAdmin ? "Searches name, city, phone and email." : "Searches name and city.";
+
   return (
     <>
-      <PageHeader title="Secure Leads Manager" description="Estimate requests from the website." />
-      <Card title={<>Access Denied <Badge tone="bad">No account</Badge></>}>
-        <p>Insufficient permissions to view leads.</p>
-        <p className="a-muted">Lead details are personal data: they are shown only to signed-in staff (masked) and admins (full). The admin PIN does not grant access to them.</p>
+      <Card title="Leads" description={isAdmin ? "Newest first. Full contact details are shown only when you turn them on; every full view and export is recorded in the audit log." : "Newest first. Contact details are masked for staff accounts."}
+        actions={
+          <div className="a-row">
+            {isAdmin && <AdminLink slug="users" navigate={navigate}>Users</AdminLink>}
+            {isAdmin && <AdminLink slug="audit" navigate={navigate}>Audit Log</AdminLink>}
+            <Button variant="outline" onClick={() => reload(true)} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button>
+            {isAdmin && <Button onClick={exportCsv} disabled={exporting} aria-busy={exporting}>{exporting ? "Exporting..." : "Export CSV"}</Button>}
+          </div>
+        }>
+        <form className="al-filters" role="search" aria-label="Filter leads" onSubmit={(e) => { e.preventDefault(); setFilters((f) => ({ ...f, q })); setPage(1); }}>
+          <div className="a-field al-filters__search">
+            <label htmlFor={ids + "q"} className="a-label">Search</label>
+            <input id={ids + "q"} type="search" className="a-input" value={q} onChange={(e) => setQ(e.target.value)} maxLength={200} aria-describedby={ids + "qh"} />
+            <p id={ids + "qh"} className="a-muted al-hint">{searchHint}</p>
+          </div>
+          <div className="a-field">
+            <label htmlFor={ids + "st"} className="a-label">Status</label>
+            <select id={ids + "st"} className="a-input" value={filters.status} onChange={(e) => setFilter("status", e.target.value)}>
+              <option value="">All statuses</option>
+              {LEAD_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+            </select>
+          </div>
+          <div className="a-field">
+            <label htmlFor={ids + "dt"} className="a-label">Damage type</label>
+            <select id={ids + "dt"} className="a-input" value={filters.damageType} onChange={(e) => setFilter("damageType", e.target.value)}>
+              <option value="">All damage types</option>
+              {DAMAGE_TYPES.map((d) => <option key={d} value={d}>{d}</option>)}
+            </select>
+          </div>
+          <div className="a-field">
+            <label htmlFor={ids + "em"} className="a-label">Emergency</label>
+            <select id={ids + "em"} className="a-input" value={filters.emergency} onChange={(e) => setFilter("emergency", e.target.value)}>
+              <option value="">All leads</option>
+              <option value="true">Emergencies only</option>
+              <option value="false">Not emergencies</option>
+            </select>
+          </div>
+          <div className="a-field">
+            <label htmlFor={ids + "from"} className="a-label">From</label>
+            <input id={ids + "from"} type="date" className="a-input" value={filters.from} max={filters.to || undefined} onChange={(e) => setFilter("from", e.target.value)}
+              aria-invalid={badRange} aria-describedby={badRange ? ids + "range" : undefined} />
+          </div>
+          <div className="a-field">
+            <label htmlFor={ids + "to"} className="a-label">To</label>
+            <input id={ids + "to"} type="date" className="a-input" value={filters.to} min={filters.from || undefined} onChange={(e) => setFilter("to", e.target.value)}
+              aria-invalid={badRange} aria-describedby={badRange ? ids + "range" : undefined} />
+          </div>
+          <div className="al-filters__actions">
+            <Button variant="ghost" onClick={clear}>Clear filters</Button>
+          </div>
+          {badRange && <p id={ids + "range"} className="a-error al-filters__wide" role="alert">The From date is after the To date.</p>}
+        </form>
+        <div className="al-bar">
+          {isAdmin && (
+            <label className="a-switch al-full">
+              <input type="checkbox" checked={full} onChange={(e) => { announce.current = true; setFull(e.target.checked); setPage(1); }} aria-describedby={ids + "fullh"} />
+              <span><strong>Show full data</strong><span id={ids + "fullh"} className="a-muted al-hint"> Unmasked phone and email; recorded in the audit log.</span></span>
+            </label>
+          )}
+          <div className="al-perpage">
+            <label htmlFor={ids + "pp"} className="a-label">Rows per page</label>
+            <select id={ids + "pp"} className="a-input" value={perPage} onChange={(e) => { setPerPage(Number(e.target.value)); setPage(1); }}>
+              {PER_PAGE.map((n) => <option key={n} value={n}>{n}</option>)}
+            </select>
+          </div>
+        </div>
+        <p role="status" className="al-summary">{summary}</p>
+        <div className="al-table-wrap" aria-busy={loading}>
+          <table className="a-table al-table">
+            <caption className="visually-hidden">Leads, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th><th scope="col">Name</th><th scope="col">Phone</th><th scope="col">Email</th><th scope="col">City</th>
+                <th scope="col">Damage type</th><th scope="col">Status</th><th scope="col">Emergency</th>
+                {isAdmin && <th scope="col"><span className="visually-hidden">Actions</span></th>}
+              </tr>
+            </thead>
+            <tbody>
+              {leads.map((l) => (
+                <tr key={l.id}>
+                  <td><time dateTime={l.created_at}>{fmtDateTime(l.created_at)}</time></td>
+                  <th scope="row" className="al-name">{fullName(l)}</th>
+                  <td className="al-nowrap">{phoneOf(l)}</td>
+                  <td>{emailOf(l)}</td>
+                  <td>{l.city}</td>
+                  <td>{l.damage_type}</td>
+                  <td>
+                    <select className="a-input al-status" aria-label={`Status for ${fullName(l)}`} value={l.status} disabled={updating === l.id}
+                      onChange={(e) => changeStatus(l, e.target.value)}>
+                      {!(LEAD_STATUSES as readonly string[]).includes(l.status) && <option value={l.status}>{l.status}</option>}
+                      {LEAD_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+                    </select>
+                  </td>
+                  <td>{l.is_emergency ? <Badge tone="bad">Emergency</Badge> : <span className="a-muted">No</span>}</td>
+                  {isAdmin && (
+                    <td>
+                      <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={opening === l.id}
+                        aria-label={`Details for ${fullName(l)}`} onClick={(e) => openDetail(l, e.currentTarget)}>{opening === l.id ? "Loading..." : "Details"}</Button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {data && data.total > 0 && <Pager page={Math.min(page, pages)} pages={pages} onPage={setPage} label="Lead pages" />}
       </Card>
+      {detail && <LeadDialog lead={detail} onClose={() => { setDetail(null); opener.current?.focus(); }} />}
     </>
+  );
+}
+
+/** DETAIL_FIELDS are every column of spec 3's Lead, in order. */
+const DETAIL_FIELDS: { key: keyof Lead; label: string; kind?: "date" | "bool" }[] = [
+  { key: "id", label: "ID" }, { key: "created_at", label: "Created", kind: "date" }, { key: "updated_at", label: "Updated", kind: "date" },
+  { key: "first_name", label: "First name" }, { key: "last_name", label: "Last name" }, { key: "phone", label: "Phone" }, { key: "email", label: "Email" },
+  { key: "city", label: "City" }, { key: "street_address", label: "Street address" }, { key: "zip_code", label: "ZIP code" },
+  { key: "damage_type", label: "Damage type" }, { key: "status", label: "Status" }, { key: "is_emergency", label: "Emergency", kind: "bool" },
+  { key: "source", label: "Source" }, { key: "insurance_carrier", label: "Insurance carrier" }, { key: "claim_number", label: "Claim number" },
+  { key: "notes", label: "Notes" },
+];
+
+/** LeadDialog is the admin's full lead detail: a modal dialog with focus
+ * kept inside; Escape, the Close button or a click outside closes it, and
+ * focus goes back to the button that opened it. */
+function LeadDialog({ lead, onClose }: { lead: Lead; onClose: () => void }) {
+  const panel = useRef<HTMLDivElement>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
+  const titleId = useId();
+  useEffect(() => {
+    const el = panel.current!;
+    const focusables = () => Array.from(el.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])"));
+    focusables()[0]?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") { e.preventDefault(); close.current(); return; }
+      if (e.key !== "Tab") return;
+      const f = focusables();
+      if (!f.length) { e.preventDefault(); return; }
+      const firstEl = f[0], lastEl = f[f.length - 1];
+      if (!el.contains(document.activeElement)) { e.preventDefault(); firstEl.focus(); }
+      else if (e.shiftKey && document.activeElement === firstEl) { e.preventDefault(); lastEl.focus(); }
+      else if (!e.shiftKey && document.activeElement === lastEl) { e.preventDefault(); firstEl.focus(); }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+  const show = (f: (typeof DETAIL_FIELDS)[number]) => {
+    const v = lead[f.key];
+    if (f.kind === "bool") return v ? "Yes" : "No";
+    if (v === undefined || v === null || v === "") return <span className="a-muted">Not provided</span>;
+    if (f.kind === "date") return <time dateTime={String(v)}>{fmtDateTime(String(v))}</time>;
+    return String(v);
+  };
+  return (
+    <div className="a-dialog">
+      <div className="a-dialog__overlay" aria-hidden="true" onClick={() => close.current()} />
+      <div ref={panel} className="a-dialog__panel al-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+        <div className="al-dialog__head">
+          <h2 id={titleId} className="a-dialog__title">Lead details: {fullName(lead)}</h2>
+          <button type="button" className="toast__close" aria-label="Close lead details" onClick={() => close.current()}>×</button>
+        </div>
+        <dl className="al-detail">
+          {DETAIL_FIELDS.map((f) => (
+            <div key={f.key} className={f.key === "notes" || f.key === "id" ? "al-detail__wide" : undefined}>
+              <dt>{f.label}</dt>
+              <dd>{show(f)}</dd>
+            </div>
+          ))}
+        </dl>
+        <div className="a-dialog__actions">
+          <Button variant="outline" onClick={() => close.current()}>Close</Button>
+        </div>
+      </div>
+    </div>
   );
 }

@@ -1,17 +1,26 @@
+import "../../styles/admin-audits.css";
 import "../../styles/admin-manage.css";
 import { useId, useState } from "react";
 import { Icon } from "../../components/icons";
-import { NEXT_SCAN_MS, SCAN_DELAY_MS, sampleSecurity, securityScore, type CheckStatus, type HardeningConfig, type HardeningItem, type SecurityCheck, type SecuritySource, type Severity, type Vulnerability } from "../data/security";
+import { liveSecurity, SCAN_DELAY_MS, type CheckStatus, type HardeningConfig, type HardeningItem, type SecurityCheck, type SecurityReport, type SecuritySource, type Severity, type Vulnerability, type VulnerabilityStatus } from "../data/security";
+import { errorText, runOnServer, useServer } from "../live";
+import { ActiveSessions } from "../sessions";
+import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, LastUpdated, PageHeader, StatCard, Tabs, useSimulated } from "../ui";
+import { Badge, Button, Card, LastUpdated, PageHeader, StatCard, Tabs } from "../ui";
 
-const statusTone = (s: CheckStatus) => (s === "pass" ? "good" : s === "warning" ? "warn" : "bad");
+const statusTone = (s: CheckStatus) => (s === "pass" ? "good" : s === "warning" ? "warn" : s === "fail" ? "bad" : "neutral");
+const statusLabel = (s: CheckStatus) => (s === "not-checked" ? "not checked" : s);
 const severityTone = (s: Severity) => (s === "critical" || s === "high" ? "bad" : s === "medium" ? "warn" : "neutral");
 const vulnTone = (s: Vulnerability["status"]) => (s === "fixed" ? "good" : s === "acknowledged" ? "info" : "bad");
 const scoreTone = (n: number) => (n >= 90 ? "good" : n >= 70 ? "warn" : "bad");
-const fmt = (d: Date) => d.toLocaleString("en-US");
+const fmt = (iso: string) => new Date(iso).toLocaleString("en-US");
+
+/** NO_SCAN says how the screen fills before the first scan. */
+const NO_SCAN = "No scan has run yet. The server scans itself at every start (once its pages are ready), every 24 hours, and when you press Run Full Scan.";
 
 function Overview({ checks }: { checks: SecurityCheck[] }) {
+  if (checks.length === 0) return <Card title="Security Overview"><p className="a-empty">{NO_SCAN}</p></Card>;
   const categories = Array.from(new Set(checks.map((c) => c.category)));
   return (
     <>
@@ -19,9 +28,9 @@ function Overview({ checks }: { checks: SecurityCheck[] }) {
         <Card key={cat} title={cat}>
           <ul className="am-list">
             {checks.filter((c) => c.category === cat).map((c) => (
-              <li key={c.name}>
+              <li key={c.id}>
                 <div className="am-list__main">
-                  <p className="am-list__title">{c.name} <Badge tone={statusTone(c.status)}>{c.status}</Badge></p>
+                  <p className="am-list__title">{c.name} <Badge tone={statusTone(c.status)}>{statusLabel(c.status)}</Badge></p>
                   <p className="am-list__desc">{c.description}</p>
                   {c.recommendation && <p className="am-list__desc"><strong>Recommendation:</strong> {c.recommendation}</p>}
                   <p className="am-list__desc">Last checked: {fmt(c.lastChecked)}</p>
@@ -36,10 +45,15 @@ function Overview({ checks }: { checks: SecurityCheck[] }) {
   );
 }
 
-function Vulnerabilities({ items }: { items: Vulnerability[] }) {
-  if (items.length === 0) return <Card title="Vulnerabilities"><p className="a-empty">No vulnerabilities found.</p></Card>;
+const STATUSES: VulnerabilityStatus[] = ["open", "acknowledged", "fixed"];
+
+function Vulnerabilities({ items, scanned, onStatus, busy }: { items: Vulnerability[]; scanned: boolean; onStatus: (v: Vulnerability, s: VulnerabilityStatus) => void; busy: string }) {
+  const desc = "Every check that failed. Set a finding to acknowledged once you have decided how to handle it; a check that passes on a later scan is marked fixed by itself, and one marked fixed that fails again is reopened.";
+  if (items.length === 0) {
+    return <Card title="Vulnerabilities" description={desc}><p className="a-empty">{scanned ? "No vulnerabilities: no check has failed." : NO_SCAN}</p></Card>;
+  }
   return (
-    <Card title="Vulnerabilities" description="Known issues and their state.">
+    <Card title="Vulnerabilities" description={desc}>
       <ul className="am-list">
         {items.map((v) => (
           <li key={v.id}>
@@ -53,10 +67,15 @@ function Vulnerabilities({ items }: { items: Vulnerability[] }) {
                   {v.fixedIn && <>Fixed in: <strong>{v.fixedIn}</strong></>}
                 </p>
               )}
+              <p className="am-list__desc">First found {fmt(v.firstSeenAt)} · last found {fmt(v.lastSeenAt)}</p>
             </div>
             <div className="am-list__actions">
               <Badge tone={severityTone(v.severity)}>{v.severity} severity</Badge>
               <Badge tone={vulnTone(v.status)}>{v.status}</Badge>
+              <select className="a-input am-status" aria-label={`Status of ${v.title}`} value={v.status} disabled={busy === v.id}
+                onChange={(e) => onStatus(v, e.target.value as VulnerabilityStatus)}>
+                {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+              </select>
             </div>
           </li>
         ))}
@@ -70,7 +89,7 @@ function Hardening({ items, config }: { items: HardeningItem[]; config: Hardenin
   const panel = useId();
   return (
     <>
-      <Card title="Hardening Measures">
+      <Card title="Hardening Measures" description="Each measure is shown enabled only when the latest scan found it working.">
         <ul className="am-list">
           {items.map((h) => (
             <li key={h.name}>
@@ -78,7 +97,7 @@ function Hardening({ items, config }: { items: HardeningItem[]; config: Hardenin
                 <p className="am-list__title">{h.name}</p>
                 <p className="am-list__desc">{h.description}</p>
               </div>
-              <Badge tone={h.enabled ? "good" : "warn"}>{h.enabled ? "enabled" : "not enabled"}</Badge>
+              <Badge tone={h.unknown ? "neutral" : h.enabled ? "good" : "warn"}>{h.unknown ? "not checked" : h.enabled ? "enabled" : "not enabled"}</Badge>
             </li>
           ))}
         </ul>
@@ -100,45 +119,82 @@ function Hardening({ items, config }: { items: HardeningItem[]; config: Hardenin
   );
 }
 
-/** Security Scanner: sample checks, vulnerabilities, monitoring and
- * hardening. "Run Full Scan" waits 3 s and reloads the same sample. */
-export default function Security({ source = sampleSecurity }: AdminPageProps & { source?: SecuritySource }) {
-  const scan = useSimulated(() => source.scan(), SCAN_DELAY_MS);
-  const r = scan.data;
-  const score = securityScore(r.checks);
-  const passed = r.checks.filter((c) => c.status === "pass").length;
-  const warnings = r.checks.filter((c) => c.status === "warning").length;
-  const failed = r.checks.filter((c) => c.status === "fail").length;
-  const open = r.vulnerabilities.filter((v) => v.status === "open").length;
-  const next = new Date(r.scannedAt.getTime() + NEXT_SCAN_MS);
+/** Security Scanner: the server's checks of itself, the vulnerabilities
+ * they found, monitoring figures and hardening. Run Full Scan asks the
+ * server for a scan and waits for it (3 s at least). */
+export default function Security({ source = liveSecurity }: AdminPageProps & { source?: SecuritySource }) {
+  const toast = useToast();
+  const { data: r, error, setData, reload } = useServer(source.load);
+  const [busy, setBusy] = useState(false);
+  const [updated, setUpdated] = useState<Date | null>(null);
+  const [saving, setSaving] = useState("");
+  const scan = async () => {
+    setBusy(true);
+    try {
+      setData(await runOnServer(source.scan, source.load, (d: SecurityReport) => d.scan?.id, SCAN_DELAY_MS));
+      setUpdated(new Date());
+    } catch (e) {
+      toast({ title: "Scan not finished", description: errorText(e), variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const setStatus = async (v: Vulnerability, status: VulnerabilityStatus) => {
+    setSaving(v.id);
+    try {
+      await source.setStatus(v.id, status);
+      toast({ title: "Status Updated", description: `${v.title} is now ${status}.` });
+      await reload();
+    } catch (e) {
+      toast({ title: "Update Failed", description: errorText(e), variant: "destructive" });
+    } finally {
+      setSaving("");
+    }
+  };
+  const checks = r?.checks || [];
+  const run = checks.filter((c) => c.status !== "not-checked");
+  const passed = checks.filter((c) => c.status === "pass").length;
+  const warnings = checks.filter((c) => c.status === "warning").length;
+  const failed = checks.filter((c) => c.status === "fail").length;
+  const notChecked = checks.length - run.length;
+  const vulns = r?.vulnerabilities || [];
+  const open = vulns.filter((v) => v.status === "open").length;
+  const scanned = !!r?.scan;
   return (
     <>
-      <PageHeader title="Security Scanner" description="Security checks, known vulnerabilities, monitoring and hardening for the website."
-        actions={<Button onClick={scan.run} disabled={scan.busy} aria-busy={scan.busy}>{scan.busy ? "Scanning..." : "Run Full Scan"}</Button>} />
-      <p className="a-muted am-sample">Sample data: these checks, findings and settings are fixed examples, not a live scan of this server.</p>
-      <p role="status" className="visually-hidden">{scan.busy ? "Scanning..." : scan.updated ? "Scan finished." : ""}</p>
-      <LastUpdated at={scan.updated} />
+      <PageHeader title="Security Scanner" description="Checks the running website's headers, access control, limits, uploads, database, files and versions, and tracks what failed."
+        actions={<Button onClick={scan} disabled={busy} aria-busy={busy}>{busy ? "Scanning..." : "Run Full Scan"}</Button>} />
+      <p role="status" className="visually-hidden">{busy ? "Scanning..." : updated ? "Scan finished." : ""}</p>
+      {error && <p className="a-error" role="alert">The security report could not be loaded: {error}</p>}
+      <LastUpdated at={updated} />
       <div className="a-grid a-grid--4 am-summary">
-        <StatCard label="Security Score" value={`${score}%`} hint="Share of passing checks" tone={scoreTone(score)} />
-        <StatCard label="Passed Checks" value={`${passed}/${r.checks.length}`} hint={failed ? `${failed} failing` : "None failing"} tone="good" />
-        <StatCard label="Warnings" value={warnings} hint="Checks to improve" tone={warnings ? "warn" : "good"} />
-        <StatCard label="Open Vulnerabilities" value={open} hint={`${r.vulnerabilities.length} tracked`} tone={open ? "bad" : "good"} />
+        <StatCard label="Security Score" value={scanned ? `${r!.score}%` : "—"} hint={scanned ? "Share of passing checks" : "No scan yet"} tone={scanned ? scoreTone(r!.score) : undefined} />
+        <StatCard label="Passed Checks" value={scanned ? `${passed}/${run.length}` : "—"} hint={scanned ? `${failed ? `${failed} failing` : "None failing"}${notChecked ? `; ${notChecked} not checked` : ""}` : "No scan yet"} tone={scanned ? "good" : undefined} />
+        <StatCard label="Warnings" value={scanned ? warnings : "—"} hint="Checks to improve" tone={scanned ? (warnings ? "warn" : "good") : undefined} />
+        <StatCard label="Open Vulnerabilities" value={scanned ? open : "—"} hint={`${vulns.length} tracked`} tone={scanned ? (open ? "bad" : "good") : undefined} />
       </div>
       <Tabs label="Security Scanner" tabs={[
-        { id: "overview", label: "Security Overview", content: <Overview checks={r.checks} /> },
-        { id: "vulnerabilities", label: "Vulnerabilities", content: <Vulnerabilities items={r.vulnerabilities} /> },
+        { id: "overview", label: "Security Overview", content: r ? <Overview checks={checks} /> : <p className="a-muted" role="status">Loading...</p> },
+        { id: "vulnerabilities", label: "Vulnerabilities", content: <Vulnerabilities items={vulns} scanned={scanned} onStatus={setStatus} busy={saving} /> },
         {
           id: "monitoring", label: "Monitoring", content: (
             <div className="a-grid a-grid--3">
-              {r.monitoring.map((m) => <StatCard key={m.label} label={m.label} value={m.value} hint={m.description} tone={m.status} />)}
+              {(r?.monitoring || []).map((m) => <StatCard key={m.label} label={m.label} value={m.value} hint={m.description} tone={m.status} />)}
             </div>
           ),
         },
-        { id: "hardening", label: "Security Hardening", content: <Hardening items={r.hardening} config={r.config} /> },
+        { id: "hardening", label: "Security Hardening", content: r ? <Hardening items={r.hardening} config={r.config} /> : <p className="a-muted" role="status">Loading...</p> },
       ]} />
+      <ActiveSessions />
       <footer className="am-footer">
-        <p><Icon name="clock" size={14} /> Last scan: <time dateTime={r.scannedAt.toISOString()}>{fmt(r.scannedAt)}</time></p>
-        <p>Next automated scan: <time dateTime={next.toISOString()}>{fmt(next)}</time></p>
+        {r?.scan ? (
+          <>
+            <p><Icon name="clock" size={14} /> Last scan: <time dateTime={new Date(r.scan.startedAt).toISOString()}>{fmt(r.scan.startedAt)}</time></p>
+            {r.nextScanAt && <p>Next automated scan: <time dateTime={new Date(r.nextScanAt).toISOString()}>{fmt(r.nextScanAt)}</time></p>}
+          </>
+        ) : (
+          <p><Icon name="clock" size={14} /> Last scan: not yet. The first runs when the server starts; then every 24 hours.</p>
+        )}
       </footer>
     </>
   );

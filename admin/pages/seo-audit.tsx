@@ -1,46 +1,116 @@
+import "../../styles/admin-audits.css";
 import "../../styles/admin-insights.css";
 import { useId, useState } from "react";
-import { AUDIT_DELAY_MS, runAudit, sampleSeoAudit, type AuditCheck, type AuditPriority, type AuditStatus, type GuideStep, type LocationBrief, type SeoAuditSource } from "../data/seo-audit";
+import { AUDIT_DELAY_MS, liveSeoAudit, summarizeRules, type AuditCheck, type AuditPriority, type AuditStatus, type GuideStep, type LocationBrief, type PageResult, type SeoAuditData, type SeoAuditSource } from "../data/seo-audit";
 import { adminPath } from "../layout";
+import { errorText, runOnServer, useServer } from "../live";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs, useSimulated } from "../ui";
+import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs } from "../ui";
 
 const statusTone = (s: AuditStatus) => (s === "pass" ? "good" : s === "warning" ? "warn" : "bad");
 const priorityTone = (p: AuditPriority) => (p === "P0" ? "bad" : p === "P1" ? "warn" : "neutral");
 const scoreTone = (n: number) => (n >= 90 ? "good" : n >= 70 ? "warn" : "bad");
 const STATUS_ORDER: Record<AuditStatus, number> = { fail: 0, warning: 1, pass: 2 };
+const when = (iso: string) => new Date(iso).toLocaleString("en-US");
+const TRIGGERS = { deploy: "after the server started (a deploy)", content: "after a content change", manual: "on request" } as const;
 
-function Results({ url, results, score }: { url: string; results: AuditCheck[]; score: number }) {
-  if (results.length === 0) {
-    return (
-      <Card title="Audit Results">
-        <p className="a-empty">No audit results. Run the audit to check the page.</p>
-      </Card>
-    );
-  }
+/** EMPTY says how the audit fills when it has not run yet. */
+const EMPTY = "No audit has run yet. The server audits every page of the site once the pages are rendered after a start (a deploy), again after every content change (uploads, settings, reviews), and when you press Run Audit.";
+
+function CheckList({ results }: { results: AuditCheck[] }) {
   const sorted = [...results].sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || a.priority.localeCompare(b.priority));
-  const passed = results.filter((c) => c.status === "pass").length;
   return (
-    <Card title="Audit Results" description={<>Page audited: <code>{url}</code> · {results.length} checks, issues first</>}>
+    <ul className="ai-list">
+      {sorted.map((c) => (
+        <li key={c.check} className="ai-item">
+          <div className="ai-item__head">
+            <Badge tone={statusTone(c.status)}>{c.status}</Badge>
+            <h3 className="ai-item__title">{c.check}</h3>
+            <span className="ai-item__meta">{c.category}</span>
+            <span className="ai-push"><Badge tone={priorityTone(c.priority)}>{c.priority}</Badge></span>
+          </div>
+          <p>{c.message}</p>
+          {c.fix && <p className="ai-fix"><strong>Fix:</strong> {c.fix}</p>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** SiteWide is every rule across every audited page, issues first. */
+function SiteWide({ data }: { data: SeoAuditData }) {
+  const run = data.run!;
+  const rules = summarizeRules(data.pages).sort((a, b) => (b.fail - a.fail) || (b.warning - a.warning));
+  const total = run.passed + run.warnings + run.failed;
+  const audited = run.pages - run.errors;
+  const local = run.baseUrl.startsWith("http://");
+  return (
+    <Card title="Site-wide results" description={<>{audited} pages audited {TRIGGERS[run.trigger]} on {when(run.finishedAt)} · {data.rules.length} checks each · {data.how}</>}>
       <div className="ai-scorebar">
-        <div className="ai-scorebar__row"><span>{passed} of {results.length} checks pass</span><span>{score}%</span></div>
-        <Progress value={score} label="SEO audit score" />
+        <div className="ai-scorebar__row"><span>{run.passed} of {total} checks pass</span><span>{run.score}%</span></div>
+        <Progress value={run.score} label="SEO audit score" />
       </div>
+      {local && <p className="ai-note" role="note">BASE_URL is {run.baseUrl}: this is a local or test copy served over plain HTTP, so the HTTPS check fails on every page. On the live site, with an https BASE_URL, it passes.</p>}
+      {run.errors > 0 && <p className="a-error" role="alert">{run.errors} of {run.pages} pages could not be audited (see Pages below).</p>}
       <ul className="ai-list">
-        {sorted.map((c) => (
-          <li key={c.check} className="ai-item">
-            <div className="ai-item__head">
-              <Badge tone={statusTone(c.status)}>{c.status}</Badge>
-              <h3 className="ai-item__title">{c.check}</h3>
-              <span className="ai-item__meta">{c.category}</span>
-              <span className="ai-push"><Badge tone={priorityTone(c.priority)}>{c.priority}</Badge></span>
-            </div>
-            <p>{c.message}</p>
-            {c.fix && <p className="ai-fix"><strong>Fix:</strong> {c.fix}</p>}
-          </li>
-        ))}
+        {rules.map((r) => {
+          const tone = r.fail ? "bad" : r.warning ? "warn" : "good";
+          const label = r.fail ? "fail" : r.warning ? "warning" : "pass";
+          return (
+            <li key={r.check} className="ai-item ai-rule">
+              <div className="ai-item__head">
+                <Badge tone={tone}>{label}</Badge>
+                <h3 className="ai-item__title">{r.check}</h3>
+                <span className="ai-item__meta">{r.category}</span>
+                <span className="ai-push"><Badge tone={priorityTone(r.priority)}>{r.priority}</Badge></span>
+              </div>
+              <p>Passes on {r.pass} of {r.pass + r.warning + r.fail} pages{r.warning ? `, warns on ${r.warning}` : ""}{r.fail ? `, fails on ${r.fail}` : ""}.</p>
+              {r.worst && <p>For example <code>{r.worstPath}</code>: {r.worst.message}</p>}
+              {r.worst?.fix && <p className="ai-fix"><strong>Fix:</strong> {r.worst.fix}</p>}
+            </li>
+          );
+        })}
       </ul>
     </Card>
+  );
+}
+
+/** Pages lets the owner look at one page's checks; lowest scores first. */
+function Pages({ data }: { data: SeoAuditData }) {
+  const id = useId();
+  const pages = [...data.pages].sort((a, b) => (a.error ? -1 : 0) - (b.error ? -1 : 0) || a.score - b.score || a.path.localeCompare(b.path));
+  const [path, setPath] = useState(pages[0]?.path || "");
+  const p: PageResult | undefined = pages.find((x) => x.path === path);
+  return (
+    <Card title="Audit Results" description={p ? <>Page audited: <code>{p.url}</code> · {p.error ? "not audited" : `${p.checks.length} checks, issues first`}</> : undefined}>
+      <div className="a-field ai-pagepick">
+        <label className="a-label" htmlFor={id}>Page</label>
+        <select id={id} className="a-input" value={path} onChange={(e) => setPath(e.target.value)}>
+          {pages.map((x) => <option key={x.path} value={x.path}>{x.path} · {x.error ? "not audited" : `${x.score}%`}</option>)}
+        </select>
+      </div>
+      {p?.error && <p className="a-error" role="alert">{p.path}: {p.error}</p>}
+      {p && !p.error && (
+        <>
+          <div className="ai-scorebar">
+            <div className="ai-scorebar__row"><span>{p.checks.filter((c) => c.status === "pass").length} of {p.checks.length} checks pass</span><span>{p.score}%</span></div>
+            <Progress value={p.score} label={`Score of ${p.path}`} />
+          </div>
+          <CheckList results={p.checks} />
+        </>
+      )}
+    </Card>
+  );
+}
+
+function Results({ data, error }: { data: SeoAuditData | null; error: string }) {
+  if (!data) return <Card title="Audit Results">{error ? <p className="a-error" role="alert">The audit could not be loaded: {error}</p> : <p className="a-muted" role="status">Loading...</p>}</Card>;
+  if (!data.run) return <Card title="Audit Results"><p className="a-empty">{EMPTY}</p></Card>;
+  return (
+    <>
+      <SiteWide data={data} />
+      <Pages data={data} />
+    </>
   );
 }
 
@@ -51,11 +121,12 @@ function Briefs({ briefs, county, setCounty }: { briefs: LocationBrief[]; county
   return (
     <>
       <h2 className="visually-hidden">Location Briefs</h2>
+      <p className="a-muted">What each city page publishes, read from the content it is rendered from (content/cities/ and the four fixed city pages).</p>
       <div className="ai-filter">
         <div className="a-field">
           <label className="a-label" htmlFor={id}>County</label>
           <select id={id} className="a-input" value={county} onChange={(e) => setCounty(e.target.value)}>
-            <option value="">All seven main counties</option>
+            <option value="">All {counties.length} counties</option>
             {counties.map((c) => <option key={c} value={c}>{c} County</option>)}
           </select>
         </div>
@@ -101,25 +172,45 @@ function Guide({ steps, navigate }: { steps: GuideStep[]; navigate: (slug: strin
   );
 }
 
-export default function SeoAudit({ navigate, source = sampleSeoAudit }: AdminPageProps & { source?: SeoAuditSource }) {
-  const { data: report, busy, updated, run } = useSimulated(() => runAudit(source, "/"), AUDIT_DELAY_MS);
+/** SEO Audit: the server's audit of every page (spec 5 rules), the
+ * location briefs from the content and the implementation guide. Run
+ * Audit asks the server for an audit and waits for it (2 s at least). */
+export default function SeoAudit({ navigate, source = liveSeoAudit }: AdminPageProps & { source?: SeoAuditSource }) {
+  const { data, error, setData } = useServer(source.load);
+  const [busy, setBusy] = useState(false);
+  const [runError, setRunError] = useState("");
+  const [updated, setUpdated] = useState<Date | null>(null);
   const [county, setCounty] = useState("");
-  const briefs = source.locationBriefs();
-  const count = (s: AuditStatus) => report.results.filter((c) => c.status === s).length;
+  const run = async () => {
+    setBusy(true);
+    setRunError("");
+    try {
+      setData(await runOnServer(source.run, source.load, (d) => d.run?.id, AUDIT_DELAY_MS));
+      setUpdated(new Date());
+    } catch (e) {
+      // Spec 8: a failed audit is logged; the screen says so and keeps what it had.
+      console.warn("SEO audit failed", e);
+      setRunError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const r = data?.run;
   return (
     <>
-      <PageHeader title="SEO Audit" description="Checks pages against the SEO rules and plans the city landing pages for local search."
+      <PageHeader title="SEO Audit" description="Checks every page of the site against the SEO rules and plans the city landing pages for local search."
         actions={<Button onClick={run} disabled={busy} aria-busy={busy}>{busy ? "Running Audit..." : "Run Audit"}</Button>} />
       <div className="ai-updated" aria-live="polite"><LastUpdated at={updated} /></div>
+      {runError && <p className="a-error" role="alert">The audit did not finish: {runError}</p>}
       <div className="a-grid a-grid--4">
-        <StatCard label="Audit Score" value={`${report.score}%`} hint="Share of passing checks" tone={scoreTone(report.score)} />
-        <StatCard label="Passed" value={count("pass")} hint="Checks that pass" tone="good" />
-        <StatCard label="Warnings" value={count("warning")} hint="Worth improving" tone={count("warning") ? "warn" : undefined} />
-        <StatCard label="Failed" value={count("fail")} hint="Fix these first" tone={count("fail") ? "bad" : undefined} />
+        <StatCard label="Audit Score" value={r ? `${r.score}%` : "—"} hint={r ? `Passing checks across ${r.pages - r.errors} pages` : "No audit yet"} tone={r ? scoreTone(r.score) : undefined} />
+        <StatCard label="Passed" value={r ? r.passed : "—"} hint="Checks that pass" tone={r ? "good" : undefined} />
+        <StatCard label="Warnings" value={r ? r.warnings : "—"} hint="Worth improving" tone={r?.warnings ? "warn" : undefined} />
+        <StatCard label="Failed" value={r ? r.failed : "—"} hint="Fix these first" tone={r?.failed ? "bad" : undefined} />
       </div>
       <Tabs label="SEO audit sections" tabs={[
-        { id: "results", label: "Audit Results", content: <Results url={report.url} results={report.results} score={report.score} /> },
-        { id: "briefs", label: "Location Briefs", content: <Briefs briefs={briefs} county={county} setCounty={setCounty} /> },
+        { id: "results", label: "Audit Results", content: <Results data={data} error={error} /> },
+        { id: "briefs", label: "Location Briefs", content: <Briefs briefs={data?.briefs || []} county={county} setCounty={setCounty} /> },
         { id: "guide", label: "Implementation Guide", content: <Guide steps={source.guide()} navigate={navigate} /> },
       ]} />
     </>

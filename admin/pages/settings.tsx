@@ -7,13 +7,17 @@ import { Button, Card, PageHeader } from "../ui";
 interface Settings {
   businessName: string; phone: string; address: string; website: string; emergencyPhone: string;
   autoIndexNow: boolean; seoMonitoring: boolean; autoSchema: boolean; emergencyMode: boolean;
+  /** schema.org openingHours syntax, e.g. "Mo-Fr 08:00-18:00; Sa 09:00-13:00" */
+  businessHours: string;
+  /** how visitors read them (from the server) */
+  businessHoursText?: string;
 }
 
 const TOGGLES: { key: keyof Settings; label: string; hint: string }[] = [
   { key: "autoIndexNow", label: "Auto-submit to IndexNow", hint: "Tell search engines when pages change." },
   { key: "seoMonitoring", label: "SEO health monitoring", hint: "Check routes and head tags on a schedule." },
-  { key: "autoSchema", label: "Auto schema generation", hint: "Generate structured data for new pages." },
-  { key: "emergencyMode", label: "24/7 emergency mode", hint: "Show the emergency call-to-action everywhere." },
+  { key: "autoSchema", label: "Auto schema generation", hint: "This switch changes nothing: structured data (JSON-LD) is always generated on the server for every page from your content and these settings, and is never removed." },
+  { key: "emergencyMode", label: "24/7 emergency mode", hint: "On: the 24/7 emergency bars, banners and call buttons dial the emergency phone, and search engines are told you are open 24/7. Off: they say \"Call us\" with your business hours, dial your business phone, and search engines get your business hours." },
 ];
 
 /** Settings is System Settings: it really saves, and the public pages are
@@ -27,11 +31,13 @@ export default function SettingsPage(_: AdminPageProps) {
     api<Settings>("/api/admin/settings").then(setS).catch((e) => toast({ title: "Settings could not be loaded", description: e.message, variant: "destructive" }));
   }, [toast]);
   if (!s) return <><PageHeader title="System Settings" /><p role="status">Loading settings...</p></>;
-  const text = (k: keyof Settings, label: string, type = "text", autoComplete?: string) => (
+  const text = (k: keyof Settings, label: string, type = "text", autoComplete?: string, hint?: string) => (
     <div className="a-field">
       <label htmlFor={`set-${k}`} className="a-label">{label}</label>
       <input id={`set-${k}`} className="a-input" type={type} autoComplete={autoComplete} value={s[k] as string}
-        onChange={(e) => setS({ ...s, [k]: e.target.value })} aria-invalid={!!errors[k]} aria-describedby={errors[k] ? `set-${k}-err` : undefined} />
+        onChange={(e) => setS({ ...s, [k]: e.target.value })} aria-invalid={!!errors[k]}
+        aria-describedby={[hint ? `set-${k}-hint` : "", errors[k] ? `set-${k}-err` : ""].filter(Boolean).join(" ") || undefined} />
+      {hint && <p id={`set-${k}-hint`} className="a-muted">{hint}</p>}
       {errors[k] && <p id={`set-${k}-err`} className="a-error" role="alert">{errors[k]}</p>}
     </div>
   );
@@ -73,8 +79,10 @@ export default function SettingsPage(_: AdminPageProps) {
           ))}
         </ul>
       </Card>
-      <Card title="Emergency Contact">
-        {text("emergencyPhone", "Emergency phone", "tel")}
+      <Card title="Emergency Contact and Hours">
+        {text("emergencyPhone", "Emergency phone", "tel", undefined, "Dialled by the 24/7 emergency bars and call buttons while 24/7 emergency mode is on.")}
+        {text("businessHours", "Business hours", "text", undefined,
+          `Days and 24-hour times, e.g. Mo-Fr 08:00-18:00; Sa 09:00-13:00 (days Mo Tu We Th Fr Sa Su). Shown with "Call us" when 24/7 emergency mode is off${s.businessHoursText ? `; visitors read: ${s.businessHoursText}` : ""}.`)}
       </Card>
       <Button type="submit" disabled={saving}>{saving ? "Saving..." : "Save Settings"}</Button>
     </form>

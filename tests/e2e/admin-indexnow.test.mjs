@@ -1,7 +1,8 @@
 // SEO & IndexNow Management (spec 2.4, 5, 7, 8, 9). Opened through the
 // sidebar after unlocking; checks the four tabs (also by keyboard), the
-// real page audits, the route health list, the downloads, and the IndexNow
-// key and submissions. Submissions to /api/admin/indexnow/submit are
+// real page audits, the server's health monitor (and the dashboard's
+// health issues and recent activity), the downloads, and the IndexNow key,
+// submissions and history. Submissions to /api/admin/indexnow/submit are
 // answered by the test (page.route) so no request leaves the machine; the
 // server side of IndexNow is covered by server/admin_indexnow_test.go.
 import { test, before, after } from "node:test";
@@ -147,21 +148,29 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
   });
 }
 
-test("SEO & IndexNow: health monitor, sub-tabs, Refresh, downloads", async () => {
+test("SEO & IndexNow: server health monitor, sub-tabs, Refresh, downloads, dashboard", async () => {
   const { context, page, problems } = await unlock(DESKTOP);
   await go(page);
-  // One route answers 404 for HEAD: it must be listed as an issue.
-  await page.route(`${BASE}/privacy`, (route) => route.request().method() === "HEAD" ? route.fulfill({ status: 404, body: "" }) : route.continue());
   await tab(page, "Health Monitor").click();
   const panel = page.getByRole("tabpanel").first();
-  await page.getByText(/^Last updated:/).waitFor({ timeout: 30000 });
   const stat = async (label) => (await page.locator(".a-stat", { hasText: label }).locator(".a-stat__value").innerText()).trim();
   const routes = await (await page.request.get(`${BASE}/sitemap.xml`)).text();
   const inSitemap = (routes.match(/<loc>/g) || []).length;
-  assert.equal(Number(await stat("In Sitemap")), inSitemap);
+  // The cards come from the server's route table before any check.
+  await page.locator(".a-stat", { hasText: "In Sitemap" }).getByText(String(inSitemap)).waitFor();
   assert.ok(Number(await stat("Total Routes")) > inSitemap, "admin routes count but are not in the sitemap");
   assert.ok(Number(await stat("Indexable URLs")) >= inSitemap);
-  assert.equal(await stat("Issues Found"), "1");
+
+  // Refresh asks the server for a run (a background job) and shows it
+  // when it is stored: busy label, then the run's time.
+  await page.getByRole("button", { name: "Refresh", exact: true }).click();
+  const busy = page.getByRole("button", { name: "Refreshing..." });
+  await busy.waitFor();
+  assert.ok(await busy.isDisabled());
+  await page.getByRole("button", { name: "Refresh", exact: true }).waitFor({ timeout: 60000 });
+  await page.getByText(/^Last updated: \d{1,2}\/\d{1,2}\/\d{4}, /).waitFor();
+  assert.equal(await stat("Issues Found"), "0");
+  await panel.getByText(`${inSitemap + 2} URLs checked`).waitFor(); // + sitemap.xml and robots.txt
 
   // Sub-tabs by keyboard; the list box scrolls at 24rem.
   const sub = page.getByRole("tablist", { name: "URL lists" });
@@ -170,32 +179,43 @@ test("SEO & IndexNow: health monitor, sub-tabs, Refresh, downloads", async () =>
   assert.equal(await box.evaluate((el) => getComputedStyle(el).maxHeight), "384px");
   assert.equal(await box.evaluate((el) => getComputedStyle(el).overflowY), "auto");
   assert.ok(await box.evaluate((el) => el.scrollHeight > el.clientHeight), "the list scrolls");
+  assert.ok(await panel.getByText("blocked", { exact: true }).first().isVisible(), "admin routes are blocked (noindex)");
   await sub.getByRole("tab", { name: "All URLs" }).focus();
   await page.keyboard.press("ArrowRight");
   assert.equal(await selectedTab(page, "URL lists"), "Issues");
-  const issues = page.locator(".inx-url");
-  assert.equal(await issues.count(), 1);
-  assert.match(await issues.first().innerText(), /\/privacy[\s\S]*404/);
+  await panel.getByText("No issues found").waitFor();
   await page.keyboard.press("ArrowRight");
   assert.equal(await selectedTab(page, "URL lists"), "Active");
-  assert.equal(await page.locator(".inx-url").count(), Number(await stat("Indexable URLs")) - 1);
+  assert.equal(await page.locator(".inx-url").count(), inSitemap + 2);
   await page.keyboard.press("Home");
   assert.equal(await selectedTab(page, "URL lists"), "All URLs");
-  assert.ok(await panel.getByText("blocked", { exact: true }).first().isVisible(), "admin routes are blocked (noindex)");
 
-  // Refresh: busy label, then the stamp.
-  await page.unroute(`${BASE}/privacy`);
+  // What a run with issues looks like: the server's answer is edited on
+  // the way (a 404 and a canonical naming another page).
+  await page.route(`${BASE}/api/admin/health`, async (route) => {
+    const res = await route.fetch();
+    const j = await res.json();
+    for (const r of j.results) {
+      if (r.url === "/privacy") Object.assign(r, { status: "404", statusCode: 404, error: "HTTP 404" });
+      if (r.url === "/terms") Object.assign(r, { canonicalOk: false, error: `canonical is ${BASE}/, not ${BASE}/terms` });
+    }
+    if (j.run) { j.run.issues = 2; j.summary.issues = 2; }
+    await route.fulfill({ response: res, body: JSON.stringify(j) });
+  });
   await page.getByRole("button", { name: "Refresh", exact: true }).click();
-  const busy = page.getByRole("button", { name: "Refreshing..." });
-  await busy.waitFor();
-  assert.ok(await busy.isDisabled());
-  await page.getByRole("button", { name: "Refresh", exact: true }).waitFor({ timeout: 30000 });
-  await page.getByText(/^Last updated: \d{1,2}\/\d{1,2}\/\d{4}, /).waitFor();
-  assert.equal(await stat("Issues Found"), "0");
+  await page.getByRole("button", { name: "Refreshing..." }).waitFor();
+  await page.getByRole("button", { name: "Refresh", exact: true }).waitFor({ timeout: 60000 });
+  assert.equal(await stat("Issues Found"), "2");
+  await sub.getByRole("tab", { name: "Issues" }).click();
+  const issues = page.locator(".inx-url");
+  assert.equal(await issues.count(), 2);
+  assert.match(await issues.nth(0).innerText(), /\/privacy[\s\S]*HTTP 404[\s\S]*404/);
+  assert.match(await issues.nth(1).innerText(), /\/terms[\s\S]*canonical is/i);
 
-  // Auto-fix is honest.
+  // Auto-fix is honest and lists them.
   await page.getByRole("button", { name: "Auto-Fix Issues" }).click();
   await page.getByText("Auto-fix is not available.").waitFor();
+  await page.locator(".inx-fixlist li", { hasText: "/privacy: HTTP 404" }).waitFor();
 
   // Download Files: sitemap.xml and robots.txt through Blob downloads.
   const names = {};
@@ -209,7 +229,19 @@ test("SEO & IndexNow: health monitor, sub-tabs, Refresh, downloads", async () =>
   await got;
   assert.match(names["sitemap.xml"], /<urlset/);
   assert.match(names["robots.txt"], /Sitemap: /);
-  assert.deepEqual(expected(problems, /status of 404/), []);
+
+  // The dashboard lists the issues of the latest run and the real job runs.
+  const nav = page.getByRole("navigation", { name: "Admin navigation" });
+  await nav.getByRole("link", { name: "Dashboard" }).click();
+  const healthCard = page.locator(".a-card", { has: page.getByRole("heading", { name: "Health issues" }) });
+  await healthCard.getByText("/privacy", { exact: true }).waitFor();
+  assert.match(await healthCard.innerText(), /found 2 issues among \d+ URLs/);
+  const activity = page.locator(".a-card", { has: page.getByRole("heading", { name: "Recent Activity" }) });
+  await activity.getByText("SEO health check").first().waitFor();
+  await activity.getByText(new RegExp(`checked ${inSitemap + 2} URLs: no issues`)).first().waitFor();
+  assert.equal(await activity.getByText("SEO audit completed: 87% site score").count(), 0, "no sample entries");
+  await page.unroute(`${BASE}/api/admin/health`);
+  assert.deepEqual(problems, []);
   await context.close();
 });
 
@@ -286,17 +318,70 @@ test("SEO & IndexNow: key generate, copy, file, and submissions", async () => {
   await toast(page, "Submission Successful", "Submitted 117 URLs to IndexNow");
   assert.deepEqual(sent[2], { all: true, apiKey: k });
   await page.getByText(/^Last updated:/).waitFor();
+
+  // The submission history is the server's, newest first, a page at a time.
+  const history = page.locator(".a-card", { has: page.getByRole("heading", { name: "Submission history" }) });
+  await history.getByText("No submissions yet.").waitFor();
+  const subs = Array.from({ length: 10 }, (_, i) => ({ id: `s${i}`, createdAt: new Date(Date.now() - i * 60000).toISOString(), trigger: i ? "all" : "auto",
+    urls: i ? [`${BASE}/contact`] : [`${BASE}/`, `${BASE}/portfolio`], urlCount: i ? 1 : 2, statusCode: i === 1 ? 403 : 200,
+    response: i === 1 ? "HTTP 403 (key not valid: the key file was not found or does not match)" : "", outcome: i === 1 ? "failed" : "ok" }));
+  const asked = [];
+  await page.route(`${BASE}/api/admin/indexnow/submissions?*`, (route) => {
+    asked.push(new URL(route.request().url()).searchParams.get("offset"));
+    route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ submissions: subs, total: 12 }) });
+  });
+  await submitURLs.click(); // a submission reloads the history
+  const items = history.locator(".inx-sub");
+  await items.first().waitFor();
+  assert.equal(await items.count(), 10);
+  assert.match(await items.nth(0).innerText(), /HTTP 200[\s\S]*Automatic: changed pages[\s\S]*2 URLs/);
+  assert.match(await items.nth(1).innerText(), /HTTP 403[\s\S]*Submit All Site Pages[\s\S]*key not valid/);
+  await items.nth(0).getByText("Submitted URLs").click();
+  await items.nth(0).getByText(`${BASE}/portfolio`).waitFor();
+  await history.getByText("Page 1 of 2").waitFor();
+  await history.getByRole("button", { name: "Older" }).click();
+  await history.getByText("Page 2 of 2").waitFor();
+  assert.equal(asked.at(-1), "10");
+  await page.unroute(`${BASE}/api/admin/indexnow/submissions?*`);
   assert.deepEqual(expected(problems, /IndexNow submission failed/, /status of 502/), []);
   await context.close();
 });
 
-test("SEO & IndexNow: a key stored as indexnow-api-key is read", async () => {
+test("SEO & IndexNow: a key stored as indexnow-api-key is read; the server's key wins", async () => {
   const legacy = "legacy-key-0123456789";
   const { context, page, problems } = await unlock(MOBILE, `try { if (!localStorage.getItem("indexnow-api-key")) localStorage.setItem("indexnow-api-key", "${legacy}"); } catch {}`);
   await go(page);
+  // A server without a key: the browser's copy (the other spec name) shows.
+  await page.route(`${BASE}/api/admin/indexnow/key`, (route) => route.request().method() === "GET"
+    ? route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ key: "", keyLocation: "", fixed: false }) })
+    : route.continue());
+  const answered = page.waitForResponse((r) => r.url().endsWith("/api/admin/indexnow/key"));
   await tab(page, "IndexNow Submission").click();
+  await answered;
   assert.equal(await page.getByLabel("API key").inputValue(), legacy);
+  await page.getByText("Not saved on the server yet").waitFor();
   await noOverflow(page);
+  await page.unroute(`${BASE}/api/admin/indexnow/key`);
+  // A server with a key: it is the one in force and replaces the
+  // browser's copy, which mirrors it.
+  const serverKey = "server-key-0123456789";
+  await page.route(`${BASE}/api/admin/indexnow/key`, (route) => route.fulfill({ status: 200, contentType: "application/json",
+    body: JSON.stringify({ key: serverKey, keyLocation: `${BASE}/${serverKey}.txt`, fixed: false }) }));
+  await tab(page, "Health Monitor").click();
+  await tab(page, "IndexNow Submission").click();
+  await page.getByText("Saved on the server").waitFor();
+  assert.equal(await page.getByLabel("API key").inputValue(), serverKey);
+  assert.equal(await page.evaluate(() => localStorage.getItem("indexnow_api_key")), serverKey);
+
+  // INDEXNOW_KEY: shown read-only, Generate disabled.
+  await page.route(`${BASE}/api/admin/indexnow/key`, (route) => route.fulfill({ status: 200, contentType: "application/json",
+    body: JSON.stringify({ key: serverKey, keyLocation: `${BASE}/${serverKey}.txt`, fixed: true }) }));
+  await tab(page, "Health Monitor").click();
+  await tab(page, "IndexNow Submission").click();
+  await page.getByText("Set on the server (INDEXNOW_KEY)").waitFor();
+  assert.ok(await page.getByRole("button", { name: "Generate" }).isDisabled());
+  assert.equal(await page.getByLabel("API key").getAttribute("readonly"), "");
+  await page.unroute(`${BASE}/api/admin/indexnow/key`);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -2,6 +2,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { launch, open, hydrated, unlockAdmin, BASE, DESKTOP, MOBILE } from "./lib.mjs";
+import { apiToken } from "./api.mjs";
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -30,9 +31,21 @@ test("unlock, move between admin pages without re-locking, reload locks", async 
   assert.equal(new URL(page.url()).pathname, "/admin/upload");
   await nav.getByRole("link", { name: "Dashboard" }).click();
   await page.getByRole("heading", { name: "Admin Dashboard" }).waitFor();
-  for (const v of ["SEO Score", "87%", "Page Speed", "92", "Location Pages", "42", "Security Issues"]) {
-    assert.ok(await page.getByText(v, { exact: true }).first().isVisible(), v);
-  }
+  // The tiles are the server's figures: the route table's county and city
+  // pages, the latest audit and scan, and '—' where nothing is measured.
+  const token = await apiToken();
+  const read = async (path) => (await fetch(BASE + path, { headers: { Authorization: "Bearer " + token } })).json();
+  const { routes } = await read("/api/admin/routes");
+  const tile = (l) => page.locator(".a-stat").filter({ has: page.getByText(l, { exact: true }) }).locator(".a-stat__value");
+  await page.locator(".a-stat__value", { hasText: /^…$/ }).first().waitFor({ state: "detached" });
+  assert.equal(await tile("Location Pages").innerText(), String(routes.filter((r) => ["county", "city", "city-profile"].includes(r.component)).length));
+  assert.equal(await tile("Page Speed").innerText(), "—", "no invented number before real visitors are measured");
+  const audit = await read("/api/admin/seo-audit");
+  assert.equal(await tile("SEO Score").innerText(), audit.run ? `${audit.run.score}%` : "—");
+  const sec = await read("/api/admin/security");
+  assert.equal(await tile("Security Issues").innerText(), sec.scan ? String(sec.vulnerabilities.filter((v) => v.status === "open").length) : "—");
+  await page.getByText("How these figures are computed").click();
+  assert.ok(await page.getByText(/county pages \(\/service-areas\/\{county\}\)/).isVisible());
   // Back button stays inside the unlocked app.
   await page.goBack();
   await page.getByRole("heading", { name: "Photo Upload" }).waitFor();

@@ -1,0 +1,55 @@
+// Helpers for screens whose data the server measures: load once, and run
+// a server job and wait for its result (with the spec's minimum delay, so
+// the busy label shows as long as the spec says even when the server is
+// quicker).
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ApiError } from "./api";
+
+/** errorText is what a screen shows for a failed request. */
+export const errorText = (e: unknown) => (e instanceof ApiError || e instanceof Error ? e.message : "Could not be loaded.");
+
+/** useServer loads from the server on mount; reload reads again. */
+export function useServer<T>(load: () => Promise<T>) {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState("");
+  const alive = useRef(true);
+  useEffect(() => () => { alive.current = false; }, []);
+  const reload = useCallback(async () => {
+    try {
+      const d = await load();
+      if (alive.current) { setData(d); setError(""); }
+      return d;
+    } catch (e) {
+      if (alive.current) setError(errorText(e));
+      return null;
+    }
+  }, [load]);
+  useEffect(() => { reload(); }, [reload]);
+  return { data, error, reload, setData };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** POLL_MS is how often a screen asks whether the server's run is done;
+ * RUN_TIMEOUT_MS is how long it waits at most. */
+export const POLL_MS = 500;
+export const RUN_TIMEOUT_MS = 120_000;
+
+/** runOnServer asks the server for a run (start answers with the id of the
+ * run it replaces), then polls latest until a different id appears, and
+ * waits at least minMs in all. It returns the new data. */
+export async function runOnServer<T>(start: () => Promise<{ after: string }>, latest: () => Promise<T>, idOf: (d: T) => string | null | undefined, minMs: number): Promise<T> {
+  const t0 = Date.now();
+  const { after } = await start();
+  for (;;) {
+    await sleep(POLL_MS);
+    const d = await latest();
+    const id = idOf(d);
+    if (id && id !== after) {
+      const rest = minMs - (Date.now() - t0);
+      if (rest > 0) await sleep(rest);
+      return d;
+    }
+    if (Date.now() - t0 > RUN_TIMEOUT_MS) throw new Error("The server has not finished yet. Its result will show here when it has.");
+  }
+}

@@ -1,0 +1,243 @@
+import { useCallback, useEffect, useId, useState } from "react";
+import { AccountGate, fmtDateTime, resolveRole, type Account, type AccessMessages } from "../account";
+import { accountApi, ApiError } from "../api";
+import { useToast } from "../toast";
+import type { AdminPageProps } from "../types";
+import { Badge, Button, Card, ConfirmDialog } from "../ui";
+import { AdminLink } from "./leads";
+
+/** User is a row of GET /api/admin/users (docs/leads-api.md). */
+export interface User { id: string; email: string; name: string; roles: string[]; createdAt: string; disabledAt: string | null; lastLoginAt: string | null }
+
+/** MIN_PASSWORD is the server's minimum password length. */
+export const MIN_PASSWORD = 12;
+
+const USERS_MESSAGES: AccessMessages = {
+  auth: "Please log in to manage user accounts",
+  empty: "Insufficient permissions to manage user accounts",
+  none: "Admin privileges required to manage user accounts",
+  staff: "Admin privileges required to manage user accounts",
+};
+
+const roleOf = (u: User) => { const r = resolveRole(u.roles); return r === "admin" || r === "staff" ? r : ""; };
+const errText = (err: unknown, fallback: string) => (err instanceof ApiError && err.status !== 0 && err.message ? err.message : fallback);
+
+/** Users is the admins' account screen: add staff, change a role, reset a
+ * password, disable or enable. The server enforces the rules (the last
+ * admin cannot be disabled or demoted); this screen shows its messages. */
+export default function Users({ navigate }: AdminPageProps) {
+  return (
+    <AccountGate title="Users" description="Staff and admin accounts for the Secure Leads Manager." need="admin" messages={USERS_MESSAGES}>
+      {(acc) => <UsersManager account={acc} navigate={navigate} />}
+    </AccountGate>
+  );
+}
+
+function UsersManager({ account, navigate }: { account: Account; navigate: (s: string) => void }) {
+  const toast = useToast();
+  const [users, setUsers] = useState<User[] | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [resetFor, setResetFor] = useState<User | null>(null);
+  const [disabling, setDisabling] = useState<User | null>(null);
+  const cancelDisable = useCallback(() => setDisabling(null), []);
+
+  const load = useCallback(async () => {
+    try {
+      const res = await accountApi<{ users: User[] }>("/api/admin/users");
+      setUsers(res.users || []);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return;
+      toast({ title: "Users Not Loaded", description: errText(err, "Failed to load user accounts"), variant: "destructive" });
+      setUsers((u) => u || []);
+    }
+  }, [toast]);
+  useEffect(() => { load(); }, [load]);
+
+  /** update PATCHes a user and reloads; errors (like the last-admin 409)
+   * are the server's message. */
+  const update = async (u: User, patch: Record<string, unknown>, done: string): Promise<boolean> => {
+    setBusy(u.id);
+    try {
+      await accountApi(`/api/admin/users/${encodeURIComponent(u.id)}`, { method: "PATCH", body: JSON.stringify(patch) });
+      toast({ title: "User Updated", description: done });
+      return true;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) toast({ title: "Update Failed", description: errText(err, "Failed to update the account"), variant: "destructive" });
+      return false;
+    } finally {
+      setBusy(null);
+      load();
+    }
+  };
+
+  return (
+    <>
+      <div className="a-row al-nav">
+        <AdminLink slug="leads" navigate={navigate}>Back to leads</AdminLink>
+        <AdminLink slug="audit" navigate={navigate}>Audit Log</AdminLink>
+      </div>
+      <AddUser onAdded={load} />
+      <Card title={users ? `Accounts (${users.length})` : "Accounts"}>
+        {users === null ? <p role="status">Loading accounts...</p> : users.length === 0 ? <p className="a-empty">No accounts yet.</p> : (
+          <div className="al-table-wrap">
+            <table className="a-table al-table">
+              <caption className="visually-hidden">User accounts</caption>
+              <thead>
+                <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Last sign-in</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
+              </thead>
+              <tbody>
+                {users.map((u) => {
+                  const label = u.name || u.email;
+                  const role = roleOf(u);
+                  return (
+                    <tr key={u.id}>
+                      <th scope="row" className="al-name">{u.name || <span className="a-muted">No name</span>}{u.id === account.me.id && <> <Badge tone="info">You</Badge></>}</th>
+                      <td>{u.email}</td>
+                      <td>
+                        <select className="a-input al-status" aria-label={`Role for ${label}`} value={role} disabled={busy === u.id}
+                          onChange={(e) => update(u, { role: e.target.value }, `${label} is now ${e.target.value === "admin" ? "an admin" : "staff"}.`)}>
+                          {role === "" && <option value="">No role</option>}
+                          <option value="staff">Staff</option>
+                          <option value="admin">Admin</option>
+                        </select>
+                      </td>
+                      <td>{u.disabledAt ? <Badge tone="bad">Disabled</Badge> : <Badge tone="good">Active</Badge>}</td>
+                      <td>{u.lastLoginAt ? <time dateTime={u.lastLoginAt}>{fmtDateTime(u.lastLoginAt)}</time> : <span className="a-muted">Never</span>}</td>
+                      <td>
+                        <div className="a-row">
+                          <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} onClick={() => setResetFor(u)}
+                            aria-label={`Reset password for ${label}`}>Reset password</Button>
+                          {u.disabledAt ? (
+                            <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} aria-label={`Enable ${label}`}
+                              onClick={() => update(u, { disabled: false }, `${label} can sign in again.`)}>Enable</Button>
+                          ) : (
+                            <Button variant="danger" className="a-btn a-btn--danger al-btn-sm" disabled={busy === u.id} aria-label={`Disable ${label}`}
+                              onClick={() => setDisabling(u)}>Disable</Button>
+                          )}
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      {resetFor && <ResetPassword user={resetFor} onClose={() => setResetFor(null)}
+        onSave={async (pw) => { const ok = await update(resetFor, { password: pw }, `The password of ${resetFor.name || resetFor.email} was reset; their sessions were ended.`); if (ok) setResetFor(null); return ok; }} />}
+      <ConfirmDialog open={disabling !== null} title="Disable this account?" confirmLabel="Disable" busy={busy !== null}
+        description={<p><strong>{disabling?.name || disabling?.email}</strong> will be signed out everywhere and cannot sign in until the account is enabled again.</p>}
+        onConfirm={async () => { const u = disabling!; await update(u, { disabled: true }, `${u.name || u.email} was disabled.`); setDisabling(null); }}
+        onCancel={cancelDisable} />
+    </>
+  );
+}
+
+/** AddUser is the form for a new staff or admin account. */
+function AddUser({ onAdded }: { onAdded: () => void }) {
+  const toast = useToast();
+  const ids = useId();
+  const [email, setEmail] = useState("");
+  const [name, setName] = useState("");
+  const [role, setRole] = useState("staff");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError("");
+    try {
+      await accountApi("/api/admin/users", { method: "POST", body: JSON.stringify({ email: email.trim(), name: name.trim(), role, password }) });
+      toast({ title: "User Added", description: `${email.trim()} can now sign in as ${role}.` });
+      setEmail(""); setName(""); setRole("staff"); setPassword("");
+      onAdded();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return;
+      const msg = errText(err, "Failed to add the account");
+      setError(msg);
+      toast({ title: "User Not Added", description: msg, variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title="Add a user" description="Staff see masked leads and can change a lead's status; admins also see full details, export, and manage users.">
+      <form onSubmit={submit} aria-label="Add a user">
+        <div className="a-form-grid">
+          <div className="a-field">
+            <label htmlFor={ids + "e"} className="a-label">Email</label>
+            <input id={ids + "e"} type="email" className="a-input" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} maxLength={254} required />
+          </div>
+          <div className="a-field">
+            <label htmlFor={ids + "n"} className="a-label">Name</label>
+            <input id={ids + "n"} className="a-input" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} maxLength={120} required />
+          </div>
+          <div className="a-field">
+            <label htmlFor={ids + "r"} className="a-label">Role</label>
+            <select id={ids + "r"} className="a-input" value={role} onChange={(e) => setRole(e.target.value)}>
+              <option value="staff">Staff</option>
+              <option value="admin">Admin</option>
+            </select>
+          </div>
+          <div className="a-field">
+            <label htmlFor={ids + "p"} className="a-label">Password</label>
+            <input id={ids + "p"} type="password" className="a-input" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)}
+              minLength={MIN_PASSWORD} maxLength={1024} required aria-describedby={ids + "ph"} />
+            <p id={ids + "ph"} className="a-muted al-hint">At least {MIN_PASSWORD} characters. Share it with the person privately; they should not reuse it elsewhere.</p>
+          </div>
+        </div>
+        {error && <p className="a-error" role="alert">{error}</p>}
+        <button type="submit" className="a-btn a-btn--primary" disabled={busy}>{busy ? "Adding..." : "Add user"}</button>
+      </form>
+    </Card>
+  );
+}
+
+/** ResetPassword is a small modal form for a new password. */
+function ResetPassword({ user, onSave, onClose }: { user: User; onSave: (pw: string) => Promise<boolean>; onClose: () => void }) {
+  const [pw, setPw] = useState("");
+  const [busy, setBusy] = useState(false);
+  const ids = useId();
+  useEffect(() => {
+    const prev = document.activeElement as HTMLElement | null;
+    document.getElementById(ids + "pw")?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") { e.preventDefault(); onClose(); return; }
+      if (e.key !== "Tab") return;
+      const panel = document.getElementById(ids + "panel");
+      const f = panel ? Array.from(panel.querySelectorAll<HTMLElement>("input, button:not([disabled])")) : [];
+      if (!f.length) return;
+      const first = f[0], last = f[f.length - 1];
+      if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+      else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => { document.removeEventListener("keydown", onKey); prev?.focus?.(); };
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    const ok = await onSave(pw);
+    if (!ok) setBusy(false);
+  };
+  return (
+    <div className="a-dialog">
+      <div className="a-dialog__overlay" aria-hidden="true" />
+      <form id={ids + "panel"} className="a-dialog__panel" role="dialog" aria-modal="true" aria-labelledby={ids + "t"} onSubmit={submit}>
+        <h2 id={ids + "t"} className="a-dialog__title">Reset password for {user.name || user.email}</h2>
+        <p className="a-muted">Their current sessions end when the new password is saved.</p>
+        <label htmlFor={ids + "pw"} className="a-label">New password</label>
+        <input id={ids + "pw"} type="password" className="a-input" autoComplete="new-password" value={pw} onChange={(e) => setPw(e.target.value)}
+          minLength={MIN_PASSWORD} maxLength={1024} required aria-describedby={ids + "h"} />
+        <p id={ids + "h"} className="a-muted al-hint">At least {MIN_PASSWORD} characters.</p>
+        <div className="a-dialog__actions">
+          <Button variant="outline" onClick={onClose} disabled={busy}>Cancel</Button>
+          <button type="submit" className="a-btn a-btn--primary" disabled={busy}>{busy ? "Saving..." : "Save password"}</button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,209 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// OutboxRow is a row of outbox: one notification of one lead on one
+// channel, delivered at least once by the sender (notify.Notifier).
+type OutboxRow struct {
+	ID     string `db:"id" json:"id"`
+	Kind   string `db:"kind" json:"kind"` // OutboxEmail or OutboxWebhook
+	LeadID string `db:"lead_id" json:"leadId"`
+	// Payload is the JSON event; the webhook posts it byte for byte.
+	Payload  string `db:"payload" json:"-"`
+	Attempts int    `db:"attempts" json:"attempts"`
+	// NextAttemptAt is when the row is due; a claim moves it forward by
+	// the lease, so a sender that dies mid-send hands the row back.
+	NextAttemptAt time.Time  `db:"next_attempt_at" json:"nextAttemptAt"`
+	LastError     string     `db:"last_error" json:"lastError"`
+	CreatedAt     time.Time  `db:"created_at" json:"createdAt"`
+	DeliveredAt   *time.Time `db:"delivered_at" json:"deliveredAt"`
+	FailedAt      *time.Time `db:"failed_at" json:"failedAt"`
+}
+
+// Outbox channels.
+const (
+	OutboxEmail   = "email"
+	OutboxWebhook = "webhook"
+)
+
+// OutboxRetention is how long delivered and failed rows are kept.
+const OutboxRetention = 30 * 24 * time.Hour
+
+const outboxColumns = `id, kind, lead_id, payload, attempts, next_attempt_at, last_error, created_at, delivered_at, failed_at`
+
+// CreateLeadWithOutbox stores a lead and its notifications in one
+// transaction: if any insert fails, nothing is stored. It is idempotent on
+// the lead's id: when a lead with that id exists already (a spool replay
+// of a lead that did reach the database) it stores nothing and reports
+// false, so a lead is never stored or announced twice. Empty row ids are
+// generated; LeadID is set from l.
+func (s *Store) CreateLeadWithOutbox(ctx context.Context, l Lead, rows []OutboxRow) (bool, error) {
+	inserted := false
+	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.NamedExecContext(ctx, `INSERT INTO avatar_leads (`+leadColumns+`) VALUES (:id, :created_at, :updated_at,
+			:first_name, :last_name, :phone, :email, :city, :street_address, :zip_code, :damage_type, :status, :is_emergency,
+			:source, :insurance_carrier, :claim_number, :notes) ON CONFLICT (id) DO NOTHING`, l)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		for _, r := range rows {
+			if r.ID == "" {
+				r.ID = newRowID()
+			}
+			r.LeadID = l.ID
+			if _, err := tx.NamedExecContext(ctx, `INSERT INTO outbox (`+outboxColumns+`) VALUES (:id, :kind, :lead_id, :payload,
+				:attempts, :next_attempt_at, :last_error, :created_at, :delivered_at, :failed_at)`, r); err != nil {
+				return fmt.Errorf("outbox %s: %w", r.Kind, err)
+			}
+		}
+		inserted = true
+		return nil
+	})
+	if err != nil {
+		return false, fmt.Errorf("create lead %s: %w", l.ID, err)
+	}
+	return inserted, nil
+}
+
+// ClaimOutbox takes up to limit rows that are due at now, counts an
+// attempt on each and moves their next_attempt_at to now+lease, in one
+// statement, and returns them. On PostgreSQL rows another instance is
+// claiming are skipped (FOR UPDATE SKIP LOCKED), so two instances never
+// send the same row at once; SQLite serialises writers.
+func (s *Store) ClaimOutbox(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]OutboxRow, error) {
+	lock := ""
+	if s.dialect == "postgres" {
+		lock = ` FOR UPDATE SKIP LOCKED`
+	}
+	out := []OutboxRow{}
+	err := s.db.SelectContext(ctx, &out, s.q(`UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?
+		WHERE id IN (SELECT id FROM outbox WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
+			ORDER BY next_attempt_at, id LIMIT ?`+lock+`)
+		RETURNING `+outboxColumns), now.Add(lease), now, limit)
+	if err != nil {
+		return nil, fmt.Errorf("claim outbox: %w", err)
+	}
+	return out, nil
+}
+
+// OutboxDelivered records a delivery.
+func (s *Store) OutboxDelivered(ctx context.Context, id string, now time.Time) error {
+	return s.outboxUpdate(ctx, id, `UPDATE outbox SET delivered_at = ? WHERE id = ?`, now, id)
+}
+
+// OutboxRetry records a failed attempt and when to try again.
+func (s *Store) OutboxRetry(ctx context.Context, id, lastErr string, next time.Time) error {
+	return s.outboxUpdate(ctx, id, `UPDATE outbox SET last_error = ?, next_attempt_at = ? WHERE id = ?`, cleanText(lastErr, 1000), next, id)
+}
+
+// OutboxFailed gives a row up: it is not tried again and shows as failed.
+func (s *Store) OutboxFailed(ctx context.Context, id, lastErr string, now time.Time) error {
+	return s.outboxUpdate(ctx, id, `UPDATE outbox SET last_error = ?, failed_at = ? WHERE id = ?`, cleanText(lastErr, 1000), now, id)
+}
+
+func (s *Store) outboxUpdate(ctx context.Context, id, query string, args ...any) error {
+	res, err := s.db.ExecContext(ctx, s.q(query), args...)
+	if err != nil {
+		return fmt.Errorf("outbox %s: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("outbox %s: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// NextOutboxAttempt returns when the earliest pending row is due; ok is
+// false when nothing is pending.
+func (s *Store) NextOutboxAttempt(ctx context.Context) (at time.Time, ok bool, err error) {
+	var ts []time.Time
+	if err := s.db.SelectContext(ctx, &ts, `SELECT next_attempt_at FROM outbox WHERE delivered_at IS NULL AND failed_at IS NULL
+		ORDER BY next_attempt_at LIMIT 1`); err != nil {
+		return at, false, fmt.Errorf("next outbox attempt: %w", err)
+	}
+	if len(ts) == 0 {
+		return at, false, nil
+	}
+	return ts[0], true, nil
+}
+
+// OutboxStats sums up the outbox for the dashboard and /healthz.
+type OutboxStats struct {
+	// Pending rows are not delivered yet and still tried.
+	Pending int `db:"pending" json:"pending"`
+	// Retrying rows are pending rows that have failed at least once.
+	Retrying int `db:"retrying" json:"retrying"`
+	// Failed rows were given up.
+	Failed int `db:"failed" json:"failed"`
+	// LastError is the newest error of a row not delivered ("" if none).
+	LastError       string     `db:"-" json:"lastError"`
+	LastDeliveredAt *time.Time `db:"-" json:"lastDeliveredAt"`
+}
+
+// OutboxCounts returns the pending, retrying and failed counts only
+// (cheap enough for every /healthz call).
+func (s *Store) OutboxCounts(ctx context.Context) (OutboxStats, error) {
+	var st OutboxStats
+	err := s.db.GetContext(ctx, &st, `SELECT
+		COUNT(CASE WHEN delivered_at IS NULL AND failed_at IS NULL THEN 1 END) AS pending,
+		COUNT(CASE WHEN delivered_at IS NULL AND failed_at IS NULL AND last_error <> '' THEN 1 END) AS retrying,
+		COUNT(CASE WHEN failed_at IS NOT NULL THEN 1 END) AS failed
+		FROM outbox`)
+	if err != nil {
+		return st, fmt.Errorf("outbox counts: %w", err)
+	}
+	return st, nil
+}
+
+// OutboxStatus returns the counts, the newest error of an undelivered row
+// and the time of the latest delivery.
+func (s *Store) OutboxStatus(ctx context.Context) (OutboxStats, error) {
+	st, err := s.OutboxCounts(ctx)
+	if err != nil {
+		return st, err
+	}
+	var errs []string
+	if err := s.db.SelectContext(ctx, &errs, `SELECT last_error FROM outbox WHERE delivered_at IS NULL AND last_error <> ''
+		ORDER BY created_at DESC, id LIMIT 1`); err != nil {
+		return st, fmt.Errorf("outbox last error: %w", err)
+	}
+	if len(errs) > 0 {
+		st.LastError = errs[0]
+	}
+	var ts []time.Time
+	if err := s.db.SelectContext(ctx, &ts, `SELECT delivered_at FROM outbox WHERE delivered_at IS NOT NULL
+		ORDER BY delivered_at DESC LIMIT 1`); err != nil {
+		return st, fmt.Errorf("outbox last delivery: %w", err)
+	}
+	if len(ts) > 0 {
+		st.LastDeliveredAt = &ts[0]
+	}
+	return st, nil
+}
+
+// RecentOutbox returns the newest rows, without their payloads.
+func (s *Store) RecentOutbox(ctx context.Context, limit int) ([]OutboxRow, error) {
+	out := []OutboxRow{}
+	err := s.db.SelectContext(ctx, &out, s.q(`SELECT id, kind, lead_id, '' AS payload, attempts, next_attempt_at, last_error,
+		created_at, delivered_at, failed_at FROM outbox ORDER BY created_at DESC, id LIMIT ?`), limit)
+	if err != nil {
+		return nil, fmt.Errorf("recent outbox: %w", err)
+	}
+	return out, nil
+}
+
+// PruneOutbox drops rows delivered or given up before before.
+func (s *Store) PruneOutbox(ctx context.Context, before time.Time) error {
+	if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM outbox WHERE delivered_at < ? OR failed_at < ?`), before, before); err != nil {
+		return fmt.Errorf("prune outbox: %w", err)
+	}
+	return nil
+}

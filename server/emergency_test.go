@@ -1,0 +1,205 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+func TestParseHours(t *testing.T) {
+	for _, c := range []struct{ in, norm, text string }{
+		{"Mo-Fr 08:00-18:00", "Mo-Fr 08:00-18:00", "Mon–Fri 8:00 AM–6:00 PM"},
+		{" mo-fr 08:00 - 18:00 ;  SA 09:30-13:00 ", "Mo-Fr 08:00-18:00; Sa 09:30-13:00", "Mon–Fri 8:00 AM–6:00 PM; Sat 9:30 AM–1:00 PM"},
+		{"Mo,We,Fr 00:00-12:00; Tu-Th 12:00-23:59", "", ""}, // We twice
+		{"Mo,We,Fr 00:00-12:00; Tu,Th 12:00-23:59", "Mo,We,Fr 00:00-12:00; Tu,Th 12:00-23:59", "Mon, Wed, Fri 12:00 AM–12:00 PM; Tue, Thu 12:00 PM–11:59 PM"},
+		{"Mo-Su 00:00-23:59", "Mo-Su 00:00-23:59", "Mon–Sun 12:00 AM–11:59 PM"},
+		{"", "", ""},
+		{"Mon-Fri 8-6", "", ""},
+		{"Fr-Mo 08:00-18:00", "", ""}, // backwards range
+		{"Mo-Fr 18:00-08:00", "", ""}, // overnight
+		{"Mo-Fr 08:00-24:00", "", ""}, // hour 24
+		{"Mo-Fr 08:00-18:00;", "Mo-Fr 08:00-18:00", "Mon–Fri 8:00 AM–6:00 PM"},
+		{"Xx 08:00-18:00", "", ""},
+	} {
+		h, err := ParseHours(c.in)
+		if c.norm == "" {
+			if err == nil {
+				t.Errorf("%q: accepted as %q", c.in, h.String())
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if h.String() != c.norm || h.Text() != c.text {
+			t.Errorf("%q: %q / %q, want %q / %q", c.in, h.String(), h.Text(), c.norm, c.text)
+		}
+	}
+	h, _ := ParseHours("Mo-We,Fr 08:00-17:00; Sa 09:00-12:00")
+	spec := h.Specification()
+	if len(spec) != 2 || !reflect.DeepEqual(spec[0]["dayOfWeek"], []string{"Monday", "Tuesday", "Wednesday", "Friday"}) || spec[1]["opens"] != "09:00" {
+		t.Errorf("specification: %v", spec)
+	}
+	if got := h.OpeningHours(); !reflect.DeepEqual(got, []string{"Mo-We,Fr 08:00-17:00", "Sa 09:00-12:00"}) {
+		t.Errorf("openingHours: %v", got)
+	}
+}
+
+// localBusinessLD returns the LocalBusiness node of a page's JSON-LD.
+func localBusinessLD(t *testing.T, doc *html.Node) map[string]any {
+	t.Helper()
+	for _, b := range jsonLDBlocks(t, doc) {
+		graph, _ := b["@graph"].([]any)
+		for _, n := range graph {
+			m, _ := n.(map[string]any)
+			if types, _ := m["@type"].([]any); len(types) > 0 && types[0] == "LocalBusiness" {
+				return m
+			}
+		}
+	}
+	t.Fatal("no LocalBusiness in the JSON-LD")
+	return nil
+}
+
+// byClass returns the text of every element whose class list has class.
+func byClass(doc *html.Node, class string) []string {
+	var out []string
+	for _, n := range find(doc, func(n *html.Node) bool {
+		return strings.Contains(" "+attr(n, "class")+" ", " "+class+" ")
+	}) {
+		out = append(out, text(n))
+	}
+	return out
+}
+
+func saveSettings(t *testing.T, h http.Handler, tok string, over map[string]any) *response {
+	t.Helper()
+	st := map[string]any{"businessName": "Peach State Restoration", "phone": "(404) 555-0177", "address": "100 Main St, Marietta, GA 30060",
+		"website": "https://www.peachstate.example", "emergencyPhone": "(404) 555-0199", "autoIndexNow": false, "seoMonitoring": false,
+		"autoSchema": true, "emergencyMode": true, "businessHours": "Mo-Fr 08:00-18:00; Sa 09:00-13:00"}
+	for k, v := range over {
+		st[k] = v
+	}
+	return jsonReq(t, h, "PUT", "/api/admin/settings", tok, st)
+}
+
+// TestEmergencyModeToggle: off, the chrome and the call buttons say "Call
+// us" with the business hours and dial the business phone, and the
+// LocalBusiness opening hours are the business hours; on again, the 24/7
+// bar dials the emergency phone and the structured data says open 24/7.
+func TestEmergencyModeToggle(t *testing.T) {
+	srv, _ := adminServer(t, nil)
+	h := srv.Handler()
+	tok := unlock(t, h)
+	const hoursText = "Mon–Fri 8:00 AM–6:00 PM; Sat 9:00 AM–1:00 PM"
+	paths := []string{"/", "/services/water-damage-restoration"}
+
+	// Default: 24/7, open around the clock.
+	for _, p := range paths {
+		doc := get(t, h, p).Doc
+		if bar := byClass(doc, "bluebar__emergency"); len(bar) != 1 || !strings.HasPrefix(bar[0], "24/7 Emergency: ") {
+			t.Errorf("%s: default emergency bar %q", p, bar)
+		}
+		if lb := localBusinessLD(t, doc); lb["openingHours"] != "Mo-Su 00:00-23:59" {
+			t.Errorf("%s: default openingHours %v", p, lb["openingHours"])
+		}
+	}
+
+	if r := saveSettings(t, h, tok, map[string]any{"emergencyMode": false}); r.StatusCode != 200 {
+		t.Fatalf("save: %d %s", r.StatusCode, r.Body)
+	}
+	for _, p := range paths {
+		res := get(t, h, p)
+		doc := res.Doc
+		txt := text(bodyOf(doc))
+		bar := byClass(doc, "bluebar__emergency")
+		if len(bar) != 1 || bar[0] != "Call us: (404) 555-0177 · "+hoursText {
+			t.Errorf("%s: bar %q", p, bar)
+		}
+		for _, b := range byClass(doc, "emergency-banner") {
+			if strings.Contains(b, "24/7") || strings.Contains(b, "24 hours") || !strings.Contains(b, "Call us") || !strings.Contains(b, hoursText) {
+				t.Errorf("%s: emergency banner %q", p, b)
+			}
+		}
+		for _, cls := range []string{"bluebar", "hero", "page-hero", "quote__side", "svc-side", "svc-trust", "trust-badges", "badge-card", "help-card", "faq__call", "footer"} {
+			for _, s := range byClass(doc, cls) {
+				if strings.Contains(s, "24/7") || strings.Contains(s, "day or night") {
+					t.Errorf("%s: .%s still promises 24/7: %q", p, cls, s)
+				}
+			}
+		}
+		if !strings.Contains(txt, "Call us") || !strings.Contains(txt, hoursText) {
+			t.Errorf("%s: no 'Call us' with the hours", p)
+		}
+		if strings.Contains(res.Body, "tel:+14045550199") || strings.Contains(txt, "(404) 555-0199") {
+			t.Errorf("%s: the emergency phone is still dialled outside emergency mode", p)
+		}
+		lb := localBusinessLD(t, doc)
+		if got, _ := json.Marshal(lb["openingHours"]); string(got) != `["Mo-Fr 08:00-18:00","Sa 09:00-13:00"]` {
+			t.Errorf("%s: openingHours %s", p, got)
+		}
+		spec, _ := lb["openingHoursSpecification"].([]any)
+		if len(spec) != 2 {
+			t.Errorf("%s: openingHoursSpecification %v", p, lb["openingHoursSpecification"])
+		}
+		if strings.Contains(lb["description"].(string), "24/7") {
+			t.Errorf("%s: LocalBusiness description still says 24/7", p)
+		}
+	}
+	// The contact page's availability card shows the hours.
+	if c := byClass(get(t, h, "/contact").Doc, "contact-cards"); len(c) != 1 || !strings.Contains(c[0], hoursText) || strings.Contains(c[0], "24 hours a day") {
+		t.Errorf("contact cards: %q", c)
+	}
+
+	// Back on: 24/7 bar with the emergency phone, open around the clock.
+	if r := saveSettings(t, h, tok, map[string]any{"emergencyMode": true}); r.StatusCode != 200 {
+		t.Fatalf("save: %d %s", r.StatusCode, r.Body)
+	}
+	for _, p := range paths {
+		res := get(t, h, p)
+		if bar := byClass(res.Doc, "bluebar__emergency"); len(bar) != 1 || bar[0] != "24/7 Emergency: (404) 555-0199" {
+			t.Errorf("%s: bar after switching back %q", p, bar)
+		}
+		if !strings.Contains(res.Body, `class="bluebar__emergency" href="tel:+14045550199"`) && !strings.Contains(res.Body, `href="tel:+14045550199" class="bluebar__emergency"`) {
+			t.Errorf("%s: the 24/7 bar does not dial the emergency phone", p)
+		}
+		if tb := byClass(res.Doc, "topbar"); len(tb) != 1 || !strings.Contains(tb[0], "(404) 555-0177") {
+			t.Errorf("%s: top bar should keep the business phone: %q", p, tb)
+		}
+		lb := localBusinessLD(t, res.Doc)
+		if lb["openingHours"] != "Mo-Su 00:00-23:59" {
+			t.Errorf("%s: openingHours after switching back %v", p, lb["openingHours"])
+		}
+		if !strings.Contains(lb["telephone"].(string), "404-555-0177") {
+			t.Errorf("%s: LocalBusiness telephone %v", p, lb["telephone"])
+		}
+	}
+}
+
+func TestSettingsBusinessHours(t *testing.T) {
+	srv, _ := adminServer(t, nil)
+	h := srv.Handler()
+	tok := unlock(t, h)
+	got := jsonReq(t, h, "GET", "/api/admin/settings", tok, nil)
+	if !strings.Contains(got.Body, `"businessHours":"Mo-Fr 08:00-18:00"`) || !strings.Contains(got.Body, `"businessHoursText":"Mon–Fri 8:00 AM–6:00 PM"`) {
+		t.Errorf("default hours: %s", got.Body)
+	}
+	r := saveSettings(t, h, tok, map[string]any{"businessHours": "weekdays 9 to 5"})
+	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `"businessHours":"Enter the hours as days and 24-hour times`) {
+		t.Errorf("bad hours: %d %s", r.StatusCode, r.Body)
+	}
+	r = saveSettings(t, h, tok, map[string]any{"businessHours": "mo-fr 07:00-19:00"})
+	if r.StatusCode != 200 || !strings.Contains(r.Body, `"businessHours":"Mo-Fr 07:00-19:00"`) || !strings.Contains(r.Body, `"businessHoursText":"Mon–Fri 7:00 AM–7:00 PM"`) {
+		t.Errorf("hours not normalised: %d %s", r.StatusCode, r.Body)
+	}
+	// A client that does not send the hours keeps the saved ones.
+	r = saveSettings(t, h, tok, map[string]any{"businessHours": nil})
+	if r.StatusCode != 200 || !strings.Contains(r.Body, `"businessHours":"Mo-Fr 07:00-19:00"`) {
+		t.Errorf("hours lost when omitted: %d %s", r.StatusCode, r.Body)
+	}
+}

@@ -1,0 +1,77 @@
+package server
+
+import (
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+)
+
+// NewLogger returns the server's logger: slog text lines on out, with
+// every configured secret (and the password part of URLs that carry one)
+// replaced by [REDACTED] in every message and attribute, errors included.
+// Secrets can reach a log through text nobody wrote on purpose, such as a
+// Go error that quotes a whole request URL.
+func NewLogger(out io.Writer, secrets []string) *slog.Logger {
+	return slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{ReplaceAttr: redactor(secrets)}))
+}
+
+// minSecretLen keeps redaction from rewriting ordinary short strings.
+const minSecretLen = 4
+
+func redactor(secrets []string) func([]string, slog.Attr) slog.Attr {
+	var list []string
+	for _, s := range secrets {
+		if len(s) >= minSecretLen {
+			list = append(list, s)
+		}
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	// Longest first, so a secret that contains another is removed whole.
+	sort.Slice(list, func(i, j int) bool { return len(list[i]) > len(list[j]) })
+	pairs := make([]string, 0, 2*len(list))
+	for _, s := range list {
+		pairs = append(pairs, s, "[REDACTED]")
+	}
+	r := strings.NewReplacer(pairs...)
+	return func(_ []string, a slog.Attr) slog.Attr {
+		switch a.Value.Kind() {
+		case slog.KindString:
+			if v := a.Value.String(); v != "" {
+				a.Value = slog.StringValue(r.Replace(v))
+			}
+		case slog.KindAny:
+			switch v := a.Value.Any().(type) {
+			case error:
+				a.Value = slog.StringValue(r.Replace(v.Error()))
+			case interface{ String() string }:
+				a.Value = slog.StringValue(r.Replace(v.String()))
+			}
+		}
+		return a
+	}
+}
+
+// logRequest writes the one line a request gets, cached or not, with the
+// same keys: method, path, status, bytes, dur_ms, and cached or err when
+// they apply. 5xx are errors; expected failures and 4xx are info.
+func (s *Server) logRequest(method, path string, status int, bytes int64, durMs float64, cached bool, err error) {
+	level := slog.LevelInfo
+	if status >= 500 && !isQuiet(err) {
+		level = slog.LevelError
+	}
+	if !s.accessLog && level < slog.LevelError {
+		return
+	}
+	attrs := []slog.Attr{slog.String("method", method), slog.String("path", path), slog.Int("status", status),
+		slog.Int64("bytes", bytes), slog.Float64("dur_ms", durMs)}
+	if cached {
+		attrs = append(attrs, slog.Bool("cached", true))
+	}
+	if err != nil && !isPlainNotFound(err) {
+		attrs = append(attrs, slog.Any("err", err))
+	}
+	s.log.LogAttrs(nil, level, "http", attrs...)
+}

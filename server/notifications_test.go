@@ -1,0 +1,514 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/mail"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/notify"
+	"github.com/atlanta-restoration/site/notify/notifytest"
+	"github.com/atlanta-restoration/site/spool"
+)
+
+const (
+	smtpUser     = "leads@example-restoration.test"
+	smtpPassword = "smtp-pass-do-not-log-8812"
+	hookSecret   = "hook-secret-do-not-log-3318"
+)
+
+// leadKit is a server wired as main.go wires it: a notifier from the
+// configuration and an intake with a spool under DATA_DIR.
+type leadKit struct {
+	srv      *Server
+	notifier *notify.Notifier
+	intake   *spool.Intake
+	spool    *spool.Spool
+}
+
+// leadServer builds a server on store. smtpTLS trusts the fake SMTP
+// server's certificate.
+func leadServer(t *testing.T, store *db.Store, env map[string]string, smtpTLS *tls.Config, log *slog.Logger) leadKit {
+	t.Helper()
+	newTestServer(t, nil) // the shared SSR engine and content
+	if log == nil {
+		log = quiet
+	}
+	cfg := testConfig(t, mapWith(env, "ADMIN_PIN", testPIN, "DATA_DIR", t.TempDir()))
+	nc, err := notify.FromConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nc.SMTP != nil {
+		nc.SMTP.TLS = smtpTLS
+		nc.SMTP.Timeout = 5 * time.Second
+	}
+	n := notify.New(store, nc, log)
+	sp, err := spool.Open(filepath.Join(cfg.DataDir, "spool"), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sp.Close() })
+	in := spool.NewIntake(n, sp, store.Ping, log)
+	srv, err := New(Options{Config: cfg, Log: log, Store: store, Content: site, Engine: engine, NoWarm: true, Leads: in, Notifier: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return leadKit{srv: srv, notifier: n, intake: in, spool: sp}
+}
+
+// hookReceiver is the owner's CRM: it checks each signature and counts
+// deliveries per lead.
+type hookReceiver struct {
+	mu     sync.Mutex
+	status int
+	bodies [][]byte
+	perID  map[string]int
+	badSig int
+}
+
+func (h *hookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !hmac.Equal([]byte(r.Header.Get(notify.SignatureHeader)), []byte(notify.Sign([]byte(hookSecret), body))) {
+		h.badSig++
+	}
+	var ev notify.Event
+	json.Unmarshal(body, &ev)
+	if h.perID == nil {
+		h.perID = map[string]int{}
+	}
+	h.perID[ev.ID]++
+	h.bodies = append(h.bodies, body)
+	if h.status != 0 {
+		w.WriteHeader(h.status)
+	}
+}
+
+func (h *hookReceiver) count() int { h.mu.Lock(); defer h.mu.Unlock(); return len(h.bodies) }
+
+func notifyEnv(fake *notifytest.Server, hook string) map[string]string {
+	env := map[string]string{"LEAD_WEBHOOK_URL": hook, "LEAD_WEBHOOK_SECRET": hookSecret}
+	if fake != nil {
+		env["SMTP_URL"] = "smtp://" + url.QueryEscape(smtpUser) + ":" + smtpPassword + "@" + fake.Addr
+		env["LEAD_NOTIFY_TO"] = "owner@example-restoration.test, office@example-restoration.test"
+	}
+	return env
+}
+
+// A lead submitted through the form reaches the owner by email (through
+// STARTTLS and AUTH) and the CRM by signed webhook, as soon as it is
+// stored; the dashboard shows it delivered; no secret reaches the log.
+func TestNotificationsEndToEnd(t *testing.T) {
+	fake := notifytest.NewServer(t, notifytest.Options{StartTLS: true, User: smtpUser, Password: smtpPassword})
+	hook := &hookReceiver{}
+	ts := httptest.NewServer(hook)
+	defer ts.Close()
+	hookURL := ts.URL + "/hooks/catch/TOKEN-do-not-log-7731"
+	env := notifyEnv(fake, hookURL)
+	var buf bytes.Buffer
+	log := NewLogger(&buf, testConfig(t, env).Secrets())
+	k := leadServer(t, db.NewTestSQLite(t), env, fake.ClientTLS(), log)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { k.notifier.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	f := validForm()
+	f.Set("name", "Maria\r\nBcc: victim@evil.test Gonzalez")
+	r := postForm(t, k.srv.Handler(), "/api/estimate", f, "10.6.0.1", "application/json")
+	if r.StatusCode != http.StatusCreated {
+		t.Fatalf("submit: %d %s", r.StatusCode, r.Body)
+	}
+	msgs := fake.WaitMessages(1, 5*time.Second)
+	if len(msgs) != 1 {
+		t.Fatalf("%d emails within 5 s", len(msgs))
+	}
+	m := msgs[0]
+	if !m.TLS || m.User != smtpUser || strings.Join(m.To, ",") != "owner@example-restoration.test,office@example-restoration.test" {
+		t.Errorf("email: TLS %v user %q to %v", m.TLS, m.User, m.To)
+	}
+	msg, err := mail.ReadMessage(bytes.NewReader(m.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
+	if !strings.HasPrefix(subject, "EMERGENCY") || msg.Header.Get("Bcc") != "" {
+		t.Errorf("subject %q, Bcc %q", subject, msg.Header.Get("Bcc"))
+	}
+	if !bytes.Contains(m.Data, []byte(testBase+"/admin/leads")) || !bytes.Contains(m.Data, []byte("(770) 555-0199")) {
+		t.Errorf("email body lacks the link or the phone:\n%s", m.Data)
+	}
+	for end := time.Now().Add(5 * time.Second); hook.count() == 0 && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	ls := leads(t, k.srv.store)
+	if hook.count() != 1 || hook.badSig != 0 || len(ls) != 1 || hook.perID[ls[0].ID] != 1 {
+		t.Fatalf("webhook: %d calls, %d badly signed, per lead %v", hook.count(), hook.badSig, hook.perID)
+	}
+
+	// The dashboard's view.
+	tok := unlock(t, k.srv.Handler())
+	res := jsonReq(t, k.srv.Handler(), "GET", "/api/admin/notifications", tok, nil)
+	var st NotificationsStatus
+	if err := json.Unmarshal([]byte(res.Body), &st); err != nil || res.StatusCode != 200 {
+		t.Fatalf("notifications: %d %s", res.StatusCode, res.Body)
+	}
+	if !st.Configured.Email || !st.Configured.Webhook || st.Pending != 0 || st.Failed != 0 || st.LastDeliveredAt == nil ||
+		len(st.Recent) != 2 || st.Recent[0].LeadID != ls[0].ID || st.Recent[0].DeliveredAt == nil {
+		t.Errorf("status %s", res.Body)
+	}
+	for _, private := range []string{"555-0199", "maria@example.com", smtpPassword, hookSecret, "TOKEN-do-not-log", fake.Addr} {
+		if strings.Contains(res.Body, private) {
+			t.Errorf("the notifications view shows %q", private)
+		}
+	}
+	if r := jsonReq(t, k.srv.Handler(), "GET", "/api/admin/notifications", "", nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("without a token: %d", r.StatusCode)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "lead notification delivered") {
+		t.Errorf("deliveries not logged:\n%s", out)
+	}
+	for _, secret := range []string{smtpPassword, hookSecret, "TOKEN-do-not-log-7731"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("%q reached the log:\n%s", secret, out)
+		}
+	}
+}
+
+// The honeypot answers exactly as a saved request (status, headers that
+// matter, body), on both endpoints; it stores nothing and notifies no one.
+func TestEstimateHoneypotLooksReal(t *testing.T) {
+	hook := &hookReceiver{}
+	ts := httptest.NewServer(hook)
+	defer ts.Close()
+	k := leadServer(t, db.NewTestSQLite(t), notifyEnv(nil, ts.URL), nil, nil)
+	h := k.srv.Handler()
+	bot := validForm()
+	bot.Set("website", "http://spam.example")
+	for _, path := range []string{"/api/estimate", "/estimate"} {
+		accept := ""
+		if path == "/api/estimate" {
+			accept = "application/json"
+		}
+		real := postForm(t, h, path, validForm(), "10.7.0.1", accept)
+		fake := postForm(t, h, path, bot, "10.7.0.2", accept)
+		if real.StatusCode != fake.StatusCode || real.Body != fake.Body || real.Header.Get("Location") != fake.Header.Get("Location") ||
+			real.Header.Get("Content-Type") != fake.Header.Get("Content-Type") {
+			t.Errorf("%s: real %d %q %q, honeypot %d %q %q", path, real.StatusCode, real.Header.Get("Location"), real.Body,
+				fake.StatusCode, fake.Header.Get("Location"), fake.Body)
+		}
+	}
+	// An invalid bot submission gets the same messages a person would.
+	bad := postForm(t, h, "/api/estimate", mapForm(bot, "phone", "12"), "10.7.0.3", "application/json")
+	if bad.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("invalid honeypot submission: %d", bad.StatusCode)
+	}
+	k.notifier.DeliverDue(context.Background())
+	if n := len(leads(t, k.srv.store)); n != 2 {
+		t.Errorf("%d leads stored, want the 2 real ones", n)
+	}
+	if hook.count() != 2 {
+		t.Errorf("%d webhook calls, want 2 (the real ones)", hook.count())
+	}
+}
+
+func mapForm(f url.Values, k, v string) url.Values {
+	out := url.Values{}
+	for key, vs := range f {
+		out[key] = append([]string(nil), vs...)
+	}
+	out.Set(k, v)
+	return out
+}
+
+// /healthz reports the outbox (pending, failed) and the spool's backlog;
+// a backlog alone does not fail it.
+func TestHealthzReportsSpoolAndOutbox(t *testing.T) {
+	hook := &hookReceiver{status: http.StatusInternalServerError}
+	ts := httptest.NewServer(hook)
+	defer ts.Close()
+	store := db.NewTestSQLite(t)
+	k := leadServer(t, store, notifyEnv(nil, ts.URL), nil, nil)
+	h := k.srv.Handler()
+	postForm(t, h, "/api/estimate", validForm(), "10.8.0.1", "application/json")
+	k.notifier.DeliverDue(context.Background())
+	var out struct {
+		Status string
+		Spool  struct{ Backlog int }
+		Outbox *struct{ Pending, Failed int }
+	}
+	r := get(t, h, "/healthz")
+	json.Unmarshal([]byte(r.Body), &out)
+	if r.StatusCode != 200 || out.Status != "ok" || out.Outbox == nil || out.Outbox.Pending != 1 || out.Outbox.Failed != 0 || out.Spool.Backlog != 0 {
+		t.Fatalf("healthz %d %s", r.StatusCode, r.Body)
+	}
+	// A spooled lead with the database back up: reported, status ok.
+	k.spool.Append(spool.Record{Key: "spooled-1", At: time.Now().UTC(), Lead: db.Lead{ID: "spooled-1", FirstName: "A", Phone: "7705550100"}})
+	r = get(t, h, "/healthz")
+	json.Unmarshal([]byte(r.Body), &out)
+	if r.StatusCode != 200 || out.Status != "ok" || out.Spool.Backlog != 1 {
+		t.Fatalf("healthz with a backlog: %d %s", r.StatusCode, r.Body)
+	}
+}
+
+// With the database down a visitor's request is spooled and answered as
+// received, with the phone number on the page; the replay stores every
+// lead once (SQLite: the store is closed, then a new one opened on the
+// same file).
+func TestSpoolEndToEndSQLite(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "site.db")
+	open := func() *db.Store {
+		x, err := db.OpenSQLite(ctx, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := db.FromDB(ctx, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	store := open()
+	k := leadServer(t, store, nil, nil, nil)
+	store.Close() // the database is gone
+	submitWhileDown(t, k, 20)
+	thanks := get(t, k.srv.Handler(), "/estimate/thanks")
+	if body := text(bodyOf(thanks.Doc)); !strings.Contains(body, "Your estimate request was received") || !strings.Contains(body, "(770) 555-0134") {
+		t.Errorf("the thank-you page does not confirm or lacks the phone: %.300s", body)
+	}
+	// The database is back: a new handle on the same file.
+	store2 := open()
+	in := spool.NewIntake(notify.New(store2, notify.Config{}, quiet), k.spool, store2.Ping, quiet)
+	replayTwice(t, in, k.spool, store2, 20)
+}
+
+// The issue's test on PostgreSQL: a proxy between the store and the
+// server is stopped, 20 leads are submitted, it is started, and all 20
+// arrive exactly once, with exactly one notification each.
+func TestSpoolEndToEndPostgres(t *testing.T) {
+	base := os.Getenv("TEST_DATABASE_URL")
+	if base == "" {
+		base = db.DefaultTestPostgres
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := net.DialTimeout("tcp", u.Host, time.Second); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("PostgreSQL is required in CI: %v", err)
+		}
+		t.Skipf("PostgreSQL not reachable: %v", err)
+	} else {
+		c.Close()
+	}
+	ctx := context.Background()
+	admin, err := sqlx.ConnectContext(ctx, "postgres", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema := "t_" + hex.EncodeToString(b)
+	if _, err := admin.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
+		t.Fatal(err)
+	}
+	defer admin.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
+	proxy := newTCPProxy(t, u.Host)
+	pu := *u
+	pu.Host = proxy.addr
+	q := pu.Query()
+	q.Set("search_path", schema)
+	q.Set("connect_timeout", "2")
+	pu.RawQuery = q.Encode()
+	x, err := sqlx.ConnectContext(ctx, "postgres", pu.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := db.FromDB(ctx, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	hook := &hookReceiver{}
+	ts := httptest.NewServer(hook)
+	defer ts.Close()
+	k := leadServer(t, store, notifyEnv(nil, ts.URL), nil, nil)
+
+	proxy.setUp(false) // the database is unreachable
+	submitWhileDown(t, k, 20)
+	r := get(t, k.srv.Handler(), "/healthz")
+	if !strings.Contains(r.Body, `"spool":{"backlog":20}`) {
+		t.Errorf("healthz while down: %d %s", r.StatusCode, r.Body)
+	}
+	proxy.setUp(true)
+	replayTwice(t, k.intake, k.spool, store, 20)
+	if _, err := k.notifier.DeliverDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if hook.count() != 20 || len(hook.perID) != 20 || hook.badSig != 0 {
+		t.Errorf("webhook: %d calls for %d leads (%d badly signed), want 20 for 20", hook.count(), len(hook.perID), hook.badSig)
+	}
+}
+
+// submitWhileDown posts n leads (half without JavaScript) and checks each
+// is answered as received.
+func submitWhileDown(t *testing.T, k leadKit, n int) {
+	t.Helper()
+	h := k.srv.Handler()
+	for i := 0; i < n; i++ {
+		f := validForm()
+		f.Set("name", fmt.Sprintf("Visitor %02d", i))
+		ip := fmt.Sprintf("10.20.%d.%d", i/200, i%200+1)
+		if i%2 == 0 {
+			r := postForm(t, h, "/api/estimate", f, ip, "application/json")
+			var st EstimateState
+			json.Unmarshal([]byte(r.Body), &st)
+			if r.StatusCode != http.StatusCreated || !st.Success {
+				t.Fatalf("lead %d: %d %s", i, r.StatusCode, r.Body)
+			}
+		} else if r := postForm(t, h, "/estimate", f, ip, ""); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/estimate/thanks" {
+			t.Fatalf("lead %d (no JS): %d %q", i, r.StatusCode, r.Header.Get("Location"))
+		}
+	}
+	if got := k.intake.Backlog(); got != n {
+		t.Fatalf("spool backlog %d, want %d", got, n)
+	}
+}
+
+// replayTwice replays the spool, then replays a copy of it taken before
+// (as if the process had died before removing the file): the database
+// holds every lead exactly once.
+func replayTwice(t *testing.T, in *spool.Intake, sp *spool.Spool, store *db.Store, n int) {
+	t.Helper()
+	ctx := context.Background()
+	saved := map[string][]byte{}
+	entries, _ := os.ReadDir(sp.Dir())
+	for _, e := range entries {
+		saved[e.Name()], _ = os.ReadFile(filepath.Join(sp.Dir(), e.Name()))
+	}
+	if got, err := in.Replay(ctx); got != n || err != nil || in.Backlog() != 0 {
+		t.Fatalf("replay: %d, %v, backlog %d", got, err, in.Backlog())
+	}
+	i := 0
+	for _, b := range saved {
+		if len(b) > 0 {
+			i++
+			os.WriteFile(filepath.Join(sp.Dir(), fmt.Sprintf("leads-%020d-%d.replay", 1, i)), b, 0o600)
+		}
+	}
+	again, err := spool.Open(sp.Dir(), quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	in2 := spool.NewIntake(notify.New(store, notify.Config{}, quiet), again, store.Ping, quiet)
+	if got, err := in2.Replay(ctx); got != n || err != nil {
+		t.Fatalf("second replay: %d, %v", got, err)
+	}
+	ls := leads(t, store)
+	names := map[string]int{}
+	for _, l := range ls {
+		names[l.FirstName+" "+l.LastName]++
+	}
+	if len(ls) != n || len(names) != n {
+		t.Fatalf("%d leads (%d names) after two replays, want %d exactly once", len(ls), len(names), n)
+	}
+	for i := 0; i < n; i++ {
+		if c := names[fmt.Sprintf("Visitor %02d", i)]; c != 1 {
+			t.Errorf("Visitor %02d stored %d times", i, c)
+		}
+	}
+}
+
+// tcpProxy stands between the store and PostgreSQL; setUp(false) cuts
+// every connection and refuses new ones, as a database outage would.
+type tcpProxy struct {
+	addr, target string
+	ln           net.Listener
+	mu           sync.Mutex
+	up           bool
+	conns        map[net.Conn]bool
+}
+
+func newTCPProxy(t *testing.T, target string) *tcpProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &tcpProxy{addr: ln.Addr().String(), target: target, ln: ln, up: true, conns: map[net.Conn]bool{}}
+	go p.serve()
+	t.Cleanup(func() { ln.Close(); p.setUp(false) })
+	return p
+}
+
+func (p *tcpProxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		up := p.up
+		p.mu.Unlock()
+		if !up {
+			c.Close()
+			continue
+		}
+		d, err := net.DialTimeout("tcp", p.target, 2*time.Second)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns[c], p.conns[d] = true, true
+		p.mu.Unlock()
+		pipe := func(a, b net.Conn) {
+			io.Copy(a, b)
+			a.Close()
+			b.Close()
+		}
+		go pipe(c, d)
+		go pipe(d, c)
+	}
+}
+
+func (p *tcpProxy) setUp(up bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.up = up
+	if !up {
+		for c := range p.conns {
+			c.Close()
+		}
+		p.conns = map[net.Conn]bool{}
+	}
+}

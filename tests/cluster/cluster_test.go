@@ -1,0 +1,597 @@
+// Package cluster_test runs two instances of the real binary against one
+// PostgreSQL database and one S3-compatible bucket (gofakes3, in process)
+// and checks that they behave as one site (issue 11). It needs PostgreSQL
+// (skipped when unreachable, failed in CI) and builds bin/site itself.
+package cluster_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"io"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	_ "github.com/lib/pq"
+)
+
+const pin = "739154"
+
+var root = func() string { r, _ := filepath.Abs("../.."); return r }()
+
+// instance is one running site process.
+type instance struct {
+	name string
+	base string
+	cmd  *exec.Cmd
+	log  *syncBuffer
+	done chan error
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// cluster is two instances on one database and one bucket.
+type cluster struct {
+	t          *testing.T
+	dsn        string
+	a, b       *instance
+	bin        string
+	s3         *httptest.Server
+	env        []string
+	indexNowMu sync.Mutex
+	indexNow   []string // bodies received by the fake IndexNow endpoint
+	purges     []string // bodies received by the fake CDN purge hook
+}
+
+func newCluster(t *testing.T) *cluster {
+	t.Helper()
+	admin := os.Getenv("TEST_ADMIN_DATABASE_URL")
+	if admin == "" {
+		admin = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+	}
+	adb, err := sqlx.Connect("postgres", admin)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("PostgreSQL is required in CI: %v", err)
+		}
+		t.Skipf("PostgreSQL not reachable: %v", err)
+	}
+	b := make([]byte, 6)
+	rand.Read(b)
+	name := "cluster_" + hex.EncodeToString(b)
+	if _, err := adb.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		adb.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
+		adb.Close()
+	})
+	u, _ := url.Parse(admin)
+	u.Path = "/" + name
+	c := &cluster{t: t, dsn: u.String()}
+
+	c.s3 = httptest.NewServer(gofakes3.New(s3mem.New()).Server())
+	t.Cleanup(c.s3.Close)
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		c.indexNowMu.Lock()
+		if strings.Contains(r.URL.Path, "purge") {
+			c.purges = append(c.purges, string(body))
+		} else {
+			c.indexNow = append(c.indexNow, string(body))
+		}
+		c.indexNowMu.Unlock()
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(hook.Close)
+
+	c.bin = filepath.Join(t.TempDir(), "site")
+	build := exec.Command("go", "build", "-o", c.bin, ".")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	c.env = []string{
+		"DATABASE_URL=" + c.dsn, "STORAGE=s3", "S3_ENDPOINT=" + c.s3.URL, "S3_BUCKET=project-photos",
+		"S3_ACCESS_KEY=test-access", "S3_SECRET_KEY=test-secret", "ADMIN_PIN=" + pin, "ADMIN_MAX_ATTEMPTS=5",
+		"SOURCE_DIR=" + root, "BASE_URL=https://www.cluster-test.example", "SHUTDOWN_DRAIN=1s", "SHUTDOWN_TIMEOUT=30s",
+		"INDEXNOW_ENDPOINT=" + hook.URL + "/indexnow", "INDEXNOW_KEY=0123456789abcdef0123456789abcdef", "INDEXNOW_DEBOUNCE=1s",
+		"CDN_PURGE_URL=" + hook.URL + "/purge", "SSR_POOL_SIZE=1", "MAX_CONNS_PER_IP=0",
+	}
+	c.a = c.start("A")
+	c.b = c.start("B")
+	c.waitReady(c.a)
+	c.waitReady(c.b)
+	return c
+}
+
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func (c *cluster) start(name string) *instance {
+	c.t.Helper()
+	port := freePort(c.t)
+	cmd := exec.Command(c.bin)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), c.env...)
+	cmd.Env = append(cmd.Env, fmt.Sprintf("PORT=%d", port), "DATA_DIR="+c.t.TempDir())
+	in := &instance{name: name, base: fmt.Sprintf("http://127.0.0.1:%d", port), cmd: cmd, log: &syncBuffer{}, done: make(chan error, 1)}
+	cmd.Stdout, cmd.Stderr = in.log, in.log
+	if err := cmd.Start(); err != nil {
+		c.t.Fatal(err)
+	}
+	go func() { in.done <- cmd.Wait() }()
+	c.t.Cleanup(func() {
+		cmd.Process.Kill()
+		if c.t.Failed() {
+			c.t.Logf("--- log of %s ---\n%s", name, in.log.String())
+		}
+	})
+	return in
+}
+
+func (c *cluster) waitReady(in *instance) {
+	c.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if res, err := http.Get(in.base + "/healthz?ready=1"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	c.t.Fatalf("%s never became ready:\n%s", in.name, in.log.String())
+}
+
+func unlock(t *testing.T, in *instance, p string) (int, string) {
+	t.Helper()
+	res, err := http.Post(in.base+"/api/admin/unlock", "application/json", strings.NewReader(`{"pin":"`+p+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct{ Token string }
+	json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out.Token
+}
+
+func do(t *testing.T, method, u, token, contentType string, body io.Reader) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, u, body)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, u, err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+func jpegBytes(w, h int) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 90, 255})
+		}
+	}
+	var b bytes.Buffer
+	jpeg.Encode(&b, img, nil)
+	return b.Bytes()
+}
+
+func multipartFile(name string, data []byte) ([]byte, string) {
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	part, _ := mw.CreateFormFile("file", name)
+	part.Write(data)
+	mw.Close()
+	return b.Bytes(), mw.FormDataContentType()
+}
+
+// waitFor polls until ok or the limit passes, and returns how long it took.
+func waitFor(limit time.Duration, ok func() bool) (time.Duration, bool) {
+	start := time.Now()
+	for time.Since(start) < limit {
+		if ok() {
+			return time.Since(start), true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return time.Since(start), false
+}
+
+func TestTwoInstancesBehaveAsOneSite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two servers")
+	}
+	c := newCluster(t)
+	_, tokA := unlock(t, c.a, pin)
+	_, tokB := unlock(t, c.b, pin)
+	portfolio := func(in *instance) string { _, b := do(t, "GET", in.base+"/portfolio", "", "", nil); return b }
+	if strings.Contains(portfolio(c.b), "Cluster Kitchen") {
+		t.Fatal("the project exists before the upload")
+	}
+
+	// An upload on A appears on B's cached /portfolio.
+	portfolio(c.b) // make sure B has it cached
+	body, ct := multipartFile("kitchen.jpg", jpegBytes(640, 480))
+	code, up := do(t, "POST", c.a.base+"/api/admin/media?project=Cluster+Kitchen", tokA, ct, bytes.NewReader(body))
+	if code != http.StatusCreated {
+		t.Fatalf("upload on A: %d %s", code, up)
+	}
+	var item struct{ ID, URL string }
+	json.Unmarshal([]byte(up), &item)
+	took, ok := waitFor(10*time.Second, func() bool { return strings.Contains(portfolio(c.b), "Cluster Kitchen") })
+	if !ok {
+		t.Fatal("the upload on A never appeared on B's /portfolio")
+	}
+	t.Logf("upload on A visible on B's /portfolio after %v", took.Round(time.Millisecond))
+	// The CDN purge hook hears of it once, from A, with the changed pages
+	// only.
+	var purge struct{ Paths []string }
+	if _, ok := waitFor(30*time.Second, func() bool {
+		c.indexNowMu.Lock()
+		defer c.indexNowMu.Unlock()
+		if len(c.purges) == 0 {
+			return false
+		}
+		json.Unmarshal([]byte(c.purges[0]), &purge)
+		return true
+	}); !ok {
+		t.Fatal("the CDN purge hook was never called")
+	}
+	got := strings.Join(purge.Paths, " ")
+	if !strings.Contains(" "+got+" ", " / ") || !strings.Contains(got, "/portfolio") || strings.Contains(got, "/services") {
+		t.Errorf("purged paths %v: want / and /portfolio, not /services", purge.Paths)
+	}
+	time.Sleep(time.Second)
+	c.indexNowMu.Lock()
+	if len(c.purges) != 1 {
+		t.Errorf("%d purge calls for one upload, want 1: %v", len(c.purges), c.purges)
+	}
+	c.purges = nil
+	c.indexNowMu.Unlock()
+	// IndexNow: one submission for one change (the job runs on one
+	// instance), with the changed pages only.
+	var sub struct{ URLList []string }
+	if _, ok := waitFor(30*time.Second, func() bool {
+		c.indexNowMu.Lock()
+		defer c.indexNowMu.Unlock()
+		if len(c.indexNow) == 0 {
+			return false
+		}
+		json.Unmarshal([]byte(c.indexNow[0]), &sub)
+		return true
+	}); !ok {
+		t.Fatal("no IndexNow submission after the upload")
+	}
+	time.Sleep(3 * time.Second) // longer than INDEXNOW_DEBOUNCE: a second instance would have sent by now
+	c.indexNowMu.Lock()
+	if len(c.indexNow) != 1 {
+		t.Errorf("%d IndexNow submissions for one upload, want 1: %v", len(c.indexNow), c.indexNow)
+	}
+	c.indexNowMu.Unlock()
+	if u := strings.Join(sub.URLList, " "); !strings.Contains(u, "/portfolio") || strings.Contains(u, "/services") {
+		t.Errorf("IndexNow urlList %v: want / and /portfolio, not /services", sub.URLList)
+	}
+	// B serves the file from the shared bucket, with Range support.
+	req, _ := http.NewRequest("GET", c.b.base+item.URL, nil)
+	req.Header.Set("Range", "bytes=0-1")
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusPartialContent {
+		t.Errorf("B serving A's upload with a range: %v %v", err, res)
+	} else {
+		res.Body.Close()
+	}
+
+	// A delete on B disappears from A.
+	if code, b := do(t, "DELETE", c.b.base+"/api/admin/media/"+item.ID, tokB, "", nil); code != 200 {
+		t.Fatalf("delete on B: %d %s", code, b)
+	}
+	took, ok = waitFor(10*time.Second, func() bool { return !strings.Contains(portfolio(c.a), "Cluster Kitchen") })
+	if !ok {
+		t.Fatal("the delete on B never reached A's /portfolio")
+	}
+	t.Logf("delete on B gone from A's /portfolio after %v", took.Round(time.Millisecond))
+
+	// A settings save on A changes B's home page.
+	_, cur := do(t, "GET", c.a.base+"/api/admin/settings", tokA, "", nil)
+	var st map[string]any
+	json.Unmarshal([]byte(cur), &st)
+	if s, ok := st["settings"].(map[string]any); ok {
+		st = s
+	}
+	st["businessName"] = "Clustered Restoration Co"
+	nb, _ := json.Marshal(st)
+	if code, b := do(t, "PUT", c.a.base+"/api/admin/settings", tokA, "application/json", bytes.NewReader(nb)); code != 200 {
+		t.Fatalf("settings save on A: %d %s", code, b)
+	}
+	took, ok = waitFor(10*time.Second, func() bool {
+		_, b := do(t, "GET", c.b.base+"/", "", "", nil)
+		return strings.Contains(b, "Clustered Restoration Co")
+	})
+	if !ok {
+		t.Fatal("the settings save on A never reached B's home page")
+	}
+	t.Logf("settings save on A visible on B's home after %v", took.Round(time.Millisecond))
+
+	// Wrong PINs count across instances: 3 on A and 3 on B hit the limit of 5.
+	var codes []int
+	for i := 0; i < 6; i++ {
+		in := c.a
+		if i%2 == 1 {
+			in = c.b
+		}
+		code, _ := unlock(t, in, "000000")
+		codes = append(codes, code)
+	}
+	if fmt.Sprint(codes) != "[401 401 401 401 401 429]" {
+		t.Errorf("6 wrong PINs split across A and B: %v, want the 6th refused", codes)
+	}
+	if code, _ := unlock(t, c.a, pin); code != http.StatusTooManyRequests {
+		t.Errorf("right PIN on A after the shared lockout: %d", code)
+	}
+
+	// Both instances report one content version and a live listener.
+	var ha, hb struct {
+		Content struct {
+			Version   int64
+			Listening bool
+		}
+	}
+	_, ja := do(t, "GET", c.a.base+"/healthz", "", "", nil)
+	_, jb := do(t, "GET", c.b.base+"/healthz", "", "", nil)
+	json.Unmarshal([]byte(ja), &ha)
+	json.Unmarshal([]byte(jb), &hb)
+	if ha.Content.Version == 0 || ha.Content.Version != hb.Content.Version || !ha.Content.Listening || !hb.Content.Listening {
+		t.Errorf("health: A %s B %s", ja, jb)
+	}
+}
+
+// A rolling restart: SIGTERM to A while a stream of requests (and a slow
+// upload, and a few leads) goes through a load balancer that follows the
+// readiness check. No request fails, the upload completes, every lead
+// lands once.
+func TestRollingRestartLosesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two servers")
+	}
+	c := newCluster(t)
+	lb := newBalancer(c.a, c.b)
+	defer lb.stop()
+	_, tokA := unlock(t, c.a, pin)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var total, failed atomic.Int64
+	var failures sync.Map
+	var wg sync.WaitGroup
+	paths := []string{"/", "/services", "/portfolio", "/blog", "/service-areas", "/contact"}
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; ctx.Err() == nil; i++ {
+				code, err := lb.get(paths[(i+w)%len(paths)])
+				total.Add(1)
+				if err != nil || code != 200 {
+					failed.Add(1)
+					failures.Store(fmt.Sprint(code, err), true)
+				}
+			}
+		}(w)
+	}
+
+	// A slow upload to A that is still arriving when A is told to stop.
+	body, ct := multipartFile("slow.jpg", jpegBytes(800, 600))
+	upload := make(chan string, 1)
+	go func() {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(c.a.base, "http://"))
+		if err != nil {
+			upload <- err.Error()
+			return
+		}
+		defer conn.Close()
+		fmt.Fprintf(conn, "POST /api/admin/media?project=Rolling+Restart HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", tokA, ct, len(body))
+		chunk := len(body) / 20
+		for i := 0; i < len(body); i += chunk {
+			conn.Write(body[i:min(i+chunk, len(body))])
+			time.Sleep(100 * time.Millisecond)
+		}
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			upload <- err.Error()
+			return
+		}
+		upload <- res.Status
+	}()
+
+	time.Sleep(700 * time.Millisecond)
+	c.a.cmd.Process.Signal(syscall.SIGTERM)
+	// Leads submitted while A drains and stops.
+	var leadCodes []int
+	for i := 0; i < 4; i++ {
+		form := url.Values{"name": {fmt.Sprintf("Rolling Lead %d", i)}, "phone": {"(770) 555-01" + fmt.Sprintf("%02d", 40+i)}, "city": {"Marietta"}, "damageType": {"Water Damage"}, "emergency": {"no"}}
+		code, _ := lb.post("/api/estimate", form)
+		leadCodes = append(leadCodes, code)
+		time.Sleep(400 * time.Millisecond)
+	}
+	select {
+	case err := <-c.a.done:
+		t.Logf("A exited: %v", err)
+	case <-time.After(40 * time.Second):
+		t.Fatal("A did not exit after SIGTERM")
+	}
+	time.Sleep(300 * time.Millisecond)
+	cancel()
+	wg.Wait()
+	if got := <-upload; !strings.HasPrefix(got, "201") {
+		t.Errorf("the upload in flight during shutdown: %s", got)
+	}
+	if failed.Load() != 0 {
+		var fs []string
+		failures.Range(func(k, _ any) bool { fs = append(fs, k.(string)); return true })
+		t.Errorf("%d of %d requests failed during the rolling restart: %v", failed.Load(), total.Load(), fs)
+	}
+	t.Logf("%d requests during the restart, %d failed; A served %d after SIGTERM", total.Load(), failed.Load(), lb.servedAfterStop.Load())
+	for _, code := range leadCodes {
+		if code < 200 || code > 299 {
+			t.Errorf("lead submissions: %v", leadCodes)
+			break
+		}
+	}
+	x, err := sqlx.Connect("postgres", c.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	var n int
+	x.Get(&n, `SELECT COUNT(*) FROM avatar_leads WHERE first_name LIKE 'Rolling%'`)
+	if n != 4 {
+		t.Errorf("%d leads stored, want 4", n)
+	}
+}
+
+// balancer is a minimal load balancer: round robin over the instances
+// whose readiness check passes (polled every 100 ms), retrying a request
+// on the other instance when a connection cannot be made, as real load
+// balancers do.
+type balancer struct {
+	ins             []*instance
+	ready           []atomic.Bool
+	next            atomic.Int64
+	stopc           chan struct{}
+	client          *http.Client
+	servedAfterStop atomic.Int64
+}
+
+func newBalancer(ins ...*instance) *balancer {
+	b := &balancer{ins: ins, ready: make([]atomic.Bool, len(ins)), stopc: make(chan struct{}),
+		client: &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 8}}}
+	check := func() {
+		for i, in := range b.ins {
+			res, err := http.Get(in.base + "/healthz?ready=1")
+			ok := err == nil && res.StatusCode == 200
+			if res != nil {
+				res.Body.Close()
+			}
+			b.ready[i].Store(ok)
+		}
+	}
+	check()
+	go func() {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-b.stopc:
+				return
+			case <-t.C:
+				check()
+			}
+		}
+	}()
+	return b
+}
+
+func (b *balancer) stop() { close(b.stopc) }
+
+func (b *balancer) pick() []int {
+	start := int(b.next.Add(1))
+	var order []int
+	for i := range b.ins {
+		j := (start + i) % len(b.ins)
+		if b.ready[j].Load() {
+			order = append(order, j)
+		}
+	}
+	for i := range b.ins { // unready ones last, in case every check is stale
+		j := (start + i) % len(b.ins)
+		if !b.ready[j].Load() {
+			order = append(order, j)
+		}
+	}
+	return order
+}
+
+func (b *balancer) send(mk func(base string) *http.Request) (int, error) {
+	var lastErr error
+	for _, i := range b.pick() {
+		res, err := b.client.Do(mk(b.ins[i].base))
+		if err != nil {
+			lastErr = err // connection refused or reset: try the next one
+			continue
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if !b.ready[i].Load() {
+			b.servedAfterStop.Add(1)
+		}
+		return res.StatusCode, nil
+	}
+	return 0, lastErr
+}
+
+func (b *balancer) get(path string) (int, error) {
+	return b.send(func(base string) *http.Request { r, _ := http.NewRequest("GET", base+path, nil); return r })
+}
+
+// post sends a form. Only connection failures are retried elsewhere: a
+// request that reached an instance is never sent twice.
+func (b *balancer) post(path string, form url.Values) (int, error) {
+	return b.send(func(base string) *http.Request {
+		r, _ := http.NewRequest("POST", base+path, strings.NewReader(form.Encode()))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r.Header.Set("Accept", "application/json")
+		return r
+	})
+}
