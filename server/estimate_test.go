@@ -35,7 +35,7 @@ func postForm(t *testing.T, h http.Handler, path string, form url.Values, ip str
 	return do(t, h, req)
 }
 
-func leads(t *testing.T, store *db.Store) []db.Lead {
+func storedLeads(t *testing.T, store *db.Store) []db.Lead {
 	t.Helper()
 	ls, err := store.ListLeads(context.Background())
 	if err != nil {
@@ -50,7 +50,7 @@ func TestEstimateValidWithoutJavaScript(t *testing.T) {
 	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/estimate/thanks" {
 		t.Fatalf("status %d location %q", r.StatusCode, r.Header.Get("Location"))
 	}
-	ls := leads(t, store)
+	ls := storedLeads(t, store)
 	if len(ls) != 1 {
 		t.Fatalf("%d leads stored", len(ls))
 	}
@@ -73,7 +73,7 @@ func TestEstimateValidWithJavaScript(t *testing.T) {
 	if r.StatusCode != http.StatusCreated || !st.Success {
 		t.Fatalf("status %d body %s", r.StatusCode, r.Body)
 	}
-	if len(leads(t, store)) != 1 {
+	if len(storedLeads(t, store)) != 1 {
 		t.Fatal("lead not stored")
 	}
 }
@@ -128,21 +128,41 @@ func TestEstimateInvalidFields(t *testing.T) {
 			}
 		})
 	}
-	if n := len(leads(t, store)); n != 0 {
+	if n := len(storedLeads(t, store)); n != 0 {
 		t.Errorf("%d invalid leads stored", n)
 	}
 }
 
+// A bot that fills the hidden field gets exactly the answer a person
+// gets (status, Location, JSON body, cache headers), so it cannot tell it
+// was caught, and nothing is stored.
 func TestEstimateHoneypot(t *testing.T) {
 	srv, store := newTestServer(t, nil)
-	f := validForm()
-	f.Set("website", "http://spam.example")
-	r := postForm(t, srv.Handler(), "/estimate", f, "10.2.0.1", "")
-	if r.StatusCode != http.StatusSeeOther {
-		t.Fatalf("status %d", r.StatusCode)
+	spam := validForm()
+	spam.Set("website", "http://spam.example")
+	for _, accept := range []string{"", "application/json"} {
+		path := "/estimate"
+		if accept != "" {
+			path = "/api/estimate"
+		}
+		bot := postForm(t, srv.Handler(), path, spam, "10.2.0.1", accept)
+		human := postForm(t, srv.Handler(), path, validForm(), "10.2.0.2", accept)
+		if bot.StatusCode != human.StatusCode || bot.Body != human.Body {
+			t.Errorf("%s: bot got %d %q, a person %d %q", path, bot.StatusCode, bot.Body, human.StatusCode, human.Body)
+		}
+		for _, h := range []string{"Location", "Content-Type", "Cache-Control"} {
+			if bot.Header.Get(h) != human.Header.Get(h) {
+				t.Errorf("%s: %s differs: bot %q, person %q", path, h, bot.Header.Get(h), human.Header.Get(h))
+			}
+		}
 	}
-	if n := len(leads(t, store)); n != 0 {
-		t.Errorf("honeypot submission stored (%d)", n)
+	if n := len(storedLeads(t, store)); n != 2 {
+		t.Errorf("%d leads stored, want only the 2 real ones", n)
+	}
+	// An invalid bot submission is answered like an invalid real one.
+	spam.Set("phone", "12")
+	if r := postForm(t, srv.Handler(), "/api/estimate", spam, "10.2.0.1", "application/json"); r.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("invalid honeypot submission: %d", r.StatusCode)
 	}
 }
 
@@ -170,7 +190,7 @@ func TestEstimateRateLimit(t *testing.T) {
 	if r := postForm(t, srv.Handler(), "/api/estimate", validForm(), "10.3.0.2", "application/json"); r.StatusCode != http.StatusCreated {
 		t.Errorf("other IP: %d", r.StatusCode)
 	}
-	if n := len(leads(t, store)); n != EstimatesPerWindow+1 {
+	if n := len(storedLeads(t, store)); n != EstimatesPerWindow+1 {
 		t.Errorf("%d leads", n)
 	}
 }
