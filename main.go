@@ -15,6 +15,9 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/term"
+
+	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
@@ -30,6 +33,9 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
+	}
+	if len(os.Args) > 1 && os.Args[1] == "user" {
+		os.Exit(userCommand(cfg, os.Args[2:]))
 	}
 	out := server.NewLogWriter(os.Stderr, 200*time.Millisecond)
 	log := server.NewLogger(out, cfg.Secrets())
@@ -122,4 +128,25 @@ func leadIntake(cfg *config.Config, store *db.Store, log *slog.Logger) (*spool.I
 		return nil, nil, err
 	}
 	return spool.NewIntake(notifier, sp, store.Ping, log), notifier, nil
+}
+
+// userCommand runs `site user ...` against the configured database
+// (DATABASE_URL, or SQLite under DATA_DIR), as the server would open it.
+func userCommand(cfg *config.Config, args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	store, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		return 1
+	}
+	defer store.Close()
+	cli := &accounts.CLI{Store: store, In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
+	if fd := int(os.Stdin.Fd()); term.IsTerminal(fd) {
+		cli.ReadPassword = func() (string, error) {
+			b, err := term.ReadPassword(fd)
+			return string(b), err
+		}
+	}
+	return cli.Run(ctx, args)
 }

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -31,6 +32,9 @@ var ErrNotFound = errors.New("not found")
 type Store struct {
 	db      *sqlx.DB
 	dialect string // "sqlite" or "postgres"
+	// accountsMu serialises account changes on SQLite (one process);
+	// PostgreSQL uses a transaction advisory lock instead.
+	accountsMu sync.Mutex
 }
 
 // Open connects to databaseURL, or to SQLite in dataDir when it is empty,

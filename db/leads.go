@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -80,4 +81,118 @@ func (s *Store) SetLeadStatus(ctx context.Context, id, status string, now time.T
 		return fmt.Errorf("lead %s: %w", id, ErrNotFound)
 	}
 	return nil
+}
+
+// LeadQuery selects leads for the leads manager and the CSV export.
+type LeadQuery struct {
+	// Q matches first name, last name, the full name and city, case-
+	// insensitively. With SearchContact it also matches the email and,
+	// when Q has digits, the phone's digits.
+	Q             string
+	SearchContact bool
+	Status        string
+	DamageType    string
+	Emergency     *bool
+	From, To      *time.Time // created_at >= From, < To
+	Limit, Offset int        // Limit 0: no limit
+}
+
+// likeEscape escapes LIKE's wildcards so a search is literal.
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// phoneDigitsSQL strips the usual separators from the phone column; both
+// dialects know REPLACE.
+const phoneDigitsSQL = `REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(phone, '(', ''), ')', ''), ' ', ''), '-', ''), '.', ''), '+', '')`
+
+func (q LeadQuery) where() (string, []any) {
+	var conds []string
+	var args []any
+	if t := strings.TrimSpace(q.Q); t != "" {
+		pat := "%" + likeEscape(strings.ToLower(t)) + "%"
+		ors := []string{`LOWER(first_name) LIKE ? ESCAPE '\'`, `LOWER(last_name) LIKE ? ESCAPE '\'`,
+			`LOWER(first_name || ' ' || last_name) LIKE ? ESCAPE '\'`, `LOWER(city) LIKE ? ESCAPE '\'`}
+		args = append(args, pat, pat, pat, pat)
+		if q.SearchContact {
+			ors = append(ors, `LOWER(email) LIKE ? ESCAPE '\'`)
+			args = append(args, pat)
+			var digits strings.Builder
+			for _, r := range t {
+				if r >= '0' && r <= '9' {
+					digits.WriteRune(r)
+				}
+			}
+			if digits.Len() >= 3 {
+				ors = append(ors, phoneDigitsSQL+` LIKE ?`)
+				args = append(args, "%"+digits.String()+"%")
+			}
+		}
+		conds = append(conds, "("+strings.Join(ors, " OR ")+")")
+	}
+	if q.Status != "" {
+		conds = append(conds, "status = ?")
+		args = append(args, q.Status)
+	}
+	if q.DamageType != "" {
+		conds = append(conds, "damage_type = ?")
+		args = append(args, q.DamageType)
+	}
+	if q.Emergency != nil {
+		conds = append(conds, "is_emergency = ?")
+		args = append(args, *q.Emergency)
+	}
+	if q.From != nil {
+		conds = append(conds, "created_at >= ?")
+		args = append(args, q.From.UTC())
+	}
+	if q.To != nil {
+		conds = append(conds, "created_at < ?")
+		args = append(args, q.To.UTC())
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// QueryLeads returns one page of the leads q selects, newest first, and
+// how many it selects in all.
+func (s *Store) QueryLeads(ctx context.Context, q LeadQuery) ([]Lead, int, error) {
+	where, args := q.where()
+	var total int
+	if err := s.db.GetContext(ctx, &total, s.q(`SELECT COUNT(*) FROM avatar_leads`+where), args...); err != nil {
+		return nil, 0, fmt.Errorf("count leads: %w", err)
+	}
+	query := `SELECT ` + leadColumns + ` FROM avatar_leads` + where + ` ORDER BY created_at DESC, id`
+	if q.Limit > 0 {
+		query += ` LIMIT ? OFFSET ?`
+		args = append(args, q.Limit, q.Offset)
+	}
+	ls := []Lead{}
+	if err := s.db.SelectContext(ctx, &ls, s.q(query), args...); err != nil {
+		return nil, 0, fmt.Errorf("query leads: %w", err)
+	}
+	return ls, total, nil
+}
+
+// EachLead calls fn for every lead q selects, newest first, reading rows
+// as it goes (the CSV export streams without holding them all).
+func (s *Store) EachLead(ctx context.Context, q LeadQuery, fn func(Lead) error) error {
+	where, args := q.where()
+	rows, err := s.db.QueryxContext(ctx, s.q(`SELECT `+leadColumns+` FROM avatar_leads`+where+` ORDER BY created_at DESC, id`), args...)
+	if err != nil {
+		return fmt.Errorf("export leads: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var l Lead
+		if err := rows.StructScan(&l); err != nil {
+			return fmt.Errorf("export leads: %w", err)
+		}
+		if err := fn(l); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }

@@ -78,6 +78,7 @@ func loadAdmin(_ context.Context, s *Server, p params) (page, error) {
 func (s *Server) adminAPI(e *echo.Echo) {
 	e.POST("/api/admin/unlock", s.unlock)
 	e.POST("/api/admin/logout", s.logout)
+	s.accountsAPI(e)
 	g := e.Group("/api/admin", s.requireAdmin)
 	g.GET("/session", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]bool{"ok": true}) })
 	g.GET("/sessions", s.listSessions)

@@ -28,6 +28,9 @@ type StatusError struct {
 	// Quiet marks an expected condition (a feature that is not
 	// configured): logged at info even when the status is 5xx.
 	Quiet bool
+	// Title is the spec's toast title for the error ('Access
+	// Restricted'), sent beside the message in JSON answers.
+	Title string
 }
 
 func (e *StatusError) Error() string {

@@ -164,7 +164,7 @@ func TestNotificationsEndToEnd(t *testing.T) {
 	for end := time.Now().Add(5 * time.Second); hook.count() == 0 && time.Now().Before(end); {
 		time.Sleep(10 * time.Millisecond)
 	}
-	ls := leads(t, k.srv.store)
+	ls := storedLeads(t, k.srv.store)
 	if hook.count() != 1 || hook.badSig != 0 || len(ls) != 1 || hook.perID[ls[0].ID] != 1 {
 		t.Fatalf("webhook: %d calls, %d badly signed, per lead %v", hook.count(), hook.badSig, hook.perID)
 	}
@@ -228,7 +228,7 @@ func TestEstimateHoneypotLooksReal(t *testing.T) {
 		t.Errorf("invalid honeypot submission: %d", bad.StatusCode)
 	}
 	k.notifier.DeliverDue(context.Background())
-	if n := len(leads(t, k.srv.store)); n != 2 {
+	if n := len(storedLeads(t, k.srv.store)); n != 2 {
 		t.Errorf("%d leads stored, want the 2 real ones", n)
 	}
 	if hook.count() != 2 {
@@ -433,7 +433,7 @@ func replayTwice(t *testing.T, in *spool.Intake, sp *spool.Spool, store *db.Stor
 	if got, err := in2.Replay(ctx); got != n || err != nil {
 		t.Fatalf("second replay: %d, %v", got, err)
 	}
-	ls := leads(t, store)
+	ls := storedLeads(t, store)
 	names := map[string]int{}
 	for _, l := range ls {
 		names[l.FirstName+" "+l.LastName]++

@@ -153,6 +153,7 @@ func New(o Options) (*Server, error) {
 	if err := s.setupPIN(context.Background()); err != nil {
 		return nil, err
 	}
+	s.noteFirstAdmin(context.Background())
 	if err := s.setupLeads(o); err != nil {
 		return nil, err
 	}
@@ -694,12 +695,17 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		msg = fmt.Sprint(he.Message)
 	}
 	var se *StatusError
+	title := ""
 	if errors.As(err, &se) {
-		msg = se.Message
+		msg, title = se.Message, se.Title
 	}
 	// The request's one log line (requestLog) reports the error.
 	if strings.HasPrefix(r.URL.Path, "/api/") {
-		c.JSON(status, map[string]string{"error": msg})
+		body := map[string]string{"error": msg}
+		if title != "" {
+			body["title"] = title
+		}
+		c.JSON(status, body)
 		return
 	}
 	if s.cfg.Dev() {

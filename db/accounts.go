@@ -1,0 +1,307 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// User is an account (table users) with its roles (table user_roles).
+type User struct {
+	ID           string     `db:"id" json:"id"`
+	Email        string     `db:"email" json:"email"`
+	Name         string     `db:"name" json:"name"`
+	PasswordHash string     `db:"password_hash" json:"-"`
+	CreatedAt    time.Time  `db:"created_at" json:"createdAt"`
+	UpdatedAt    time.Time  `db:"updated_at" json:"updatedAt"`
+	LastLoginAt  *time.Time `db:"last_login_at" json:"lastLoginAt"`
+	DisabledAt   *time.Time `db:"disabled_at" json:"disabledAt"`
+	Roles        []string   `db:"-" json:"roles"`
+}
+
+// Roles are the account roles spec 6 knows.
+var Roles = []string{"admin", "staff"}
+
+// ErrDuplicate is returned when an account with the same email exists.
+var ErrDuplicate = errors.New("already exists")
+
+// ErrLastAdmin is returned when a change would leave no enabled admin.
+var ErrLastAdmin = errors.New("the last admin cannot be disabled or demoted")
+
+const userColumns = `id, email, name, password_hash, created_at, updated_at, last_login_at, disabled_at`
+
+func isUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	m := err.Error()
+	return strings.Contains(m, "UNIQUE constraint failed") || strings.Contains(m, "duplicate key value") || strings.Contains(m, "23505")
+}
+
+// lockAccounts serialises account changes so the last-admin rule holds
+// under concurrency: a transaction advisory lock on PostgreSQL (every
+// instance); on SQLite (one process) ChangeUser holds accountsMu around
+// the whole transaction, commit included.
+func (s *Store) lockAccounts(ctx context.Context, tx *sqlx.Tx) error {
+	if s.dialect == "postgres" {
+		_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey("accounts"))
+		return err
+	}
+	return nil
+}
+
+// CreateUser stores a new account with its roles. The email is stored
+// lower-cased; ErrDuplicate when it is taken, whatever its case.
+func (s *Store) CreateUser(ctx context.Context, u User) error {
+	u.Email = strings.ToLower(strings.TrimSpace(u.Email))
+	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.NamedExecContext(ctx, `INSERT INTO users (`+userColumns+`) VALUES (:id, :email, :name, :password_hash,
+			:created_at, :updated_at, :last_login_at, :disabled_at)`, u); err != nil {
+			return err
+		}
+		for _, r := range u.Roles {
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO user_roles (user_id, role) VALUES (?, ?)`), u.ID, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if isUniqueViolation(err) {
+		return fmt.Errorf("user %s: %w", u.Email, ErrDuplicate)
+	}
+	if err != nil {
+		return fmt.Errorf("create user: %w", err)
+	}
+	return nil
+}
+
+type querier interface {
+	GetContext(ctx context.Context, dest any, query string, args ...any) error
+	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+	Rebind(string) string
+}
+
+func (s *Store) loadUser(ctx context.Context, q querier, where string, arg any) (User, error) {
+	var u User
+	if err := q.GetContext(ctx, &u, q.Rebind(`SELECT `+userColumns+` FROM users WHERE `+where), arg); err != nil {
+		return u, notFound(err)
+	}
+	if err := q.SelectContext(ctx, &u.Roles, q.Rebind(`SELECT role FROM user_roles WHERE user_id = ? ORDER BY role`), u.ID); err != nil {
+		return u, err
+	}
+	return u, nil
+}
+
+// UserByEmail returns the account with that email, whatever its case.
+func (s *Store) UserByEmail(ctx context.Context, email string) (User, error) {
+	u, err := s.loadUser(ctx, s.db, `LOWER(email) = ?`, strings.ToLower(strings.TrimSpace(email)))
+	if err != nil {
+		return u, fmt.Errorf("user %s: %w", email, err)
+	}
+	return u, nil
+}
+
+// UserByID returns one account.
+func (s *Store) UserByID(ctx context.Context, id string) (User, error) {
+	u, err := s.loadUser(ctx, s.db, `id = ?`, id)
+	if err != nil {
+		return u, fmt.Errorf("user %s: %w", id, err)
+	}
+	return u, nil
+}
+
+// ListUsers returns every account, oldest first, with roles.
+func (s *Store) ListUsers(ctx context.Context) ([]User, error) {
+	var us []User
+	if err := s.db.SelectContext(ctx, &us, `SELECT `+userColumns+` FROM users ORDER BY created_at, email`); err != nil {
+		return nil, fmt.Errorf("list users: %w", err)
+	}
+	var roles []struct {
+		UserID string `db:"user_id"`
+		Role   string `db:"role"`
+	}
+	if err := s.db.SelectContext(ctx, &roles, `SELECT user_id, role FROM user_roles ORDER BY role`); err != nil {
+		return nil, fmt.Errorf("list roles: %w", err)
+	}
+	idx := map[string]int{}
+	for i := range us {
+		idx[us[i].ID] = i
+		us[i].Roles = []string{}
+	}
+	for _, r := range roles {
+		if i, ok := idx[r.UserID]; ok {
+			us[i].Roles = append(us[i].Roles, r.Role)
+		}
+	}
+	return us, nil
+}
+
+// UserChange is what ChangeUser may change; nil fields stay.
+type UserChange struct {
+	Name         *string
+	Role         *string // replaces the roles with this one
+	Disabled     *bool
+	PasswordHash *string
+}
+
+// ChangeUser applies a change to one account. It refuses (ErrLastAdmin) a
+// change that would leave no enabled admin, and the check and the write
+// are one serialised step, so two admins demoting each other at once
+// cannot both succeed. Disabling an account or changing its password ends
+// its sessions in the same transaction.
+func (s *Store) ChangeUser(ctx context.Context, id string, ch UserChange, now time.Time) (User, error) {
+	var out User
+	if s.dialect != "postgres" {
+		s.accountsMu.Lock()
+		defer s.accountsMu.Unlock()
+	}
+	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
+		if err := s.lockAccounts(ctx, tx); err != nil {
+			return err
+		}
+		u, err := s.loadUser(ctx, tx, `id = ?`, id)
+		if err != nil {
+			return err
+		}
+		wasAdmin := u.DisabledAt == nil && contains(u.Roles, "admin")
+		if ch.Name != nil {
+			u.Name = *ch.Name
+		}
+		if ch.Role != nil {
+			u.Roles = []string{*ch.Role}
+		}
+		if ch.Disabled != nil {
+			switch {
+			case *ch.Disabled && u.DisabledAt == nil:
+				t := now
+				u.DisabledAt = &t
+			case !*ch.Disabled:
+				u.DisabledAt = nil
+			}
+		}
+		if ch.PasswordHash != nil {
+			u.PasswordHash = *ch.PasswordHash
+		}
+		if wasAdmin && (u.DisabledAt != nil || !contains(u.Roles, "admin")) {
+			var others int
+			if err := tx.GetContext(ctx, &others, tx.Rebind(`SELECT COUNT(DISTINCT r.user_id) FROM user_roles r JOIN users u ON u.id = r.user_id
+				WHERE r.role = 'admin' AND u.disabled_at IS NULL AND u.id <> ?`), id); err != nil {
+				return err
+			}
+			if others == 0 {
+				return ErrLastAdmin
+			}
+		}
+		u.UpdatedAt = now
+		if _, err := tx.NamedExecContext(ctx, `UPDATE users SET name = :name, password_hash = :password_hash, updated_at = :updated_at,
+			disabled_at = :disabled_at WHERE id = :id`, u); err != nil {
+			return err
+		}
+		if ch.Role != nil {
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM user_roles WHERE user_id = ?`), id); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO user_roles (user_id, role) VALUES (?, ?)`), id, *ch.Role); err != nil {
+				return err
+			}
+		}
+		if u.DisabledAt != nil || ch.PasswordHash != nil {
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM admin_sessions WHERE user_id = ?`), id); err != nil {
+				return err
+			}
+		}
+		out = u
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("change user %s: %w", id, err)
+	}
+	return out, nil
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// RecordLogin sets an account's last sign-in time.
+func (s *Store) RecordLogin(ctx context.Context, id string, now time.Time) error {
+	if _, err := s.db.ExecContext(ctx, s.q(`UPDATE users SET last_login_at = ? WHERE id = ?`), now, id); err != nil {
+		return fmt.Errorf("record login %s: %w", id, err)
+	}
+	return nil
+}
+
+// CountAdmins counts enabled accounts with the admin role.
+func (s *Store) CountAdmins(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.GetContext(ctx, &n, `SELECT COUNT(DISTINCT r.user_id) FROM user_roles r JOIN users u ON u.id = r.user_id
+		WHERE r.role = 'admin' AND u.disabled_at IS NULL`)
+	if err != nil {
+		return 0, fmt.Errorf("count admins: %w", err)
+	}
+	return n, nil
+}
+
+// AuditEntry is one row of audit_log.
+type AuditEntry struct {
+	ID     string    `db:"id" json:"id"`
+	At     time.Time `db:"at" json:"at"`
+	UserID string    `db:"user_id" json:"-"`
+	Actor  string    `db:"actor" json:"actor"`
+	Action string    `db:"action" json:"action"`
+	LeadID string    `db:"lead_id" json:"leadId"`
+	Detail string    `db:"detail" json:"detail"`
+	IP     string    `db:"ip" json:"ip"`
+}
+
+// Audit actions.
+const (
+	AuditLogin        = "login"
+	AuditLoginFailed  = "login_failed"
+	AuditListFull     = "list_full"
+	AuditLeadDetail   = "lead_detail"
+	AuditExport       = "export"
+	AuditStatusChange = "status_change"
+	AuditUserCreated  = "user_created"
+	AuditUserUpdated  = "user_updated"
+)
+
+// AddAudit appends an entry to the audit log. A missing id is generated.
+func (s *Store) AddAudit(ctx context.Context, e AuditEntry) error {
+	if e.ID == "" {
+		e.ID = clusterRandomID()
+	}
+	var uid any
+	if e.UserID != "" {
+		uid = e.UserID
+	}
+	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO audit_log (id, at, user_id, actor, action, lead_id, detail, ip) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+		e.ID, e.At, uid, e.Actor, e.Action, e.LeadID, e.Detail, e.IP)
+	if err != nil {
+		return fmt.Errorf("audit %s: %w", e.Action, err)
+	}
+	return nil
+}
+
+// ListAudit returns a page of the audit log, newest first, and the total.
+func (s *Store) ListAudit(ctx context.Context, limit, offset int) ([]AuditEntry, int, error) {
+	var total int
+	if err := s.db.GetContext(ctx, &total, `SELECT COUNT(*) FROM audit_log`); err != nil {
+		return nil, 0, fmt.Errorf("count audit: %w", err)
+	}
+	out := []AuditEntry{}
+	if err := s.db.SelectContext(ctx, &out, s.q(`SELECT id, at, COALESCE(user_id, '') AS user_id, actor, action, lead_id, detail, ip
+		FROM audit_log ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`), limit, offset); err != nil {
+		return nil, 0, fmt.Errorf("list audit: %w", err)
+	}
+	return out, total, nil
+}

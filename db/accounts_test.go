@@ -1,0 +1,240 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+)
+
+func testUser(id, email, role string, now time.Time) User {
+	return User{ID: id, Email: email, Name: id, PasswordHash: "h-" + id, CreatedAt: now, UpdatedAt: now, Roles: []string{role}}
+}
+
+func TestUsersAndRoles(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+		if n, err := s.CountAdmins(ctx); err != nil || n != 0 {
+			t.Fatalf("admins on a new database: %d %v", n, err)
+		}
+		if err := s.CreateUser(ctx, testUser("u1", "Owner@Example.com", "admin", now)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreateUser(ctx, testUser("u2", "OWNER@example.COM", "staff", now)); !errors.Is(err, ErrDuplicate) {
+			t.Fatalf("same email, other case: %v, want ErrDuplicate", err)
+		}
+		if err := s.CreateUser(ctx, testUser("u2", "staff@example.com", "staff", now.Add(time.Minute))); err != nil {
+			t.Fatal(err)
+		}
+		u, err := s.UserByEmail(ctx, " owner@EXAMPLE.com ")
+		if err != nil || u.ID != "u1" || u.Email != "owner@example.com" || len(u.Roles) != 1 || u.Roles[0] != "admin" || u.PasswordHash != "h-u1" {
+			t.Fatalf("by email: %+v %v", u, err)
+		}
+		if _, err := s.UserByEmail(ctx, "nobody@example.com"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("unknown email: %v", err)
+		}
+		us, err := s.ListUsers(ctx)
+		if err != nil || len(us) != 2 || us[0].ID != "u1" || us[1].Roles[0] != "staff" {
+			t.Fatalf("list: %+v %v", us, err)
+		}
+		if err := s.RecordLogin(ctx, "u2", now.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if u, _ := s.UserByID(ctx, "u2"); u.LastLoginAt == nil || !u.LastLoginAt.Equal(now.Add(time.Hour)) {
+			t.Errorf("last login: %v", u.LastLoginAt)
+		}
+
+		// The last admin can be neither demoted nor disabled.
+		staff, yes := "staff", true
+		if _, err := s.ChangeUser(ctx, "u1", UserChange{Role: &staff}, now); !errors.Is(err, ErrLastAdmin) {
+			t.Errorf("demote the last admin: %v", err)
+		}
+		if _, err := s.ChangeUser(ctx, "u1", UserChange{Disabled: &yes}, now); !errors.Is(err, ErrLastAdmin) {
+			t.Errorf("disable the last admin: %v", err)
+		}
+		if u, _ := s.UserByID(ctx, "u1"); u.DisabledAt != nil || u.Roles[0] != "admin" {
+			t.Errorf("a refused change was written: %+v", u)
+		}
+		// Promote u2; now u1 may step down.
+		admin := "admin"
+		if _, err := s.ChangeUser(ctx, "u2", UserChange{Role: &admin}, now); err != nil {
+			t.Fatal(err)
+		}
+		if u, err := s.ChangeUser(ctx, "u1", UserChange{Role: &staff}, now); err != nil || u.Roles[0] != "staff" {
+			t.Fatalf("demote with another admin: %+v %v", u, err)
+		}
+
+		// Disabling and a new password end the account's sessions.
+		for _, tok := range []string{"t1", "t2"} {
+			se := Session{ID: "s-" + tok, TokenHash: tok, UserID: "u1", CreatedAt: now, ExpiresAt: now.Add(time.Hour), HardExpiresAt: now.Add(time.Hour)}
+			if err := s.CreateSession(ctx, se); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hash := "new-hash"
+		if _, err := s.ChangeUser(ctx, "u1", UserChange{PasswordHash: &hash}, now); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := s.SessionValid(ctx, "t1", now); ok {
+			t.Error("a password change left the account's session alive")
+		}
+		if u, _ := s.UserByID(ctx, "u1"); u.PasswordHash != "new-hash" {
+			t.Errorf("hash %q", u.PasswordHash)
+		}
+		if _, err := s.ChangeUser(ctx, "nope", UserChange{Disabled: &yes}, now); !errors.Is(err, ErrNotFound) {
+			t.Errorf("unknown user: %v", err)
+		}
+	})
+}
+
+// Two admins demoting each other at the same moment: one succeeds, one
+// is refused, and an enabled admin remains. Repeated to give a race a
+// chance to show.
+func TestLastAdminRuleUnderConcurrency(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		now := time.Now().UTC()
+		for round := 0; round < 10; round++ {
+			a, b := fmt.Sprintf("a%d", round), fmt.Sprintf("b%d", round)
+			for _, id := range []string{a, b} {
+				if err := s.CreateUser(ctx, testUser(id, id+"@example.com", "admin", now)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Leave exactly these two enabled admins.
+			yes := true
+			us, _ := s.ListUsers(ctx)
+			for _, u := range us {
+				if u.ID != a && u.ID != b && u.DisabledAt == nil {
+					if _, err := s.ChangeUser(ctx, u.ID, UserChange{Disabled: &yes}, now); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			var wg sync.WaitGroup
+			errs := make([]error, 2)
+			for i, id := range []string{a, b} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					staff := "staff"
+					_, errs[i] = s.ChangeUser(ctx, id, UserChange{Role: &staff}, now)
+				}()
+			}
+			wg.Wait()
+			refused := 0
+			for _, err := range errs {
+				if errors.Is(err, ErrLastAdmin) {
+					refused++
+				} else if err != nil {
+					t.Fatalf("round %d: %v", round, err)
+				}
+			}
+			if n, _ := s.CountAdmins(ctx); n != 1 || refused != 1 {
+				t.Fatalf("round %d: %d admins left, %d refused; want 1 and 1", round, n, refused)
+			}
+		}
+	})
+}
+
+func TestQueryLeads(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		base := time.Date(2026, 11, 10, 15, 0, 0, 0, time.UTC)
+		mk := func(i int, first, last, city, phone, email, damage, status string, emergency bool) {
+			l := Lead{ID: fmt.Sprintf("L%03d", i), CreatedAt: base.Add(time.Duration(i) * time.Hour), UpdatedAt: base, FirstName: first, LastName: last,
+				City: city, Phone: phone, Email: email, DamageType: damage, Status: status, IsEmergency: emergency, Source: "website"}
+			if err := s.CreateLead(ctx, l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mk(1, "Maria", "Gonzalez", "Marietta", "(770) 555-0134", "maria@example.com", "Water Damage", "new", true)
+		mk(2, "John", "Smith", "Atlanta", "404-555-0199", "js@example.com", "Fire Damage", "contacted", false)
+		mk(3, "Ann", "O'Neil", "Decatur", "678.555.0100", "ann_100%@example.com", "Water Damage", "new", false)
+		for i := 4; i < 64; i++ {
+			mk(i, "Bulk", fmt.Sprintf("Lead%d", i), "Roswell", "7705550000", "", "Mold Remediation", "scheduled", false)
+		}
+		ids := func(ls []Lead) []string {
+			var out []string
+			for _, l := range ls {
+				out = append(out, l.ID)
+			}
+			return out
+		}
+		yes, no := true, false
+		from := time.Date(2026, 11, 10, 16, 0, 0, 0, time.UTC)
+		to := time.Date(2026, 11, 10, 18, 0, 0, 0, time.UTC)
+		cases := []struct {
+			name  string
+			q     LeadQuery
+			want  []string
+			total int
+		}{
+			{"name, any case", LeadQuery{Q: "mARIA"}, []string{"L001"}, 1},
+			{"full name", LeadQuery{Q: "john smith"}, []string{"L002"}, 1},
+			{"city", LeadQuery{Q: "decatur"}, []string{"L003"}, 1},
+			{"apostrophe", LeadQuery{Q: "o'neil"}, []string{"L003"}, 1},
+			{"a wildcard is literal", LeadQuery{Q: "%"}, nil, 0},
+			{"underscore is literal", LeadQuery{Q: "_"}, nil, 0},
+			{"phone without contact search", LeadQuery{Q: "555-0134"}, nil, 0},
+			{"phone digits with contact search", LeadQuery{Q: "5550134", SearchContact: true}, []string{"L001"}, 1},
+			{"formatted phone", LeadQuery{Q: "(404) 555 0199", SearchContact: true}, []string{"L002"}, 1},
+			{"email without contact search", LeadQuery{Q: "js@example"}, nil, 0},
+			{"email with contact search", LeadQuery{Q: "JS@EXAMPLE", SearchContact: true}, []string{"L002"}, 1},
+			{"literal % in an email", LeadQuery{Q: "100%", SearchContact: true}, []string{"L003"}, 1},
+			{"status", LeadQuery{Status: "new"}, []string{"L003", "L001"}, 2},
+			{"damage", LeadQuery{DamageType: "Fire Damage"}, []string{"L002"}, 1},
+			{"emergency", LeadQuery{Emergency: &yes}, []string{"L001"}, 1},
+			{"not emergency, new", LeadQuery{Emergency: &no, Status: "new"}, []string{"L003"}, 1},
+			{"date range", LeadQuery{From: &from, To: &to}, []string{"L002", "L001"}, 2},
+			{"page 2 of 10", LeadQuery{Status: "scheduled", Limit: 10, Offset: 10}, []string{"L053", "L052", "L051", "L050", "L049", "L048", "L047", "L046", "L045", "L044"}, 60},
+		}
+		for _, c := range cases {
+			got, total, err := s.QueryLeads(ctx, c.q)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if fmt.Sprint(ids(got)) != fmt.Sprint(c.want) || total != c.total {
+				t.Errorf("%s: got %v (total %d), want %v (total %d)", c.name, ids(got), total, c.want, c.total)
+			}
+		}
+		// Newest first, and EachLead streams the same selection.
+		var streamed []string
+		if err := s.EachLead(ctx, LeadQuery{Status: "new"}, func(l Lead) error { streamed = append(streamed, l.ID); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(streamed) != "[L003 L001]" {
+			t.Errorf("streamed %v", streamed)
+		}
+		stop := errors.New("stop")
+		if err := s.EachLead(ctx, LeadQuery{}, func(Lead) error { return stop }); !errors.Is(err, stop) {
+			t.Errorf("a callback error is returned: %v", err)
+		}
+	})
+}
+
+func TestAuditLog(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		base := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+		for i := 0; i < 5; i++ {
+			e := AuditEntry{At: base.Add(time.Duration(i) * time.Minute), Actor: "owner@example.com", Action: AuditExport, Detail: fmt.Sprint(i), IP: "10.0.0.1"}
+			if i == 2 {
+				e.UserID, e.LeadID, e.Action = "u1", "L1", AuditLeadDetail
+			}
+			if err := s.AddAudit(ctx, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, total, err := s.ListAudit(ctx, 2, 2)
+		if err != nil || total != 5 || len(got) != 2 || got[0].Detail != "2" || got[1].Detail != "1" {
+			t.Fatalf("page 2: %+v total %d %v", got, total, err)
+		}
+		if got[0].UserID != "u1" || got[0].LeadID != "L1" || got[0].Action != AuditLeadDetail || got[0].IP != "10.0.0.1" {
+			t.Errorf("row: %+v", got[0])
+		}
+	})
+}

@@ -1,0 +1,268 @@
+// Package leads holds the Secure Leads Manager's rules (issue 8, spec 6):
+// what each role may see of a lead (masking happens here, on the server),
+// the list's filters and pages, and the CSV export. Storage is db's; the
+// HTTP handlers are server's.
+package leads
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/atlanta-restoration/site/db"
+)
+
+// Page sizes of the list.
+const (
+	DefaultPerPage = 50
+	MaxPerPage     = 200
+)
+
+// Masked is the row staff receive (and admins without 'show full data'):
+// no phone, email, street address, insurance carrier, claim number or
+// notes, only phone_masked and email_masked (spec 3).
+type Masked struct {
+	ID          string    `json:"id"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+	FirstName   string    `json:"first_name"`
+	LastName    string    `json:"last_name"`
+	City        string    `json:"city"`
+	ZipCode     string    `json:"zip_code"`
+	DamageType  string    `json:"damage_type"`
+	Status      string    `json:"status"`
+	IsEmergency bool      `json:"is_emergency"`
+	Source      string    `json:"source"`
+	PhoneMasked string    `json:"phone_masked"`
+	EmailMasked string    `json:"email_masked"`
+}
+
+// Mask returns the masked view of a lead.
+func Mask(l db.Lead) Masked {
+	return Masked{ID: l.ID, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, FirstName: l.FirstName, LastName: l.LastName,
+		City: l.City, ZipCode: l.ZipCode, DamageType: l.DamageType, Status: l.Status, IsEmergency: l.IsEmergency,
+		Source: l.Source, PhoneMasked: MaskPhone(l.Phone), EmailMasked: MaskEmail(l.Email)}
+}
+
+// MaskPhone keeps a US number's area code and last two digits:
+// "(770) 555-0134" becomes "(770) ***-**34". Any other number keeps only
+// its last two digits.
+func MaskPhone(p string) string {
+	var d []byte
+	for i := 0; i < len(p); i++ {
+		if p[i] >= '0' && p[i] <= '9' {
+			d = append(d, p[i])
+		}
+	}
+	if len(d) == 11 && d[0] == '1' {
+		d = d[1:]
+	}
+	switch {
+	case len(d) == 10:
+		return "(" + string(d[:3]) + ") ***-**" + string(d[8:])
+	case len(d) >= 4:
+		return strings.Repeat("*", len(d)-2) + string(d[len(d)-2:])
+	case len(d) > 0:
+		return strings.Repeat("*", len(d))
+	}
+	return ""
+}
+
+// MaskEmail keeps the first character and the domain:
+// "jane@example.com" becomes "j***@example.com".
+func MaskEmail(e string) string {
+	e = strings.TrimSpace(e)
+	if e == "" {
+		return ""
+	}
+	local, domain, ok := strings.Cut(e, "@")
+	if !ok || local == "" {
+		return "***"
+	}
+	r := []rune(local)
+	return string(r[0]) + "***@" + domain
+}
+
+// Filter is the list's and the export's query, parsed from the URL.
+type Filter struct {
+	Q          string
+	Status     string
+	DamageType string
+	Emergency  *bool
+	From, To   string // YYYY-MM-DD, as given
+	Page       int
+	PerPage    int
+	Full       bool
+}
+
+// Zone is the business's time zone: a date filter means that day in
+// Atlanta, not in UTC.
+var Zone = func() *time.Location {
+	if z, err := time.LoadLocation("America/New_York"); err == nil {
+		return z
+	}
+	return time.FixedZone("EST", -5*3600)
+}()
+
+const maxQuery = 200
+
+// ParseFilter reads a filter from the query string, with a message for
+// the first bad value.
+func ParseFilter(v url.Values) (Filter, error) {
+	f := Filter{Q: strings.TrimSpace(v.Get("q")), Status: v.Get("status"), DamageType: v.Get("damage_type"),
+		From: v.Get("from"), To: v.Get("to"), Page: 1, PerPage: DefaultPerPage, Full: v.Get("full") == "1" || v.Get("full") == "true"}
+	if len(f.Q) > maxQuery {
+		return f, fmt.Errorf("Search must be at most %d characters.", maxQuery)
+	}
+	if f.Status != "" && f.Status != "all" && !validStatus(f.Status) {
+		return f, errors.New(StatusMessage)
+	}
+	if f.Status == "all" {
+		f.Status = ""
+	}
+	if f.DamageType == "all" {
+		f.DamageType = ""
+	}
+	if len(f.DamageType) > 100 {
+		return f, errors.New("Unknown damage type.")
+	}
+	switch v.Get("emergency") {
+	case "", "all":
+	case "true", "1", "yes":
+		t := true
+		f.Emergency = &t
+	case "false", "0", "no":
+		t := false
+		f.Emergency = &t
+	default:
+		return f, errors.New("Emergency must be true or false.")
+	}
+	for _, d := range []string{f.From, f.To} {
+		if d == "" {
+			continue
+		}
+		if _, err := time.ParseInLocation("2006-01-02", d, Zone); err != nil {
+			return f, errors.New("Dates must look like 2026-11-22.")
+		}
+	}
+	if p := v.Get("page"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 1_000_000 {
+			return f, errors.New("Page must be a positive number.")
+		}
+		f.Page = n
+	}
+	if p := v.Get("per_page"); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 {
+			return f, fmt.Errorf("Per page must be between 1 and %d.", MaxPerPage)
+		}
+		f.PerPage = min(n, MaxPerPage)
+	}
+	return f, nil
+}
+
+// StatusMessage is the answer to an unknown status.
+const StatusMessage = "Status must be one of new, contacted, scheduled, completed, cancelled."
+
+func validStatus(s string) bool {
+	for _, st := range db.LeadStatuses {
+		if s == st {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidStatus reports whether s is one of spec 4's five statuses.
+func ValidStatus(s string) bool { return validStatus(s) }
+
+// Query turns a filter into the store's query. Only admins search phone
+// numbers and emails: for staff those columns are not searched at all, so
+// a search cannot be used to confirm a number it may not see.
+func (f Filter) Query(admin bool, paged bool) db.LeadQuery {
+	q := db.LeadQuery{Q: f.Q, SearchContact: admin, Status: f.Status, DamageType: f.DamageType, Emergency: f.Emergency}
+	if f.From != "" {
+		t, _ := time.ParseInLocation("2006-01-02", f.From, Zone)
+		q.From = &t
+	}
+	if f.To != "" {
+		t, _ := time.ParseInLocation("2006-01-02", f.To, Zone)
+		t = t.AddDate(0, 0, 1) // the whole 'to' day
+		q.To = &t
+	}
+	if paged {
+		q.Limit, q.Offset = f.PerPage, (f.Page-1)*f.PerPage
+	}
+	return q
+}
+
+// Describe is the filter in words, for the audit log.
+func (f Filter) Describe() string {
+	var parts []string
+	add := func(k, v string) {
+		if v != "" {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	add("q", f.Q)
+	add("status", f.Status)
+	add("damage_type", f.DamageType)
+	if f.Emergency != nil {
+		add("emergency", strconv.FormatBool(*f.Emergency))
+	}
+	add("from", f.From)
+	add("to", f.To)
+	if len(parts) == 0 {
+		return "all leads"
+	}
+	return strings.Join(parts, " ")
+}
+
+// CSVHeader is the export's header row, exactly as issue 8 names it.
+var CSVHeader = []string{"ID", "Date", "Name", "Phone", "Email", "City", "Damage Type", "Status", "Emergency"}
+
+// CSVWriter writes the export row by row.
+type CSVWriter struct{ w *csv.Writer }
+
+// NewCSVWriter writes the header to w.
+func NewCSVWriter(w io.Writer) (*CSVWriter, error) {
+	c := &CSVWriter{csv.NewWriter(w)}
+	return c, c.w.Write(CSVHeader)
+}
+
+// Write adds one lead. Every cell is neutralised against formula
+// injection.
+func (c *CSVWriter) Write(l db.Lead) error {
+	emergency := "No"
+	if l.IsEmergency {
+		emergency = "Yes"
+	}
+	name := strings.TrimSpace(l.FirstName + " " + l.LastName)
+	row := []string{l.ID, l.CreatedAt.In(Zone).Format("2006-01-02 15:04"), name, l.Phone, l.Email, l.City, l.DamageType, l.Status, emergency}
+	for i := range row {
+		row[i] = SafeCell(row[i])
+	}
+	return c.w.Write(row)
+}
+
+// Flush writes what is buffered and reports a write error.
+func (c *CSVWriter) Flush() error {
+	c.w.Flush()
+	return c.w.Error()
+}
+
+// SafeCell neutralises a cell a spreadsheet would read as a formula: one
+// that begins with =, +, -, @, a tab or a carriage return gets a leading
+// apostrophe (OWASP's advice for CSV injection).
+func SafeCell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}

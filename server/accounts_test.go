@@ -1,0 +1,452 @@
+package server
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/atlanta-restoration/site/accounts"
+	"github.com/atlanta-restoration/site/db"
+)
+
+const (
+	adminEmail = "owner@example.com"
+	adminPass  = "correct horse battery"
+	staffEmail = "crew@example.com"
+	staffPass  = "another good phrase"
+)
+
+// accountServer is an admin server with one admin and one staff account.
+func accountServer(t *testing.T) (*Server, *db.Store, http.Handler) {
+	t.Helper()
+	srv, store := adminServer(t, nil)
+	addUser(t, store, adminEmail, adminPass, "admin", "The Owner")
+	addUser(t, store, staffEmail, staffPass, "staff", "Crew Lead")
+	return srv, store, srv.Handler()
+}
+
+func addUser(t *testing.T, store *db.Store, email, pw, role, name string) db.User {
+	t.Helper()
+	h, err := accounts.HashPassword(pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	u := db.User{ID: "u-" + strings.Split(email, "@")[0], Email: email, Name: name, PasswordHash: h, CreatedAt: now, UpdatedAt: now}
+	if role != "" {
+		u.Roles = []string{role}
+	}
+	if err := store.CreateUser(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func loginFrom(t *testing.T, h http.Handler, ip, email, pw string) *response {
+	t.Helper()
+	b, _ := json.Marshal(map[string]string{"email": email, "password": pw})
+	req := httptest.NewRequest("POST", "/api/admin/login", strings.NewReader(string(b)))
+	req.Header.Set("Content-Type", "application/json")
+	req.RemoteAddr = ip + ":4000"
+	return do(t, h, req)
+}
+
+func signIn(t *testing.T, h http.Handler, email, pw string) string {
+	t.Helper()
+	r := loginFrom(t, h, "192.0.2.50", email, pw)
+	var out struct{ Token string }
+	json.Unmarshal([]byte(r.Body), &out)
+	if r.StatusCode != 200 || out.Token == "" {
+		t.Fatalf("sign in %s: %d %s", email, r.StatusCode, r.Body)
+	}
+	return out.Token
+}
+
+func auditActions(t *testing.T, store *db.Store) []string {
+	t.Helper()
+	es, _, err := store.ListAudit(context.Background(), 200, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for i := len(es) - 1; i >= 0; i-- {
+		out = append(out, es[i].Action+":"+es[i].Actor)
+	}
+	return out
+}
+
+func TestAccountSignIn(t *testing.T) {
+	_, store, h := accountServer(t)
+	r := loginFrom(t, h, "192.0.2.1", " Owner@Example.com ", adminPass)
+	var ok struct{ Token, Role, Name, Email, ExpiresAt string }
+	json.Unmarshal([]byte(r.Body), &ok)
+	if r.StatusCode != 200 || ok.Token == "" || ok.Role != "admin" || ok.Name != "The Owner" || ok.Email != adminEmail || ok.ExpiresAt == "" {
+		t.Fatalf("sign in: %d %s", r.StatusCode, r.Body)
+	}
+	if cc := r.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("Cache-Control %q", cc)
+	}
+	me := jsonReq(t, h, "GET", "/api/admin/me", ok.Token, nil)
+	if me.StatusCode != 200 || !strings.Contains(me.Body, `"roles":["admin"]`) || !strings.Contains(me.Body, `"role":"admin"`) {
+		t.Errorf("me: %d %s", me.StatusCode, me.Body)
+	}
+	if u, _ := store.UserByEmail(context.Background(), adminEmail); u.LastLoginAt == nil {
+		t.Error("last sign-in not recorded")
+	}
+
+	// Unknown email, wrong password, disabled account and an account
+	// without a role get one and the same answer.
+	addUser(t, store, "norole@example.com", "no role passphrase", "", "")
+	gone := addUser(t, store, "gone@example.com", "a disabled passphrase", "staff", "")
+	yes := true
+	if _, err := store.ChangeUser(context.Background(), gone.ID, db.UserChange{Disabled: &yes}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var bodies []string
+	for i, c := range [][2]string{{"nobody@example.com", adminPass}, {adminEmail, "wrong password here"}, {"gone@example.com", "a disabled passphrase"}, {"norole@example.com", "no role passphrase"}} {
+		r := loginFrom(t, h, fmt.Sprintf("192.0.2.%d", 10+i), c[0], c[1])
+		if r.StatusCode != http.StatusUnauthorized {
+			t.Errorf("%s: %d", c[0], r.StatusCode)
+		}
+		bodies = append(bodies, r.Body)
+	}
+	for _, b := range bodies {
+		if b != `{"error":"Invalid email or password"}`+"\n" {
+			t.Errorf("failure body %q", b)
+		}
+	}
+	if r := loginFrom(t, h, "192.0.2.20", "", ""); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("empty: %d", r.StatusCode)
+	}
+	req := httptest.NewRequest("POST", "/api/admin/login", strings.NewReader("{not json"))
+	req.Header.Set("Content-Type", "application/json")
+	if r := do(t, h, req); r.StatusCode != http.StatusBadRequest {
+		t.Errorf("malformed: %d", r.StatusCode)
+	}
+
+	// Tokens do not cross: a PIN token opens no account endpoint, and an
+	// account token opens no PIN-gated tool.
+	pin := unlock(t, h)
+	if r := jsonReq(t, h, "GET", "/api/admin/me", pin, nil); r.StatusCode != http.StatusUnauthorized || !strings.Contains(r.Body, "Please log in to access lead data") {
+		t.Errorf("PIN token on /me: %d %s", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/leads", pin, nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("PIN token on /leads: %d", r.StatusCode)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/settings", ok.Token, nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("account token on /settings: %d", r.StatusCode)
+	}
+
+	// Sign-out revokes the token on the server.
+	if r := jsonReq(t, h, "POST", "/api/admin/logout", ok.Token, nil); r.StatusCode != http.StatusNoContent {
+		t.Fatalf("logout: %d", r.StatusCode)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/me", ok.Token, nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("after logout: %d", r.StatusCode)
+	}
+	got := strings.Join(auditActions(t, store), " ")
+	for _, want := range []string{"login:owner@example.com", "login_failed:nobody@example.com", "login_failed:owner@example.com", "login_failed:gone@example.com"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("audit lacks %s: %s", want, got)
+		}
+	}
+}
+
+// A parallel burst of wrong passwords from one IP, with the right one
+// inside it, gets at most ADMIN_MAX_ATTEMPTS passwords checked; the rest
+// are refused with 429 before any hashing. Then many IPs against one
+// account are bounded by the per-account limit.
+func TestSignInBurstIsBounded(t *testing.T) {
+	srv, _, h := accountServer(t)
+	max := srv.cfg.Admin.MaxAttempts
+	const n = 40
+	codes := make([]int, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pw := fmt.Sprintf("wrong password %d", i)
+			if i == n/2 {
+				pw = adminPass
+			}
+			codes[i] = loginFrom(t, h, "198.51.100.7", adminEmail, pw).StatusCode
+		}()
+	}
+	wg.Wait()
+	count := map[int]int{}
+	for _, c := range codes {
+		count[c]++
+	}
+	if checked := count[401] + count[200]; checked > max || count[429] == 0 {
+		t.Fatalf("one IP: %v; at most %d may be checked", count, max)
+	}
+	if r := loginFrom(t, h, "198.51.100.7", adminEmail, adminPass); count[401] >= max && r.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("after the burst: %d", r.StatusCode)
+	}
+	// Per account: wrong passwords for the staff account from many IPs.
+	checked := 0
+	for i := 0; i < LoginAttemptsPerAccount+5; i++ {
+		r := loginFrom(t, h, fmt.Sprintf("203.0.113.%d", i+1), staffEmail, "not the password")
+		switch r.StatusCode {
+		case http.StatusUnauthorized:
+			checked++
+		case http.StatusTooManyRequests:
+			if r.Header.Get("Retry-After") == "" || !strings.Contains(r.Body, "Too many incorrect sign-ins") {
+				t.Errorf("429 without Retry-After or message: %q", r.Body)
+			}
+		default:
+			t.Errorf("attempt %d: %d", i, r.StatusCode)
+		}
+	}
+	if checked != LoginAttemptsPerAccount {
+		t.Errorf("%d wrong passwords checked for one account, want %d", checked, LoginAttemptsPerAccount)
+	}
+}
+
+func seedLeads(t *testing.T, store *db.Store, n int) {
+	t.Helper()
+	base := time.Date(2026, 11, 1, 14, 0, 0, 0, time.UTC)
+	for i := 0; i < n; i++ {
+		l := db.Lead{ID: fmt.Sprintf("lead-%03d", i), CreatedAt: base.Add(time.Duration(i) * time.Minute), UpdatedAt: base,
+			FirstName: "Bulk", LastName: fmt.Sprintf("Person%d", i), Phone: "(404) 555-0100", Email: "bulk@example.com",
+			City: "Roswell", DamageType: "Mold Remediation", Status: "new", Source: "website"}
+		if i == n-1 {
+			l.FirstName, l.LastName, l.Phone, l.Email, l.City = "Maria", "Gonzalez", "(770) 555-0134", "maria.g@example.com", "Marietta"
+			l.StreetAddress, l.Notes, l.InsuranceCarrier, l.ClaimNumber = "12 Secret Lane", "gate code 4471", "Acme Mutual", "CLM-99812"
+			l.DamageType, l.IsEmergency = "Water Damage", true
+		}
+		if i == n-2 {
+			l.FirstName = "=HYPERLINK(\"http://evil.example\")"
+		}
+		if err := store.CreateLead(context.Background(), l); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// secrets are the values staff may never receive, in any form.
+var leadSecrets = []string{"555-0134", "5550134", "maria.g@example.com", "aria.g@", "12 Secret Lane", "gate code", "Acme Mutual", "CLM-99812", "555-0100", "bulk@example.com"}
+
+func TestStaffNeverSeesUnmaskedData(t *testing.T) {
+	_, store2, h2 := accountServer(t)
+	seedLeads(t, store2, 3)
+	staff := signIn(t, h2, staffEmail, staffPass)
+	var raw []string
+	check := func(method, path string, body any, want int) *response {
+		r := jsonReq(t, h2, method, path, staff, body)
+		if r.StatusCode != want {
+			t.Errorf("staff %s %s: %d, want %d: %s", method, path, r.StatusCode, want, r.Body)
+		}
+		if cc := r.Header.Get("Cache-Control"); cc != "no-store" {
+			t.Errorf("staff %s %s: Cache-Control %q", method, path, cc)
+		}
+		raw = append(raw, r.Body)
+		return r
+	}
+	list := check("GET", "/api/admin/leads", nil, 200)
+	if !strings.Contains(list.Body, `"phone_masked":"(770) ***-**34"`) || !strings.Contains(list.Body, `"email_masked":"m***@example.com"`) || !strings.Contains(list.Body, `"total":3`) {
+		t.Errorf("masked list: %s", list.Body)
+	}
+	for _, k := range []string{`"phone":`, `"email":`, `"street_address"`, `"notes"`, `"insurance_carrier"`, `"claim_number"`} {
+		if strings.Contains(list.Body, k) {
+			t.Errorf("masked list carries %s", k)
+		}
+	}
+	// A staff search on a phone number or an email finds nothing: those
+	// columns are not searched for staff, so a search is no oracle.
+	for _, q := range []string{"5550134", "maria.g@example.com", "555-0134"} {
+		r := check("GET", "/api/admin/leads?q="+q, nil, 200)
+		if !strings.Contains(r.Body, `"total":0`) {
+			t.Errorf("staff search %q matched: %s", q, r.Body)
+		}
+	}
+	if r := check("GET", "/api/admin/leads?q=marietta", nil, 200); !strings.Contains(r.Body, `"total":1`) {
+		t.Errorf("city search: %s", r.Body)
+	}
+	full := check("GET", "/api/admin/leads?full=1", nil, 403)
+	if full.Body != `{"error":"Only admins can view full lead details","title":"Access Restricted"}`+"\n" {
+		t.Errorf("full=1: %s", full.Body)
+	}
+	check("GET", "/api/admin/leads/lead-002", nil, 403)
+	exp := check("GET", "/api/admin/leads/export.csv", nil, 403)
+	if !strings.Contains(exp.Body, `"title":"Export Restricted"`) || !strings.Contains(exp.Body, "Only admins can export lead data") {
+		t.Errorf("export: %s", exp.Body)
+	}
+	upd := check("PATCH", "/api/admin/leads/lead-002", map[string]string{"status": "contacted"}, 200)
+	if !strings.Contains(upd.Body, `"status":"contacted"`) || !strings.Contains(upd.Body, `"phone_masked"`) {
+		t.Errorf("staff status change: %s", upd.Body)
+	}
+	check("PATCH", "/api/admin/leads/lead-002", map[string]string{"status": "lost"}, 400)
+	check("PATCH", "/api/admin/leads/nope", map[string]string{"status": "new"}, 404)
+	check("GET", "/api/admin/users", nil, 403)
+	check("GET", "/api/admin/audit", nil, 403)
+	check("POST", "/api/admin/users", map[string]string{"email": "x@example.com", "password": "a long passphrase", "role": "admin"}, 403)
+	for _, body := range raw {
+		for _, s := range leadSecrets {
+			if strings.Contains(body, s) {
+				t.Errorf("staff received %q in %s", s, body)
+			}
+		}
+	}
+	if l, _ := store2.GetLead(context.Background(), "lead-002"); l.Status != "contacted" || !l.UpdatedAt.After(l.CreatedAt) {
+		t.Errorf("status not stored: %+v", l)
+	}
+}
+
+func TestAdminLeadsFullDataExportAndAudit(t *testing.T) {
+	_, store, h := accountServer(t)
+	seedLeads(t, store, 120)
+	admin := signIn(t, h, adminEmail, adminPass)
+
+	// Pages: 120 leads, 50 per page, newest first.
+	r := jsonReq(t, h, "GET", "/api/admin/leads?page=3&per_page=50", admin, nil)
+	var page struct {
+		Leads   []map[string]any
+		Total   int
+		Page    int
+		PerPage int
+	}
+	json.Unmarshal([]byte(r.Body), &page)
+	if r.StatusCode != 200 || page.Total != 120 || page.Page != 3 || page.PerPage != 50 || len(page.Leads) != 20 || page.Leads[0]["id"] != "lead-019" {
+		t.Fatalf("page 3: %d total %d len %d first %v", r.StatusCode, page.Total, len(page.Leads), page.Leads[0]["id"])
+	}
+	if _, ok := page.Leads[0]["phone"]; ok {
+		t.Error("the default list is masked for admins too")
+	}
+	// Admins search phone numbers and emails.
+	if r := jsonReq(t, h, "GET", "/api/admin/leads?q=770-555-0134", admin, nil); !strings.Contains(r.Body, `"total":1`) {
+		t.Errorf("admin phone search: %s", r.Body)
+	}
+	full := jsonReq(t, h, "GET", "/api/admin/leads?full=1&emergency=true", admin, nil)
+	if full.StatusCode != 200 || !strings.Contains(full.Body, `"phone":"(770) 555-0134"`) || !strings.Contains(full.Body, `"notes":"gate code 4471"`) || !strings.Contains(full.Body, `"total":1`) {
+		t.Errorf("full: %s", full.Body)
+	}
+	det := jsonReq(t, h, "GET", "/api/admin/leads/lead-119", admin, nil)
+	if det.StatusCode != 200 || !strings.Contains(det.Body, `"claim_number":"CLM-99812"`) || !strings.Contains(det.Body, `"street_address":"12 Secret Lane"`) {
+		t.Errorf("detail: %s", det.Body)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/leads/none", admin, nil); r.StatusCode != 404 {
+		t.Errorf("unknown lead: %d", r.StatusCode)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/leads?status=lost", admin, nil); r.StatusCode != 400 {
+		t.Errorf("bad filter: %d", r.StatusCode)
+	}
+	if r := jsonReq(t, h, "PATCH", "/api/admin/leads/lead-000", admin, map[string]string{"status": "scheduled"}); r.StatusCode != 200 || !strings.Contains(r.Body, `"phone":"(404) 555-0100"`) {
+		t.Errorf("admin status change: %s", r.Body)
+	}
+
+	// Export: the filters apply, formulas are neutralised, it downloads.
+	exp := jsonReq(t, h, "GET", "/api/admin/leads/export.csv?status=new", admin, nil)
+	if exp.StatusCode != 200 || exp.Header.Get("Content-Type") != "text/csv; charset=utf-8" || exp.Header.Get("Content-Disposition") != `attachment; filename="leads-export.csv"` || exp.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("export: %d %v", exp.StatusCode, exp.Header)
+	}
+	rows, err := csv.NewReader(strings.NewReader(exp.Body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rows[0], ",") != "ID,Date,Name,Phone,Email,City,Damage Type,Status,Emergency" || len(rows) != 1+119 {
+		t.Fatalf("export: header %v, %d rows", rows[0], len(rows)-1)
+	}
+	if rows[1][0] != "lead-119" || rows[1][3] != "(770) 555-0134" || rows[1][8] != "Yes" || rows[2][2] != `'=HYPERLINK("http://evil.example") Person118` {
+		t.Errorf("rows: %v / %v", rows[1], rows[2])
+	}
+	got := strings.Join(auditActions(t, store), " ")
+	for _, want := range []string{"login:" + adminEmail, "list_full:" + adminEmail, "lead_detail:" + adminEmail, "status_change:" + adminEmail, "export:" + adminEmail} {
+		if !strings.Contains(got, want) {
+			t.Errorf("audit lacks %s: %s", want, got)
+		}
+	}
+	au := jsonReq(t, h, "GET", "/api/admin/audit?per_page=2", admin, nil)
+	if au.StatusCode != 200 || !strings.Contains(au.Body, `"action":"export"`) || !strings.Contains(au.Body, `"detail":"status=new (119 rows)"`) {
+		t.Errorf("audit API: %s", au.Body)
+	}
+}
+
+func TestUsersAPI(t *testing.T) {
+	_, store, h := accountServer(t)
+	admin := signIn(t, h, adminEmail, adminPass)
+	staff := signIn(t, h, staffEmail, staffPass)
+	for _, c := range []struct {
+		body map[string]string
+		code int
+		msg  string
+	}{
+		{map[string]string{"email": "new@example.com", "password": "short", "role": "staff"}, 400, "at least 12"},
+		{map[string]string{"email": "new@example.com", "password": "password12345", "role": "staff"}, 400, "too common"},
+		{map[string]string{"email": "not-an-email", "password": "a fine passphrase", "role": "staff"}, 400, "valid email"},
+		{map[string]string{"email": "new@example.com", "password": "a fine passphrase", "role": "owner"}, 400, "admin or staff"},
+		{map[string]string{"email": "CREW@example.com", "password": "a fine passphrase", "role": "staff"}, 409, "already exists"},
+		{map[string]string{"email": "New@Example.com", "name": "New Hire", "password": "a fine passphrase", "role": "staff"}, 201, `"email":"new@example.com"`},
+	} {
+		r := jsonReq(t, h, "POST", "/api/admin/users", admin, c.body)
+		if r.StatusCode != c.code || !strings.Contains(r.Body, c.msg) {
+			t.Errorf("create %v: %d %s", c.body, r.StatusCode, r.Body)
+		}
+		if strings.Contains(r.Body, "password_hash") || strings.Contains(r.Body, "argon2") {
+			t.Errorf("a hash was sent: %s", r.Body)
+		}
+	}
+	signIn(t, h, "new@example.com", "a fine passphrase")
+	list := jsonReq(t, h, "GET", "/api/admin/users", admin, nil)
+	if !strings.Contains(list.Body, `"email":"new@example.com"`) || strings.Contains(list.Body, "argon2") {
+		t.Errorf("list: %s", list.Body)
+	}
+	owner, _ := store.UserByEmail(context.Background(), adminEmail)
+	crew, _ := store.UserByEmail(context.Background(), staffEmail)
+	// The last admin can be neither demoted nor disabled.
+	for _, body := range []map[string]any{{"role": "staff"}, {"disabled": true}} {
+		if r := jsonReq(t, h, "PATCH", "/api/admin/users/"+owner.ID, admin, body); r.StatusCode != 409 || !strings.Contains(r.Body, "The last admin cannot be disabled or demoted.") {
+			t.Errorf("last admin %v: %d %s", body, r.StatusCode, r.Body)
+		}
+	}
+	// A password reset ends the account's sessions; the new one works.
+	if r := jsonReq(t, h, "PATCH", "/api/admin/users/"+crew.ID, admin, map[string]any{"password": "reset passphrase 1"}); r.StatusCode != 200 {
+		t.Fatalf("reset: %d %s", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/leads", staff, nil); r.StatusCode != 401 {
+		t.Errorf("old session after a reset: %d", r.StatusCode)
+	}
+	staff = signIn(t, h, staffEmail, "reset passphrase 1")
+	// Promoting takes effect on the next request; disabling ends sessions.
+	if r := jsonReq(t, h, "PATCH", "/api/admin/users/"+crew.ID, admin, map[string]any{"role": "admin"}); r.StatusCode != 200 {
+		t.Fatal(r.Body)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/users", staff, nil); r.StatusCode != 200 {
+		t.Errorf("promoted account: %d", r.StatusCode)
+	}
+	if r := jsonReq(t, h, "PATCH", "/api/admin/users/"+crew.ID, admin, map[string]any{"disabled": true}); r.StatusCode != 200 || !strings.Contains(r.Body, `"disabledAt":"`) {
+		t.Fatalf("disable: %d %s", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/me", staff, nil); r.StatusCode != 401 {
+		t.Errorf("disabled account's session: %d", r.StatusCode)
+	}
+	if r := loginFrom(t, h, "192.0.2.77", staffEmail, "reset passphrase 1"); r.StatusCode != 401 {
+		t.Errorf("disabled sign-in: %d", r.StatusCode)
+	}
+	for _, c := range []struct {
+		path string
+		body map[string]any
+		code int
+	}{
+		{"/api/admin/users/nope", map[string]any{"name": "x"}, 404},
+		{"/api/admin/users/" + crew.ID, map[string]any{}, 400},
+		{"/api/admin/users/" + crew.ID, map[string]any{"role": "boss"}, 400},
+		{"/api/admin/users/" + crew.ID, map[string]any{"password": "short"}, 400},
+	} {
+		if r := jsonReq(t, h, "PATCH", c.path, admin, c.body); r.StatusCode != c.code {
+			t.Errorf("PATCH %s %v: %d, want %d", c.path, c.body, r.StatusCode, c.code)
+		}
+	}
+	got := strings.Join(auditActions(t, store), " ")
+	if !strings.Contains(got, "user_created:"+adminEmail) || !strings.Contains(got, "user_updated:"+adminEmail) {
+		t.Errorf("audit: %s", got)
+	}
+}
