@@ -5,9 +5,10 @@ import type { ComponentType } from "react";
 import { renderToString } from "react-dom/server";
 import { HeadProvider, renderHead, type HeadCollector } from "../components/head";
 
-/** renderPage renders one page kind with its JSON props and returns the
- * body HTML and the collected head tags, as JSON for Go. */
-export function renderPage(pages: Record<string, ComponentType<any>>, kind: string, propsJSON: string): string {
+/** renderPage renders one page kind with its JSON props and returns
+ * [body HTML, collected head tags, <html> attributes]; Go reads the three
+ * strings straight from the runtime (ssr/pool.go). */
+export function renderPage(pages: Record<string, ComponentType<any>>, kind: string, propsJSON: string): [string, string, string] {
   const Page = pages[kind];
   if (!Page) throw new Error(`unknown page kind ${kind}`);
   const props = JSON.parse(propsJSON);
@@ -17,5 +18,5 @@ export function renderPage(pages: Record<string, ComponentType<any>>, kind: stri
       <Page {...props} />
     </HeadProvider>,
   );
-  return JSON.stringify({ html, head: renderHead(collected), htmlAttributes: 'lang="en"' });
+  return [html, renderHead(collected), 'lang="en"'];
 }

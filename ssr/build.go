@@ -121,7 +121,7 @@ func serverEntry(kinds []string) string {
 }
 
 func buildServer(root string, kinds []string, dev bool) (string, error) {
-	var patched atomic.Int32
+	var patched, jsxPatched atomic.Int32
 	o := commonOptions(root)
 	entry := serverEntry(kinds)
 	o.Stdin = &api.StdinOptions{Contents: entry, ResolveDir: root, Sourcefile: "server-entry.tsx", Loader: api.LoaderTSX}
@@ -155,11 +155,27 @@ func buildServer(root string, kinds []string, dev bool) (string, error) {
 					patched.Add(1)
 					return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
 				})
+			b.OnLoad(api.OnLoadOptions{Filter: `react-jsx-runtime\.production\.min\.js$`},
+				func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+					data, err := os.ReadFile(args.Path)
+					if err != nil {
+						return api.OnLoadResult{}, err
+					}
+					src, err := PatchJSXRuntime(string(data))
+					if err != nil {
+						return api.OnLoadResult{}, err
+					}
+					jsxPatched.Add(1)
+					return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+				})
 		},
 	}}
 	res := api.Build(o)
 	if len(res.Errors) > 0 {
 		return "", buildError(res.Errors)
+	}
+	if jsxPatched.Load() != 1 {
+		return "", fmt.Errorf("ssr: jsx fast path was applied %d times, want 1: %s is no longer what react/jsx-runtime bundles", jsxPatched.Load(), jsxRuntimeFile)
 	}
 	if patched.Load() != 1 {
 		return "", fmt.Errorf("ssr: renderToString accumulator patch was applied %d times, want 1: %s is no longer what react-dom/server bundles", patched.Load(), reactServerFile)

@@ -2,6 +2,7 @@ package ssr
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -19,7 +20,7 @@ const reactServerFile = "react-dom/cjs/react-dom-server-legacy.browser.productio
 var accumulatorPatches = []struct{ from, to string }{
 	{
 		from: `g="",h={push:function(a){null!==a&&(g+=a);return!0}`,
-		to:   `g=[],h={push:function(a){null!==a&&g.push(a);return!0}`,
+		to:   `g=[],h={push:function(a){null!==a&&(g[g.length]=a);return!0}`,
 	},
 	{
 		from: `if(!k)throw Error(l(426));return g}`,
@@ -27,9 +28,18 @@ var accumulatorPatches = []struct{ from, to string }{
 	},
 }
 
-// PatchReactServer applies the accumulator rewrite to the source of
-// reactServerFile. It returns an error naming the pattern that did not match
-// exactly once.
+// ownPropLoop is React's `for(k in o)if(p.call(o,k)…` (p is
+// Object.prototype.hasOwnProperty): a loop over an object's own
+// properties. goja's for-in walks the prototype chain and tracks visited
+// names; Object.keys returns the same own enumerable keys in the same
+// order, much faster. ownPropLoops is how many the React build has.
+var ownPropLoop = regexp.MustCompile(`for\(([a-z]) in ([a-z])\)if\(p\.call\(([a-z]),([a-z])\)`)
+
+const ownPropLoops = 8
+
+// PatchReactServer applies the accumulator rewrite and the own-property
+// loop rewrite to the source of reactServerFile. It returns an error
+// naming the pattern that did not match as often as expected.
 func PatchReactServer(src string) (string, error) {
 	for _, p := range accumulatorPatches {
 		if n := strings.Count(src, p.from); n != 1 {
@@ -37,5 +47,40 @@ func PatchReactServer(src string) (string, error) {
 		}
 		src = strings.Replace(src, p.from, p.to, 1)
 	}
+	n := 0
+	src = ownPropLoop.ReplaceAllStringFunc(src, func(m string) string {
+		g := ownPropLoop.FindStringSubmatch(m)
+		if g[1] != g[4] || g[2] != g[3] {
+			return m
+		}
+		n++
+		k, o := g[1], g[2]
+		return fmt.Sprintf("for(let $i=0,$k=Object.keys(%s);$i<$k.length&&((%s=$k[$i]),!0);$i++)if(!0", o, k)
+	})
+	if n != ownPropLoops {
+		return "", fmt.Errorf("ssr: own-property loop patch matched %d times in %s, want %d (React build changed? update ssr/patch.go)", n, reactServerFile, ownPropLoops)
+	}
 	return src, nil
+}
+
+// jsxRuntimeFile is the automatic JSX runtime every component calls.
+const jsxRuntimeFile = "react/cjs/react-jsx-runtime.production.min.js"
+
+// jsxFastPath lets jsx() use the props object the compiled JSX just built
+// instead of copying it key by key (a for-in, the hottest function of a
+// render in goja) when there is nothing to take out or fill in: no key or
+// ref among the props and no defaultProps. The object is always a fresh
+// literal made at the call site, so sharing it is safe.
+var jsxFastPath = struct{ from, to string }{
+	from: `function q(c,a,g){var b,d={},e=null,h=null;`,
+	to: `function q(c,a,g){if(void 0===a.key&&void 0===a.ref&&void 0===a.__self&&void 0===a.__source&&!(c&&c.defaultProps))` +
+		`return{$$typeof:k,type:c,key:void 0!==g?""+g:null,ref:null,props:a,_owner:n.current};var b,d={},e=null,h=null;`,
+}
+
+// PatchJSXRuntime applies jsxFastPath to the source of jsxRuntimeFile.
+func PatchJSXRuntime(src string) (string, error) {
+	if n := strings.Count(src, jsxFastPath.from); n != 1 {
+		return "", fmt.Errorf("ssr: jsx fast path: pattern %q found %d times in %s, want exactly 1 (React build changed? update ssr/patch.go)", jsxFastPath.from, n, jsxRuntimeFile)
+	}
+	return strings.Replace(src, jsxFastPath.from, jsxFastPath.to, 1), nil
 }

@@ -36,8 +36,67 @@ func TestPatchReactServerOnRealBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(out, "g+=a") || !strings.Contains(out, `g.push(a)`) || !strings.Contains(out, `return g.join("")}`) {
+	if strings.Contains(out, "g+=a") || !strings.Contains(out, `(g[g.length]=a)`) || !strings.Contains(out, `return g.join("")}`) {
 		t.Error("patched source still uses the string accumulator")
+	}
+	if ownPropLoop.MatchString(out) || strings.Count(out, "Object.keys(") < ownPropLoops {
+		t.Error("patched source still loops over own properties with for-in")
+	}
+}
+
+func TestPatchJSXRuntimeOnRealBuild(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(root(t), "node_modules", jsxRuntimeFile))
+	if err != nil {
+		t.Fatalf("read the JSX runtime (run npm ci): %v", err)
+	}
+	out, err := PatchJSXRuntime(string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "props:a,") {
+		t.Error("jsx() has no fast path")
+	}
+	if _, err := PatchJSXRuntime("function q(c,a,g){}"); err == nil || !strings.Contains(err.Error(), "want exactly 1") {
+		t.Errorf("a changed runtime must fail the build: %v", err)
+	}
+}
+
+// The fast path must not change what React renders: keys, refs and
+// defaultProps take the copying path, everything else shares the props
+// object. Rendered through the real bundle, a keyed list, a component
+// with defaultProps and a spread of props all come out as React 18 would.
+func TestJSXFastPathRendersTheSame(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "pages"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "client"), 0o755)
+	os.WriteFile(filepath.Join(dir, "client", "islands.tsx"), []byte("export function hydrateIslands(..._: unknown[]) {}\n"), 0o644)
+	os.Symlink(filepath.Join(root(t), "node_modules"), filepath.Join(dir, "node_modules"))
+	os.WriteFile(filepath.Join(dir, "pages", "server.tsx"), []byte(`import { renderToString } from "react-dom/server";
+export function renderPage(pages: any, kind: string, props: string) {
+  const P = pages[kind];
+  return [renderToString(<P {...JSON.parse(props)} />), "", ""];
+}
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "pages", "t.tsx"), []byte(`function Item({ label, tone }: { label: string; tone?: string }) { return <li className={tone}>{label}</li>; }
+(Item as any).defaultProps = { tone: "plain" };
+export default function T({ items, extra }: { items: string[]; extra: Record<string, string> }) {
+  return <ul {...extra}>{items.map((s, i) => <Item key={s} label={s} tone={i === 1 ? "loud" : undefined} />)}<li key="k" data-x="y">z</li></ul>;
+}
+`), 0o644)
+	b, err := Build(BuildOptions{Root: dir, Kinds: []string{"t"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPool(b.Server, 1, 5*time.Second, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Render(context.Background(), "t", []byte(`{"items":["a","b"],"extra":{"id":"list","title":"T"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `<ul id="list" title="T"><li class="plain">a</li><li class="loud">b</li><li data-x="y">z</li></ul>`; res.HTML != want {
+		t.Errorf("got  %s\nwant %s", res.HTML, want)
 	}
 }
 
@@ -108,7 +167,7 @@ const testServerJS = `var SSR = { render: function (kind, props) {
   if (kind === "throw") throw new Error("boom");
   if (kind === "loop") { for (;;) {} }
   var p = JSON.parse(props);
-  return JSON.stringify({ html: "<p>" + kind + ":" + p.n + "</p>", head: "<title>t</title>", htmlAttributes: "" });
+  return ["<p>" + kind + ":" + p.n + "</p>", "<title>t</title>", ""];
 } };`
 
 func TestPoolConcurrentRenders(t *testing.T) {
