@@ -1,31 +1,118 @@
-// The public pages' only script: it hydrates the islands (interactive
-// parts) of a server-rendered page and adds two small behaviours that need
-// no React. Admin pages load their own bundle instead.
-import type { ComponentType } from "react";
-import { hydrateRoot } from "react-dom/client";
-import { Nav, scrollToAnchor } from "../components/layout";
-import { Carousel } from "../components/gallery";
-import { Reviews } from "../components/trust";
-import { LeadForm } from "../components/lead-form";
-import { EstimateForm } from "../components/estimate-form";
+// The public pages' only script. It carries no React: each island (an
+// interactive part of a server-rendered page) is hydrated when it is
+// needed, and only then is React fetched (client/island-runtime.tsx, a
+// dynamic import). Until then every island works as plain HTML: links
+// navigate and forms post. ADR 010 has the triggers and the exceptions.
+import { scrollToAnchor } from "./anchors";
 
-const islands: Record<string, ComponentType<any>> = {
-  nav: Nav,
-  carousel: Carousel,
-  reviews: Reviews,
-  leadform: LeadForm,
-  estimate: EstimateForm,
+type Trigger = "interaction" | "visible" | "idle";
+
+/** When each island hydrates: the nav drawer on the first interaction with
+ * the header, the carousel, reviews and forms when they come near the
+ * viewport (a form also on focus), anything else when the browser is idle. */
+const triggers: Record<string, Trigger> = {
+  nav: "interaction",
+  carousel: "visible",
+  reviews: "visible",
+  leadform: "visible",
+  estimate: "visible",
 };
 
-/** hydrateIslands attaches React to every island with its props. */
+let runtime: Promise<typeof import("./island-runtime")> | null = null;
+const loadRuntime = () => (runtime ??= import("./island-runtime"));
+
+/** A click on a button that arrived before React, per island: clicked
+ * again once the island is hydrated. */
+const heldClicks = new WeakMap<HTMLElement, HTMLElement>();
+
+/** hydrate loads React (once) and hydrates el, then replays a held click.
+ * An island's state is in data-hydrate: "loading", then "done". */
+function hydrate(el: HTMLElement) {
+  if (el.dataset.hydrate) return;
+  el.dataset.hydrate = "loading";
+  loadRuntime().then(
+    (m) => {
+      if (!m.hydrateIsland(el)) return;
+      el.dataset.hydrate = "done";
+      const held = heldClicks.get(el);
+      heldClicks.delete(el);
+      held?.click();
+    },
+    (err) => {
+      // Offline or a deploy in between: the island stays plain HTML, and
+      // the next trigger tries again.
+      delete el.dataset.hydrate;
+      heldClicks.delete(el);
+      runtime = null;
+      console.warn("island script not loaded:", err);
+    },
+  );
+}
+
+const interactions = ["pointerover", "pointerdown", "touchstart", "focusin", "keydown"];
+
+function onInteraction(el: HTMLElement) {
+  const start = () => {
+    interactions.forEach((t) => el.removeEventListener(t, start));
+    hydrate(el);
+  };
+  interactions.forEach((t) => el.addEventListener(t, start, { passive: true }));
+  // A click on a button before React is there would do nothing: hold it
+  // and click again once the island is hydrated. Links are left alone:
+  // they work without React.
+  el.addEventListener("click", (e) => {
+    if (el.dataset.hydrate === "done") return;
+    const button = (e.target as Element | null)?.closest?.("button");
+    if (!button || !el.contains(button)) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    heldClicks.set(el, button);
+    hydrate(el);
+  }, { capture: true });
+}
+
+let observer: IntersectionObserver | null = null;
+
+function onVisible(el: HTMLElement) {
+  // A form also hydrates as soon as one of its fields gets focus.
+  el.addEventListener("focusin", () => hydrate(el), { once: true });
+  if (!("IntersectionObserver" in window)) {
+    hydrate(el);
+    return;
+  }
+  observer ??= new IntersectionObserver((entries) => {
+    for (const en of entries) {
+      if (!en.isIntersecting) continue;
+      observer!.unobserve(en.target);
+      const island = en.target.closest<HTMLElement>("[data-island]");
+      if (island) hydrate(island);
+    }
+  }, { rootMargin: "200px 0px" });
+  // The island wrapper is display: contents and has no box of its own to
+  // intersect: watch its children.
+  const boxes = Array.from(el.children);
+  (boxes.length ? boxes : [el]).forEach((b) => observer!.observe(b));
+}
+
+function whenIdle(f: () => void) {
+  if ("requestIdleCallback" in window) requestIdleCallback(f, { timeout: 3000 });
+  else setTimeout(f, 500);
+}
+
+/** hydrateIslands arms every island's trigger and adds two small
+ * behaviours that need no React. */
 export function hydrateIslands() {
   document.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
-    const C = islands[el.dataset.island || ""];
-    if (!C) {
-      console.warn("unknown island", el.dataset.island);
-      return;
+    switch (triggers[el.dataset.island || ""] ?? "idle") {
+      case "interaction":
+        onInteraction(el);
+        break;
+      case "visible":
+        onVisible(el);
+        break;
+      default:
+        whenIdle(() => hydrate(el));
     }
-    hydrateRoot(el, <C {...JSON.parse(el.dataset.props || "{}")} />);
   });
   // FAQ accordions are <details name=...>: single-open natively; this
   // keeps them single-open where the name attribute is not supported.

@@ -6,6 +6,7 @@ import { Breadcrumbs } from "./page-hero";
 import { Island } from "./island";
 import { CallButton, em } from "./emergency";
 import { contactOf, type Contact, type PageProps } from "./types";
+import { scrollToAnchor } from "../client/anchors";
 
 /** NAV is the sticky navigation (spec 2.2). Every item is a real link, so
  * it works with JavaScript off; with JavaScript an anchor that exists on the
@@ -18,18 +19,6 @@ export const NAV = [
   { label: "CONTACT US", href: "/contact" },
   { label: "ADMIN", href: "/admin" },
 ];
-
-/** scrollToAnchor scrolls to an element by id; a missing one is only
- * logged (spec 2.2). It reports whether the element was found. */
-export function scrollToAnchor(id: string): boolean {
-  const el = document.getElementById(id);
-  if (!el) {
-    console.info("Element with ID not found:", id);
-    return false;
-  }
-  el.scrollIntoView({ behavior: "smooth", block: "start" });
-  return true;
-}
 
 /** onAnchorClick handles a click on a route+anchor link: when the anchor is
  * on this page (and the link points at this page) it scrolls there. */

@@ -15,6 +15,10 @@ const pages = {
   service: "/services/water-damage-restoration",
   city: "/areas/cobb/smyrna",
   post: "/blog/what-to-do-immediately-after-water-damage",
+  county: "/service-areas/cobb",
+  portfolio: "/portfolio",
+  contact: "/contact",
+  water: "/water-damage-restoration-atlanta",
 };
 const cats = ["performance", "accessibility", "best-practices", "seo"];
 const dir = mkdtempSync(join(tmpdir(), "lh-"));

@@ -30,10 +30,15 @@ export async function open(browser, path, viewport = DESKTOP, opts = {}) {
 }
 
 /** hydrated waits until React has attached: to every island of a public
- * page, or to #root for the fully hydrated admin app. It polls with
+ * page, or to #root for the fully hydrated admin app. Public islands
+ * hydrate on interaction or visibility (ADR 010), so it first wakes each
+ * one with the focusin event every trigger listens for. It polls with
  * page.evaluate because waitForFunction's polling needs eval, which the
  * site's CSP forbids. */
 export async function hydrated(page, timeout = 10000) {
+  await page.evaluate(() => {
+    document.querySelectorAll("[data-island]").forEach((el) => el.dispatchEvent(new FocusEvent("focusin", { bubbles: true })));
+  });
   const check = () => {
     const isRoot = (el) => Object.keys(el).some((k) => k.startsWith("__reactContainer"));
     const islands = Array.from(document.querySelectorAll("[data-island]"));
