@@ -4,6 +4,7 @@
 // dynamic import). Until then every island works as plain HTML: links
 // navigate and forms post. ADR 010 has the triggers and the exceptions.
 import { scrollToAnchor } from "./anchors";
+import { startBeacon } from "./beacon";
 
 type Trigger = "interaction" | "visible" | "idle";
 
@@ -126,6 +127,7 @@ export function hydrateIslands() {
   const id = decodeURIComponent(window.location.hash.slice(1));
   if (id) setTimeout(() => scrollToAnchor(id), 100);
   registerServiceWorker();
+  startBeacon();
 }
 
 /** registerServiceWorker registers /sw.js (spec 7, ADR 013) once the page

@@ -93,6 +93,7 @@ func (s *Server) adminAPI(e *echo.Echo) {
 	s.jobsAPI(g)
 	s.auditAPI(g)
 	g.GET("/notifications", s.notificationsStatus)
+	s.analyticsRoutes(e, g)
 	g.Any("/*", func(c echo.Context) error {
 		return &StatusError{Status: http.StatusNotFound, Message: "No such admin endpoint."}
 	})

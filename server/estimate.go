@@ -156,6 +156,7 @@ func (s *Server) postEstimate(c echo.Context) error {
 		return s.estimateReply(c, http.StatusServiceUnavailable, EstimateState{Values: v, Errors: map[string]string{"form": msg}})
 	}
 	s.log.Info("estimate saved", "lead", lead.ID, "emergency", lead.IsEmergency, "spooled", outcome == spool.Spooled)
+	s.recordLead(c)
 	return s.estimateReply(c, http.StatusCreated, EstimateState{Success: true})
 }
 

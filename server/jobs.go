@@ -30,7 +30,7 @@ const (
 )
 
 // jobTitles name the jobs on the dashboard.
-var jobTitles = map[string]string{jobIndexNow: "IndexNow auto-submit", jobHealth: "SEO health check", jobReviews: "Review refresh",
+var jobTitles = map[string]string{jobAnalytics: "Analytics roll-up", jobIndexNow: "IndexNow auto-submit", jobHealth: "SEO health check", jobReviews: "Review refresh",
 	jobSEOAudit: "SEO audit", jobSecurity: "Security scan"}
 
 // ReviewsEvery is how often the reviews job fetches from Google Places.
@@ -71,6 +71,7 @@ func (s *Server) newJobs() *jobSet {
 	}
 	js.runner.Register(jobs.Job{Name: jobIndexNow, Debounce: s.cfg.IndexNowDebounce, Once: true, Run: js.indexNow.AutoSubmit})
 	js.runner.Register(jobs.Job{Name: jobHealth, Every: s.cfg.HealthInterval, Once: true, Run: js.health.Run})
+	s.registerAnalyticsJob(js.runner)
 	if s.cfg.Reviews.APIKey != "" && s.cfg.Reviews.PlaceID != "" {
 		js.runner.Register(jobs.Job{Name: jobReviews, Every: ReviewsEvery, Once: true, Run: s.reviewsJob})
 	}
@@ -95,7 +96,10 @@ func (s *Server) newJobs() *jobSet {
 func (s *Server) StartJobs() { s.jobs.runner.Start() }
 
 // StopJobs cancels running jobs and waits for them, or for ctx.
-func (s *Server) StopJobs(ctx context.Context) error { return s.jobs.runner.Stop(ctx) }
+func (s *Server) StopJobs(ctx context.Context) error {
+	s.stopAnalytics(ctx)
+	return s.jobs.runner.Stop(ctx)
+}
 
 // toggle reads one System Settings switch.
 func (s *Server) toggle(pick func(Settings) bool) func(context.Context) (bool, error) {

@@ -86,6 +86,8 @@ type Server struct {
 	jobs *jobSet
 	// audits are the SEO audit and the security scan (issue 10).
 	audits *auditSet
+	// analytics collects the beacon's events (issue 10, ADR 015).
+	analytics *analyticsSet
 
 	// leads takes estimate submissions; notifier announces new leads.
 	leads    *spool.Intake
@@ -154,6 +156,7 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s.noteFirstAdmin(context.Background())
+	s.analytics = s.newAnalytics()
 	if err := s.setupLeads(o); err != nil {
 		return nil, err
 	}

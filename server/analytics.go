@@ -1,0 +1,567 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/atlanta-restoration/site/analytics"
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/guard"
+	"github.com/atlanta-restoration/site/jobs"
+)
+
+// First-party analytics and real-user Core Web Vitals (issue 10, ADR
+// 015): POST /api/collect takes the beacon's events, the admin reads
+// /api/admin/analytics and /api/admin/vitals. The rules are in package
+// analytics; these handlers are thin.
+
+// analyticsSet is the collector and its per-IP limit.
+type analyticsSet struct {
+	c       *analytics.Collector
+	limit   *guard.Limiter
+	runOnce sync.Once
+	stop    context.CancelFunc
+	done    chan struct{}
+}
+
+// CollectMaxBody bounds a beacon (bytes), CollectPerIP the events one
+// client may send per minute.
+const (
+	CollectMaxBody = 2048
+	CollectPerIP   = 300
+	jobAnalytics   = "analytics-rollup"
+)
+
+func (s *Server) newAnalytics() *analyticsSet {
+	if s.store == nil {
+		return nil
+	}
+	return &analyticsSet{c: analytics.NewCollector(s.store, s.log), limit: guard.NewLimiter(CollectPerIP, time.Minute), done: make(chan struct{})}
+}
+
+// run starts the batch writer on first use.
+func (a *analyticsSet) run() {
+	a.runOnce.Do(func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		a.stop = cancel
+		go func() { a.c.Run(ctx); close(a.done) }()
+	})
+}
+
+// stopAnalytics writes what is queued (shutdown).
+func (s *Server) stopAnalytics(ctx context.Context) {
+	if s.analytics == nil || s.analytics.stop == nil {
+		return
+	}
+	s.analytics.stop()
+	select {
+	case <-s.analytics.done:
+	case <-ctx.Done():
+	}
+}
+
+func (s *Server) analyticsRoutes(e *echo.Echo, admin *echo.Group) {
+	e.POST("/api/collect", s.collect)
+	admin.GET("/analytics", s.adminAnalytics)
+	admin.PUT("/analytics/goals", s.putAnalyticsGoals)
+	admin.GET("/vitals", s.adminVitals)
+}
+
+func (s *Server) registerAnalyticsJob(r *jobs.Runner) {
+	r.Register(jobs.Job{Name: jobAnalytics, Every: time.Hour, Once: true, Run: func(ctx context.Context) (string, error) {
+		now := time.Now()
+		days, err := s.store.RollUp(ctx, analytics.Day(now), analytics.Day(now.AddDate(0, 0, -30)), now.UTC())
+		if err != nil {
+			return "", err
+		}
+		if len(days) == 0 {
+			return "nothing to roll up", nil
+		}
+		return fmt.Sprintf("rolled up %d day(s): %s", len(days), strings.Join(days, ", ")), nil
+	}})
+}
+
+// beacon is what client/beacon.ts sends.
+type beacon struct {
+	Type        string  `json:"t"`
+	Path        string  `json:"p"`
+	Referrer    string  `json:"r"`
+	Width       int     `json:"w"`
+	UTMSource   string  `json:"us"`
+	UTMMedium   string  `json:"um"`
+	UTMCampaign string  `json:"uc"`
+	Metric      string  `json:"m"`
+	Value       float64 `json:"v"`
+}
+
+var vitalRange = map[string]float64{"LCP": 120000, "INP": 60000, "FCP": 120000, "TTFB": 120000, "CLS": 100}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// collect records one beacon. Whatever happens it answers 204 with no
+// body (a beacon's answer is never read): opted-out visitors (DNT, GPC),
+// bots, admin pages, other origins and malformed or over-limit beacons
+// are simply not stored.
+func (s *Server) collect(c echo.Context) error {
+	a := s.analytics
+	req := c.Request()
+	nothing := func() error { return c.NoContent(http.StatusNoContent) }
+	if a == nil || analytics.OptedOut(req.Header.Get("DNT"), req.Header.Get("Sec-GPC")) || analytics.IsBot(req.UserAgent()) {
+		return nothing()
+	}
+	if site := req.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
+		return nothing()
+	}
+	if o := req.Header.Get("Origin"); o != "" && o != s.origin() {
+		return nothing()
+	}
+	body, err := io.ReadAll(io.LimitReader(req.Body, CollectMaxBody+1))
+	if err != nil || len(body) > CollectMaxBody {
+		return nothing()
+	}
+	var b beacon
+	if json.Unmarshal(body, &b) != nil {
+		return nothing()
+	}
+	if !strings.HasPrefix(b.Path, "/") || strings.HasPrefix(b.Path, "//") {
+		return nothing()
+	}
+	path := b.Path
+	if u, err := url.Parse(path); err == nil {
+		path = u.Path
+	}
+	if !strings.HasPrefix(path, "/") || len(path) > 300 || path == "/admin" || strings.HasPrefix(path, "/admin/") {
+		return nothing()
+	}
+	now := time.Now()
+	ip := c.RealIP()
+	if _, ok, _ := a.limit.Reserve(ip, now); !ok {
+		return nothing()
+	}
+	e := db.Event{At: now.UTC(), Day: analytics.Day(now), Path: path, Width: analytics.WidthClass(b.Width)}
+	switch b.Type {
+	case db.EventPageview:
+		e.Kind = b.Type
+		e.Referrer = clip(refHost(b.Referrer), 200)
+		e.UTMSource, e.UTMMedium, e.UTMCampaign = clip(b.UTMSource, 100), clip(b.UTMMedium, 100), clip(b.UTMCampaign, 100)
+		e.Source = analytics.Classify(b.Referrer, b.UTMSource, b.UTMMedium, s.host())
+	case db.EventTelClick, db.EventFormView:
+		e.Kind = b.Type
+	case db.EventVital:
+		max, ok := vitalRange[b.Metric]
+		if !ok || b.Value < 0 || b.Value > max || math.IsNaN(b.Value) {
+			return nothing()
+		}
+		e.Kind, e.Metric, e.Value = b.Type, b.Metric, b.Value
+		if r, _, ok := s.routeFor(path); ok {
+			e.PageKind = r.Page
+		} else {
+			return nothing()
+		}
+	default:
+		return nothing()
+	}
+	ctx := req.Context()
+	salt, err := a.c.Salt(ctx, e.Day)
+	if err != nil {
+		s.log.Warn("analytics salt unavailable", "err", err)
+		return nothing()
+	}
+	e.Visitor = analytics.Visitor(salt, ip, req.UserAgent(), e.Day)
+	if e.Kind == db.EventTelClick || e.Kind == db.EventFormView {
+		e.Source = s.visitorSource(ctx, e.Visitor, e.Day)
+	}
+	a.run()
+	a.c.Add(e)
+	return nothing()
+}
+
+// refHost keeps only the referrer's host: the path of another site may
+// carry someone's search or personal data.
+func refHost(r string) string {
+	u, err := url.Parse(r)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+// visitorSource is the source of the visitor's first page view today
+// (Direct when none is recorded).
+func (s *Server) visitorSource(ctx context.Context, visitor, day string) string {
+	src, err := s.store.VisitorSource(ctx, visitor, day)
+	if err != nil || src == "" {
+		return analytics.SourceDirect
+	}
+	return src
+}
+
+func (s *Server) origin() string {
+	u, err := url.Parse(s.cfg.BaseURL)
+	if err != nil {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+func (s *Server) host() string {
+	u, err := url.Parse(s.cfg.BaseURL)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
+}
+
+// recordLead counts a stored estimate request as a conversion of the page
+// it was sent from, credited to the visitor's source of the day. Not for
+// opted-out visitors or bots.
+func (s *Server) recordLead(c echo.Context) {
+	a := s.analytics
+	req := c.Request()
+	if a == nil || analytics.OptedOut(req.Header.Get("DNT"), req.Header.Get("Sec-GPC")) || analytics.IsBot(req.UserAgent()) {
+		return
+	}
+	path := "/estimate"
+	if u, err := url.Parse(req.Referer()); err == nil && u.Host == s.originHost() && strings.HasPrefix(u.Path, "/") {
+		path = clip(u.Path, 300)
+	}
+	now := time.Now()
+	ctx := req.Context()
+	day := analytics.Day(now)
+	salt, err := a.c.Salt(ctx, day)
+	if err != nil {
+		return
+	}
+	v := analytics.Visitor(salt, c.RealIP(), req.UserAgent(), day)
+	a.run()
+	a.c.Add(db.Event{At: now.UTC(), Day: day, Kind: db.EventLead, Path: path, Visitor: v, Source: s.visitorSource(ctx, v, day)})
+}
+
+func (s *Server) originHost() string {
+	u, err := url.Parse(s.cfg.BaseURL)
+	if err != nil {
+		return ""
+	}
+	return u.Host
+}
+
+// Goals are the Goals & KPIs targets; the spec's figures are the defaults.
+type Goals struct {
+	Visitors   int     `json:"visitors"`
+	Leads      int     `json:"leads"`
+	Conversion float64 `json:"conversion"`
+}
+
+var defaultGoals = Goals{Visitors: 3000, Leads: 200, Conversion: 8.0}
+
+const goalsKey = "analytics_goals"
+
+func (s *Server) goals(ctx context.Context) Goals {
+	g := defaultGoals
+	if v, err := s.store.GetSetting(ctx, goalsKey); err == nil && v != "" {
+		json.Unmarshal([]byte(v), &g)
+	}
+	return g
+}
+
+func (s *Server) putAnalyticsGoals(c echo.Context) error {
+	var g Goals
+	if err := c.Bind(&g); err != nil || g.Visitors < 1 || g.Visitors > 10_000_000 || g.Leads < 1 || g.Leads > 1_000_000 || g.Conversion <= 0 || g.Conversion > 100 {
+		return &StatusError{Status: http.StatusBadRequest, Message: "Goals must be positive: visitors and leads as whole numbers, conversion as a percentage up to 100."}
+	}
+	b, _ := json.Marshal(g)
+	if err := s.store.SetSettings(c.Request().Context(), map[string]string{goalsKey: string(b)}, time.Now().UTC()); err != nil {
+		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The goals could not be saved. Try again.", Err: err}
+	}
+	return c.JSON(http.StatusOK, g)
+}
+
+// SourceRow is one traffic source over the period.
+type SourceRow struct {
+	Source      string  `json:"source"`
+	Visitors    int64   `json:"visitors"`
+	Percentage  float64 `json:"percentage"`
+	Leads       int64   `json:"leads"`
+	Calls       int64   `json:"calls"`
+	Conversions int64   `json:"conversions"`
+}
+
+// PageRow is one page's visitors and conversions.
+type PageRow struct {
+	Path      string `json:"path"`
+	Visitors  int64  `json:"visitors"`
+	Pageviews int64  `json:"pageviews"`
+	Leads     int64  `json:"leads"`
+	Calls     int64  `json:"calls"`
+	FormViews int64  `json:"formViews"`
+}
+
+// AreaRow is one place: leads from the lead records, visits to its area
+// page.
+type AreaRow struct {
+	Area       string  `json:"area"`
+	Visitors   int64   `json:"visitors"`
+	Leads      int64   `json:"leads"`
+	Percentage float64 `json:"percentage"`
+}
+
+func share(part, total int64) float64 {
+	if total <= 0 {
+		return 0
+	}
+	return math.Round(float64(part)/float64(total)*1000) / 10
+}
+
+func sum(ts []db.Tally, visitors bool) int64 {
+	var n int64
+	for _, t := range ts {
+		if visitors {
+			n += t.Visitors
+		} else {
+			n += t.Events
+		}
+	}
+	return n
+}
+
+// adminAnalytics is the Analytics screen's data for the last `days` days
+// (default 30, today included) and the same span before, for changes.
+func (s *Server) adminAnalytics(c echo.Context) error {
+	ctx := c.Request().Context()
+	days := 30
+	if v := c.QueryParam("days"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 366 {
+			return &StatusError{Status: http.StatusBadRequest, Message: "days must be between 1 and 366."}
+		}
+		days = n
+	}
+	now := time.Now()
+	from, to := analytics.Day(now.AddDate(0, 0, -(days-1))), analytics.Day(now)
+	pfrom, pto := analytics.Day(now.AddDate(0, 0, -(2*days-1))), analytics.Day(now.AddDate(0, 0, -days))
+	fail := func(err error) error {
+		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Analytics could not be loaded.", Err: err}
+	}
+	get := func(kind, dim, f, t string) ([]db.Tally, error) { return s.store.Tallies(ctx, kind, dim, f, t) }
+	total, err := get(db.EventPageview, "total", from, to)
+	if err != nil {
+		return fail(err)
+	}
+	bySource, err := get(db.EventPageview, "source", from, to)
+	if err != nil {
+		return fail(err)
+	}
+	byPath, err := get(db.EventPageview, "path", from, to)
+	if err != nil {
+		return fail(err)
+	}
+	leadsBySource, _ := get(db.EventLead, "source", from, to)
+	callsBySource, _ := get(db.EventTelClick, "source", from, to)
+	leadsByPath, _ := get(db.EventLead, "path", from, to)
+	callsByPath, _ := get(db.EventTelClick, "path", from, to)
+	formsByPath, _ := get(db.EventFormView, "path", from, to)
+	prevTotal, _ := get(db.EventPageview, "total", pfrom, pto)
+	prevLeads, _ := get(db.EventLead, "total", pfrom, pto)
+	prevCalls, _ := get(db.EventTelClick, "total", pfrom, pto)
+
+	visitors, pageviews := sum(total, true), sum(total, false)
+	leads, calls := sum(leadsBySource, false), sum(callsBySource, false)
+	idx := func(ts []db.Tally) map[string]int64 {
+		m := map[string]int64{}
+		for _, t := range ts {
+			m[t.Key] = t.Events
+		}
+		return m
+	}
+	ls, cs := idx(leadsBySource), idx(callsBySource)
+	var sources []SourceRow
+	seen := map[string]bool{}
+	for _, t := range bySource {
+		seen[t.Key] = true
+		sources = append(sources, SourceRow{Source: t.Key, Visitors: t.Visitors, Percentage: share(t.Visitors, visitors), Leads: ls[t.Key], Calls: cs[t.Key], Conversions: ls[t.Key] + cs[t.Key]})
+	}
+	for _, src := range []string{analytics.SourceOrganic, analytics.SourceDirect, analytics.SourceSocial, analytics.SourceReferral, analytics.SourceEmail} {
+		if !seen[src] {
+			sources = append(sources, SourceRow{Source: src, Leads: ls[src], Calls: cs[src], Conversions: ls[src] + cs[src]})
+		}
+	}
+	lp, cp, fp := idx(leadsByPath), idx(callsByPath), idx(formsByPath)
+	var pages []PageRow
+	for _, t := range byPath {
+		pages = append(pages, PageRow{Path: t.Key, Visitors: t.Visitors, Pageviews: t.Events, Leads: lp[t.Key], Calls: cp[t.Key], FormViews: fp[t.Key]})
+	}
+	if len(pages) > 50 {
+		pages = pages[:50]
+	}
+	geo, err := s.geography(ctx, byPath, now.AddDate(0, 0, -(days-1)))
+	if err != nil {
+		return fail(err)
+	}
+	conv := 0.0
+	if visitors > 0 {
+		conv = math.Round(float64(leads+calls)/float64(visitors)*1000) / 10
+	}
+	pv, pl := sum(prevTotal, true), sum(prevLeads, false)+sum(prevCalls, false)
+	g := s.goals(ctx)
+	var dropped int64
+	if s.analytics != nil {
+		dropped = s.analytics.c.Dropped.Load()
+	}
+	return c.JSON(http.StatusOK, map[string]any{
+		"period": fmt.Sprintf("Last %d days", days), "from": from, "to": to, "empty": pageviews == 0 && leads == 0 && calls == 0,
+		"visitors": visitors, "pageviews": pageviews, "leads": leads, "calls": calls, "conversionRate": conv,
+		"previous": map[string]any{"visitors": pv, "conversions": pl},
+		"sources": sources, "pages": pages, "geography": geo, "goals": g,
+		"dropped": dropped,
+	})
+}
+
+// geography lists leads by city (from the lead records since `since`)
+// with their county, and visits to each area page.
+func (s *Server) geography(ctx context.Context, byPath []db.Tally, since time.Time) ([]AreaRow, error) {
+	leadCities, err := s.store.LeadsByCity(ctx, since.UTC())
+	if err != nil {
+		return nil, err
+	}
+	county := map[string]string{}
+	visits := map[string]int64{}
+	for _, ci := range s.content.Cities {
+		name := ci.City
+		if co, ok := s.content.County(ci.County); ok {
+			county[strings.ToLower(name)] = name + ", " + co.Name
+		}
+		for _, t := range byPath {
+			if t.Key == "/areas/"+ci.County+"/"+ci.Slug {
+				visits[strings.ToLower(name)] += t.Visitors
+			}
+		}
+	}
+	rows := map[string]*AreaRow{}
+	var totalLeads int64
+	for _, t := range leadCities {
+		k := strings.ToLower(strings.TrimSpace(t.Key))
+		label := county[k]
+		if label == "" {
+			label = "Other areas"
+			k = "other"
+		}
+		if rows[k] == nil {
+			rows[k] = &AreaRow{Area: label}
+		}
+		rows[k].Leads += t.Events
+		totalLeads += t.Events
+	}
+	for k, v := range visits {
+		if rows[k] == nil {
+			rows[k] = &AreaRow{Area: county[k]}
+		}
+		rows[k].Visitors += v
+	}
+	out := make([]AreaRow, 0, len(rows))
+	for _, r := range rows {
+		r.Percentage = share(r.Leads, totalLeads)
+		out = append(out, *r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Leads != out[j].Leads {
+			return out[i].Leads > out[j].Leads
+		}
+		if out[i].Visitors != out[j].Visitors {
+			return out[i].Visitors > out[j].Visitors
+		}
+		return out[i].Area < out[j].Area
+	})
+	return out, nil
+}
+
+// Vital thresholds are Google's (good at or below, poor above).
+var vitalThresholds = map[string][2]float64{"LCP": {2500, 4000}, "INP": {200, 500}, "CLS": {0.1, 0.25}, "FCP": {1800, 3000}, "TTFB": {800, 1800}}
+
+var vitalOrder = []string{"LCP", "INP", "CLS", "FCP", "TTFB"}
+
+// VitalRow is the 75th percentile of one metric on one page kind.
+type VitalRow struct {
+	PageKind string  `json:"pageKind"`
+	Metric   string  `json:"metric"`
+	P75      float64 `json:"p75"`
+	Status   string  `json:"status"`
+	Samples  int     `json:"samples"`
+}
+
+func vitalStatus(metric string, v float64) string {
+	t := vitalThresholds[metric]
+	switch {
+	case v <= t[0]:
+		return "good"
+	case v > t[1]:
+		return "poor"
+	}
+	return "needs-improvement"
+}
+
+// p75 is the nearest-rank 75th percentile.
+func p75(vs []float64) float64 {
+	sort.Float64s(vs)
+	i := int(math.Ceil(0.75*float64(len(vs)))) - 1
+	return vs[max(i, 0)]
+}
+
+// adminVitals is the Performance Monitor's data: the 75th percentile of
+// each metric over the last 28 days, site-wide and per page kind.
+func (s *Server) adminVitals(c echo.Context) error {
+	now := time.Now()
+	samples, err := s.store.VitalSamples(c.Request().Context(), analytics.Day(now.AddDate(0, 0, -27)), analytics.Day(now))
+	if err != nil {
+		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Performance data could not be loaded.", Err: err}
+	}
+	site := map[string][]float64{}
+	kinds := map[[2]string][]float64{}
+	for _, v := range samples {
+		site[v.Metric] = append(site[v.Metric], v.Value)
+		kinds[[2]string{v.PageKind, v.Metric}] = append(kinds[[2]string{v.PageKind, v.Metric}], v.Value)
+	}
+	var overall, byKind []VitalRow
+	for _, m := range vitalOrder {
+		if vs := site[m]; len(vs) > 0 {
+			p := p75(vs)
+			overall = append(overall, VitalRow{Metric: m, P75: p, Status: vitalStatus(m, p), Samples: len(vs)})
+		}
+	}
+	for k, vs := range kinds {
+		p := p75(vs)
+		byKind = append(byKind, VitalRow{PageKind: k[0], Metric: k[1], P75: p, Status: vitalStatus(k[1], p), Samples: len(vs)})
+	}
+	sort.Slice(byKind, func(i, j int) bool {
+		if byKind[i].PageKind != byKind[j].PageKind {
+			return byKind[i].PageKind < byKind[j].PageKind
+		}
+		return indexOf(vitalOrder, byKind[i].Metric) < indexOf(vitalOrder, byKind[j].Metric)
+	})
+	return c.JSON(http.StatusOK, map[string]any{"overall": overall, "byKind": byKind, "samples": len(samples), "days": 28})
+}
+
+func indexOf(list []string, v string) int {
+	for i, x := range list {
+		if x == v {
+			return i
+		}
+	}
+	return len(list)
+}

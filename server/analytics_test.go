@@ -1,0 +1,243 @@
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/ssr"
+)
+
+const browserUA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
+
+func beaconReq(t testing.TB, h http.Handler, ip string, body any, hdr ...string) int {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req := httptest.NewRequest("POST", "/api/collect", bytes.NewReader(b))
+	req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
+	req.Header.Set("User-Agent", browserUA)
+	req.RemoteAddr = ip + ":5000"
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code
+}
+
+func flushAnalytics(t testing.TB, srv *Server) {
+	t.Helper()
+	if err := srv.analytics.c.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func countEvents(t testing.TB, store *db.Store, where string) int {
+	t.Helper()
+	var n int
+	if err := store.SQL().QueryRow(`SELECT COUNT(*) FROM analytics_events WHERE ` + where).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestCollectStoresOnlyWhatItShould(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	h := srv.Handler()
+	pv := map[string]any{"t": "pageview", "p": "/services", "r": "https://www.google.com/", "w": 390, "us": "", "um": ""}
+	if code := beaconReq(t, h, "198.51.100.1", pv); code != http.StatusNoContent {
+		t.Fatalf("status %d", code)
+	}
+	for _, c := range []struct {
+		name string
+		body any
+		hdr  []string
+	}{
+		{"DNT", pv, []string{"DNT", "1"}},
+		{"GPC", pv, []string{"Sec-GPC", "1"}},
+		{"bot", pv, []string{"User-Agent", "Googlebot/2.1"}},
+		{"headless", pv, []string{"User-Agent", "Mozilla/5.0 HeadlessChrome/120.0"}},
+		{"other site", pv, []string{"Origin", "https://evil.example"}},
+		{"cross-site fetch", pv, []string{"Sec-Fetch-Site", "cross-site"}},
+		{"admin page", map[string]any{"t": "pageview", "p": "/admin/leads"}, nil},
+		{"not a path", map[string]any{"t": "pageview", "p": "https://evil.example/"}, nil},
+		{"unknown kind", map[string]any{"t": "purchase", "p": "/"}, nil},
+		{"vital out of range", map[string]any{"t": "vital", "p": "/", "m": "LCP", "v": -1}, nil},
+		{"unknown metric", map[string]any{"t": "vital", "p": "/", "m": "FID", "v": 10}, nil},
+		{"vital on an unknown page", map[string]any{"t": "vital", "p": "/no-such-page", "m": "LCP", "v": 10}, nil},
+		{"oversized", map[string]any{"t": "pageview", "p": "/", "r": strings.Repeat("x", CollectMaxBody)}, nil},
+	} {
+		if code := beaconReq(t, h, "198.51.100.2", c.body, c.hdr...); code != http.StatusNoContent {
+			t.Errorf("%s: status %d", c.name, code)
+		}
+	}
+	flushAnalytics(t, srv)
+	if n := countEvents(t, store, "1=1"); n != 1 {
+		rows, _ := store.SQL().Query(`SELECT kind, path, source, metric FROM analytics_events`)
+		for rows.Next() {
+			var a, b, c, d string
+			rows.Scan(&a, &b, &c, &d)
+			t.Log(a, b, c, d)
+		}
+		t.Fatalf("%d events stored, want only the first page view", n)
+	}
+	var e db.Event
+	store.SQL().QueryRow(`SELECT path, source, width, referrer, visitor FROM analytics_events`).Scan(&e.Path, &e.Source, &e.Width, &e.Referrer, &e.Visitor)
+	if e.Path != "/services" || e.Source != "Organic Search" || e.Width != "mobile" || e.Referrer != "www.google.com" || len(e.Visitor) != 32 || strings.Contains(e.Visitor, "198.51") {
+		t.Errorf("stored %+v", e)
+	}
+	// No cookie is ever set.
+	req := httptest.NewRequest("POST", "/api/collect", strings.NewReader(`{"t":"pageview","p":"/"}`))
+	req.Header.Set("User-Agent", browserUA)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Header().Get("Set-Cookie") != "" {
+		t.Error("collect sets a cookie")
+	}
+}
+
+// A visitor is counted once a day however many pages they view, calls
+// and estimate requests are credited to the source of their first page
+// view, and the admin screen shows it all.
+func TestAnalyticsEndToEnd(t *testing.T) {
+	srv, _ := adminServer(t, nil)
+	h := srv.Handler()
+	for _, p := range []string{"/", "/services", "/areas/cobb/smyrna"} {
+		beaconReq(t, h, "198.51.100.9", map[string]any{"t": "pageview", "p": p, "r": "https://www.facebook.com/", "w": 1280})
+	}
+	beaconReq(t, h, "198.51.100.10", map[string]any{"t": "pageview", "p": "/", "w": 1280})
+	flushAnalytics(t, srv) // the first page view is stored before the call looks up the source
+	beaconReq(t, h, "198.51.100.9", map[string]any{"t": "tel_click", "p": "/services"})
+	beaconReq(t, h, "198.51.100.9", map[string]any{"t": "vital", "p": "/", "m": "LCP", "v": 1200})
+	beaconReq(t, h, "198.51.100.10", map[string]any{"t": "vital", "p": "/", "m": "LCP", "v": 5000})
+	// An estimate from the Facebook visitor, sent from /estimate.
+	f := validForm()
+	req := httptest.NewRequest("POST", "/estimate", strings.NewReader(f.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("User-Agent", browserUA)
+	req.Header.Set("Referer", testBase+"/estimate")
+	req.RemoteAddr = "198.51.100.9:5000"
+	if r := do(t, h, req); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("estimate: %d", r.StatusCode)
+	}
+	flushAnalytics(t, srv)
+	tok := unlock(t, h)
+	r := jsonReq(t, h, "GET", "/api/admin/analytics", tok, nil)
+	var out struct {
+		Empty                  bool
+		Visitors, Leads, Calls int64
+		Pageviews              int64
+		ConversionRate         float64
+		Sources                []SourceRow
+		Pages                  []PageRow
+		Geography              []AreaRow
+		Goals                  Goals
+	}
+	if err := json.Unmarshal([]byte(r.Body), &out); err != nil || r.StatusCode != 200 {
+		t.Fatalf("analytics: %d %s", r.StatusCode, r.Body)
+	}
+	if out.Empty || out.Visitors != 2 || out.Pageviews != 4 || out.Leads != 1 || out.Calls != 1 || out.ConversionRate != 100 {
+		t.Errorf("totals: %+v", out)
+	}
+	social := SourceRow{}
+	for _, s := range out.Sources {
+		if s.Source == "Social" {
+			social = s
+		}
+	}
+	if social.Visitors != 1 || social.Leads != 1 || social.Calls != 1 {
+		t.Errorf("Social: %+v (sources %+v)", social, out.Sources)
+	}
+	if out.Goals != defaultGoals {
+		t.Errorf("goals %+v", out.Goals)
+	}
+	smyrna := false
+	for _, g := range out.Geography {
+		smyrna = smyrna || (strings.HasPrefix(g.Area, "Smyrna") && g.Visitors == 1)
+	}
+	if !smyrna {
+		t.Errorf("geography lacks the Smyrna area page visit: %+v", out.Geography)
+	}
+	// Goals can be edited, within reason.
+	if r := jsonReq(t, h, "PUT", "/api/admin/analytics/goals", tok, map[string]any{"visitors": 5000, "leads": 250, "conversion": 5.5}); r.StatusCode != 200 {
+		t.Errorf("goals: %d %s", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "PUT", "/api/admin/analytics/goals", tok, map[string]any{"visitors": -1, "leads": 250, "conversion": 5.5}); r.StatusCode != 400 {
+		t.Errorf("bad goals: %d", r.StatusCode)
+	}
+	if g := srv.goals(context.Background()); g.Visitors != 5000 || g.Conversion != 5.5 {
+		t.Errorf("saved goals %+v", g)
+	}
+	v := jsonReq(t, h, "GET", "/api/admin/vitals", tok, nil)
+	if !strings.Contains(v.Body, `"metric":"LCP","p75":5000,"status":"poor","samples":2`) || !strings.Contains(v.Body, `"pageKind":"home"`) {
+		t.Errorf("vitals: %s", v.Body)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/analytics", "", nil); r.StatusCode != 401 {
+		t.Errorf("analytics without a token: %d", r.StatusCode)
+	}
+}
+
+func TestAnalyticsEmptyState(t *testing.T) {
+	srv, _ := adminServer(t, nil)
+	h := srv.Handler()
+	tok := unlock(t, h)
+	r := jsonReq(t, h, "GET", "/api/admin/analytics", tok, nil)
+	if !strings.Contains(r.Body, `"empty":true`) || !strings.Contains(r.Body, `"visitors":0`) {
+		t.Errorf("a new site: %s", r.Body)
+	}
+	if v := jsonReq(t, h, "GET", "/api/admin/vitals", tok, nil); !strings.Contains(v.Body, `"samples":0`) {
+		t.Errorf("vitals on a new site: %s", v.Body)
+	}
+}
+
+// The beacon (client/beacon.ts, minified, web-vitals left as its own
+// chunk) stays within 1 KB gzip.
+func TestBeaconSize(t *testing.T) {
+	root, err := ssr.FindRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := api.Build(api.BuildOptions{EntryPoints: []string{"client/beacon.ts"}, AbsWorkingDir: root, Bundle: true, Write: false,
+		MinifySyntax: true, MinifyWhitespace: true, MinifyIdentifiers: true, Format: api.FormatESModule, Target: api.ES2020,
+		External: []string{"./vitals"}})
+	if len(res.Errors) > 0 {
+		t.Fatalf("%v", res.Errors)
+	}
+	var gz bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	w.Write(res.OutputFiles[0].Contents)
+	w.Close()
+	t.Logf("beacon: %d bytes, %d gzip", len(res.OutputFiles[0].Contents), gz.Len())
+	if gz.Len() > 1024 {
+		t.Errorf("beacon is %d bytes gzip, over 1 KB", gz.Len())
+	}
+}
+
+// BenchmarkCollect measures the collect endpoint (events/s in parallel).
+func BenchmarkCollect(b *testing.B) {
+	srv, _ := newTestServer(b, nil)
+	h := srv.Handler()
+	body := []byte(`{"t":"pageview","p":"/services","r":"https://www.google.com/","w":390}`)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			i++
+			req := httptest.NewRequest("POST", "/api/collect", bytes.NewReader(body))
+			req.Header.Set("User-Agent", browserUA)
+			req.RemoteAddr = fmt.Sprintf("10.%d.%d.%d:1", i%250, (i/250)%250, i%7)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
