@@ -181,6 +181,12 @@ func TestAnalyticsEndToEnd(t *testing.T) {
 	if !strings.Contains(v.Body, `"metric":"LCP","p75":5000,"status":"poor","samples":2`) || !strings.Contains(v.Body, `"pageKind":"home"`) {
 		t.Errorf("vitals: %s", v.Body)
 	}
+	// The dashboard's Page Speed is the spec's score of the p75s: LCP
+	// alone, poor (5 s) -> 20.
+	ps := tile(t, decode[overview](t, jsonReq(t, h, "GET", "/api/admin/overview", tok, nil)), "Page Speed")
+	if ps.Value != "20" || !ps.Measured || !strings.Contains(ps.How, "2 measurements") {
+		t.Errorf("Page Speed tile: %+v", ps)
+	}
 	if r := jsonReq(t, h, "GET", "/api/admin/analytics", "", nil); r.StatusCode != 401 {
 		t.Errorf("analytics without a token: %d", r.StatusCode)
 	}
