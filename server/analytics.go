@@ -428,7 +428,7 @@ func (s *Server) adminAnalytics(c echo.Context) error {
 		"period": fmt.Sprintf("Last %d days", days), "from": from, "to": to, "empty": pageviews == 0 && leads == 0 && calls == 0,
 		"visitors": visitors, "pageviews": pageviews, "leads": leads, "calls": calls, "conversionRate": conv,
 		"previous": map[string]any{"visitors": pv, "conversions": pl},
-		"sources": sources, "pages": pages, "geography": geo, "goals": g,
+		"sources":  sources, "pages": pages, "geography": geo, "goals": g,
 		"dropped": dropped,
 	})
 }
