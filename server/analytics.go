@@ -29,11 +29,18 @@ import (
 
 // analyticsSet is the collector and its per-IP limit.
 type analyticsSet struct {
-	c       *analytics.Collector
-	limit   *guard.Limiter
-	runOnce sync.Once
-	stop    context.CancelFunc
-	done    chan struct{}
+	c     *analytics.Collector
+	limit *guard.Limiter
+	// firstSource remembers today's visitors' first source on this
+	// instance, so an event right after the first page view (before the
+	// batch reaches the database) is credited correctly. Bounded; the
+	// database answers for the rest.
+	srcMu       sync.Mutex
+	srcDay      string
+	firstSource map[string]string
+	runOnce     sync.Once
+	stop        context.CancelFunc
+	done        chan struct{}
 }
 
 // CollectMaxBody bounds a beacon (bytes), CollectPerIP the events one
@@ -185,8 +192,13 @@ func (s *Server) collect(c echo.Context) error {
 		return nothing()
 	}
 	e.Visitor = analytics.Visitor(salt, ip, req.UserAgent(), e.Day)
-	if e.Kind == db.EventTelClick || e.Kind == db.EventFormView {
+	// A click, a form view or a page reached from another page of this
+	// site belongs to the source that brought the visitor today: sources
+	// count visitors once, not once per internal click.
+	if e.Kind == db.EventTelClick || e.Kind == db.EventFormView || (e.Kind == db.EventPageview && e.Referrer != "" && strings.TrimPrefix(e.Referrer, "www.") == strings.TrimPrefix(strings.ToLower(s.host()), "www.")) {
 		e.Source = s.visitorSource(ctx, e.Visitor, e.Day)
+	} else if e.Kind == db.EventPageview {
+		a.remember(e.Visitor, e.Day, e.Source)
 	}
 	a.run()
 	a.c.Add(e)
@@ -203,9 +215,38 @@ func refHost(r string) string {
 	return strings.ToLower(u.Hostname())
 }
 
+// maxRemembered bounds firstSource.
+const maxRemembered = 100_000
+
+// remember notes a visitor's first source of the day on this instance.
+func (a *analyticsSet) remember(visitor, day, source string) {
+	a.srcMu.Lock()
+	defer a.srcMu.Unlock()
+	if a.srcDay != day {
+		a.srcDay, a.firstSource = day, map[string]string{}
+	}
+	if _, ok := a.firstSource[visitor]; !ok && len(a.firstSource) < maxRemembered {
+		a.firstSource[visitor] = source
+	}
+}
+
+func (a *analyticsSet) remembered(visitor, day string) string {
+	a.srcMu.Lock()
+	defer a.srcMu.Unlock()
+	if a.srcDay != day {
+		return ""
+	}
+	return a.firstSource[visitor]
+}
+
 // visitorSource is the source of the visitor's first page view today
 // (Direct when none is recorded).
 func (s *Server) visitorSource(ctx context.Context, visitor, day string) string {
+	if s.analytics != nil {
+		if src := s.analytics.remembered(visitor, day); src != "" {
+			return src
+		}
+	}
 	src, err := s.store.VisitorSource(ctx, visitor, day)
 	if err != nil || src == "" {
 		return analytics.SourceDirect

@@ -111,11 +111,14 @@ func TestCollectStoresOnlyWhatItShould(t *testing.T) {
 func TestAnalyticsEndToEnd(t *testing.T) {
 	srv, _ := adminServer(t, nil)
 	h := srv.Handler()
-	for _, p := range []string{"/", "/services", "/areas/cobb/smyrna"} {
-		beaconReq(t, h, "198.51.100.9", map[string]any{"t": "pageview", "p": p, "r": "https://www.facebook.com/", "w": 1280})
-	}
+	beaconReq(t, h, "198.51.100.9", map[string]any{"t": "pageview", "p": "/", "r": "https://www.facebook.com/", "w": 1280})
 	beaconReq(t, h, "198.51.100.10", map[string]any{"t": "pageview", "p": "/", "w": 1280})
-	flushAnalytics(t, srv) // the first page view is stored before the call looks up the source
+	flushAnalytics(t, srv) // the first page view is stored before later events look up the source
+	// Clicks within the site keep the visitor's source (Social), so the
+	// sources add up to the visitors.
+	for _, p := range []string{"/services", "/areas/cobb/smyrna"} {
+		beaconReq(t, h, "198.51.100.9", map[string]any{"t": "pageview", "p": p, "r": testBase + "/", "w": 1280})
+	}
 	beaconReq(t, h, "198.51.100.9", map[string]any{"t": "tel_click", "p": "/services"})
 	beaconReq(t, h, "198.51.100.9", map[string]any{"t": "vital", "p": "/", "m": "LCP", "v": 1200})
 	beaconReq(t, h, "198.51.100.10", map[string]any{"t": "vital", "p": "/", "m": "LCP", "v": 5000})
@@ -153,6 +156,13 @@ func TestAnalyticsEndToEnd(t *testing.T) {
 		if s.Source == "Social" {
 			social = s
 		}
+	}
+	var bySource int64
+	for _, s := range out.Sources {
+		bySource += s.Visitors
+	}
+	if bySource != out.Visitors {
+		t.Errorf("sources add up to %d visitors, want %d: %+v", bySource, out.Visitors, out.Sources)
 	}
 	if social.Visitors != 1 || social.Leads != 1 || social.Calls != 1 {
 		t.Errorf("Social: %+v (sources %+v)", social, out.Sources)

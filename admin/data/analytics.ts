@@ -1,8 +1,9 @@
-// Analytics data. The screen reads everything through AnalyticsSource; the
-// sample holds the spec's fixed values (visitors 2,847 against a goal of
-// 3,000, leads 216 against 200, conversion 7.6% against 8.0%) and sample
-// rows that add up to them. A real source can implement AnalyticsSource
-// later without touching the screen.
+// Analytics data. The screen reads everything through AnalyticsSource;
+// serverAnalytics maps GET /api/admin/analytics (the site's own, cookie-free
+// counts: README "Analytics and Core Web Vitals", ADR 015) onto it. The
+// spec's 3,000 / 200 / 8.0% are the goals' defaults, editable on the
+// server; no sample figure is ever shown.
+import { api } from "../api";
 
 export type Trend = "up" | "down";
 
@@ -15,6 +16,8 @@ export interface GeographyRow { area: string; visitors: number; leads: number; p
 export interface Kpi { name: string; value: number; goal: number; unit: "" | "%"; decimals: number; description: string }
 
 export interface AnalyticsData {
+  /** no page view, call or lead recorded in the period yet */
+  empty: boolean;
   period: string;
   sources: TrafficSource[];
   metrics: AnalyticsMetric[];
@@ -22,7 +25,7 @@ export interface AnalyticsData {
   kpis: Kpi[];
 }
 
-export interface AnalyticsSource { load(): AnalyticsData }
+export interface AnalyticsSource { load(): Promise<AnalyticsData> }
 
 /** Analytics refresh delay (spec 9). */
 export const REFRESH_DELAY_MS = 1500;
@@ -30,47 +33,49 @@ export const REFRESH_DELAY_MS = 1500;
 /** share is a percentage with one decimal. */
 export const share = (part: number, total: number) => (total > 0 ? Math.round((part / total) * 1000) / 10 : 0);
 
-const TOTAL_VISITORS = 2847;
+/** Answer is GET /api/admin/analytics. */
+interface Answer {
+  period: string; empty: boolean; visitors: number; pageviews: number; leads: number; calls: number; conversionRate: number;
+  previous: { visitors: number; conversions: number };
+  sources: { source: string; visitors: number; percentage: number; leads: number; calls: number; conversions: number }[];
+  geography: { area: string; visitors: number; leads: number; percentage: number }[];
+  goals: { visitors: number; leads: number; conversion: number };
+}
 
-const sources: [string, number, number][] = [
-  ["Organic Search", 1281, 94],
-  ["Google Business Profile", 541, 58],
-  ["Direct", 427, 31],
-  ["Paid Search", 313, 22],
-  ["Referral", 171, 7],
-  ["Social Media", 114, 4],
-];
+/** change compares a figure with the period before; "new" when there was
+ * nothing before to compare with. */
+function change(now: number, before: number): { change: string; trend: Trend } {
+  if (before <= 0) return { change: now > 0 ? "new" : "0%", trend: "up" };
+  const d = Math.round(((now - before) / before) * 1000) / 10;
+  return { change: `${d >= 0 ? "+" : ""}${d.toFixed(1)}%`, trend: d >= 0 ? "up" : "down" };
+}
 
-const areas: [string, number, number][] = [
-  ["Douglasville, Douglas County", 612, 58],
-  ["Atlanta, Fulton County", 548, 39],
-  ["Marietta, Cobb County", 397, 31],
-  ["Lawrenceville, Gwinnett County", 283, 20],
-  ["Decatur, DeKalb County", 241, 16],
-  ["McDonough, Henry County", 196, 15],
-  ["Jonesboro, Clayton County", 164, 12],
-  ["Other metro Atlanta areas", 406, 25],
-];
+const fmt = (v: number) => v.toLocaleString("en-US");
 
-export const sampleAnalytics: AnalyticsSource = {
-  load: () => ({
-    period: "Last 30 days",
-    sources: sources.map(([source, visitors, conversions]) => ({ source, visitors, percentage: share(visitors, TOTAL_VISITORS), conversions })),
+/** toData maps the server's answer onto the screen's data. */
+export function toData(a: Answer): AnalyticsData {
+  const conversions = a.leads + a.calls;
+  return {
+    empty: a.empty,
+    period: a.period,
+    sources: a.sources.map((r) => ({ source: r.source, visitors: r.visitors, percentage: r.percentage, conversions: r.conversions })),
     metrics: [
-      { name: "Total Visitors", value: "2,847", change: "+12.4%", trend: "up", description: "Unique visitors to the website" },
-      { name: "Leads", value: "216", change: "+18.0%", trend: "up", description: "Phone calls and estimate requests combined" },
-      { name: "Conversion Rate", value: "7.6%", change: "+0.4 pts", trend: "up", description: "Share of visitors who called or requested an estimate" },
-      { name: "Phone Calls", value: "139", change: "+21.9%", trend: "up", description: "Calls from tap-to-call links, 61 of them emergencies" },
-      { name: "Estimate Requests", value: "77", change: "+11.6%", trend: "up", description: "Free estimate forms submitted" },
-      { name: "Bounce Rate", value: "38.2%", change: "-4.5%", trend: "down", better: "down", description: "Visits that left after one page without calling" },
-      { name: "Avg. Time on Site", value: "2m 34s", change: "-3.1%", trend: "down", description: "Average length of a visit" },
-      { name: "Cost per Lead", value: "$41", change: "-8.9%", trend: "down", better: "down", description: "Paid search spend divided by paid search leads" },
+      { name: "Total Visitors", value: fmt(a.visitors), ...change(a.visitors, a.previous.visitors), description: "Unique visitors per day, added up (no cookies: a visitor is not followed across days)" },
+      { name: "Leads", value: fmt(conversions), ...change(conversions, a.previous.conversions), description: "Tap-to-call clicks and estimate requests combined" },
+      { name: "Conversion Rate", value: `${a.conversionRate.toFixed(1)}%`, change: "", trend: "up", description: "Leads as a share of visitors" },
+      { name: "Phone Calls", value: fmt(a.calls), change: "", trend: "up", description: "Taps on a phone number link" },
+      { name: "Estimate Requests", value: fmt(a.leads), change: "", trend: "up", description: "Free estimate forms received by the server" },
+      { name: "Page Views", value: fmt(a.pageviews), change: "", trend: "up", description: "Public pages viewed (admin pages and bots are not counted)" },
     ],
-    geography: areas.map(([area, visitors, leads]) => ({ area, visitors, leads, percentage: share(visitors, TOTAL_VISITORS) })),
+    geography: a.geography,
     kpis: [
-      { name: "Monthly Visitors", value: 2847, goal: 3000, unit: "", decimals: 0, description: "Unique visitors this month" },
-      { name: "Monthly Leads", value: 216, goal: 200, unit: "", decimals: 0, description: "Calls and estimate requests this month" },
-      { name: "Conversion Rate", value: 7.6, goal: 8.0, unit: "%", decimals: 1, description: "Leads as a share of visitors" },
+      { name: "Monthly Visitors", value: a.visitors, goal: a.goals.visitors, unit: "", decimals: 0, description: "Unique visitors in the period" },
+      { name: "Monthly Leads", value: conversions, goal: a.goals.leads, unit: "", decimals: 0, description: "Calls and estimate requests in the period" },
+      { name: "Conversion Rate", value: a.conversionRate, goal: a.goals.conversion, unit: "%", decimals: 1, description: "Leads as a share of visitors" },
     ],
-  }),
+  };
+}
+
+export const serverAnalytics: AnalyticsSource = {
+  load: async () => toData(await api<Answer>("/api/admin/analytics?days=30")),
 };

@@ -1,7 +1,9 @@
 import "../../styles/admin-insights.css";
-import { REFRESH_DELAY_MS, sampleAnalytics, share, type AnalyticsData, type AnalyticsMetric, type AnalyticsSource, type Kpi } from "../data/analytics";
+import { useState } from "react";
+import { REFRESH_DELAY_MS, serverAnalytics, share, type AnalyticsData, type AnalyticsMetric, type AnalyticsSource, type Kpi } from "../data/analytics";
+import { useServer } from "../live";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs, useSimulated } from "../ui";
+import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs } from "../ui";
 
 const n = (v: number, decimals = 0) => v.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 const pct = (v: number) => `${n(v, 1)}%`;
@@ -58,7 +60,7 @@ function Conversions({ d }: { d: AnalyticsData }) {
             <p className="a-stat__label">{m.name}</p>
             <div className="ai-metric__row">
               <p className="ai-metric__value">{m.value}</p>
-              <Badge tone={trendTone(m)}><span aria-hidden="true">{m.trend === "up" ? "▲" : "▼"} </span><span className="visually-hidden">Trend {m.trend}, </span>{m.change}</Badge>
+              {m.change && <Badge tone={trendTone(m)}><span aria-hidden="true">{m.trend === "up" ? "▲" : "▼"} </span><span className="visually-hidden">Trend {m.trend} against the previous period, </span>{m.change}</Badge>}
             </div>
             <p className="ai-small">{m.description}</p>
           </li>
@@ -92,11 +94,11 @@ function Conversions({ d }: { d: AnalyticsData }) {
 
 function Geography({ d }: { d: AnalyticsData }) {
   return (
-    <Card title="Geography" description={`Visitors and leads by metro Atlanta area · ${d.period}`}>
+    <Card title="Geography" description={`Leads by city from the lead records, and visits to each city's area page · ${d.period}`}>
       <div className="ai-scroll" tabIndex={0} role="region" aria-label="Geography table">
         <table className="a-table ai-table">
           <thead>
-            <tr><th scope="col">Area</th><th scope="col" className="ai-num">Visitors</th><th scope="col" className="ai-num">Leads</th><th scope="col">Share</th></tr>
+            <tr><th scope="col">Area</th><th scope="col" className="ai-num">Area page visitors</th><th scope="col" className="ai-num">Leads</th><th scope="col">Share of leads</th></tr>
           </thead>
           <tbody>
             {d.geography.map((r) => (
@@ -104,7 +106,7 @@ function Geography({ d }: { d: AnalyticsData }) {
                 <th scope="row">{r.area}</th>
                 <td className="ai-num">{n(r.visitors)}</td>
                 <td className="ai-num">{n(r.leads)}</td>
-                <td><Share value={r.percentage} label={`${r.area} share of visitors`} /></td>
+                <td><Share value={r.percentage} label={`${r.area} share of leads`} /></td>
               </tr>
             ))}
           </tbody>
@@ -143,23 +145,51 @@ function Goals({ d }: { d: AnalyticsData }) {
   );
 }
 
-export default function Analytics({ source = sampleAnalytics }: AdminPageProps & { source?: AnalyticsSource }) {
-  const { data: d, busy, updated, run } = useSimulated(() => source.load(), REFRESH_DELAY_MS);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Empty says how the figures fill on a site nobody has visited yet. */
+function Empty() {
+  return (
+    <Card title="No visits recorded yet" description="This screen fills as people use the public site.">
+      <p className="ai-small">Every public page view, tap on a phone number and estimate request is counted by this server, without cookies
+        and without storing anyone&apos;s IP address (see the <a href="/privacy">Privacy Policy</a>). Visits from browsers that ask not to
+        be tracked, from bots and from this admin area are not counted.</p>
+    </Card>
+  );
+}
+
+export default function Analytics({ source = serverAnalytics }: AdminPageProps & { source?: AnalyticsSource }) {
+  const { data: d, error, reload } = useServer(source.load);
+  const [busy, setBusy] = useState(false);
+  const [updated, setUpdated] = useState<Date | null>(null);
+  const run = async () => {
+    setBusy(true);
+    await Promise.all([reload(), sleep(REFRESH_DELAY_MS)]);
+    setBusy(false);
+    setUpdated(new Date());
+  };
+  const header = (
+    <PageHeader title="Analytics" description={`Website traffic, leads and goals${d ? ` · ${d.period}` : ""}`}
+      actions={<Button onClick={run} disabled={busy || !d} aria-busy={busy}>{busy ? "Refreshing..." : "Refresh Data"}</Button>} />
+  );
+  if (!d) {
+    return <>{header}{error ? <p role="alert" className="a-error">{error}</p> : <p className="ai-small" aria-busy="true">Loading analytics...</p>}</>;
+  }
   const visitors = d.kpis.find((k) => k.name === "Monthly Visitors");
   const leads = d.kpis.find((k) => k.name === "Monthly Leads");
   const conversion = d.kpis.find((k) => k.name === "Conversion Rate");
   const top = [...d.geography].sort((a, b) => b.leads - a.leads)[0];
   return (
     <>
-      <PageHeader title="Analytics" description={`Website traffic, leads and goals · ${d.period}`}
-        actions={<Button onClick={run} disabled={busy} aria-busy={busy}>{busy ? "Refreshing..." : "Refresh Data"}</Button>} />
-      <div className="ai-updated" aria-live="polite"><LastUpdated at={updated} /></div>
+      {header}
+      <div className="ai-updated" aria-live="polite"><LastUpdated at={updated} />{error && <p role="alert" className="a-error">{error}</p>}</div>
       <div className="a-grid a-grid--4">
         {visitors && <StatCard label="Visitors" value={n(visitors.value)} hint={`Goal ${n(visitors.goal)}`} />}
         {leads && <StatCard label="Leads" value={n(leads.value)} hint={`Goal ${n(leads.goal)}`} tone={leads.value >= leads.goal ? "good" : undefined} />}
         {conversion && <StatCard label="Conversion Rate" value={`${n(conversion.value, 1)}%`} hint={`Goal ${n(conversion.goal, 1)}%`} />}
-        {top && <StatCard label="Top Area" value={top.area.split(",")[0]} hint={`${n(top.leads)} leads`} />}
+        <StatCard label="Top Area" value={top ? top.area.split(",")[0] : "—"} hint={top ? `${n(top.leads)} leads` : "No leads yet"} />
       </div>
+      {d.empty && <Empty />}
       <Tabs label="Analytics sections" tabs={[
         { id: "sources", label: "Traffic Sources", content: <Sources d={d} /> },
         { id: "conversions", label: "Conversions", content: <Conversions d={d} /> },
