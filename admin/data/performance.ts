@@ -1,8 +1,9 @@
 // Performance Monitor data. The screen reads everything through
-// PerformanceSource; the sample holds fixed mobile measurements of the home
-// page, and each metric's status follows from its value and the Core Web
-// Vitals thresholds. A real source (field data, Lighthouse runs) can
-// implement PerformanceSource later without touching the screen.
+// PerformanceSource; serverPerformance maps GET /api/admin/vitals, the 75th
+// percentile of real visitors' Core Web Vitals (ADR 015), onto it. Each
+// metric's status follows Google's thresholds.
+
+import { api } from "../api";
 
 export type PerformanceStatus = "good" | "needs-improvement" | "poor";
 
@@ -21,17 +22,22 @@ export interface PerformanceMetric {
 
 export interface Optimization { title: string; detail: string; impact: "high" | "medium" | "low" }
 export interface ScanRecord { when: string; score: number; note: string }
+/** KindRow is one page kind's 75th percentile of one metric. */
+export interface KindRow { pageKind: string; metric: string; p75: number; status: PerformanceStatus; samples: number }
 
 export interface PerformanceData {
+  /** how many measurements the figures come from (0: no data yet) */
+  samples: number;
   /** what was measured, e.g. "Home page, mobile" */
   scope: string;
   metrics: PerformanceMetric[];
   optimizations: Optimization[];
   monitoredPages: string[];
   history: ScanRecord[];
+  byKind: KindRow[];
 }
 
-export interface PerformanceSource { load(): PerformanceData }
+export interface PerformanceSource { load(): Promise<PerformanceData> }
 
 /** Performance scan delay (spec 9). */
 export const SCAN_DELAY_MS = 2000;
@@ -51,60 +57,66 @@ export function rate(value: number, good: number, poor: number): PerformanceStat
   return value <= good ? "good" : value > poor ? "poor" : "needs-improvement";
 }
 
-interface Measurement {
-  name: string; value: number; unit: "s" | "ms" | ""; good: number; poor: number; score: number; description: string; recommendation: string;
-}
+/** Vital describes one Core Web Vital: Google's thresholds (good at or
+ * below, poor above) and what to do when it is not good. */
+interface Vital { key: string; name: string; unit: "ms" | ""; good: number; poor: number; description: string; fix: string }
 
-const fmt = (v: number, unit: Measurement["unit"]) => (unit === "" ? String(v) : `${v} ${unit}`);
-
-const metric = (m: Measurement): PerformanceMetric => ({
-  name: m.name,
-  score: m.score,
-  status: rate(m.value, m.good, m.poor),
-  description: m.description,
-  recommendation: m.recommendation,
-  value: fmt(m.value, m.unit),
-  thresholds: { good: `≤ ${fmt(m.good, m.unit)}`, poor: `> ${fmt(m.poor, m.unit)}` },
-});
-
-/** The spec's LCP threshold is 2500 ms. */
-const MEASUREMENTS: Measurement[] = [
-  { name: "Largest Contentful Paint (LCP)", value: 2.8, unit: "s", good: 2.5, poor: 4, score: 78,
-    description: "Time until the largest element, the hero photo, is painted on a mid-range phone over 4G.",
-    recommendation: "Preload the hero image, serve it as AVIF or WebP sized to the phone's width, and load the lead-form embed script only after the hero has painted." },
-  { name: "Interaction to Next Paint (INP)", value: 140, unit: "ms", good: 200, poor: 500, score: 96,
+const VITALS: Vital[] = [
+  { key: "LCP", name: "Largest Contentful Paint (LCP)", unit: "ms", good: 2500, poor: 4000,
+    description: "Time until the largest element of the page is painted.",
+    fix: "Make the largest element (usually the hero heading or photo) render sooner: keep scripts off the critical path and size hero images to the screen." },
+  { key: "INP", name: "Interaction to Next Paint (INP)", unit: "ms", good: 200, poor: 500,
     description: "How quickly the page responds to taps, such as opening the menu or the FAQ.",
-    recommendation: "Keep it there: avoid heavy third-party chat or tracking widgets that run on every tap." },
-  { name: "Cumulative Layout Shift (CLS)", value: 0.03, unit: "", good: 0.1, poor: 0.25, score: 98,
+    fix: "Shorten the work a tap triggers: hydrate less at once and avoid heavy third-party widgets." },
+  { key: "CLS", name: "Cumulative Layout Shift (CLS)", unit: "", good: 0.1, poor: 0.25,
     description: "How much the layout jumps while the page loads.",
-    recommendation: "Keep width and height on gallery photos and the fixed height reserved for the embedded lead form." },
-  { name: "First Contentful Paint (FCP)", value: 1.2, unit: "s", good: 1.8, poor: 3, score: 95,
+    fix: "Give images, videos and embeds a width and height (or reserved space) so nothing moves when they arrive." },
+  { key: "FCP", name: "First Contentful Paint (FCP)", unit: "ms", good: 1800, poor: 3000,
     description: "Time until the first text or image appears.",
-    recommendation: "Keep critical CSS small and the main font preloaded." },
-  { name: "Time to First Byte (TTFB)", value: 0.4, unit: "s", good: 0.8, poor: 1.8, score: 97,
+    fix: "Keep the inline CSS small and the HTML response fast; avoid render-blocking resources." },
+  { key: "TTFB", name: "Time to First Byte (TTFB)", unit: "ms", good: 800, poor: 1800,
     description: "Time until the server starts answering the request.",
-    recommendation: "Keep server-side page caching on and the server close to Atlanta visitors." },
+    fix: "Keep pages served from the render cache and the server (or a CDN) close to Atlanta visitors." },
 ];
 
-export const samplePerformance: PerformanceSource = {
-  load: () => ({
-    scope: "Home page, mobile (mid-range phone, 4G)",
-    metrics: MEASUREMENTS.map(metric),
-    optimizations: [
-      { impact: "high", title: "Compress project photos before upload", detail: "Phone photos are often 4-8 MB. Resize to at most 2000 px wide; the gallery only shows them at up to 640 px." },
-      { impact: "high", title: "Lazy-load the portfolio gallery and videos", detail: "Photos and videos below the first screen should load only when scrolled into view." },
-      { impact: "medium", title: "Defer third-party scripts", detail: "Load the lead-form embed, review widgets and analytics after the page is interactive." },
-      { impact: "medium", title: "Limit web fonts", detail: "One preloaded font file in WOFF2 with font-display: swap; system fonts for everything else." },
-      { impact: "low", title: "Cache static files for a year", detail: "Hashed scripts, styles and images can be cached long-term; HTML stays short-lived." },
-    ],
-    monitoredPages: ["/", "/services", "/service-areas", "/portfolio", "/contact", "/blog",
-      "/services/water-damage-restoration", "/services/fire-damage-restoration", "/services/storm-damage-repair", "/services/mold-remediation"],
-    history: [
-      { when: "Today, 6:00 AM", score: 92, note: "LCP 2.8 s on mobile" },
-      { when: "Yesterday, 6:00 AM", score: 92, note: "LCP 2.9 s on mobile" },
-      { when: "3 days ago", score: 84, note: "LCP 4.3 s after large gallery photos were uploaded" },
-      { when: "1 week ago", score: 92, note: "No change" },
-      { when: "2 weeks ago", score: 100, note: "All metrics good" },
-    ],
-  }),
+const show = (v: number, unit: Vital["unit"]) => (unit === "ms" ? (v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`) : v.toFixed(2));
+
+/** Answer is GET /api/admin/vitals. */
+interface Answer {
+  overall: { metric: string; p75: number; status: PerformanceStatus; samples: number }[] | null;
+  byKind: KindRow[] | null;
+  samples: number;
+  days: number;
+}
+
+/** toData maps the server's 75th percentiles onto the screen: one card per
+ * metric with data, recommendations from what is not good, and the page
+ * kinds measured. Nothing is shown that was not measured. */
+export function toData(a: Answer): PerformanceData {
+  const byKind = a.byKind ?? [];
+  const metrics: PerformanceMetric[] = (a.overall ?? []).flatMap((o) => {
+    const v = VITALS.find((x) => x.key === o.metric);
+    if (!v) return [];
+    return [{
+      name: v.name, score: STATUS_POINTS[o.status], status: o.status, description: `${v.description} 75th percentile of ${o.samples.toLocaleString("en-US")} real visits.`,
+      recommendation: o.status === "good" ? "Good for 3 visits in 4: keep it there." : v.fix,
+      value: show(o.p75, v.unit), thresholds: { good: `≤ ${show(v.good, v.unit)}`, poor: `> ${show(v.poor, v.unit)}` },
+    }];
+  });
+  const optimizations: Optimization[] = byKind.filter((k) => k.status !== "good").map((k) => {
+    const v = VITALS.find((x) => x.key === k.metric)!;
+    return { impact: k.status === "poor" ? "high" : "medium", title: `${k.metric} on ${k.pageKind} pages: ${show(k.p75, v.unit)}`,
+      detail: `${k.status === "poor" ? "Poor" : "Needs improvement"} at the 75th percentile of ${k.samples} visits. ${v.fix}` };
+  });
+  return {
+    samples: a.samples,
+    scope: a.samples ? `Real visitors, 75th percentile, last ${a.days} days (${a.samples.toLocaleString("en-US")} measurements)` : "Real visitors (none recorded yet)",
+    metrics, optimizations, byKind,
+    monitoredPages: Array.from(new Set(byKind.map((k) => k.pageKind))).sort(),
+    history: [],
+  };
+}
+
+export const serverPerformance: PerformanceSource = {
+  load: async () => toData(await api<Answer>("/api/admin/vitals")),
 };

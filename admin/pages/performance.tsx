@@ -1,18 +1,31 @@
 import "../../styles/admin-insights.css";
-import { performanceScore, samplePerformance, SCAN_DELAY_MS, type Optimization, type PerformanceData, type PerformanceSource, type PerformanceStatus } from "../data/performance";
+import { useState } from "react";
+import { performanceScore, serverPerformance, SCAN_DELAY_MS, type Optimization, type PerformanceData, type PerformanceSource, type PerformanceStatus } from "../data/performance";
+import { useServer } from "../live";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs, useSimulated } from "../ui";
+import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs } from "../ui";
 
 const statusTone = (s: PerformanceStatus) => (s === "good" ? "good" : s === "needs-improvement" ? "warn" : "bad");
 const scoreTone = (n: number) => (n >= 90 ? "good" : n >= 50 ? "warn" : "bad");
 const impactTone = (i: Optimization["impact"]) => (i === "high" ? "bad" : i === "medium" ? "warn" : "neutral");
 const STATUS_ORDER: Record<PerformanceStatus, number> = { poor: 0, "needs-improvement": 1, good: 2 };
 
+/** EmptyVitals says how the figures fill on a site nobody has visited yet. */
+function EmptyVitals() {
+  return (
+    <Card title="No measurements yet" description="This screen fills as people use the public site.">
+      <p className="ai-small">Every visit to a public page reports its Core Web Vitals (LCP, INP, CLS, FCP and TTFB) from the visitor&apos;s own
+        browser after the page has loaded. The figures here are the 75th percentile of the last 28 days: 3 visits in 4 were at least this fast.</p>
+    </Card>
+  );
+}
+
 function Vitals({ d }: { d: PerformanceData }) {
   return (
     <>
       <h2 className="visually-hidden">Core Web Vitals</h2>
       <p className="a-muted">Measured on: {d.scope}</p>
+      {d.samples === 0 && <EmptyVitals />}
       <ul className="a-grid a-grid--2">
         {d.metrics.map((m) => (
           <li key={m.name} className="a-card ai-metric">
@@ -52,7 +65,8 @@ function Recommendations({ d }: { d: PerformanceData }) {
           ))}
         </ul>
       </Card>
-      <Card title="General Optimizations">
+      <Card title="General Optimizations" description="Page kinds whose 75th percentile is not good, worst first.">
+        {d.optimizations.length === 0 && <p className="ai-small">{d.samples ? "Every measured page kind is good on every metric." : "Nothing measured yet."}</p>}
         <ul className="ai-list">
           {d.optimizations.map((o) => (
             <li key={o.title} className="ai-item">
@@ -75,29 +89,33 @@ function Monitoring({ d, updated }: { d: PerformanceData; updated: Date | null }
       <div className="a-grid a-grid--2 ai-cards">
         <Card title="Monitoring Status">
           <dl className="ai-dl">
-            <div><dt>Status</dt><dd><Badge tone="good">Active</Badge></dd></div>
-            <div><dt>Automatic scan</dt><dd>Daily at 6:00 AM</dd></div>
+            <div><dt>Status</dt><dd><Badge tone={d.samples ? "good" : "neutral"}>{d.samples ? "Active" : "Waiting for visits"}</Badge></dd></div>
+            <div><dt>Automatic scan</dt><dd>Continuous: every real visit reports its measurements</dd></div>
             <div><dt>Measured on</dt><dd>{d.scope}</dd></div>
             <div><dt>Alert when</dt><dd>LCP is over 2,500 ms</dd></div>
             <div><dt>Last manual scan</dt><dd>{updated ? updated.toLocaleString("en-US") : "Not run yet"}</dd></div>
           </dl>
         </Card>
-        <Card title="Recent Scans">
-          <ul className="ai-list">
-            {d.history.map((h) => (
-              <li key={h.when} className="ai-item">
-                <div className="ai-metric__row">
-                  <strong>{h.when}</strong>
-                  <span>Score {h.score}</span>
-                </div>
-                <Progress value={h.score} label={`Performance score, ${h.when}`} />
-                <p className="ai-small">{h.note}</p>
-              </li>
-            ))}
-          </ul>
+        <Card title="By Page Kind" description="75th percentile per page kind and metric.">
+          {d.byKind.length === 0 ? <p className="ai-small">No page kind measured yet.</p> : (
+            <div className="ai-scroll" tabIndex={0} role="region" aria-label="Core Web Vitals by page kind">
+              <table className="a-table ai-table">
+                <thead><tr><th scope="col">Page kind</th><th scope="col">Metric</th><th scope="col" className="ai-num">p75</th><th scope="col">Status</th><th scope="col" className="ai-num">Visits</th></tr></thead>
+                <tbody>
+                  {d.byKind.map((k) => (
+                    <tr key={k.pageKind + k.metric}>
+                      <th scope="row">{k.pageKind}</th><td>{k.metric}</td>
+                      <td className="ai-num">{k.metric === "CLS" ? k.p75.toFixed(2) : `${Math.round(k.p75)} ms`}</td>
+                      <td><Badge tone={statusTone(k.status)}>{k.status}</Badge></td><td className="ai-num">{k.samples}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
         </Card>
       </div>
-      <Card title="Monitored Pages" description={`${d.monitoredPages.length} key pages are scanned on every run.`}>
+      <Card title="Monitored Pages" description={`${d.monitoredPages.length} page kinds have real-visit measurements.`}>
         <ul className="ai-routes">
           {d.monitoredPages.map((p) => <li key={p}><code>{p}</code></li>)}
         </ul>
@@ -106,17 +124,33 @@ function Monitoring({ d, updated }: { d: PerformanceData; updated: Date | null }
   );
 }
 
-export default function Performance({ source = samplePerformance }: AdminPageProps & { source?: PerformanceSource }) {
-  const { data: d, busy, updated, run } = useSimulated(() => source.load(), SCAN_DELAY_MS);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export default function Performance({ source = serverPerformance }: AdminPageProps & { source?: PerformanceSource }) {
+  const { data: d, error, reload } = useServer(source.load);
+  const [busy, setBusy] = useState(false);
+  const [updated, setUpdated] = useState<Date | null>(null);
+  const run = async () => {
+    setBusy(true);
+    await Promise.all([reload(), sleep(SCAN_DELAY_MS)]);
+    setBusy(false);
+    setUpdated(new Date());
+  };
+  const header = (
+    <PageHeader title="Performance Monitor" description="Core Web Vitals, speed recommendations and ongoing monitoring."
+      actions={<Button onClick={run} disabled={busy || !d} aria-busy={busy}>{busy ? "Scanning..." : "Run Scan"}</Button>} />
+  );
+  if (!d) {
+    return <>{header}{error ? <p role="alert" className="a-error">{error}</p> : <p className="ai-small" aria-busy="true">Loading measurements...</p>}</>;
+  }
   const score = performanceScore(d.metrics);
   const count = (s: PerformanceStatus) => d.metrics.filter((m) => m.status === s).length;
   return (
     <>
-      <PageHeader title="Performance Monitor" description="Core Web Vitals, speed recommendations and ongoing monitoring."
-        actions={<Button onClick={run} disabled={busy} aria-busy={busy}>{busy ? "Scanning..." : "Run Scan"}</Button>} />
-      <div className="ai-updated" aria-live="polite"><LastUpdated at={updated} /></div>
+      {header}
+      <div className="ai-updated" aria-live="polite"><LastUpdated at={updated} />{error && <p role="alert" className="a-error">{error}</p>}</div>
       <div className="a-grid a-grid--4">
-        <StatCard label="Performance Score" value={score} hint="Good 100, needs improvement 60, poor 20" tone={scoreTone(score)} />
+        <StatCard label="Performance Score" value={d.metrics.length ? score : "—"} hint={d.metrics.length ? "Good 100, needs improvement 60, poor 20" : "No measurements yet"} tone={d.metrics.length ? scoreTone(score) : undefined} />
         <StatCard label="Good" value={count("good")} hint={`of ${d.metrics.length} metrics`} tone="good" />
         <StatCard label="Needs Improvement" value={count("needs-improvement")} hint="Metrics to work on" tone={count("needs-improvement") ? "warn" : undefined} />
         <StatCard label="Poor" value={count("poor")} hint="Fix these first" tone={count("poor") ? "bad" : undefined} />

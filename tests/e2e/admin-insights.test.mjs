@@ -45,7 +45,7 @@ async function auditSettled() {
 
 /** seedVisits sends, once, what two real visitors' beacons would: one
  * from Facebook who views two pages and taps the phone number, one from
- * Google. */
+ * Google whose visit reports its Core Web Vitals. */
 let seeded = null;
 function seedVisits() {
   const send = (ua, body) => fetch(BASE + "/api/collect", { method: "POST", body: JSON.stringify(body),
@@ -58,6 +58,8 @@ function seedVisits() {
     await send(b, { t: "pageview", p: "/", r: "https://www.google.com/", w: 390 });
     await new Promise((r) => setTimeout(r, 800)); // the collector writes every 250 ms
     await send(a, { t: "tel_click", p: "/services" });
+    // Core Web Vitals of the home page: four good, TTFB needing improvement.
+    for (const [m, v] of [["LCP", 1200], ["INP", 150], ["CLS", 0.02], ["FCP", 900], ["TTFB", 1000]]) await send(b, { t: "vital", p: "/", m, v });
     await new Promise((r) => setTimeout(r, 800));
   })();
   return seeded;
@@ -207,11 +209,13 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
   });
 
   test(`Performance Monitor: vitals, score, Run Scan (${name})`, async () => {
+    await seedVisits();
     const { context, page, problems } = await unlock(viewport);
     await go(page, "Performance", "Performance Monitor");
     // 4 good + 1 needs-improvement: (4 x 100 + 60) / 5 = 92.
     await visible(page, "Performance Score");
     await visible(page, "92");
+    await visible(page, "Measured on: Real visitors, 75th percentile, last 28 days (5 measurements)");
     const panel = page.getByRole("tabpanel");
     assert.equal(await panel.locator(".ai-metric").count(), 5);
     assert.equal(await panel.locator(".a-badge", { hasText: /^good$/ }).count(), 4);
@@ -221,7 +225,10 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
     for (const v of await bars.evaluateAll((els) => els.map((e) => Number(e.getAttribute("aria-valuenow"))))) assert.ok(v >= 0 && v <= 100);
 
     await walkTabs(page, ["Core Web Vitals", "Recommendations", "Monitoring"], async (tab) => {
-      if (tab === "Recommendations") await visible(page, "General Optimizations");
+      if (tab === "Recommendations") {
+        await visible(page, "General Optimizations");
+        await visible(page, "TTFB on home pages: 1.00 s");
+      }
       if (tab === "Monitoring") {
         await visible(page, "Not run yet");
         await visible(page, "LCP is over 2,500 ms");
