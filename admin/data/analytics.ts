@@ -79,3 +79,8 @@ export function toData(a: Answer): AnalyticsData {
 export const serverAnalytics: AnalyticsSource = {
   load: async () => toData(await api<Answer>("/api/admin/analytics?days=30")),
 };
+
+/** Goals are the Goals & KPIs targets (PUT /api/admin/analytics/goals). */
+export interface Goals { visitors: number; leads: number; conversion: number }
+
+export const saveGoals = (g: Goals) => api<Goals>("/api/admin/analytics/goals", { method: "PUT", body: JSON.stringify(g) });

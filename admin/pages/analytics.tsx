@@ -1,6 +1,8 @@
 import "../../styles/admin-insights.css";
 import { useState } from "react";
-import { REFRESH_DELAY_MS, serverAnalytics, share, type AnalyticsData, type AnalyticsMetric, type AnalyticsSource, type Kpi } from "../data/analytics";
+import { REFRESH_DELAY_MS, saveGoals, serverAnalytics, share, type AnalyticsData, type AnalyticsMetric, type AnalyticsSource, type Kpi } from "../data/analytics";
+import { ApiError } from "../api";
+import { useToast } from "../toast";
 import { useServer } from "../live";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs } from "../ui";
@@ -134,13 +136,53 @@ function KpiCard({ k }: { k: Kpi }) {
   );
 }
 
-function Goals({ d }: { d: AnalyticsData }) {
+/** GoalsForm edits the three targets; the server checks and stores them. */
+function GoalsForm({ d, onSaved }: { d: AnalyticsData; onSaved: () => void }) {
+  const goal = (name: string) => d.kpis.find((k) => k.name === name)?.goal ?? 0;
+  const [visitors, setVisitors] = useState(String(goal("Monthly Visitors")));
+  const [leads, setLeads] = useState(String(goal("Monthly Leads")));
+  const [conversion, setConversion] = useState(String(goal("Conversion Rate")));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const toast = useToast();
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError("");
+    try {
+      await saveGoals({ visitors: Number(visitors), leads: Number(leads), conversion: Number(conversion) });
+      toast({ title: "Goals Saved", description: "The Goals & KPIs now compare against the new targets." });
+      onSaved();
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : "The goals could not be saved.");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title="Edit Goals" description="Targets for the period shown above.">
+      <form className="ai-goals" onSubmit={submit} noValidate>
+        <div className="a-field"><label className="a-label" htmlFor="goal-visitors">Visitors goal</label>
+          <input id="goal-visitors" className="a-input" type="number" min={1} step={1} inputMode="numeric" value={visitors} onChange={(e) => setVisitors(e.target.value)} /></div>
+        <div className="a-field"><label className="a-label" htmlFor="goal-leads">Leads goal</label>
+          <input id="goal-leads" className="a-input" type="number" min={1} step={1} inputMode="numeric" value={leads} onChange={(e) => setLeads(e.target.value)} /></div>
+        <div className="a-field"><label className="a-label" htmlFor="goal-conversion">Conversion rate goal (%)</label>
+          <input id="goal-conversion" className="a-input" type="number" min={0.1} max={100} step={0.1} inputMode="decimal" value={conversion} onChange={(e) => setConversion(e.target.value)} /></div>
+        {error && <p role="alert" className="a-error">{error}</p>}
+        <Button type="submit" disabled={busy} aria-busy={busy}>{busy ? "Saving..." : "Save Goals"}</Button>
+      </form>
+    </Card>
+  );
+}
+
+function Goals({ d, onSaved }: { d: AnalyticsData; onSaved: () => void }) {
   return (
     <>
       <h2 className="visually-hidden">Goals &amp; KPIs</h2>
       <ul className="a-grid a-grid--3">
         {d.kpis.map((k) => <KpiCard key={k.name} k={k} />)}
       </ul>
+      <GoalsForm d={d} onSaved={onSaved} />
     </>
   );
 }
@@ -194,7 +236,7 @@ export default function Analytics({ source = serverAnalytics }: AdminPageProps &
         { id: "sources", label: "Traffic Sources", content: <Sources d={d} /> },
         { id: "conversions", label: "Conversions", content: <Conversions d={d} /> },
         { id: "geography", label: "Geography", content: <Geography d={d} /> },
-        { id: "goals", label: "Goals & KPIs", content: <Goals d={d} /> },
+        { id: "goals", label: "Goals & KPIs", content: <Goals d={d} onSaved={reload} /> },
       ]} />
     </>
   );

@@ -273,8 +273,23 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
       }
     });
 
+    await page.getByRole("tab", { name: "Goals & KPIs" }).click();
+    const now = async (label) => page.getByRole("progressbar", { name: label }).getAttribute("aria-valuenow");
+    // The owner edits a goal; a bad one gets the server's message.
+    const conv = page.getByLabel("Conversion rate goal (%)");
+    await conv.fill("0");
+    await page.getByRole("button", { name: "Save Goals" }).click();
+    await page.getByRole("alert").filter({ hasText: "Goals must be positive" }).waitFor();
+    await conv.fill("60");
+    await page.getByRole("button", { name: "Save Goals" }).click();
+    await page.getByText("Goal: 60.0%", { exact: true }).waitFor();
+    assert.equal(await now("Conversion Rate progress to goal"), "83", "50% against 60%");
+    await conv.fill("8");
+    await page.getByRole("button", { name: "Save Goals" }).click();
+    await page.getByText("Goal: 8.0%", { exact: true }).waitFor();
     await simulate(page, "Refresh Data", "Refreshing...", 1500);
-    assert.deepEqual(problems, []);
+    // The refused goal's 400 is the one expected console line.
+    assert.deepEqual(problems.filter((p) => !p.includes("status of 400 (Bad Request)")), []);
     await context.close();
   });
 }
