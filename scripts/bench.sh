@@ -23,12 +23,24 @@ grep "render cache warm" "$data/server.log" | sed 's/^.*msg=/  /'
 echo
 echo "== Home page JavaScript (gzip)"
 curl -s "http://127.0.0.1:$port/" -o "$data/index.html"
-total=0
-for u in $(grep -oE '/assets/[A-Za-z0-9_.-]+\.js' "$data/index.html" | sort -u); do
+# Every script the page can load: those the HTML names, and the chunks they
+# import, statically (fetched with the script) or with import() (fetched
+# later, when an island or the vitals need them: ADR 010).
+total=0; later=0
+declare -A seen=()
+queue=$(grep -oE '/assets/[A-Za-z0-9_.-]+\.js' "$data/index.html" | sort -u | sed 's/$/ now/')
+while [ -n "$queue" ]; do
+  read -r u when <<<"$(head -n1 <<<"$queue")"; queue=$(tail -n +2 <<<"$queue")
+  [ -n "${seen[$u]:-}" ] && continue; seen[$u]=1
+  body=$(curl -s "http://127.0.0.1:$port$u")
   n=$(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port$u" | wc -c)
-  printf "  %-36s %6d bytes\n" "$u" "$n"; total=$((total + n))
+  printf "  %-36s %6d bytes  %s\n" "$u" "$n" "$([ "$when" = now ] && echo "with the page" || echo "on demand")"
+  total=$((total + n)); [ "$when" = later ] && later=$((later + n))
+  for c in $(grep -oE 'from"\./c-[A-Za-z0-9_-]+\.js"|import"\./c-[A-Za-z0-9_-]+\.js"' <<<"$body" | grep -oE 'c-[A-Za-z0-9_-]+\.js'); do queue+=$'\n'"/assets/$c $when"; done
+  for c in $(grep -oE 'import\("\./c-[A-Za-z0-9_-]+\.js"\)' <<<"$body" | grep -oE 'c-[A-Za-z0-9_-]+\.js'); do queue+=$'\n'"/assets/$c later"; done
+  queue=$(sed '/^$/d' <<<"$queue")
 done
-printf "  total                                %6d bytes (%.1f KB; target <= 60 KB)\n" $total "$(echo "$total/1024" | bc -l)"
+printf "  total                                %6d bytes (%.1f KB; target <= 60 KB), of which %d on demand\n" $total "$(echo "$total/1024" | bc -l)" $later
 html_gz=$(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port/" | wc -c)
 echo "  HTML document: $(wc -c < "$data/index.html") bytes, $html_gz gzip"
 
