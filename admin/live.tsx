@@ -30,6 +30,21 @@ export function useServer<T>(load: () => Promise<T>) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** useTimedReload runs reload for a Refresh/Scan button: busy for at
+ * least minMs (the spec's delay, even when the server is quicker), then the
+ * time of the reading for "Last updated". */
+export function useTimedReload(reload: () => Promise<unknown>, minMs: number) {
+  const [busy, setBusy] = useState(false);
+  const [updated, setUpdated] = useState<Date | null>(null);
+  const run = async () => {
+    setBusy(true);
+    await Promise.all([reload(), sleep(minMs)]);
+    setBusy(false);
+    setUpdated(new Date());
+  };
+  return { busy, updated, run };
+}
+
 /** POLL_MS is how often a screen asks whether the server's run is done;
  * RUN_TIMEOUT_MS is how long it waits at most. */
 export const POLL_MS = 500;

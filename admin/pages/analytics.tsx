@@ -3,7 +3,7 @@ import { useState } from "react";
 import { REFRESH_DELAY_MS, saveGoals, serverAnalytics, share, type AnalyticsData, type AnalyticsMetric, type AnalyticsSource, type Kpi } from "../data/analytics";
 import { ApiError } from "../api";
 import { useToast } from "../toast";
-import { useServer } from "../live";
+import { useServer, useTimedReload } from "../live";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs } from "../ui";
 
@@ -187,8 +187,6 @@ function Goals({ d, onSaved }: { d: AnalyticsData; onSaved: () => void }) {
   );
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Empty says how the figures fill on a site nobody has visited yet. */
 function Empty() {
   return (
@@ -202,14 +200,7 @@ function Empty() {
 
 export default function Analytics({ source = serverAnalytics }: AdminPageProps & { source?: AnalyticsSource }) {
   const { data: d, error, reload } = useServer(source.load);
-  const [busy, setBusy] = useState(false);
-  const [updated, setUpdated] = useState<Date | null>(null);
-  const run = async () => {
-    setBusy(true);
-    await Promise.all([reload(), sleep(REFRESH_DELAY_MS)]);
-    setBusy(false);
-    setUpdated(new Date());
-  };
+  const { busy, updated, run } = useTimedReload(reload, REFRESH_DELAY_MS);
   const header = (
     <PageHeader title="Analytics" description={`Website traffic, leads and goals${d ? ` · ${d.period}` : ""}`}
       actions={<Button onClick={run} disabled={busy || !d} aria-busy={busy}>{busy ? "Refreshing..." : "Refresh Data"}</Button>} />

@@ -1,7 +1,6 @@
 import "../../styles/admin-insights.css";
-import { useState } from "react";
 import { performanceScore, serverPerformance, SCAN_DELAY_MS, type Optimization, type PerformanceData, type PerformanceSource, type PerformanceStatus } from "../data/performance";
-import { useServer } from "../live";
+import { useServer, useTimedReload } from "../live";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs } from "../ui";
 
@@ -124,18 +123,9 @@ function Monitoring({ d, updated }: { d: PerformanceData; updated: Date | null }
   );
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export default function Performance({ source = serverPerformance }: AdminPageProps & { source?: PerformanceSource }) {
   const { data: d, error, reload } = useServer(source.load);
-  const [busy, setBusy] = useState(false);
-  const [updated, setUpdated] = useState<Date | null>(null);
-  const run = async () => {
-    setBusy(true);
-    await Promise.all([reload(), sleep(SCAN_DELAY_MS)]);
-    setBusy(false);
-    setUpdated(new Date());
-  };
+  const { busy, updated, run } = useTimedReload(reload, SCAN_DELAY_MS);
   const header = (
     <PageHeader title="Performance Monitor" description="Core Web Vitals, speed recommendations and ongoing monitoring."
       actions={<Button onClick={run} disabled={busy || !d} aria-busy={busy}>{busy ? "Scanning..." : "Run Scan"}</Button>} />
