@@ -81,6 +81,14 @@ func TestAnalyticsTalliesAndRollUp(t *testing.T) {
 			t.Errorf("rolled up twice: %v", again)
 		}
 		check("after a second roll-up")
+		// Today (not rolled up) is read from the raw events, beside the
+		// aggregates of the finished days.
+		if err := s.AddEvents(ctx, []Event{{At: at, Day: "2026-11-22", Kind: EventPageview, Path: "/", Source: "Direct", Visitor: "c"}}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.Tallies(ctx, EventPageview, "total", "2026-11-20", "2026-11-22"); fmt.Sprint(got) != "[{ 5 4}]" {
+			t.Errorf("aggregates plus today's raw events: %v, want [{ 5 4}]", got)
+		}
 		vs, err := s.VitalSamples(ctx, "2026-11-21", "2026-11-21")
 		if err != nil || len(vs) != 1 || vs[0].Value != 1800 || vs[0].PageKind != "home" {
 			t.Errorf("vitals %v %v", vs, err)
