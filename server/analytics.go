@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	pathpkg "path"
 	"sort"
 	"strconv"
 	"strings"
@@ -130,13 +131,14 @@ func (s *Server) collect(c echo.Context) error {
 	a := s.analytics
 	req := c.Request()
 	nothing := func() error { return c.NoContent(http.StatusNoContent) }
-	if a == nil || analytics.OptedOut(req.Header.Get("DNT"), req.Header.Get("Sec-GPC")) || analytics.IsBot(req.UserAgent()) {
+	if a == nil || !tracked(req) {
 		return nothing()
 	}
-	if site := req.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
+	site := s.siteURL()
+	if fetchSite := req.Header.Get("Sec-Fetch-Site"); fetchSite != "" && fetchSite != "same-origin" {
 		return nothing()
 	}
-	if o := req.Header.Get("Origin"); o != "" && o != s.origin() {
+	if o := req.Header.Get("Origin"); o != "" && o != site.Scheme+"://"+site.Host {
 		return nothing()
 	}
 	body, err := io.ReadAll(io.LimitReader(req.Body, CollectMaxBody+1))
@@ -154,6 +156,12 @@ func (s *Server) collect(c echo.Context) error {
 	if u, err := url.Parse(path); err == nil {
 		path = u.Path
 	}
+	// Dot segments ("/%2e%2e/admin/…") resolve before the checks, as a
+	// browser would resolve them; a path that needed resolving is not one
+	// a page reports.
+	if clean := pathpkg.Clean(path); clean != path && clean+"/" != path {
+		return nothing()
+	}
 	if !strings.HasPrefix(path, "/") || len(path) > 300 || path == "/admin" || strings.HasPrefix(path, "/admin/") {
 		return nothing()
 	}
@@ -168,7 +176,7 @@ func (s *Server) collect(c echo.Context) error {
 		e.Kind = b.Type
 		e.Referrer = clip(refHost(b.Referrer), 200)
 		e.UTMSource, e.UTMMedium, e.UTMCampaign = clip(b.UTMSource, 100), clip(b.UTMMedium, 100), clip(b.UTMCampaign, 100)
-		e.Source = analytics.Classify(b.Referrer, b.UTMSource, b.UTMMedium, s.host())
+		e.Source = analytics.Classify(b.Referrer, b.UTMSource, b.UTMMedium, site.Hostname())
 	case db.EventTelClick, db.EventFormView:
 		e.Kind = b.Type
 	case db.EventVital:
@@ -195,7 +203,7 @@ func (s *Server) collect(c echo.Context) error {
 	// A click, a form view or a page reached from another page of this
 	// site belongs to the source that brought the visitor today: sources
 	// count visitors once, not once per internal click.
-	if e.Kind == db.EventTelClick || e.Kind == db.EventFormView || (e.Kind == db.EventPageview && e.Referrer != "" && strings.TrimPrefix(e.Referrer, "www.") == strings.TrimPrefix(strings.ToLower(s.host()), "www.")) {
+	if e.Kind == db.EventTelClick || e.Kind == db.EventFormView || (e.Kind == db.EventPageview && e.Referrer != "" && strings.TrimPrefix(e.Referrer, "www.") == strings.TrimPrefix(strings.ToLower(site.Hostname()), "www.")) {
 		e.Source = s.visitorSource(ctx, e.Visitor, e.Day)
 	} else if e.Kind == db.EventPageview {
 		a.remember(e.Visitor, e.Day, e.Source)
@@ -254,20 +262,20 @@ func (s *Server) visitorSource(ctx context.Context, visitor, day string) string 
 	return src
 }
 
-func (s *Server) origin() string {
+// siteURL is BASE_URL parsed: its origin checks the beacon's Origin, its
+// host tells internal referrers from outside ones.
+func (s *Server) siteURL() *url.URL {
 	u, err := url.Parse(s.cfg.BaseURL)
 	if err != nil {
-		return ""
+		return &url.URL{}
 	}
-	return u.Scheme + "://" + u.Host
+	return u
 }
 
-func (s *Server) host() string {
-	u, err := url.Parse(s.cfg.BaseURL)
-	if err != nil {
-		return ""
-	}
-	return u.Hostname()
+// tracked reports whether a request may be counted: not opted out (DNT,
+// GPC) and not a bot.
+func tracked(req *http.Request) bool {
+	return !analytics.OptedOut(req.Header.Get("DNT"), req.Header.Get("Sec-GPC")) && !analytics.IsBot(req.UserAgent())
 }
 
 // recordLead counts a stored estimate request as a conversion of the page
@@ -276,11 +284,11 @@ func (s *Server) host() string {
 func (s *Server) recordLead(c echo.Context) {
 	a := s.analytics
 	req := c.Request()
-	if a == nil || analytics.OptedOut(req.Header.Get("DNT"), req.Header.Get("Sec-GPC")) || analytics.IsBot(req.UserAgent()) {
+	if a == nil || !tracked(req) {
 		return
 	}
 	path := "/estimate"
-	if u, err := url.Parse(req.Referer()); err == nil && u.Host == s.originHost() && strings.HasPrefix(u.Path, "/") {
+	if u, err := url.Parse(req.Referer()); err == nil && u.Host == s.siteURL().Host && strings.HasPrefix(u.Path, "/") {
 		path = clip(u.Path, 300)
 	}
 	now := time.Now()
@@ -293,14 +301,6 @@ func (s *Server) recordLead(c echo.Context) {
 	v := analytics.Visitor(salt, c.RealIP(), req.UserAgent(), day)
 	a.run()
 	a.c.Add(db.Event{At: now.UTC(), Day: day, Kind: db.EventLead, Path: path, Visitor: v, Source: s.visitorSource(ctx, v, day)})
-}
-
-func (s *Server) originHost() string {
-	u, err := url.Parse(s.cfg.BaseURL)
-	if err != nil {
-		return ""
-	}
-	return u.Host
 }
 
 // Goals are the Goals & KPIs targets; the spec's figures are the defaults.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -256,4 +257,41 @@ func BenchmarkCollect(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// 2x CollectPerIP beacons at once from one IP: at most CollectPerIP are
+// stored, however they interleave. Markup in a path is stored as text and
+// comes back JSON-escaped; path tricks are refused.
+func TestCollectLimitHoldsUnderConcurrency(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	h := srv.Handler()
+	var wg sync.WaitGroup
+	for i := 0; i < 2*CollectPerIP; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			beaconReq(t, h, "198.51.100.77", map[string]any{"t": "pageview", "p": "/", "w": 390})
+		}()
+	}
+	wg.Wait()
+	flushAnalytics(t, srv)
+	if n := countEvents(t, store, "1=1"); n != CollectPerIP {
+		t.Errorf("%d events stored from one IP, want exactly %d", n, CollectPerIP)
+	}
+	for _, p := range []string{"//evil.example/x", "/%2e%2e/admin/leads", "/admin", "javascript:alert(1)"} {
+		beaconReq(t, h, "198.51.100.78", map[string]any{"t": "pageview", "p": p})
+	}
+	beaconReq(t, h, "198.51.100.78", map[string]any{"t": "pageview", "p": "/<script>alert(1)</script>"})
+	flushAnalytics(t, srv)
+	var paths []string
+	rows, _ := store.SQL().Query(`SELECT path FROM analytics_events WHERE path <> '/'`)
+	for rows.Next() {
+		var p string
+		rows.Scan(&p)
+		paths = append(paths, p)
+	}
+	rows.Close()
+	if len(paths) != 1 || paths[0] != "/<script>alert(1)</script>" {
+		t.Errorf("stored paths %q: only the markup path, as text", paths)
+	}
 }
