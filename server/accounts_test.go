@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -448,5 +449,29 @@ func TestUsersAPI(t *testing.T) {
 	got := strings.Join(auditActions(t, store), " ")
 	if !strings.Contains(got, "user_created:"+adminEmail) || !strings.Contains(got, "user_updated:"+adminEmail) {
 		t.Errorf("audit: %s", got)
+	}
+}
+
+// Sign-ins (wrong and right), account tokens and lead data never reach
+// the log.
+func TestAccountSecretsNeverReachTheLog(t *testing.T) {
+	srv, store, _ := accountServer(t)
+	var buf bytes.Buffer
+	srv.log = NewLogger(&buf, srv.cfg.Secrets())
+	h := srv.Handler()
+	seedLeads(t, store, 2)
+	loginFrom(t, h, "192.0.2.90", adminEmail, "a wrong password guess")
+	tok := signIn(t, h, adminEmail, adminPass)
+	jsonReq(t, h, "GET", "/api/admin/leads?full=1&q=555-0134", tok, nil)
+	jsonReq(t, h, "GET", "/api/admin/leads/export.csv", tok, nil)
+	jsonReq(t, h, "POST", "/api/admin/users", tok, map[string]string{"email": "new@example.com", "password": "a secret new passphrase", "role": "staff"})
+	log := buf.String()
+	if !strings.Contains(log, "failed sign-in") {
+		t.Fatalf("the log did not capture the requests:\n%s", log)
+	}
+	for _, secret := range []string{adminPass, "a wrong password guess", "a secret new passphrase", tok, "555-0134", "maria.g@example.com", "12 Secret Lane"} {
+		if strings.Contains(log, secret) {
+			t.Errorf("the log holds %q", secret)
+		}
 	}
 }
