@@ -1,10 +1,12 @@
 package server
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"sort"
 	"strings"
+	"time"
 )
 
 // NewLogger returns the server's logger: slog text lines on out, with
@@ -65,13 +67,21 @@ func (s *Server) logRequest(method, path string, status int, bytes int64, durMs 
 	if !s.accessLog && level < slog.LevelError {
 		return
 	}
-	attrs := []slog.Attr{slog.String("method", method), slog.String("path", path), slog.Int("status", status),
-		slog.Int64("bytes", bytes), slog.Float64("dur_ms", durMs)}
+	// The record goes straight to the handler: Logger.LogAttrs would also
+	// look up the caller's program counter (runtime.Callers), which no
+	// handler here prints, on the cached path's every request.
+	h := s.log.Handler()
+	if !h.Enabled(context.Background(), level) {
+		return
+	}
+	r := slog.NewRecord(time.Now(), level, "http", 0)
+	r.AddAttrs(slog.String("method", method), slog.String("path", path), slog.Int("status", status),
+		slog.Int64("bytes", bytes), slog.Float64("dur_ms", durMs))
 	if cached {
-		attrs = append(attrs, slog.Bool("cached", true))
+		r.AddAttrs(slog.Bool("cached", true))
 	}
 	if err != nil && !isPlainNotFound(err) {
-		attrs = append(attrs, slog.Any("err", err))
+		r.AddAttrs(slog.Any("err", err))
 	}
-	s.log.LogAttrs(nil, level, "http", attrs...)
+	_ = h.Handle(context.Background(), r)
 }
