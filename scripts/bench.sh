@@ -75,11 +75,12 @@ wait $search_wrk || true
 s_rps=$(awk '/Requests\/sec/ {print $2}' "$data/search.out")
 s_busy=$(awk '/Non-2xx/ {print $5}' "$data/search.out")
 s_total=$(awk '/requests in/ {print $1}' "$data/search.out")
+s_slow=$(awk '/Socket errors/ {gsub(",", ""); print $NF}' "$data/search.out")
 echo
 echo "== Cached pages beside a flood of searches (wrk -c8 on /, wrk -c200 on /search?q=<random>)"
 printf "  %-44s %10s req/s  p50 %-8s p99 %s\n" "cached /, alone" "$b_rps" "$b_p50" "$b_p99"
 printf "  %-44s %10s req/s  p50 %-8s p99 %s (target p99 < 20 ms)\n" "cached /, beside the searches" "$c_rps" "$c_p50" "$c_p99"
-printf "  %-44s %10s req/s  (%s of %s answered 503 busy)\n" "random searches" "$s_rps" "${s_busy:-0}" "$s_total"
+printf "  %-44s %10s req/s  (%s of %s answered 503 busy; %s waited past wrk's 2 s timeout)\n" "random searches" "$s_rps" "${s_busy:-0}" "$s_total" "${s_slow:-0}"
 
 if command -v nginx >/dev/null; then
   nport=$((port + 1))
