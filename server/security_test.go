@@ -290,3 +290,71 @@ func TestSearchCacheAndBounds(t *testing.T) {
 		t.Errorf("full queue: %v ran=%v", err, ran)
 	}
 }
+
+// TestSearchQueueHoldsUnderConcurrency floods the search bounds with 400
+// parallel searches whose renders block: one renders at a time, the queue
+// holds exactly its places, every other search is refused at once without
+// rendering, and every queued search renders once the slot frees.
+func TestSearchQueueHoldsUnderConcurrency(t *testing.T) {
+	c := newSearchCache(2)
+	const n = 400
+	release := make(chan struct{})
+	var mu sync.Mutex
+	running, maxRunning, rendered, busy := 0, 0, 0, 0
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			err := c.render(context.Background(), func() error {
+				mu.Lock()
+				running++
+				maxRunning = max(maxRunning, running)
+				mu.Unlock()
+				<-release
+				mu.Lock()
+				running--
+				rendered++
+				mu.Unlock()
+				return nil
+			})
+			if err == errSearchBusy {
+				mu.Lock()
+				busy++
+				mu.Unlock()
+			}
+			errs <- err
+		}()
+	}
+	// Wait until every search is either refused or holds a queue place.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		settled := busy + len(c.waiting)
+		mu.Unlock()
+		if settled == n {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("searches did not settle: %d refused, %d queued", busy, len(c.waiting))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	places := cap(c.waiting)
+	if busy != n-places {
+		t.Errorf("%d searches refused, want %d (%d places)", busy, n-places, places)
+	}
+	close(release)
+	okCount := 0
+	for i := 0; i < n; i++ {
+		if err := <-errs; err == nil {
+			okCount++
+		} else if err != errSearchBusy {
+			t.Errorf("unexpected error %v", err)
+		}
+	}
+	if okCount != places || rendered != places {
+		t.Errorf("%d searches answered and %d rendered, want %d", okCount, rendered, places)
+	}
+	if maxRunning != cap(c.renders) {
+		t.Errorf("%d renders ran at once, limit %d", maxRunning, cap(c.renders))
+	}
+}
