@@ -103,6 +103,11 @@ function whenIdle(f: () => void) {
 /** hydrateIslands arms every island's trigger and adds two small
  * behaviours that need no React. */
 export function hydrateIslands() {
+  // The inline boot script (ADR 016) held a button click that came before
+  // this script: it becomes the island's held click.
+  const early = (window as { __islandsBoot?: () => HTMLElement | null }).__islandsBoot?.();
+  const earlyIsland = early?.closest<HTMLElement>("[data-island]");
+  if (early && earlyIsland) heldClicks.set(earlyIsland, early);
   document.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
     switch (triggers[el.dataset.island || ""] ?? "idle") {
       case "interaction":
@@ -115,6 +120,7 @@ export function hydrateIslands() {
         whenIdle(() => hydrate(el));
     }
   });
+  if (earlyIsland) hydrate(earlyIsland);
   // FAQ accordions are <details name=...>: single-open natively; this
   // keeps them single-open where the name attribute is not supported.
   document.addEventListener("toggle", (e) => {
@@ -128,6 +134,24 @@ export function hydrateIslands() {
   if (id) setTimeout(() => scrollToAnchor(id), 100);
   registerServiceWorker();
   startBeacon();
+  renderDeferredSections();
+}
+
+/** renderDeferredSections lays out, one per idle period once the page has
+ * loaded, the sections that content-visibility let the first layout skip
+ * (ADR 017): each is a small task, where the whole page at once was one
+ * long one, and afterwards the page is whole for find-in-page, assistive
+ * tools and audits. */
+function renderDeferredSections() {
+  const rest = Array.from(document.querySelectorAll<HTMLElement>(".section ~ .section:not(.is-rendered)"));
+  const next = () => {
+    const s = rest.shift();
+    if (!s) return;
+    s.classList.add("is-rendered");
+    whenIdle(next);
+  };
+  if (document.readyState === "complete") whenIdle(next);
+  else window.addEventListener("load", () => whenIdle(next), { once: true });
 }
 
 /** registerServiceWorker registers /sw.js (spec 7, ADR 013) once the page

@@ -152,12 +152,14 @@ func TestAdminPagesAreNoindexAndLocked(t *testing.T) {
 	// Admin JavaScript is not loaded by public pages.
 	home := get(t, srv.Handler(), "/")
 	adm := get(t, srv.Handler(), "/admin")
-	homeScript := attr(find(home.Doc, func(n *html.Node) bool { return n.Data == "script" && attr(n, "type") == "module" })[0], "src")
+	homeScript := attr(find(home.Doc, func(n *html.Node) bool { return n.Data == "script" && attr(n, "data-src") != "" })[0], "data-src")
 	admScript := attr(find(adm.Doc, func(n *html.Node) bool { return n.Data == "script" && attr(n, "type") == "module" })[0], "src")
 	if homeScript == admScript || strings.Contains(home.Body, admScript) {
 		t.Error("public page loads the admin bundle")
 	}
-	for _, l := range find(home.Doc, func(n *html.Node) bool { return n.Data == "link" && attr(n, "rel") == "modulepreload" }) {
+	for _, l := range find(home.Doc, func(n *html.Node) bool {
+		return n.Data == "link" && (attr(n, "rel") == "modulepreload" || attr(n, "rel") == "prefetch")
+	}) {
 		body := get(t, srv.Handler(), attr(l, "href")).Body
 		if strings.Contains(body, "Admin Access Required") {
 			t.Errorf("public page preloads admin code %s", attr(l, "href"))

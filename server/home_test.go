@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"net/http"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/ssr"
 )
 
 func TestHomeHeadAndStructuredData(t *testing.T) {
@@ -241,7 +244,7 @@ func TestSecurityHeaders(t *testing.T) {
 	srv, _ := newTestServer(t, map[string]string{"LEAD_FORM_URL": "https://forms.crm.test/widget/form/abc", "LEAD_FORM_SCRIPT": "https://link.crm.test/js/form_embed.js"})
 	r := get(t, srv.Handler(), "/")
 	csp := r.Header.Get("Content-Security-Policy")
-	for _, want := range []string{"default-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "script-src 'self' https://link.crm.test", "frame-src https://forms.crm.test"} {
+	for _, want := range []string{"default-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "script-src 'self' " + ssr.IslandsBootCSP() + " https://link.crm.test", "frame-src https://forms.crm.test"} {
 		if !strings.Contains(csp, want) {
 			t.Errorf("CSP lacks %q: %s", want, csp)
 		}
@@ -261,11 +264,17 @@ func TestSecurityHeaders(t *testing.T) {
 func TestAssetsAreImmutable(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	home := get(t, srv.Handler(), "/")
-	scripts := find(home.Doc, func(n *html.Node) bool { return n.Data == "script" && attr(n, "type") == "module" })
+	scripts := find(home.Doc, func(n *html.Node) bool { return n.Data == "script" && attr(n, "data-src") != "" })
 	if len(scripts) != 1 {
-		t.Fatalf("%d module scripts", len(scripts))
+		t.Fatalf("%d islands boot scripts", len(scripts))
 	}
-	r := get(t, srv.Handler(), attr(scripts[0], "src"), "Accept-Encoding", "gzip")
+	// The boot script is inline: the CSP must allow exactly its text.
+	text := scripts[0].FirstChild.Data
+	sum := sha256.Sum256([]byte(text))
+	if csp := home.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") {
+		t.Errorf("the CSP does not allow the inline boot script: %s", csp)
+	}
+	r := get(t, srv.Handler(), attr(scripts[0], "data-src"), "Accept-Encoding", "gzip")
 	if r.StatusCode != 200 || r.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/javascript") {
 		t.Errorf("asset: %d %q %q", r.StatusCode, r.Header.Get("Cache-Control"), r.Header.Get("Content-Type"))
 	}

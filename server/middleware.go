@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/atlanta-restoration/site/ssr"
 )
 
 // requestLog answers errors through the error handler and writes the one
@@ -44,7 +46,7 @@ func noStore(next echo.HandlerFunc) echo.HandlerFunc {
 // stylesheet and React style attributes), own images and media, and the
 // CRM lead form's origins when one is configured.
 func (s *Server) buildSecurityHeaders() http.Header {
-	scriptSrc := []string{"'self'"}
+	scriptSrc := []string{"'self'", ssr.IslandsBootCSP()}
 	frameSrc := []string{"'none'"}
 	b := s.cfg.Business
 	if b.LeadFormURL != "" {

@@ -2,10 +2,31 @@ package ssr
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"html"
 	"strings"
 )
+
+// IslandsBoot is the inline script that starts an islands page's module
+// once the first contentful paint is recorded (a "paint" performance
+// entry; 3 s after load at the latest, as in a tab opened in the
+// background, and at load where paint timing is missing) (ADR 016). Nothing the first paint
+// needs is in the module, and requested from the HTML it is fetched and
+// run while a slow phone is still laying out the page. Until the module
+// runs, the boot script holds the first click on a button inside an
+// island (the menu button does nothing without React) and hands it over
+// through window.__islandsBoot, so the tap is replayed, not lost. The
+// module's address is the element's data-src, so the text never changes
+// and the CSP allows it by hash (IslandsBootCSP).
+const IslandsBoot = `(function(c){var d=document,w=window,b=null,h=function(e){var t=e.target.closest&&e.target.closest("[data-island] button");if(t){e.preventDefault();e.stopImmediatePropagation();b=b||t}},go=function(){if(c){var s=d.createElement("script");s.type="module";s.src=c.getAttribute("data-src");c=null;d.body.appendChild(s)}},P=w.PerformanceObserver;d.addEventListener("click",h,true);w.__islandsBoot=function(){d.removeEventListener("click",h,true);var t=b;b=null;return t};if(P&&(P.supportedEntryTypes||[]).indexOf("paint")>=0){new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();setTimeout(go,0)}}).observe({type:"paint",buffered:true});w.addEventListener("load",function(){setTimeout(go,3000)})}else w.addEventListener("load",go)})(document.currentScript)`
+
+// IslandsBootCSP is the script-src source that allows IslandsBoot.
+func IslandsBootCSP() string {
+	sum := sha256.Sum256([]byte(IslandsBoot))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
 
 // MarshalProps serialises page props for the inline JSON script. Go's
 // encoder escapes <, > and & as \u003c, \u003e and \u0026 (and U+2028/2029),
@@ -52,7 +73,14 @@ func Assemble(e Entry, r *Result, props []byte, o DocumentOptions) []byte {
 		b.WriteString(strings.ReplaceAll(e.CSS, "</", `<\/`))
 		b.WriteString("</style>")
 	}
-	if o.Hydrate {
+	if o.Hydrate && !e.Props {
+		// An islands page's one resource hint: the module IslandsBoot
+		// starts after the first paint, at the lowest priority.
+		b.WriteString(`<link rel="prefetch" href="`)
+		b.WriteString(html.EscapeString(e.Script))
+		b.WriteString(`">`)
+	}
+	if o.Hydrate && e.Props {
 		for _, p := range e.Preloads {
 			b.WriteString(`<link rel="modulepreload" href="`)
 			b.WriteString(html.EscapeString(p))
@@ -68,9 +96,17 @@ func Assemble(e Entry, r *Result, props []byte, o DocumentOptions) []byte {
 			b.Write(props)
 			b.WriteString(`</script>`)
 		}
-		b.WriteString(`<script type="module" src="`)
-		b.WriteString(html.EscapeString(e.Script))
-		b.WriteString(`"></script>`)
+		if e.Props {
+			b.WriteString(`<script type="module" src="`)
+			b.WriteString(html.EscapeString(e.Script))
+			b.WriteString(`"></script>`)
+		} else {
+			b.WriteString(`<script data-src="`)
+			b.WriteString(html.EscapeString(e.Script))
+			b.WriteString(`">`)
+			b.WriteString(IslandsBoot)
+			b.WriteString(`</script>`)
+		}
 	}
 	b.WriteString("</body></html>")
 	return b.Bytes()
