@@ -24,8 +24,9 @@ grep "render cache warm" "$data/server.log" | sed 's/^.*msg=/  /'
 echo
 echo "== Home page JavaScript (gzip)"
 curl -s "http://127.0.0.1:$port/" -o "$data/index.html"
-# Every script the page can load: those the HTML names, and the chunks they
-# import, statically (fetched with the script) or with import() (fetched
+# Every script the page can load: the loader the HTML names (started after
+# the first paint by the inline boot line, ADR 016), and the chunks it
+# imports, statically (fetched with the script) or with import() (fetched
 # later, when an island or the vitals need them: ADR 010).
 total=0; later=0
 declare -A seen=()
@@ -35,7 +36,7 @@ while [ -n "$queue" ]; do
   [ -n "${seen[$u]:-}" ] && continue; seen[$u]=1
   body=$(curl -s "http://127.0.0.1:$port$u")
   n=$(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port$u" | wc -c)
-  printf "  %-36s %6d bytes  %s\n" "$u" "$n" "$([ "$when" = now ] && echo "with the page" || echo "on demand")"
+  printf "  %-36s %6d bytes  %s\n" "$u" "$n" "$([ "$when" = now ] && echo "after first paint" || echo "on demand")"
   total=$((total + n)); [ "$when" = later ] && later=$((later + n))
   for c in $(grep -oE 'from"\./c-[A-Za-z0-9_-]+\.js"|import"\./c-[A-Za-z0-9_-]+\.js"' <<<"$body" | grep -oE 'c-[A-Za-z0-9_-]+\.js'); do queue+=$'\n'"/assets/$c $when"; done
   for c in $(grep -oE 'import\("\./c-[A-Za-z0-9_-]+\.js"\)' <<<"$body" | grep -oE 'c-[A-Za-z0-9_-]+\.js'); do queue+=$'\n'"/assets/$c later"; done
