@@ -90,7 +90,8 @@ test("Location Pages: figures from the route table and the sitemap, with how the
   assert.equal(await stat("Counties").innerText(), String(countyPages.length));
   assert.equal(await stat("Cities").innerText(), String(cityPages.length));
   assert.equal(await stat("URLs in Sitemap").innerText(), String((sitemap.match(/<loc>/g) || []).length), "what /sitemap.xml lists");
-  assert.match((await stat("Local Schema").innerText()).trim(), /^(Active|Inactive|Not checked)$/);
+  // textContent: the stat value is shown capitalised by CSS ("Not Checked").
+  assert.match((await stat("Local Schema").textContent()).trim(), /^(Active|Inactive|Not checked)$/);
   assert.equal(await page.getByText("Sample figures", { exact: false }).count(), 0, "no sample notice");
   const how = page.locator("details.a-how");
   for (const t of ["County pages in the route table", "City pages in the route table", "Every URL /sitemap.xml lists"]) {
