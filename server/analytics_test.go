@@ -295,3 +295,81 @@ func TestCollectLimitHoldsUnderConcurrency(t *testing.T) {
 		t.Errorf("stored paths %q: only the markup path, as text", paths)
 	}
 }
+
+// TestAnalyticsAdminEndpointsUnderAttack: the three admin endpoints refuse
+// callers without the PIN session, staff and admin accounts alike (lead
+// accounts do not open the admin tools), answer no-store, refuse hostile
+// goals with the one clear message without touching the saved goals, and
+// stay consistent under 100 parallel saves.
+func TestAnalyticsAdminEndpointsUnderAttack(t *testing.T) {
+	srv, _, h := accountServer(t)
+	tok := unlock(t, h)
+	staff := signIn(t, h, staffEmail, staffPass)
+	owner := signIn(t, h, adminEmail, adminPass)
+	good := map[string]any{"visitors": 4000, "leads": 120, "conversion": 3}
+	for _, ep := range []struct{ method, path string }{{"GET", "/api/admin/analytics"}, {"PUT", "/api/admin/analytics/goals"}, {"GET", "/api/admin/vitals"}} {
+		for name, who := range map[string]string{"no token": "", "staff account": staff, "admin account": owner, "forged": "not-a-token"} {
+			if r := jsonReq(t, h, ep.method, ep.path, who, good); r.StatusCode != 401 {
+				t.Errorf("%s %s with %s: %d", ep.method, ep.path, name, r.StatusCode)
+			}
+		}
+		if ep.method == "GET" {
+			if r := jsonReq(t, h, ep.method, ep.path, tok, nil); r.StatusCode != 200 || r.Header.Get("Cache-Control") != "no-store" {
+				t.Errorf("%s: %d, Cache-Control %q", ep.path, r.StatusCode, r.Header.Get("Cache-Control"))
+			}
+		}
+	}
+	if r := jsonReq(t, h, "PUT", "/api/admin/analytics/goals", tok, good); r.StatusCode != 200 {
+		t.Fatalf("goals: %d %s", r.StatusCode, r.Body)
+	}
+	const msg = "Goals must be positive: visitors and leads as whole numbers, conversion as a percentage up to 100."
+	for name, body := range map[string]string{
+		"markup":     `{"visitors":"<script>alert(1)</script>","leads":1,"conversion":1}`,
+		"formula":    `{"visitors":"=HYPERLINK(\"http://x\")","leads":1,"conversion":1}`,
+		"fraction":   `{"visitors":10.5,"leads":1,"conversion":1}`,
+		"huge":       `{"visitors":1e300,"leads":1,"conversion":1}`,
+		"zero":       `{"visitors":0,"leads":1,"conversion":1}`,
+		"over 100 %": `{"visitors":10,"leads":1,"conversion":101}`,
+		"missing":    `{"visitors":10}`,
+		"not JSON":   `visitors=10`,
+		"oversized":  `{"visitors":10,"leads":1,"conversion":1,"x":"` + strings.Repeat("a", 2<<20) + `"}`,
+	} {
+		req := httptest.NewRequest("PUT", "/api/admin/analytics/goals", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tok)
+		r := do(t, h, req)
+		if r.StatusCode != 400 && r.StatusCode != 413 {
+			t.Errorf("%s: %d %s", name, r.StatusCode, r.Body)
+		}
+		if r.StatusCode == 400 && !strings.Contains(r.Body, msg) {
+			t.Errorf("%s: unclear message %s", name, r.Body)
+		}
+		if strings.Contains(r.Body, "<script>") {
+			t.Errorf("%s: markup echoed: %s", name, r.Body)
+		}
+	}
+	if g := srv.goals(context.Background()); g.Visitors != 4000 || g.Leads != 120 || g.Conversion != 3 {
+		t.Errorf("hostile input changed the saved goals: %+v", g)
+	}
+	// 100 parallel saves: every one answered 200, and what is stored is
+	// one of them, whole.
+	var wg sync.WaitGroup
+	codes := make(chan int, 100)
+	for i := 1; i <= 100; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			codes <- jsonReq(t, h, "PUT", "/api/admin/analytics/goals", tok, map[string]any{"visitors": i * 100, "leads": i, "conversion": 1}).StatusCode
+		}(i)
+	}
+	wg.Wait()
+	close(codes)
+	for c := range codes {
+		if c != 200 {
+			t.Errorf("parallel save: %d", c)
+		}
+	}
+	if g := srv.goals(context.Background()); g.Visitors != g.Leads*100 || g.Leads < 1 || g.Leads > 100 {
+		t.Errorf("parallel saves left mixed goals: %+v", g)
+	}
+}
