@@ -143,7 +143,10 @@ export function hydrateIslands() {
  * long one, and afterwards the page is whole for find-in-page, assistive
  * tools and audits. */
 function renderDeferredSections() {
-  const rest = Array.from(document.querySelectorAll<HTMLElement>(".section ~ .section:not(.is-rendered)"));
+  // Which sections skip is the stylesheet's rule alone: take those it hit.
+  const rest = Array.from(document.querySelectorAll<HTMLElement>(".section")).filter(
+    (el) => getComputedStyle(el).contentVisibility === "auto",
+  );
   const next = () => {
     const s = rest.shift();
     if (!s) return;
