@@ -123,6 +123,7 @@ func TestGeneratedPINIsStoredHashedAndStable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(srv2.Close)
 	if string(srv2.pinHash) != h {
 		t.Error("second boot generated another PIN")
 	}

@@ -30,6 +30,7 @@ func warmServer(t *testing.T, fake *fakeIndexNow, env map[string]string) (*Serve
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(srv.Close)
 	srv.StartJobs()
 	t.Cleanup(func() { srv.StopJobs(context.Background()) })
 	return srv, store

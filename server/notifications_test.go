@@ -75,6 +75,7 @@ func leadServer(t *testing.T, store *db.Store, env map[string]string, smtpTLS *t
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(srv.Close)
 	return leadKit{srv: srv, notifier: n, intake: in, spool: sp}
 }
 

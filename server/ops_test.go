@@ -8,9 +8,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/atlanta-restoration/site/config"
 )
@@ -326,3 +328,25 @@ func TestBaseURLFollowsPort(t *testing.T) {
 }
 
 func bufioReader(c net.Conn) *bufio.Reader { return bufio.NewReader(c) }
+
+// TestClosedServerIsReleased: the engine's rebuild hook holds its server,
+// so before Close removed it, every server made on a shared engine stayed
+// alive (~5 MB each). The benchmarks build one server per run: the heap
+// crept up to the memory limit and the collector ran without pause, so
+// the fourth run of BenchmarkHomeRenderCold took 90 ms instead of 22.
+func TestClosedServerIsReleased(t *testing.T) {
+	var ref weak.Pointer[Server]
+	t.Run("server", func(t *testing.T) {
+		srv, _ := newTestServer(t, nil)
+		ref = weak.Make(srv)
+		if res := get(t, srv.Handler(), "/"); res.StatusCode != http.StatusOK {
+			t.Fatalf("GET / = %d", res.StatusCode)
+		}
+	}) // its cleanups, srv.Close among them, have run here
+	for i := 0; i < 5 && ref.Value() != nil; i++ {
+		runtime.GC()
+	}
+	if ref.Value() != nil {
+		t.Fatal("a closed server is still reachable: something global (an engine hook?) holds it")
+	}
+}

@@ -163,6 +163,7 @@ func TestPINChangeRevokesSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(again.Close)
 	if r := jsonReq(t, again.Handler(), "GET", "/api/admin/session", tok, nil); r.StatusCode != 200 {
 		t.Fatalf("same PIN, next boot: %d, want the session kept", r.StatusCode)
 	}
@@ -180,6 +181,7 @@ func TestPINChangeRevokesSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(changed.Close)
 	if r := jsonReq(t, changed.Handler(), "GET", "/api/admin/session", tok, nil); r.StatusCode != http.StatusUnauthorized {
 		t.Errorf("old PIN's session after a PIN change: %d, want 401", r.StatusCode)
 	}

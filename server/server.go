@@ -62,10 +62,12 @@ type Server struct {
 	store   *db.Store
 	content *content.Site
 	engine  *ssr.Engine
-	cache   *ssr.Cache
-	routes  []Route
-	echo    *echo.Echo
-	static  map[string]*ssr.Asset
+	// releaseEngine removes the server's rebuild hook from the engine (Close).
+	releaseEngine func()
+	cache         *ssr.Cache
+	routes        []Route
+	echo          *echo.Echo
+	static        map[string]*ssr.Asset
 
 	// settings overlays saved System Settings on the configured business
 	// facts; nil until the admin settings store is wired.
@@ -203,7 +205,7 @@ func New(o Options) (*Server, error) {
 	if err := s.renderFixed(context.Background()); err != nil && !o.Config.Dev() {
 		return nil, err
 	}
-	s.engine.OnReload(func() { s.Invalidate("bundle rebuilt") })
+	s.releaseEngine = s.engine.OnReload(func() { s.Invalidate("bundle rebuilt") })
 	if s.store != nil {
 		dsn := ""
 		if s.store.Dialect() == "postgres" {
@@ -219,6 +221,15 @@ func New(o Options) (*Server, error) {
 	s.searchCache = newSearchCache(s.engine.PoolSize())
 	s.echo = s.router()
 	return s, nil
+}
+
+// Close detaches the server from its engine, whose rebuild hook would
+// otherwise keep the server alive as long as the engine. Background jobs
+// stop with StopJobs.
+func (s *Server) Close() {
+	if s.releaseEngine != nil {
+		s.releaseEngine()
+	}
 }
 
 // PageKinds lists every page kind the engine must build.

@@ -74,6 +74,7 @@ func newTestServer(t testing.TB, env map[string]string) (*Server, *db.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(srv.Close)
 	return srv, store
 }
 

@@ -40,7 +40,8 @@ type Engine struct {
 	bundle   *Bundle
 	pool     *Pool
 	buildErr error
-	onReload []func()
+	onReload map[int]func()
+	nextHook int
 }
 
 // NewEngine builds the bundles and starts the pool. In production a build
@@ -70,7 +71,10 @@ func (e *Engine) Reload() error {
 		return err
 	}
 	e.bundle, e.pool, e.buildErr = b, p, nil
-	hooks := append([]func(){}, e.onReload...)
+	hooks := make([]func(), 0, len(e.onReload))
+	for _, h := range e.onReload {
+		hooks = append(hooks, h)
+	}
 	e.mu.Unlock()
 	// esbuild's working memory is garbage now; hand it back to the OS so
 	// the steady-state RSS reflects the server, not the build.
@@ -83,11 +87,23 @@ func (e *Engine) Reload() error {
 }
 
 // OnReload registers a hook run after every successful rebuild (the server
-// invalidates its render cache there).
-func (e *Engine) OnReload(f func()) {
+// invalidates its render cache there). The returned func removes it: a
+// hook holds its server, so an engine shared by several servers (tests,
+// benchmarks) would otherwise keep every closed one alive.
+func (e *Engine) OnReload(f func()) (remove func()) {
 	e.mu.Lock()
-	e.onReload = append(e.onReload, f)
-	e.mu.Unlock()
+	defer e.mu.Unlock()
+	if e.onReload == nil {
+		e.onReload = map[int]func(){}
+	}
+	id := e.nextHook
+	e.nextHook++
+	e.onReload[id] = f
+	return func() {
+		e.mu.Lock()
+		delete(e.onReload, id)
+		e.mu.Unlock()
+	}
 }
 
 // BuildErr is the last build error in dev mode, or nil.
