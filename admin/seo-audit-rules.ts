@@ -204,11 +204,25 @@ export function checkInternalLinks(doc: Document, ctx: AuditContext): Result {
   return pass(`${n} internal links.`);
 }
 
+// A speculation-rules script counts as one prefetch hint per prefetch rule
+// (ADR 017); invalid JSON has none, as browsers ignore it.
+function speculationPrefetches(js: string): number {
+  try {
+    const rules = JSON.parse(js);
+    return Array.isArray(rules?.prefetch) ? rules.prefetch.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
 export function checkResourceHints(doc: Document): Result {
-  const hints = Array.from(doc.querySelectorAll("link[rel]")).filter((l) =>
-    (l.getAttribute("rel") || "").toLowerCase().split(/\s+/).some((r) => r === "preload" || r === "prefetch" || r === "modulepreload"));
-  if (!hints.length) return fail("No resource hints (preload, prefetch or modulepreload).", "Preload the critical font, image or script.");
-  return pass(`${hints.length} resource hint${hints.length === 1 ? "" : "s"}.`);
+  let n = Array.from(doc.querySelectorAll("link[rel]")).filter((l) =>
+    (l.getAttribute("rel") || "").toLowerCase().split(/\s+/).some((r) => r === "preload" || r === "prefetch" || r === "modulepreload")).length;
+  for (const s of Array.from(doc.querySelectorAll("script[type]"))) {
+    if ((s.getAttribute("type") || "").trim().toLowerCase() === "speculationrules") n += speculationPrefetches(s.textContent || "");
+  }
+  if (!n) return fail("No resource hints (preload, prefetch or modulepreload).", "Preload the critical font, image or script.");
+  return pass(`${n} resource hint${n === 1 ? "" : "s"}.`);
 }
 
 const digits = (s: string) => {

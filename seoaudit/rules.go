@@ -467,7 +467,9 @@ func CheckInternalLinks(d *Doc, c Context) result {
 	return pass(fmt.Sprintf("%d internal links.", n))
 }
 
-// CheckResourceHints: at least one preload, prefetch or modulepreload.
+// CheckResourceHints: at least one preload, prefetch or modulepreload. A
+// speculation-rules script with prefetch rules counts as one prefetch hint
+// per rule (ADR 017).
 func CheckResourceHints(d *Doc) result {
 	n := 0
 	walk(d.root, func(x *html.Node) {
@@ -475,11 +477,26 @@ func CheckResourceHints(d *Doc) result {
 		if x.DataAtom == atom.Link && relHas(rel, "preload", "prefetch", "modulepreload") {
 			n++
 		}
+		if typ, _ := attr(x, "type"); x.DataAtom == atom.Script && strings.EqualFold(strings.TrimSpace(typ), "speculationrules") {
+			n += speculationPrefetches(text(x))
+		}
 	})
 	if n == 0 {
 		return fail("No resource hints (preload, prefetch or modulepreload).", "Preload the critical font, image or script.")
 	}
 	return pass(fmt.Sprintf("%d resource hint%s.", n, plural(n, "", "s")))
+}
+
+// speculationPrefetches is the number of prefetch rules in a
+// speculation-rules script; invalid JSON has none, as browsers ignore it.
+func speculationPrefetches(js string) int {
+	var rules struct {
+		Prefetch []json.RawMessage `json:"prefetch"`
+	}
+	if json.Unmarshal([]byte(js), &rules) != nil {
+		return 0
+	}
+	return len(rules.Prefetch)
 }
 
 var (

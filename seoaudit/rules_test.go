@@ -92,6 +92,10 @@ func TestRules(t *testing.T) {
 		{"no resource hints", CheckResourceHints, "", Fail},
 		{"modulepreload", CheckResourceHints, `<link rel="modulepreload" href="/a.js">`, Pass},
 		{"preload", CheckResourceHints, `<link rel="preload" href="/f.woff2" as="font">`, Pass},
+		{"speculation-rules prefetch", CheckResourceHints, `<script type="speculationrules">{"prefetch":[{"source":"document","eagerness":"moderate"}]}</script>`, Pass},
+		{"speculation rules without prefetch", CheckResourceHints, `<script type="speculationrules">{"prerender":[{"source":"list","urls":["/a"]}]}</script>`, Fail},
+		{"speculation rules that are not JSON", CheckResourceHints, `<script type="speculationrules">{"prefetch":[</script>`, Fail},
+		{"a plain script is no hint", CheckResourceHints, `<script>{"prefetch":[{"source":"document"}]}</script>`, Fail},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -113,7 +113,7 @@ func (s *Server) hardening(checks []db.SecurityResult) []HardeningItem {
 		{Name: "Admin token kept in memory only", Enabled: true, Description: "The browser keeps the admin token in memory: a reload locks the admin area again (ADR 007)."},
 		item("Request rate limiting", "Wrong PINs, estimate requests and connections per client are limited.", "rate-limits"),
 		item("Upload type sniffing", "Uploads are typed from their content; anything but photos and videos is refused.", "upload-sniffing"),
-		{Name: "Strict Content Security Policy", Enabled: strict, Description: "Scripts only from the site itself, plus the one inline loader line of public pages, allowed by its hash (script-src " + script + "); no other inline script and no eval."},
+		{Name: "Strict Content Security Policy", Enabled: strict, Description: "Scripts only from the site itself, plus two inline scripts of public pages (the loader line and the speculation rules that prefetch the next page), each allowed by its hash (script-src " + script + "); no other inline script and no eval."},
 		{Name: "Encrypted backups", Enabled: false, Description: "The site makes no backups of its own: back up the database and the media folder with your host, encrypted."},
 	}
 }

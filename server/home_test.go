@@ -244,7 +244,7 @@ func TestSecurityHeaders(t *testing.T) {
 	srv, _ := newTestServer(t, map[string]string{"LEAD_FORM_URL": "https://forms.crm.test/widget/form/abc", "LEAD_FORM_SCRIPT": "https://link.crm.test/js/form_embed.js"})
 	r := get(t, srv.Handler(), "/")
 	csp := r.Header.Get("Content-Security-Policy")
-	for _, want := range []string{"default-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "script-src 'self' " + ssr.IslandsBootCSP() + " https://link.crm.test", "frame-src https://forms.crm.test"} {
+	for _, want := range []string{"default-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "script-src 'self' " + ssr.IslandsBootCSP() + " " + ssr.SpeculationRulesCSP() + " https://link.crm.test", "frame-src https://forms.crm.test"} {
 		if !strings.Contains(csp, want) {
 			t.Errorf("CSP lacks %q: %s", want, csp)
 		}
@@ -268,11 +268,26 @@ func TestAssetsAreImmutable(t *testing.T) {
 	if len(scripts) != 1 {
 		t.Fatalf("%d islands boot scripts", len(scripts))
 	}
-	// The boot script is inline: the CSP must allow exactly its text.
-	text := scripts[0].FirstChild.Data
-	sum := sha256.Sum256([]byte(text))
-	if csp := home.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") {
-		t.Errorf("the CSP does not allow the inline boot script: %s", csp)
+	// The inline scripts that run (the boot line and the speculation
+	// rules) are allowed by the hash of exactly their text; the JSON-LD
+	// blocks are data, which the CSP does not govern.
+	inline := find(home.Doc, func(n *html.Node) bool {
+		return n.Data == "script" && attr(n, "src") == "" && attr(n, "type") != "application/ld+json" && attr(n, "type") != "application/json"
+	})
+	if len(inline) != 2 || attr(inline[0], "type") != "speculationrules" || attr(inline[1], "data-src") == "" {
+		t.Fatalf("want the speculation rules and then the boot line as the inline scripts, got %d", len(inline))
+	}
+	csp := home.Header.Get("Content-Security-Policy")
+	for _, sc := range inline {
+		sum := sha256.Sum256([]byte(sc.FirstChild.Data))
+		if !strings.Contains(csp, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") {
+			t.Errorf("the CSP does not allow the inline script %q: %s", attr(sc, "type"), csp)
+		}
+	}
+	for _, d := range strings.Split(csp, ";") {
+		if d = strings.TrimSpace(d); strings.HasPrefix(d, "script-src ") && (strings.Contains(d, "unsafe-inline") || strings.Contains(d, "inline-speculation-rules")) {
+			t.Errorf("the CSP allows inline scripts wholesale: %s", d)
+		}
 	}
 	r := get(t, srv.Handler(), attr(scripts[0], "data-src"), "Accept-Encoding", "gzip")
 	if r.StatusCode != 200 || r.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/javascript") {

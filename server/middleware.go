@@ -46,7 +46,7 @@ func noStore(next echo.HandlerFunc) echo.HandlerFunc {
 // stylesheet and React style attributes), own images and media, and the
 // CRM lead form's origins when one is configured.
 func (s *Server) buildSecurityHeaders() http.Header {
-	scriptSrc := []string{"'self'", ssr.IslandsBootCSP()}
+	scriptSrc := []string{"'self'", ssr.IslandsBootCSP(), ssr.SpeculationRulesCSP()}
 	frameSrc := []string{"'none'"}
 	b := s.cfg.Business
 	if b.LeadFormURL != "" {

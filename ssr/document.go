@@ -23,8 +23,25 @@ import (
 const IslandsBoot = `(function(c){var d=document,w=window,b=null,h=function(e){var t=e.target.closest&&e.target.closest("[data-island] button");if(t){e.preventDefault();e.stopImmediatePropagation();b=b||t}},go=function(){if(c){var s=d.createElement("script");s.type="module";s.src=c.getAttribute("data-src");c=null;d.body.appendChild(s)}},P=w.PerformanceObserver;d.addEventListener("click",h,true);w.__islandsBoot=function(){d.removeEventListener("click",h,true);var t=b;b=null;return t};if(P&&(P.supportedEntryTypes||[]).indexOf("paint")>=0){new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();setTimeout(go,0)}}).observe({type:"paint",buffered:true});w.addEventListener("load",function(){setTimeout(go,3000)})}else w.addEventListener("load",go)})(document.currentScript)`
 
 // IslandsBootCSP is the script-src source that allows IslandsBoot.
-func IslandsBootCSP() string {
-	sum := sha256.Sum256([]byte(IslandsBoot))
+func IslandsBootCSP() string { return cspHash(IslandsBoot) }
+
+// SpeculationRules is an islands page's resource hint (ADR 017): Chrome
+// prefetches a page of the site when the visitor shows intent to open it
+// (eagerness "moderate": the pointer rests on the link for 200 ms, or
+// goes down on it), so the next page arrives before the tap ends. Nothing
+// is fetched for the first paint: a <link rel="prefetch"> of the islands
+// loader was, and Lighthouse's simulation counted that request against
+// LCP. Admin, API and search addresses, downloads and links that open
+// elsewhere are never prefetched. Browsers without speculation rules
+// ignore the script.
+const SpeculationRules = `{"prefetch":[{"source":"document","where":{"and":[{"href_matches":"/*"},{"not":{"href_matches":"/admin*"}},{"not":{"href_matches":"/api/*"}},{"not":{"href_matches":"/search*"}},{"not":{"selector_matches":"[download],[target=_blank],[rel~=nofollow],[rel~=external]"}}]},"eagerness":"moderate"}]}`
+
+// SpeculationRulesCSP is the script-src source that allows SpeculationRules
+// (an inline speculation-rules script obeys script-src like any other).
+func SpeculationRulesCSP() string { return cspHash(SpeculationRules) }
+
+func cspHash(text string) string {
+	sum := sha256.Sum256([]byte(text))
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
@@ -73,13 +90,6 @@ func Assemble(e Entry, r *Result, props []byte, o DocumentOptions) []byte {
 		b.WriteString(strings.ReplaceAll(e.CSS, "</", `<\/`))
 		b.WriteString("</style>")
 	}
-	if o.Hydrate && !e.Props {
-		// An islands page's one resource hint: the module IslandsBoot
-		// starts after the first paint, at the lowest priority.
-		b.WriteString(`<link rel="prefetch" href="`)
-		b.WriteString(html.EscapeString(e.Script))
-		b.WriteString(`">`)
-	}
 	if o.Hydrate && e.Props {
 		for _, p := range e.Preloads {
 			b.WriteString(`<link rel="modulepreload" href="`)
@@ -101,7 +111,9 @@ func Assemble(e Entry, r *Result, props []byte, o DocumentOptions) []byte {
 			b.WriteString(html.EscapeString(e.Script))
 			b.WriteString(`"></script>`)
 		} else {
-			b.WriteString(`<script data-src="`)
+			b.WriteString(`<script type="speculationrules">`)
+			b.WriteString(SpeculationRules)
+			b.WriteString(`</script><script data-src="`)
 			b.WriteString(html.EscapeString(e.Script))
 			b.WriteString(`">`)
 			b.WriteString(IslandsBoot)

@@ -424,7 +424,9 @@ test("SEO audit rules: thresholds, structured data, HTTPS, scores", async () => 
       https: [st(checkHTTPS({ url: "https://x.test/" })), st(checkHTTPS({ url: "http://127.0.0.1:8080/" })), st(checkHTTPS({ url: "http://localhost/" })), st(checkHTTPS({ url: "http://x.test/" }))],
       content: [st(checkContentLength(p(`<p>${words(299)}</p><script>${words(50)}</script>`))), st(checkContentLength(p(`<p>${words(300)}</p>`)))],
       links: [st(checkInternalLinks(p(links(4) + '<a href="https://other.test/">x</a><a href="#top">t</a><a href="tel:+17705550134">c</a>'), ctx)), st(checkInternalLinks(p(links(5)), ctx))],
-      hints: [st(checkResourceHints(p(""))), st(checkResourceHints(p('<link rel="modulepreload" href="/a.js">'))), st(checkResourceHints(p('<link rel="preload" href="/f.woff2" as="font">')))],
+      hints: [st(checkResourceHints(p(""))), st(checkResourceHints(p('<link rel="modulepreload" href="/a.js">'))), st(checkResourceHints(p('<link rel="preload" href="/f.woff2" as="font">'))),
+        st(checkResourceHints(p('<script type="speculationrules">{"prefetch":[{"source":"document","eagerness":"moderate"}]}</script>'))),
+        st(checkResourceHints(p('<script type="speculationrules">{"prefetch":[</script>'))), st(checkResourceHints(p('<script>{"prefetch":[{}]}</script>')))],
       nap: [st(checkNAP(p("<footer>Call 770-555-0134. 6595 Church Street, Douglasville, GA 30134</footer>"), ctx)),
         st(checkNAP(p("<footer>Call 770-555-0199. 6595 Church Street, Douglasville, GA 30134</footer>"), ctx)),
         st(checkNAP(p("<footer>Call (770) 555-0134.</footer>"), ctx))],
@@ -447,7 +449,7 @@ test("SEO audit rules: thresholds, structured data, HTTPS, scores", async () => 
   assert.deepEqual(r.https, ["pass", "warning", "warning", "fail"]);
   assert.deepEqual(r.content, ["warning", "pass"], "script text is not content");
   assert.deepEqual(r.links, ["warning", "pass"], "external, fragment and tel: links are not internal");
-  assert.deepEqual(r.hints, ["fail", "pass", "pass"]);
+  assert.deepEqual(r.hints, ["fail", "pass", "pass", "pass", "fail", "fail"]);
   assert.deepEqual(r.nap, ["pass", "fail", "fail"]);
   assert.deepEqual(r.compliance, [85, 0, 97], "(compliant + 0.7 x warnings) / total");
   assert.equal(r.verification, 50);

@@ -42,23 +42,26 @@ async function runtimeChunk(page) {
 test("plain load fetches no React; the first tap on the menu opens it and brings React", async () => {
   const { context, page, scripts, problems } = await openRecording("/", MOBILE);
   const chunk = await runtimeChunk(page);
-  // The HTML names no script to run and modulepreloads nothing; its one
-  // resource hint is a lowest-priority prefetch of the small islands
-  // loader (ADR 016), which an inline script starts after the first paint.
+  // The HTML names no script to run and asks for nothing ahead: no
+  // modulepreload, no prefetch, no preload (ADR 017). Its resource hint is
+  // speculation rules, which prefetch a page only when the visitor points
+  // at its link. An inline script starts the islands loader after the
+  // first paint (ADR 016).
   const html = await (await page.request.get(BASE + "/")).text();
   assert.doesNotMatch(html, /<script[^>]*type="module"/, "the HTML loads a module itself");
-  assert.doesNotMatch(html, /modulepreload/, "the HTML modulepreloads a script");
-  const hints = [...html.matchAll(/<link rel="prefetch" href="([^"]+)"/g)].map((m) => m[1]);
-  assert.equal(hints.length, 1, `prefetch hints: ${hints.join(", ")}`);
-  assert.notEqual(hints[0], chunk, "the React chunk is prefetched");
-  const hinted = (await (await page.request.get(BASE + hints[0], { headers: { "Accept-Encoding": "gzip" } })).body()).length;
-  assert.ok(hinted < 8192, `the prefetched loader is ${hinted} bytes`);
-  // No script starts downloading before the first paint.
+  assert.doesNotMatch(html, /<link[^>]*rel="(modulepreload|prefetch|preload)"/, "the HTML fetches something ahead of need");
+  const rules = [...html.matchAll(/<script type="speculationrules">([^<]*)<\/script>/g)].map((m) => JSON.parse(m[1]));
+  assert.equal(rules.length, 1, "one speculation-rules script");
+  assert.equal(rules[0].prefetch.length, 1);
+  assert.equal(rules[0].prefetch[0].eagerness, "moderate", "prefetch on intent, not on load");
+  assert.match(JSON.stringify(rules[0].prefetch[0].where), /"not":\{"href_matches":"\/admin\*"\}/, "admin pages are never prefetched");
+  // Nothing but the document is fetched before the first paint: no script,
+  // and no hint's request either.
   const early = await page.evaluate(() => {
     const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Infinity;
-    return performance.getEntriesByType("resource").filter((r) => r.initiatorType === "script" && r.startTime < fcp).map((r) => `${r.name} at ${Math.round(r.startTime)} ms, first paint at ${Math.round(fcp)} ms`);
+    return performance.getEntriesByType("resource").filter((r) => r.startTime < fcp).map((r) => `${r.name} (${r.initiatorType}) at ${Math.round(r.startTime)} ms, first paint at ${Math.round(fcp)} ms`);
   });
-  assert.deepEqual(early, [], "scripts fetched before the first paint");
+  assert.deepEqual(early, [], "requests made before the first paint");
   await page.waitForTimeout(500); // idle time: still nothing
   assert.ok(!scripts.includes(chunk), `React chunk fetched on plain load: ${scripts.join(", ")}`);
   assert.equal(await page.locator("[data-island=nav]").evaluate(isRoot), false, "the nav is not hydrated yet");
@@ -75,6 +78,23 @@ test("plain load fetches no React; the first tap on the menu opens it and brings
   await page.keyboard.press("Escape");
   await page.waitForTimeout(100);
   assert.equal(await page.getByRole("button", { name: "Open menu" }).getAttribute("aria-expanded"), "false");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("a page the visitor points at is prefetched, and opens from the prefetch", async () => {
+  const { context, page, problems } = await openRecording("/", DESKTOP);
+  // Resting the pointer on a link (eagerness "moderate") prefetches it;
+  // the click then opens the page from that prefetch, not the network.
+  const link = page.locator('footer a[href="/contact"]').first();
+  await link.scrollIntoViewIfNeeded();
+  await link.hover();
+  await page.waitForTimeout(800);
+  await Promise.all([page.waitForURL(BASE + "/contact"), link.click()]);
+  const delivery = await page.evaluate(() => performance.getEntriesByType("navigation")[0].deliveryType);
+  assert.equal(delivery, "navigational-prefetch", "the page did not come from the prefetch");
+  // Admin links are never prefetched, whatever the pointer does: the rules
+  // exclude them, which the first test checks in the HTML.
   assert.deepEqual(problems, []);
   await context.close();
 });
