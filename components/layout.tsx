@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import "../styles/site.css";
 import { Icon } from "./icons";
 import { Seo } from "./seo";
@@ -160,9 +160,28 @@ export function EmergencyBanner({ site, title = "Water, Fire or Storm Emergency?
   );
 }
 
-export function Footer({ site, chrome }: Pick<PageProps<unknown>, "site" | "chrome">) {
+type ChromeProps = Pick<PageProps<unknown>, "site" | "chrome">;
+
+/** FooterMarkup holds the footer's inner HTML when the server has it
+ * already: the footer is the same on every page of a content version, so
+ * pages/server.tsx renders it once per site and chrome and every page
+ * reuses the markup (a tenth of a home render). FooterContent must stay a
+ * pure function of site and chrome: they are the cache key. */
+export const FooterMarkup = createContext<string | null>(null);
+
+export function Footer({ site, chrome }: ChromeProps) {
+  const markup = useContext(FooterMarkup);
+  if (markup !== null) return <footer className="footer" dangerouslySetInnerHTML={{ __html: markup }} />;
   return (
     <footer className="footer">
+      <FooterContent site={site} chrome={chrome} />
+    </footer>
+  );
+}
+
+export function FooterContent({ site, chrome }: ChromeProps) {
+  return (
+    <>
       <EmergencyBanner site={site} title="24/7 Emergency Restoration Service" />
       <div className="container footer__grid">
         <div>
@@ -207,7 +226,7 @@ export function Footer({ site, chrome }: Pick<PageProps<unknown>, "site" | "chro
           </p>
         </div>
       </div>
-    </footer>
+    </>
   );
 }
 

@@ -432,13 +432,17 @@ func (s *Server) renderPath(ctx context.Context, path string) (*ssr.Page, error)
 }
 
 func (s *Server) renderDoc(ctx context.Context, kind, path string, pg page) ([]byte, error) {
+	return s.engine.Render(ctx, kind, s.pageProps(ctx, path, pg), ssr.DocumentOptions{Hydrate: true})
+}
+
+// pageProps are the props a page component renders from.
+func (s *Server) pageProps(ctx context.Context, path string, pg page) PageProps {
 	b, av := s.business(ctx), s.availability(ctx)
 	crumbs := []BreadcrumbLink{}
 	for _, c := range pg.Head.Crumbs {
 		crumbs = append(crumbs, BreadcrumbLink{Name: c.Name, Href: c.Path})
 	}
-	props := PageProps{Head: s.head(b, av, pg.Head), Site: s.siteProps(b, av), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
-	return s.engine.Render(ctx, kind, props, ssr.DocumentOptions{Hydrate: true})
+	return PageProps{Head: s.head(b, av, pg.Head), Site: s.siteProps(b, av), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
 }
 
 // renderFixed renders the generic 404 and the 500 page. The 500 page is
