@@ -8,6 +8,16 @@ import { CallButton, em } from "./emergency";
 import { contactOf, type Contact, type PageProps } from "./types";
 import { scrollToAnchor } from "../client/anchors";
 
+/** ChromeMarkup holds the inner HTML of the page chrome (top bar, blue
+ * bar, navigation island, footer) when the server has it already. The
+ * chrome is the same on every page of a content version, so
+ * pages/server.tsx renders it once per site and chrome and every page
+ * reuses the markup (about a sixth of a home render). The *Content
+ * components and Nav must stay pure functions of site and chrome: those
+ * are the cache key. */
+export type ChromeParts = { topbar: string; bluebar: string; nav: string; footer: string };
+export const ChromeMarkup = createContext<ChromeParts | null>(null);
+
 /** NAV is the sticky navigation (spec 2.2). Every item is a real link, so
  * it works with JavaScript off; with JavaScript an anchor that exists on the
  * current page is scrolled to instead of navigated. */
@@ -34,19 +44,29 @@ function onAnchorClick(e: React.MouseEvent<HTMLAnchorElement>, href: string, anc
 }
 
 export function TopBar({ site }: Pick<PageProps<unknown>, "site">) {
+  const markup = useContext(ChromeMarkup)?.topbar;
+  if (markup != null) return <div className="topbar" dangerouslySetInnerHTML={{ __html: markup }} />;
+  return <div className="topbar"><TopBarContent site={site} /></div>;
+}
+
+export function TopBarContent({ site }: Pick<PageProps<unknown>, "site">) {
   return (
-    <div className="topbar">
-      <div className="container topbar__inner">
-        <a href={site.tel} className="topbar__item"><Icon name="phone" size={14} />{site.phone}</a>
-        <span className="topbar__item"><Icon name="map-pin" size={14} />{site.street}, {site.city}, {site.state} {site.zip}</span>
-      </div>
+    <div className="container topbar__inner">
+      <a href={site.tel} className="topbar__item"><Icon name="phone" size={14} />{site.phone}</a>
+      <span className="topbar__item"><Icon name="map-pin" size={14} />{site.street}, {site.city}, {site.state} {site.zip}</span>
     </div>
   );
 }
 
 export function BlueBar({ site }: Pick<PageProps<unknown>, "site">) {
+  const markup = useContext(ChromeMarkup)?.bluebar;
+  if (markup != null) return <div className="bluebar" dangerouslySetInnerHTML={{ __html: markup }} />;
+  return <div className="bluebar"><BlueBarContent site={site} /></div>;
+}
+
+export function BlueBarContent({ site }: Pick<PageProps<unknown>, "site">) {
   return (
-    <div className="bluebar">
+    <>
       <div className="container bluebar__inner">
         <span>Licensed &amp; Insured General Contractor · License #{site.license}</span>
         <span className="bluebar__social">
@@ -56,7 +76,7 @@ export function BlueBar({ site }: Pick<PageProps<unknown>, "site">) {
           <a href={site.emergencyTel} className="bluebar__emergency">{em(site, `24/7 Emergency: ${site.emergencyPhone}`, `Call us: ${site.emergencyPhone} · ${site.hours}`)}</a>
         </span>
       </div>
-    </div>
+    </>
   );
 }
 
@@ -162,16 +182,9 @@ export function EmergencyBanner({ site, title = "Water, Fire or Storm Emergency?
 
 type ChromeProps = Pick<PageProps<unknown>, "site" | "chrome">;
 
-/** FooterMarkup holds the footer's inner HTML when the server has it
- * already: the footer is the same on every page of a content version, so
- * pages/server.tsx renders it once per site and chrome and every page
- * reuses the markup (a tenth of a home render). FooterContent must stay a
- * pure function of site and chrome: they are the cache key. */
-export const FooterMarkup = createContext<string | null>(null);
-
 export function Footer({ site, chrome }: ChromeProps) {
-  const markup = useContext(FooterMarkup);
-  if (markup !== null) return <footer className="footer" dangerouslySetInnerHTML={{ __html: markup }} />;
+  const markup = useContext(ChromeMarkup)?.footer;
+  if (markup != null) return <footer className="footer" dangerouslySetInnerHTML={{ __html: markup }} />;
   return (
     <footer className="footer">
       <FooterContent site={site} chrome={chrome} />
@@ -238,7 +251,7 @@ export function Layout<D>({ props, children }: { props: PageProps<D>; children: 
       <a href="#main" className="skip-link">Skip to content</a>
       <TopBar site={props.site} />
       <BlueBar site={props.site} />
-      <Island name="nav" component={Nav} props={{ site: contactOf(props.site) }} />
+      <Island name="nav" component={Nav} props={{ site: contactOf(props.site) }} markup={useContext(ChromeMarkup)?.nav} />
       <Breadcrumbs crumbs={props.breadcrumbs || []} />
       <main id="main">{children}</main>
       <Footer site={props.site} chrome={props.chrome} />

@@ -4,41 +4,45 @@
 import type { ComponentType } from "react";
 import { renderToString } from "react-dom/server";
 import { HeadProvider, renderHead, type HeadCollector } from "../components/head";
-import { FooterContent, FooterMarkup } from "../components/layout";
+import { BlueBarContent, ChromeMarkup, FooterContent, Nav, TopBarContent, type ChromeParts } from "../components/layout";
+import { contactOf } from "../components/types";
 
-// The footer's markup for the last site and chrome this runtime rendered
+// The chrome's markup for the last site and chrome this runtime rendered
 // (one entry: every page of a content version shares them).
-let footerKey = "";
-let footerHTML = "";
+let chromeKey = "";
+let chromeParts: ChromeParts | null = null;
 
-/** footerMarkup returns the footer's inner HTML for these props, rendered
- * once per site and chrome, or null for props without them. Setting
- * globalThis.__ssrNoFragments renders every footer in place (the test
- * that the two ways are byte for byte the same). */
-function footerMarkup(props: any): string | null {
+/** chromeMarkup returns the inner HTML of the page chrome for these props,
+ * rendered once per site and chrome, or null for props without them.
+ * Setting globalThis.__ssrNoFragments renders the chrome in place on every
+ * page (the test that the two ways are byte for byte the same). */
+function chromeMarkup(props: any): ChromeParts | null {
   if ((globalThis as any).__ssrNoFragments || !props || !props.site || !props.chrome) return null;
   const key = JSON.stringify(props.site) + "\n" + JSON.stringify(props.chrome);
-  if (key !== footerKey) {
-    footerHTML = renderToString(<FooterContent site={props.site} chrome={props.chrome} />);
-    footerKey = key;
+  if (key !== chromeKey || !chromeParts) {
+    const { site, chrome } = props;
+    chromeParts = {
+      topbar: renderToString(<TopBarContent site={site} />),
+      bluebar: renderToString(<BlueBarContent site={site} />),
+      nav: renderToString(<Nav site={contactOf(site)} />),
+      footer: renderToString(<FooterContent site={site} chrome={chrome} />),
+    };
+    chromeKey = key;
   }
-  return footerHTML;
+  return chromeParts;
 }
 
-/** renderPage renders one page kind with its JSON props and returns
- * [body HTML, collected head tags, <html> attributes]; Go reads the three
- * strings straight from the runtime (ssr/pool.go). */
 export function renderPage(pages: Record<string, ComponentType<any>>, kind: string, propsJSON: string): [string, string, string] {
   const Page = pages[kind];
   if (!Page) throw new Error(`unknown page kind ${kind}`);
   const props = JSON.parse(propsJSON);
   const collected: HeadCollector = [];
   const html = renderToString(
-    <FooterMarkup.Provider value={footerMarkup(props)}>
+    <ChromeMarkup.Provider value={chromeMarkup(props)}>
       <HeadProvider collector={collected}>
         <Page {...props} />
       </HeadProvider>
-    </FooterMarkup.Provider>,
+    </ChromeMarkup.Provider>,
   );
   return [html, renderHead(collected), 'lang="en"'];
 }

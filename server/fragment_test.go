@@ -9,12 +9,13 @@ import (
 	"github.com/dop251/goja"
 )
 
-// TestFooterMarkupMatchesInlineFooter: pages/server.tsx renders the footer
-// once per site and chrome and every page reuses that markup. Each route's
-// first page, rendered through the real bundle, must come out byte for
-// byte as it does with the footer rendered in place; and a change of site
-// data must reach the footer at once.
-func TestFooterMarkupMatchesInlineFooter(t *testing.T) {
+// TestChromeMarkupMatchesInlineChrome: pages/server.tsx renders the page
+// chrome (top bar, blue bar, navigation island, footer) once per site and
+// chrome and every page reuses that markup. Each route's first page,
+// rendered through the real bundle, must come out byte for byte as it does
+// with the chrome rendered in place; and a change of site data must reach
+// the chrome at once.
+func TestChromeMarkupMatchesInlineChrome(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	b, err := ssr.Build(ssr.BuildOptions{Root: srv.cfg.SourceDir, Kinds: srv.PageKinds(), FullKinds: FullHydrationKinds})
 	if err != nil {
@@ -65,10 +66,13 @@ func TestFooterMarkupMatchesInlineFooter(t *testing.T) {
 		inPlace := body(rr.Page, props, true)
 		reused := body(rr.Page, props, false)
 		if reused != inPlace {
-			t.Errorf("%s: the reused footer changes the page\n reused:   %s\n in place: %s", path, tail(reused), tail(inPlace))
+			t.Errorf("%s: the reused chrome changes the page\n reused:   %s\n in place: %s", path, diffAt(reused, inPlace), diffAt(inPlace, reused))
 		}
-		if want := map[bool]int{true: 0, false: 1}[rr.Page == "admin"]; strings.Count(reused, `<footer class="footer">`) != want {
-			t.Errorf("%s: %d footers", path, strings.Count(reused, `<footer class="footer">`))
+		want := map[bool]int{true: 0, false: 1}[rr.Page == "admin"]
+		for _, part := range []string{`<div class="topbar">`, `<div class="bluebar">`, `data-island="nav"`, `aria-label="Open menu"`, `<footer class="footer">`} {
+			if n := strings.Count(reused, part); n != want {
+				t.Errorf("%s: %s %d times, want %d", path, part, n, want)
+			}
 		}
 		pages++
 	}
@@ -91,20 +95,26 @@ func TestFooterMarkupMatchesInlineFooter(t *testing.T) {
 	second, _ := ssr.MarshalProps(hp)
 	after := body("home", second, false)
 	footer := func(html string) string { return html[strings.Index(html, `<footer class="footer">`):] }
-	if strings.Contains(footer(before), "Renamed Restoration Co") || !strings.Contains(footer(after), "Renamed Restoration Co") {
-		t.Error("the footer did not follow the renamed business")
+	nav := func(html string) string { return html[:strings.Index(html, `<main`)] }
+	for name, part := range map[string]func(string) string{"footer": footer, "header": nav} {
+		if strings.Contains(part(before), "Renamed Restoration Co") || !strings.Contains(part(after), "Renamed Restoration Co") {
+			t.Errorf("the %s did not follow the renamed business", name)
+		}
 	}
-	if footer(after) != footer(body("home", second, true)) {
-		t.Error("after a site change, the reused footer differs from one rendered in place")
+	if !strings.Contains(before, "24/7 Emergency") || strings.Contains(nav(after), "24/7 Emergency") {
+		t.Error("the blue bar did not follow emergency mode")
+	}
+	if after != body("home", second, true) {
+		t.Error("after a site change, the reused chrome differs from one rendered in place")
 	}
 }
 
-func tail(s string) string {
-	if i := strings.Index(s, "<footer"); i >= 0 {
-		s = s[i:]
+// diffAt is a's text around the first byte where it differs from b.
+func diffAt(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
 	}
-	if len(s) > 400 {
-		s = s[:400] + "…"
-	}
-	return s
+	lo, hi := max(0, i-120), min(len(a), i+200)
+	return a[lo:hi]
 }
