@@ -139,7 +139,7 @@ export function hydrateIslands() {
 
 /** renderDeferredSections lays out, one per idle period once the page has
  * loaded, the sections that content-visibility let the first layout skip
- * (ADR 017): each is a small task, where the whole page at once was one
+ * (ADR 016): each is a small task, where the whole page at once was one
  * long one, and afterwards the page is whole for find-in-page, assistive
  * tools and audits. */
 function renderDeferredSections() {
