@@ -377,16 +377,16 @@ func (s *Server) router() *echo.Echo {
 		}}))
 
 	// Operations
-	e.GET("/healthz", s.healthz)
+	getHead(e, "/healthz", s.healthz)
 
 	// Crawlers: generated from the route table
-	e.GET("/sitemap.xml", s.serveGenerated("application/xml; charset=utf-8", s.SitemapXML))
-	e.GET("/robots.txt", s.serveGenerated("text/plain; charset=utf-8", s.RobotsTxt))
+	getHead(e, "/sitemap.xml", s.serveGenerated("application/xml; charset=utf-8", s.SitemapXML))
+	getHead(e, "/robots.txt", s.serveGenerated("text/plain; charset=utf-8", s.RobotsTxt))
 
 	// Hashed client assets and static files
-	e.GET("/assets/*", s.serveAsset)
+	getHead(e, "/assets/*", s.serveAsset)
 	for name := range s.static {
-		e.GET(name, s.serveStatic)
+		getHead(e, name, s.serveStatic)
 	}
 	// Service worker and the offline page it precaches
 	s.registerOffline(e)
@@ -397,17 +397,25 @@ func (s *Server) router() *echo.Echo {
 
 	// Admin API (token-gated) and stored media
 	s.adminAPI(e)
-	e.GET("/media/*", s.serveMedia)
-	e.HEAD("/media/*", s.serveMedia)
+	getHead(e, "/media/*", s.serveMedia)
 
 	// Public JSON APIs
-	e.GET("/api/reviews", s.apiReviews)
+	getHead(e, "/api/reviews", s.apiReviews)
 	e.POST("/api/reviews/refresh", s.apiRefreshReviews)
 
 	// Every public page: the route table decides.
-	e.GET("/*", s.servePage)
-	e.HEAD("/*", s.servePage)
+	getHead(e, "/*", s.servePage)
 	return e
+}
+
+// getHead registers h for GET and for HEAD. Crawlers, uptime monitors and
+// caches ask with HEAD and must get the status and headers a GET would
+// get; echo registers GET alone, which left HEAD /robots.txt a 404 and
+// HEAD of an asset a 405. net/http drops the body of a HEAD answer, and
+// ssr.Serve writes none.
+func getHead(e *echo.Echo, path string, h echo.HandlerFunc) {
+	e.GET(path, h)
+	e.HEAD(path, h)
 }
 
 // renderPath renders a route-table path; it is the render cache's

@@ -197,7 +197,6 @@ func (s *Server) serveOffline(c echo.Context) error {
 
 // registerOffline adds the worker's routes.
 func (s *Server) registerOffline(e *echo.Echo) {
-	e.GET("/sw.js", s.serveServiceWorker)
-	e.GET(OfflinePath, s.serveOffline)
-	e.HEAD(OfflinePath, s.serveOffline)
+	getHead(e, "/sw.js", s.serveServiceWorker)
+	getHead(e, OfflinePath, s.serveOffline)
 }
