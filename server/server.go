@@ -64,6 +64,8 @@ type Server struct {
 	engine  *ssr.Engine
 	// releaseEngine removes the server's rebuild hook from the engine (Close).
 	releaseEngine func()
+	// icons are the head's icon links, the favicon inlined (ADR 018).
+	icons string
 	cache         *ssr.Cache
 	routes        []Route
 	echo          *echo.Echo
@@ -202,6 +204,11 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s.static = static
+	var favicon []byte
+	if a := static["/favicon.svg"]; a != nil {
+		favicon = a.Body
+	}
+	s.icons = ssr.IconLinks(favicon)
 	if err := s.renderFixed(context.Background()); err != nil && !o.Config.Dev() {
 		return nil, err
 	}
@@ -440,7 +447,7 @@ func (s *Server) renderPath(ctx context.Context, path string) (*ssr.Page, error)
 }
 
 func (s *Server) renderDoc(ctx context.Context, kind, path string, pg page) ([]byte, error) {
-	return s.engine.Render(ctx, kind, s.pageProps(ctx, path, pg), ssr.DocumentOptions{Hydrate: true})
+	return s.engine.Render(ctx, kind, s.pageProps(ctx, path, pg), ssr.DocumentOptions{Hydrate: true, Icons: s.icons})
 }
 
 // pageProps are the props a page component renders from.

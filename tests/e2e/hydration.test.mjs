@@ -56,11 +56,13 @@ test("plain load fetches no React; the first tap on the menu opens it and brings
   assert.equal(rules[0].prefetch[0].eagerness, "moderate", "prefetch on intent, not on load");
   assert.match(JSON.stringify(rules[0].prefetch[0].where), /"not":\{"href_matches":"\/admin\*"\}/, "admin pages are never prefetched");
   // Nothing the page asks for is fetched before the first paint: no
-  // script, and no hint's request either. (The browser fetches the icons
-  // and the manifest itself, after load; a slow first paint can come later.)
+  // script, and no hint's request either. The tab icon is inlined (ADR
+  // 018); the browser fetches the manifest itself, after load, and a slow
+  // first paint can come later.
+  assert.match(html, /<link rel="icon" href="data:image\/svg\+xml,/, "the tab icon is inlined");
   const early = await page.evaluate(() => {
     const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Infinity;
-    const own = new Set(Array.from(document.querySelectorAll('link[rel~="icon"], link[rel="manifest"]'), (l) => l.href));
+    const own = new Set(Array.from(document.querySelectorAll('link[rel="manifest"]'), (l) => l.href));
     return performance.getEntriesByType("resource").filter((r) => r.startTime < fcp && !own.has(r.name)).map((r) => `${r.name} (${r.initiatorType}) at ${Math.round(r.startTime)} ms, first paint at ${Math.round(fcp)} ms`);
   });
   assert.deepEqual(early, [], "requests made before the first paint");
