@@ -65,11 +65,11 @@ type Server struct {
 	// releaseEngine removes the server's rebuild hook from the engine (Close).
 	releaseEngine func()
 	// icons are the head's icon links, the favicon inlined (ADR 018).
-	icons string
-	cache         *ssr.Cache
-	routes        []Route
-	echo          *echo.Echo
-	static        map[string]*ssr.Asset
+	icons  string
+	cache  *ssr.Cache
+	routes []Route
+	echo   *echo.Echo
+	static map[string]*ssr.Asset
 
 	// settings overlays saved System Settings on the configured business
 	// facts; nil until the admin settings store is wired.
