@@ -4,6 +4,7 @@
 // dynamic import). Until then every island works as plain HTML: links
 // navigate and forms post. ADR 010 has the triggers and the exceptions.
 import { scrollToAnchor } from "./anchors";
+import { popoverSupported } from "./popover";
 import { startBeacon } from "./beacon";
 
 type Trigger = "interaction" | "visible" | "idle";
@@ -58,6 +59,9 @@ function onInteraction(el: HTMLElement) {
     hydrate(el);
   };
   interactions.forEach((t) => el.addEventListener(t, start, { passive: true }));
+  // The menu is a popover that opens as plain HTML: opened before this
+  // script ran, it was an interaction all the same.
+  if (popoverSupported() && el.querySelector(":popover-open")) start();
   // A click on a button before React is there would do nothing: hold it
   // and click again once the island is hydrated. Links are left alone:
   // they work without React.
@@ -65,6 +69,8 @@ function onInteraction(el: HTMLElement) {
     if (el.dataset.hydrate === "done") return;
     const button = (e.target as Element | null)?.closest?.("button");
     if (!button || !el.contains(button)) return;
+    // A popover's button (the menu) works as plain HTML.
+    if (button.hasAttribute("popovertarget") && popoverSupported()) return;
     e.preventDefault();
     e.stopImmediatePropagation();
     heldClicks.set(el, button);

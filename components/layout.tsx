@@ -7,6 +7,7 @@ import { Island } from "./island";
 import { CallButton, em } from "./emergency";
 import { contactOf, type Contact, type PageProps } from "./types";
 import { scrollToAnchor } from "../client/anchors";
+import { popoverSupported } from "../client/popover";
 
 /** ChromeMarkup holds the inner HTML of the page chrome (top bar, blue
  * bar, navigation island, footer) when the server has it already. The
@@ -80,13 +81,32 @@ export function BlueBarContent({ site }: Pick<PageProps<unknown>, "site">) {
   );
 }
 
-function Drawer({ open, onClose, site }: { open: boolean; onClose: () => void; site: Contact }) {
+// The popover attributes (HTML's popover API), which React 18 passes
+// through to the DOM as written but whose types it does not list.
+declare module "react" {
+  interface HTMLAttributes<T> {
+    popover?: "auto" | "manual";
+  }
+  interface ButtonHTMLAttributes<T> {
+    popovertarget?: string;
+    popovertargetaction?: "show" | "hide" | "toggle";
+  }
+}
+
+/** Drawer is the mobile menu: a popover, so the menu button opens it and
+ * the close button, Escape and a tap outside close it as plain HTML,
+ * before React has arrived or with JavaScript off. Once hydrated it
+ * follows the popover's state (opened natively or not), moves focus into
+ * the panel, keeps Tab inside, locks the page's scroll and gives focus
+ * back to the menu button on close. Where popovers are missing, React
+ * opens it (fallback: the class is-open and an overlay). */
+function Drawer({ open, fallback, onClose, site }: { open: boolean; fallback: boolean; onClose: () => void; site: Contact }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
     const panel = ref.current!;
     const focusables = () => Array.from(panel.querySelectorAll<HTMLElement>("a[href], button"));
-    focusables()[0]?.focus();
+    if (!panel.contains(document.activeElement)) focusables()[0]?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") {
         e.preventDefault();
@@ -112,10 +132,10 @@ function Drawer({ open, onClose, site }: { open: boolean; onClose: () => void; s
     };
   }, [open, onClose]);
   return (
-    <div className="drawer" hidden={!open}>
-      <div className="drawer__overlay" onClick={onClose} />
-      <div ref={ref} className="drawer__panel" role="dialog" aria-modal="true" aria-label="Menu" id="mobile-menu">
-        <button type="button" className="drawer__close" onClick={onClose} aria-label="Close menu"><Icon name="x" /></button>
+    <>
+      {fallback && open && <div className="drawer__overlay" onClick={onClose} />}
+      <div ref={ref} className={fallback && open ? "drawer is-open" : "drawer"} popover="auto" id="mobile-menu" role="dialog" aria-modal="true" aria-label="Menu">
+        <button type="button" className="drawer__close" popovertarget="mobile-menu" popovertargetaction="hide" onClick={fallback ? onClose : undefined} aria-label="Close menu"><Icon name="x" /></button>
         <nav aria-label="Mobile">
           <ul>
             {NAV.map((n) => (
@@ -128,17 +148,42 @@ function Drawer({ open, onClose, site }: { open: boolean; onClose: () => void; s
           </ul>
         </nav>
       </div>
-    </div>
+    </>
   );
 }
 
 export function Nav({ site }: { site: Contact }) {
   const [open, setOpen] = useState(false);
+  // hydrated: aria-expanded is React's only once it follows the drawer;
+  // before that the browser derives it from popovertarget.
+  const [hydrated, setHydrated] = useState(false);
+  const [fallback, setFallback] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const close = useRef(() => {
+    const drawer = document.getElementById("mobile-menu");
+    if (drawer?.matches(":popover-open")) drawer.hidePopover();
     setOpen(false);
     toggle.current?.focus();
   }).current;
+  useEffect(() => {
+    setHydrated(true);
+    if (!popoverSupported()) {
+      setFallback(true);
+      return;
+    }
+    const drawer = document.getElementById("mobile-menu")!;
+    // The menu may have been opened natively before this island hydrated.
+    setOpen(drawer.matches(":popover-open"));
+    const onToggle = (e: Event) => {
+      const opened = (e as ToggleEvent).newState === "open";
+      setOpen(opened);
+      // Closed by Escape or a tap outside: focus goes back to the button
+      // when it was in the drawer.
+      if (!opened && (drawer.contains(document.activeElement) || document.activeElement === document.body)) toggle.current?.focus();
+    };
+    drawer.addEventListener("toggle", onToggle);
+    return () => drawer.removeEventListener("toggle", onToggle);
+  }, []);
   return (
     <header className="nav">
       <div className="container nav__inner">
@@ -154,12 +199,12 @@ export function Nav({ site }: { site: Contact }) {
           </ul>
         </nav>
         <a href="/#contact-form" className="btn btn--primary nav__cta" onClick={(e) => onAnchorClick(e, "/#contact-form", "contact-form")}>GET A QUOTE</a>
-        <button ref={toggle} type="button" className="nav__toggle" aria-label="Open menu" aria-expanded={open}
-          aria-controls="mobile-menu" onClick={() => setOpen(true)}>
+        <button ref={toggle} type="button" className="nav__toggle" popovertarget="mobile-menu" aria-label="Open menu"
+          aria-expanded={hydrated ? open : undefined} aria-controls="mobile-menu" onClick={fallback ? () => setOpen(true) : undefined}>
           <Icon name="menu" />
         </button>
       </div>
-      <Drawer open={open} onClose={close} site={site} />
+      <Drawer open={open} fallback={fallback} onClose={close} site={site} />
     </header>
   );
 }

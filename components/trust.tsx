@@ -54,7 +54,7 @@ export function Reviews({ initial, reviewUrl }: { initial: Review[]; reviewUrl: 
       ) : reviews.length === 0 ? (
         <div className="empty">
           <p>No reviews to show yet.</p>
-          <button type="button" className="btn btn--outline" onClick={refresh}>Click here to fetch reviews</button>
+          <button type="button" className="btn btn--outline reviews__fetch" onClick={refresh}>Click here to fetch reviews</button>
         </div>
       ) : (
         <ul className="cards cards--3">

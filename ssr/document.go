@@ -16,11 +16,13 @@ import (
 // needs is in the module, and requested from the HTML it is fetched and
 // run while a slow phone is still laying out the page. Until the module
 // runs, the boot script holds the first click on a button inside an
-// island (the menu button does nothing without React) and hands it over
-// through window.__islandsBoot, so the tap is replayed, not lost. The
+// island (a carousel or reviews button does nothing without React) and
+// hands it over through window.__islandsBoot, so the tap is replayed, not
+// lost. A button that opens a popover (the menu) works without React and
+// is never held where the browser has popovers. The
 // module's address is the element's data-src, so the text never changes
 // and the CSP allows it by hash (IslandsBootCSP).
-const IslandsBoot = `(function(c){var d=document,w=window,b=null,h=function(e){var t=e.target.closest&&e.target.closest("[data-island] button");if(t){e.preventDefault();e.stopImmediatePropagation();b=b||t}},go=function(){if(c){var s=d.createElement("script");s.type="module";s.src=c.getAttribute("data-src");c=null;d.body.appendChild(s)}},P=w.PerformanceObserver;d.addEventListener("click",h,true);w.__islandsBoot=function(){d.removeEventListener("click",h,true);var t=b;b=null;return t};if(P&&(P.supportedEntryTypes||[]).indexOf("paint")>=0){new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();setTimeout(go,0)}}).observe({type:"paint",buffered:true});w.addEventListener("load",function(){setTimeout(go,3000)})}else w.addEventListener("load",go)})(document.currentScript)`
+const IslandsBoot = `(function(c){var d=document,w=window,b=null,p="popover"in HTMLElement.prototype,h=function(e){var t=e.target.closest&&e.target.closest("[data-island] button");if(t&&!(p&&t.hasAttribute("popovertarget"))){e.preventDefault();e.stopImmediatePropagation();b=b||t}},go=function(){if(c){var s=d.createElement("script");s.type="module";s.src=c.getAttribute("data-src");c=null;d.body.appendChild(s)}},P=w.PerformanceObserver;d.addEventListener("click",h,true);w.__islandsBoot=function(){d.removeEventListener("click",h,true);var t=b;b=null;return t};if(P&&(P.supportedEntryTypes||[]).indexOf("paint")>=0){new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();setTimeout(go,0)}}).observe({type:"paint",buffered:true});w.addEventListener("load",function(){setTimeout(go,3000)})}else w.addEventListener("load",go)})(document.currentScript)`
 
 // IslandsBootCSP is the script-src source that allows IslandsBoot.
 func IslandsBootCSP() string { return cspHash(IslandsBoot) }

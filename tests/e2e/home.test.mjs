@@ -1,6 +1,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, open, hydrated, MOBILE, DESKTOP } from "./lib.mjs";
+import { launch, open, hydrated, until, BASE, MOBILE, DESKTOP } from "./lib.mjs";
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -55,10 +55,11 @@ test("mobile drawer opens, traps focus and closes on Escape", async () => {
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog", { name: "Menu" });
   await dialog.waitFor({ state: "visible" });
-  assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+  // React follows the popover's toggle event, a task after it opened.
+  assert.ok(await until(async () => (await toggle.getAttribute("aria-expanded")) === "true"), "aria-expanded follows the drawer");
   // Focus moved inside and stays inside on Tab and Shift+Tab.
   const inside = () => page.evaluate(() => !!document.activeElement?.closest("#mobile-menu"));
-  assert.ok(await inside(), "focus moved into the drawer");
+  assert.ok(await until(inside), "focus moved into the drawer");
   const count = await dialog.locator("a[href], button").count();
   for (let i = 0; i < count + 2; i++) {
     await page.keyboard.press("Tab");
@@ -79,6 +80,88 @@ test("mobile drawer opens, traps focus and closes on Escape", async () => {
   await dialog.getByRole("link", { name: "SERVICE AREAS" }).waitFor();
   assert.equal(await dialog.getByRole("link", { name: "SERVICE AREAS" }).getAttribute("href"), "/service-areas");
   assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("the mobile menu works with JavaScript off", async () => {
+  const context = await browser.newContext({ viewport: MOBILE, hasTouch: true, isMobile: true, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(BASE + "/contact");
+  const toggle = page.getByRole("button", { name: "Open menu" });
+  const dialog = page.getByRole("dialog", { name: "Menu" });
+  assert.equal(await dialog.isVisible(), false);
+  // Tap opens; the close button, Escape and a tap outside close.
+  await toggle.tap();
+  assert.ok(await dialog.isVisible(), "the menu opened without JavaScript");
+  await page.getByRole("button", { name: "Close menu" }).tap();
+  assert.equal(await dialog.isVisible(), false, "the close button closed it");
+  await toggle.tap();
+  await page.keyboard.press("Escape");
+  assert.equal(await dialog.isVisible(), false, "Escape closed it");
+  await toggle.tap();
+  await page.mouse.click(10, MOBILE.height / 2);
+  assert.equal(await dialog.isVisible(), false, "a tap outside closed it");
+  // The browser says whether the menu is open, from popovertarget.
+  const cdp = await context.newCDPSession(page);
+  const expanded = async () => {
+    const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+    return nodes.find((n) => n.name?.value === "Open menu").properties.find((p) => p.name === "expanded")?.value.value;
+  };
+  assert.equal(await expanded(), false);
+  await toggle.tap();
+  assert.equal(await expanded(), true, "the button is exposed as expanded");
+  // Its links are real links.
+  await dialog.getByRole("link", { name: "SERVICE AREAS" }).tap();
+  await page.waitForURL(/\/service-areas$/);
+  await context.close();
+});
+
+test("the mobile menu opens where the browser has no popovers", async () => {
+  const { context, page, problems } = await open(browser, "/", MOBILE, {
+    // An engine without the popover API: no HTMLElement.popover to detect,
+    // and the popovertarget button does nothing by itself.
+    init: () => {
+      delete HTMLElement.prototype.popover;
+      document.addEventListener("click", (e) => { if (e.target.closest?.("[popovertarget]")) e.preventDefault(); }, true);
+    },
+  });
+  await hydrated(page);
+  const toggle = page.getByRole("button", { name: "Open menu" });
+  const dialog = page.getByRole("dialog", { name: "Menu" });
+  await toggle.click();
+  await dialog.waitFor({ state: "visible" });
+  assert.equal(await page.locator("#mobile-menu").evaluate((el) => el.matches(":popover-open")), false, "React opened it, not the browser");
+  assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+  assert.ok(await until(() => page.evaluate(() => !!document.activeElement?.closest("#mobile-menu"))), "focus moved into the drawer");
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Open menu");
+  await toggle.click();
+  await dialog.waitFor({ state: "visible" });
+  await page.locator(".drawer__overlay").click({ position: { x: 10, y: 400 } });
+  await dialog.waitFor({ state: "hidden" });
+  await toggle.click();
+  await page.getByRole("button", { name: "Close menu" }).click();
+  await dialog.waitFor({ state: "hidden" });
+  assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("with JavaScript off, every button a page shows works as plain HTML", async () => {
+  const context = await browser.newContext({ viewport: MOBILE, hasTouch: true, isMobile: true, javaScriptEnabled: false });
+  const page = await context.newPage();
+  for (const path of ["/", "/services/water-damage-restoration", "/areas/cobb/smyrna", "/service-areas/cobb",
+    "/blog/what-to-do-immediately-after-water-damage", "/portfolio", "/contact", "/water-damage-restoration-atlanta"]) {
+    await page.goto(BASE + path);
+    // Lay out the sections the first layout skipped, as scrolling would.
+    await page.evaluate(() => document.querySelectorAll(".section").forEach((s) => s.classList.add("is-rendered")));
+    const dead = await page.evaluate(() => Array.from(document.querySelectorAll("button"))
+      .filter((b) => b.checkVisibility())
+      .filter((b) => !b.hasAttribute("popovertarget") && !(b.type === "submit" && b.form))
+      .map((b) => b.outerHTML.slice(0, 120)));
+    assert.deepEqual(dead, [], `${path}: buttons that do nothing without JavaScript`);
+  }
   await context.close();
 });
 

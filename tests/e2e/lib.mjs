@@ -17,8 +17,10 @@ export async function launch() {
 
 /** open loads a page and records console errors, page errors and React
  * hydration warnings (#418/#423/#425 in the production build). */
+/** opts: js false turns JavaScript off; init runs before the page's own scripts. */
 export async function open(browser, path, viewport = DESKTOP, opts = {}) {
   const context = await browser.newContext({ viewport, javaScriptEnabled: opts.js !== false });
+  if (opts.init) await context.addInitScript(opts.init);
   const page = await context.newPage();
   const problems = [];
   page.on("console", (m) => {
@@ -52,6 +54,18 @@ export async function hydrated(page, timeout = 10000) {
     await page.waitForTimeout(50);
   }
   throw new Error("page did not hydrate within " + timeout + " ms");
+}
+
+/** until polls an async check every 50 ms until it returns true, and
+ * says whether it did within timeout. Things React does after a browser
+ * event (a popover's toggle event, say) land a task or two later. */
+export async function until(check, timeout = 5000) {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !!(await check());
 }
 
 /** PIN is the admin PIN the test server starts with (scripts/serve-test.sh). */
