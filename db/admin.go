@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -160,11 +162,14 @@ func (s *Store) Settings(ctx context.Context) (map[string]string, error) {
 // SetSettings writes several settings in one transaction.
 func (s *Store) SetSettings(ctx context.Context, kv map[string]string, now time.Time) error {
 	return s.Transact(ctx, func(tx *sqlx.Tx) error {
-		for k, v := range kv {
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM settings WHERE key = ?`), k); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)`), k, v, now); err != nil {
+		// One upsert per key: a DELETE then INSERT raced on PostgreSQL,
+		// where two instances booting together both found no row and the
+		// second INSERT failed on the primary key.
+		// Keys go in sorted order so that two saves lock rows in the same
+		// order and cannot deadlock.
+		for _, k := range slices.Sorted(maps.Keys(kv)) {
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
+				ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`), k, kv[k], now); err != nil {
 				return fmt.Errorf("setting %s: %w", k, err)
 			}
 		}
@@ -176,7 +181,9 @@ func (s *Store) SetSettings(ctx context.Context, kv map[string]string, now time.
 // whether it did (first boot generates the admin PIN exactly once, even
 // with several instances starting together).
 func (s *Store) SetSettingIfAbsent(ctx context.Context, key, value string, now time.Time) (bool, error) {
-	res, err := s.db.ExecContext(ctx, s.q(`INSERT INTO settings (key, value, updated_at) SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM settings WHERE key = ?)`), key, value, now, key)
+	// ON CONFLICT, not WHERE NOT EXISTS: under READ COMMITTED two
+	// concurrent inserts both pass the NOT EXISTS check.
+	res, err := s.db.ExecContext(ctx, s.q(`INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING`), key, value, now)
 	if err != nil {
 		return false, fmt.Errorf("setting %s: %w", key, err)
 	}

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,12 +65,16 @@ func UniqueReviews(rows []Review, n int) []Review {
 // UpsertReviews inserts or replaces reviews by id in one transaction.
 func (s *Store) UpsertReviews(ctx context.Context, rs []Review) error {
 	return s.Transact(ctx, func(tx *sqlx.Tx) error {
+		// An upsert in id order: two instances refreshing at once neither
+		// collide on the primary key (as DELETE then INSERT did) nor
+		// deadlock.
+		rs = slices.Clone(rs)
+		slices.SortFunc(rs, func(a, b Review) int { return strings.Compare(a.ID, b.ID) })
 		for _, r := range rs {
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM google_reviews WHERE id = ?`), r.ID); err != nil {
-				return err
-			}
 			if _, err := tx.NamedExecContext(ctx, `INSERT INTO google_reviews (id, author_name, review_text, rating, created_time, is_active)
-				VALUES (:id, :author_name, :review_text, :rating, :created_time, :is_active)`, r); err != nil {
+				VALUES (:id, :author_name, :review_text, :rating, :created_time, :is_active)
+				ON CONFLICT (id) DO UPDATE SET author_name = excluded.author_name, review_text = excluded.review_text,
+					rating = excluded.rating, created_time = excluded.created_time, is_active = excluded.is_active`, r); err != nil {
 				return fmt.Errorf("review %s: %w", r.ID, err)
 			}
 		}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -63,6 +66,51 @@ func TestTopReviews(t *testing.T) {
 		s.db.Get(&n, `SELECT COUNT(*) FROM google_reviews`)
 		if n != len(rs) {
 			t.Errorf("rows after upsert = %d, want %d", n, len(rs))
+		}
+		var text string
+		s.db.Get(&text, s.q(`SELECT review_text FROM google_reviews WHERE id = ?`), "a")
+		if text != "Changed" {
+			t.Errorf("review a after upsert: %q, want Changed", text)
+		}
+	})
+}
+
+// Two instances may refresh reviews at the same moment (the public button
+// on each, or the button beside the daily job): both saves succeed.
+func TestReviewRefreshesHoldUnderConcurrency(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		base := time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
+		start := make(chan struct{})
+		errs := make(chan error, 12)
+		var wg sync.WaitGroup
+		for w := 0; w < 12; w++ {
+			var rs []Review
+			for i := 0; i < 5; i++ {
+				rs = append(rs, Review{ID: fmt.Sprintf("r%d", i), AuthorName: fmt.Sprintf("W%d", w), ReviewText: "ok", Rating: 5, CreatedTime: base, IsActive: true})
+			}
+			if w%2 == 1 { // the other order too: rows must still lock in one order
+				slices.Reverse(rs)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				errs <- s.UpsertReviews(ctx, rs)
+			}()
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("concurrent refresh failed: %v", err)
+			}
+		}
+		var n int
+		s.db.Get(&n, `SELECT COUNT(*) FROM google_reviews`)
+		if n != 5 {
+			t.Errorf("%d review rows after 12 concurrent refreshes of 5, want 5", n)
 		}
 	})
 }
@@ -223,6 +271,68 @@ func TestSessionsAndSettings(t *testing.T) {
 		}
 		if v, _ := s.GetSetting(ctx, "pin"); v != "p1" {
 			t.Errorf("pin = %q", v)
+		}
+	})
+}
+
+// Instances booting together write the same settings at once (the PIN in
+// use, a generated PIN). Every writer must succeed, exactly one
+// SetSettingIfAbsent must win, and the stored value must be one of those
+// written. The old DELETE-then-INSERT failed here on PostgreSQL with a
+// duplicate primary key.
+func TestSettingsHoldUnderConcurrentWriters(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		now := time.Now().UTC()
+		const writers = 16
+		for round := 0; round < 5; round++ {
+			key := fmt.Sprintf("race_%d", round)
+			start := make(chan struct{})
+			errs := make(chan error, 2*writers)
+			wins := make(chan string, writers)
+			var wg sync.WaitGroup
+			for i := 0; i < writers; i++ {
+				wg.Add(2)
+				v := fmt.Sprintf("v%d", i)
+				go func() {
+					defer wg.Done()
+					<-start
+					errs <- s.SetSettings(ctx, map[string]string{key: v, key + "_b": v}, now)
+				}()
+				go func() {
+					defer wg.Done()
+					<-start
+					ok, err := s.SetSettingIfAbsent(ctx, key+"_once", v, now)
+					if ok {
+						wins <- v
+					}
+					errs <- err
+				}()
+			}
+			close(start)
+			wg.Wait()
+			close(errs)
+			close(wins)
+			for err := range errs {
+				if err != nil {
+					t.Fatalf("round %d: concurrent write failed: %v", round, err)
+				}
+			}
+			var won []string
+			for v := range wins {
+				won = append(won, v)
+			}
+			if len(won) != 1 {
+				t.Fatalf("round %d: SetSettingIfAbsent won %d times (%v), want once", round, len(won), won)
+			}
+			if got, _ := s.GetSetting(ctx, key+"_once"); got != won[0] {
+				t.Errorf("round %d: stored %q, the winner wrote %q", round, got, won[0])
+			}
+			a, _ := s.GetSetting(ctx, key)
+			b, _ := s.GetSetting(ctx, key+"_b")
+			if !strings.HasPrefix(a, "v") || !strings.HasPrefix(b, "v") {
+				t.Errorf("round %d: stored %q and %q", round, a, b)
+			}
 		}
 	})
 }
