@@ -34,21 +34,31 @@ const pinInUseKey = "admin_pin_in_use"
 // a new random PIN whose hash is saved and which is printed once. When the
 // PIN differs from the one the previous boot used, every PIN session is
 // revoked.
+//
+// The in-use record is read once, before a hash is chosen: instances
+// booting together on a fresh database each hash ADMIN_PIN with their own
+// salt, and a second read would see the other's hash and take it for a
+// PIN change.
 func (s *Server) setupPIN(ctx context.Context) error {
-	if err := s.choosePIN(ctx); err != nil {
-		return err
-	}
 	if s.store == nil {
-		return nil
+		return s.choosePIN(ctx)
 	}
 	prev, err := s.store.GetSetting(ctx, pinInUseKey)
 	if err != nil && !errors.Is(err, db.ErrNotFound) {
 		return err
 	}
-	if prev == string(s.pinHash) {
+	found := err == nil
+	if found && s.cfg.Admin.PIN != "" && bcrypt.CompareHashAndPassword([]byte(prev), []byte(s.cfg.Admin.PIN)) == nil {
+		s.pinHash = []byte(prev) // the same PIN as before
 		return nil
 	}
-	if err == nil { // a PIN was in use before, and it is not this one
+	if err := s.choosePIN(ctx); err != nil {
+		return err
+	}
+	if found && prev == string(s.pinHash) { // the same generated PIN
+		return nil
+	}
+	if found { // a PIN was in use before, and it is not this one
 		n, err := s.store.RevokeUserSessions(ctx, "")
 		if err != nil {
 			return err
@@ -58,16 +68,10 @@ func (s *Server) setupPIN(ctx context.Context) error {
 	return s.store.SetSettings(ctx, map[string]string{pinInUseKey: string(s.pinHash)}, time.Now().UTC())
 }
 
+// choosePIN hashes ADMIN_PIN, or loads (or generates once) a generated
+// PIN's hash.
 func (s *Server) choosePIN(ctx context.Context) error {
 	if s.cfg.Admin.PIN != "" {
-		// Reuse the stored hash when it is of the same PIN, so that the
-		// in-use record above compares equal across boots.
-		if s.store != nil {
-			if h, err := s.store.GetSetting(ctx, pinInUseKey); err == nil && bcrypt.CompareHashAndPassword([]byte(h), []byte(s.cfg.Admin.PIN)) == nil {
-				s.pinHash = []byte(h)
-				return nil
-			}
-		}
 		h, err := bcrypt.GenerateFromPassword([]byte(s.cfg.Admin.PIN), bcrypt.DefaultCost)
 		if err != nil {
 			return err

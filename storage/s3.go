@@ -49,6 +49,15 @@ func (b *S3) EnsureBucket(ctx context.Context) error {
 		return nil
 	}
 	_, err = b.client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: &b.bucket})
+	if err != nil {
+		// Instances booting together race to create it: when the loser's
+		// create fails (409 BucketAlreadyExists or AlreadyOwnedByYou), the
+		// bucket is there and reachable, which is all this asks. A bucket
+		// somebody else owns still fails here, on the second HEAD.
+		if _, herr := b.client.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: &b.bucket}); herr == nil {
+			return nil
+		}
+	}
 	return err
 }
 

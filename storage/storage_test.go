@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -152,3 +153,58 @@ func TestFailedPutLeavesNoEmptyFolder(t *testing.T) {
 }
 
 var _ = io.EOF
+
+// Two instances booting together both find no bucket and both create it;
+// the loser's create answers 409. Both boots must succeed. A proxy in
+// front of the fake answers the first HEAD of each instance 404, as if it
+// had been sent before the other instance's create.
+func TestEnsureBucketRaceBothSucceed(t *testing.T) {
+	fake := gofakes3.New(s3mem.New()).Server()
+	var mu sync.Mutex
+	heads := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			// The signature names the access key, one per instance.
+			_, cred, _ := strings.Cut(r.Header.Get("Authorization"), "Credential=")
+			who, _, _ := strings.Cut(cred, "/")
+			mu.Lock()
+			heads[who]++
+			first := heads[who] == 1
+			mu.Unlock()
+			if first {
+				w.WriteHeader(http.StatusNotFound)
+				return
+			}
+		}
+		fake.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	for _, name := range []string{"A", "B"} {
+		b := NewS3(S3Options{Endpoint: srv.URL, Region: "us-east-1", Bucket: "project-photos", AccessKey: name + "key", SecretKey: "s"})
+		if err := b.EnsureBucket(context.Background()); err != nil {
+			t.Fatalf("instance %s: %v", name, err)
+		}
+	}
+	if heads["Bkey"] != 2 {
+		t.Errorf("instance B sent %d HEADs, want 2 (before and after its refused create)", heads["Bkey"])
+	}
+}
+
+// A bucket that exists but is not ours (HEAD keeps failing) is still an
+// error.
+func TestEnsureBucketForeignBucketFails(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(http.StatusConflict)
+		io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>BucketAlreadyExists</Code><Message>taken</Message></Error>`)
+	}))
+	defer srv.Close()
+	b := NewS3(S3Options{Endpoint: srv.URL, Region: "us-east-1", Bucket: "project-photos", AccessKey: "k", SecretKey: "s"})
+	if err := b.EnsureBucket(context.Background()); err == nil || !strings.Contains(err.Error(), "BucketAlreadyExists") {
+		t.Fatalf("EnsureBucket on a foreign bucket: %v, want BucketAlreadyExists", err)
+	}
+}
