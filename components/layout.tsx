@@ -99,8 +99,10 @@ declare module "react" {
  * follows the popover's state (opened natively or not), moves focus into
  * the panel, keeps Tab inside, locks the page's scroll and gives focus
  * back to the menu button on close. Where popovers are missing, React
- * opens it (fallback: the class is-open and an overlay). */
-function Drawer({ open, fallback, onClose, site }: { open: boolean; fallback: boolean; onClose: () => void; site: Contact }) {
+ * opens it (fallback: the class is-open and an overlay). It is modal
+ * (aria-modal) only once hydrated: before that Tab can leave a popover,
+ * and a screen reader told otherwise would miss the rest of the page. */
+function Drawer({ open, modal, fallback, onClose, site }: { open: boolean; modal: boolean; fallback: boolean; onClose: () => void; site: Contact }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -134,7 +136,7 @@ function Drawer({ open, fallback, onClose, site }: { open: boolean; fallback: bo
   return (
     <>
       {fallback && open && <div className="drawer__overlay" onClick={onClose} />}
-      <div ref={ref} className={fallback && open ? "drawer is-open" : "drawer"} popover="auto" id="mobile-menu" role="dialog" aria-modal="true" aria-label="Menu">
+      <div ref={ref} className={fallback && open ? "drawer is-open" : "drawer"} popover="auto" id="mobile-menu" role="dialog" aria-modal={modal ? "true" : undefined} aria-label="Menu">
         <button type="button" className="drawer__close" popovertarget="mobile-menu" popovertargetaction="hide" onClick={fallback ? onClose : undefined} aria-label="Close menu"><Icon name="x" /></button>
         <nav aria-label="Mobile">
           <ul>
@@ -155,7 +157,8 @@ function Drawer({ open, fallback, onClose, site }: { open: boolean; fallback: bo
 export function Nav({ site }: { site: Contact }) {
   const [open, setOpen] = useState(false);
   // hydrated: aria-expanded is React's only once it follows the drawer;
-  // before that the browser derives it from popovertarget.
+  // before that the browser derives it from popovertarget. The drawer is
+  // modal from then on too.
   const [hydrated, setHydrated] = useState(false);
   const [fallback, setFallback] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
@@ -204,7 +207,7 @@ export function Nav({ site }: { site: Contact }) {
           <Icon name="menu" />
         </button>
       </div>
-      <Drawer open={open} fallback={fallback} onClose={close} site={site} />
+      <Drawer open={open} modal={hydrated} fallback={fallback} onClose={close} site={site} />
     </header>
   );
 }

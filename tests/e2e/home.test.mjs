@@ -57,6 +57,7 @@ test("mobile drawer opens, traps focus and closes on Escape", async () => {
   await dialog.waitFor({ state: "visible" });
   // React follows the popover's toggle event, a task after it opened.
   assert.ok(await until(async () => (await toggle.getAttribute("aria-expanded")) === "true"), "aria-expanded follows the drawer");
+  assert.equal(await dialog.getAttribute("aria-modal"), "true", "modal once React traps focus");
   // Focus moved inside and stays inside on Tab and Shift+Tab.
   const inside = () => page.evaluate(() => !!document.activeElement?.closest("#mobile-menu"));
   assert.ok(await until(inside), "focus moved into the drawer");
@@ -93,6 +94,8 @@ test("the mobile menu works with JavaScript off", async () => {
   // Tap opens; the close button, Escape and a tap outside close.
   await toggle.tap();
   assert.ok(await dialog.isVisible(), "the menu opened without JavaScript");
+  // Tab can leave a popover, so it must not claim to be modal.
+  assert.equal(await dialog.getAttribute("aria-modal"), null, "aria-modal without a focus trap");
   await page.getByRole("button", { name: "Close menu" }).tap();
   assert.equal(await dialog.isVisible(), false, "the close button closed it");
   await toggle.tap();
