@@ -1,6 +1,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, open, hydrated, MOBILE, DESKTOP } from "./lib.mjs";
+import { launch, open, hydrated, BASE, MOBILE, DESKTOP } from "./lib.mjs";
 import { apiToken, uploadFixture, deleteProject } from "./api.mjs";
 
 let browser;
@@ -120,6 +120,21 @@ test("the portfolio carousel moves by keyboard and buttons, and loops", async ()
     assert.ok(await page.locator(".slide__type", { hasText: "Photo" }).count() > 0);
     assert.deepEqual(problems, []);
     await context.close();
+    // With JavaScript off only React could move the arrows, so they are
+    // hidden, and the track still scrolls by touch or trackpad.
+    const noJs = await browser.newContext({ viewport: MOBILE, hasTouch: true, isMobile: true, javaScriptEnabled: false });
+    const plain = await noJs.newPage();
+    await plain.goto(BASE + "/portfolio");
+    await plain.evaluate(() => document.querySelectorAll(".section").forEach((s) => s.classList.add("is-rendered")));
+    assert.equal(await plain.locator(".carousel__btn").count(), 2, "the arrows are in the HTML");
+    assert.deepEqual(await plain.locator(".carousel__btn").evaluateAll((bs) => bs.filter((b) => b.checkVisibility()).length), 0, "no arrow shows without JavaScript");
+    const scrolled = await plain.locator(".carousel__track").evaluate((el) => {
+      el.style.scrollBehavior = "auto";
+      el.scrollLeft = el.clientWidth;
+      return ["auto", "scroll"].includes(getComputedStyle(el).overflowX) && el.scrollLeft > 0;
+    });
+    assert.ok(scrolled, "the track scrolls without JavaScript");
+    await noJs.close();
   } finally {
     await deleteProject(token, "Carousel Test Basement");
     await deleteProject(token, "Carousel Test Roof");
