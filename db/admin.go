@@ -162,11 +162,10 @@ func (s *Store) Settings(ctx context.Context) (map[string]string, error) {
 // SetSettings writes several settings in one transaction.
 func (s *Store) SetSettings(ctx context.Context, kv map[string]string, now time.Time) error {
 	return s.Transact(ctx, func(tx *sqlx.Tx) error {
-		// One upsert per key: a DELETE then INSERT raced on PostgreSQL,
-		// where two instances booting together both found no row and the
-		// second INSERT failed on the primary key.
-		// Keys go in sorted order so that two saves lock rows in the same
-		// order and cannot deadlock.
+		// One upsert per key (a DELETE then INSERT raced on PostgreSQL:
+		// two instances booting together both found no row, and the
+		// second INSERT failed on the primary key), in sorted key order so
+		// that two saves lock rows in the same order and cannot deadlock.
 		for _, k := range slices.Sorted(maps.Keys(kv)) {
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
 				ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`), k, kv[k], now); err != nil {
