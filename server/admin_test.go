@@ -15,6 +15,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -465,5 +466,37 @@ func TestSettingsSaveRerendersPublicPages(t *testing.T) {
 	}
 	if !strings.Contains(home.Body, `"url":"https://www.peachstate.example/"`) {
 		t.Error("structured data url does not use the saved website")
+	}
+}
+
+// Saves from several admins at once all succeed, and the site ends up
+// showing one of them whole (name and phone from the same save).
+func TestParallelSettingsSaves(t *testing.T) {
+	srv, _ := adminServer(t, nil)
+	h := srv.Handler()
+	tok := unlock(t, h)
+	const n = 50
+	codes := make([]int, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			body := map[string]any{"businessName": fmt.Sprintf("Save %02d Restoration", i), "phone": fmt.Sprintf("(404) 555-01%02d", i),
+				"address": "100 Main St, Marietta, GA 30060", "website": "https://www.peachstate.example", "emergencyPhone": "(404) 555-0177"}
+			codes[i] = jsonReq(t, h, "PUT", "/api/admin/settings", tok, body).StatusCode
+		}(i)
+	}
+	wg.Wait()
+	for i, c := range codes {
+		if c != http.StatusOK {
+			t.Errorf("save %d: %d", i, c)
+		}
+	}
+	var got struct{ BusinessName, Phone string }
+	json.Unmarshal([]byte(jsonReq(t, h, "GET", "/api/admin/settings", tok, nil).Body), &got)
+	var k int
+	if _, err := fmt.Sscanf(got.BusinessName, "Save %02d Restoration", &k); err != nil || got.Phone != fmt.Sprintf("(404) 555-01%02d", k) {
+		t.Errorf("after parallel saves: %+v, want one save's name and phone", got)
 	}
 }
