@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Icon } from "./icons";
 import type { LeadContact } from "./types";
 
@@ -20,34 +20,95 @@ export const DAMAGE_TYPES = ["Water Damage", "Fire & Smoke Damage", "Storm Damag
 
 export const emptyEstimate: EstimateValues = { name: "", phone: "", email: "", city: "", street: "", zip: "", damageType: "", emergency: "no", insuranceCarrier: "", notes: "" };
 
+/** RESULT_ID is the id of the box that reports a submission's outcome
+ * (the error summary, or the thank-you message). The no-JavaScript form
+ * posts to /estimate#estimate-result, so the page the server answers with
+ * opens at that box, below the sticky header, and focuses it; the
+ * redirect to /estimate/thanks keeps the fragment. */
+export const RESULT_ID = "estimate-result";
+
+/** FIELD_ORDER is the order of the fields on screen: the error summary
+ * lists its messages in it. */
+const FIELD_ORDER: (keyof EstimateValues)[] = ["name", "phone", "email", "city", "street", "zip", "damageType", "emergency", "insuranceCarrier", "notes"];
+
 function Field({ id, label, error, children, hint }: { id: string; label: string; error?: string; children: React.ReactNode; hint?: string }) {
   return (
     <div className={"field" + (error ? " field--error" : "")}>
       <label htmlFor={id}>{label}</label>
       {children}
       {hint && !error && <p className="field__hint">{hint}</p>}
-      {error && <p className="field__error" id={`${id}-error`} role="alert">{error}</p>}
+      {error && <p className="field__error" id={`${id}-error`}>{error}</p>}
     </div>
   );
+}
+
+/** WithPhoneLink renders a message from the server with the phone number
+ * in it as a tel: link, so a visitor told to call can call in one tap. */
+function WithPhoneLink({ text, site }: { text: string; site: Pick<LeadContact, "phone" | "tel"> }) {
+  const at = site.phone ? text.indexOf(site.phone) : -1;
+  if (at < 0) return <>{text} <a href={site.tel}>Call {site.phone}</a></>;
+  return <>{text.slice(0, at)}<a href={site.tel}>{site.phone}</a>{text.slice(at + site.phone.length)}</>;
+}
+
+/** reveal gives the outcome box focus and scrolls it into view below the
+ * sticky header (the page's scroll-padding-top) when it is not already
+ * fully there. */
+function reveal(el: HTMLElement | null) {
+  if (!el) return;
+  el.focus({ preventScroll: true });
+  const r = el.getBoundingClientRect();
+  const top = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+  if (r.top < top || r.bottom > window.innerHeight) el.scrollIntoView({ block: "start" });
+}
+
+/** readForm is what the form's fields hold right now. Autofill and paste
+ * can fill them before the script hydrates the form: those values must
+ * become the state, or the next render would wipe them. */
+function readForm(form: HTMLFormElement, prev: EstimateValues): EstimateValues {
+  const next = { ...prev };
+  for (const k of FIELD_ORDER) {
+    const el = form.elements.namedItem(k);
+    if (el instanceof RadioNodeList) next[k] = el.value || prev[k];
+    else if (el && "value" in el) next[k] = (el as HTMLInputElement).value;
+  }
+  return next;
 }
 
 /** EstimateForm is the native lead form. It posts to /estimate and works
  * with JavaScript off (the server redirects to a thank-you state or renders
  * the errors with the values kept); with JavaScript it submits inline. The
- * server validates everything; the browser only mirrors its messages. */
+ * server validates everything; the browser only mirrors its messages.
+ * Whatever the outcome, its message ends up in view and focused: the
+ * thank-you box, an error summary linking each message to its field (the
+ * GOV.UK pattern), or the form-level message with the phone as a link. */
 export function EstimateForm({ site, state, idPrefix = "est" }: { site: Pick<LeadContact, "phone" | "tel">; state?: EstimateState; idPrefix?: string }) {
   const [values, setValues] = useState<EstimateValues>(state?.values || emptyEstimate);
   const [errors, setErrors] = useState<EstimateState["errors"]>(state?.errors || {});
   const [success, setSuccess] = useState(!!state?.success);
   const [busy, setBusy] = useState(false);
-  const set = (k: keyof EstimateValues) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
-    setValues({ ...values, [k]: e.target.value });
+  // outcome counts answered submissions: each one moves focus to its message.
+  const [outcome, setOutcome] = useState(0);
+  const form = useRef<HTMLFormElement>(null);
+  const result = useRef<HTMLDivElement>(null);
+  const set = (k: keyof EstimateValues) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => {
+    const v = e.target.value;
+    setValues((old) => ({ ...old, [k]: v }));
+  };
   const id = (k: string) => `${idPrefix}-${k}`;
   const described = (k: keyof EstimateValues) => (errors[k] ? `${id(k)}-error` : undefined);
+
+  // Adopt what the fields hold at hydration (see readForm).
+  useEffect(() => {
+    if (form.current) setValues((old) => readForm(form.current!, old));
+  }, []);
+  useEffect(() => {
+    if (outcome) reveal(result.current);
+  }, [outcome]);
 
   const onSubmit = async (e: React.FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     setBusy(true);
+    const fail = { form: `We could not send your request. Please call us at ${site.phone}.` };
     try {
       const body = new URLSearchParams(new FormData(e.currentTarget) as unknown as Record<string, string>);
       const r = await fetch("/api/estimate", { method: "POST", body, headers: { Accept: "application/json" } });
@@ -56,18 +117,29 @@ export function EstimateForm({ site, state, idPrefix = "est" }: { site: Pick<Lea
         setSuccess(true);
         setErrors({});
       } else {
-        setErrors(data.errors || { form: `We could not send your request. Please call us at ${site.phone}.` });
+        setErrors(data.errors && Object.keys(data.errors).length ? data.errors : fail);
       }
     } catch {
-      setErrors({ form: `We could not send your request. Please call us at ${site.phone}.` });
+      setErrors(fail);
     } finally {
       setBusy(false);
+      setOutcome((n) => n + 1);
     }
   };
 
+  // A summary link focuses its field (a plain link only scrolls to it).
+  const toField = (k: keyof EstimateValues) => (e: React.MouseEvent<HTMLAnchorElement>) => {
+    const el = document.getElementById(id(k));
+    if (!el) return;
+    e.preventDefault();
+    el.focus({ preventScroll: true });
+    (el.closest(".field") || el).scrollIntoView({ block: "start" });
+  };
+  const fieldErrors = FIELD_ORDER.filter((k) => errors[k]);
+
   if (success) {
     return (
-      <div className="form-success" role="status">
+      <div className="form-success" role="status" id={RESULT_ID} tabIndex={-1} ref={result}>
         <Icon name="check-circle" size={36} />
         <p className="form-success__title">Thank you! Your estimate request was received.</p>
         <p>Our team will contact you within 60 minutes for emergencies and within 2 hours for general inquiries. For immediate help call <a href={site.tel}>{site.phone}</a>.</p>
@@ -75,8 +147,18 @@ export function EstimateForm({ site, state, idPrefix = "est" }: { site: Pick<Lea
     );
   }
   return (
-    <form className="estimate-form" method="post" action="/estimate" onSubmit={onSubmit} noValidate aria-label="Free estimate request">
-      {errors.form && <p className="form-error" role="alert">{errors.form}</p>}
+    <form ref={form} className="estimate-form" method="post" action={`/estimate#${RESULT_ID}`} onSubmit={onSubmit} noValidate aria-label="Free estimate request">
+      {(errors.form || fieldErrors.length > 0) && (
+        <div className="error-summary" id={RESULT_ID} tabIndex={-1} ref={result} role="alert" aria-labelledby={id("summary-title")}>
+          <p className="error-summary__title" id={id("summary-title")}>{errors.form ? "Your request was not sent" : "There is a problem"}</p>
+          {errors.form && <p className="error-summary__body"><WithPhoneLink text={errors.form} site={site} /></p>}
+          {fieldErrors.length > 0 && (
+            <ul className="error-summary__list">
+              {fieldErrors.map((k) => <li key={k}><a href={`#${id(k)}`} onClick={toField(k)}>{errors[k]}</a></li>)}
+            </ul>
+          )}
+        </div>
+      )}
       <div className="estimate-form__grid">
         <Field id={id("name")} label="Full name *" error={errors.name}>
           <input id={id("name")} name="name" autoComplete="name" value={values.name} onChange={set("name")} aria-invalid={!!errors.name} aria-describedby={described("name")} maxLength={120} required />
@@ -104,9 +186,9 @@ export function EstimateForm({ site, state, idPrefix = "est" }: { site: Pick<Lea
         </Field>
         <fieldset className={"field field--radios" + (errors.emergency ? " field--error" : "")}>
           <legend>Is this an emergency? *</legend>
-          <label><input type="radio" name="emergency" value="yes" checked={values.emergency === "yes"} onChange={set("emergency")} /> Yes</label>
-          <label><input type="radio" name="emergency" value="no" checked={values.emergency === "no"} onChange={set("emergency")} /> No</label>
-          {errors.emergency && <p className="field__error" role="alert">{errors.emergency}</p>}
+          <label><input type="radio" id={id("emergency")} name="emergency" value="yes" checked={values.emergency === "yes"} onChange={set("emergency")} aria-describedby={described("emergency")} /> Yes</label>
+          <label><input type="radio" name="emergency" value="no" checked={values.emergency === "no"} onChange={set("emergency")} aria-describedby={described("emergency")} /> No</label>
+          {errors.emergency && <p className="field__error" id={`${id("emergency")}-error`}>{errors.emergency}</p>}
         </fieldset>
         <Field id={id("insuranceCarrier")} label="Insurance carrier" error={errors.insuranceCarrier}>
           <input id={id("insuranceCarrier")} name="insuranceCarrier" value={values.insuranceCarrier} onChange={set("insuranceCarrier")} aria-invalid={!!errors.insuranceCarrier} aria-describedby={described("insuranceCarrier")} maxLength={120} />

@@ -132,10 +132,8 @@ func (s *Server) postEstimate(c echo.Context) error {
 	ctx := c.Request().Context()
 	v, honeypot := parseEstimate(c)
 	ip := c.RealIP()
-	// Counted across instances on PostgreSQL. If the count cannot be read
-	// (database down) the visitor is let through: losing a lead is worse
-	// than a few extra submissions, and the lead path has its own fallback.
-	if _, ok, retry, err := s.estimateLimit.ReserveAttempt(ctx, ip, time.Now().UTC()); err == nil && !ok {
+	now := time.Now().UTC()
+	if ok, retry := s.estimatePosts.Allow(ip, now); !ok {
 		return s.estimateTooMany(c, v, retry)
 	}
 	if errs := validateEstimate(v); len(errs) > 0 {
@@ -148,9 +146,22 @@ func (s *Server) postEstimate(c echo.Context) error {
 		s.log.Info("estimate honeypot triggered", "ip", ip)
 		return s.estimateReply(c, http.StatusCreated, EstimateState{Success: true})
 	}
-	lead := newLead(v, time.Now().UTC())
+	// The limit counts stored leads. The slot is reserved before the
+	// lead is stored, so parallel posts cannot store more than the limit,
+	// and given back when the lead was not stored. Counted across
+	// instances on PostgreSQL. If the count cannot be read (database
+	// down) the visitor is let through: losing a lead is worse than a few
+	// extra submissions, and the lead path has its own fallback.
+	slot, ok, retry, err := s.estimateLimit.ReserveAttempt(ctx, ip, now)
+	if err == nil && !ok {
+		return s.estimateTooMany(c, v, retry)
+	}
+	lead := newLead(v, now)
 	outcome, err := s.leads.Submit(ctx, lead)
 	if err != nil {
+		if slot != nil {
+			slot.Cancel()
+		}
 		s.log.Error("estimate not saved", "lead", lead.ID, "err", err)
 		msg := fmt.Sprintf("We could not save your request right now. Please call us at %s: we answer 24/7.", s.business(ctx).Phone)
 		return s.estimateReply(c, http.StatusServiceUnavailable, EstimateState{Values: v, Errors: map[string]string{"form": msg}})
@@ -189,9 +200,11 @@ const tooManyPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>Too many requests</title></head>
 <body style="font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5">
+<div id="estimate-result" role="alert" tabindex="-1">
 <h1>Too many requests</h1>
 <p>We received several requests from your network in a short time. Please try again in %s.</p>
 <p>Need help now? Call us 24/7 at <a href="%s">%s</a>.</p>
+</div>
 <p><a href="/estimate">Back to the estimate form</a></p>
 </body></html>
 `

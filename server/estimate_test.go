@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -292,5 +293,155 @@ func TestSearch(t *testing.T) {
 	r = get(t, srv.Handler(), "/search?q="+strings.Repeat("a", 5000))
 	if r.StatusCode != 200 {
 		t.Errorf("long query: %d", r.StatusCode)
+	}
+}
+
+// Only stored leads count toward the limit: a visitor who gets the form
+// wrong five times, then right, is stored, and so are four more; the
+// next valid one is refused.
+func TestEstimateLimitCountsStoredLeadsOnly(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	bad := validForm()
+	bad.Set("name", "")
+	for i := 0; i < 5; i++ {
+		if r := postForm(t, srv.Handler(), "/api/estimate", bad, "10.5.0.1", "application/json"); r.StatusCode != http.StatusUnprocessableEntity {
+			t.Fatalf("invalid post %d: %d", i, r.StatusCode)
+		}
+	}
+	for i := 0; i < EstimatesPerWindow; i++ {
+		if r := postForm(t, srv.Handler(), "/api/estimate", validForm(), "10.5.0.1", "application/json"); r.StatusCode != http.StatusCreated {
+			t.Fatalf("valid post %d after 5 invalid ones: %d %s", i, r.StatusCode, r.Body)
+		}
+	}
+	if r := postForm(t, srv.Handler(), "/api/estimate", validForm(), "10.5.0.1", "application/json"); r.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("lead %d: %d, want 429", EstimatesPerWindow+1, r.StatusCode)
+	}
+	// Invalid posts still get their messages once the stored limit is
+	// reached: telling a visitor what is wrong costs no lead.
+	if r := postForm(t, srv.Handler(), "/api/estimate", bad, "10.5.0.1", "application/json"); r.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("invalid post past the lead limit: %d", r.StatusCode)
+	}
+	if n := len(storedLeads(t, store)); n != EstimatesPerWindow {
+		t.Errorf("%d leads stored, want %d", n, EstimatesPerWindow)
+	}
+}
+
+// A flood of 1,000 posts from one address stores at most the limit, and
+// past EstimatePostsPerWindow every post, valid or not, gets the small
+// fixed 429 page: no render, no database work.
+func TestEstimateFloodFromOneAddress(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	bad := validForm()
+	bad.Set("phone", "12")
+	counts := map[int]int{}
+	for i := 0; i < 1000; i++ {
+		f := validForm()
+		if i%2 == 0 {
+			f = bad
+		}
+		r := postForm(t, srv.Handler(), "/estimate", f, "10.5.1.1", "")
+		counts[r.StatusCode]++
+		if i >= EstimatePostsPerWindow && (r.StatusCode != http.StatusTooManyRequests || len(r.Body) > 2048) {
+			t.Fatalf("post %d: %d, %d bytes; want the small 429 page", i, r.StatusCode, len(r.Body))
+		}
+	}
+	if n := len(storedLeads(t, store)); n != EstimatesPerWindow {
+		t.Errorf("%d leads stored from one address, want %d", n, EstimatesPerWindow)
+	}
+	if counts[http.StatusSeeOther] != EstimatesPerWindow || counts[http.StatusUnprocessableEntity] != EstimatePostsPerWindow/2 {
+		t.Errorf("statuses %v", counts)
+	}
+}
+
+// Parallel valid posts from one address store exactly the limit: the
+// slot is reserved before the lead is stored.
+func TestEstimateLimitHoldsUnderConcurrency(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	var wg sync.WaitGroup
+	codes := make(chan int, 25)
+	for i := 0; i < 25; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes <- postForm(t, srv.Handler(), "/api/estimate", validForm(), "10.5.2.1", "application/json").StatusCode
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	created := 0
+	for c := range codes {
+		if c == http.StatusCreated {
+			created++
+		} else if c != http.StatusTooManyRequests {
+			t.Errorf("status %d", c)
+		}
+	}
+	if n := len(storedLeads(t, store)); created != EstimatesPerWindow || n != EstimatesPerWindow {
+		t.Errorf("%d answered 201, %d stored; want %d", created, n, EstimatesPerWindow)
+	}
+}
+
+// A lead that could not be stored gives its slot back: six failures in
+// a row are six 503s that give the phone, never a 429.
+func TestEstimateUnsavedLeadDoesNotCount(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	store.Close()
+	for i := 0; i < EstimatesPerWindow+1; i++ {
+		if r := postForm(t, srv.Handler(), "/api/estimate", validForm(), "10.5.3.1", "application/json"); r.StatusCode != http.StatusServiceUnavailable {
+			t.Fatalf("post %d: %d, want 503", i, r.StatusCode)
+		}
+	}
+}
+
+// Without JavaScript the form posts to /estimate#estimate-result: the
+// page the server answers with opens at the error summary, which comes
+// before the fields, can take focus, and links every message to its
+// field in the order of the form.
+func TestEstimateErrorSummaryWithoutJavaScript(t *testing.T) {
+	srv, _ := newTestServer(t, nil)
+	page := get(t, srv.Handler(), "/estimate")
+	forms := find(page.Doc, tag("form"))
+	if len(forms) != 1 || attr(forms[0], "action") != "/estimate#estimate-result" {
+		t.Fatalf("form action %q", attr(forms[0], "action"))
+	}
+	f := validForm()
+	f.Set("name", "")
+	f.Set("zip", "1")
+	f.Set("phone", "555")
+	r := postForm(t, srv.Handler(), "/estimate", f, "10.5.4.1", "")
+	if r.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d", r.StatusCode)
+	}
+	box := find(r.Doc, func(n *html.Node) bool { return attr(n, "id") == "estimate-result" })
+	if len(box) != 1 || attr(box[0], "tabindex") != "-1" || attr(box[0], "role") != "alert" {
+		t.Fatalf("no focusable alert #estimate-result: %d", len(box))
+	}
+	var hrefs, msgs []string
+	for _, a := range find(box[0], tag("a")) {
+		hrefs = append(hrefs, attr(a, "href"))
+		msgs = append(msgs, text(a))
+	}
+	wantHrefs := []string{"#estimate-name", "#estimate-phone", "#estimate-zip"}
+	if strings.Join(hrefs, " ") != strings.Join(wantHrefs, " ") {
+		t.Errorf("summary links %v, want %v", hrefs, wantHrefs)
+	}
+	for i, h := range hrefs {
+		if len(find(r.Doc, func(n *html.Node) bool { return n.Data == "input" && "#"+attr(n, "id") == h })) != 1 {
+			t.Errorf("link %s points at no field", h)
+		}
+		if i < len(msgs) && msgs[i] == "" {
+			t.Errorf("link %s has no text", h)
+		}
+	}
+	// The summary comes before the first field.
+	all := find(r.Doc, func(n *html.Node) bool { return attr(n, "id") == "estimate-result" || attr(n, "id") == "estimate-name" })
+	if len(all) != 2 || attr(all[0], "id") != "estimate-result" {
+		t.Error("the summary is not before the fields")
+	}
+	// The thank-you page carries the same id, so the redirect (which keeps
+	// the fragment) lands on it.
+	thanks := get(t, srv.Handler(), "/estimate/thanks")
+	if len(find(thanks.Doc, func(n *html.Node) bool { return attr(n, "id") == "estimate-result" && attr(n, "tabindex") == "-1" })) != 1 {
+		t.Error("thank-you page has no focusable #estimate-result")
 	}
 }

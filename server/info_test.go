@@ -92,7 +92,7 @@ func TestContactPage(t *testing.T) {
 	// Without an embed the native form is there.
 	srv2, _ := newTestServer(t, nil)
 	r2 := get(t, srv2.Handler(), "/contact")
-	if len(find(r2.Doc, func(n *html.Node) bool { return n.Data == "form" && attr(n, "action") == "/estimate" })) != 1 {
+	if len(find(r2.Doc, func(n *html.Node) bool { return n.Data == "form" && attr(n, "action") == "/estimate#estimate-result" })) != 1 {
 		t.Error("native estimate form missing")
 	}
 }

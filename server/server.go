@@ -97,10 +97,14 @@ type Server struct {
 	leads    *spool.Intake
 	notifier *notify.Notifier
 
-	searchOnce    sync.Once
-	searchDocs    []searchDoc
-	searchCache   *searchCache
+	searchOnce  sync.Once
+	searchDocs  []searchDoc
+	searchCache *searchCache
+	// estimateLimit counts stored leads per client IP (across instances
+	// on PostgreSQL); estimatePosts counts every post, in memory, so a
+	// flood of invalid ones stops before it costs renders.
 	estimateLimit guard.Attempts
+	estimatePosts *guard.Limiter
 
 	// admin gate
 	pinHash  []byte
@@ -150,6 +154,7 @@ func New(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, log: o.Log, store: o.Store, content: o.Content, engine: o.Engine, nfCache: map[string]*ssr.Page{}, dynamicPages: map[string]echo.HandlerFunc{}}
 	s.reviewsClient = NewReviewsClient(o.Config.Reviews)
 	s.estimateLimit = s.newAttempts("estimate", EstimatesPerWindow, EstimateWindow)
+	s.estimatePosts = guard.NewLimiter(EstimatePostsPerWindow, EstimateWindow)
 	s.pinLimit = s.newAttempts("pin", o.Config.Admin.MaxAttempts, o.Config.Admin.Lockout)
 	s.hashGate = guard.NewHashGate(HashConcurrency, HashWait)
 	s.imageSem = make(chan struct{}, 1)
@@ -540,10 +545,16 @@ const (
 	HashWait        = 10 * time.Second
 )
 
-// Estimate submissions allowed per client IP per window.
+// Estimate requests stored per client IP per window, and posts of the
+// form (valid or not) per client IP per window. Only stored leads count
+// toward the first: a visitor who fumbles the form, or an office behind
+// one address, is not told to wait. The second is the flood guard: a
+// person never sends 30 forms in 10 minutes, and past it every post gets
+// the small fixed 429 page instead of a render.
 const (
-	EstimatesPerWindow = 5
-	EstimateWindow     = 10 * time.Minute
+	EstimatesPerWindow     = 5
+	EstimatePostsPerWindow = 30
+	EstimateWindow         = 10 * time.Minute
 )
 
 const htmlType = "text/html; charset=utf-8"

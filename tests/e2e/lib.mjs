@@ -86,3 +86,48 @@ export async function unlockAdmin(browser, path = "/admin", viewport = DESKTOP, 
   await o.page.locator("#admin-main").waitFor();
   return o;
 }
+
+/** startSite starts a site of its own (bin/site on a free port, with an
+ * empty data folder), for tests that use up a per-address limit: every
+ * browser request comes from 127.0.0.1, which the shared test server's
+ * other tests need too. It resolves when /healthz answers; stop() kills
+ * the server and removes its data. */
+export async function startSite(env = {}) {
+  const { spawn } = await import("node:child_process");
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const net = await import("node:net");
+  const port = await new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, "127.0.0.1", () => {
+      const p = srv.address().port;
+      srv.close(() => resolve(p));
+    }).on("error", reject);
+  });
+  const data = mkdtempSync(join(tmpdir(), "site-e2e-"));
+  const base = `http://127.0.0.1:${port}`;
+  const bin = new URL("../../bin/site", import.meta.url).pathname;
+  const root = new URL("../../", import.meta.url).pathname;
+  let log = "";
+  const child = spawn(bin, [], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), BASE_URL: base, DATA_DIR: data, ADMIN_PIN: PIN, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout.on("data", (c) => (log += c));
+  child.stderr.on("data", (c) => (log += c));
+  const stop = () => {
+    child.kill();
+    rmSync(data, { recursive: true, force: true });
+  };
+  const end = Date.now() + 30000;
+  while (Date.now() < end) {
+    if (child.exitCode !== null) break;
+    try {
+      if ((await fetch(base + "/healthz")).ok) return { base, data, stop, log: () => log };
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  stop();
+  throw new Error("site did not start:\n" + log);
+}

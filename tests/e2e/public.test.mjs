@@ -59,8 +59,8 @@ test("estimate form inline with JavaScript: errors per field, then success", asy
   const form = page.getByRole("form", { name: "Free estimate request" });
   await form.getByLabel("Full name *").fill("Dana Whitfield");
   await form.getByRole("button", { name: "Request My Free Estimate" }).click();
-  await page.getByText("Please enter a 10-digit phone number, e.g. (770) 555-0134.").waitFor();
-  assert.ok(await page.getByText("Please choose the type of damage.").isVisible());
+  await page.locator("#estimate-phone-error").getByText("Please enter a 10-digit phone number, e.g. (770) 555-0134.").waitFor();
+  assert.ok(await page.locator("#estimate-damageType-error").getByText("Please choose the type of damage.").isVisible());
   assert.equal(await form.getByLabel("Full name *").inputValue(), "Dana Whitfield", "typed value kept");
   assert.equal(new URL(page.url()).pathname, "/estimate", "no navigation");
   await form.getByLabel("Phone *").fill("(678) 555-0142");
@@ -80,14 +80,14 @@ test("estimate form without JavaScript: the server answers with messages, then a
   await form.locator("#estimate-name").fill("Lee Park");
   await form.locator("#estimate-notes").fill("Roof leak after the storm, ceiling stain in the hallway.");
   // Enter in a field submits the form, as a keyboard user would.
-  await Promise.all([page.waitForURL("**/estimate"), form.locator("#estimate-name").press("Enter")]);
-  assert.ok(await page.getByText("Please enter a 10-digit phone number, e.g. (770) 555-0134.").isVisible());
+  await Promise.all([page.waitForURL("**/estimate#estimate-result"), form.locator("#estimate-name").press("Enter")]);
+  assert.ok(await page.locator("#estimate-phone-error").getByText("Please enter a 10-digit phone number, e.g. (770) 555-0134.").isVisible());
   assert.equal(await page.locator("#estimate-name").inputValue(), "Lee Park");
   assert.match(await page.locator("#estimate-notes").inputValue(), /Roof leak after the storm/);
   await page.locator("#estimate-phone").fill("770-555-0188");
   await page.locator("#estimate-city").fill("Dallas");
   await page.locator("#estimate-damageType").selectOption("Roof Damage");
-  await Promise.all([page.waitForURL("**/estimate/thanks"), page.locator("#estimate-city").press("Enter")]);
+  await Promise.all([page.waitForURL("**/estimate/thanks#estimate-result"), page.locator("#estimate-city").press("Enter")]);
   assert.ok(await page.getByText("Thank you! Your estimate request was received.").isVisible());
   await context.close();
 });
