@@ -205,3 +205,23 @@ test("over the limit, the rate-limit message is in view, focused, and gives the 
   await shot(page, "nojs-ratelimit-390");
   await context.close();
 });
+
+test("anchored targets land below the sticky header, with JavaScript on and off", async () => {
+  for (const js of [true, false]) {
+    for (const [path, id] of [["/#contact-form", "contact-form"], ["/#portfolio", "portfolio"], ["/#trust-section", "trust-section"], ["/services/water-damage-restoration#svc-related-title", "svc-related-title"]]) {
+      const { context, page } = await open(path, PHONE, { js });
+      let at;
+      const ok = await until(async () => {
+        at = await page.evaluate((id) => {
+          const el = document.getElementById(id);
+          if (!el) return { missing: true };
+          const r = el.getBoundingClientRect();
+          return { top: Math.round(r.top), header: Math.round(document.querySelector(".nav").getBoundingClientRect().bottom), scrolled: scrollY > 0 };
+        }, id);
+        return !at.missing && at.scrolled && at.top >= at.header - 1 && at.top < 844 / 2;
+      }, 5000);
+      assert.ok(ok, `${path} (JavaScript ${js ? "on" : "off"}): ${JSON.stringify(at)}`);
+      await context.close();
+    }
+  }
+});
