@@ -104,6 +104,8 @@ type Config struct {
 	// Notify is where new leads are announced (README "Lead notifications
 	// and the spool").
 	Notify Notify
+	// HealthToken opens /healthz's details to a monitor (HEALTH_TOKEN).
+	HealthToken string
 
 	// secrets are the configured secret values, for log redaction.
 	secrets []string
@@ -153,7 +155,7 @@ type Notify struct {
 }
 
 // SecretVars are the variables whose values must never reach a log.
-var SecretVars = []string{"CDN_PURGE_TOKEN", "ADMIN_PIN", "GOOGLE_PLACES_API_KEY", "S3_ACCESS_KEY", "S3_SECRET_KEY", "SMTP_URL", "LEAD_WEBHOOK_SECRET", "LEAD_WEBHOOK_URL", "INDEXNOW_KEY", "DATABASE_URL"}
+var SecretVars = []string{"CDN_PURGE_TOKEN", "ADMIN_PIN", "GOOGLE_PLACES_API_KEY", "S3_ACCESS_KEY", "S3_SECRET_KEY", "SMTP_URL", "LEAD_WEBHOOK_SECRET", "LEAD_WEBHOOK_URL", "INDEXNOW_KEY", "DATABASE_URL", "HEALTH_TOKEN"}
 
 // Secrets returns every configured secret value (and the password part of
 // URLs that carry one), for log redaction.
@@ -232,6 +234,7 @@ var Vars = []Var{
 	{"LEAD_NOTIFY_TO", "", "comma-separated addresses that receive an email for every new lead (required with SMTP_URL)"},
 	{"LEAD_WEBHOOK_URL", "", "http(s) address that receives every new lead as JSON, signed in X-Signature-256 (optional)"},
 	{"LEAD_WEBHOOK_SECRET", "", "HMAC-SHA256 key for LEAD_WEBHOOK_URL's signature, at least 16 characters (required with LEAD_WEBHOOK_URL)"},
+	{"HEALTH_TOKEN", "", "bearer token (16+ characters) that shows a monitor /healthz's details (database, spool, outbox, cache); without it only loopback requests that no proxy forwarded see them"},
 }
 
 func defaults() map[string]string {
@@ -318,6 +321,9 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		}
 	}
 	c.CDN = CDN{PurgeURL: get("CDN_PURGE_URL"), PurgeToken: get("CDN_PURGE_TOKEN")}
+	if c.HealthToken = get("HEALTH_TOKEN"); c.HealthToken != "" && len(c.HealthToken) < 16 {
+		bad("HEALTH_TOKEN", "must be at least 16 characters")
+	}
 	if c.CDN.PurgeURL != "" {
 		if u, err := url.Parse(c.CDN.PurgeURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			bad("CDN_PURGE_URL", "%q must be an absolute http(s) address", c.CDN.PurgeURL)

@@ -115,3 +115,13 @@ func clusterRandomID() string {
 	rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// AttemptTimes lists when (scope, key)'s attempts after since were
+// taken, oldest first.
+func (s *Store) AttemptTimes(ctx context.Context, scope, key string, since time.Time) ([]time.Time, error) {
+	var times []time.Time
+	if err := s.db.SelectContext(ctx, &times, s.q(`SELECT at FROM rate_attempts WHERE scope = ? AND key = ? AND at > ? ORDER BY at`), scope, key, since); err != nil {
+		return nil, fmt.Errorf("attempts %s: %w", scope, err)
+	}
+	return times, nil
+}

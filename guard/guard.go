@@ -79,11 +79,22 @@ func (l *Limiter) Reserve(key string, now time.Time) (r *Reservation, ok bool, r
 	ev := l.recent(key, now)
 	if len(ev) >= l.Max {
 		l.events[key] = ev
-		return nil, false, ev[0].at.Add(l.Window).Sub(now)
+		return nil, false, ev[len(ev)-l.Max].at.Add(l.Window).Sub(now)
 	}
 	s := &slot{at: now}
 	l.events[key] = append(ev, s)
 	return &Reservation{l: l, key: key, s: s}, true, 0
+}
+
+// record takes an attempt for key at now whatever the count: the copy
+// of an attempt another limiter granted (Fallback).
+func (l *Limiter) record(key string, now time.Time) *Reservation {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.gc(now)
+	s := &slot{at: now}
+	l.events[key] = append(l.recent(key, now), s)
+	return &Reservation{l: l, key: key, s: s}
 }
 
 // Allow records an event for key at now and reports whether it is within
@@ -99,7 +110,7 @@ func (l *Limiter) Blocked(key string, now time.Time) (bool, time.Duration) {
 	defer l.mu.Unlock()
 	ev := l.recent(key, now)
 	if len(ev) >= l.Max {
-		return true, ev[0].at.Add(l.Window).Sub(now)
+		return true, ev[len(ev)-l.Max].at.Add(l.Window).Sub(now)
 	}
 	return false, 0
 }

@@ -12,6 +12,9 @@ type Attempts interface {
 	// ReserveAttempt takes an attempt for key, or says when one frees up.
 	// An error means the limiter could not decide (its store is down).
 	ReserveAttempt(ctx context.Context, key string, now time.Time) (Canceler, bool, time.Duration, error)
+	// Check reports, without taking an attempt, whether key is out of
+	// attempts and when one frees up.
+	Check(ctx context.Context, key string, now time.Time) (bool, time.Duration, error)
 }
 
 // Canceler gives a reserved attempt back.
@@ -26,10 +29,18 @@ func (l *Limiter) ReserveAttempt(_ context.Context, key string, now time.Time) (
 	return r, true, 0, nil
 }
 
+// Check makes the in-memory Limiter an Attempts.
+func (l *Limiter) Check(_ context.Context, key string, now time.Time) (bool, time.Duration, error) {
+	blocked, retry := l.Blocked(key, now)
+	return blocked, retry, nil
+}
+
 // AttemptStore keeps attempts where every instance sees them (db.Store).
 type AttemptStore interface {
 	ReserveAttempt(ctx context.Context, scope, key string, now time.Time, window time.Duration, max int) (id string, ok bool, retry time.Duration, err error)
 	CancelAttempt(ctx context.Context, id string) error
+	// AttemptTimes lists the times of key's attempts after since, oldest first.
+	AttemptTimes(ctx context.Context, scope, key string, since time.Time) ([]time.Time, error)
 }
 
 // SharedLimiter counts attempts in a shared store, so that N instances
@@ -49,6 +60,15 @@ func (l *SharedLimiter) ReserveAttempt(ctx context.Context, key string, now time
 		return nil, false, retry, err
 	}
 	return &sharedReservation{store: l.Store, id: id}, true, 0, nil
+}
+
+// Check implements Attempts.
+func (l *SharedLimiter) Check(ctx context.Context, key string, now time.Time) (bool, time.Duration, error) {
+	times, err := l.Store.AttemptTimes(ctx, l.Scope, key, now.Add(-l.Window))
+	if err != nil || len(times) < l.Max {
+		return false, 0, err
+	}
+	return true, times[len(times)-l.Max].Add(l.Window).Sub(now), nil
 }
 
 type sharedReservation struct {

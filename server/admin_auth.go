@@ -190,10 +190,13 @@ type limitKey struct {
 
 // newAttempts returns the limiter for one kind of attempt: shared through
 // the database on PostgreSQL (several instances count together), in
-// memory on SQLite (one process).
+// memory on SQLite (one process). The shared one never fails open: while
+// the database cannot be read it counts in this process (guard.Fallback).
 func (s *Server) newAttempts(scope string, max int, window time.Duration) guard.Attempts {
 	if s.store != nil && s.store.Dialect() == "postgres" {
-		return &guard.SharedLimiter{Store: s.store, Scope: scope, Max: max, Window: window}
+		return guard.NewFallback(s.store, scope, max, window, func(scope string, err error) {
+			s.log.Warn("rate limit counted in this process: the database cannot be read", "limit", scope, "err", err)
+		})
 	}
 	return guard.NewLimiter(max, window)
 }

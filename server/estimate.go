@@ -149,11 +149,11 @@ func (s *Server) postEstimate(c echo.Context) error {
 	// The limit counts stored leads. The slot is reserved before the
 	// lead is stored, so parallel posts cannot store more than the limit,
 	// and given back when the lead was not stored. Counted across
-	// instances on PostgreSQL. If the count cannot be read (database
-	// down) the visitor is let through: losing a lead is worse than a few
-	// extra submissions, and the lead path has its own fallback.
+	// instances on PostgreSQL, and in this process while the database is
+	// down (guard.Fallback): the limit never fails open, and the spool
+	// takes what it lets through.
 	slot, ok, retry, err := s.estimateLimit.ReserveAttempt(ctx, ip, now)
-	if err == nil && !ok {
+	if err != nil || !ok {
 		return s.estimateTooMany(c, v, retry)
 	}
 	lead := newLead(v, now)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -298,14 +299,60 @@ func TestAssetsAreImmutable(t *testing.T) {
 	}
 }
 
+// healthDetails asks /healthz as a monitor on this machine would (from
+// loopback, not forwarded by a proxy).
+func healthDetails(t testing.TB, h http.Handler, hdr ...string) *response {
+	t.Helper()
+	req := httptest.NewRequest("GET", "/healthz", nil)
+	req.RemoteAddr = "127.0.0.1:40000"
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	return do(t, h, req)
+}
+
 func TestHealthz(t *testing.T) {
 	srv, store := newTestServer(t, nil)
-	if r := get(t, srv.Handler(), "/healthz"); r.StatusCode != 200 || !strings.Contains(r.Body, `"db":"ok"`) {
+	if r := healthDetails(t, srv.Handler()); r.StatusCode != 200 || !strings.Contains(r.Body, `"db":"ok"`) {
 		t.Errorf("healthz: %d %s", r.StatusCode, r.Body)
 	}
 	store.Close()
-	if r := get(t, srv.Handler(), "/healthz"); r.StatusCode != http.StatusServiceUnavailable {
-		t.Errorf("healthz with db closed: %d", r.StatusCode)
+	if r := healthDetails(t, srv.Handler()); r.StatusCode != http.StatusServiceUnavailable || !strings.Contains(r.Body, `"db":"unavailable"`) {
+		t.Errorf("healthz with db closed: %d %s", r.StatusCode, r.Body)
+	}
+}
+
+// The public /healthz says up or down, never whether the database is
+// reachable (an attacker would time a flood by it): not to a visitor,
+// not through a proxy on the same host, not with a wrong token. The
+// details need loopback without forwarding headers, or HEALTH_TOKEN.
+func TestHealthzPublicSaysUpOrDownOnly(t *testing.T) {
+	const token = "monitor-token-0123456789"
+	srv, store := newTestServer(t, map[string]string{"HEALTH_TOKEN": token})
+	h := srv.Handler()
+	store.Close()
+	for name, r := range map[string]*response{
+		"visitor":               get(t, h, "/healthz"),
+		"proxied from loopback": healthDetails(t, h, "X-Forwarded-For", "203.0.113.5"),
+		"Forwarded header":      healthDetails(t, h, "Forwarded", "for=203.0.113.5"),
+		"wrong token":           get(t, h, "/healthz", "Authorization", "Bearer monitor-token-0123456780"),
+		"wrong token, loopback": healthDetails(t, h, "Authorization", "Bearer nope"),
+	} {
+		if r.Body != `{"status":"up"}`+"\n" || r.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d %q, want 200 {\"status\":\"up\"}", name, r.StatusCode, r.Body)
+		}
+		if r.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("%s: Cache-Control %q", name, r.Header.Get("Cache-Control"))
+		}
+	}
+	r := get(t, h, "/healthz", "Authorization", "Bearer "+token)
+	if r.StatusCode != http.StatusServiceUnavailable || !strings.Contains(r.Body, `"db":"unavailable"`) {
+		t.Errorf("monitor with the token: %d %s", r.StatusCode, r.Body)
+	}
+	// Not warmed up yet (this test server never warms): the public ready
+	// check says down, and nothing more.
+	if r := get(t, h, "/healthz?ready=1"); r.StatusCode != http.StatusServiceUnavailable || r.Body != `{"status":"down"}`+"\n" {
+		t.Errorf("ready check before the warm-up: %d %q", r.StatusCode, r.Body)
 	}
 }
 

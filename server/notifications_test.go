@@ -262,14 +262,14 @@ func TestHealthzReportsSpoolAndOutbox(t *testing.T) {
 		Spool  struct{ Backlog int }
 		Outbox *struct{ Pending, Failed int }
 	}
-	r := get(t, h, "/healthz")
+	r := healthDetails(t, h)
 	json.Unmarshal([]byte(r.Body), &out)
 	if r.StatusCode != 200 || out.Status != "ok" || out.Outbox == nil || out.Outbox.Pending != 1 || out.Outbox.Failed != 0 || out.Spool.Backlog != 0 {
 		t.Fatalf("healthz %d %s", r.StatusCode, r.Body)
 	}
 	// A spooled lead with the database back up: reported, status ok.
 	k.spool.Append(spool.Record{Key: "spooled-1", At: time.Now().UTC(), Lead: db.Lead{ID: "spooled-1", FirstName: "A", Phone: "7705550100"}})
-	r = get(t, h, "/healthz")
+	r = healthDetails(t, h)
 	json.Unmarshal([]byte(r.Body), &out)
 	if r.StatusCode != 200 || out.Status != "ok" || out.Spool.Backlog != 1 {
 		t.Fatalf("healthz with a backlog: %d %s", r.StatusCode, r.Body)
@@ -309,10 +309,12 @@ func TestSpoolEndToEndSQLite(t *testing.T) {
 	replayTwice(t, in, k.spool, store2, 20)
 }
 
-// The issue's test on PostgreSQL: a proxy between the store and the
-// server is stopped, 20 leads are submitted, it is started, and all 20
-// arrive exactly once, with exactly one notification each.
-func TestSpoolEndToEndPostgres(t *testing.T) {
+// postgresBehindProxy opens a store on a fresh schema of the test
+// PostgreSQL, reached through a TCP proxy the test can stop (the database
+// "goes down") and start again. It skips when PostgreSQL is unreachable,
+// and fails in CI.
+func postgresBehindProxy(t *testing.T) (*db.Store, *tcpProxy) {
+	t.Helper()
 	base := os.Getenv("TEST_DATABASE_URL")
 	if base == "" {
 		base = db.DefaultTestPostgres
@@ -334,14 +336,14 @@ func TestSpoolEndToEndPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer admin.Close()
+	t.Cleanup(func() { admin.Close() })
 	b := make([]byte, 6)
 	rand.Read(b)
 	schema := "t_" + hex.EncodeToString(b)
 	if _, err := admin.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
 		t.Fatal(err)
 	}
-	defer admin.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
+	t.Cleanup(func() { admin.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`) })
 	proxy := newTCPProxy(t, u.Host)
 	pu := *u
 	pu.Host = proxy.addr
@@ -357,7 +359,16 @@ func TestSpoolEndToEndPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
+	t.Cleanup(func() { store.Close() })
+	return store, proxy
+}
+
+// The issue's test on PostgreSQL: a proxy between the store and the
+// server is stopped, 20 leads are submitted, it is started, and all 20
+// arrive exactly once, with exactly one notification each.
+func TestSpoolEndToEndPostgres(t *testing.T) {
+	store, proxy := postgresBehindProxy(t)
+	ctx := context.Background()
 	hook := &hookReceiver{}
 	ts := httptest.NewServer(hook)
 	defer ts.Close()
@@ -365,7 +376,7 @@ func TestSpoolEndToEndPostgres(t *testing.T) {
 
 	proxy.setUp(false) // the database is unreachable
 	submitWhileDown(t, k, 20)
-	r := get(t, k.srv.Handler(), "/healthz")
+	r := healthDetails(t, k.srv.Handler())
 	if !strings.Contains(r.Body, `"spool":{"backlog":20}`) {
 		t.Errorf("healthz while down: %d %s", r.StatusCode, r.Body)
 	}
@@ -511,5 +522,64 @@ func (p *tcpProxy) setUp(up bool) {
 			c.Close()
 		}
 		p.conns = map[net.Conn]bool{}
+	}
+}
+
+// The estimate limit never fails open: two leads are stored, PostgreSQL
+// goes away, and a burst of 25 parallel posts from the same address gets
+// 3 more received (spooled) and 22 refused, as the in-process count that
+// mirrored the shared one decides. Back up, the replay stores 5 in all
+// and notifies 5. Before the fallback, all 25 were received.
+func TestEstimateLimitHoldsWhilePostgresIsDown(t *testing.T) {
+	store, proxy := postgresBehindProxy(t)
+	hook := &hookReceiver{}
+	ts := httptest.NewServer(hook)
+	defer ts.Close()
+	k := leadServer(t, store, notifyEnv(nil, ts.URL), nil, nil)
+	h := k.srv.Handler()
+	const ip = "10.21.0.1"
+	for i := 0; i < 2; i++ {
+		if r := postForm(t, h, "/api/estimate", validForm(), ip, "application/json"); r.StatusCode != http.StatusCreated {
+			t.Fatalf("lead %d before the outage: %d %s", i, r.StatusCode, r.Body)
+		}
+	}
+	proxy.setUp(false)
+	var wg sync.WaitGroup
+	codes := make(chan int, 25)
+	for i := 0; i < 25; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			f := validForm()
+			f.Set("name", fmt.Sprintf("Burst %02d", i))
+			codes <- postForm(t, h, "/api/estimate", f, ip, "application/json").StatusCode
+		}(i)
+	}
+	wg.Wait()
+	close(codes)
+	got := map[int]int{}
+	for c := range codes {
+		got[c]++
+	}
+	if got[http.StatusCreated] != EstimatesPerWindow-2 || got[http.StatusTooManyRequests] != 25-(EstimatesPerWindow-2) {
+		t.Errorf("during the outage: %v, want %d received and the rest 429", got, EstimatesPerWindow-2)
+	}
+	// Another address is not affected by this one's count.
+	if r := postForm(t, h, "/api/estimate", validForm(), "10.21.0.2", "application/json"); r.StatusCode != http.StatusCreated {
+		t.Errorf("another address during the outage: %d", r.StatusCode)
+	}
+	proxy.setUp(true)
+	ctx := context.Background()
+	if _, err := k.intake.Replay(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(storedLeads(t, store)); n != EstimatesPerWindow+1 {
+		t.Errorf("%d leads stored, want %d (5 from the address, 1 from another)", n, EstimatesPerWindow+1)
+	}
+	if _, err := k.notifier.DeliverDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if hook.count() != EstimatesPerWindow+1 {
+		t.Errorf("%d notifications, want %d", hook.count(), EstimatesPerWindow+1)
 	}
 }

@@ -5,10 +5,12 @@ package server
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"html"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -696,6 +698,19 @@ func loadStatic(dir string) (map[string]*ssr.Asset, error) {
 }
 
 func (s *Server) healthz(c echo.Context) error {
+	warm := s.cache.LastWarm() > 0
+	ready := warm && !s.draining.Load()
+	c.Response().Header().Set("Cache-Control", "no-store")
+	if !s.healthDetailsAllowed(c) {
+		// The public answer says up or down, nothing an attacker could
+		// time a flood by. Down is "not ready" (warming up, draining):
+		// with the database down the site still serves every cached page
+		// and spools every lead, so the instance stays in the pool.
+		if c.QueryParam("ready") == "1" && !ready {
+			return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "down"})
+		}
+		return c.JSON(http.StatusOK, map[string]string{"status": "up"})
+	}
 	status, code := "ok", http.StatusOK
 	dbStatus := "ok"
 	if s.store != nil {
@@ -705,8 +720,6 @@ func (s *Server) healthz(c echo.Context) error {
 			dbStatus, status, code = "unavailable", "degraded", http.StatusServiceUnavailable
 		}
 	}
-	warm := s.cache.LastWarm() > 0
-	ready := warm && !s.draining.Load() && code == http.StatusOK
 	out := map[string]any{
 		"status": status, "db": dbStatus, "ready": ready, "draining": s.draining.Load(),
 		"cache": map[string]any{"pages": s.cache.Len(), "version": s.cache.Version(), "lastWarmMs": s.cache.LastWarm().Milliseconds(), "warm": warm},
@@ -720,8 +733,30 @@ func (s *Server) healthz(c echo.Context) error {
 	if c.QueryParam("ready") == "1" && !ready {
 		code = http.StatusServiceUnavailable
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(code, out)
+}
+
+// healthDetailsAllowed reports whether /healthz may show its details:
+// to a monitor with HEALTH_TOKEN as a bearer token, or to a request from
+// this machine that no proxy forwarded (a proxy on the same host makes
+// every visitor's connection come from loopback, so a forwarding header
+// rules it out).
+func (s *Server) healthDetailsAllowed(c echo.Context) bool {
+	if t := s.cfg.HealthToken; t != "" {
+		if got := bearer(c); got != "" {
+			return subtle.ConstantTimeCompare([]byte(got), []byte(t)) == 1
+		}
+	}
+	r := c.Request()
+	if r.Header.Get("X-Forwarded-For") != "" || r.Header.Get("Forwarded") != "" || r.Header.Get("X-Real-Ip") != "" {
+		return false
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // errorHandler turns every error into a page (or JSON under /api/) with
