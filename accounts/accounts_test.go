@@ -117,8 +117,20 @@ func TestCLI(t *testing.T) {
 	if code, out, _ := run("a brand new passphrase\n", "passwd", "--email", "crew@example.com"); code != 0 || !strings.Contains(out, "Password changed") {
 		t.Errorf("passwd: %d %q", code, out)
 	}
-	if u, _ := store.UserByEmail(ctx, "crew@example.com"); !VerifyPassword(u.PasswordHash, "a brand new passphrase") {
+	crew, _ := store.UserByEmail(ctx, "crew@example.com")
+	if !VerifyPassword(crew.PasswordHash, "a brand new passphrase") {
 		t.Error("new password not stored")
+	}
+	// passwd and unlock each start a new login epoch: failed sign-ins
+	// counted under the old one stop counting (ADR 026).
+	if crew.LoginEpoch != 1 {
+		t.Errorf("login epoch after passwd: %d, want 1", crew.LoginEpoch)
+	}
+	if code, out, _ := run("", "unlock", "--email", "crew@example.com"); code != 0 || !strings.Contains(out, "Failed sign-ins of crew@example.com cleared") {
+		t.Errorf("unlock: %d %q", code, out)
+	}
+	if u, _ := store.UserByEmail(ctx, "crew@example.com"); u.LoginEpoch != 2 {
+		t.Errorf("login epoch after unlock: %d, want 2", u.LoginEpoch)
 	}
 	if code, _, _ := run("", "disable", "--email", "crew@example.com"); code != 0 {
 		t.Error("disable staff")

@@ -38,6 +38,10 @@ const Usage = `usage:
   site user disable --email EMAIL
   site user enable --email EMAIL
   site user role --email EMAIL --role admin|staff
+  site user unlock --email EMAIL
+
+unlock clears the account's failed sign-ins (so does passwd), for a
+browser that never signed in to it while strangers guess at the email.
 
 Passwords are read from standard input: typed twice (not shown) on a
 terminal, or one line when piped. They need at least 12 characters and
@@ -73,6 +77,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		err = c.setDisabled(ctx, *email, args[0] == "disable")
 	case "role":
 		err = c.role(ctx, *email, *role)
+	case "unlock":
+		err = c.unlock(ctx, *email)
 	case "help", "-h", "--help":
 		fmt.Fprintln(c.Out, Usage)
 		return 0
@@ -211,7 +217,19 @@ func (c *CLI) passwd(ctx context.Context, email string) error {
 	if err := c.change(ctx, u, db.UserChange{PasswordHash: &hash}, "password reset"); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.Out, "Password changed for %s; its sessions were ended.\n", u.Email)
+	fmt.Fprintf(c.Out, "Password changed for %s; its sessions and failed sign-ins were cleared.\n", u.Email)
+	return nil
+}
+
+func (c *CLI) unlock(ctx context.Context, email string) error {
+	u, err := c.find(ctx, email)
+	if err != nil {
+		return err
+	}
+	if err := c.change(ctx, u, db.UserChange{Unlock: true}, "sign-in unlocked"); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.Out, "Failed sign-ins of %s cleared.\n", u.Email)
 	return nil
 }
 

@@ -20,7 +20,11 @@ type User struct {
 	UpdatedAt    time.Time  `db:"updated_at" json:"updatedAt"`
 	LastLoginAt  *time.Time `db:"last_login_at" json:"lastLoginAt"`
 	DisabledAt   *time.Time `db:"disabled_at" json:"disabledAt"`
-	Roles        []string   `db:"-" json:"roles"`
+	// LoginEpoch names the account's current sign-in counters: a password
+	// reset or an unlock bumps it, and failures counted under the old
+	// epoch no longer apply.
+	LoginEpoch int64    `db:"login_epoch" json:"-"`
+	Roles      []string `db:"-" json:"roles"`
 }
 
 // Roles are the account roles spec 6 knows.
@@ -32,7 +36,7 @@ var ErrDuplicate = errors.New("already exists")
 // ErrLastAdmin is returned when a change would leave no enabled admin.
 var ErrLastAdmin = errors.New("the last admin cannot be disabled or demoted")
 
-const userColumns = `id, email, name, password_hash, created_at, updated_at, last_login_at, disabled_at`
+const userColumns = `id, email, name, password_hash, created_at, updated_at, last_login_at, disabled_at, login_epoch`
 
 func isUniqueViolation(err error) bool {
 	if err == nil {
@@ -60,7 +64,7 @@ func (s *Store) CreateUser(ctx context.Context, u User) error {
 	u.Email = strings.ToLower(strings.TrimSpace(u.Email))
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.NamedExecContext(ctx, `INSERT INTO users (`+userColumns+`) VALUES (:id, :email, :name, :password_hash,
-			:created_at, :updated_at, :last_login_at, :disabled_at)`, u); err != nil {
+			:created_at, :updated_at, :last_login_at, :disabled_at, :login_epoch)`, u); err != nil {
 			return err
 		}
 		for _, r := range u.Roles {
@@ -146,6 +150,9 @@ type UserChange struct {
 	Role         *string // replaces the roles with this one
 	Disabled     *bool
 	PasswordHash *string
+	// Unlock clears the account's failed sign-ins (a new LoginEpoch);
+	// a new password does too.
+	Unlock bool
 }
 
 // ChangeUser applies a change to one account. It refuses (ErrLastAdmin) a
@@ -186,6 +193,9 @@ func (s *Store) ChangeUser(ctx context.Context, id string, ch UserChange, now ti
 		if ch.PasswordHash != nil {
 			u.PasswordHash = *ch.PasswordHash
 		}
+		if ch.PasswordHash != nil || ch.Unlock {
+			u.LoginEpoch++
+		}
 		if wasAdmin && (u.DisabledAt != nil || !contains(u.Roles, "admin")) {
 			var others int
 			if err := tx.GetContext(ctx, &others, tx.Rebind(`SELECT COUNT(DISTINCT r.user_id) FROM user_roles r JOIN users u ON u.id = r.user_id
@@ -198,7 +208,7 @@ func (s *Store) ChangeUser(ctx context.Context, id string, ch UserChange, now ti
 		}
 		u.UpdatedAt = now
 		if _, err := tx.NamedExecContext(ctx, `UPDATE users SET name = :name, password_hash = :password_hash, updated_at = :updated_at,
-			disabled_at = :disabled_at WHERE id = :id`, u); err != nil {
+			disabled_at = :disabled_at, login_epoch = :login_epoch WHERE id = :id`, u); err != nil {
 			return err
 		}
 		if ch.Role != nil {

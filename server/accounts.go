@@ -2,11 +2,14 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -22,10 +25,25 @@ import (
 // PIN's, stored hashed in admin_sessions with the user's id; the PIN-gated
 // tools refuse them and these endpoints refuse PIN tokens.
 
-// Login limits: per client IP the admin gate's ADMIN_MAX_ATTEMPTS per
-// ADMIN_LOCKOUT; per account LoginAttemptsPerAccount in the same window,
-// so a distributed guess at one account is bounded too.
-const LoginAttemptsPerAccount = 10
+// Login limits (ADR 026). A browser that never signed in to the account
+// is counted per client IP (the admin gate's ADMIN_MAX_ATTEMPTS per
+// ADMIN_LOCKOUT) and per account (LoginAttemptsPerAccount in the same
+// window), so a distributed guess at one account is bounded too. A
+// browser holding a device token for the account (it signed in before)
+// is counted per device only (LoginAttemptsPerDevice): strangers guessing
+// at the owner's email cannot lock the owner out of it.
+const (
+	LoginAttemptsPerAccount = 10
+	LoginAttemptsPerDevice  = 10
+)
+
+// deviceCookie carries the device token. It is sent only to the sign-in
+// endpoint, never readable by scripts, never cross-site.
+const deviceCookie = "admin_device"
+
+// deviceKeySetting is the settings row holding the key device tokens are
+// signed with, made once and shared by every instance.
+const deviceKeySetting = "device_token_key"
 
 // Messages of the account API.
 const (
@@ -44,17 +62,21 @@ const (
 
 // accountAPI holds the sign-in limits; it is built once by accountsAPI.
 type accountAPI struct {
-	s                   *Server
-	ipLimit, emailLimit guard.Attempts
+	s                                *Server
+	ipLimit, emailLimit, deviceLimit guard.Attempts
+
+	keyMu     sync.Mutex
+	deviceKey []byte
 }
 
 // accountsAPI registers the account and leads endpoints. They sit beside
 // the PIN-gated group, so the PIN group's catch-all does not shadow them.
 func (s *Server) accountsAPI(e *echo.Echo) {
 	a := &accountAPI{
-		s:          s,
-		ipLimit:    s.newAttempts("login-ip", s.cfg.Admin.MaxAttempts, s.cfg.Admin.Lockout),
-		emailLimit: s.newAttempts("login-account", LoginAttemptsPerAccount, s.cfg.Admin.Lockout),
+		s:           s,
+		ipLimit:     s.newAttempts("login-ip", s.cfg.Admin.MaxAttempts, s.cfg.Admin.Lockout),
+		emailLimit:  s.newAttempts("login-account", LoginAttemptsPerAccount, s.cfg.Admin.Lockout),
+		deviceLimit: s.newAttempts("login-device", LoginAttemptsPerDevice, s.cfg.Admin.Lockout),
 	}
 	e.POST("/api/admin/login", a.login)
 	signedIn := a.require("")
@@ -174,7 +196,8 @@ func (a *accountAPI) login(c echo.Context) error {
 	if err != nil && !errors.Is(err, db.ErrNotFound) {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Sign-in is unavailable right now. Try again in a minute.", Err: err}
 	}
-	ok, err := s.checkSecret(ctx, c, "sign-ins", []limitKey{{a.ipLimit, ip}, {a.emailLimit, email}}, func() bool {
+	keys, trusted := a.loginKeys(c, ip, email, u, found)
+	ok, err := s.checkSecret(ctx, c, "sign-ins", keys, func() bool {
 		if !found {
 			return accounts.VerifyNobody(in.Password)
 		}
@@ -206,10 +229,81 @@ func (a *accountAPI) login(c echo.Context) error {
 	if err := s.store.RecordLogin(ctx, u.ID, now); err != nil {
 		s.log.Error("last sign-in not recorded", "user", u.ID, "err", err)
 	}
+	if !trusted {
+		a.trustDevice(c, u)
+	}
 	s.audit(c, u, db.AuditLogin, "", "")
-	s.log.Info("admin: account signed in", "user", u.ID, "ip", ip)
+	s.log.Info("admin: account signed in", "user", u.ID, "ip", ip, "known_device", trusted)
 	return c.JSON(http.StatusOK, map[string]any{"token": token, "role": roleOf(u.Roles), "name": u.Name, "email": u.Email,
 		"expiresAt": se.ExpiresAt.Format(time.RFC3339)})
+}
+
+// accountKey names an account's shared sign-in counter: the email and
+// the account's login epoch, which a password reset or an unlock bumps,
+// so the old failures stop counting everywhere at once (ADR 026). An
+// unknown email is counted under the email alone, as if it existed.
+func accountKey(email string, u db.User, found bool) string {
+	if !found {
+		return email
+	}
+	return email + "#" + strconv.FormatInt(u.LoginEpoch, 10)
+}
+
+// loginKeys chooses the counters a sign-in is checked against: the
+// device's own when the browser holds a valid device token for this
+// account, else the client IP's and the account's.
+func (a *accountAPI) loginKeys(c echo.Context, ip, email string, u db.User, found bool) ([]limitKey, bool) {
+	if found {
+		if ck, err := c.Cookie(deviceCookie); err == nil {
+			if key := a.key(c.Request().Context()); key != nil {
+				if nonce, ok := accounts.VerifyDeviceToken(key, ck.Value, u.ID); ok {
+					return []limitKey{{a.deviceLimit, u.ID + "|" + nonce}}, true
+				}
+			}
+		}
+	}
+	return []limitKey{{a.ipLimit, ip}, {a.emailLimit, accountKey(email, u, found)}}, false
+}
+
+// trustDevice gives the browser that just signed in a device token for
+// the account (a year, HttpOnly, SameSite=Strict, sent only to the
+// sign-in endpoint, Secure behind https).
+func (a *accountAPI) trustDevice(c echo.Context, u db.User) {
+	key := a.key(c.Request().Context())
+	if key == nil {
+		return
+	}
+	c.SetCookie(&http.Cookie{
+		Name: deviceCookie, Value: accounts.NewDeviceToken(key, u.ID), Path: "/api/admin/login",
+		MaxAge: 365 * 24 * 3600, HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		Secure: strings.HasPrefix(a.s.cfg.BaseURL, "https://"),
+	})
+}
+
+// key returns the device-token key, made at first use and shared by
+// every instance through the settings table; nil while the database
+// cannot be read (the sign-in then counts as from an unknown browser).
+func (a *accountAPI) key(ctx context.Context) []byte {
+	a.keyMu.Lock()
+	defer a.keyMu.Unlock()
+	if a.deviceKey != nil {
+		return a.deviceKey
+	}
+	b := make([]byte, 32)
+	rand.Read(b)
+	if _, err := a.s.store.SetSettingIfAbsent(ctx, deviceKeySetting, hex.EncodeToString(b), time.Now().UTC()); err != nil {
+		return nil
+	}
+	st, err := a.s.store.Settings(ctx)
+	if err != nil {
+		return nil
+	}
+	k, err := hex.DecodeString(st[deviceKeySetting])
+	if err != nil || len(k) != 32 {
+		return nil
+	}
+	a.deviceKey = k
+	return k
 }
 
 func (a *accountAPI) me(c echo.Context) error {
@@ -217,15 +311,31 @@ func (a *accountAPI) me(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"id": u.ID, "email": u.Email, "name": u.Name, "roles": u.Roles, "role": roleOf(u.Roles)})
 }
 
+// userRow is one account on the Users screen, with whether strangers'
+// failed sign-ins have locked it for browsers that never signed in to it.
+type userRow struct {
+	db.User
+	SignInLocked bool       `json:"signInLocked"`
+	LockedUntil  *time.Time `json:"lockedUntil"`
+}
+
 func (a *accountAPI) listUsers(c echo.Context) error {
-	us, err := a.s.store.ListUsers(c.Request().Context())
+	ctx := c.Request().Context()
+	us, err := a.s.store.ListUsers(ctx)
 	if err != nil {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: msgAccountsBusy, Err: err}
 	}
-	if us == nil {
-		us = []db.User{}
+	now := time.Now().UTC()
+	rows := make([]userRow, 0, len(us))
+	for _, u := range us {
+		r := userRow{User: u}
+		if locked, retry, err := a.emailLimit.Check(ctx, accountKey(u.Email, u, true), now); err == nil && locked {
+			until := now.Add(retry).Truncate(time.Second)
+			r.SignInLocked, r.LockedUntil = true, &until
+		}
+		rows = append(rows, r)
 	}
-	return c.JSON(http.StatusOK, map[string]any{"users": us})
+	return c.JSON(http.StatusOK, map[string]any{"users": rows})
 }
 
 // hashNewPassword checks a password against the rules and hashes it
@@ -285,9 +395,10 @@ func (a *accountAPI) updateUser(c echo.Context) error {
 		Role     *string `json:"role"`
 		Disabled *bool   `json:"disabled"`
 		Password *string `json:"password"`
+		Unlock   bool    `json:"unlock"`
 	}
 	if err := c.Bind(&in); err != nil {
-		return &StatusError{Status: http.StatusBadRequest, Message: "Send the change as JSON: name, role, disabled or password."}
+		return &StatusError{Status: http.StatusBadRequest, Message: "Send the change as JSON: name, role, disabled, password or unlock."}
 	}
 	target, err := s.store.UserByID(ctx, c.Param("id"))
 	if errors.Is(err, db.ErrNotFound) {
@@ -295,8 +406,11 @@ func (a *accountAPI) updateUser(c echo.Context) error {
 	} else if err != nil {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: msgAccountsBusy, Err: err}
 	}
-	ch := db.UserChange{Disabled: in.Disabled}
+	ch := db.UserChange{Disabled: in.Disabled, Unlock: in.Unlock}
 	var what []string
+	if in.Unlock {
+		what = append(what, "sign-in unlocked")
+	}
 	if in.Name != nil {
 		n := strings.TrimSpace(*in.Name)
 		if err := accounts.CheckName(n); err != nil {

@@ -7,7 +7,11 @@ import { Badge, Button, Card, ConfirmDialog } from "../ui";
 import { AdminLink } from "./leads";
 
 /** User is a row of GET /api/admin/users (docs/leads-api.md). */
-export interface User { id: string; email: string; name: string; roles: string[]; createdAt: string; disabledAt: string | null; lastLoginAt: string | null }
+export interface User {
+  id: string; email: string; name: string; roles: string[]; createdAt: string; disabledAt: string | null; lastLoginAt: string | null;
+  /** signInLocked: failed sign-ins used up the account's limit; browsers that signed in to it before still can (ADR 026). */
+  signInLocked: boolean; lockedUntil: string | null;
+}
 
 /** MIN_PASSWORD is the server's minimum password length. */
 export const MIN_PASSWORD = 12;
@@ -101,12 +105,21 @@ function UsersManager({ account, navigate }: { account: Account; navigate: (s: s
                           <option value="admin">Admin</option>
                         </select>
                       </td>
-                      <td>{u.disabledAt ? <Badge tone="bad">Disabled</Badge> : <Badge tone="good">Active</Badge>}</td>
+                      <td>
+                        {u.disabledAt ? <Badge tone="bad">Disabled</Badge> : <Badge tone="good">Active</Badge>}
+                        {u.signInLocked && u.lockedUntil && (
+                          <p className="a-muted al-lock">Too many failed sign-ins: new browsers wait until <time dateTime={u.lockedUntil}>{fmtDateTime(u.lockedUntil)}</time>.</p>
+                        )}
+                      </td>
                       <td>{u.lastLoginAt ? <time dateTime={u.lastLoginAt}>{fmtDateTime(u.lastLoginAt)}</time> : <span className="a-muted">Never</span>}</td>
                       <td>
                         <div className="a-row">
                           <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} onClick={() => setResetFor(u)}
                             aria-label={`Reset password for ${label}`}>Reset password</Button>
+                          {u.signInLocked && (
+                            <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} aria-label={`Unlock sign-in for ${label}`}
+                              onClick={() => update(u, { unlock: true }, `${label} can sign in from any browser again.`)}>Unlock sign-in</Button>
+                          )}
                           {u.disabledAt ? (
                             <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} aria-label={`Enable ${label}`}
                               onClick={() => update(u, { disabled: false }, `${label} can sign in again.`)}>Enable</Button>
