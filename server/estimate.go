@@ -66,6 +66,18 @@ func parseEstimate(c echo.Context) (EstimateValues, string) {
 	}, c.FormValue("website")
 }
 
+// msgBadField is the estimate form's message for a field holding text
+// the site cannot store.
+const msgBadField = "Please remove the special characters from this field (a NUL character or invalid text)."
+
+// printable is v as it can be shown back in the form: invalid UTF-8
+// becomes U+FFFD and NULs go, so the visitor sees where the text was.
+func (v EstimateValues) printable() EstimateValues {
+	p := func(s string) string { return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "") }
+	return EstimateValues{Name: p(v.Name), Phone: p(v.Phone), Email: p(v.Email), City: p(v.City), Street: p(v.Street), Zip: p(v.Zip),
+		DamageType: p(v.DamageType), Emergency: p(v.Emergency), InsuranceCarrier: p(v.InsuranceCarrier), Notes: p(v.Notes)}
+}
+
 // validateEstimate checks every field and returns a message per bad field.
 func validateEstimate(v EstimateValues) map[string]string {
 	errs := map[string]string{}
@@ -76,6 +88,17 @@ func validateEstimate(v EstimateValues) map[string]string {
 			return true
 		}
 		return false
+	}
+	// Text the databases cannot store (a NUL, invalid UTF-8) is refused
+	// here, per field, rather than "received" and never stored.
+	for field, val := range map[string]string{"name": v.Name, "phone": v.Phone, "email": v.Email, "city": v.City, "street": v.Street, "zip": v.Zip,
+		"damageType": v.DamageType, "emergency": v.Emergency, "insuranceCarrier": v.InsuranceCarrier, "notes": v.Notes} {
+		if !validText(val) {
+			errs[field] = msgBadField
+		}
+	}
+	if len(errs) > 0 {
+		return errs
 	}
 	if !tooLong("name", "Name is", v.Name, maxName) && v.Name == "" {
 		errs["name"] = "Please enter your name."
@@ -137,7 +160,7 @@ func (s *Server) postEstimate(c echo.Context) error {
 		return s.estimateTooMany(c, v, retry)
 	}
 	if errs := validateEstimate(v); len(errs) > 0 {
-		return s.estimateReply(c, http.StatusUnprocessableEntity, EstimateState{Values: v, Errors: errs})
+		return s.estimateReply(c, http.StatusUnprocessableEntity, EstimateState{Values: v.printable(), Errors: errs})
 	}
 	if honeypot != "" {
 		// A bot filled the hidden field: answer exactly as a saved request

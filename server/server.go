@@ -389,6 +389,7 @@ func (s *Server) router() *echo.Echo {
 		Skipper: func(c echo.Context) bool {
 			return c.Path() == "/api/admin/media" && c.Request().Method == http.MethodPost
 		}}))
+	e.Use(s.textIntake)
 
 	// Operations
 	getHead(e, "/healthz", s.healthz)
