@@ -110,8 +110,9 @@ export function Carousel({ items }: { items: GalleryItem[] }) {
   };
   const onPointerDown = (e: React.PointerEvent) => {
     if (e.pointerType !== "mouse" || !track.current) return;
-    // A press on a video works its controls: capturing the pointer for a
-    // drag would swallow the click that plays or seeks.
+    // A press on a video works its controls: dragging along the seek bar
+    // must seek, not move the carousel. Chromium's controls keep their
+    // pointer events to themselves; this covers browsers whose do not.
     if ((e.target as Element).closest("video")) return;
     drag.current = { x: e.clientX, left: track.current.scrollLeft, moved: false };
     track.current.setPointerCapture(e.pointerId);
