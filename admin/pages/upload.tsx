@@ -171,7 +171,7 @@ export default function Upload(_: AdminPageProps) {
               placeholder="What the picture shows, for people who cannot see it" />
           </div>
         </div>
-        <p id="text-hint" className="a-muted">Caption and alt text go with every file in this selection; change them for each one below. Without alt text, the site says which project the picture is from. Videos get a poster from their first second.</p>
+        <p id="text-hint" className="a-muted">These go with every file you select now; change them for each file below. Without alt text, the site names the project. A video's poster is taken about 1 second in.</p>
         <input ref={fileInput} type="file" accept="image/*,video/*" multiple hidden onChange={(e) => onFiles(e.target.files)} data-testid="file-input" />
         <Button onClick={choose} disabled={nameMissing || busy}><Icon name="camera" size={16} /> {busy ? "Uploading..." : "Select Photos & Videos"}</Button>
         {progress && (
