@@ -36,21 +36,44 @@ export function GalleryBlock({ gallery, heading = "Our Recent Work" }: { gallery
   );
 }
 
+/** NO_POSTER is a transparent pixel: a video without a poster shows its
+ * designed placeholder through it instead of the browser's black box
+ * (Chromium paints the box dark until a poster or a frame covers it). */
+const NO_POSTER = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
+
+/** Slide is one card: the picture alone in its box, so nothing covers a
+ * video's controls, and below it the project badge, the Photo or Video
+ * label and the owner's caption. A video has its poster (a frame captured
+ * at upload, or an image the owner picked), or else a placeholder naming
+ * the project; it loads nothing until played (preload none). ADR 024. */
 function Slide({ item, index, total }: { item: GalleryItem; index: number; total: number }) {
+  const video = item.type === "video";
   return (
     <figure className="slide" role="group" aria-roledescription="slide" aria-label={`${index + 1} of ${total}: ${item.projectName}`}>
       <div className="slide__media">
-        {item.type === "video" ? (
-          <video src={item.url} controls preload="none" poster={item.poster || undefined} width={item.width || 640} height={item.height || 360}>
-            Your browser does not support the video tag.
-          </video>
+        {video ? (
+          <>
+            {!item.poster && (
+              <div className="slide__placeholder" aria-hidden="true">
+                <Icon name="video" size={40} />
+                <span>{item.projectName}</span>
+              </div>
+            )}
+            <video src={item.url} controls preload="none" poster={item.poster || NO_POSTER} aria-label={item.alt}
+              width={item.width || 640} height={item.height || 360}>
+              Your browser does not support the video tag.
+            </video>
+          </>
         ) : (
           <img src={item.url} srcSet={item.srcset || undefined} sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
-            alt={`${item.projectName} project photo`} loading="lazy" decoding="async" width={item.width || 800} height={item.height || 600} draggable={false} />
+            alt={item.alt} loading="lazy" decoding="async" width={item.width || 800} height={item.height || 600} draggable={false} />
         )}
-        <span className="slide__badge">{item.projectName}</span>
-        <span className="slide__type">{item.type === "video" ? "Video" : "Photo"}</span>
       </div>
+      <figcaption className="slide__caption">
+        <span className="slide__badge">{item.projectName}</span>
+        <span className="slide__type">{video ? "Video" : "Photo"}</span>
+        {item.caption && <span className="slide__text">{item.caption}</span>}
+      </figcaption>
     </figure>
   );
 }
@@ -87,6 +110,10 @@ export function Carousel({ items }: { items: GalleryItem[] }) {
   };
   const onPointerDown = (e: React.PointerEvent) => {
     if (e.pointerType !== "mouse" || !track.current) return;
+    // A press on a video works its controls: dragging along the seek bar
+    // must seek, not move the carousel. Chromium's controls keep their
+    // pointer events to themselves; this covers browsers whose do not.
+    if ((e.target as Element).closest("video")) return;
     drag.current = { x: e.clientX, left: track.current.scrollLeft, moved: false };
     track.current.setPointerCapture(e.pointerId);
   };

@@ -96,7 +96,14 @@ export interface GalleryItem {
   width: number;
   height: number;
   srcset: string;
+  /** poster is a video's poster image URL, "" when it has none. */
   poster: string;
+  /** caption is the owner's caption, "" for none. */
+  caption: string;
+  /** alt is the text alternative to show: the owner's, or one naming the
+   * project when they wrote none (altDefault). Never the file name. */
+  alt: string;
+  altDefault?: boolean;
 }
 
 export interface Gallery {

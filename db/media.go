@@ -2,6 +2,8 @@ package db
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -20,9 +22,16 @@ type Media struct {
 	Height    int       `db:"height" json:"height"`
 	Variants  string    `db:"variants" json:"variants"`
 	CreatedAt time.Time `db:"created_at" json:"createdAt"`
+	// Caption and Alt are the owner's words for the picture; Alt empty
+	// means the default alt text (media.DefaultAlt).
+	Caption string `db:"caption" json:"caption"`
+	Alt     string `db:"alt" json:"alt"`
+	// Poster is the storage key of a video's poster image, "" for none.
+	// A video's Width and Height are its poster's.
+	Poster string `db:"poster" json:"poster"`
 }
 
-const mediaColumns = `id, project, path, name, kind, mime, size, width, height, variants, created_at`
+const mediaColumns = `id, project, path, name, kind, mime, size, width, height, variants, created_at, caption, alt, poster`
 
 // GalleryFolders and GalleryFilesPerFolder are spec 9's listing limits.
 const (
@@ -55,7 +64,7 @@ func (s *Store) ListMedia(ctx context.Context) ([]Media, error) {
 // CreateMedia records an uploaded file.
 func (s *Store) CreateMedia(ctx context.Context, m Media) error {
 	_, err := s.db.NamedExecContext(ctx, `INSERT INTO media (`+mediaColumns+`)
-		VALUES (:id, :project, :path, :name, :kind, :mime, :size, :width, :height, :variants, :created_at)`, m)
+		VALUES (:id, :project, :path, :name, :kind, :mime, :size, :width, :height, :variants, :created_at, :caption, :alt, :poster)`, m)
 	if err != nil {
 		return fmt.Errorf("create media %s: %w", m.Path, err)
 	}
@@ -72,16 +81,66 @@ func (s *Store) GetMedia(ctx context.Context, id string) (Media, error) {
 	return m, nil
 }
 
-// DeleteMedia removes a media row; ErrNotFound if there was none.
-func (s *Store) DeleteMedia(ctx context.Context, id string) error {
-	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM media WHERE id = ?`), id)
+// DeleteMedia removes a media row and returns it as it was when removed
+// (a poster set since the caller read it included); ErrNotFound if there
+// was none.
+func (s *Store) DeleteMedia(ctx context.Context, id string) (Media, error) {
+	var m Media
+	err := s.db.GetContext(ctx, &m, s.q(`DELETE FROM media WHERE id = ? RETURNING `+mediaColumns), id)
 	if err != nil {
-		return fmt.Errorf("delete media %s: %w", id, err)
+		return m, fmt.Errorf("delete media %s: %w", id, notFound(err))
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("delete media %s: %w", id, ErrNotFound)
+	return m, nil
+}
+
+// SetMediaText saves a photo's or video's caption and alt text together,
+// in one statement, so concurrent saves leave one save's pair, never a
+// mix; it returns the updated row.
+func (s *Store) SetMediaText(ctx context.Context, id, caption, alt string) (Media, error) {
+	var m Media
+	err := s.db.GetContext(ctx, &m, s.q(`UPDATE media SET caption = ?, alt = ? WHERE id = ? RETURNING `+mediaColumns), caption, alt, id)
+	if err != nil {
+		return m, fmt.Errorf("media %s text: %w", id, notFound(err))
 	}
-	return nil
+	return m, nil
+}
+
+// SetMediaPoster makes key the poster of the video id, sized width x
+// height, and returns the updated row and the key of the poster it
+// replaced ("" for none), which the caller deletes from storage. The
+// swap is conditional on the poster read just before, and retried if
+// another save won in between, so every replaced poster is returned to
+// exactly one caller and none is left in storage unreferenced.
+// ErrNotFound if the row is gone or is not a video.
+func (s *Store) SetMediaPoster(ctx context.Context, id, key string, width, height int) (Media, string, error) {
+	for {
+		var old string
+		err := s.db.GetContext(ctx, &old, s.q(`SELECT poster FROM media WHERE id = ? AND kind = 'video'`), id)
+		if err != nil {
+			return Media{}, "", fmt.Errorf("media %s poster: %w", id, notFound(err))
+		}
+		var m Media
+		err = s.db.GetContext(ctx, &m, s.q(`UPDATE media SET poster = ?, width = ?, height = ?
+			WHERE id = ? AND kind = 'video' AND poster = ? RETURNING `+mediaColumns), key, width, height, id, old)
+		if err == nil {
+			return m, old, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return Media{}, "", fmt.Errorf("media %s poster: %w", id, err)
+		}
+		if err := ctx.Err(); err != nil {
+			return Media{}, "", err
+		}
+	}
+}
+
+// IsPoster reports whether key is some video's poster (serving /media/).
+func (s *Store) IsPoster(ctx context.Context, key string) (bool, error) {
+	var n int
+	if err := s.db.GetContext(ctx, &n, s.q(`SELECT COUNT(*) FROM media WHERE poster = ?`), key); err != nil {
+		return false, fmt.Errorf("poster %s: %w", key, err)
+	}
+	return n > 0, nil
 }
 
 // RecentMedia returns the latest uploads, newest first (the dashboard's

@@ -136,10 +136,10 @@ func TestMediaCRUD(t *testing.T) {
 		if !list[0].CreatedAt.Equal(now.Add(2 * time.Minute)) {
 			t.Errorf("created_at round trip = %v", list[0].CreatedAt)
 		}
-		if err := s.DeleteMedia(ctx, "m1"); err != nil {
-			t.Fatal(err)
+		if gone, err := s.DeleteMedia(ctx, "m1"); err != nil || gone.Path != "projects/kitchen-remodel/1.jpg" {
+			t.Fatalf("DeleteMedia = %+v, %v", gone, err)
 		}
-		if err := s.DeleteMedia(ctx, "m1"); !errors.Is(err, ErrNotFound) {
+		if _, err := s.DeleteMedia(ctx, "m1"); !errors.Is(err, ErrNotFound) {
 			t.Errorf("second delete err = %v, want ErrNotFound", err)
 		}
 		if _, err := s.GetMedia(ctx, "nope"); !errors.Is(err, ErrNotFound) {

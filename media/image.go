@@ -75,31 +75,10 @@ type Variant struct {
 // location included); then it makes WebP variants no wider than the
 // photo. The decoder is the one of the sniffed type t, never a guess.
 func ProcessImage(r io.ReaderAt, size int64, t Type, original io.Writer) (*Processed, error) {
-	cfg, err := decodeConfig(io.NewSectionReader(r, 0, size), t.MIME)
+	img, err := decodeWithinBudget(r, size, t)
 	if err != nil {
-		return nil, fmt.Errorf("photo cannot be read: %w", err)
-	}
-	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return nil, errors.New("photo cannot be read: it has no pixels")
-	}
-	h := readHeader(r, size, t.MIME)
-	warmEncoder()
-	if err := checkCost(cfg, t.MIME, h, false); err != nil {
 		return nil, err
 	}
-	img, err := decode(io.NewSectionReader(r, 0, size), t.MIME)
-	if err != nil {
-		return nil, fmt.Errorf("photo cannot be decoded: %w", err)
-	}
-	// Transparency makes the variants' encoding dearer; whether a photo
-	// has any is known only now.
-	if o, ok := img.(interface{ Opaque() bool }); !ok || !o.Opaque() {
-		if err := checkCost(cfg, t.MIME, h, true); err != nil {
-			return nil, err
-		}
-	}
-	img = orient(img, h.orientation)
-	img = to8Bit(img)
 	p := &Processed{Width: img.Bounds().Dx(), Height: img.Bounds().Dy()}
 	switch t.MIME {
 	case "image/png":
@@ -125,6 +104,38 @@ func ProcessImage(r io.ReaderAt, size int64, t Type, original io.Writer) (*Proce
 		p.Variants = append(p.Variants, Variant{Width: w, Data: vb.Bytes()})
 	}
 	return p, nil
+}
+
+// decodeWithinBudget checks a photo's decode cost from its header, then
+// decodes it with the decoder of the sniffed type t (never a guess), turns
+// it by its EXIF orientation and brings it to 8 bits a channel. The cost
+// counted is ProcessImage's whole work, so anything that makes less from
+// the decoded photo (a poster) stays within DecodeBudget too.
+func decodeWithinBudget(r io.ReaderAt, size int64, t Type) (image.Image, error) {
+	cfg, err := decodeConfig(io.NewSectionReader(r, 0, size), t.MIME)
+	if err != nil {
+		return nil, fmt.Errorf("photo cannot be read: %w", err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 {
+		return nil, errors.New("photo cannot be read: it has no pixels")
+	}
+	h := readHeader(r, size, t.MIME)
+	warmEncoder()
+	if err := checkCost(cfg, t.MIME, h, false); err != nil {
+		return nil, err
+	}
+	img, err := decode(io.NewSectionReader(r, 0, size), t.MIME)
+	if err != nil {
+		return nil, fmt.Errorf("photo cannot be decoded: %w", err)
+	}
+	// Transparency makes the variants' encoding dearer; whether a photo
+	// has any is known only now.
+	if o, ok := img.(interface{ Opaque() bool }); !ok || !o.Opaque() {
+		if err := checkCost(cfg, t.MIME, h, true); err != nil {
+			return nil, err
+		}
+	}
+	return to8Bit(orient(img, h.orientation)), nil
 }
 
 // checkCost refuses a photo larger than MaxPixels or whose processing

@@ -86,6 +86,8 @@ func (s *Server) adminAPI(e *echo.Echo) {
 	g.GET("/media", s.listMedia)
 	g.POST("/media", s.uploadMedia)
 	g.DELETE("/media/:id", s.deleteMedia)
+	g.PATCH("/media/:id", s.saveMediaText)
+	g.PUT("/media/:id/poster", s.putMediaPoster)
 	g.GET("/settings", s.getSettings)
 	g.PUT("/settings", s.putSettings)
 	g.GET("/routes", s.adminRoutesInfo)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"os"
@@ -136,23 +137,18 @@ func (s *Server) uploadMedia(c echo.Context) error {
 	if err != nil {
 		return &StatusError{Status: http.StatusBadRequest, Message: "Send the file as multipart/form-data in a field named file.", Err: err}
 	}
-	var part interface {
-		io.Reader
-		FileName() string
-		FormName() string
+	texts := map[string]string{"caption": "", "alt": ""}
+	part, err := fileAfterTexts(mr, texts)
+	if err != nil {
+		return err
 	}
-	for {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			return &StatusError{Status: http.StatusBadRequest, Message: "No file was sent (field name: file)."}
-		}
-		if err != nil {
-			return &StatusError{Status: http.StatusBadRequest, Message: "The upload was interrupted.", Err: err}
-		}
-		if p.FormName() == "file" {
-			part = p
-			break
-		}
+	caption, err := media.CleanCaption(texts["caption"])
+	if err != nil {
+		return textError(err)
+	}
+	alt, err := media.CleanAlt(texts["alt"])
+	if err != nil {
+		return textError(err)
 	}
 	original := part.FileName()
 	// The first SniffLen bytes are peeked to type the file and check a
@@ -178,7 +174,7 @@ func (s *Server) uploadMedia(c echo.Context) error {
 	now := time.Now().UTC()
 	name := media.StoredName(t.Ext, now)
 	key := "projects/" + folder + "/" + name
-	row := db.Media{ID: uuid.NewString(), Project: folder, Path: key, Name: name, Kind: t.Kind, MIME: t.MIME, CreatedAt: now}
+	row := db.Media{ID: uuid.NewString(), Project: folder, Path: key, Name: name, Kind: t.Kind, MIME: t.MIME, CreatedAt: now, Caption: caption, Alt: alt}
 	var stored []string
 	cleanup := func() {
 		for _, k := range stored {
@@ -290,6 +286,31 @@ func (s *Server) deleteMedia(c echo.Context) error {
 	if err != nil {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The photo could not be deleted right now.", Err: err}
 	}
+	keys := mediaKeys(m)
+	for _, k := range keys {
+		if err := s.media.Delete(ctx, k); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return &StatusError{Status: http.StatusInternalServerError, Message: "The file could not be removed from storage.", Err: err}
+		}
+	}
+	gone, err := s.store.DeleteMedia(ctx, m.ID)
+	if err != nil && !errors.Is(err, db.ErrNotFound) {
+		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The photo could not be deleted right now.", Err: err}
+	}
+	// A poster saved while the files above were deleted is on the row
+	// that was deleted, and goes with it.
+	if gone.Poster != "" && gone.Poster != m.Poster {
+		if err := s.media.Delete(ctx, gone.Poster); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			s.log.Warn("poster left in storage", "key", gone.Poster, "err", err)
+		}
+	}
+	s.log.Info("media deleted", "path", m.Path)
+	s.Invalidate("media deleted")
+	return c.JSON(http.StatusOK, map[string]bool{"ok": true})
+}
+
+// mediaKeys are the storage keys of a media row's files: the original,
+// its WebP variants and a video's poster.
+func mediaKeys(m db.Media) []string {
 	keys := []string{m.Path}
 	var vs []Variant
 	if json.Unmarshal([]byte(m.Variants), &vs) == nil {
@@ -297,17 +318,10 @@ func (s *Server) deleteMedia(c echo.Context) error {
 			keys = append(keys, v.Path)
 		}
 	}
-	for _, k := range keys {
-		if err := s.media.Delete(ctx, k); err != nil && !errors.Is(err, storage.ErrNotFound) {
-			return &StatusError{Status: http.StatusInternalServerError, Message: "The file could not be removed from storage.", Err: err}
-		}
+	if m.Poster != "" {
+		keys = append(keys, m.Poster)
 	}
-	if err := s.store.DeleteMedia(ctx, m.ID); err != nil && !errors.Is(err, db.ErrNotFound) {
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The photo could not be deleted right now.", Err: err}
-	}
-	s.log.Info("media deleted", "path", m.Path)
-	s.Invalidate("media deleted")
-	return c.JSON(http.StatusOK, map[string]bool{"ok": true})
+	return keys
 }
 
 // serveMedia streams a stored photo or video with Range support (video
@@ -360,7 +374,7 @@ var variantKey = regexp.MustCompile(`^(.+)-[0-9]+\.webp$`)
 
 // storedMediaType is the type recorded for the file at key: the media
 // row's sniffed type for an original, image/webp for a variant its row
-// lists; "" when no row has it.
+// lists or a video's poster; "" when no row has it.
 //
 // The queries go through the store's SQL handle because the db package
 // has no lookup by path yet (it would belong in db/media.go).
@@ -373,6 +387,12 @@ func (s *Server) storedMediaType(ctx context.Context, key string) (string, error
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return "", err
+	}
+	if media.IsPosterKey(key) {
+		if ok, err := s.store.IsPoster(ctx, key); err != nil || !ok {
+			return "", err
+		}
+		return "image/webp", nil
 	}
 	m := variantKey.FindStringSubmatch(key)
 	if m == nil {
@@ -425,4 +445,67 @@ func humanBytes(n int64) string {
 	default:
 		return fmt.Sprintf("%d KB", n>>10)
 	}
+}
+
+// maxTextPart bounds a caption or alt part of an upload before it is
+// cleaned and counted (media.MaxCaption characters, whitespace and all).
+const maxTextPart = 16 << 10
+
+// fileAfterTexts reads multipart parts up to the one named file, which it
+// returns unread for streaming. Text parts named in texts that come
+// before it are read into texts (at most maxTextPart bytes each); other
+// parts are skipped.
+func fileAfterTexts(mr *multipart.Reader, texts map[string]string) (*multipart.Part, error) {
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			return nil, &StatusError{Status: http.StatusBadRequest, Message: "No file was sent (field name: file)."}
+		}
+		if err != nil {
+			return nil, &StatusError{Status: http.StatusBadRequest, Message: "The upload was interrupted.", Err: err}
+		}
+		name := p.FormName()
+		if name == "file" {
+			return p, nil
+		}
+		if _, wanted := texts[name]; !wanted {
+			continue
+		}
+		b, err := io.ReadAll(io.LimitReader(p, maxTextPart+1))
+		if err != nil {
+			return nil, &StatusError{Status: http.StatusBadRequest, Message: "The upload was interrupted.", Err: err}
+		}
+		if len(b) > maxTextPart {
+			return nil, &StatusError{Status: http.StatusBadRequest, Message: fmt.Sprintf("The %s is far too long: keep it under %d characters.", textLabel(name), media.MaxCaption)}
+		}
+		texts[name] = string(b)
+	}
+}
+
+func textLabel(field string) string {
+	if field == "alt" {
+		return "alt text"
+	}
+	return field
+}
+
+// textError is the answer for a caption or alt text media refuses.
+func textError(err error) error {
+	var te *media.TextError
+	if errors.As(err, &te) {
+		return &StatusError{Status: http.StatusBadRequest, Message: te.Message, Err: err}
+	}
+	return err
+}
+
+// posterPath is the poster endpoint's URL path.
+var posterPath = regexp.MustCompile(`^/api/admin/media/[^/]+/poster$`)
+
+// isUploadRequest reports a request whose body is a file: a photo or
+// video upload, or a video poster. Such bodies stream under their own
+// caps (MAX_UPLOAD_BYTES, media.MaxPosterBytes) and UPLOAD_IDLE_TIMEOUT,
+// not BODY_LIMIT and BODY_READ_TIMEOUT.
+func isUploadRequest(method, urlPath string) bool {
+	return method == http.MethodPost && urlPath == "/api/admin/media" ||
+		method == http.MethodPut && posterPath.MatchString(urlPath)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/media"
 )
 
 // GalleryItem is a portfolio photo or video (spec 3).
@@ -23,8 +24,15 @@ type GalleryItem struct {
 	Width       int    `json:"width"`
 	Height      int    `json:"height"`
 	Srcset      string `json:"srcset"`
-	Poster      string `json:"poster"`
-	Path        string `json:"path"`
+	// Poster is the URL of a video's poster image, "" when it has none.
+	Poster string `json:"poster"`
+	Path   string `json:"path"`
+	// Caption is the owner's caption, shown under the picture ("" for
+	// none). Alt is the alt text to show: the owner's, or when they wrote
+	// none (AltDefault) one naming the project, never the file name.
+	Caption    string `json:"caption"`
+	Alt        string `json:"alt"`
+	AltDefault bool   `json:"altDefault,omitempty"`
 }
 
 // Gallery is the portfolio block's data.
@@ -72,7 +80,13 @@ func galleryItem(m db.Media) GalleryItem {
 	it := GalleryItem{
 		ID: m.ID, Name: m.Name, URL: mediaURL(m.Path), Type: kind, Project: m.Project,
 		ProjectName: ProjectDisplayName(m.Project), UploadedAt: m.CreatedAt.UTC().Format(time.RFC3339),
-		Width: m.Width, Height: m.Height, Path: m.Path,
+		Width: m.Width, Height: m.Height, Path: m.Path, Caption: m.Caption, Alt: m.Alt,
+	}
+	if it.Alt == "" {
+		it.Alt, it.AltDefault = media.DefaultAlt(kind, it.ProjectName), true
+	}
+	if m.Poster != "" {
+		it.Poster = mediaURL(m.Poster)
 	}
 	var vs []Variant
 	if m.Variants != "" && json.Unmarshal([]byte(m.Variants), &vs) == nil && len(vs) > 0 {

@@ -156,9 +156,7 @@ func (s *Server) readFormBody(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-func isUpload(r *http.Request) bool {
-	return r.Method == http.MethodPost && r.URL.Path == "/api/admin/media"
-}
+func isUpload(r *http.Request) bool { return isUploadRequest(r.Method, r.URL.Path) }
 
 // idleBody pushes the connection's read deadline forward before every
 // read: an upload is cut off only when it stops moving.

@@ -384,10 +384,10 @@ func (s *Server) router() *echo.Echo {
 	e.Use(middleware.Recover())
 	e.Use(s.securityHeaders)
 	e.Use(noStore)
-	// Uploads stream and have their own cap (MAX_UPLOAD_BYTES).
+	// Uploads and posters stream and have their own caps.
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: s.cfg.BodyLimit,
 		Skipper: func(c echo.Context) bool {
-			return c.Path() == "/api/admin/media" && c.Request().Method == http.MethodPost
+			return isUploadRequest(c.Request().Method, c.Request().URL.Path)
 		}}))
 	e.Use(s.textIntake)
 

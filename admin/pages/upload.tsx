@@ -3,13 +3,27 @@ import { Icon } from "../../components/icons";
 import { api, ApiError, getToken } from "../api";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
+import { captureFrame, drawFrame } from "../poster";
 import { Button, Card, ConfirmDialog, PageHeader } from "../ui";
 
-interface Item { id: string; name: string; url: string; type: "image" | "video"; projectName: string; uploadedAt: string; path: string; width: number; height: number }
+/** Item is a GalleryItem as GET /api/admin/media lists it (server/gallery.go). */
+interface Item {
+  id: string; name: string; url: string; type: "image" | "video"; projectName: string; uploadedAt: string; path: string; width: number; height: number;
+  poster: string; caption: string; alt: string; altDefault?: boolean;
+}
 
-/** uploadOne posts one file. XMLHttpRequest rather than fetch: it streams
- * the file and reports progress. */
-function uploadOne(project: string, file: File, token: () => string | null, onProgress: (p: number) => void): Promise<Item> {
+/** putPoster sends a poster (a captured frame or a picked image) for a
+ * video; the server checks, re-encodes and stores it. */
+function putPoster(id: string, image: Blob, name: string): Promise<Item> {
+  const fd = new FormData();
+  fd.append("file", image, name);
+  return api<Item>(`/api/admin/media/${encodeURIComponent(id)}/poster`, { method: "PUT", body: fd });
+}
+
+/** uploadOne posts one file, with the caption and alt text before it.
+ * XMLHttpRequest rather than fetch: it streams the file and reports
+ * progress. */
+function uploadOne(project: string, file: File, text: { caption: string; alt: string }, token: () => string | null, onProgress: (p: number) => void): Promise<Item> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `/api/admin/media?project=${encodeURIComponent(project)}`);
@@ -24,6 +38,8 @@ function uploadOne(project: string, file: File, token: () => string | null, onPr
     };
     xhr.onerror = () => reject(new ApiError(0, ""));
     const fd = new FormData();
+    fd.append("caption", text.caption);
+    fd.append("alt", text.alt);
     fd.append("file", file, file.name);
     xhr.send(fd);
   });
@@ -33,8 +49,10 @@ function uploadOne(project: string, file: File, token: () => string | null, onPr
 export default function Upload(_: AdminPageProps) {
   const [items, setItems] = useState<Item[] | null>(null);
   const [project, setProject] = useState("");
+  const [caption, setCaption] = useState("");
+  const [alt, setAlt] = useState("");
   const [busy, setBusy] = useState(false);
-  const [progress, setProgress] = useState<{ name: string; pct: number } | null>(null);
+  const [progress, setProgress] = useState<{ name: string; pct: number; poster?: boolean } | null>(null);
   const [pending, setPending] = useState<Item | null>(null);
   const [deleting, setDeleting] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -50,6 +68,23 @@ export default function Upload(_: AdminPageProps) {
     }
   };
   useEffect(() => { load(); }, []);
+
+  const replace = (item: Item) => setItems((cur) => (cur || []).map((i) => (i.id === item.id ? item : i)));
+
+  /** capturePoster makes a just-uploaded video's poster from the local
+   * file. A failure keeps the upload: the owner can pick an image. */
+  const capturePoster = async (item: Item, file: File): Promise<Item> => {
+    const url = URL.createObjectURL(file);
+    try {
+      return await putPoster(item.id, await captureFrame(url), "frame.jpg");
+    } catch (err) {
+      const why = err instanceof ApiError && err.message ? err.message : err instanceof Error ? err.message : "";
+      toast({ title: `No poster for ${file.name}`, description: `${why ? why + ". " : ""}Choose a poster image for it below.`, variant: "destructive" });
+      return item;
+    } finally {
+      URL.revokeObjectURL(url);
+    }
+  };
 
   const nameMissing = project.trim() === "";
   const choose = () => {
@@ -73,9 +108,13 @@ export default function Upload(_: AdminPageProps) {
     for (const file of Array.from(files)) {
       setProgress({ name: file.name, pct: 0 });
       try {
-        const item = await uploadOne(name, file, getToken, (pct) => setProgress({ name: file.name, pct }));
-        added.push(item);
+        let item = await uploadOne(name, file, { caption, alt }, getToken, (pct) => setProgress({ name: file.name, pct }));
         toast({ title: `${file.name} uploaded successfully!` });
+        if (item.type === "video") {
+          setProgress({ name: file.name, pct: 100, poster: true });
+          item = await capturePoster(item, file);
+        }
+        added.push(item);
       } catch (err) {
         const msg = err instanceof ApiError && err.message ? `Upload failed: ${err.message}` : "An error occurred during upload.";
         toast({ title: msg, variant: "destructive" });
@@ -120,10 +159,23 @@ export default function Upload(_: AdminPageProps) {
             placeholder="e.g. Kitchen Fire Repair Marietta" aria-describedby="project-hint" />
           <p id="project-hint" className="a-muted">Photos are grouped by project. The name becomes the folder: “Kitchen Fire Repair” → kitchen-fire-repair.</p>
         </div>
+        <div className="a-form-grid">
+          <div className="a-field">
+            <label htmlFor="upload-caption" className="a-label">Caption (optional)</label>
+            <input id="upload-caption" className="a-input" value={caption} onChange={(e) => setCaption(e.target.value)} aria-describedby="text-hint"
+              placeholder="e.g. Kitchen dried and rebuilt in 9 days" />
+          </div>
+          <div className="a-field">
+            <label htmlFor="upload-alt" className="a-label">Alt text (optional)</label>
+            <input id="upload-alt" className="a-input" value={alt} onChange={(e) => setAlt(e.target.value)} aria-describedby="text-hint"
+              placeholder="What the picture shows, for people who cannot see it" />
+          </div>
+        </div>
+        <p id="text-hint" className="a-muted">These go with every file you select now; change them for each file below. Without alt text, the site names the project. A video's poster is taken about 1 second in.</p>
         <input ref={fileInput} type="file" accept="image/*,video/*" multiple hidden onChange={(e) => onFiles(e.target.files)} data-testid="file-input" />
         <Button onClick={choose} disabled={nameMissing || busy}><Icon name="camera" size={16} /> {busy ? "Uploading..." : "Select Photos & Videos"}</Button>
         {progress && (
-          <p className="a-muted" role="status">Uploading {progress.name}: {progress.pct}%</p>
+          <p className="a-muted" role="status">{progress.poster ? `Making a poster for ${progress.name}...` : `Uploading ${progress.name}: ${progress.pct}%`}</p>
         )}
       </Card>
       <Card title={items === null ? "Uploaded media" : `Uploaded media (${items.length})`}>
@@ -133,20 +185,7 @@ export default function Upload(_: AdminPageProps) {
           <div className="a-empty"><Icon name="camera" size={32} /><p>No photos yet</p><p className="a-muted">Enter a project name and select photos or videos to start the portfolio.</p></div>
         ) : (
           <ul className="a-media">
-            {items.map((it) => (
-              <li key={it.id} className="a-media__item">
-                {it.type === "video" ? (
-                  <video src={it.url} controls preload="metadata" width={320} height={180}>Your browser does not support the video tag.</video>
-                ) : (
-                  <img src={it.url} alt={`${it.projectName}: ${it.name}`} loading="lazy" width={it.width || 320} height={it.height || 240} />
-                )}
-                <div className="a-media__meta">
-                  <span className="a-badge a-badge--info">{it.projectName}</span>
-                  <span className="a-muted">{it.type === "video" ? "Video" : "Photo"}</span>
-                  <Button variant="danger" onClick={() => setPending(it)} aria-label={`Delete ${it.name}`}>Delete</Button>
-                </div>
-              </li>
-            ))}
+            {items.map((it) => <MediaItem key={it.id} item={it} onSaved={replace} onDelete={() => setPending(it)} />)}
           </ul>
         )}
       </Card>
@@ -154,5 +193,93 @@ export default function Upload(_: AdminPageProps) {
         description={<p>This removes <strong>{pending?.name}</strong> from the {pending?.projectName} project and from the website. This cannot be undone.</p>}
         onConfirm={confirmDelete} onCancel={() => setPending(null)} />
     </>
+  );
+}
+
+/** MediaItem is one uploaded photo or video in the grid: its preview, its
+ * caption and alt text (saved with Save), and for a video its poster. */
+function MediaItem({ item, onSaved, onDelete }: { item: Item; onSaved: (i: Item) => void; onDelete: () => void }) {
+  const [caption, setCaption] = useState(item.caption);
+  const [alt, setAlt] = useState(item.altDefault ? "" : item.alt);
+  const [busy, setBusy] = useState<"" | "text" | "poster">("");
+  const video = useRef<HTMLVideoElement>(null);
+  const posterInput = useRef<HTMLInputElement>(null);
+  const toast = useToast();
+  const kind = item.type === "video" ? "Video" : "Photo";
+  const changed = caption !== item.caption || alt !== (item.altDefault ? "" : item.alt);
+
+  const save = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setBusy("text");
+    try {
+      const saved = await api<Item>(`/api/admin/media/${encodeURIComponent(item.id)}`, { method: "PATCH", body: JSON.stringify({ caption, alt }) });
+      onSaved(saved);
+      setCaption(saved.caption);
+      setAlt(saved.altDefault ? "" : saved.alt);
+      toast({ title: "Caption and alt text saved" });
+    } catch (err) {
+      toast({ title: err instanceof ApiError && err.message ? `Save failed: ${err.message}` : "An error occurred while saving.", variant: "destructive" });
+    } finally {
+      setBusy("");
+    }
+  };
+
+  const sendPoster = async (make: () => Promise<Blob>, name: string) => {
+    setBusy("poster");
+    try {
+      onSaved(await putPoster(item.id, await make(), name));
+      toast({ title: "Poster saved" });
+    } catch (err) {
+      const msg = err instanceof ApiError || err instanceof Error ? err.message : "";
+      toast({ title: msg ? `Poster failed: ${msg}` : "An error occurred while saving the poster.", variant: "destructive" });
+    } finally {
+      setBusy("");
+    }
+  };
+  // The frame the preview shows, or (before it has loaded one) the
+  // frame at about 1 s.
+  const takeFrame = () => sendPoster(() => {
+    const v = video.current;
+    if (v && v.readyState >= 2) return drawFrame(v);
+    return captureFrame(item.url, v && v.currentTime > 0 ? v.currentTime : undefined);
+  }, "frame.jpg");
+
+  return (
+    <li className="a-media__item">
+      {item.type === "video" ? (
+        <video ref={video} src={item.url} poster={item.poster || undefined} controls preload="metadata" width={320} height={180} aria-label={item.alt}>
+          Your browser does not support the video tag.
+        </video>
+      ) : (
+        <img src={item.url} alt={item.alt} loading="lazy" width={item.width || 320} height={item.height || 240} />
+      )}
+      <div className="a-media__meta">
+        <span className="a-media__what"><span className="a-badge a-badge--info">{item.projectName}</span> <span className="a-muted">{kind}</span></span>
+        <Button variant="danger" onClick={onDelete} aria-label={`Delete ${item.name}`}>Delete</Button>
+      </div>
+      {item.type === "video" && (
+        <div className="a-media__poster">
+          <p className="a-muted">{item.poster ? "Poster: shown before the video plays." : "No poster yet: the site shows a placeholder with the project name."}</p>
+          <div className="a-row">
+            <Button variant="outline" onClick={takeFrame} disabled={busy !== ""}>Use current frame</Button>
+            <Button variant="outline" onClick={() => posterInput.current?.click()} disabled={busy !== ""}>Choose poster image</Button>
+          </div>
+          <input ref={posterInput} type="file" accept="image/jpeg,image/png,image/webp" hidden aria-label={`Poster image for ${item.alt}`}
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              e.target.value = "";
+              if (f) sendPoster(async () => f, f.name);
+            }} />
+        </div>
+      )}
+      <form className="a-media__text" onSubmit={save}>
+        <label className="a-label" htmlFor={`caption-${item.id}`}>Caption</label>
+        <input id={`caption-${item.id}`} className="a-input" value={caption} onChange={(e) => setCaption(e.target.value)} placeholder="Shown under the picture" />
+        <label className="a-label" htmlFor={`alt-${item.id}`}>Alt text</label>
+        <input id={`alt-${item.id}`} className="a-input" value={alt} onChange={(e) => setAlt(e.target.value)}
+          placeholder={item.altDefault ? item.alt : "What the picture shows"} />
+        <Button type="submit" variant={changed ? "primary" : "outline"} disabled={busy !== "" || !changed}>{busy === "text" ? "Saving..." : "Save"}</Button>
+      </form>
+    </li>
   );
 }

@@ -1,0 +1,485 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	"golang.org/x/net/html"
+
+	"github.com/atlanta-restoration/site/media"
+)
+
+// multipartWith is a multipart body: the text fields first (in order),
+// then the file.
+func multipartWith(fields [][2]string, filename string, content []byte) (*bytes.Buffer, string) {
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	for _, f := range fields {
+		mw.WriteField(f[0], f[1])
+	}
+	part, _ := mw.CreateFormFile("file", filename)
+	part.Write(content)
+	mw.Close()
+	return &b, mw.FormDataContentType()
+}
+
+func uploadWithText(t *testing.T, h http.Handler, token, project, filename string, content []byte, caption, alt string) *response {
+	t.Helper()
+	body, ct := multipartWith([][2]string{{"caption", caption}, {"alt", alt}}, filename, content)
+	req := httptest.NewRequest("POST", "/api/admin/media?project="+urlQuery(project), body)
+	req.Header.Set("Content-Type", ct)
+	req.Header.Set("Authorization", "Bearer "+token)
+	return do(t, h, req)
+}
+
+func putPoster(t *testing.T, h http.Handler, token, id, filename string, content []byte) *response {
+	t.Helper()
+	body, ct := multipartWith(nil, filename, content)
+	req := httptest.NewRequest("PUT", "/api/admin/media/"+id+"/poster", body)
+	req.Header.Set("Content-Type", ct)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return do(t, h, req)
+}
+
+func testPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for i := range img.Pix {
+		img.Pix[i] = uint8(i * 13)
+		if i%4 == 3 {
+			img.Pix[i] = 255
+		}
+	}
+	var b bytes.Buffer
+	png.Encode(&b, img)
+	return b.Bytes()
+}
+
+func uploadVideo(t *testing.T, h http.Handler, tok, project string) GalleryItem {
+	t.Helper()
+	r := upload(t, h, tok, project, "walkthrough.mp4", append(append([]byte{}, mp4Head...), make([]byte, 100_000)...))
+	if r.StatusCode != http.StatusCreated {
+		t.Fatalf("video upload: %d %s", r.StatusCode, r.Body)
+	}
+	var it GalleryItem
+	json.Unmarshal([]byte(r.Body), &it)
+	return it
+}
+
+// slides are the portfolio carousel's cards on a rendered page.
+func slides(doc *html.Node) []*html.Node {
+	return find(doc, func(n *html.Node) bool { return n.Data == "figure" && hasClass(n, "slide") })
+}
+
+func hasClass(n *html.Node, c string) bool {
+	for _, f := range strings.Fields(attr(n, "class")) {
+		if f == c {
+			return true
+		}
+	}
+	return false
+}
+
+// generatedName is a stored file name's timestamp and random part.
+var generatedName = regexp.MustCompile(`[0-9]{13}-[a-z0-9]{8}`)
+
+// TestVideoPosterOnPortfolio: a video shows the designed placeholder
+// until it has a poster; a poster sent as a JPEG is stored as a WebP
+// beside the video, served as an image, and the /portfolio card's video
+// points at it with its size and loads nothing up front; the badge and
+// label sit outside the video's box; photos' alt text names the project,
+// never the file. Replacing the poster removes the old file; deleting the
+// video removes the poster.
+func TestVideoPosterOnPortfolio(t *testing.T) {
+	srv, _ := adminServer(t, nil)
+	h := srv.Handler()
+	tok := unlock(t, h)
+	vid := uploadVideo(t, h, tok, "Kitchen Fire Repair")
+	if r := upload(t, h, tok, "Kitchen Fire Repair", "IMG_0042.JPG", testJPEG(t, 800, 600)); r.StatusCode != http.StatusCreated {
+		t.Fatalf("photo upload: %d %s", r.StatusCode, r.Body)
+	}
+
+	videoOf := func(doc *html.Node) *html.Node {
+		vs := find(doc, tag("video"))
+		if len(vs) != 1 {
+			t.Fatalf("%d video elements on /portfolio", len(vs))
+		}
+		return vs[0]
+	}
+	// No poster yet: the placeholder names the project, the poster
+	// attribute is the transparent pixel, nothing is fetched up front.
+	doc := get(t, h, "/portfolio").Doc
+	v := videoOf(doc)
+	if !strings.HasPrefix(attr(v, "poster"), "data:image/gif;base64,") || attr(v, "preload") != "none" {
+		t.Errorf("video without a poster: poster=%q preload=%q", attr(v, "poster"), attr(v, "preload"))
+	}
+	ph := find(doc, func(n *html.Node) bool { return hasClass(n, "slide__placeholder") })
+	if len(ph) != 1 || text(ph[0]) != "Kitchen Fire Repair" {
+		t.Errorf("placeholder: %d, %q", len(ph), func() string {
+			if len(ph) > 0 {
+				return text(ph[0])
+			}
+			return ""
+		}())
+	}
+
+	// A captured frame, 1280x720 JPEG.
+	r := putPoster(t, h, tok, vid.ID, "frame.jpg", testJPEG(t, 1280, 720))
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("poster: %d %s", r.StatusCode, r.Body)
+	}
+	var it GalleryItem
+	json.Unmarshal([]byte(r.Body), &it)
+	dir := strings.TrimSuffix(vid.Path, filepath.Ext(vid.Path))
+	if !strings.HasPrefix(it.Poster, "/media/"+dir+"-poster-") || !strings.HasSuffix(it.Poster, ".webp") || it.Width != 960 || it.Height != 540 {
+		t.Errorf("item after poster: %+v", it)
+	}
+	pr := get(t, h, it.Poster)
+	if pr.StatusCode != http.StatusOK || !strings.HasPrefix(pr.Body, "RIFF") {
+		t.Fatalf("poster not served: %d", pr.StatusCode)
+	}
+	checkMediaHeaders(t, pr, "image/webp")
+
+	// /portfolio was re-rendered: the video points at the served poster.
+	doc = get(t, h, "/portfolio").Doc
+	v = videoOf(doc)
+	if attr(v, "poster") != it.Poster || attr(v, "preload") != "none" || attr(v, "width") != "960" || attr(v, "height") != "540" {
+		t.Errorf("video element: poster=%q preload=%q %sx%s", attr(v, "poster"), attr(v, "preload"), attr(v, "width"), attr(v, "height"))
+	}
+	if got := attr(v, "aria-label"); got != "Kitchen Fire Repair project video" {
+		t.Errorf("video aria-label %q", got)
+	}
+	if len(find(doc, func(n *html.Node) bool { return hasClass(n, "slide__placeholder") })) != 0 {
+		t.Error("placeholder still shown with a poster")
+	}
+	for _, img := range find(doc, func(n *html.Node) bool { return n.Data == "img" && strings.HasPrefix(attr(n, "src"), "/media/") }) {
+		alt := attr(img, "alt")
+		if alt != "Kitchen Fire Repair project photo" || generatedName.MatchString(alt) || strings.Contains(alt, "IMG_0042") {
+			t.Errorf("photo alt %q", alt)
+		}
+	}
+	// Badge and label are in the caption, outside the picture's box.
+	for _, s := range slides(doc) {
+		for _, box := range find(s, func(n *html.Node) bool { return hasClass(n, "slide__media") }) {
+			if len(find(box, func(n *html.Node) bool { return hasClass(n, "slide__badge") || hasClass(n, "slide__type") })) > 0 {
+				t.Error("a badge or label sits inside the media box, over the picture or the video's controls")
+			}
+		}
+		if len(find(s, func(n *html.Node) bool { return n.Data == "figcaption" && hasClass(n, "slide__caption") })) != 1 {
+			t.Error("slide without its caption bar")
+		}
+	}
+
+	// Replacing the poster (an image the owner picked, PNG) gives a new
+	// URL and removes the old file.
+	oldKey := strings.TrimPrefix(it.Poster, "/media/")
+	r = putPoster(t, h, tok, vid.ID, "cover.png", testPNG(t, 400, 300))
+	var it2 GalleryItem
+	json.Unmarshal([]byte(r.Body), &it2)
+	if r.StatusCode != http.StatusOK || it2.Poster == it.Poster || it2.Width != 400 || it2.Height != 300 {
+		t.Fatalf("replace poster: %d %s", r.StatusCode, r.Body)
+	}
+	if r := get(t, h, it.Poster); r.StatusCode != http.StatusNotFound {
+		t.Errorf("replaced poster still served: %d", r.StatusCode)
+	}
+	if _, err := os.Stat(filepath.Join(srv.cfg.DataDir, "media", oldKey)); !os.IsNotExist(err) {
+		t.Errorf("replaced poster file left behind: %v", err)
+	}
+	if r := get(t, h, it2.Poster); r.StatusCode != http.StatusOK {
+		t.Errorf("new poster: %d", r.StatusCode)
+	}
+
+	// Deleting the video deletes its poster.
+	if r := jsonReq(t, h, "DELETE", "/api/admin/media/"+vid.ID, tok, nil); r.StatusCode != http.StatusOK {
+		t.Fatalf("delete: %d %s", r.StatusCode, r.Body)
+	}
+	if r := get(t, h, it2.Poster); r.StatusCode != http.StatusNotFound {
+		t.Errorf("deleted video's poster still served: %d", r.StatusCode)
+	}
+	walk(filepath.Join(srv.cfg.DataDir, "media"), func(p string) {
+		if strings.Contains(p, "-poster-") {
+			t.Errorf("poster file left after the video was deleted: %s", p)
+		}
+	})
+}
+
+// TestVideoPosterRefusals tries the poster endpoint as an attacker would:
+// no token, markup and script dressed as a JPEG, a GIF, a video, an
+// oversized body, a pixel bomb, a photo's id, ids that are not ids.
+// Nothing refused is stored, and the video keeps no poster.
+func TestVideoPosterRefusals(t *testing.T) {
+	srv, store := adminServer(t, nil)
+	h := srv.Handler()
+	tok := unlock(t, h)
+	vid := uploadVideo(t, h, tok, "Roof Leak")
+	r := upload(t, h, tok, "Roof Leak", "a.jpg", testJPEG(t, 40, 30))
+	var photo GalleryItem
+	json.Unmarshal([]byte(r.Body), &photo)
+
+	for _, token := range []string{"", "forged-token"} {
+		if r := putPoster(t, h, token, vid.ID, "f.jpg", testJPEG(t, 64, 36)); r.StatusCode != http.StatusUnauthorized {
+			t.Errorf("poster with token %q: %d", token, r.StatusCode)
+		}
+		if r := jsonReq(t, h, "PATCH", "/api/admin/media/"+vid.ID, token, map[string]string{"caption": "x", "alt": "y"}); r.StatusCode != http.StatusUnauthorized {
+			t.Errorf("text with token %q: %d", token, r.StatusCode)
+		}
+	}
+
+	html := []byte("<!doctype html><html><body><script>alert(document.domain)</script></body></html>")
+	cases := []struct {
+		name, file string
+		content    []byte
+		status     int
+		msg        string
+	}{
+		{"html as jpg", "frame.jpg", html, 415, "this file is text/html"},
+		{"svg as jpg", "frame.jpg", []byte(`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script></svg>`), 415, "image/svg+xml"},
+		{"php as jpg", "frame.jpg", []byte("<?php system($_GET['c']); ?>"), 415, "JPEG, PNG or WebP"},
+		{"gif", "frame.gif", testGIF(t), 415, "this file is image/gif"},
+		{"video", "frame.mp4", append(append([]byte{}, mp4Head...), make([]byte, 1000)...), 415, "this file is video/mp4"},
+		{"jpeg header then html", "frame.jpg", append([]byte{0xFF, 0xD8, 0xFF, 0xE0}, html...), 422, "could not be read"},
+		{"pixel bomb", "frame.png", bombPNG(t, 8000, 5000), 413, "too large to process (8000×5000 pixels)"},
+		{"empty", "frame.jpg", nil, 415, "JPEG, PNG or WebP"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := putPoster(t, h, tok, vid.ID, c.file, c.content)
+			if r.StatusCode != c.status || !strings.Contains(r.Body, c.msg) {
+				t.Errorf("%d %s, want %d %q", r.StatusCode, r.Body, c.status, c.msg)
+			}
+		})
+	}
+	// Oversized: past media.MaxPosterBytes, streamed (never held).
+	body, ct := multipartBody("frame.jpg", testJPEG(t, 64, 36), media.MaxPosterBytes+1<<20)
+	req := httptest.NewRequest("PUT", "/api/admin/media/"+vid.ID+"/poster", body)
+	req.Header.Set("Content-Type", ct)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	if r := do(t, h, req); r.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(r.Body, "larger than the 20 MB limit for posters") {
+		t.Errorf("oversized poster: %d %s", r.StatusCode, r.Body)
+	}
+
+	// Not a video, or no such item: 404 before the body is read.
+	for _, id := range []string{photo.ID, "00000000-0000-0000-0000-000000000000", "..", "..%2F..%2Fsite.db", "%2e%2e", "projects%2Froof-leak%2F" + filepath.Base(vid.Path), "'%20OR%201=1--"} {
+		if r := putPoster(t, h, tok, id, "f.jpg", testJPEG(t, 64, 36)); r.StatusCode != http.StatusNotFound {
+			t.Errorf("poster for %q: %d %s", id, r.StatusCode, r.Body)
+		}
+	}
+
+	m, _ := store.GetMedia(context.Background(), vid.ID)
+	if m.Poster != "" {
+		t.Errorf("a refused poster was recorded: %q", m.Poster)
+	}
+	// Nothing but the two uploads (the photo's original and variants)
+	// reached storage, and no spooled file was left.
+	walk(srv.cfg.DataDir, func(p string) {
+		if strings.Contains(p, "-poster-") || !strings.HasPrefix(p, srv.cfg.DataDir+"/media/projects/roof-leak/") {
+			t.Errorf("file left by a refused poster: %s", p)
+		}
+	})
+}
+
+// TestMediaTextSaves: caption and alt text are given at upload and edited
+// afterwards; markup in them is stored as text and rendered escaped;
+// too-long text is refused with a message and loses nothing saved; a file
+// name is refused as alt text; 50 concurrent saves leave one save's pair;
+// each save re-renders /portfolio.
+func TestMediaTextSaves(t *testing.T) {
+	srv, store := adminServer(t, nil)
+	h := srv.Handler()
+	tok := unlock(t, h)
+	caption := `<script>alert("caption")</script> Kitchen "after" & dried`
+	alt := `Dried kitchen <b onmouseover="alert(1)">floor</b>`
+	r := uploadWithText(t, h, tok, "Kitchen Dry Out", "k.jpg", testJPEG(t, 600, 400), caption, alt)
+	if r.StatusCode != http.StatusCreated {
+		t.Fatalf("upload: %d %s", r.StatusCode, r.Body)
+	}
+	var it GalleryItem
+	json.Unmarshal([]byte(r.Body), &it)
+	if it.Caption != caption || it.Alt != alt || it.AltDefault {
+		t.Errorf("uploaded item: caption %q alt %q default %v", it.Caption, it.Alt, it.AltDefault)
+	}
+
+	page := get(t, h, "/portfolio")
+	ss := slides(page.Doc)
+	if len(ss) != 1 {
+		t.Fatalf("%d slides", len(ss))
+	}
+	imgs := find(ss[0], tag("img"))
+	if len(imgs) != 1 || attr(imgs[0], "alt") != alt {
+		t.Errorf("img alt not the owner's text, escaped and parsed back")
+	}
+	captions := find(ss[0], func(n *html.Node) bool { return hasClass(n, "slide__text") })
+	if len(captions) != 1 || text(captions[0]) != strings.Join(strings.Fields(caption), " ") {
+		t.Errorf("caption shown as %q", func() string {
+			if len(captions) > 0 {
+				return text(captions[0])
+			}
+			return ""
+		}())
+	}
+	if len(find(ss[0], func(n *html.Node) bool { return n.Data == "script" || n.Data == "b" })) > 0 {
+		t.Error("markup from the caption or alt text became elements")
+	}
+	if strings.Contains(page.Body, `<script>alert("caption")`) || strings.Contains(page.Body, `<b onmouseover`) {
+		t.Error("raw markup in the page source")
+	}
+
+	// Edits: too long, a file name as alt, a half form, a missing item.
+	long := strings.Repeat("a", media.MaxCaption+1)
+	edits := []struct {
+		name string
+		body any
+		id   string
+		code int
+		msg  string
+	}{
+		{"caption too long", map[string]string{"caption": long, "alt": "x"}, it.ID, 400, "The caption can be at most 300 characters (this one has 301)."},
+		{"alt too long", map[string]string{"caption": "x", "alt": strings.Repeat("é", media.MaxAlt+1)}, it.ID, 400, "The alt text can be at most 150 characters (this one has 151)."},
+		{"alt is the file name", map[string]string{"caption": "x", "alt": filepath.Base(it.Path)}, it.ID, 400, "not its file name"},
+		{"alt missing", map[string]string{"caption": "x"}, it.ID, 400, "as JSON"},
+		{"not JSON", "caption=x", it.ID, 400, "as JSON"},
+		{"no such item", map[string]string{"caption": "x", "alt": "y"}, "00000000-0000-0000-0000-000000000000", 404, "no longer exists"},
+		{"path trick", map[string]string{"caption": "x", "alt": "y"}, "..%2F..%2Fsite.db", 404, ""},
+	}
+	for _, e := range edits {
+		t.Run(e.name, func(t *testing.T) {
+			r := jsonReq(t, h, "PATCH", "/api/admin/media/"+e.id, tok, e.body)
+			if r.StatusCode != e.code || !strings.Contains(r.Body, e.msg) {
+				t.Errorf("%d %s, want %d %q", r.StatusCode, r.Body, e.code, e.msg)
+			}
+		})
+	}
+	// A body past BODY_LIMIT is refused before it is read whole.
+	huge := map[string]string{"caption": strings.Repeat("a", 2<<20), "alt": ""}
+	if r := jsonReq(t, h, "PATCH", "/api/admin/media/"+it.ID, tok, huge); r.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("2 MB caption: %d", r.StatusCode)
+	}
+	// Nothing saved was lost by the refused edits.
+	m, _ := store.GetMedia(context.Background(), it.ID)
+	if m.Caption != caption || m.Alt != alt {
+		t.Errorf("refused edits changed the row: %q / %q", m.Caption, m.Alt)
+	}
+	// An upload with a caption too long is refused before anything is stored.
+	if r := uploadWithText(t, h, tok, "Kitchen Dry Out", "k2.jpg", testJPEG(t, 60, 40), long, ""); r.StatusCode != 400 || !strings.Contains(r.Body, "at most 300 characters") {
+		t.Errorf("upload with a long caption: %d %s", r.StatusCode, r.Body)
+	}
+	if rows, _ := store.ListMedia(context.Background()); len(rows) != 1 {
+		t.Errorf("%d rows after the refused upload", len(rows))
+	}
+
+	// 50 concurrent saves: all answer 200, one save's pair is left, and
+	// /portfolio shows it.
+	var wg sync.WaitGroup
+	codes := make(chan int, 50)
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := jsonReq(t, h, "PATCH", "/api/admin/media/"+it.ID, tok, map[string]string{"caption": fmt.Sprintf("Save %d caption", i), "alt": fmt.Sprintf("Save %d alt", i)})
+			codes <- r.StatusCode
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	for c := range codes {
+		if c != http.StatusOK {
+			t.Errorf("concurrent save: %d", c)
+		}
+	}
+	m, _ = store.GetMedia(context.Background(), it.ID)
+	var a, b int
+	fmt.Sscanf(m.Caption, "Save %d caption", &a)
+	fmt.Sscanf(m.Alt, "Save %d alt", &b)
+	if a != b || !strings.HasPrefix(m.Caption, "Save ") {
+		t.Errorf("after 50 saves: %q with %q", m.Caption, m.Alt)
+	}
+	page = get(t, h, "/portfolio")
+	if !strings.Contains(text(bodyOf(page.Doc)), m.Caption) {
+		t.Errorf("/portfolio does not show the saved caption %q", m.Caption)
+	}
+	// Clearing the alt text brings back the default, which names the
+	// project, not the file.
+	r = jsonReq(t, h, "PATCH", "/api/admin/media/"+it.ID, tok, map[string]string{"caption": "", "alt": "  "})
+	json.Unmarshal([]byte(r.Body), &it)
+	if r.StatusCode != 200 || it.Alt != "Kitchen Dry Out project photo" || !it.AltDefault || it.Caption != "" {
+		t.Errorf("cleared: %d %+v", r.StatusCode, it)
+	}
+	page = get(t, h, "/")
+	for _, img := range find(page.Doc, func(n *html.Node) bool { return n.Data == "img" && strings.HasPrefix(attr(n, "src"), "/media/") }) {
+		if attr(img, "alt") != "Kitchen Dry Out project photo" {
+			t.Errorf("home photo alt %q", attr(img, "alt"))
+		}
+	}
+	if len(find(page.Doc, func(n *html.Node) bool { return hasClass(n, "slide__text") })) != 0 {
+		t.Error("an empty caption still renders its line")
+	}
+}
+
+// TestVideoPosterOnS3: with the media in an S3 bucket (gofakes3 in
+// process), a poster is stored beside its video in the bucket, served
+// from it, and removed from it when replaced and when the video is
+// deleted.
+func TestVideoPosterOnS3(t *testing.T) {
+	backend := s3mem.New()
+	fake := httptest.NewServer(gofakes3.New(backend).Server())
+	defer fake.Close()
+	srv, _ := adminServer(t, map[string]string{"STORAGE": "s3", "S3_ENDPOINT": fake.URL, "S3_ACCESS_KEY": "k", "S3_SECRET_KEY": "s"})
+	h := srv.Handler()
+	tok := unlock(t, h)
+	vid := uploadVideo(t, h, tok, "Bucket Job")
+	keys := func() []string {
+		objs, err := backend.ListBucket("project-photos", nil, gofakes3.ListBucketPage{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, o := range objs.Contents {
+			out = append(out, o.Key)
+		}
+		return out
+	}
+	var posters []string
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"frame.jpg", testJPEG(t, 1280, 720)}, {"cover.png", testPNG(t, 300, 200)}} {
+		r := putPoster(t, h, tok, vid.ID, f.name, f.data)
+		var it GalleryItem
+		json.Unmarshal([]byte(r.Body), &it)
+		if r.StatusCode != http.StatusOK || it.Poster == "" {
+			t.Fatalf("poster %s: %d %s", f.name, r.StatusCode, r.Body)
+		}
+		if pr := get(t, h, it.Poster); pr.StatusCode != http.StatusOK || !strings.HasPrefix(pr.Body, "RIFF") {
+			t.Errorf("poster %s not served from the bucket: %d", f.name, pr.StatusCode)
+		}
+		posters = append(posters, strings.TrimPrefix(it.Poster, "/media/"))
+	}
+	if diff := cmp.Diff([]string{vid.Path, posters[1]}, keys(), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("bucket after a replaced poster (-want, +got):\n%s", diff)
+	}
+	if r := jsonReq(t, h, "DELETE", "/api/admin/media/"+vid.ID, tok, nil); r.StatusCode != http.StatusOK {
+		t.Fatalf("delete: %d %s", r.StatusCode, r.Body)
+	}
+	if left := keys(); len(left) != 0 {
+		t.Errorf("bucket after the video was deleted: %v", left)
+	}
+}
