@@ -13,26 +13,26 @@ import (
 
 // Lead is a row of avatar_leads (spec 3).
 type Lead struct {
-	ID               string    `db:"id" json:"id"`
-	CreatedAt        time.Time `db:"created_at" json:"created_at"`
-	UpdatedAt        time.Time `db:"updated_at" json:"updated_at"`
-	FirstName        string    `db:"first_name" json:"first_name"`
-	LastName         string    `db:"last_name" json:"last_name"`
+	ID        string    `db:"id" json:"id"`
+	CreatedAt time.Time `db:"created_at" json:"created_at"`
+	UpdatedAt time.Time `db:"updated_at" json:"updated_at"`
+	FirstName string    `db:"first_name" json:"first_name"`
+	LastName  string    `db:"last_name" json:"last_name"`
 	// Phone is E.164 ("+16785550199") for a North American number, else
 	// as typed (package phone); PhoneTyped is what the visitor typed.
-	Phone            string    `db:"phone" json:"phone"`
-	PhoneTyped       string    `db:"phone_typed" json:"phone_typed"`
-	Email            string    `db:"email" json:"email"`
-	City             string    `db:"city" json:"city"`
-	StreetAddress    string    `db:"street_address" json:"street_address"`
-	ZipCode          string    `db:"zip_code" json:"zip_code"`
-	DamageType       string    `db:"damage_type" json:"damage_type"`
-	Status           string    `db:"status" json:"status"`
-	IsEmergency      bool      `db:"is_emergency" json:"is_emergency"`
-	Source           string    `db:"source" json:"source"`
-	InsuranceCarrier string    `db:"insurance_carrier" json:"insurance_carrier"`
-	ClaimNumber      string    `db:"claim_number" json:"claim_number"`
-	Notes            string    `db:"notes" json:"notes"`
+	Phone            string `db:"phone" json:"phone"`
+	PhoneTyped       string `db:"phone_typed" json:"phone_typed"`
+	Email            string `db:"email" json:"email"`
+	City             string `db:"city" json:"city"`
+	StreetAddress    string `db:"street_address" json:"street_address"`
+	ZipCode          string `db:"zip_code" json:"zip_code"`
+	DamageType       string `db:"damage_type" json:"damage_type"`
+	Status           string `db:"status" json:"status"`
+	IsEmergency      bool   `db:"is_emergency" json:"is_emergency"`
+	Source           string `db:"source" json:"source"`
+	InsuranceCarrier string `db:"insurance_carrier" json:"insurance_carrier"`
+	ClaimNumber      string `db:"claim_number" json:"claim_number"`
+	Notes            string `db:"notes" json:"notes"`
 }
 
 const leadColumns = `id, created_at, updated_at, first_name, last_name, phone, phone_typed, email, city, street_address, zip_code,
