@@ -227,6 +227,15 @@ test("admin, full data, 390 px: one card per lead, nothing scrolls sideways", as
     assert.ok(await card.getByRole("button", { name: `Details for ${l.name}` }).isVisible());
   }
   await shot(page, "admin-full-390");
+  // The details dialog fits the phone too, the number one tap to call.
+  await page.getByRole("button", { name: `Details for ${chris.name}` }).click();
+  const dialog = page.getByRole("dialog", { name: `Lead details: ${chris.name}` });
+  await dialog.waitFor();
+  assert.equal(await dialog.getByRole("link", { name: chris.display }).getAttribute("href"), chris.href);
+  const box = await dialog.boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= PHONE.width, `dialog ${box.x}+${box.width}`);
+  if (process.env.SHOTS) await page.screenshot({ path: join(process.env.SHOTS, "admin-details-390.png") });
+  await page.keyboard.press("Escape");
   assert.deepEqual(problems, []);
   await context.close();
 });
