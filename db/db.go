@@ -141,6 +141,10 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("db: migration %s: %w", n.Name(), err)
 		}
 	}
+	// Data the SQL migrations cannot bring to form portably (012).
+	if err := s.normalizeLeadPhones(ctx); err != nil {
+		return fmt.Errorf("db: %w", err)
+	}
 	return nil
 }
 

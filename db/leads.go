@@ -5,41 +5,64 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/atlanta-restoration/site/phone"
 )
 
 // Lead is a row of avatar_leads (spec 3).
 type Lead struct {
-	ID               string    `db:"id" json:"id"`
-	CreatedAt        time.Time `db:"created_at" json:"created_at"`
-	UpdatedAt        time.Time `db:"updated_at" json:"updated_at"`
-	FirstName        string    `db:"first_name" json:"first_name"`
-	LastName         string    `db:"last_name" json:"last_name"`
-	Phone            string    `db:"phone" json:"phone"`
-	Email            string    `db:"email" json:"email"`
-	City             string    `db:"city" json:"city"`
-	StreetAddress    string    `db:"street_address" json:"street_address"`
-	ZipCode          string    `db:"zip_code" json:"zip_code"`
-	DamageType       string    `db:"damage_type" json:"damage_type"`
-	Status           string    `db:"status" json:"status"`
-	IsEmergency      bool      `db:"is_emergency" json:"is_emergency"`
-	Source           string    `db:"source" json:"source"`
-	InsuranceCarrier string    `db:"insurance_carrier" json:"insurance_carrier"`
-	ClaimNumber      string    `db:"claim_number" json:"claim_number"`
-	Notes            string    `db:"notes" json:"notes"`
+	ID        string    `db:"id" json:"id"`
+	CreatedAt time.Time `db:"created_at" json:"created_at"`
+	UpdatedAt time.Time `db:"updated_at" json:"updated_at"`
+	FirstName string    `db:"first_name" json:"first_name"`
+	LastName  string    `db:"last_name" json:"last_name"`
+	// Phone is E.164 ("+16785550199") for a North American number, else
+	// as typed (package phone); PhoneTyped is what the visitor typed.
+	Phone            string `db:"phone" json:"phone"`
+	PhoneTyped       string `db:"phone_typed" json:"phone_typed"`
+	Email            string `db:"email" json:"email"`
+	City             string `db:"city" json:"city"`
+	StreetAddress    string `db:"street_address" json:"street_address"`
+	ZipCode          string `db:"zip_code" json:"zip_code"`
+	DamageType       string `db:"damage_type" json:"damage_type"`
+	Status           string `db:"status" json:"status"`
+	IsEmergency      bool   `db:"is_emergency" json:"is_emergency"`
+	Source           string `db:"source" json:"source"`
+	InsuranceCarrier string `db:"insurance_carrier" json:"insurance_carrier"`
+	ClaimNumber      string `db:"claim_number" json:"claim_number"`
+	Notes            string `db:"notes" json:"notes"`
 }
 
-const leadColumns = `id, created_at, updated_at, first_name, last_name, phone, email, city, street_address, zip_code,
+const leadColumns = `id, created_at, updated_at, first_name, last_name, phone, phone_typed, email, city, street_address, zip_code,
 	damage_type, status, is_emergency, source, insurance_carrier, claim_number, notes`
+
+// leadValues are leadColumns' named parameters.
+const leadValues = `:id, :created_at, :updated_at, :first_name, :last_name, :phone, :phone_typed, :email, :city, :street_address,
+	:zip_code, :damage_type, :status, :is_emergency, :source, :insurance_carrier, :claim_number, :notes`
+
+// Normalized is l with its phone in the stored form: PhoneTyped keeps
+// what was typed (when the caller has not set it), Phone becomes E.164
+// when the number is a possible North American one and stays as typed
+// otherwise. It is idempotent, so every path that stores a lead (the
+// form, a spool replay, a notifier building the announcement first) can
+// apply it without knowing whether another did.
+func (l Lead) Normalized() Lead {
+	if l.PhoneTyped == "" {
+		l.PhoneTyped = l.Phone
+	}
+	l.Phone, _ = phone.Normalize(l.Phone)
+	return l
+}
 
 // LeadStatuses are spec 4's five lead states.
 var LeadStatuses = []string{"new", "contacted", "scheduled", "completed", "cancelled"}
 
-// CreateLead stores a lead. The caller reports success only after this
-// returns nil.
+// CreateLead stores a lead, its phone normalised (Lead.Normalized). The
+// caller reports success only after this returns nil.
 func (s *Store) CreateLead(ctx context.Context, l Lead) error {
-	_, err := s.db.NamedExecContext(ctx, `INSERT INTO avatar_leads (`+leadColumns+`) VALUES (:id, :created_at, :updated_at,
-		:first_name, :last_name, :phone, :email, :city, :street_address, :zip_code, :damage_type, :status, :is_emergency,
-		:source, :insurance_carrier, :claim_number, :notes)`, l)
+	_, err := s.db.NamedExecContext(ctx, `INSERT INTO avatar_leads (`+leadColumns+`) VALUES (`+leadValues+`)`, l.Normalized())
 	if err != nil {
 		return fmt.Errorf("create lead: %w", err)
 	}
@@ -62,6 +85,41 @@ func (s *Store) ListLeads(ctx context.Context) ([]Lead, error) {
 		return nil, fmt.Errorf("list leads: %w", err)
 	}
 	return ls, nil
+}
+
+// normalizeLeadPhones brings the leads whose phone_typed is empty (stored
+// before migration 012, or by an older instance since) to the stored
+// form: phone_typed gets the phone as typed, phone its E.164 form when it
+// has one. A number that cannot be normalised is kept as typed. It runs
+// after the migrations at every open; once done, it finds no rows.
+//
+// The rows are read first and updated in a transaction that only writes:
+// a SQLite transaction that reads and then writes cannot wait for another
+// writer (SQLITE_BUSY at once), and lib/pq cannot update while a result
+// set is open. Each update re-checks phone_typed, so stores opening at the
+// same time (two instances, or the user CLI beside the server) cannot
+// normalise a row twice.
+func (s *Store) normalizeLeadPhones(ctx context.Context) error {
+	var rows []struct {
+		ID    string `db:"id"`
+		Phone string `db:"phone"`
+	}
+	if err := s.db.SelectContext(ctx, &rows, `SELECT id, phone FROM avatar_leads WHERE phone_typed = '' AND phone <> ''`); err != nil {
+		return fmt.Errorf("normalise lead phones: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	return s.Transact(ctx, func(tx *sqlx.Tx) error {
+		for _, r := range rows {
+			l := Lead{Phone: r.Phone}.Normalized()
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE avatar_leads SET phone = ?, phone_typed = ? WHERE id = ? AND phone_typed = ''`),
+				l.Phone, l.PhoneTyped, r.ID); err != nil {
+				return fmt.Errorf("normalise lead %s phone: %w", r.ID, err)
+			}
+		}
+		return nil
+	})
 }
 
 // SetLeadStatus changes a lead's status and sets updated_at to now.

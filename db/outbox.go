@@ -42,13 +42,15 @@ const outboxColumns = `id, kind, lead_id, payload, attempts, next_attempt_at, la
 // the lead's id: when a lead with that id exists already (a spool replay
 // of a lead that did reach the database) it stores nothing and reports
 // false, so a lead is never stored or announced twice. Empty row ids are
-// generated; LeadID is set from l.
+// generated; LeadID is set from l. The phone is stored normalised
+// (Lead.Normalized); callers that build rows from l normalise it first,
+// so the announcement shows what is stored.
 func (s *Store) CreateLeadWithOutbox(ctx context.Context, l Lead, rows []OutboxRow) (bool, error) {
+	l = l.Normalized()
 	inserted := false
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
-		res, err := tx.NamedExecContext(ctx, `INSERT INTO avatar_leads (`+leadColumns+`) VALUES (:id, :created_at, :updated_at,
-			:first_name, :last_name, :phone, :email, :city, :street_address, :zip_code, :damage_type, :status, :is_emergency,
-			:source, :insurance_carrier, :claim_number, :notes) ON CONFLICT (id) DO NOTHING`, l)
+		res, err := tx.NamedExecContext(ctx, `INSERT INTO avatar_leads (`+leadColumns+`) VALUES (`+leadValues+`)
+			ON CONFLICT (id) DO NOTHING`, l)
 		if err != nil {
 			return err
 		}

@@ -9,12 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/mail"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/phone"
 )
 
 // Page sizes of the list.
@@ -47,6 +49,39 @@ func Mask(l db.Lead) Masked {
 	return Masked{ID: l.ID, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, FirstName: l.FirstName, LastName: l.LastName,
 		City: l.City, ZipCode: l.ZipCode, DamageType: l.DamageType, Status: l.Status, IsEmergency: l.IsEmergency,
 		Source: l.Source, PhoneMasked: MaskPhone(l.Phone), EmailMasked: MaskEmail(l.Email)}
+}
+
+// Full is the row admins receive with 'show full data' and in the
+// details dialog: every column, plus the contact links the browser shows
+// as they are (the server formats, the browser displays).
+type Full struct {
+	db.Lead
+	// PhoneDisplay is "(678) 555-0199" for a North American number, else
+	// the phone as typed.
+	PhoneDisplay string `json:"phone_display"`
+	// PhoneHref is "tel:+16785550199", or "" when the phone could not be
+	// normalised (no link that may dial the wrong party).
+	PhoneHref string `json:"phone_href"`
+	// EmailHref is "mailto:" and the address, or "" without a valid one.
+	EmailHref string `json:"email_href"`
+}
+
+// Unmasked returns the full view of a lead.
+func Unmasked(l db.Lead) Full {
+	return Full{Lead: l, PhoneDisplay: phone.Display(l.Phone), PhoneHref: phone.Href(l.Phone), EmailHref: EmailHref(l.Email)}
+}
+
+// EmailHref is the mailto: link for an email address, or "" when e is not
+// one bare, valid address (a name, a list or a header trick is no link).
+// The address is percent-escaped where a URL needs it ('?' would start
+// mailto's header fields).
+func EmailHref(e string) string {
+	e = strings.TrimSpace(e)
+	a, err := mail.ParseAddress(e)
+	if e == "" || err != nil || a.Address != e || !strings.Contains(e, "@") {
+		return ""
+	}
+	return "mailto:" + url.PathEscape(e)
 }
 
 // MaskPhone keeps a US number's area code and last two digits:
@@ -244,7 +279,11 @@ func (c *CSVWriter) Write(l db.Lead) error {
 		emergency = "Yes"
 	}
 	name := strings.TrimSpace(l.FirstName + " " + l.LastName)
-	row := []string{l.ID, l.CreatedAt.In(Zone).Format("2006-01-02 15:04"), name, l.Phone, l.Email, l.City, l.DamageType, l.Status, emergency}
+	// Phone: the formatted number, "(678) 555-0199", which a spreadsheet
+	// keeps as text and a person reads; E.164's leading + would be taken
+	// for a formula and get SafeCell's apostrophe. Numbers that could not
+	// be normalised are exported as typed.
+	row := []string{l.ID, l.CreatedAt.In(Zone).Format("2006-01-02 15:04"), name, phone.Display(l.Phone), l.Email, l.City, l.DamageType, l.Status, emergency}
 	for i := range row {
 		row[i] = SafeCell(row[i])
 	}

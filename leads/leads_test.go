@@ -14,7 +14,8 @@ import (
 func TestMask(t *testing.T) {
 	for in, want := range map[string]string{
 		"(770) 555-0134": "(770) ***-**34", "770.555.0134": "(770) ***-**34", "+1 770 555 0134": "(770) ***-**34",
-		"55501": "***01", "12": "**", "": "",
+		"+17705550134": "(770) ***-**34", // the stored E.164 form masks as before
+		"55501":        "***01", "12": "**", "": "",
 	} {
 		if got := MaskPhone(in); got != want {
 			t.Errorf("MaskPhone(%q) = %q, want %q", in, got, want)
@@ -60,7 +61,7 @@ func TestCSVNeutralisesFormulas(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := db.Lead{ID: "L1", CreatedAt: time.Date(2026, 11, 22, 15, 4, 0, 0, time.UTC), FirstName: "=HYPERLINK(\"http://evil\")", LastName: "",
-		Phone: "+1 770 555 0134", Email: "@evil.example", City: "-2+3", DamageType: "\tTab", Status: "new", IsEmergency: true}
+		Phone: "+44 20 7946 0958", Email: "@evil.example", City: "-2+3", DamageType: "\tTab", Status: "new", IsEmergency: true}
 	if err := w.Write(l); err != nil {
 		t.Fatal(err)
 	}
@@ -74,10 +75,59 @@ func TestCSVNeutralisesFormulas(t *testing.T) {
 	if strings.Join(rows[0], ",") != "ID,Date,Name,Phone,Email,City,Damage Type,Status,Emergency" {
 		t.Errorf("header %v", rows[0])
 	}
-	want := []string{"L1", "2026-11-22 10:04", "'=HYPERLINK(\"http://evil\")", "'+1 770 555 0134", "'@evil.example", "'-2+3", "'\tTab", "new", "Yes"}
+	want := []string{"L1", "2026-11-22 10:04", "'=HYPERLINK(\"http://evil\")", "'+44 20 7946 0958", "'@evil.example", "'-2+3", "'\tTab", "new", "Yes"}
 	for i := range want {
 		if rows[1][i] != want[i] {
 			t.Errorf("cell %d = %q, want %q", i, rows[1][i], want[i])
 		}
+	}
+}
+
+// The full view carries the links the leads manager shows: a tel: link
+// only for a number that was normalised, a mailto: link only for one
+// valid address.
+func TestUnmasked(t *testing.T) {
+	tests := []struct {
+		phone, email                  string
+		display, phoneHref, emailHref string
+	}{
+		{"+16785550199", "jane@example.com", "(678) 555-0199", "tel:+16785550199", "mailto:jane@example.com"},
+		{"678-555-0199 x12", "", "678-555-0199 x12", "", ""},
+		{"+44 20 7946 0958", "Jane <jane@example.com>", "+44 20 7946 0958", "", ""},
+		{"+17705550134", "a@b.example, c@d.example", "(770) 555-0134", "tel:+17705550134", ""},
+		{"+17705550134", "jane@example.com?cc=boss@example.com", "(770) 555-0134", "tel:+17705550134", ""},
+		{"+17705550134", "jane@example.com\r\nBcc: x@evil.example", "(770) 555-0134", "tel:+17705550134", ""},
+		{"+17705550134", "javascript:alert(1)", "(770) 555-0134", "tel:+17705550134", ""},
+		{"+17705550134", "o'brien+leads@example.com", "(770) 555-0134", "tel:+17705550134", "mailto:o%27brien+leads@example.com"},
+	}
+	for _, tt := range tests {
+		f := Unmasked(db.Lead{ID: "L", Phone: tt.phone, Email: tt.email})
+		if f.PhoneDisplay != tt.display || f.PhoneHref != tt.phoneHref || f.EmailHref != tt.emailHref || f.Phone != tt.phone || f.Email != tt.email {
+			t.Errorf("Unmasked(%q, %q) = %q %q %q", tt.phone, tt.email, f.PhoneDisplay, f.PhoneHref, f.EmailHref)
+		}
+	}
+}
+
+// The export's Phone is the formatted number (text in a spreadsheet, no
+// formula escaping needed), or the phone as typed when it has no US form.
+func TestCSVPhone(t *testing.T) {
+	var b bytes.Buffer
+	w, _ := NewCSVWriter(&b)
+	for i, p := range []string{"+16785550199", "678-555-0199 x12", "=1+2"} {
+		w.Write(db.Lead{ID: string(rune('a' + i)), Phone: p, Status: "new"})
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows[1:] {
+		got = append(got, r[3])
+	}
+	if want := []string{"(678) 555-0199", "678-555-0199 x12", "'=1+2"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("phones %q, want %q", got, want)
 	}
 }

@@ -159,6 +159,8 @@ func (n *Notifier) SaveLead(ctx context.Context, l db.Lead) error {
 	if n.store == nil {
 		return errors.New("no database")
 	}
+	// The announcement shows the lead as it is stored.
+	l = l.Normalized()
 	rows, err := n.Rows(l)
 	if err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"mime"
-	"mime/quotedprintable"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -129,14 +128,11 @@ func TestEmailOverSTARTTLS(t *testing.T) {
 	if id := msg.Header.Get("Message-Id"); !strings.HasPrefix(id, "<") || !strings.HasSuffix(id, "@example-restoration.test>") {
 		t.Errorf("Message-ID %q", id)
 	}
-	if ct := msg.Header.Get("Content-Type"); ct != "text/plain; charset=UTF-8" {
-		t.Errorf("Content-Type %q", ct)
-	}
 	if rt := msg.Header.Get("Reply-To"); !strings.Contains(rt, "<maria@example.com>") {
 		t.Errorf("Reply-To %q", rt)
 	}
-	body, _ := io.ReadAll(quotedprintable.NewReader(msg.Body))
-	for _, want := range []string{"(770) 555-0199", "maria@example.com", "12 Roswell St, Marietta 30060", "Water Damage", "State Farm",
+	body, _ := emailParts(t, msg)
+	for _, want := range []string{"(770) 555-0199 <tel:+17705550199>", "maria@example.com", "12 Roswell St, Marietta 30060", "Water Damage", "State Farm",
 		"Water heater burst.\r\n.\r\nGarage floor is wet.", testBase + "/admin/leads", "lead-1", "EMERGENCY"} {
 		if !bytes.Contains(body, []byte(want)) {
 			t.Errorf("body lacks %q:\n%s", want, body)
@@ -186,7 +182,7 @@ func TestComposeEmailHeaders(t *testing.T) {
 	for k := range msg.Header {
 		keys = append(keys, k)
 	}
-	want := []string{"Content-Transfer-Encoding", "Content-Type", "Date", "From", "Message-Id", "Mime-Version", "Subject", "To"}
+	want := []string{"Content-Type", "Date", "From", "Message-Id", "Mime-Version", "Subject", "To"}
 	if diff := cmp.Diff(want, sortStrings(keys)); diff != "" {
 		t.Errorf("headers (-want, +got):\n%s", diff)
 	}
@@ -288,7 +284,8 @@ func TestWebhookRetriesUntilDelivered(t *testing.T) {
 	}
 	var ev Event
 	if err := json.Unmarshal(rc.bodies[0], &ev); err != nil || ev.Event != "lead.created" || ev.ID != "lead-3" ||
-		ev.Lead.Phone != "(770) 555-0199" || ev.AdminURL != testBase+"/admin/leads" {
+		ev.Lead.Phone != "+17705550199" || ev.Lead.PhoneTyped != "(770) 555-0199" || ev.PhoneDisplay != "(770) 555-0199" ||
+		ev.PhoneHref != "tel:+17705550199" || ev.AdminURL != testBase+"/admin/leads" {
 		t.Errorf("event %+v (%v)", ev, err)
 	}
 }

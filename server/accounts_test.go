@@ -327,7 +327,7 @@ func TestAdminLeadsFullDataExportAndAudit(t *testing.T) {
 		t.Errorf("admin phone search: %s", r.Body)
 	}
 	full := jsonReq(t, h, "GET", "/api/admin/leads?full=1&emergency=true", admin, nil)
-	if full.StatusCode != 200 || !strings.Contains(full.Body, `"phone":"(770) 555-0134"`) || !strings.Contains(full.Body, `"notes":"gate code 4471"`) || !strings.Contains(full.Body, `"total":1`) {
+	if full.StatusCode != 200 || !strings.Contains(full.Body, `"phone":"+17705550134","phone_typed":"(770) 555-0134"`) || !strings.Contains(full.Body, `"phone_display":"(770) 555-0134"`) || !strings.Contains(full.Body, `"notes":"gate code 4471"`) || !strings.Contains(full.Body, `"total":1`) {
 		t.Errorf("full: %s", full.Body)
 	}
 	det := jsonReq(t, h, "GET", "/api/admin/leads/lead-119", admin, nil)
@@ -340,7 +340,7 @@ func TestAdminLeadsFullDataExportAndAudit(t *testing.T) {
 	if r := jsonReq(t, h, "GET", "/api/admin/leads?status=lost", admin, nil); r.StatusCode != 400 {
 		t.Errorf("bad filter: %d", r.StatusCode)
 	}
-	if r := jsonReq(t, h, "PATCH", "/api/admin/leads/lead-000", admin, map[string]string{"status": "scheduled"}); r.StatusCode != 200 || !strings.Contains(r.Body, `"phone":"(404) 555-0100"`) {
+	if r := jsonReq(t, h, "PATCH", "/api/admin/leads/lead-000", admin, map[string]string{"status": "scheduled"}); r.StatusCode != 200 || !strings.Contains(r.Body, `"phone_display":"(404) 555-0100"`) {
 		t.Errorf("admin status change: %s", r.Body)
 	}
 

@@ -50,7 +50,11 @@ func (s *Server) listLeads(c echo.Context) error {
 	}
 	out := map[string]any{"total": total, "page": f.Page, "perPage": f.PerPage, "full": f.Full}
 	if f.Full {
-		out["leads"] = list
+		full := make([]leads.Full, len(list))
+		for i, l := range list {
+			full[i] = leads.Unmasked(l)
+		}
+		out["leads"] = full
 		s.audit(c, currentUser(c), db.AuditListFull, "", f.Describe()+" page "+strconv.Itoa(f.Page))
 	} else {
 		masked := make([]leads.Masked, len(list))
@@ -73,7 +77,7 @@ func (s *Server) leadDetail(c echo.Context) error {
 		return leadsUnavailable(err)
 	}
 	s.audit(c, currentUser(c), db.AuditLeadDetail, l.ID, "")
-	return c.JSON(http.StatusOK, l)
+	return c.JSON(http.StatusOK, leads.Unmasked(l))
 }
 
 // setLeadStatus changes a lead's status (staff and admins). The answer is
@@ -104,7 +108,7 @@ func (s *Server) setLeadStatus(c echo.Context) error {
 	}
 	s.audit(c, currentUser(c), db.AuditStatusChange, id, before.Status+" → "+l.Status)
 	if isAdmin(c) {
-		return c.JSON(http.StatusOK, map[string]any{"lead": l})
+		return c.JSON(http.StatusOK, map[string]any{"lead": leads.Unmasked(l)})
 	}
 	return c.JSON(http.StatusOK, map[string]any{"lead": leads.Mask(l)})
 }

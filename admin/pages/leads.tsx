@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { DAMAGE_TYPES } from "../../components/estimate-form";
+import { Icon } from "../../components/icons";
 import { AccountGate, fmtDateTime, Pager, type Account } from "../account";
 import { accountApi, accountFetch, ApiError, titledError } from "../api";
+import { MOBILE_BREAKPOINT } from "../layout";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card } from "../ui";
@@ -11,12 +13,16 @@ export const LEAD_STATUSES = ["new", "contacted", "scheduled", "completed", "can
 
 /** Lead is a row of GET /api/admin/leads: masked (phone_masked,
  * email_masked, no contact details) or, for admins with full=1, every
- * column of spec 3. */
+ * column of spec 3 plus what the server builds for display (leads.Full):
+ * phone is E.164 when it could be normalised, phone_typed as typed,
+ * phone_display formatted, phone_href and email_href the tel: and
+ * mailto: links ("" when there is no safe link). */
 export interface Lead {
   id: string; created_at: string; updated_at: string; first_name: string; last_name: string; city: string; zip_code: string;
   damage_type: string; status: string; is_emergency: boolean; source: string;
   phone_masked?: string; email_masked?: string;
-  phone?: string; email?: string; street_address?: string; insurance_carrier?: string; claim_number?: string; notes?: string;
+  phone?: string; phone_typed?: string; phone_display?: string; phone_href?: string; email?: string; email_href?: string;
+  street_address?: string; insurance_carrier?: string; claim_number?: string; notes?: string;
 }
 
 interface LeadPage { leads: Lead[]; total: number; page: number; perPage: number; full: boolean }
@@ -26,8 +32,71 @@ const NO_FILTERS: Filters = { q: "", status: "", damageType: "", emergency: "", 
 const PER_PAGE = [25, 50, 100];
 
 const fullName = (l: Lead) => `${l.first_name} ${l.last_name}`.trim();
-const phoneOf = (l: Lead) => l.phone ?? l.phone_masked ?? "";
-const emailOf = (l: Lead) => l.email ?? l.email_masked ?? "";
+
+/** Phone is the lead's number: a tel: link when the server made one (an
+ * admin's full data, a number it could normalise), else the number as
+ * the server sent it, masked for staff. */
+function Phone({ lead }: { lead: Lead }) {
+  const text = lead.phone_display || lead.phone || lead.phone_masked || "";
+  if (!text) return <span className="a-muted">None</span>;
+  if (lead.phone_href) return <a className="al-tel" href={lead.phone_href}><Icon name="phone" size={16} />{text}</a>;
+  return <span className="al-nowrap">{text}</span>;
+}
+
+/** breakable lets a long address wrap where a reader expects it: after
+ * the @ and before each dot, not in the middle of a word. */
+function breakable(text: string): ReactNode {
+  const parts: string[] = [];
+  let cur = "";
+  for (const ch of text) {
+    if (ch === "." && cur) { parts.push(cur); cur = ""; }
+    cur += ch;
+    if (ch === "@") { parts.push(cur); cur = ""; }
+  }
+  if (cur) parts.push(cur);
+  return parts.map((part, i) => (i ? <span key={i}><wbr />{part}</span> : part));
+}
+
+/** Email is the lead's address: a mailto: link when the server made one,
+ * else as sent (masked for staff). */
+function Email({ lead }: { lead: Lead }) {
+  const text = lead.email ?? lead.email_masked ?? "";
+  if (!text) return <span className="a-muted">None</span>;
+  if (lead.email_href) return <a className="al-mail" href={lead.email_href}><Icon name="mail" size={16} /><span>{breakable(text)}</span></a>;
+  return <span className="al-mail">{breakable(text)}</span>;
+}
+
+/** Received is a lead's date on one line and its time on the next, each
+ * kept whole, so the column stays narrow without a date broken in four. */
+function Received({ iso }: { iso: string }) {
+  const d = new Date(iso);
+  if (isNaN(d.getTime())) return <>{iso}</>;
+  return (
+    <time dateTime={iso} className="al-when">
+      <span>{d.toLocaleDateString("en-US", { dateStyle: "medium" })}</span>{" "}
+      <span>{d.toLocaleTimeString("en-US", { timeStyle: "short" })}</span>
+    </time>
+  );
+}
+
+/** EmergencyBadge marks an emergency in words and colour, never colour alone. */
+const EmergencyBadge = () => <span className="al-emergency">Emergency</span>;
+
+/** useNarrow follows the admin's mobile breakpoint (spec 9: 768 px): below
+ * it each lead is a card. It reads the media query before the first paint
+ * (the list only renders in the browser, after sign-in). */
+function useNarrow() {
+  const query = `(max-width: ${MOBILE_BREAKPOINT - 1}px)`;
+  const [narrow, setNarrow] = useState(() => typeof window !== "undefined" && window.matchMedia(query).matches);
+  useEffect(() => {
+    const mq = window.matchMedia(query);
+    const on = () => setNarrow(mq.matches);
+    on();
+    mq.addEventListener("change", on);
+    return () => mq.removeEventListener("change", on);
+  }, [query]);
+  return narrow;
+}
 
 function filterParams(f: Filters): URLSearchParams {
   const p = new URLSearchParams();
@@ -192,10 +261,11 @@ function LeadsManager({ account, navigate }: { account: Account; navigate: (s: s
   const summary = badRange ? "" : loading && !data ? "Loading leads..." : !data ? "Lead data could not be loaded." : data.total === 0 ? "No leads match these filters."
     : `Showing ${first}–${first + leads.length - 1} of ${data.total} leads${data.full ? " with full data" : " (contact details masked)"}.`;
   const searchHint = isAdmin ? "Searches name, city, phone and email." : "Searches name and city.";
+  const narrow = useNarrow();
 
   return (
     <>
-      <Card title="Leads" description={isAdmin ? "Newest first. Full contact details are shown only when you turn them on; every full view and export is recorded in the audit log." : "Newest first. Contact details are masked for staff accounts."}
+      <Card className="al-leads-card" title="Leads" description={isAdmin ? "Newest first. Full contact details are shown only when you turn them on; every full view and export is recorded in the audit log." : "Newest first. Contact details are masked for staff accounts."}
         actions={
           <div className="a-row">
             {isAdmin && <AdminLink slug="users" navigate={navigate}>Users</AdminLink>}
@@ -262,48 +332,90 @@ function LeadsManager({ account, navigate }: { account: Account; navigate: (s: s
           </div>
         </div>
         <p role="status" className="al-summary">{summary}</p>
-        <div className="al-table-wrap" aria-busy={loading}>
-          <table className="a-table al-table">
-            <caption className="visually-hidden">Leads, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Date</th><th scope="col">Name</th><th scope="col">Phone</th><th scope="col">Email</th><th scope="col">City</th>
-                <th scope="col">Damage type</th><th scope="col">Status</th><th scope="col">Emergency</th>
-                {isAdmin && <th scope="col"><span className="visually-hidden">Actions</span></th>}
-              </tr>
-            </thead>
-            <tbody>
+        <div className="al-table-wrap al-leads-wrap" aria-busy={loading}>
+          {narrow ? (
+            <ul className="al-cards" aria-label="Leads, newest first">
               {leads.map((l) => (
-                <tr key={l.id}>
-                  <td><time dateTime={l.created_at}>{fmtDateTime(l.created_at)}</time></td>
-                  <th scope="row" className="al-name">{fullName(l)}</th>
-                  <td className="al-nowrap">{phoneOf(l)}</td>
-                  <td>{emailOf(l)}</td>
-                  <td>{l.city}</td>
-                  <td>{l.damage_type}</td>
-                  <td>
-                    <select className="a-input al-status" aria-label={`Status for ${fullName(l)}`} value={l.status} disabled={updating === l.id}
-                      onChange={(e) => changeStatus(l, e.target.value)}>
-                      {!(LEAD_STATUSES as readonly string[]).includes(l.status) && <option value={l.status}>{l.status}</option>}
-                      {LEAD_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
-                    </select>
-                  </td>
-                  <td>{l.is_emergency ? <Badge tone="bad">Emergency</Badge> : <span className="a-muted">No</span>}</td>
-                  {isAdmin && (
-                    <td>
-                      <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={opening === l.id}
-                        aria-label={`Details for ${fullName(l)}`} onClick={(e) => openDetail(l, e.currentTarget)}>{opening === l.id ? "Loading..." : "Details"}</Button>
-                    </td>
-                  )}
-                </tr>
+                <li key={l.id} className={"al-card" + (l.is_emergency ? " al-card--emergency" : "")}>
+                  <article aria-labelledby={ids + "n" + l.id}>
+                    {l.is_emergency && <p className="al-card__flag"><EmergencyBadge /></p>}
+                    <h3 className="al-card__name" id={ids + "n" + l.id}>{fullName(l)}</h3>
+                    <p className="al-card__when"><Received iso={l.created_at} /></p>
+                    <dl className="al-card__facts">
+                      <div><dt>Phone</dt><dd><Phone lead={l} /></dd></div>
+                      <div><dt>Email</dt><dd><Email lead={l} /></dd></div>
+                      <div><dt>City</dt><dd>{l.city || <span className="a-muted">None</span>}</dd></div>
+                      <div><dt>Damage type</dt><dd>{l.damage_type}</dd></div>
+                    </dl>
+                    <div className="al-card__actions">
+                      <StatusSelect lead={l} updating={updating === l.id} onChange={changeStatus} />
+                      {isAdmin && <DetailsButton lead={l} opening={opening === l.id} onOpen={openDetail} />}
+                    </div>
+                  </article>
+                </li>
               ))}
-            </tbody>
-          </table>
+            </ul>
+          ) : (
+            <table className="a-table al-table al-leads">
+              <caption className="visually-hidden">Leads, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Date</th><th scope="col">Name</th><th scope="col">Phone</th><th scope="col">Email</th>
+                  <th scope="col" className="al-fold">City</th><th scope="col" className="al-fold">Damage type</th><th scope="col">Status</th>
+                  <th scope="col" className="al-fold">Emergency</th>
+                  {isAdmin && <th scope="col"><span className="visually-hidden">Actions</span></th>}
+                </tr>
+              </thead>
+              <tbody>
+                {leads.map((l) => (
+                  <tr key={l.id} className={l.is_emergency ? "al-row--emergency" : undefined}>
+                    <td><Received iso={l.created_at} /></td>
+                    <th scope="row" className="al-name">
+                      <span className="al-name__text">{fullName(l)}</span>
+                      {/* Shown when the table is too narrow for the City,
+                          Damage type and Emergency columns (styles/admin-leads.css). */}
+                      <span className="al-folded">
+                        {l.is_emergency && <EmergencyBadge />}
+                        <span className="al-folded__meta">{[l.city, l.damage_type].filter(Boolean).join(" · ")}</span>
+                      </span>
+                    </th>
+                    <td><Phone lead={l} /></td>
+                    <td><Email lead={l} /></td>
+                    <td className="al-fold">{l.city}</td>
+                    <td className="al-fold">{l.damage_type}</td>
+                    <td><StatusSelect lead={l} updating={updating === l.id} onChange={changeStatus} /></td>
+                    <td className="al-fold">{l.is_emergency ? <EmergencyBadge /> : <span className="a-muted">No</span>}</td>
+                    {isAdmin && <td><DetailsButton lead={l} opening={opening === l.id} onOpen={openDetail} /></td>}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </div>
         {data && data.total > 0 && <Pager page={Math.min(page, pages)} pages={pages} onPage={setPage} label="Lead pages" />}
       </Card>
       {detail && <LeadDialog lead={detail} onClose={() => { setDetail(null); opener.current?.focus(); }} />}
     </>
+  );
+}
+
+/** StatusSelect is a lead's per-row status selector (spec 4), for staff
+ * and admins alike. */
+function StatusSelect({ lead, updating, onChange }: { lead: Lead; updating: boolean; onChange: (l: Lead, s: string) => void }) {
+  return (
+    <select className="a-input al-status" aria-label={`Status for ${fullName(lead)}`} value={lead.status} disabled={updating}
+      onChange={(e) => onChange(lead, e.target.value)}>
+      {!(LEAD_STATUSES as readonly string[]).includes(lead.status) && <option value={lead.status}>{lead.status}</option>}
+      {LEAD_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+    </select>
+  );
+}
+
+/** DetailsButton opens the admin's full detail dialog. */
+function DetailsButton({ lead, opening, onOpen }: { lead: Lead; opening: boolean; onOpen: (l: Lead, el: HTMLElement) => void }) {
+  return (
+    <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={opening}
+      aria-label={`Details for ${fullName(lead)}`} onClick={(e) => onOpen(lead, e.currentTarget)}>{opening ? "Loading..." : "Details"}</Button>
   );
 }
 
@@ -345,6 +457,13 @@ function LeadDialog({ lead, onClose }: { lead: Lead; onClose: () => void }) {
   const show = (f: (typeof DETAIL_FIELDS)[number]) => {
     const v = lead[f.key];
     if (f.kind === "bool") return v ? "Yes" : "No";
+    if (f.key === "phone" && v) {
+      // Formatted and one tap to call; what the visitor typed, when it
+      // differs, under it.
+      const typed = lead.phone_typed && lead.phone_typed !== (lead.phone_display || lead.phone) ? lead.phone_typed : "";
+      return <><Phone lead={lead} />{typed && <span className="al-typed a-muted">Typed: {typed}</span>}</>;
+    }
+    if (f.key === "email" && v) return <Email lead={lead} />;
     if (v === undefined || v === null || v === "") return <span className="a-muted">Not provided</span>;
     if (f.kind === "date") return <time dateTime={String(v)}>{fmtDateTime(String(v))}</time>;
     return String(v);

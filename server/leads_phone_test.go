@@ -1,0 +1,178 @@
+package server
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/notify"
+	"github.com/atlanta-restoration/site/spool"
+)
+
+// phonesByName maps each stored lead's first name to its stored and typed
+// phone.
+func phonesByName(t *testing.T, store *db.Store) map[string][2]string {
+	t.Helper()
+	out := map[string][2]string{}
+	for _, l := range storedLeads(t, store) {
+		out[l.FirstName] = [2]string{l.Phone, l.PhoneTyped}
+	}
+	return out
+}
+
+// The estimate form's numbers are stored in E.164 with what was typed
+// kept; one the form accepts (ten digits) but that is no possible US
+// number is stored as typed, and the visitor is thanked all the same.
+func TestEstimateStoresNormalisedPhone(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	h := srv.Handler()
+	want := map[string][2]string{}
+	for i, c := range []struct{ typed, stored string }{
+		{"6785550199", "+16785550199"},
+		{"770-555-0122", "+17705550122"},
+		{"(404) 555-0134", "+14045550134"},
+		{"+1 678.555.0100", "+16785550100"},
+		{"1 (770) 555 0111", "+17705550111"},
+		{"123-456-7890", "123-456-7890"},
+	} {
+		f := validForm()
+		name := fmt.Sprintf("Caller%d", i)
+		f.Set("name", name+" Test")
+		f.Set("phone", c.typed)
+		if r := postForm(t, h, "/api/estimate", f, fmt.Sprintf("10.19.0.%d", i+1), "application/json"); r.StatusCode != 201 {
+			t.Fatalf("%q: %d %s", c.typed, r.StatusCode, r.Body)
+		}
+		want[name] = [2]string{c.stored, c.typed}
+	}
+	if diff := cmp.Diff(want, phonesByName(t, store)); diff != "" {
+		t.Errorf("stored phones (-want, +got):\n%s", diff)
+	}
+}
+
+// A lead spooled while the database was down is normalised when it is
+// replayed, and so is one spooled by the version before (no phone_typed
+// in its record).
+func TestSpooledLeadPhoneNormalisedOnReplay(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "site.db")
+	open := func() *db.Store {
+		x, err := db.OpenSQLite(ctx, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := db.FromDB(ctx, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	store := open()
+	k := leadServer(t, store, nil, nil, nil)
+	store.Close() // the database is gone
+	f := validForm()
+	f.Set("name", "Spooled Visitor")
+	f.Set("phone", "678.555.0199")
+	if r := postForm(t, k.srv.Handler(), "/api/estimate", f, "10.19.1.1", "application/json"); r.StatusCode != 201 {
+		t.Fatalf("%d %s", r.StatusCode, r.Body)
+	}
+	now := time.Now().UTC()
+	old := db.Lead{ID: "old-record", CreatedAt: now, UpdatedAt: now, FirstName: "Older", Phone: "770-555-0122", Status: "new", Source: "website"}
+	if err := k.spool.Append(spool.Record{Key: old.ID, At: now, Lead: old}); err != nil {
+		t.Fatal(err)
+	}
+	store2 := open()
+	in := spool.NewIntake(notify.New(store2, notify.Config{}, quiet), k.spool, store2.Ping, quiet)
+	if n, err := in.Replay(ctx); n != 2 || err != nil {
+		t.Fatalf("replay: %d, %v", n, err)
+	}
+	want := map[string][2]string{"Spooled": {"+16785550199", "678.555.0199"}, "Older": {"+17705550122", "770-555-0122"}}
+	if diff := cmp.Diff(want, phonesByName(t, store2)); diff != "" {
+		t.Errorf("replayed phones (-want, +got):\n%s", diff)
+	}
+}
+
+// Admins with full data get the formatted phone and tel:/mailto: links
+// from the server; staff get none of them, only the masks; the CSV's
+// Phone is the formatted number, or the phone as typed.
+func TestLeadsAPIPhoneLinks(t *testing.T) {
+	_, store, h := accountServer(t)
+	ctx := context.Background()
+	now := time.Date(2026, 11, 20, 14, 0, 0, 0, time.UTC)
+	for _, l := range []db.Lead{
+		{ID: "p1", CreatedAt: now, FirstName: "Dana", Phone: "678.555.0199", Email: "dana@example.com", Status: "new", Source: "website", IsEmergency: true},
+		{ID: "p2", CreatedAt: now.Add(time.Minute), FirstName: "Eli", Phone: "678-555-0199 x12", Email: "", Status: "new", Source: "website"},
+	} {
+		l.UpdatedAt = l.CreatedAt
+		if err := store.CreateLead(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	admin := signIn(t, h, adminEmail, adminPass)
+	staff := signIn(t, h, staffEmail, staffPass)
+
+	type row struct {
+		ID           string `json:"id"`
+		Phone        string `json:"phone"`
+		PhoneTyped   string `json:"phone_typed"`
+		PhoneDisplay string `json:"phone_display"`
+		PhoneHref    string `json:"phone_href"`
+		EmailHref    string `json:"email_href"`
+	}
+	want := []row{
+		{"p2", "678-555-0199 x12", "678-555-0199 x12", "678-555-0199 x12", "", ""},
+		{"p1", "+16785550199", "678.555.0199", "(678) 555-0199", "tel:+16785550199", "mailto:dana@example.com"},
+	}
+	r := jsonReq(t, h, "GET", "/api/admin/leads?full=1", admin, nil)
+	var list struct{ Leads []row }
+	if err := json.Unmarshal([]byte(r.Body), &list); err != nil || r.StatusCode != 200 {
+		t.Fatalf("full list: %d %s", r.StatusCode, r.Body)
+	}
+	if diff := cmp.Diff(want, list.Leads); diff != "" {
+		t.Errorf("full list (-want, +got):\n%s", diff)
+	}
+	var detail row
+	r = jsonReq(t, h, "GET", "/api/admin/leads/p1", admin, nil)
+	if json.Unmarshal([]byte(r.Body), &detail); detail != want[1] {
+		t.Errorf("detail: %s", r.Body)
+	}
+	var patched struct{ Lead row }
+	r = jsonReq(t, h, "PATCH", "/api/admin/leads/p1", admin, map[string]string{"status": "contacted"})
+	if json.Unmarshal([]byte(r.Body), &patched); patched.Lead != want[1] {
+		t.Errorf("admin status change: %s", r.Body)
+	}
+
+	// Staff: masks only, no links, whatever they ask for.
+	for _, req := range []struct{ method, path string }{{"GET", "/api/admin/leads"}, {"GET", "/api/admin/leads?full=1"}, {"GET", "/api/admin/leads/p1"}, {"PATCH", "/api/admin/leads/p1"}} {
+		var body any
+		if req.method == "PATCH" {
+			body = map[string]string{"status": "scheduled"}
+		}
+		r := jsonReq(t, h, req.method, req.path, staff, body)
+		for _, bad := range []string{"phone_display", "phone_href", "email_href", "phone_typed", `"phone"`, "tel:", "mailto:", "555-0199", "5550199", "dana@"} {
+			if strings.Contains(r.Body, bad) {
+				t.Errorf("staff %s %s holds %q: %s", req.method, req.path, bad, r.Body)
+			}
+		}
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/leads", staff, nil); !strings.Contains(r.Body, `"phone_masked":"(678) ***-**99"`) {
+		t.Errorf("staff mask: %s", r.Body)
+	}
+
+	exp := jsonReq(t, h, "GET", "/api/admin/leads/export.csv", admin, nil)
+	rows, err := csv.NewReader(strings.NewReader(exp.Body)).ReadAll()
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("export: %v %q", err, exp.Body)
+	}
+	if got := []string{rows[1][3], rows[2][3]}; !cmp.Equal(got, []string{"678-555-0199 x12", "(678) 555-0199"}) {
+		t.Errorf("CSV phones %q", got)
+	}
+}
