@@ -55,7 +55,7 @@ func TestCheckPage(t *testing.T) {
 			expect: []string{"LocalBusiness"}, wantTypes: []string{"LocalBusiness"},
 			wantMissing: []string{}, wantFindings: []string{"error JSON-LD", "error JSON-LD"}, items: 3, valid: 1},
 		{name: "item without a type",
-			body:   pageHTML(graph(okBusiness, `{"name":"x"}`)),
+			body:      pageHTML(graph(okBusiness, `{"name":"x"}`)),
 			wantTypes: []string{"LocalBusiness"}, wantMissing: []string{}, wantFindings: []string{"warning JSON-LD @type"}, items: 1, valid: 1},
 		{name: "types without rules are counted, not scored",
 			body:      pageHTML(graph(okBusiness, `{"@type":"ContactPage","name":"Contact"}`)),
