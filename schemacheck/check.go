@@ -65,9 +65,10 @@ func (r PageResult) Counts() (errors, warnings int) {
 
 // Options are what a check needs to know about the site's markup.
 type Options struct {
-	// FAQItemClass is the class of each question of the site's FAQ
-	// accordion; a page showing any must carry FAQPage with as many
-	// questions. Empty: FAQ blocks are not looked for.
+	// FAQItemClass is the class of each question (with its answer) of
+	// the site's FAQ accordions: a page showing any must carry FAQPage, and
+	// every question marked up must be one shown. Empty: FAQ blocks are
+	// not looked for.
 	FAQItemClass string
 }
 
@@ -129,16 +130,29 @@ func CheckPage(body []byte, p Page, o Options) PageResult {
 			r.Missing = append(r.Missing, t)
 		}
 	}
-	if parsed.marked > 0 {
+	if len(parsed.shown) > 0 {
 		// The page shows an FAQ: it must publish it.
 		if !contains(r.Expected, "FAQPage") {
 			r.Expected = append(r.Expected, "FAQPage")
 		}
 		if len(faqs) == 0 {
 			r.Missing = append(r.Missing, "FAQPage")
-		} else if q := len(asList(faqs[0]["mainEntity"])); q != parsed.marked {
-			r.Findings = append(r.Findings, Finding{Type: "FAQPage", Severity: Warning, Property: "mainEntity",
-				Message: fmt.Sprintf("The FAQPage marks up %d questions but the page shows %d: markup must match what visitors see.", q, parsed.marked)})
+		}
+	}
+	if o.FAQItemClass != "" {
+		// Google: every question marked up must be visible on the page.
+		for _, f := range faqs {
+			for i, v := range asList(f["mainEntity"]) {
+				q, ok := d.resolve(v).(map[string]any)
+				name := ""
+				if ok {
+					name = squash(d.text(q, "name"))
+				}
+				if name != "" && !shownQuestion(parsed.shown, name) {
+					r.Findings = append(r.Findings, Finding{Type: "FAQPage", Severity: Warning, Property: fmt.Sprintf("mainEntity[%d]", i),
+						Message: fmt.Sprintf("The question %q is marked up but not shown on the page: FAQ markup must match what visitors see.", name)})
+				}
+			}
 		}
 	}
 	for _, t := range r.Missing {
@@ -146,6 +160,16 @@ func CheckPage(body []byte, p Page, o Options) PageResult {
 		r.Findings = append(r.Findings, Finding{Type: t, Severity: Error, Message: fmt.Sprintf("No %s on this page, which the route table says a %s page carries.", t, kindName(p.Kind))})
 	}
 	return r
+}
+
+// shownQuestion reports whether a visible FAQ item holds the question.
+func shownQuestion(shown []string, name string) bool {
+	for _, s := range shown {
+		if strings.Contains(s, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // kindName is a page kind as the screen says it.

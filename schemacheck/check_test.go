@@ -25,7 +25,10 @@ func brief(r PageResult) []string {
 func TestCheckPage(t *testing.T) {
 	faqHTML := func(shown int, blocks ...string) []byte {
 		h := string(pageHTML(blocks...))
-		items := strings.Repeat(`<details class="faq__item"><summary>Q</summary><p>A</p></details>`, shown)
+		items := ""
+		for i, q := range []string{"Do you work 24/7?", "Do you bill   insurance?", "Is mold covered?"}[:shown] {
+			items += fmt.Sprintf(`<details class="faq__item"><summary><span>%s</span></summary><p>Answer %d</p></details>`, q, i)
+		}
 		return []byte(strings.Replace(h, "</body>", `<section class="faq">`+items+`</section></body>`, 1))
 	}
 	opt := Options{FAQItemClass: "faq__item"}
@@ -66,9 +69,12 @@ func TestCheckPage(t *testing.T) {
 		{name: "visible FAQ without markup",
 			body:      faqHTML(3, graph(okBusiness)),
 			wantTypes: []string{"LocalBusiness"}, wantMissing: []string{"FAQPage"}, wantFindings: []string{"error FAQPage"}, items: 2, valid: 1},
-		{name: "markup and visible FAQ differ",
+		{name: "more questions shown than marked up",
 			body:      faqHTML(3, graph(okBusiness), `{"@context":"https://schema.org",`+okFAQ[1:]),
-			wantTypes: []string{"LocalBusiness", "FAQPage"}, wantMissing: []string{}, wantFindings: []string{"warning FAQPage mainEntity"}, items: 2, valid: 2},
+			wantTypes: []string{"LocalBusiness", "FAQPage"}, wantMissing: []string{}, wantFindings: []string{}, items: 2, valid: 2},
+		{name: "a question marked up but not shown",
+			body:      faqHTML(1, graph(okBusiness), `{"@context":"https://schema.org",`+okFAQ[1:]),
+			wantTypes: []string{"LocalBusiness", "FAQPage"}, wantMissing: []string{}, wantFindings: []string{"warning FAQPage mainEntity[1]"}, items: 2, valid: 2},
 		{name: "two FAQPages",
 			body:      faqHTML(2, graph(okBusiness, okFAQ), graph(okFAQ)),
 			wantTypes: []string{"LocalBusiness", "FAQPage"}, wantMissing: []string{}, wantFindings: []string{"error FAQPage"}, items: 3, valid: 2},
@@ -211,5 +217,20 @@ func TestCheckerRun(t *testing.T) {
 	store.fail = errors.New("disk full")
 	if _, _, err := c.Check(context.Background(), TriggerManual); err == nil {
 		t.Error("a failed save must fail the run")
+	}
+}
+
+func TestTemplate(t *testing.T) {
+	page := pageHTML(graph(okBusiness, okOrganization), `{"@context":"https://schema.org",`+okService[1:])
+	lb, err := Template(page, "LocalBusiness")
+	if err != nil || lb["@context"] != "https://schema.org" || lb["name"] != "Acme Restoration" || fmt.Sprint(lb["@type"]) != "[LocalBusiness GeneralContractor]" {
+		t.Errorf("LocalBusiness template %v, %v", lb, err)
+	}
+	sv, err := Template(page, "Service")
+	if err != nil || sv["name"] != "Water Damage Restoration" || sv["@context"] != "https://schema.org" {
+		t.Errorf("Service template %v, %v", sv, err)
+	}
+	if _, err := Template(page, "Article"); err == nil {
+		t.Error("a page without an Article gave a template")
 	}
 }

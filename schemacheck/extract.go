@@ -42,8 +42,9 @@ type document struct {
 // parsed is a page's HTML reduced to what the checks need.
 type parsed struct {
 	doc document
-	// marked counts elements carrying the FAQ item class, when one is set.
-	marked int
+	// shown is the text of each element carrying the FAQ item class (a
+	// question with its answer), when a class is set.
+	shown []string
 }
 
 // parseHTML finds every <script type="application/ld+json"> in the page,
@@ -68,7 +69,7 @@ func parseHTML(body []byte, faqClass string) (parsed, error) {
 				p.doc.add(text.String())
 			}
 			if faqClass != "" && hasClass(attr(n, "class"), faqClass) {
-				p.marked++
+				p.shown = append(p.shown, squash(textOf(n)))
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -78,6 +79,26 @@ func parseHTML(body []byte, faqClass string) (parsed, error) {
 	walk(root)
 	return p, nil
 }
+
+// textOf is an element's text content.
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+			b.WriteString(" ")
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// squash collapses runs of white space.
+func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func isLD(t string) bool {
 	t, _, _ = strings.Cut(t, ";")
