@@ -323,7 +323,7 @@ func sameAs(c *item, n node) {
 			continue
 		}
 		if strings.Trim(u.Path, "/") == "" && u.RawQuery == "" {
-			c.add(Warning, "sameAs", fmt.Sprintf("sameAs %s is the site's home page, not the business's profile on it: set the profile's address in System Settings or leave it empty.", s))
+			c.add(Warning, "sameAs", fmt.Sprintf("sameAs %s is that site's home page, not the business's own profile there: point it at the profile, or leave it out.", s))
 		}
 	}
 }

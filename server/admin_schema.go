@@ -113,7 +113,7 @@ func (s *Server) schemaTemplateSources() []schemaTemplateSource {
 	for _, sv := range s.content.Services {
 		if sv.Primary {
 			out = append(out, schemaTemplateSource{Kind: "Service", Path: "/services/" + sv.Slug, FileName: "service-schema.json",
-				Description: "The Service block of /services/" + sv.Slug + " as it is served now; every service, county and city page has one like it."})
+				Description: "The Service block of a service page as it is served now; every service, county and city page has one like it."})
 			break
 		}
 	}
@@ -217,7 +217,7 @@ func (h *schemaSet) readTemplates(ctx context.Context) []SchemaTemplate {
 
 // validate is Validate All: it asks for a check now and answers at once
 // with the id of the run it will replace; the screen polls until a newer
-// one appears. Requests made while a check is pending or running join it.
+// one appears. Requests made while a check waits to start join it.
 func (h *schemaSet) validate(c echo.Context) error {
 	after := ""
 	if r, err := h.store.LatestSchemaCheckRun(c.Request().Context()); err == nil {
