@@ -210,6 +210,11 @@ func TestValidateAllInParallel(t *testing.T) {
 			t.Errorf("validate: %d", c)
 		}
 	}
+	// Rendering every page is slow under -race: wait as the SEO audit test does.
+	waitFor(t, "the first schema check", func() bool {
+		_, err := store.LatestSchemaCheckRun(context.Background())
+		return err == nil
+	})
 	first := waitRun(t, store, jobSchema, 1)
 	if first.Outcome != db.OutcomeOK || !strings.Contains(first.Summary, "Schema check:") {
 		t.Fatalf("first run %+v", first)
