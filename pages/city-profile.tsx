@@ -56,7 +56,7 @@ export default function CityProfile(props: PageProps<CityProfileData>) {
       <QuoteSection site={site} height={900} title={`Get Your Free Estimate in ${data.city}`} />
       <AreaCTA site={site} title={`Damage at Your ${data.city} Property?`}
         text={em(site, "Call now for 24/7 emergency service, or request a free, no-obligation estimate online.", `${callUs(site)}, or request a free, no-obligation estimate online.`)} />
-      <FAQ title={`${data.city} Restoration FAQ`} faqs={data.faqs} schemaId={`city-${data.countySlug}-${data.city.toLowerCase()}-faq`} site={site} />
+      <FAQ title={`${data.city} Restoration FAQ`} faqs={data.faqs} schemaId={`profile-${data.countySlug}-${data.city.toLowerCase()}-faq`} site={site} />
       <RelatedGrid current={props.path} site={site} />
     </Layout>
   );

@@ -108,7 +108,7 @@ export default function Service(props: PageProps<ServiceData>) {
           </section>
         )}
 
-        <FAQ title={`${s.title} FAQs`} faqs={data.faqs} schemaId="service-faq" site={site} />
+        <FAQ title={`${s.title} FAQs`} faqs={data.faqs} schemaId={`service-${s.slug}-faq`} site={site} />
         <RelatedLinks related={data.related} site={site} />
       </div>
     </Layout>

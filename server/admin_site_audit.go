@@ -48,6 +48,7 @@ const SEOAuditDebounce = 5 * time.Second
 type auditSet struct {
 	seo      *seoaudit.Auditor
 	sec      *securitycheck.Scanner
+	schema   *schemaSet // Schema Management (admin_schema.go)
 	bootScan sync.Once
 }
 
@@ -60,6 +61,7 @@ func (s *Server) newAudits() *auditSet {
 		seo: &seoaudit.Auditor{Fetch: s.fetchPage, Pages: s.auditPaths, Base: s.cfg.BaseURL, Business: s.napContext, Store: s.store, Log: s.log},
 		sec: &securitycheck.Scanner{Env: s.securityEnv(), Store: s.store, Log: s.log},
 	}
+	a.schema = s.newSchemaCheck()
 	if s.store == nil {
 		return a
 	}
@@ -149,6 +151,7 @@ func (s *Server) auditAPI(g *echo.Group) {
 		return sc.ID
 	}))
 	g.PUT("/security/vulnerabilities/:id", s.adminSetVulnerability)
+	s.schemaAPI(g)
 	g.GET("/overview", s.adminOverview)
 	g.GET("/locations", s.adminLocations)
 }

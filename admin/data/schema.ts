@@ -1,118 +1,90 @@
-// Schema Management data: fixed sample schema records and validation
-// results (spec 3), plus the two read-only JSON-LD templates built from the
-// business details the page already has. A real source (the JSON-LD the
-// server actually emits, checked by a validator) can implement
-// SchemaSource later without touching the screen.
-import type { Site } from "../../components/types";
+// Schema Management data. The server checks the structured data (JSON-LD)
+// every indexable page really serves (package schemacheck: after each
+// deploy and content change, and on Validate All) and keeps the latest
+// result; the screen reads it through SchemaSource. The two templates are
+// blocks the site serves now, read from their pages. Nothing here is a
+// sample. ADR 022.
+import { api } from "../api";
 
 export type SchemaStatus = "active" | "missing";
 export type SchemaPriority = "critical" | "high" | "medium" | "low";
-export interface SchemaRecord { type: string; status: SchemaStatus; pages: number; description: string; priority: SchemaPriority }
-export interface SchemaValidation { type: string; valid: boolean; errors: string[]; warnings: string[] }
-export interface SchemaTemplate { type: "LocalBusiness" | "Service"; description: string; fileName: string; json: Record<string, unknown> }
+
+/** SchemaMessage is one error or warning across the site: how many pages
+ * show it and the first of them. */
+export interface SchemaMessage { text: string; property?: string; pages: number; example: string }
+
+/** SchemaTypeResult is one schema type across every checked page: spec
+ * 3's schema record (type, status, pages, description, priority) and its
+ * validation result (type, valid, errors, warnings). */
+export interface SchemaTypeResult {
+  type: string;
+  status: SchemaStatus;
+  /** pages carry it; expected pages' kinds must; missingOn of those lack it */
+  pages: number;
+  expected: number;
+  missingOn: number;
+  description: string;
+  priority: SchemaPriority;
+  /** source is the documentation the rules follow */
+  source?: string;
+  /** validated is false for types with no rules (counted, not checked) */
+  validated: boolean;
+  valid: boolean;
+  errors: SchemaMessage[];
+  warnings: SchemaMessage[];
+}
+
+/** SchemaRun is one check of every indexable page. Items are what the
+ * score weighs; valid those without an error. */
+export interface SchemaRun {
+  id: string; startedAt: string; finishedAt: string; trigger: "deploy" | "content" | "manual"; baseUrl: string;
+  pages: number; covered: number; unreadable: number; items: number; valid: number; errors: number; warnings: number; score: number;
+}
+
+/** SchemaCards are the four summary cards; measured is false before the
+ * first check (the score is then spec 5's default). */
+export interface SchemaCards { active: number; missing: number; missingPages: number; covered: number; pages: number; score: number; measured: boolean }
+
+export interface SchemaFinding { type: string; severity: "error" | "warning"; property?: string; message: string }
+export interface SchemaPage { path: string; kind: string; statusCode: number; types: string[]; expected: string[]; missing: string[]; items: number; valid: number; findings: SchemaFinding[]; error?: string }
+
+/** SchemaTemplate is a block a page serves now (json), or why it could
+ * not be read (error). */
+export interface SchemaTemplate { type: string; description: string; fileName: string; path: string; json?: Record<string, unknown>; error?: string }
+
+/** SchemaData is GET /api/admin/schema. */
+export interface SchemaData {
+  run: SchemaRun | null;
+  cards: SchemaCards;
+  types: SchemaTypeResult[];
+  pages: SchemaPage[];
+  templates: SchemaTemplate[];
+  /** routes is how many pages a check covers now */
+  routes: number;
+  /** how says how each card is computed */
+  how: Record<string, string>;
+}
 
 export interface SchemaSource {
-  records(): SchemaRecord[];
-  validate(): SchemaValidation[];
-  /** pagesCovered is the number of pages carrying at least one schema. */
-  pagesCovered(): number;
-  templates(site: Site): SchemaTemplate[];
+  load(): Promise<SchemaData>;
+  /** validate asks the server for a check now; after is the run it replaces. */
+  validate(): Promise<{ after: string }>;
 }
 
 /** GENERATOR_TYPES are the Schema Generator's type options (spec 2.4). */
 export const GENERATOR_TYPES = ["LocalBusiness", "Service", "Article", "FAQ", "Review"] as const;
 
-export const GENERATOR_NOT_WIRED = "Generating schema from the admin is not available yet; the server adds structured data to every page from its templates.";
+export const GENERATOR_NOT_WIRED = "Generating schema from the admin is not available yet. The server builds every page's structured data from the site's content and System Settings; the Validation tab shows what it serves.";
 
-/** VALIDATE_DELAY_MS is spec 9's 2 s schema validation ("Validate All"). */
+/** VALIDATE_DELAY_MS is spec 9's 2 s schema validation: Validate All now
+ * runs the server's check and shows "Validating..." for at least this long. */
 export const VALIDATE_DELAY_MS = 2000;
 
-/** DEFAULT_VALIDATION_SCORE is shown when there is nothing to score (spec 5). */
+/** DEFAULT_VALIDATION_SCORE is shown when there is nothing to score (spec
+ * 5); the server sends it too. */
 export const DEFAULT_VALIDATION_SCORE = 98;
 
-/** validationScore is the share of valid results as a whole percentage,
- * or 98 when there are no results. */
-export function validationScore(results: SchemaValidation[]): number {
-  if (results.length === 0) return DEFAULT_VALIDATION_SCORE;
-  return Math.round((results.filter((r) => r.valid).length / results.length) * 100);
-}
-
-const telephone = (phone: string) => {
-  const d = phone.replace(/\D/g, "").replace(/^1(?=\d{10}$)/, "");
-  return d.length === 10 ? `+1-${d.slice(0, 3)}-${d.slice(3, 6)}-${d.slice(6)}` : phone;
-};
-
-export const COUNTIES = ["Fulton", "DeKalb", "Gwinnett", "Cobb", "Clayton", "Douglas", "Henry"];
-
-export const sampleSchema: SchemaSource = {
-  records: () => [
-    { type: "LocalBusiness", status: "active", pages: 138, description: "Business name, phone, address, hours, service area and rating on every page.", priority: "critical" },
-    { type: "Organization", status: "active", pages: 138, description: "Company identity, logo and social profiles.", priority: "high" },
-    { type: "Service", status: "active", pages: 104, description: "Each restoration service, on service, county and city pages.", priority: "high" },
-    { type: "BreadcrumbList", status: "active", pages: 137, description: "Breadcrumb trail on every inner page.", priority: "medium" },
-    { type: "FAQPage", status: "active", pages: 96, description: "Questions and answers from the FAQ blocks.", priority: "medium" },
-    { type: "Article", status: "active", pages: 5, description: "Blog posts with headline, dates and publisher.", priority: "medium" },
-    { type: "Review", status: "missing", pages: 0, description: "Individual customer reviews next to the aggregate rating.", priority: "low" },
-    { type: "VideoObject", status: "missing", pages: 0, description: "Project videos in the portfolio gallery.", priority: "low" },
-  ],
-  validate: () => [
-    { type: "LocalBusiness", valid: true, errors: [], warnings: ["Review counts differ between blocks (79, 87, 150 and 247)."] },
-    { type: "Organization", valid: true, errors: [], warnings: ["One block shows a different licence number."] },
-    { type: "Service", valid: true, errors: [], warnings: [] },
-    { type: "BreadcrumbList", valid: true, errors: [], warnings: [] },
-    { type: "FAQPage", valid: true, errors: [], warnings: ["Some answers repeat on several pages."] },
-    { type: "Article", valid: false, errors: ["publisher.logo is missing."], warnings: ["image is recommended for rich results."] },
-  ],
-  pagesCovered: () => 138,
-  templates: (site) => {
-    const base = site.baseUrl.replace(/\/$/, "");
-    return [
-      {
-        type: "LocalBusiness",
-        description: "The business block every page carries.",
-        fileName: "localbusiness-schema.json",
-        json: {
-          "@context": "https://schema.org",
-          "@type": ["LocalBusiness", "GeneralContractor"],
-          "@id": `${base}/#business`,
-          name: site.name,
-          url: `${base}/`,
-          telephone: telephone(site.phone),
-          priceRange: "$$",
-          address: {
-            "@type": "PostalAddress",
-            streetAddress: site.street,
-            addressLocality: site.city,
-            addressRegion: site.state,
-            postalCode: site.zip,
-            addressCountry: "US",
-          },
-          openingHoursSpecification: {
-            "@type": "OpeningHoursSpecification",
-            dayOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
-            opens: "00:00",
-            closes: "23:59",
-          },
-          areaServed: COUNTIES.map((c) => ({ "@type": "AdministrativeArea", name: `${c} County, Georgia` })),
-          aggregateRating: { "@type": "AggregateRating", ratingValue: "4.9", reviewCount: "79", bestRating: "5" },
-        },
-      },
-      {
-        type: "Service",
-        description: "One restoration service, linked to the business.",
-        fileName: "service-schema.json",
-        json: {
-          "@context": "https://schema.org",
-          "@type": "Service",
-          "@id": `${base}/services/water-damage-restoration#service`,
-          name: "Water Damage Restoration",
-          serviceType: "Water damage restoration",
-          description: "24/7 emergency water extraction, structural drying and repairs with direct insurance billing.",
-          url: `${base}/services/water-damage-restoration`,
-          provider: { "@id": `${base}/#business` },
-          areaServed: COUNTIES.map((c) => ({ "@type": "AdministrativeArea", name: `${c} County, Georgia` })),
-        },
-      },
-    ];
-  },
+export const liveSchema: SchemaSource = {
+  load: () => api("/api/admin/schema"),
+  validate: () => api("/api/admin/schema/validate", { method: "POST" }),
 };

@@ -1,14 +1,22 @@
 import "../../styles/admin-manage.css";
+import "../../styles/admin-schema.css";
 import { useId, useMemo, useState } from "react";
 import { Icon } from "../../components/icons";
-import { GENERATOR_NOT_WIRED, VALIDATE_DELAY_MS, GENERATOR_TYPES, sampleSchema, validationScore, type SchemaRecord, type SchemaSource, type SchemaTemplate } from "../data/schema";
+import { GENERATOR_NOT_WIRED, GENERATOR_TYPES, VALIDATE_DELAY_MS, liveSchema, type SchemaData, type SchemaMessage, type SchemaSource, type SchemaTemplate, type SchemaTypeResult } from "../data/schema";
 import { adminPath } from "../layout";
+import { errorText, runOnServer, useServer } from "../live";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, LastUpdated, PageHeader, StatCard, Tabs, useSimulated } from "../ui";
+import { Badge, Button, Card, LastUpdated, PageHeader, StatCard, Tabs } from "../ui";
 
-const priorityTone = (p: SchemaRecord["priority"]) => (p === "critical" ? "bad" : p === "high" ? "warn" : p === "medium" ? "info" : "neutral");
+const priorityTone = (p: SchemaTypeResult["priority"]) => (p === "critical" ? "bad" : p === "high" ? "warn" : p === "medium" ? "info" : "neutral");
 const scoreTone = (n: number) => (n >= 90 ? "good" : n >= 70 ? "warn" : "bad");
+const when = (iso: string) => new Date(iso).toLocaleString("en-US");
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const TRIGGERS = { deploy: "after the server started (a deploy)", content: "after a content change", manual: "on request (Validate All)" } as const;
+
+/** EMPTY says how the check fills when it has not run yet. */
+const EMPTY = "No check has run yet. The server checks the structured data of every page once the pages are rendered after a start (a deploy), again after every content change, and when you press Validate All.";
 
 function download(fileName: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: "application/ld+json" }));
@@ -23,7 +31,7 @@ function download(fileName: string, text: string) {
 
 function TemplateCard({ t }: { t: SchemaTemplate }) {
   const toast = useToast();
-  const text = useMemo(() => JSON.stringify(t.json, null, 2), [t]);
+  const text = useMemo(() => (t.json ? JSON.stringify(t.json, null, 2) : ""), [t]);
   const copy = async () => {
     try {
       if (!navigator.clipboard) throw new Error("no clipboard");
@@ -38,12 +46,14 @@ function TemplateCard({ t }: { t: SchemaTemplate }) {
     toast({ title: "File Downloaded", description: `${t.fileName} saved` });
   };
   return (
-    <Card title={<>{t.type} <Badge tone="neutral">read-only</Badge></>} description={t.description}
-      actions={<div className="a-row">
+    <Card title={<>{t.type} <Badge tone="neutral">read-only</Badge></>} description={<>{t.description} Read from <code>{t.path}</code>.</>}
+      actions={t.json && <div className="a-row">
         <Button variant="outline" className="a-btn a-btn--outline am-btn-sm" onClick={copy} aria-label={`Copy ${t.type} template`}>Copy</Button>
         <Button variant="outline" className="a-btn a-btn--outline am-btn-sm" onClick={save} aria-label={`Download ${t.type} template`}>Download</Button>
       </div>}>
-      <pre className="a-code" tabIndex={0} aria-label={`${t.type} JSON-LD template`}><code>{text}</code></pre>
+      {t.json
+        ? <pre className="a-code" tabIndex={0} aria-label={`${t.type} JSON-LD template`}><code>{text}</code></pre>
+        : <p className="a-error" role="alert">{t.error || "The block could not be read."}</p>}
     </Card>
   );
 }
@@ -83,79 +93,143 @@ function Generator() {
   );
 }
 
-/** Schema Management: sample schema records, two read-only templates,
- * sample validation and a generator that is not wired (spec 2.4). */
-export default function Schema({ navigate, site, source = sampleSchema }: AdminPageProps & { source?: SchemaSource }) {
-  const records = source.records();
-  const templates = useMemo(() => source.templates(site), [source, site]);
-  const validation = useSimulated(() => source.validate(), VALIDATE_DELAY_MS);
-  const active = records.filter((r) => r.status === "active").length;
-  const missing = records.filter((r) => r.status === "missing").length;
-  const score = validationScore(validation.data);
+/** Messages lists a type's errors or warnings, each with how many pages
+ * show it and one of them. */
+function Messages({ type, kind, list }: { type: string; kind: "Error" | "Warning"; list: SchemaMessage[] }) {
+  if (list.length === 0) return null;
+  return (
+    <ul className={`am-msgs ${kind === "Error" ? "am-msgs--err" : "am-msgs--warn"}`} aria-label={`${type} ${kind === "Error" ? "errors" : "warnings"}`}>
+      {list.map((m) => (
+        <li key={m.text}>{kind}: {m.text} <span className="as-where">({m.pages === 1 ? <>on <code>{m.example}</code></> : <>{m.pages} pages, e.g. <code>{m.example}</code></>})</span></li>
+      ))}
+    </ul>
+  );
+}
+
+function Overview({ data, error }: { data: SchemaData | null; error: string }) {
+  if (!data) return <Card title="Schema Types">{error ? <p className="a-error" role="alert">The schema check could not be loaded: {error}</p> : <p className="a-muted" role="status">Loading...</p>}</Card>;
+  if (!data.run) return <Card title="Schema Types"><p className="a-empty">{EMPTY}</p></Card>;
+  return (
+    <Card title="Schema Types" description={`Every type the pages serve, and every type the route table expects, from the latest check of ${plural(data.run.pages, "page", "pages")}.`}>
+      <ul className="am-list">
+        {data.types.filter((t) => t.type !== "JSON-LD").map((t) => (
+          <li key={t.type}>
+            <div className="am-list__main">
+              <p className="am-list__title">{t.type} <Badge tone={t.status === "active" ? "good" : "bad"}>{t.status}</Badge>{!t.validated && <span className="a-muted as-small">counted, not validated</span>}</p>
+              <p className="am-list__desc">{t.description}</p>
+              {t.missingOn > 0 && <p className="a-error">Missing on {t.missingOn} of {plural(t.expected, "page", "pages")} where the route table expects it.</p>}
+            </div>
+            <div className="am-list__actions">
+              <span className="a-muted">{plural(t.pages, "page", "pages")}</span>
+              <Badge tone={priorityTone(t.priority)}>{t.priority} priority</Badge>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function Validation({ data, busy }: { data: SchemaData | null; busy: boolean }) {
+  const run = data?.run;
+  const results = (data?.types || []).filter((t) => t.validated && (t.pages > 0 || t.expected > 0 || t.errors.length > 0));
+  return (
+    <Card title="Validation Results" description={busy ? "Validating..." : run
+      ? `Results per schema type, from ${plural(run.pages - run.unreadable, "page", "pages")} checked ${TRIGGERS[run.trigger]} on ${when(run.finishedAt)}: ${plural(run.items, "item", "items")}, ${plural(run.errors, "error", "errors")} and ${plural(run.warnings, "warning", "warnings")} counted page by page; below, each appears once with the pages it is on. Errors make an item invalid; warnings are recommended properties.`
+      : "Results per schema type."}>
+      {run && run.unreadable > 0 && <p className="a-error" role="alert">{run.unreadable} of {run.pages} pages could not be checked: {data!.pages.filter((p) => p.error).map((p) => `${p.path} (${p.error})`).join("; ")}.</p>}
+      {!run || results.length === 0 ? <p className="a-empty">{run ? "No structured data was found to validate." : EMPTY}</p> : (
+        <ul className="am-list">
+          {results.map((v) => (
+            <li key={v.type}>
+              <div className="am-list__main">
+                <p className="am-list__title">{v.type} <Badge tone={v.valid ? "good" : "bad"}>{v.valid ? "valid" : "invalid"}</Badge></p>
+                <Messages type={v.type} kind="Error" list={v.errors} />
+                <Messages type={v.type} kind="Warning" list={v.warnings} />
+                {v.errors.length === 0 && v.warnings.length === 0 && <p className="am-list__desc">No errors or warnings on {plural(v.pages, "page", "pages")}.</p>}
+                {v.source && <p className="am-list__desc"><a className="a-link" href={v.source} target="_blank" rel="noopener noreferrer">Rules followed<span className="visually-hidden"> for {v.type} (opens in a new tab)</span></a></p>}
+              </div>
+              <div className="am-list__actions a-muted">{plural(v.errors.length, "error", "errors")}, {plural(v.warnings.length, "warning", "warnings")}</div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+/** Schema Management: the server's check of the structured data every
+ * page serves (spec 2.4's cards and tabs), the two blocks the site serves
+ * as read-only templates, and a generator that is not wired. Validate All
+ * asks the server for a check and waits for it (2 s at least). */
+export default function Schema({ navigate, source = liveSchema }: AdminPageProps & { source?: SchemaSource }) {
+  const { data, error, setData } = useServer(source.load);
+  const [busy, setBusy] = useState(false);
+  const [runError, setRunError] = useState("");
+  const [updated, setUpdated] = useState<Date | null>(null);
+  const validate = async () => {
+    setBusy(true);
+    setRunError("");
+    try {
+      setData(await runOnServer(source.validate, source.load, (d) => d.run?.id, VALIDATE_DELAY_MS));
+      setUpdated(new Date());
+    } catch (e) {
+      console.warn("Schema validation failed", e);
+      setRunError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
   const toIndex = (e: React.MouseEvent) => {
     if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
     e.preventDefault();
     navigate("indexnow");
   };
+  const run = data?.run;
+  const c = data?.cards;
   return (
     <>
       <PageHeader title="Schema Management" description="Structured data (JSON-LD) that helps search engines understand the business and its pages."
         actions={<>
-          <Button onClick={validation.run} disabled={validation.busy} aria-busy={validation.busy}>{validation.busy ? "Validating..." : "Validate All"}</Button>
+          <Button onClick={validate} disabled={busy} aria-busy={busy}>{busy ? "Validating..." : "Validate All"}</Button>
           <a className="a-btn a-btn--outline" href={adminPath("indexnow")} onClick={toIndex}>Publish Index</a>
         </>} />
-      <p className="a-muted am-sample">Sample data: schema counts and validation results are fixed examples, not read from the live pages.</p>
-      <p role="status" className="visually-hidden">{validation.busy ? "Validating schemas..." : validation.updated ? "Validation finished." : ""}</p>
-      <LastUpdated at={validation.updated} />
-      <div className="a-grid a-grid--4 am-summary">
-        <StatCard label="Active Schemas" value={active} hint="Types on the site" tone="good" />
-        <StatCard label="Missing Schemas" value={missing} hint="Types worth adding" tone={missing ? "warn" : "good"} />
-        <StatCard label="Pages Covered" value={source.pagesCovered()} hint="Pages with structured data" />
-        <StatCard label="Validation Score" value={`${score}%`} hint="Share of valid schema types" tone={scoreTone(score)} />
+      <p role="status" className="visually-hidden">{busy ? "Validating schemas..." : updated ? "Validation finished." : ""}</p>
+      <div className="as-updated" aria-live="polite">
+        {run && <p className="a-updated">Last checked: {when(run.finishedAt)}, {TRIGGERS[run.trigger]}.</p>}
+        <LastUpdated at={updated} />
       </div>
+      {runError && <p className="a-error" role="alert">Validation did not finish: {runError}</p>}
+      <div className="a-grid a-grid--4 am-summary">
+        <StatCard label="Active Schemas" value={c?.measured ? c.active : "—"} hint={c?.measured ? "Types on the site" : "Not checked yet"} tone={c?.measured ? "good" : undefined} />
+        <StatCard label="Missing Schemas" value={c?.measured ? c.missing : "—"}
+          hint={!c?.measured ? "Not checked yet" : c.missingPages ? `${plural(c.missingPages, "page lacks", "pages lack")} an expected type` : "Every page has its expected types"}
+          tone={c?.measured ? (c.missing ? "bad" : "good") : undefined} />
+        <StatCard label="Pages Covered" value={c?.measured ? c.covered : "—"} hint={c?.measured ? `of ${plural(c.pages, "indexable page", "indexable pages")} carry structured data` : "Not checked yet"}
+          tone={c?.measured ? (c.covered === c.pages ? "good" : "warn") : undefined} />
+        <StatCard label="Validation Score" value={c ? `${c.score}%` : "—"} hint={c?.measured ? "Items without errors" : "Default: nothing checked yet"}
+          tone={c?.measured ? scoreTone(c.score) : undefined} />
+      </div>
+      {data && (
+        <details className="as-how">
+          <summary>How these figures are computed</summary>
+          <dl>
+            <div><dt>Active Schemas</dt><dd>{data.how.active}</dd></div>
+            <div><dt>Missing Schemas</dt><dd>{data.how.missing}</dd></div>
+            <div><dt>Pages Covered</dt><dd>{data.how.covered}</dd></div>
+            <div><dt>Validation Score</dt><dd>{data.how.score}</dd></div>
+            <div><dt>When</dt><dd>{data.how.when}</dd></div>
+          </dl>
+        </details>
+      )}
       <Tabs label="Schema Management" tabs={[
+        { id: "overview", label: "Overview", content: <Overview data={data} error={error} /> },
         {
-          id: "overview", label: "Overview", content: (
-            <Card title="Schema Types">
-              <ul className="am-list">
-                {records.map((r) => (
-                  <li key={r.type}>
-                    <div className="am-list__main">
-                      <p className="am-list__title">{r.type} <Badge tone={r.status === "active" ? "good" : "bad"}>{r.status}</Badge></p>
-                      <p className="am-list__desc">{r.description}</p>
-                    </div>
-                    <div className="am-list__actions">
-                      <span className="a-muted">{r.pages} {r.pages === 1 ? "page" : "pages"}</span>
-                      <Badge tone={priorityTone(r.priority)}>{r.priority} priority</Badge>
-                    </div>
-                  </li>
-                ))}
-              </ul>
-            </Card>
-          ),
+          id: "templates", label: "Schema Templates", content: data
+            ? <>{data.templates.map((t) => <TemplateCard key={t.type} t={t} />)}</>
+            : <Card title="Schema Templates"><p className="a-muted" role="status">{error ? `The templates could not be loaded: ${error}` : "Loading..."}</p></Card>,
         },
-        { id: "templates", label: "Schema Templates", content: <>{templates.map((t) => <TemplateCard key={t.type} t={t} />)}</> },
-        {
-          id: "validation", label: "Validation", content: (
-            <Card title="Validation Results" description={validation.busy ? "Validating..." : "Results per schema type."}>
-              {validation.data.length === 0 ? <p className="a-empty">Nothing to validate yet.</p> : (
-                <ul className="am-list">
-                  {validation.data.map((v) => (
-                    <li key={v.type}>
-                      <div className="am-list__main">
-                        <p className="am-list__title">{v.type} <Badge tone={v.valid ? "good" : "bad"}>{v.valid ? "valid" : "invalid"}</Badge></p>
-                        {v.errors.length > 0 && <ul className="am-msgs am-msgs--err" aria-label={`${v.type} errors`}>{v.errors.map((m) => <li key={m}>Error: {m}</li>)}</ul>}
-                        {v.warnings.length > 0 && <ul className="am-msgs am-msgs--warn" aria-label={`${v.type} warnings`}>{v.warnings.map((m) => <li key={m}>Warning: {m}</li>)}</ul>}
-                        {v.errors.length === 0 && v.warnings.length === 0 && <p className="am-list__desc">No errors or warnings.</p>}
-                      </div>
-                      <div className="am-list__actions a-muted">{v.errors.length} {v.errors.length === 1 ? "error" : "errors"}, {v.warnings.length} {v.warnings.length === 1 ? "warning" : "warnings"}</div>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </Card>
-          ),
-        },
+        { id: "validation", label: "Validation", content: <Validation data={data} busy={busy} /> },
         { id: "generator", label: "Schema Generator", content: <Generator /> },
       ]} />
     </>

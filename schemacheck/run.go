@@ -1,0 +1,161 @@
+package schemacheck
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/jobs"
+)
+
+// Fetch runs a GET for a site path through the server's own handler and
+// returns the status and body.
+type Fetch func(ctx context.Context, path string) (status int, body []byte, err error)
+
+// Store keeps checks; *db.Store is one.
+type Store interface {
+	SaveSchemaCheck(ctx context.Context, run db.SchemaCheckRun, pages []db.SchemaCheckPage) (db.SchemaCheckRun, error)
+}
+
+// Triggers recorded with a run.
+const (
+	TriggerDeploy  = "deploy"  // the first run after boot
+	TriggerContent = "content" // after a content change re-rendered the pages
+	TriggerManual  = "manual"  // the admin pressed Validate All
+)
+
+// DefaultScore is spec 5's validation score when there is nothing to
+// score.
+const DefaultScore = 98
+
+// Checker checks every indexable page of the route table.
+type Checker struct {
+	Fetch Fetch
+	// Pages lists the pages to check with their kind and expected types.
+	Pages   func() []Page
+	Base    string
+	Options Options
+	Store   Store
+	Log     *slog.Logger
+
+	ran atomic.Bool
+}
+
+// Run checks every page and stores the result: the schema check job's
+// body.
+func (c *Checker) Run(ctx context.Context) (string, error) {
+	trigger := TriggerContent
+	if jobs.IsManual(ctx) {
+		trigger = TriggerManual
+	} else if !c.ran.Load() {
+		trigger = TriggerDeploy
+	}
+	run, _, err := c.Check(ctx, trigger)
+	if err != nil {
+		return "", err
+	}
+	c.ran.Store(true)
+	return Summary(run), nil
+}
+
+// Summary is a run's line for the dashboard's recent activity.
+func Summary(r db.SchemaCheckRun) string {
+	s := fmt.Sprintf("Schema check: %d of %d pages carry structured data; %d%% of items valid (%d errors, %d warnings)", r.Covered, r.Pages, r.Score, r.Errors, r.Warnings)
+	if r.Unreadable > 0 {
+		s += fmt.Sprintf("; %d pages could not be checked", r.Unreadable)
+	}
+	return s
+}
+
+// Score is the share of items without an error, as a whole percentage;
+// DefaultScore when there is nothing to score.
+func Score(items, valid int) int {
+	if items == 0 {
+		return DefaultScore
+	}
+	return int(math.Round(float64(valid) * 100 / float64(items)))
+}
+
+// Check fetches and checks every page one at a time, compares shared
+// blocks across pages and stores the run.
+func (c *Checker) Check(ctx context.Context, trigger string) (db.SchemaCheckRun, []PageResult, error) {
+	run := db.SchemaCheckRun{StartedAt: time.Now().UTC(), TriggeredBy: trigger, BaseURL: c.Base}
+	var results []*PageResult
+	for _, p := range c.Pages() {
+		if err := ctx.Err(); err != nil {
+			return run, nil, err
+		}
+		r := c.page(ctx, p)
+		results = append(results, &r)
+	}
+	compareShared(results)
+	rows := make([]db.SchemaCheckPage, 0, len(results))
+	out := make([]PageResult, 0, len(results))
+	for _, r := range results {
+		if r.Error != "" {
+			run.Unreadable++
+		} else {
+			if r.Covered() {
+				run.Covered++
+			}
+			e, w := r.Counts()
+			run.Errors += e
+			run.Warnings += w
+			run.Items += r.Items
+			run.Valid += r.Valid
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			return run, nil, err
+		}
+		rows = append(rows, db.SchemaCheckPage{Path: r.Path, Kind: r.Kind, StatusCode: r.StatusCode, Result: string(b), Error: r.Error})
+		out = append(out, *r)
+	}
+	run.Pages = len(results)
+	run.Score = Score(run.Items, run.Valid)
+	run.FinishedAt = time.Now().UTC()
+	saved, err := c.Store.SaveSchemaCheck(ctx, run, rows)
+	if err != nil {
+		return run, nil, err
+	}
+	if c.Log != nil && run.Errors+run.Unreadable > 0 {
+		c.Log.Info("schema check found errors", "errors", run.Errors, "unchecked", run.Unreadable, "score", run.Score)
+	}
+	return saved, out, nil
+}
+
+// page fetches and checks one page.
+func (c *Checker) page(ctx context.Context, p Page) PageResult {
+	status, body, err := c.Fetch(ctx, p.Path)
+	if err == nil && status != http.StatusOK {
+		err = fmt.Errorf("HTTP %d: only pages that answer 200 are checked", status)
+	}
+	if err != nil {
+		return PageResult{Path: p.Path, Kind: p.Kind, StatusCode: status, Types: []string{}, Expected: append([]string{}, p.Expect...),
+			Missing: []string{}, Findings: []Finding{}, Error: err.Error()}
+	}
+	return CheckPage(body, p, c.Options)
+}
+
+// Decode turns a stored page row back into its result.
+func Decode(p db.SchemaCheckPage) PageResult {
+	r := PageResult{Path: p.Path, Kind: p.Kind, StatusCode: p.StatusCode, Error: p.Error}
+	if err := json.Unmarshal([]byte(p.Result), &r); err != nil && r.Error == "" {
+		r.Error = "stored result unreadable: " + err.Error()
+	}
+	for _, l := range []*[]string{&r.Types, &r.Expected, &r.Missing} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	if r.Findings == nil {
+		r.Findings = []Finding{}
+	}
+	return r
+}
