@@ -35,6 +35,12 @@ export function LeadNotifications({ source = liveNotifications }: { source?: Not
             <StatCard label="Failed" value={data.failed} hint={data.failed > 0 ? "Given up after repeated refusals; the leads are in the leads manager" : "None"} tone={data.failed > 0 ? "bad" : undefined} />
             <StatCard label="Spool backlog" value={data.spoolBacklog} hint={data.spoolBacklog > 0 ? "Leads taken while the database was down, stored as soon as it is back" : "Every lead is in the database"} tone={data.spoolBacklog > 0 ? "warn" : undefined} />
           </div>
+          {data.spoolRefused > 0 && (
+            <p className="a-error" role="alert">
+              {data.spoolRefused === 1 ? "1 lead" : `${data.spoolRefused} leads`} could not be stored: the database refused {data.spoolRefused === 1 ? "it" : "them"} 5 times.
+              {" "}{data.spoolRefused === 1 ? "It is" : "They are"} kept in DATA_DIR/spool/refused.jsonl on the server, for you to read and enter by hand.
+            </p>
+          )}
           {data.lastError && <p className="a-error" role="alert">Last error: {data.lastError}</p>}
           {data.recent.length > 0 && (
             <ul className="a-activity act-list" aria-label="Recent notifications">

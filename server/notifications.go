@@ -40,7 +40,10 @@ func (s *Server) setupLeads(o Options) error {
 // leadHealth adds the spool's backlog and the outbox's counts to /healthz.
 // A backlog is reported, not a failure: the leads are safe on disk.
 func (s *Server) leadHealth(ctx context.Context, out map[string]any, dbUp bool) {
-	out["spool"] = map[string]any{"backlog": s.leads.Backlog()}
+	out["spool"] = map[string]any{"backlog": s.leads.Backlog(), "refused": s.leads.Refused()}
+	if s.leads.Refused() > 0 {
+		out["status"] = "degraded"
+	}
 	if !dbUp || s.store == nil {
 		return
 	}
@@ -71,13 +74,16 @@ type NotificationsStatus struct {
 		Email   bool `json:"email"`
 		Webhook bool `json:"webhook"`
 	} `json:"configured"`
-	Pending         int               `json:"pending"`
-	Retrying        int               `json:"retrying"`
-	Failed          int               `json:"failed"`
-	LastError       string            `json:"lastError"`
-	LastDeliveredAt *time.Time        `json:"lastDeliveredAt"`
-	SpoolBacklog    int               `json:"spoolBacklog"`
-	Recent          []NotificationRow `json:"recent"`
+	Pending         int        `json:"pending"`
+	Retrying        int        `json:"retrying"`
+	Failed          int        `json:"failed"`
+	LastError       string     `json:"lastError"`
+	LastDeliveredAt *time.Time `json:"lastDeliveredAt"`
+	SpoolBacklog    int        `json:"spoolBacklog"`
+	// SpoolRefused counts leads the database kept refusing, moved aside
+	// in DATA_DIR/spool/refused.jsonl for a person to look at.
+	SpoolRefused int               `json:"spoolRefused"`
+	Recent       []NotificationRow `json:"recent"`
 }
 
 // RecentNotifications is how many rows the dashboard lists.
@@ -89,7 +95,7 @@ func (s *Server) notificationsStatus(c echo.Context) error {
 		return err
 	}
 	out := NotificationsStatus{Pending: st.Pending, Retrying: st.Retrying, Failed: st.Failed, LastError: st.LastError,
-		LastDeliveredAt: st.LastDeliveredAt, SpoolBacklog: s.leads.Backlog(), Recent: []NotificationRow{}}
+		LastDeliveredAt: st.LastDeliveredAt, SpoolBacklog: s.leads.Backlog(), SpoolRefused: s.leads.Refused(), Recent: []NotificationRow{}}
 	out.Configured.Email, out.Configured.Webhook = st.Email, st.Webhook
 	for _, r := range st.Recent {
 		out.Recent = append(out.Recent, NotificationRow{Kind: r.Kind, LeadID: r.LeadID, Attempts: r.Attempts, LastError: r.LastError,

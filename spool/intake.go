@@ -92,6 +92,15 @@ func (in *Intake) Backlog() int {
 	return in.spool.Backlog()
 }
 
+// Refused is how many spooled leads the database kept refusing (moved
+// aside, never retried forever): an alarm for the dashboard and /healthz.
+func (in *Intake) Refused() int {
+	if in.spool == nil {
+		return 0
+	}
+	return in.spool.Refused()
+}
+
 // Replay puts the spooled leads into the database now.
 func (in *Intake) Replay(ctx context.Context) (int, error) {
 	if in.spool == nil {

@@ -40,13 +40,22 @@ type Record struct {
 	// At is when the lead was spooled.
 	At   time.Time `json:"at"`
 	Lead db.Lead   `json:"lead"`
+	// Tries counts the replays the database refused while it was up.
+	Tries int `json:"tries,omitempty"`
 }
+
+// MaxTries is how many times a reachable database may refuse a record
+// before it is moved aside to refused.jsonl: a record the database will
+// never take (a value it cannot store) is then an alarm for a person,
+// not a retry forever.
+const MaxTries = 5
 
 // File names inside the spool folder.
 const (
 	activeName     = "leads.jsonl"
 	replaySuffix   = ".replay"
 	unreadableName = "unreadable.jsonl"
+	refusedName    = "refused.jsonl"
 )
 
 // Spool is the append-only lead file. It is safe for concurrent use.
@@ -58,6 +67,7 @@ type Spool struct {
 	f       *os.File   // the file appends go to; nil after a failed reopen
 	size    int64      // bytes of complete records in f
 	backlog int        // records in every file, not yet in the database
+	refused int        // records moved aside to refusedName
 
 	replayMu sync.Mutex // one replay at a time
 
@@ -86,6 +96,11 @@ func Open(dir string, log *slog.Logger) (*Spool, error) {
 		}
 		s.backlog += len(recs)
 	}
+	refused, _, err := readRecords(filepath.Join(dir, refusedName))
+	if err != nil {
+		return nil, fmt.Errorf("spool: %w", err)
+	}
+	s.refused = len(refused)
 	return s, nil
 }
 
@@ -260,6 +275,8 @@ func (s *Spool) replayFile(ctx context.Context, path string, save func(context.C
 		s.quarantine(line)
 	}
 	var keep [][]byte
+	refused := 0
+	changed := false // a kept record's Tries went up
 	for _, r := range recs {
 		if stop || ctx.Err() != nil {
 			keep = append(keep, r.line)
@@ -270,13 +287,30 @@ func (s *Spool) replayFile(ctx context.Context, path string, save func(context.C
 			if first == nil {
 				first = fmt.Errorf("lead %s: %w", r.Key, err)
 			}
-			keep = append(keep, r.line)
 			stop = alive == nil || alive(ctx) != nil
+			if stop {
+				// The database is gone: not the record's fault.
+				keep = append(keep, r.line)
+				continue
+			}
+			r.Tries++
+			if r.Tries >= MaxTries {
+				if s.moveAside(r.Record, err) {
+					refused++
+					continue
+				}
+			}
+			line, merr := json.Marshal(r.Record)
+			if merr != nil {
+				line = r.line
+			}
+			keep = append(keep, line)
+			changed = true
 			continue
 		}
 		stored++
 	}
-	if stored == 0 && len(bad) == 0 {
+	if stored == 0 && len(bad) == 0 && refused == 0 && !changed {
 		return 0, stop, first
 	}
 	if err := s.replace(path, keep); err != nil {
@@ -285,9 +319,48 @@ func (s *Spool) replayFile(ctx context.Context, path string, save func(context.C
 		return 0, true, errors.Join(first, err)
 	}
 	s.mu.Lock()
-	s.backlog -= stored
+	s.backlog -= stored + refused
+	s.refused += refused
 	s.mu.Unlock()
 	return stored, stop, first
+}
+
+// moveAside appends a record the database keeps refusing to refusedName,
+// fsynced, for a person to look at: it leaves the replay, and Refused
+// counts it for the dashboard and /healthz. The lead's contents are not
+// logged.
+func (s *Spool) moveAside(r Record, why error) bool {
+	line, err := json.Marshal(r)
+	if err != nil {
+		return false
+	}
+	f, err := os.OpenFile(filepath.Join(s.dir, refusedName), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		s.log.Error("lead spool: could not move a refused record aside", "lead", r.Key, "err", err)
+		return false
+	}
+	_, err = f.Write(append(line, '\n'))
+	if err == nil {
+		err = s.syncFile(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		s.log.Error("lead spool: could not move a refused record aside", "lead", r.Key, "err", err)
+		return false
+	}
+	s.log.Error("lead spool: the database refused a lead "+fmt.Sprint(MaxTries)+" times; moved to "+refusedName+" for a person to look at",
+		"lead", r.Key, "err", why)
+	return true
+}
+
+// Refused is how many leads the database kept refusing, moved aside to
+// refused.jsonl in the spool folder. Any is an alarm.
+func (s *Spool) Refused() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refused
 }
 
 // replace makes path hold exactly lines, or removes it when there are

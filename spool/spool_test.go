@@ -254,6 +254,63 @@ func TestRefusedRecordIsKept(t *testing.T) {
 	}
 }
 
+// A record the reachable database refuses MaxTries times is moved aside
+// to refused.jsonl, whole, and counted: it is never retried forever, and
+// a replay while the database is down does not count as a try. Before,
+// a lead with a NUL in its notes sat in the spool retrying for ever,
+// never stored, never announced.
+func TestRecordRefusedMaxTimesIsMovedAside(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	for _, id := range []string{"a", "bad"} {
+		s.Append(record(id))
+	}
+	m := memory{fail: func(k string) error {
+		if k == "bad" {
+			return errors.New(`pq: invalid byte sequence for encoding "UTF8": 0x00`)
+		}
+		return nil
+	}}
+	up := func(context.Context) error { return nil }
+	down := func(context.Context) error { return errors.New("connection refused") }
+	ctx := context.Background()
+	if n, _ := s.Replay(ctx, m.save, up); n != 1 {
+		t.Fatalf("first replay stored %d", n)
+	}
+	// Database gone: five replays while it is down are not tries.
+	s.Append(record("later"))
+	for i := 0; i < MaxTries; i++ {
+		s.Replay(ctx, func(context.Context, Record) error { return errors.New("down") }, down)
+	}
+	if s.Refused() != 0 || s.Backlog() != 2 {
+		t.Fatalf("refused %d, backlog %d after replays while down", s.Refused(), s.Backlog())
+	}
+	for try := 2; try < MaxTries; try++ {
+		s.Replay(ctx, m.save, up)
+		if s.Refused() != 0 || s.Backlog() != 1 {
+			t.Fatalf("after try %d: refused %d, backlog %d", try, s.Refused(), s.Backlog())
+		}
+	}
+	s.Replay(ctx, m.save, up)
+	if s.Refused() != 1 || s.Backlog() != 0 {
+		t.Fatalf("after %d tries: refused %d, backlog %d", MaxTries, s.Refused(), s.Backlog())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, refusedName))
+	if err != nil || !strings.Contains(string(b), `"key":"bad"`) || !strings.Contains(string(b), `"tries":5`) || !strings.Contains(string(b), "line one") {
+		t.Fatalf("refused.jsonl: %v %s", err, b)
+	}
+	if n, _ := s.Replay(ctx, m.save, up); n != 0 {
+		t.Errorf("a moved-aside record was replayed again")
+	}
+	s.Close()
+	if s = open(t, dir); s.Refused() != 1 || s.Backlog() != 0 {
+		t.Errorf("after reopen: refused %d, backlog %d", s.Refused(), s.Backlog())
+	}
+	if got := m.keys(); strings.Join(got, ",") != "a,later" {
+		t.Errorf("stored %v", got)
+	}
+}
+
 func TestConcurrentAppendsDuringReplay(t *testing.T) {
 	s := open(t, t.TempDir())
 	var m memory

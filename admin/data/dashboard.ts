@@ -77,6 +77,8 @@ export interface NotificationsStatus {
   pending: number; retrying: number; failed: number;
   lastError: string; lastDeliveredAt: string | null;
   spoolBacklog: number;
+  /** spoolRefused: leads the database refused 5 times, moved aside in DATA_DIR/spool/refused.jsonl */
+  spoolRefused: number;
   recent: NotificationRow[];
 }
 
