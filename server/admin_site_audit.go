@@ -198,14 +198,14 @@ const seoHow = "Spec 5's page rules are run on the server over every indexable p
 
 // SecurityReport is GET /api/admin/security.
 type SecurityReport struct {
-	Scan            *db.SecurityScan    `json:"scan"`
-	NextScanAt      *time.Time          `json:"nextScanAt"`
-	Score           int                 `json:"score"`
-	Checks          []db.SecurityResult `json:"checks"`
-	Vulnerabilities []db.Vulnerability  `json:"vulnerabilities"`
-	Monitoring      []MonitoringItem    `json:"monitoring"`
-	Hardening       []HardeningItem     `json:"hardening"`
-	Config          HardeningConfig     `json:"config"`
+	Scan            *db.SecurityScan              `json:"scan"`
+	NextScanAt      *time.Time                    `json:"nextScanAt"`
+	Score           int                           `json:"score"`
+	Checks          []db.SecurityResult           `json:"checks"`
+	Vulnerabilities []db.Vulnerability            `json:"vulnerabilities"`
+	Monitoring      []MonitoringItem              `json:"monitoring"`
+	Hardening       []securitycheck.HardeningItem `json:"hardening"`
+	Config          securitycheck.ConfigPanel     `json:"config"`
 }
 
 func (s *Server) adminSecurity(c echo.Context) error {
@@ -224,8 +224,9 @@ func (s *Server) adminSecurity(c echo.Context) error {
 	}
 	out.Score = securityScore(out.Checks)
 	out.Monitoring = s.securityMonitoring(ctx, out.Scan, out.Vulnerabilities)
-	out.Hardening = s.hardening(out.Checks)
-	out.Config = s.hardeningConfig()
+	run := s.runningSecurity()
+	out.Hardening = securitycheck.Hardening(out.Checks, run)
+	out.Config = securitycheck.Configuration(run)
 	return c.JSON(http.StatusOK, out)
 }
 
