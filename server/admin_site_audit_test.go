@@ -107,7 +107,7 @@ func TestLocationsAndBriefsFromTheRouteTable(t *testing.T) {
 	tok := unlock(t, srv)
 	l := decode[LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", tok, nil))
 	counties, cities := countPaths(srv, "county"), countPaths(srv, "city", "city-profile")
-	if l.Summary.Counties != counties || l.Summary.Cities != cities || l.Summary.SitemapURLs != len(srv.sitemapPages()) || l.Summary.LocalSchema != "Not checked" {
+	if l.Summary.Counties != counties || l.Summary.CityPages != cities || l.Summary.SitemapURLs != len(srv.sitemapPages()) || l.Summary.LocalSchema != "Not checked" {
 		t.Errorf("summary %+v, want %d counties, %d cities, %d sitemap URLs", l.Summary, counties, cities, len(srv.sitemapPages()))
 	}
 	listed := 0
@@ -115,7 +115,9 @@ func TestLocationsAndBriefsFromTheRouteTable(t *testing.T) {
 		if r := get(t, srv, c.Href); r.StatusCode != 200 {
 			t.Errorf("%s: %d", c.Href, r.StatusCode)
 		}
-		listed += len(c.Cities)
+		for _, ci := range c.Cities {
+			listed += len(ci.Pages)
+		}
 	}
 	if len(l.Counties) != counties || listed != cities {
 		t.Errorf("listed %d counties and %d cities", len(l.Counties), listed)
