@@ -81,7 +81,7 @@ func Hardening(results []db.SecurityResult, r Running) []HardeningItem {
 	}
 	return []HardeningItem{
 		fromScan(by, "Security headers on every response", "CSP with frame-ancestors, nosniff and a referrer policy on public pages, admin pages, admin API answers and media.",
-			"the latest scan found them on a public page, an admin page, an admin API answer and media.", "headers-public", "headers-admin", "headers-admin-api", "headers-media"),
+			"found on a public page, an admin page, an admin API answer and media.", "headers-public", "headers-admin", "headers-admin-api", "headers-media"),
 		hsts(by, r),
 		fromScan(by, "Admin routes excluded from search", "noindex on /admin and disallowed in robots.txt.", "", "admin-noindex"),
 		{Name: "Admin token kept in memory only", State: HardeningBuiltIn, Source: FromCode,
@@ -131,9 +131,9 @@ func fromScan(by map[string]db.SecurityResult, name, desc, passWhy string, ids .
 	case h.State == HardeningEnabled && passWhy != "":
 		h.Why = "Working: " + passWhy
 	case h.State == HardeningEnabled:
-		h.Why = "Working, by the latest scan: " + strings.Join(notes, " ")
+		h.Why = "Working. " + strings.Join(notes, " ")
 	default:
-		h.Why = "The latest scan found: " + strings.Join(notes, " ")
+		h.Why = "Found: " + strings.Join(notes, " ")
 	}
 	return h
 }
@@ -161,9 +161,9 @@ func hsts(by map[string]db.SecurityResult, r Running) HardeningItem {
 	case Pass:
 		h.Why += " The latest scan confirmed it."
 	case Warning:
-		h.State, h.Why = HardeningPartly, "The latest scan found: "+res.Description
+		h.State, h.Why = HardeningPartly, "Found: "+res.Description
 	case Fail:
-		h.State, h.Why = HardeningOff, "The latest scan found: "+res.Description
+		h.State, h.Why = HardeningOff, "Found: "+res.Description
 	}
 	return h
 }

@@ -110,13 +110,13 @@ func (s *Server) adminLocations(c echo.Context) error {
 		out.Summary.Cities += len(co.Cities)
 		for _, ci := range co.Cities {
 			if len(ci.Pages) > 1 {
-				several = append(several, ci.Name+" ("+strconv.Itoa(len(ci.Pages))+")")
+				several = append(several, ci.Name+" has "+strconv.Itoa(len(ci.Pages)))
 			}
 		}
 	}
 	cities := "Cities with a page, each counted once: one per city in content/cities/ (four of them have a fixed city page with its own layout)."
 	if len(several) > 0 {
-		cities += " They have " + plural(out.Summary.CityPages, "city page", "city pages") + ": " + strings.Join(several, ", ") + " has more than one, listed under the city with why."
+		cities += " They have " + plural(out.Summary.CityPages, "city page", "city pages") + ": " + strings.Join(several, "; ") + ", listed under the city with why."
 	}
 	schema, schemaHow := s.localSchema(c.Request().Context())
 	out.Summary.LocalSchema = schema
