@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Icon } from "./icons";
 import { Island } from "./island";
 import { callUs, em } from "./emergency";
-import type { Review, Site } from "./types";
+import type { Review, Site, TrustData } from "./types";
 
 export function TrustBadges({ site }: { site: Pick<Site, "emergencyMode" | "hours"> }) {
   return (
@@ -24,22 +24,50 @@ function Stars({ n }: { n: number }) {
   );
 }
 
-/** Reviews shows up to 3 reviews; 3 skeleton cards while loading; an empty
- * prompt that asks the server to fetch reviews (spec 2.3, 4). A failed
- * fetch is only logged and the block shows empty. */
-export function Reviews({ initial, reviewUrl }: { initial: Review[]; reviewUrl: string }) {
+/** What the reviews block says after a fetch, by outcome. */
+const NOTE = {
+  none: "Google has no reviews for us to show here yet.",
+  recent: "Reviews were checked a few minutes ago. Please try again later.",
+  failed: "We couldn't get reviews from Google just now. Please try again later.",
+};
+
+/** ReviewsLink is the link to the business's reviews on Google
+ * (GOOGLE_REVIEW_URL). */
+function ReviewsLink({ href }: { href: string }) {
+  return <a href={href} target="_blank" rel="noopener">Read our reviews on Google</a>;
+}
+
+/** Reviews shows up to 3 reviews; 3 skeleton cards while loading; when
+ * there are none, the empty prompt (spec 2.3, 4). Its button asks the
+ * server to fetch reviews only where that can work (canFetch: Google
+ * Places is configured); elsewhere the prompt says reviews are not shown
+ * here and links to them on Google, which works without JavaScript too.
+ * After a fetch the block says what happened; a failure keeps what was
+ * shown (issue 19). */
+export function Reviews({ initial, reviewUrl, canFetch }: { initial: Review[]; reviewUrl: string; canFetch: boolean }) {
   const [reviews, setReviews] = useState(initial);
   const [loading, setLoading] = useState(false);
+  const [fetchable, setFetchable] = useState(canFetch);
+  const [note, setNote] = useState("");
   const refresh = async () => {
     setLoading(true);
+    setNote("");
     try {
       const r = await fetch("/api/reviews/refresh", { method: "POST" });
-      if (!r.ok) console.warn("review refresh failed: HTTP", r.status);
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      const answer = (await r.json()) as { status: string };
+      if (answer.status === "not-configured") {
+        setFetchable(false);
+        return;
+      }
       const list = await fetch("/api/reviews");
-      setReviews(list.ok ? ((await list.json()) as Review[]) : []);
+      if (!list.ok) throw new Error(`HTTP ${list.status}`);
+      const got = (await list.json()) as Review[];
+      setReviews(got);
+      if (got.length === 0) setNote(answer.status === "recent" ? NOTE.recent : NOTE.none);
     } catch (err) {
       console.warn("review fetch failed", err);
-      setReviews([]);
+      setNote(NOTE.failed);
     } finally {
       setLoading(false);
     }
@@ -54,7 +82,14 @@ export function Reviews({ initial, reviewUrl }: { initial: Review[]; reviewUrl: 
       ) : reviews.length === 0 ? (
         <div className="empty">
           <p>No reviews to show yet.</p>
-          <button type="button" className="btn btn--outline reviews__fetch" onClick={refresh}>Click here to fetch reviews</button>
+          {fetchable ? (
+            <>
+              <button type="button" className="btn btn--outline reviews__fetch" onClick={refresh}>Click here to fetch reviews</button>
+              <p className="reviews__note reviews__nojs"><ReviewsLink href={reviewUrl} /></p>
+            </>
+          ) : (
+            <p className="reviews__note">Reviews from Google are not shown on this site yet. <ReviewsLink href={reviewUrl} /></p>
+          )}
         </div>
       ) : (
         <ul className="cards cards--3">
@@ -67,19 +102,23 @@ export function Reviews({ initial, reviewUrl }: { initial: Review[]; reviewUrl: 
           ))}
         </ul>
       )}
+      <p role="status" className="reviews__note reviews__status">{note && <>{note} <ReviewsLink href={reviewUrl} /></>}</p>
       <p className="center"><a href={reviewUrl} target="_blank" rel="noopener" className="card__link">Write us a review on Google <Icon name="arrow-right" size={16} /></a></p>
     </div>
   );
 }
 
 /** TrustSection is the trust and reviews section (anchor trust-section). */
-export function TrustSection({ site, reviews }: { site: Site; reviews: Review[] }) {
+export function TrustSection({ site, reviews, trust }: { site: Site; reviews: Review[]; trust: TrustData }) {
+  // The rating figures are Google Places' or the owner's (Go decides,
+  // server/reviews.go); a place without a rating yet shows a dash.
+  const { rating, count } = trust.rating;
   const stats = [
     ["20+", "Years Experience"],
     ["1000+", "Projects Completed"],
     [`#${site.license}`, "State License"],
-    ["4.9/5", "Average Rating"],
-    ["79", "Google Reviews"],
+    [rating ? `${rating}/5` : "—", "Average Rating"],
+    [String(count), count === 1 ? "Google Review" : "Google Reviews"],
     ["11+", "Metro Counties"],
   ];
   const badges = [
@@ -105,7 +144,7 @@ export function TrustSection({ site, reviews }: { site: Site; reviews: Review[] 
           ))}
         </ul>
         <TrustBadges site={site} />
-        <Island name="reviews" component={Reviews} props={{ initial: reviews, reviewUrl: site.reviewUrl }} />
+        <Island name="reviews" component={Reviews} props={{ initial: reviews, reviewUrl: site.reviewUrl, canFetch: trust.canFetch }} />
       </div>
     </section>
   );

@@ -119,6 +119,24 @@ export interface Review {
   created_time: string;
 }
 
+/** RatingFigures are the trust section's rating and review count (Go's
+ * reviews.Figures): Google Places' when configured, else the owner's from
+ * System Settings. */
+export interface RatingFigures {
+  /** one decimal, e.g. "4.9"; "" when Places has no rating yet */
+  rating: string;
+  count: number;
+  source: "places" | "settings";
+  fetchedAt?: string;
+}
+
+/** TrustData is the trust section's data besides the reviews. */
+export interface TrustData {
+  rating: RatingFigures;
+  /** Google Places is configured: the empty block may offer the fetch button */
+  canFetch: boolean;
+}
+
 export interface Category { slug: string; name: string; description: string }
 
 export interface ArticleCard {
@@ -137,6 +155,7 @@ export interface HomeData {
   services: ServiceCard[];
   gallery: Gallery | null;
   reviews: Review[];
+  trust: TrustData;
   categories: Category[];
   featured: ArticleCard[];
   latest: ArticleCard[];

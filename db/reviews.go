@@ -2,6 +2,8 @@ package db
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -64,20 +66,67 @@ func UniqueReviews(rows []Review, n int) []Review {
 
 // UpsertReviews inserts or replaces reviews by id in one transaction.
 func (s *Store) UpsertReviews(ctx context.Context, rs []Review) error {
+	return s.Transact(ctx, func(tx *sqlx.Tx) error { return upsertReviews(ctx, tx, rs) })
+}
+
+func upsertReviews(ctx context.Context, tx *sqlx.Tx, rs []Review) error {
+	// An upsert in id order: two instances refreshing at once neither
+	// collide on the primary key (as DELETE then INSERT did) nor
+	// deadlock.
+	rs = slices.Clone(rs)
+	slices.SortFunc(rs, func(a, b Review) int { return strings.Compare(a.ID, b.ID) })
+	for _, r := range rs {
+		if _, err := tx.NamedExecContext(ctx, `INSERT INTO google_reviews (id, author_name, review_text, rating, created_time, is_active)
+			VALUES (:id, :author_name, :review_text, :rating, :created_time, :is_active)
+			ON CONFLICT (id) DO UPDATE SET author_name = excluded.author_name, review_text = excluded.review_text,
+				rating = excluded.rating, created_time = excluded.created_time, is_active = excluded.is_active`, r); err != nil {
+			return fmt.Errorf("review %s: %w", r.ID, err)
+		}
+	}
+	return nil
+}
+
+// PlacesRating is a row of places_ratings: what Google Places reported for
+// a place's rating and number of reviews, and when. Rating and Count are 0
+// when Places has no rating for the place yet.
+type PlacesRating struct {
+	PlaceID   string    `db:"place_id"`
+	Rating    float64   `db:"rating"`
+	Count     int       `db:"rating_count"`
+	FetchedAt time.Time `db:"fetched_at"`
+}
+
+// SavePlacesFetch stores one fetch from Places, its reviews and its rating,
+// in one transaction: either both are saved or neither. A rating older
+// than the one stored (two instances whose fetches finish out of order)
+// does not replace it.
+func (s *Store) SavePlacesFetch(ctx context.Context, pr PlacesRating, rs []Review) error {
+	pr.FetchedAt = pr.FetchedAt.UTC()
 	return s.Transact(ctx, func(tx *sqlx.Tx) error {
-		// An upsert in id order: two instances refreshing at once neither
-		// collide on the primary key (as DELETE then INSERT did) nor
-		// deadlock.
-		rs = slices.Clone(rs)
-		slices.SortFunc(rs, func(a, b Review) int { return strings.Compare(a.ID, b.ID) })
-		for _, r := range rs {
-			if _, err := tx.NamedExecContext(ctx, `INSERT INTO google_reviews (id, author_name, review_text, rating, created_time, is_active)
-				VALUES (:id, :author_name, :review_text, :rating, :created_time, :is_active)
-				ON CONFLICT (id) DO UPDATE SET author_name = excluded.author_name, review_text = excluded.review_text,
-					rating = excluded.rating, created_time = excluded.created_time, is_active = excluded.is_active`, r); err != nil {
-				return fmt.Errorf("review %s: %w", r.ID, err)
-			}
+		if err := upsertReviews(ctx, tx, rs); err != nil {
+			return err
+		}
+		if _, err := tx.NamedExecContext(ctx, `INSERT INTO places_ratings (place_id, rating, rating_count, fetched_at)
+			VALUES (:place_id, :rating, :rating_count, :fetched_at)
+			ON CONFLICT (place_id) DO UPDATE SET rating = excluded.rating, rating_count = excluded.rating_count, fetched_at = excluded.fetched_at
+			WHERE places_ratings.fetched_at <= excluded.fetched_at`, pr); err != nil {
+			return fmt.Errorf("places rating %s: %w", pr.PlaceID, err)
 		}
 		return nil
 	})
+}
+
+// PlacesRatingOf returns the latest rating stored for a place, or
+// ErrNotFound when none has been fetched.
+func (s *Store) PlacesRatingOf(ctx context.Context, placeID string) (PlacesRating, error) {
+	var pr PlacesRating
+	err := s.db.GetContext(ctx, &pr, s.q(`SELECT place_id, rating, rating_count, fetched_at FROM places_ratings WHERE place_id = ?`), placeID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return pr, ErrNotFound
+	}
+	if err != nil {
+		return pr, fmt.Errorf("places rating %s: %w", placeID, err)
+	}
+	pr.FetchedAt = pr.FetchedAt.UTC()
+	return pr, nil
 }

@@ -69,7 +69,7 @@ export default function Home(props: PageProps<HomeData>) {
       <ServicesGrid id="services" services={data.services} title="Our Restoration & Construction Services"
         lead="From the first call to the final coat of paint: emergency mitigation, insurance documentation and complete rebuilds." />
       <GalleryBlock gallery={data.gallery} />
-      <TrustSection site={site} reviews={data.reviews} />
+      <TrustSection site={site} reviews={data.reviews} trust={data.trust} />
       <QuoteSection site={site} height={900} />
       <BlogTeaser categories={data.categories} featured={data.featured} latest={data.latest} />
       <ServiceDescriptions site={site} services={data.services} faqs={data.descriptionFaqs} />

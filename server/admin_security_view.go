@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
@@ -12,7 +11,8 @@ import (
 
 // The Security screen's Monitoring and Hardening tabs, from measured
 // facts only: what the latest scan found, the live sessions, the latest
-// health and SEO runs, and the configuration in force.
+// health and SEO runs, and the configuration in force (the Hardening
+// tab's rules are securitycheck.Hardening and Configuration).
 
 // MonitoringItem is one figure of the Monitoring tab.
 type MonitoringItem struct {
@@ -20,24 +20,6 @@ type MonitoringItem struct {
 	Value       string `json:"value"`
 	Status      string `json:"status"` // good, warn or bad
 	Description string `json:"description"`
-}
-
-// HardeningItem is one measure of the Hardening tab. Unknown is set when
-// no scan has checked it yet.
-type HardeningItem struct {
-	Name        string `json:"name"`
-	Enabled     bool   `json:"enabled"`
-	Unknown     bool   `json:"unknown,omitempty"`
-	Description string `json:"description"`
-}
-
-// HardeningConfig is the configuration panel. The PIN is only a mask: the
-// browser never receives it.
-type HardeningConfig struct {
-	PINMask          string `json:"pinMask"`
-	SessionTimeout   string `json:"sessionTimeout"`
-	APIRateLimit     string `json:"apiRateLimit"`
-	BackupEncryption string `json:"backupEncryption"`
 }
 
 func (s *Server) securityMonitoring(ctx context.Context, scan *db.SecurityScan, vulns []db.Vulnerability) []MonitoringItem {
@@ -78,53 +60,15 @@ func (s *Server) securityMonitoring(ctx context.Context, scan *db.SecurityScan, 
 	return out
 }
 
-// hardening lists the measures, each enabled only when the latest scan
-// found it working (or, for the two facts of the code itself, always).
-func (s *Server) hardening(checks []db.SecurityResult) []HardeningItem {
-	by := map[string]string{}
-	for _, c := range checks {
-		by[c.CheckID] = c.Status
-	}
-	item := func(name, desc string, ids ...string) HardeningItem {
-		h := HardeningItem{Name: name, Description: desc, Enabled: true}
-		for _, id := range ids {
-			switch by[id] {
-			case "":
-				return HardeningItem{Name: name, Description: desc + " Not checked yet: fills after the first scan.", Unknown: true}
-			case string(securitycheck.Fail):
-				h.Enabled = false
-			}
-		}
-		return h
-	}
-	csp := s.secHeaders.Get("Content-Security-Policy")
-	script := ""
-	for _, d := range strings.Split(csp, ";") {
-		if f := strings.Fields(d); len(f) > 0 && f[0] == "script-src" {
-			script = strings.Join(f[1:], " ")
-		}
-	}
-	strict := script != "" && !strings.Contains(script, "unsafe-inline") && !strings.Contains(script, "unsafe-eval")
-	return []HardeningItem{
-		item("Security headers on every response", "CSP with frame-ancestors, nosniff and a referrer policy on public pages, admin pages, admin API answers and media.",
-			"headers-public", "headers-admin", "headers-admin-api", "headers-media"),
-		item("HTTPS with HSTS", "Browsers are told to use HTTPS only (when BASE_URL is https).", "https-hsts"),
-		item("Admin routes excluded from search", "noindex on /admin and disallowed in robots.txt.", "admin-noindex"),
-		{Name: "Admin token kept in memory only", Enabled: true, Description: "The browser keeps the admin token in memory: a reload locks the admin area again (ADR 007)."},
-		item("Request rate limiting", "Wrong PINs, estimate requests and connections per client are limited.", "rate-limits"),
-		item("Upload type sniffing", "Uploads are typed from their content; anything but photos and videos is refused.", "upload-sniffing"),
-		{Name: "Strict Content Security Policy", Enabled: strict, Description: "Scripts only from the site itself, plus two inline scripts of public pages (the loader line and the speculation rules that prefetch the next page), each allowed by its hash (script-src " + script + "); no other inline script and no eval."},
-		{Name: "Encrypted backups", Enabled: false, Description: "The site makes no backups of its own: back up the database and the media folder with your host, encrypted."},
-	}
-}
-
-func (s *Server) hardeningConfig() HardeningConfig {
-	a := s.cfg.Admin
-	return HardeningConfig{
-		PINMask:        "••••••",
-		SessionTimeout: securitycheck.Human(a.TokenTTL) + " without use (" + securitycheck.Human(SessionHardMax) + " at most)",
-		APIRateLimit: strconv.Itoa(a.MaxAttempts) + " wrong PINs per " + securitycheck.Human(a.Lockout) + "; " + strconv.Itoa(EstimatesPerWindow) +
-			" estimate requests per " + securitycheck.Human(EstimateWindow) + " (per client IP)",
-		BackupEncryption: "Not managed by the site",
+// runningSecurity is what the Hardening tab reads from the running
+// configuration: the headers this server sends and the limits in force.
+func (s *Server) runningSecurity() securitycheck.Running {
+	cfg := s.cfg
+	return securitycheck.Running{
+		BaseURL: cfg.BaseURL, HSTS: s.secHeaders.Get("Strict-Transport-Security"), CSP: s.secHeaders.Get("Content-Security-Policy"),
+		Limits:     s.securityEnv().Limits,
+		PINFromEnv: cfg.Admin.PIN != "", TokenTTL: cfg.Admin.TokenTTL, SessionMax: SessionHardMax,
+		LoginsPerAccount: LoginAttemptsPerAccount, AnalyticsPerMinute: CollectPerIP,
+		ReviewsConfigured: s.reviewsClient.Configured(), ReviewsInterval: cfg.Reviews.MinInterval,
 	}
 }

@@ -2,16 +2,19 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/config"
+	"github.com/atlanta-restoration/site/reviews"
 )
 
 // Settings are what System Settings edits (spec 2.4). The business facts
@@ -31,6 +34,63 @@ type Settings struct {
 	// BusinessHoursText is how visitors read them (answers only).
 	BusinessHours     string `json:"businessHours"`
 	BusinessHoursText string `json:"businessHoursText"`
+	// ReviewRating and ReviewCount are the trust section's rating figures
+	// while Google Places is not configured (issue 19, ADR 021). They
+	// never go into structured data. A save without them keeps the saved
+	// ones.
+	ReviewRating formValue `json:"reviewRating"`
+	ReviewCount  formValue `json:"reviewCount"`
+	// ReviewFigures says which figures the site shows now and where they
+	// come from. Read-only: a save ignores it.
+	ReviewFigures *ReviewFiguresInfo `json:"reviewFigures,omitempty"`
+}
+
+// ReviewFiguresInfo tells the owner which rating figures the site shows.
+type ReviewFiguresInfo struct {
+	// PlacesConfigured: GOOGLE_PLACES_API_KEY and GOOGLE_PLACE_ID are set.
+	PlacesConfigured bool `json:"placesConfigured"`
+	// InUse are the figures the trust section shows now.
+	InUse reviews.Figures `json:"inUse"`
+	// InStructuredData: InUse goes into the LocalBusiness JSON-LD.
+	InStructuredData bool `json:"inStructuredData"`
+}
+
+// formValue is a form field sent as a JSON string or number. Null or
+// absent leaves it unset; any other JSON value is kept as text that fails
+// validation with the field's own message.
+type formValue struct {
+	Set  bool
+	Text string
+}
+
+func (v *formValue) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*v = formValue{}
+		return nil
+	}
+	*v = formValue{Set: true}
+	var str string
+	if json.Unmarshal(b, &str) == nil {
+		v.Text = str
+		return nil
+	}
+	var n json.Number
+	if json.Unmarshal(b, &n) == nil {
+		v.Text = n.String()
+		return nil
+	}
+	v.Text = "\x00" // an object, array or boolean: invalid
+	return nil
+}
+
+func (v formValue) MarshalJSON() ([]byte, error) { return json.Marshal(v.Text) }
+
+func fieldText(s string) formValue { return formValue{Set: true, Text: s} }
+
+// owner are the owner's review figures of saved settings (defaults for
+// what is missing or unreadable).
+func (st Settings) owner() reviews.Owner {
+	return reviews.OwnerFromSettings(map[string]string{reviews.KeyOwnerRating: st.ReviewRating.Text, reviews.KeyOwnerCount: st.ReviewCount.Text})
 }
 
 // addressRE parses "street, city, ST 12345".
@@ -46,6 +106,8 @@ func (s *Server) loadSettings(ctx context.Context) (Settings, error) {
 	st := Settings{BusinessName: b.Name, Phone: b.Phone, Address: formatAddress(b), Website: s.cfg.BaseURL, EmergencyPhone: b.Phone,
 		AutoIndexNow: true, SEOMonitoring: true, AutoSchema: true, EmergencyMode: true, BusinessHours: DefaultHours}
 	st.BusinessHoursText = hoursText(st.BusinessHours)
+	own := reviews.DefaultOwner()
+	st.ReviewRating, st.ReviewCount = fieldText(own.Rating), fieldText(strconv.Itoa(own.Count))
 	if s.store == nil {
 		return st, nil
 	}
@@ -74,6 +136,8 @@ func (s *Server) loadSettings(ctx context.Context) (Settings, error) {
 	flag("auto_schema", &st.AutoSchema)
 	flag("emergency_mode", &st.EmergencyMode)
 	st.BusinessHoursText = hoursText(st.BusinessHours)
+	own = reviews.OwnerFromSettings(m)
+	st.ReviewRating, st.ReviewCount = fieldText(own.Rating), fieldText(strconv.Itoa(own.Count))
 	return st, nil
 }
 
@@ -112,6 +176,12 @@ func validateSettings(st Settings) map[string]string {
 	if _, err := ParseHours(st.BusinessHours); err != nil {
 		errs["businessHours"] = err.Error()
 	}
+	if _, msg := reviews.ParseOwnerRating(st.ReviewRating.Text); msg != "" {
+		errs["reviewRating"] = msg
+	}
+	if _, msg := reviews.ParseOwnerCount(st.ReviewCount.Text); msg != "" {
+		errs["reviewCount"] = msg
+	}
 	return errs
 }
 
@@ -120,7 +190,13 @@ func (s *Server) getSettings(c echo.Context) error {
 	if err != nil {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Settings could not be loaded.", Err: err}
 	}
+	st.ReviewFigures = s.reviewFiguresInfo(c.Request().Context())
 	return c.JSON(http.StatusOK, st)
+}
+
+func (s *Server) reviewFiguresInfo(ctx context.Context) *ReviewFiguresInfo {
+	f := s.reviewFigures(ctx)
+	return &ReviewFiguresInfo{PlacesConfigured: s.reviewsClient.Configured(), InUse: f, InStructuredData: f.AggregateRating() != nil}
 }
 
 // putSettings saves the settings and re-renders every public page with
@@ -132,10 +208,19 @@ func (s *Server) putSettings(c echo.Context) error {
 	}
 	st.BusinessName, st.Phone, st.Address, st.Website, st.EmergencyPhone = strings.TrimSpace(st.BusinessName), strings.TrimSpace(st.Phone),
 		strings.TrimSpace(st.Address), strings.TrimSpace(st.Website), strings.TrimSpace(st.EmergencyPhone)
-	// A client that does not send the hours keeps the saved ones.
-	if strings.TrimSpace(st.BusinessHours) == "" {
+	// A client that does not send the hours or the review figures keeps
+	// the saved ones.
+	if strings.TrimSpace(st.BusinessHours) == "" || !st.ReviewRating.Set || !st.ReviewCount.Set {
 		if cur, err := s.loadSettings(c.Request().Context()); err == nil {
-			st.BusinessHours = cur.BusinessHours
+			if strings.TrimSpace(st.BusinessHours) == "" {
+				st.BusinessHours = cur.BusinessHours
+			}
+			if !st.ReviewRating.Set {
+				st.ReviewRating = cur.ReviewRating
+			}
+			if !st.ReviewCount.Set {
+				st.ReviewCount = cur.ReviewCount
+			}
 		}
 	}
 	if errs := validateSettings(st); len(errs) > 0 {
@@ -143,16 +228,21 @@ func (s *Server) putSettings(c echo.Context) error {
 	}
 	h, _ := ParseHours(st.BusinessHours)
 	st.BusinessHours, st.BusinessHoursText = h.String(), h.Text()
+	rating, _ := reviews.ParseOwnerRating(st.ReviewRating.Text)
+	count, _ := reviews.ParseOwnerCount(st.ReviewCount.Text)
+	st.ReviewRating, st.ReviewCount = fieldText(rating), fieldText(strconv.Itoa(count))
 	b := func(v bool) string { return fmt.Sprint(v) }
 	kv := map[string]string{
 		"business_name": st.BusinessName, "phone": st.Phone, "address": st.Address, "website": st.Website,
 		"emergency_phone": st.EmergencyPhone, "auto_indexnow": b(st.AutoIndexNow), "seo_monitoring": b(st.SEOMonitoring),
 		"auto_schema": b(st.AutoSchema), "emergency_mode": b(st.EmergencyMode), "business_hours": st.BusinessHours,
+		reviews.KeyOwnerRating: st.ReviewRating.Text, reviews.KeyOwnerCount: st.ReviewCount.Text,
 	}
 	if err := s.store.SetSettings(c.Request().Context(), kv, time.Now().UTC()); err != nil {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Settings could not be saved.", Err: err}
 	}
 	s.log.Info("settings saved")
 	s.Invalidate("settings saved")
+	st.ReviewFigures = s.reviewFiguresInfo(c.Request().Context())
 	return c.JSON(http.StatusOK, st)
 }

@@ -201,14 +201,14 @@ const seoHow = "Spec 5's page rules are run on the server over every indexable p
 
 // SecurityReport is GET /api/admin/security.
 type SecurityReport struct {
-	Scan            *db.SecurityScan    `json:"scan"`
-	NextScanAt      *time.Time          `json:"nextScanAt"`
-	Score           int                 `json:"score"`
-	Checks          []db.SecurityResult `json:"checks"`
-	Vulnerabilities []db.Vulnerability  `json:"vulnerabilities"`
-	Monitoring      []MonitoringItem    `json:"monitoring"`
-	Hardening       []HardeningItem     `json:"hardening"`
-	Config          HardeningConfig     `json:"config"`
+	Scan            *db.SecurityScan              `json:"scan"`
+	NextScanAt      *time.Time                    `json:"nextScanAt"`
+	Score           int                           `json:"score"`
+	Checks          []db.SecurityResult           `json:"checks"`
+	Vulnerabilities []db.Vulnerability            `json:"vulnerabilities"`
+	Monitoring      []MonitoringItem              `json:"monitoring"`
+	Hardening       []securitycheck.HardeningItem `json:"hardening"`
+	Config          securitycheck.ConfigPanel     `json:"config"`
 }
 
 func (s *Server) adminSecurity(c echo.Context) error {
@@ -227,8 +227,9 @@ func (s *Server) adminSecurity(c echo.Context) error {
 	}
 	out.Score = securityScore(out.Checks)
 	out.Monitoring = s.securityMonitoring(ctx, out.Scan, out.Vulnerabilities)
-	out.Hardening = s.hardening(out.Checks)
-	out.Config = s.hardeningConfig()
+	run := s.runningSecurity()
+	out.Hardening = securitycheck.Hardening(out.Checks, run)
+	out.Config = securitycheck.Configuration(run)
 	return c.JSON(http.StatusOK, out)
 }
 
@@ -410,55 +411,6 @@ func (s *Server) cityPage(county, path string) (string, content.SEO, bool) {
 		return ci.City, ci.SEO, true
 	}
 	return "", content.SEO{}, false
-}
-
-// LocationsInfo is GET /api/admin/locations: the Location Pages screen.
-type LocationsInfo struct {
-	Summary  LocationsSummary  `json:"summary"`
-	How      map[string]string `json:"how"`
-	Counties []LocationCounty  `json:"counties"`
-}
-
-// LocationsSummary are the screen's four figures.
-type LocationsSummary struct {
-	Counties    int    `json:"counties"`
-	Cities      int    `json:"cities"`
-	SitemapURLs int    `json:"sitemapUrls"`
-	LocalSchema string `json:"localSchema"` // Active, Inactive or Not checked
-}
-
-// LocationCounty is a county page with its city pages.
-type LocationCounty struct {
-	Name   string     `json:"name"`
-	Slug   string     `json:"slug"`
-	Href   string     `json:"href"`
-	Cities []AreaLink `json:"cities"`
-}
-
-func (s *Server) adminLocations(c echo.Context) error {
-	f := s.locationFigures()
-	out := LocationsInfo{Summary: LocationsSummary{Counties: f.counties, Cities: f.cities, SitemapURLs: f.sitemap}, Counties: []LocationCounty{}}
-	pages := s.cityPages()
-	for _, p := range expandCounties(s.content) {
-		slug := strings.TrimPrefix(p, "/service-areas/")
-		co, _ := s.content.County(slug)
-		lc := LocationCounty{Name: co.Name, Slug: slug, Href: p, Cities: []AreaLink{}}
-		for _, cp := range pages[slug] {
-			if name, _, ok := s.cityPage(slug, cp); ok {
-				lc.Cities = append(lc.Cities, AreaLink{Name: name, Href: cp})
-			}
-		}
-		out.Counties = append(out.Counties, lc)
-	}
-	schema, schemaHow := s.localSchema(c.Request().Context())
-	out.Summary.LocalSchema = schema
-	out.How = map[string]string{
-		"counties":    "County pages in the route table: one per county in content/counties.json that has at least one city.",
-		"cities":      "City pages in the route table: one per city in content/cities/ (four of them are the fixed city pages with their own layout).",
-		"sitemapUrls": "Every URL /sitemap.xml lists: the indexable pages of the route table, not only location pages.",
-		"localSchema": schemaHow,
-	}
-	return c.JSON(http.StatusOK, out)
 }
 
 // localSchema reads the latest SEO audit: Active when every audited

@@ -96,7 +96,7 @@ func TestOverviewBeforeAnyRun(t *testing.T) {
 		t.Errorf("security before a scan: %+v", sec)
 	}
 	for _, h := range sec.Hardening {
-		if strings.HasPrefix(h.Name, "Security headers") && !h.Unknown {
+		if strings.HasPrefix(h.Name, "Security headers") && h.State != securitycheck.HardeningNotChecked {
 			t.Errorf("hardening before a scan claims %+v", h)
 		}
 	}
@@ -107,7 +107,7 @@ func TestLocationsAndBriefsFromTheRouteTable(t *testing.T) {
 	tok := unlock(t, srv)
 	l := decode[LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", tok, nil))
 	counties, cities := countPaths(srv, "county"), countPaths(srv, "city", "city-profile")
-	if l.Summary.Counties != counties || l.Summary.Cities != cities || l.Summary.SitemapURLs != len(srv.sitemapPages()) || l.Summary.LocalSchema != "Not checked" {
+	if l.Summary.Counties != counties || l.Summary.CityPages != cities || l.Summary.SitemapURLs != len(srv.sitemapPages()) || l.Summary.LocalSchema != "Not checked" {
 		t.Errorf("summary %+v, want %d counties, %d cities, %d sitemap URLs", l.Summary, counties, cities, len(srv.sitemapPages()))
 	}
 	listed := 0
@@ -115,7 +115,9 @@ func TestLocationsAndBriefsFromTheRouteTable(t *testing.T) {
 		if r := get(t, srv, c.Href); r.StatusCode != 200 {
 			t.Errorf("%s: %d", c.Href, r.StatusCode)
 		}
-		listed += len(c.Cities)
+		for _, ci := range c.Cities {
+			listed += len(ci.Pages)
+		}
 	}
 	if len(l.Counties) != counties || listed != cities {
 		t.Errorf("listed %d counties and %d cities", len(l.Counties), listed)
@@ -285,7 +287,7 @@ func TestSecurityScanThroughTheHandler(t *testing.T) {
 	if rep.Score != (p*100+(p+w+f)/2)/(p+w+f) {
 		t.Errorf("score %d for %d/%d/%d", rep.Score, p, w, f)
 	}
-	if rep.Config.PINMask != "••••••" || !strings.Contains(rep.Config.SessionTimeout, "30 minutes") || !strings.Contains(rep.Config.APIRateLimit, "5 wrong PINs per 15 minutes") {
+	if rep.Config.PINMask != "••••••" || !strings.Contains(rep.Config.SessionTimeout, "30 minutes") || len(rep.Config.RateLimits) == 0 || !strings.Contains(rep.Config.RateLimits[0], "5 wrong PINs per client IP per 15 minutes") {
 		t.Errorf("config %+v", rep.Config)
 	}
 	issues := func() Tile {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/atlanta-restoration/site/config"
+	"github.com/atlanta-restoration/site/reviews"
 	"github.com/atlanta-restoration/site/ssr"
 )
 
@@ -51,7 +52,9 @@ const (
 	officeLng = -84.7477
 )
 
-func (s *Server) head(b config.Business, av Availability, h headSpec) Head {
+// head builds a page's head. rating goes into the business's structured
+// data only when it qualifies (reviews.Figures.AggregateRating).
+func (s *Server) head(b config.Business, av Availability, rating reviews.Figures, h headSpec) Head {
 	robots := "index, follow, max-image-preview:large"
 	if h.NoIndex {
 		robots = "noindex, nofollow"
@@ -60,7 +63,7 @@ func (s *Server) head(b config.Business, av Availability, h headSpec) Head {
 	if og == "" {
 		og = "website"
 	}
-	graph := []map[string]any{s.localBusiness(b, av), s.organization(b), s.webSite(b)}
+	graph := []map[string]any{s.localBusiness(b, av, rating), s.organization(b), s.webSite(b)}
 	if len(h.Crumbs) > 0 {
 		graph = append(graph, s.breadcrumbs(h.Crumbs))
 	}
@@ -106,8 +109,9 @@ func (s *Server) website(b config.Business) string {
 
 // localBusiness is the business's structured data. Its opening hours
 // follow the 24/7 emergency mode: open every day around the clock (spec 9),
-// or the business hours from System Settings.
-func (s *Server) localBusiness(b config.Business, av Availability) map[string]any {
+// or the business hours from System Settings. It carries aggregateRating
+// only with Google Places' own figures behind it (ADR 021).
+func (s *Server) localBusiness(b config.Business, av Availability, rating reviews.Figures) map[string]any {
 	desc := "Licensed water, fire and storm damage restoration and general contractor serving metro Atlanta, Georgia, 24/7."
 	openingHours, spec := openAllWeek()
 	var hours any = openingHours
@@ -138,9 +142,11 @@ func (s *Server) localBusiness(b config.Business, av Availability) map[string]an
 			"@type": "GeoCircle", "geoMidpoint": map[string]any{"@type": "GeoCoordinates", "latitude": officeLat, "longitude": officeLng},
 			"geoRadius": 80467,
 		},
-		"aggregateRating": map[string]any{"@type": "AggregateRating", "ratingValue": "4.9", "reviewCount": "79", "bestRating": "5"},
-		"hasCredential":   "Georgia contractor licence " + b.License,
-		"sameAs":          nonEmpty(b.Facebook, b.Instagram, b.YouTube, b.Yelp),
+		"hasCredential": "Georgia contractor licence " + b.License,
+		"sameAs":        nonEmpty(b.Facebook, b.Instagram, b.YouTube, b.Yelp),
+	}
+	if agg := rating.AggregateRating(); agg != nil {
+		lb["aggregateRating"] = agg
 	}
 	if b.Email != "" {
 		lb["email"] = b.Email

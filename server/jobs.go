@@ -14,6 +14,7 @@ import (
 	"github.com/atlanta-restoration/site/health"
 	"github.com/atlanta-restoration/site/indexnow"
 	"github.com/atlanta-restoration/site/jobs"
+	"github.com/atlanta-restoration/site/reviews"
 )
 
 // The background jobs (README "Background jobs", ADR 011). The jobs,
@@ -139,7 +140,7 @@ func (s *Server) fetchLocal(ctx context.Context, path string) (health.Response, 
 // this job share the client's minimum interval.
 func (s *Server) reviewsJob(ctx context.Context) (string, error) {
 	n, err := s.refreshReviews(ctx)
-	if errors.Is(err, errTooSoon) {
+	if errors.Is(err, reviews.ErrTooSoon) {
 		return "", jobs.Skip("reviews were refreshed recently")
 	}
 	if err != nil {

@@ -13,6 +13,7 @@ type HomeData struct {
 	Services        []ServiceCard `json:"services"`
 	Gallery         *Gallery      `json:"gallery"`
 	Reviews         []db.Review   `json:"reviews"`
+	Trust           TrustData     `json:"trust"`
 	Categories      any           `json:"categories"`
 	Featured        []ArticleCard `json:"featured"`
 	Latest          []ArticleCard `json:"latest"`
@@ -44,6 +45,7 @@ func loadHome(ctx context.Context, s *Server, _ params) (page, error) {
 			Services:        serviceCards(s.content.PrimaryServices()),
 			Gallery:         s.gallery(ctx),
 			Reviews:         s.reviews(ctx),
+			Trust:           s.trustData(ctx),
 			Categories:      s.content.Categories,
 			Featured:        featured,
 			Latest:          latest,

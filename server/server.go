@@ -32,6 +32,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/notify"
+	"github.com/atlanta-restoration/site/reviews"
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/storage"
@@ -85,7 +86,7 @@ type Server struct {
 	// results) rather than served from the cache.
 	dynamicPages map[string]echo.HandlerFunc
 
-	reviewsClient *ReviewsClient
+	reviewsClient *reviews.Client
 	// reviewsUnconfigured logs once that the refresh is not configured.
 	reviewsUnconfigured sync.Once
 	// jobs is the background work: IndexNow, health monitor, reviews.
@@ -154,7 +155,7 @@ var extraKinds = []string{"not-found", "error"}
 // pre-rendered error pages.
 func New(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, log: o.Log, store: o.Store, content: o.Content, engine: o.Engine, nfCache: map[string]*ssr.Page{}, dynamicPages: map[string]echo.HandlerFunc{}}
-	s.reviewsClient = NewReviewsClient(o.Config.Reviews)
+	s.reviewsClient = reviews.NewClient(o.Config.Reviews)
 	s.estimateLimit = s.newAttempts("estimate", EstimatesPerWindow, EstimateWindow)
 	s.estimatePosts = guard.NewLimiter(EstimatePostsPerWindow, EstimateWindow)
 	s.pinLimit = s.newAttempts("pin", o.Config.Admin.MaxAttempts, o.Config.Admin.Lockout)
@@ -461,11 +462,12 @@ func (s *Server) renderDoc(ctx context.Context, kind, path string, pg page) ([]b
 // pageProps are the props a page component renders from.
 func (s *Server) pageProps(ctx context.Context, path string, pg page) PageProps {
 	b, av := s.business(ctx), s.availability(ctx)
+	rating := s.reviewFigures(ctx)
 	crumbs := []BreadcrumbLink{}
 	for _, c := range pg.Head.Crumbs {
 		crumbs = append(crumbs, BreadcrumbLink{Name: c.Name, Href: c.Path})
 	}
-	return PageProps{Head: s.head(b, av, pg.Head), Site: s.siteProps(b, av), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
+	return PageProps{Head: s.head(b, av, rating, pg.Head), Site: s.siteProps(b, av), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
 }
 
 // renderFixed renders the generic 404 and the 500 page. The 500 page is

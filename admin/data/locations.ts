@@ -5,13 +5,19 @@
 
 import { api } from "../api";
 
-export interface LocationCity { name: string; href: string }
+/** LocationPage is one page of a city, with its kind and title. */
+export interface LocationPage { href: string; kind: string; title: string }
+/** LocationCity is a city, listed once; href is its main page (the fixed
+ * city page when it has one). A city with several pages lists them all
+ * and says why. */
+export interface LocationCity { name: string; href: string; pages: LocationPage[]; why?: string }
 export interface LocationCounty { name: string; slug: string; href: string; cities: LocationCity[] }
-export interface LocationsSummary { counties: number; cities: number; sitemapUrls: number; localSchema: "Active" | "Inactive" | "Not checked" }
+/** cities counts each city once; cityPages the pages behind them. */
+export interface LocationsSummary { counties: number; cities: number; cityPages: number; sitemapUrls: number; localSchema: "Active" | "Inactive" | "Not checked" }
 export interface LocationsData {
   summary: LocationsSummary;
   /** how each summary figure is computed, by summary key */
-  how: Record<keyof LocationsSummary, string>;
+  how: Record<"counties" | "cities" | "sitemapUrls" | "localSchema", string>;
   counties: LocationCounty[];
 }
 

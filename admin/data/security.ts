@@ -18,11 +18,20 @@ export interface Vulnerability {
   firstSeenAt: string; lastSeenAt: string; statusChangedAt: string;
 }
 export interface MonitoringItem { label: string; value: string; status: "good" | "warn" | "bad"; description: string }
-/** HardeningItem: unknown until a scan has checked it. */
-export interface HardeningItem { name: string; enabled: boolean; unknown?: boolean; description: string }
-/** HardeningConfig is what the configuration panel shows. The admin PIN is
- * never part of it: the browser does not know the PIN, only a mask. */
-export interface HardeningConfig { pinMask: string; sessionTimeout: string; apiRateLimit: string; backupEncryption: string }
+/** HardeningState is read from the latest scan or the running
+ * configuration (securitycheck.Hardening); built-in is a property of the
+ * code, not a setting. */
+export type HardeningState = "enabled" | "partly" | "not-enabled" | "not-checked" | "built-in";
+/** HardeningItem: why says what the state rests on; source where it was read. */
+export interface HardeningItem { name: string; state: HardeningState; description: string; why: string; source: "scan" | "config" | "code" }
+/** HardeningConfig is what the configuration panel shows, from the running
+ * configuration. The admin PIN is never part of it: the browser does not
+ * know the PIN, only a mask. */
+export interface HardeningConfig {
+  pinMask: string; pinSource: string; sessionTimeout: string;
+  /** apiRateLimit sums up; rateLimits lists every limit in force */
+  apiRateLimit: string; rateLimits: string[]; backupEncryption: string;
+}
 
 export interface ScanInfo { id: string; startedAt: string; finishedAt: string; trigger: "boot" | "schedule" | "manual"; passed: number; warnings: number; failed: number; notChecked: number }
 

@@ -28,7 +28,7 @@ export default function Locations({ source = liveLocations }: AdminPageProps & {
       <PageHeader title="Location Pages" description="County and city landing pages for local search." />
       <div className="a-grid a-grid--4 am-summary">
         <StatCard label="Counties" value={s.counties} hint="County pages" />
-        <StatCard label="Cities" value={s.cities} hint="City landing pages" />
+        <StatCard label="Cities" value={s.cities} hint={s.cityPages === s.cities ? "City landing pages" : `On ${s.cityPages} city landing pages`} />
         <StatCard label="URLs in Sitemap" value={s.sitemapUrls} hint="Listed in /sitemap.xml" />
         <StatCard label="Local Schema" tone={schemaTone}
           value={<Badge tone={schemaTone || "neutral"}><span className="am-stat-badge">{s.localSchema}</span></Badge>}
@@ -54,9 +54,23 @@ export default function Locations({ source = liveLocations }: AdminPageProps & {
             actions={<a className="a-link" href={c.href} target="_blank" rel="noopener">View<span className="visually-hidden"> {c.name} County page (opens in a new tab)</span></a>}>
             <ul className="am-cities" aria-label={`${c.name} County cities`}>
               {c.cities.map((ci) => (
-                <li key={ci.href}>
+                <li key={ci.href} className={ci.pages.length > 1 ? "am-city--several" : undefined}>
                   <a href={ci.href} target="_blank" rel="noopener">{ci.name}<span className="visually-hidden"> (opens in a new tab)</span></a>
                   <Button variant="ghost" className="a-btn a-btn--ghost am-btn-sm" disabled aria-describedby={note} aria-label={`Edit ${ci.name}`}>Edit</Button>
+                  {ci.pages.length > 1 && (
+                    <div className="am-city__pages">
+                      <ul aria-label={`${ci.name} pages`}>
+                        {ci.pages.map((p) => (
+                          <li key={p.href}>
+                            <span className="a-muted">{p.kind}:</span>{" "}
+                            <a href={p.href} target="_blank" rel="noopener">{p.href}<span className="visually-hidden"> (opens in a new tab)</span></a>
+                            <br /><span className="am-city__title">“{p.title}”</span>
+                          </li>
+                        ))}
+                      </ul>
+                      <p className="a-muted">{ci.why}</p>
+                    </div>
+                  )}
                 </li>
               ))}
             </ul>

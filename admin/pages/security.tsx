@@ -2,7 +2,7 @@ import "../../styles/admin-audits.css";
 import "../../styles/admin-manage.css";
 import { useId, useState } from "react";
 import { Icon } from "../../components/icons";
-import { liveSecurity, SCAN_DELAY_MS, type CheckStatus, type HardeningConfig, type HardeningItem, type SecurityCheck, type SecurityReport, type SecuritySource, type Severity, type Vulnerability, type VulnerabilityStatus } from "../data/security";
+import { liveSecurity, SCAN_DELAY_MS, type CheckStatus, type HardeningConfig, type HardeningItem, type HardeningState, type SecurityCheck, type SecurityReport, type SecuritySource, type Severity, type Vulnerability, type VulnerabilityStatus } from "../data/security";
 import { errorText, runOnServer, useServer } from "../live";
 import { ActiveSessions } from "../sessions";
 import { useToast } from "../toast";
@@ -84,20 +84,30 @@ function Vulnerabilities({ items, scanned, onStatus, busy }: { items: Vulnerabil
   );
 }
 
+const HARDENING: Record<HardeningState, { label: string; tone: "good" | "warn" | "bad" | "info" | "neutral" }> = {
+  enabled: { label: "enabled", tone: "good" },
+  partly: { label: "partly enabled", tone: "warn" },
+  "not-enabled": { label: "not enabled", tone: "bad" },
+  "not-checked": { label: "not checked", tone: "neutral" },
+  "built-in": { label: "built in", tone: "info" },
+};
+const SOURCE: Record<HardeningItem["source"], string> = { scan: "Latest scan", config: "Running configuration", code: "The code" };
+
 function Hardening({ items, config }: { items: HardeningItem[]; config: HardeningConfig }) {
   const [show, setShow] = useState(false);
   const panel = useId();
   return (
     <>
-      <Card title="Hardening Measures" description="Each measure is shown enabled only when the latest scan found it working.">
+      <Card title="Hardening Measures" description="Each state is read from the latest scan or from the running configuration, and says what it rests on.">
         <ul className="am-list">
           {items.map((h) => (
             <li key={h.name}>
               <div className="am-list__main">
                 <p className="am-list__title">{h.name}</p>
                 <p className="am-list__desc">{h.description}</p>
+                <p className="am-list__desc"><strong>{SOURCE[h.source]}:</strong> {h.why}</p>
               </div>
-              <Badge tone={h.unknown ? "neutral" : h.enabled ? "good" : "warn"}>{h.unknown ? "not checked" : h.enabled ? "enabled" : "not enabled"}</Badge>
+              <Badge tone={HARDENING[h.state].tone}>{HARDENING[h.state].label}</Badge>
             </li>
           ))}
         </ul>
@@ -108,9 +118,12 @@ function Hardening({ items, config }: { items: HardeningItem[]; config: Hardenin
         </Button>}>
         <div id={panel} hidden={!show}>
           <dl className="am-config">
-            <div><dt>Admin PIN</dt><dd><span aria-hidden="true">{config.pinMask}</span><span className="visually-hidden">Hidden</span></dd><dd className="am-config__hint">Set on the server; the browser never receives it.</dd></div>
+            <div><dt>Admin PIN</dt><dd><span aria-hidden="true">{config.pinMask}</span><span className="visually-hidden">Hidden</span></dd><dd className="am-config__hint">{config.pinSource} The browser never receives it.</dd></div>
             <div><dt>Session timeout</dt><dd>{config.sessionTimeout}</dd></div>
-            <div><dt>API rate limit</dt><dd>{config.apiRateLimit}</dd></div>
+            <div>
+              <dt>API rate limit</dt>
+              <dd>{config.apiRateLimit}<ul className="am-config__list">{config.rateLimits.map((l) => <li key={l}>{l}</li>)}</ul></dd>
+            </div>
             <div><dt>Backup encryption</dt><dd>{config.backupEncryption}</dd></div>
           </dl>
         </div>

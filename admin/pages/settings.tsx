@@ -11,6 +11,32 @@ interface Settings {
   businessHours: string;
   /** how visitors read them (from the server) */
   businessHoursText?: string;
+  /** the trust section's rating ("4.9") and review count ("79") while
+   * Google Places is not configured; never in structured data */
+  reviewRating: string;
+  reviewCount: string;
+  /** which figures the site shows now (read-only, from the server) */
+  reviewFigures?: ReviewFigures;
+}
+
+interface ReviewFigures {
+  placesConfigured: boolean;
+  inUse: { rating: string; count: number; source: "places" | "settings"; fetchedAt?: string };
+  inStructuredData: boolean;
+}
+
+/** reviewSource tells the owner which rating figures the site shows now
+ * and where they come from. */
+function reviewSource(f: ReviewFigures | undefined): string {
+  if (!f) return "";
+  const { rating, count, source, fetchedAt } = f.inUse;
+  if (source === "places") {
+    const when = fetchedAt ? new Date(fetchedAt).toLocaleString("en-US") : "";
+    const figures = rating ? `${rating}/5 from ${count} Google ${count === 1 ? "review" : "reviews"}` : `no rating yet (${count} Google reviews)`;
+    return `Google Places is configured: the site shows ${figures}, as Google reported${when ? ` on ${when}` : ""}${f.inStructuredData ? ", and gives them to search engines" : ""}. The values below are not used.`;
+  }
+  if (f.placesConfigured) return "Google Places is configured but has not answered yet: the site shows the values below until it does.";
+  return "Google Places is not configured (GOOGLE_PLACES_API_KEY and GOOGLE_PLACE_ID): the site shows the values below.";
 }
 
 const TOGGLES: { key: keyof Settings; label: string; hint: string }[] = [
@@ -31,10 +57,10 @@ export default function SettingsPage(_: AdminPageProps) {
     api<Settings>("/api/admin/settings").then(setS).catch((e) => toast({ title: "Settings could not be loaded", description: e.message, variant: "destructive" }));
   }, [toast]);
   if (!s) return <><PageHeader title="System Settings" /><p role="status">Loading settings...</p></>;
-  const text = (k: keyof Settings, label: string, type = "text", autoComplete?: string, hint?: string) => (
+  const text = (k: keyof Settings, label: string, type = "text", autoComplete?: string, hint?: string, inputMode?: "decimal" | "numeric") => (
     <div className="a-field">
       <label htmlFor={`set-${k}`} className="a-label">{label}</label>
-      <input id={`set-${k}`} className="a-input" type={type} autoComplete={autoComplete} value={s[k] as string}
+      <input id={`set-${k}`} className="a-input" type={type} autoComplete={autoComplete} inputMode={inputMode} value={s[k] as string}
         onChange={(e) => setS({ ...s, [k]: e.target.value })} aria-invalid={!!errors[k]}
         aria-describedby={[hint ? `set-${k}-hint` : "", errors[k] ? `set-${k}-err` : ""].filter(Boolean).join(" ") || undefined} />
       {hint && <p id={`set-${k}-hint`} className="a-muted">{hint}</p>}
@@ -83,6 +109,19 @@ export default function SettingsPage(_: AdminPageProps) {
         {text("emergencyPhone", "Emergency phone", "tel", undefined, "Dialled by the 24/7 emergency bars and call buttons while 24/7 emergency mode is on.")}
         {text("businessHours", "Business hours", "text", undefined,
           `Days and 24-hour times, e.g. Mo-Fr 08:00-18:00; Sa 09:00-13:00 (days Mo Tu We Th Fr Sa Su). Shown with "Call us" when 24/7 emergency mode is off${s.businessHoursText ? `; visitors read: ${s.businessHoursText}` : ""}.`)}
+      </Card>
+      <Card title="Review Rating" description="The average rating and number of Google reviews in the home page's trust section.">
+        <p className="a-muted" role="note">{reviewSource(s.reviewFigures)}</p>
+        <div className="a-form-grid">
+          {text("reviewRating", "Average rating (1.0 to 5.0)", "text", "off", undefined, "decimal")}
+          {text("reviewCount", "Number of Google reviews", "text", "off", undefined, "numeric")}
+        </div>
+        <p className="a-muted">
+          These values are shown only while Google Places is not configured or has not answered yet; copy them from your Google Business
+          Profile. They never go into the structured data (JSON-LD) that search engines read: Google treats a rating a business states
+          about itself as self-serving. Once Google Places is configured, the rating and count come from Google, on the page and in the
+          structured data.
+        </p>
       </Card>
       <Button type="submit" disabled={saving}>{saving ? "Saving..." : "Save Settings"}</Button>
     </form>

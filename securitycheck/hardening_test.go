@@ -1,0 +1,204 @@
+package securitycheck
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/atlanta-restoration/site/db"
+)
+
+const strictPolicy = "default-src 'self'; script-src 'self' 'sha256-abc'; frame-ancestors 'none'"
+
+func running() Running {
+	return Running{
+		BaseURL: "https://www.example.com", HSTS: "max-age=31536000; includeSubDomains", CSP: strictPolicy,
+		Limits:     Limits{PINAttempts: 5, PINWindow: 15 * time.Minute, EstimateAttempts: 5, EstimateWindow: 10 * time.Minute, MaxConns: 2048, MaxConnsPerIP: 64},
+		PINFromEnv: true, TokenTTL: 30 * time.Minute, SessionMax: 12 * time.Hour, LoginsPerAccount: 10, AnalyticsPerMinute: 300,
+		ReviewsConfigured: true, ReviewsInterval: 10 * time.Minute,
+	}
+}
+
+func results(statuses map[string]Status) []db.SecurityResult {
+	var out []db.SecurityResult
+	for id, st := range statuses {
+		out = append(out, db.SecurityResult{CheckID: id, Status: string(st), Description: "finding of " + id + "."})
+	}
+	return out
+}
+
+func allPass() map[string]Status {
+	return map[string]Status{"headers-public": Pass, "headers-admin": Pass, "headers-admin-api": Pass, "headers-media": Pass,
+		"https-hsts": Pass, "admin-noindex": Pass, "rate-limits": Pass, "upload-sniffing": Pass}
+}
+
+func with(m map[string]Status, kv ...any) map[string]Status {
+	out := map[string]Status{}
+	for k, v := range m {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i].(string)] = kv[i+1].(Status)
+	}
+	return out
+}
+
+func item(t *testing.T, items []HardeningItem, name string) HardeningItem {
+	t.Helper()
+	for _, h := range items {
+		if h.Name == name {
+			return h
+		}
+	}
+	t.Fatalf("no hardening item %q", name)
+	return HardeningItem{}
+}
+
+func TestHardeningStates(t *testing.T) {
+	local := running()
+	local.BaseURL, local.HSTS = "http://127.0.0.1:8080", ""
+	for _, tt := range []struct {
+		name    string
+		scan    map[string]Status
+		run     Running
+		want    map[string]string // item -> state
+		whyHas  map[string]string // item -> text its Why must contain
+		sources map[string]string
+	}{
+		{
+			name: "before any scan",
+			run:  running(),
+			want: map[string]string{"Security headers on every response": HardeningNotChecked, "HTTPS with HSTS": HardeningEnabled,
+				"Admin routes excluded from search": HardeningNotChecked, "Admin token kept in memory only": HardeningBuiltIn,
+				"Request rate limiting": HardeningNotChecked, "Upload type sniffing": HardeningNotChecked,
+				"Strict Content Security Policy": HardeningEnabled, "Encrypted backups": HardeningOff},
+			whyHas:  map[string]string{"HTTPS with HSTS": "has not checked it yet", "Encrypted backups": "Not configured", "Security headers on every response": "first scan"},
+			sources: map[string]string{"HTTPS with HSTS": FromConfig, "Strict Content Security Policy": FromConfig, "Admin token kept in memory only": FromCode},
+		},
+		{
+			// Issue 19: the scan warned and no HSTS header is sent over
+			// plain http, yet the screen said Enabled.
+			name: "plain http: HSTS is not enabled, whatever the scan said",
+			scan: with(allPass(), "https-hsts", Warning),
+			run:  local,
+			want: map[string]string{"HTTPS with HSTS": HardeningOff, "Security headers on every response": HardeningEnabled},
+			whyHas: map[string]string{"HTTPS with HSTS": "BASE_URL is http://127.0.0.1:8080",
+				"Security headers on every response": "Working"},
+		},
+		{
+			name:   "https, scan passes",
+			scan:   allPass(),
+			run:    running(),
+			want:   map[string]string{"HTTPS with HSTS": HardeningEnabled, "Request rate limiting": HardeningEnabled},
+			whyHas: map[string]string{"HTTPS with HSTS": "confirmed", "Request rate limiting": "finding of rate-limits"},
+		},
+		{
+			name:   "https, short max-age: partly",
+			scan:   with(allPass(), "https-hsts", Warning),
+			run:    running(),
+			want:   map[string]string{"HTTPS with HSTS": HardeningPartly},
+			whyHas: map[string]string{"HTTPS with HSTS": "finding of https-hsts"},
+		},
+		{
+			name: "https, the home page lacks the header: not enabled",
+			scan: with(allPass(), "https-hsts", Fail),
+			run:  running(),
+			want: map[string]string{"HTTPS with HSTS": HardeningOff},
+		},
+		{
+			name:   "a warning is not enabled: connections per IP uncapped",
+			scan:   with(allPass(), "rate-limits", Warning),
+			run:    running(),
+			want:   map[string]string{"Request rate limiting": HardeningPartly},
+			whyHas: map[string]string{"Request rate limiting": "finding of rate-limits"},
+		},
+		{
+			name:   "one failing header check fails the measure",
+			scan:   with(allPass(), "headers-media", Fail, "headers-admin", Warning),
+			run:    running(),
+			want:   map[string]string{"Security headers on every response": HardeningOff},
+			whyHas: map[string]string{"Security headers on every response": "finding of headers-media"},
+		},
+		{
+			name: "a check the scan could not run",
+			scan: with(allPass(), "upload-sniffing", NotChecked),
+			run:  running(),
+			want: map[string]string{"Upload type sniffing": HardeningNotChecked},
+		},
+		{
+			name:   "a lax CSP",
+			run:    Running{CSP: "default-src 'self'; script-src 'self' 'unsafe-inline'"},
+			want:   map[string]string{"Strict Content Security Policy": HardeningOff},
+			whyHas: map[string]string{"Strict Content Security Policy": "unsafe-inline"},
+		},
+		{
+			name: "no CSP",
+			run:  Running{},
+			want: map[string]string{"Strict Content Security Policy": HardeningOff, "HTTPS with HSTS": HardeningOff},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			items := Hardening(results(tt.scan), tt.run)
+			for name, want := range tt.want {
+				if h := item(t, items, name); h.State != want {
+					t.Errorf("%s: %s (%s), want %s", name, h.State, h.Why, want)
+				}
+			}
+			for name, sub := range tt.whyHas {
+				if h := item(t, items, name); !strings.Contains(h.Why, sub) {
+					t.Errorf("%s: why %q lacks %q", name, h.Why, sub)
+				}
+			}
+			for name, src := range tt.sources {
+				if h := item(t, items, name); h.Source != src {
+					t.Errorf("%s: source %s, want %s", name, h.Source, src)
+				}
+			}
+			// Every item says what it is and what its state rests on.
+			for _, h := range items {
+				if h.Why == "" || h.Description == "" || h.Source == "" {
+					t.Errorf("%s: empty why, description or source: %+v", h.Name, h)
+				}
+			}
+		})
+	}
+}
+
+func TestConfigurationPanel(t *testing.T) {
+	got := Configuration(running())
+	want := ConfigPanel{
+		PINMask: "••••••", PINSource: "Set with ADMIN_PIN.",
+		SessionTimeout: "30 minutes without use, 12 hours at most (ADMIN_TOKEN_TTL)",
+		APIRateLimit:   "No overall per-minute limit on API requests; each of these is limited:",
+		RateLimits: []string{
+			"5 wrong PINs per client IP per 15 minutes, and as many failed sign-ins (ADMIN_MAX_ATTEMPTS, ADMIN_LOCKOUT)",
+			"10 failed sign-ins per account per 15 minutes",
+			"5 estimate requests per client IP per 10 minutes",
+			"300 analytics events per client IP per minute",
+			"1 review fetch from Google per 10 minutes, never two at once (REVIEWS_MIN_INTERVAL)",
+			"2048 open connections in all (MAX_CONNS)",
+			"64 open connections per client IP (MAX_CONNS_PER_IP)",
+		},
+		BackupEncryption: "Not configured: the site has no backup feature, so nothing is encrypted by it. Back up the database and the media with your host, encrypted.",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("panel (-want, +got):\n%s", diff)
+	}
+	// Other settings show as they are; none is the spec's sample.
+	r := running()
+	r.PINFromEnv, r.TokenTTL, r.ReviewsConfigured = false, 2*time.Hour, false
+	r.Limits.TrustProxy = true
+	got = Configuration(r)
+	for _, sub := range []string{"Generated at the first start", "2 hours without use", "Google Places is not configured", "TRUST_PROXY"} {
+		if !strings.Contains(strings.Join(append(got.RateLimits, got.PINSource, got.SessionTimeout), "\n"), sub) {
+			t.Errorf("panel lacks %q: %+v", sub, got)
+		}
+	}
+	for _, sample := range []string{"24 hours", "100 req/min", "AES-256"} {
+		if strings.Contains(strings.Join(append(got.RateLimits, got.SessionTimeout, got.APIRateLimit, got.BackupEncryption), "\n"), sample) {
+			t.Errorf("panel shows the spec's sample %q", sample)
+		}
+	}
+}
