@@ -300,6 +300,15 @@ func checkTokenLifetime(_ context.Context, e *Env) verdict {
 	return passed(desc)
 }
 
+// estimateLimitText says the estimate form's two limits (ADR 025).
+func estimateLimitText(l Limits) string {
+	s := fmt.Sprintf("%d estimate requests stored per client IP per %s", l.EstimateAttempts, human(l.EstimateWindow))
+	if l.EstimatePosts > 0 {
+		s += fmt.Sprintf(" (%d form posts, valid or not)", l.EstimatePosts)
+	}
+	return s
+}
+
 func checkRateLimits(_ context.Context, e *Env) verdict {
 	l := e.Limits
 	var bad, weak, ok []string
@@ -309,7 +318,7 @@ func checkRateLimits(_ context.Context, e *Env) verdict {
 		bad = append(bad, "wrong PINs are not limited (ADMIN_MAX_ATTEMPTS, ADMIN_LOCKOUT)")
 	}
 	if l.EstimateAttempts > 0 && l.EstimateWindow > 0 {
-		ok = append(ok, fmt.Sprintf("%d estimate requests per client IP per %s", l.EstimateAttempts, human(l.EstimateWindow)))
+		ok = append(ok, estimateLimitText(l))
 	} else {
 		bad = append(bad, "estimate requests are not limited")
 	}

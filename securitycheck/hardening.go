@@ -220,10 +220,10 @@ func Configuration(r Running) ConfigPanel {
 		p.RateLimits = append(p.RateLimits, "Wrong PINs and sign-ins: not limited (ADMIN_MAX_ATTEMPTS, ADMIN_LOCKOUT)")
 	}
 	if r.LoginsPerAccount > 0 && l.PINWindow > 0 {
-		p.RateLimits = append(p.RateLimits, fmt.Sprintf("%d failed sign-ins per account per %s", r.LoginsPerAccount, human(l.PINWindow)))
+		p.RateLimits = append(p.RateLimits, fmt.Sprintf("%d failed sign-ins per account per %s from browsers that never signed in to it; as many per browser that did (ADR 026)", r.LoginsPerAccount, human(l.PINWindow)))
 	}
 	if l.EstimateAttempts > 0 && l.EstimateWindow > 0 {
-		p.RateLimits = append(p.RateLimits, fmt.Sprintf("%d estimate requests per client IP per %s", l.EstimateAttempts, human(l.EstimateWindow)))
+		p.RateLimits = append(p.RateLimits, estimateLimitText(l))
 	}
 	if r.AnalyticsPerMinute > 0 {
 		p.RateLimits = append(p.RateLimits, fmt.Sprintf("%d analytics events per client IP per minute", r.AnalyticsPerMinute))

@@ -15,7 +15,7 @@ const strictPolicy = "default-src 'self'; script-src 'self' 'sha256-abc'; frame-
 func running() Running {
 	return Running{
 		BaseURL: "https://www.example.com", HSTS: "max-age=31536000; includeSubDomains", CSP: strictPolicy,
-		Limits:     Limits{PINAttempts: 5, PINWindow: 15 * time.Minute, EstimateAttempts: 5, EstimateWindow: 10 * time.Minute, MaxConns: 2048, MaxConnsPerIP: 64},
+		Limits:     Limits{PINAttempts: 5, PINWindow: 15 * time.Minute, EstimateAttempts: 5, EstimatePosts: 30, EstimateWindow: 10 * time.Minute, MaxConns: 2048, MaxConnsPerIP: 64},
 		PINFromEnv: true, TokenTTL: 30 * time.Minute, SessionMax: 12 * time.Hour, LoginsPerAccount: 10, AnalyticsPerMinute: 300,
 		ReviewsConfigured: true, ReviewsInterval: 10 * time.Minute,
 	}
@@ -174,8 +174,8 @@ func TestConfigurationPanel(t *testing.T) {
 		APIRateLimit:   "No overall per-minute limit on API requests; each of these is limited:",
 		RateLimits: []string{
 			"5 wrong PINs per client IP per 15 minutes, and as many failed sign-ins (ADMIN_MAX_ATTEMPTS, ADMIN_LOCKOUT)",
-			"10 failed sign-ins per account per 15 minutes",
-			"5 estimate requests per client IP per 10 minutes",
+			"10 failed sign-ins per account per 15 minutes from browsers that never signed in to it; as many per browser that did (ADR 026)",
+			"5 estimate requests stored per client IP per 10 minutes (30 form posts, valid or not)",
 			"300 analytics events per client IP per minute",
 			"1 review fetch from Google per 10 minutes, never two at once (REVIEWS_MIN_INTERVAL)",
 			"2048 open connections in all (MAX_CONNS)",

@@ -62,9 +62,12 @@ type Result struct {
 
 // Limits are the server's rate and connection limits.
 type Limits struct {
-	PINAttempts      int
-	PINWindow        time.Duration
+	PINAttempts int
+	PINWindow   time.Duration
+	// EstimateAttempts are stored leads per client IP per EstimateWindow;
+	// EstimatePosts are form posts, valid or not (the flood guard).
 	EstimateAttempts int
+	EstimatePosts    int
 	EstimateWindow   time.Duration
 	MaxConns         int
 	MaxConnsPerIP    int

@@ -107,7 +107,7 @@ func (s *Server) securityEnv() securitycheck.Env {
 		Handler: s, BaseURL: cfg.BaseURL, PIN: cfg.Admin.PIN, PINGenerated: cfg.Admin.PIN == "",
 		TokenTTL: cfg.Admin.TokenTTL, SessionMax: SessionHardMax,
 		Limits: securitycheck.Limits{PINAttempts: cfg.Admin.MaxAttempts, PINWindow: cfg.Admin.Lockout, EstimateAttempts: EstimatesPerWindow,
-			EstimateWindow: EstimateWindow, MaxConns: cfg.Limits.MaxConns, MaxConnsPerIP: cfg.Limits.MaxConnsPerIP, TrustProxy: cfg.TrustProxy},
+			EstimatePosts: EstimatePostsPerWindow, EstimateWindow: EstimateWindow, MaxConns: cfg.Limits.MaxConns, MaxConnsPerIP: cfg.Limits.MaxConnsPerIP, TrustProxy: cfg.TrustProxy},
 		MediaStore: "an S3-compatible bucket (" + cfg.Storage.Bucket + ")",
 		Sniff: func(head []byte) (string, error) {
 			t, err := media.Sniff(head)

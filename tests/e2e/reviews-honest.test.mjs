@@ -151,7 +151,7 @@ test("Security Hardening shows the running server: no HSTS over plain http, the 
   const panel = page.locator(".am-config");
   const text = await panel.innerText();
   for (const t of ["Set with ADMIN_PIN.", "30 minutes without use, 12 hours at most (ADMIN_TOKEN_TTL)", "No overall per-minute limit on API requests",
-    "5 wrong PINs per client IP per 15 minutes", "5 estimate requests per client IP per 10 minutes", "Review fetches from Google: none (Google Places is not configured)",
+    "5 wrong PINs per client IP per 15 minutes", "5 estimate requests stored per client IP per 10 minutes (30 form posts, valid or not)", "Review fetches from Google: none (Google Places is not configured)",
     "Not configured: the site has no backup feature"]) {
     assert.ok(text.includes(t), t);
   }
