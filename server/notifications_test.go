@@ -377,7 +377,7 @@ func TestSpoolEndToEndPostgres(t *testing.T) {
 	proxy.setUp(false) // the database is unreachable
 	submitWhileDown(t, k, 20)
 	r := healthDetails(t, k.srv.Handler())
-	if !strings.Contains(r.Body, `"spool":{"backlog":20}`) {
+	if !strings.Contains(r.Body, `"spool":{"backlog":20,"refused":0}`) {
 		t.Errorf("healthz while down: %d %s", r.StatusCode, r.Body)
 	}
 	proxy.setUp(true)
