@@ -1,0 +1,95 @@
+// Strangers guessing at the owner's email cannot lock the owner out
+// (ADR 026): the browser the owner signed in with before still signs in,
+// a new browser is told to wait, and the Users screen shows the lock and
+// lifts it. The file runs its own site: it uses up sign-in limits.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { launch, hydrated, startSite, PIN } from "./lib.mjs";
+
+const SITE = fileURLToPath(new URL("../../bin/site", import.meta.url));
+const OWNER = { email: "lock-owner@example.com", password: "river stone lantern 42", name: "Lock Owner" };
+const SHOTS = process.env.SHOT_DIR;
+
+let browser, site;
+before(async () => {
+  site = await startSite();
+  const r = spawnSync(SITE, ["user", "add", "--email", OWNER.email, "--role", "admin", "--name", OWNER.name], {
+    input: OWNER.password + "\n", encoding: "utf8", timeout: 60_000, env: { ...process.env, DATA_DIR: site.data, ADMIN_PIN: PIN },
+  });
+  if (r.status !== 0) throw new Error(`user add: ${r.stderr}${r.stdout}`);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  site?.stop();
+});
+
+/** signIn opens the leads manager in context, passes the PIN gate and
+ * signs in with password. */
+async function signIn(context, password, viewport = { width: 1280, height: 900 }) {
+  const page = await context.newPage();
+  await page.setViewportSize(viewport);
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  await page.goto(site.base + "/admin/leads", { waitUntil: "networkidle" });
+  await hydrated(page);
+  await page.getByLabel("PIN").fill(PIN);
+  await page.keyboard.press("Enter");
+  await page.getByText("Authentication Required").first().waitFor();
+  await page.getByLabel("Email").fill(OWNER.email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  return { page, problems };
+}
+
+/** guess sends a wrong password from its own loopback address. */
+function guess(i, from) {
+  const body = JSON.stringify({ email: OWNER.email, password: `guess number ${i}` });
+  const u = new URL(site.base + "/api/admin/login");
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: "POST", localAddress: from,
+      headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } }, (res) => { res.resume(); res.on("end", () => resolve(res.statusCode)); });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+test("ten wrong passwords from two addresses: the owner's browser still signs in, and the Users screen unlocks the account", async () => {
+  const owner = await browser.newContext();
+  let o = await signIn(owner, OWNER.password);
+  await o.page.getByText("Data Loaded").first().waitFor();
+  await o.page.close();
+
+  for (let i = 0; i < 10; i++) assert.equal(await guess(i, i % 2 ? "127.0.9.2" : "127.0.9.1"), 401, `guess ${i}`);
+  assert.equal(await guess(10, "127.0.9.3"), 429, "the account is locked for unknown browsers");
+
+  // A browser that never signed in waits.
+  const stranger = await browser.newContext();
+  const s = await signIn(stranger, OWNER.password);
+  await s.page.getByText(/Too many incorrect sign-ins/).first().waitFor();
+
+  // The owner's own browser signs in, and unlocks the account.
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
+    o = await signIn(owner, OWNER.password, viewport);
+    await o.page.getByText("Data Loaded").first().waitFor();
+    await o.page.getByRole("link", { name: "Users" }).click();
+    await o.page.getByText(/Too many failed sign-ins: new browsers wait until/).waitFor();
+    if (SHOTS) await o.page.screenshot({ path: `${SHOTS}/users-locked-${viewport.width}.png` });
+    if (viewport.width === 1280) {
+      await o.page.getByRole("button", { name: `Unlock sign-in for ${OWNER.name}` }).click();
+      await o.page.getByText(`${OWNER.name} can sign in from any browser again.`).waitFor();
+      assert.equal(await o.page.getByText(/Too many failed sign-ins/).count(), 0, "the lock is gone from the screen");
+    }
+    assert.deepEqual(o.problems, []);
+    await o.page.close();
+  }
+
+  // Unlocked: the new browser signs in.
+  const s2 = await signIn(stranger, OWNER.password);
+  await s2.page.getByText("Data Loaded").first().waitFor();
+  await owner.close();
+  await stranger.close();
+});
