@@ -151,7 +151,8 @@ const NotRecorded = "Not recorded"
 //
 // Only leads may lack a visitor id; a beacon event without one is not
 // counted. Ties in time are broken by id, so a visit has one first page
-// view. One pass of window functions over each (day, visitor), no join,
+// view. No join: one sort of the raw events by (day, visitor) and one of
+// the area page views, materialized once (PostgreSQL 12+, SQLite 3.35+),
 // so the cost grows as n log n with the raw events.
 const countsSQL = `WITH ev AS (
 	SELECT id, at, day, kind, path, source, visitor, area FROM analytics_events
@@ -159,17 +160,19 @@ const countsSQL = `WITH ev AS (
 		AND day NOT IN (SELECT day FROM analytics_rollups)
 ), t AS MATERIALIZED (
 	SELECT day, visitor, kind,
-		ROW_NUMBER() OVER first AS n,
-		FIRST_VALUE(CASE WHEN source = '' THEN 'Direct' ELSE source END) OVER first AS source,
-		FIRST_VALUE(CASE WHEN kind = 'pageview' AND area <> '' THEN area END) OVER first_area AS area,
-		SUM(CASE WHEN kind = 'pageview' THEN 1 ELSE 0 END) OVER visit AS views,
-		SUM(CASE WHEN kind IN ('lead', 'tel_click') THEN 1 ELSE 0 END) OVER visit AS leads
+		ROW_NUMBER() OVER (first ROWS UNBOUNDED PRECEDING) AS n,
+		FIRST_VALUE(CASE WHEN source = '' THEN 'Direct' ELSE source END) OVER (first ROWS UNBOUNDED PRECEDING) AS source,
+		SUM(CASE WHEN kind = 'pageview' THEN 1 ELSE 0 END) OVER (first ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS views,
+		SUM(CASE WHEN kind IN ('lead', 'tel_click') THEN 1 ELSE 0 END) OVER (first ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS leads
 	FROM ev
-	WINDOW visit AS (PARTITION BY day, visitor),
-		first AS (PARTITION BY day, visitor ORDER BY CASE WHEN kind = 'pageview' THEN 0 ELSE 1 END, at, id),
-		first_area AS (PARTITION BY day, visitor ORDER BY CASE WHEN kind = 'pageview' AND area <> '' THEN 0 ELSE 1 END, at, id)
+	WINDOW first AS (PARTITION BY day, visitor ORDER BY CASE WHEN kind = 'pageview' THEN 0 ELSE 1 END, at, id)
 ), visits AS (
-	SELECT day, visitor, source, area, views, leads FROM t WHERE n = 1 AND views > 0 AND visitor <> ''
+	SELECT day, visitor, source, views, leads FROM t WHERE n = 1 AND views > 0 AND visitor <> ''
+), areas AS (
+	SELECT day, area FROM (
+		SELECT day, area, ROW_NUMBER() OVER (PARTITION BY day, visitor ORDER BY at, id) AS n
+		FROM ev WHERE kind = 'pageview' AND area <> '') a
+	WHERE n = 1
 ), acts AS (
 	SELECT day, kind, CASE WHEN views > 0 AND visitor <> '' THEN source ELSE '' END AS source,
 		CASE WHEN views > 0 AND visitor <> '' THEN visitor END AS visitor
@@ -182,7 +185,7 @@ const countsSQL = `WITH ev AS (
 	UNION ALL SELECT day, kind, 'source', source, COUNT(*), COUNT(DISTINCT visitor) FROM acts GROUP BY day, kind, source
 	UNION ALL SELECT day, 'conversion', 'total', '', COUNT(*), COUNT(*) FROM visits WHERE leads > 0 GROUP BY day
 	UNION ALL SELECT day, 'conversion', 'source', source, COUNT(*), COUNT(*) FROM visits WHERE leads > 0 GROUP BY day, source
-	UNION ALL SELECT day, 'pageview', 'area', area, COUNT(*), COUNT(*) FROM visits WHERE area IS NOT NULL GROUP BY day, area
+	UNION ALL SELECT day, 'pageview', 'area', area, COUNT(*), COUNT(*) FROM areas GROUP BY day, area
 	UNION ALL SELECT day, 'lead', 'area', area, COUNT(*), COUNT(DISTINCT visitor) FROM ev WHERE kind = 'lead' GROUP BY day, area
 )`
 
