@@ -2,7 +2,8 @@
 // (issue 10, ADR 015): the beacon's events are classified (traffic source,
 // screen width class), bots and opted-out visitors are dropped, visitors
 // are counted with a daily-rotating salt, and events are written in
-// batches. Storage is db's; the HTTP handlers are server's.
+// batches. The Analytics screen's figures are defined in report.go (ADR
+// 023). Storage is db's; the HTTP handlers are server's.
 package analytics
 
 import (
@@ -144,7 +145,6 @@ func Visitor(salt, ip, ua, day string) string {
 type Store interface {
 	AddEvents(context.Context, []db.Event) error
 	DailySalt(context.Context, string) (string, error)
-	VisitorSource(ctx context.Context, visitor, day string) (string, error)
 }
 
 // Collector takes events from requests and writes them in batches, so

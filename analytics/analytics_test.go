@@ -86,8 +86,7 @@ func (m *memStore) AddEvents(_ context.Context, evs []db.Event) error {
 	m.mu.Unlock()
 	return nil
 }
-func (m *memStore) DailySalt(context.Context, string) (string, error)             { return "s", nil }
-func (m *memStore) VisitorSource(context.Context, string, string) (string, error) { return "", nil }
+func (m *memStore) DailySalt(context.Context, string) (string, error) { return "s", nil }
 
 func TestCollectorBatchesAndDropsWhenFull(t *testing.T) {
 	st := &memStore{}

@@ -30,7 +30,15 @@ type Event struct {
 	Visitor     string    `db:"visitor"`
 	Metric      string    `db:"metric"`
 	Value       float64   `db:"value"`
+	// Area is the place of an area page view or of the city typed in an
+	// estimate request: "county/slug", AreaOther, or "" (none, or not
+	// recorded).
+	Area string `db:"area"`
 }
+
+// AreaOther is the area of an estimate request whose city is outside the
+// service area.
+const AreaOther = "other"
 
 // Event kinds.
 const (
@@ -41,7 +49,7 @@ const (
 	EventVital    = "vital"
 )
 
-const eventColumns = `id, at, day, kind, path, page_kind, source, referrer, utm_source, utm_medium, utm_campaign, width, visitor, metric, value`
+const eventColumns = `id, at, day, kind, path, page_kind, source, referrer, utm_source, utm_medium, utm_campaign, width, visitor, metric, value, area`
 
 // AddEvents stores a batch of events in one transaction.
 func (s *Store) AddEvents(ctx context.Context, evs []Event) error {
@@ -49,22 +57,22 @@ func (s *Store) AddEvents(ctx context.Context, evs []Event) error {
 		return nil
 	}
 	return s.Transact(ctx, func(tx *sqlx.Tx) error {
-		// Multi-row inserts of at most 50 rows (15 columns: 750 binds).
+		// Multi-row inserts of at most 50 rows (16 columns: 800 binds).
 		for start := 0; start < len(evs); start += 50 {
 			batch := evs[start:min(start+50, len(evs))]
 			var b strings.Builder
 			b.WriteString(`INSERT INTO analytics_events (` + eventColumns + `) VALUES `)
-			args := make([]any, 0, len(batch)*15)
+			args := make([]any, 0, len(batch)*16)
 			for i, e := range batch {
 				if i > 0 {
 					b.WriteString(",")
 				}
-				b.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+				b.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 				if e.ID == "" {
 					e.ID = clusterRandomID()
 				}
 				args = append(args, e.ID, e.At, e.Day, e.Kind, e.Path, e.PageKind, e.Source, e.Referrer, e.UTMSource, e.UTMMedium,
-					e.UTMCampaign, e.Width, e.Visitor, e.Metric, e.Value)
+					e.UTMCampaign, e.Width, e.Visitor, e.Metric, e.Value, e.Area)
 			}
 			if _, err := tx.ExecContext(ctx, tx.Rebind(b.String()), args...); err != nil {
 				return fmt.Errorf("add events: %w", err)
@@ -89,16 +97,97 @@ func (s *Store) DailySalt(ctx context.Context, day string) (string, error) {
 	return salt, nil
 }
 
-// VisitorSource is the traffic source of a visitor's first page view of
-// the day ("" when there is none).
-func (s *Store) VisitorSource(ctx context.Context, visitor, day string) (string, error) {
-	var src []string
-	err := s.db.SelectContext(ctx, &src, s.q(`SELECT source FROM analytics_events WHERE visitor = ? AND day = ? AND kind = 'pageview' ORDER BY at LIMIT 1`), visitor, day)
-	if err != nil || len(src) == 0 {
-		return "", err
-	}
-	return src[0], nil
+// Count is one figure over a day or a range of days: for an event kind
+// (or KindConversion) and a dimension, the events and the visits (or
+// distinct visitors) under one key.
+type Count struct {
+	Kind     string `db:"kind" json:"kind"`
+	Dim      string `db:"dim" json:"dim"`
+	Key      string `db:"key" json:"key"`
+	Events   int64  `db:"events" json:"events"`
+	Visitors int64  `db:"visitors" json:"visitors"`
 }
+
+// Dimensions of a Count.
+const (
+	// DimTotal: key "". Page views: events are page views, visitors are
+	// visits (one per visitor and day). Other kinds: events.
+	DimTotal = "total"
+	// DimPath: key is the page. Visitors are the visits that viewed it, so
+	// they do not add up across pages.
+	DimPath = "path"
+	// DimSource: key is the source of the visit, the source of its first
+	// page view, so each visit counts under one source. Page views: the
+	// visits and their page views. Leads, calls and form views: the events
+	// of the visit of the same visitor and day, and the visits that had
+	// one; key "" holds those of no counted visit (no page view that day:
+	// JavaScript off, an opted-out or bot request, a lost beacon).
+	DimSource = "source"
+	// DimArea: key is an Event.Area. Page views: visits, under the first
+	// area page of the visit. Leads: estimate requests by the city typed.
+	DimArea = "area"
+)
+
+// KindConversion counts converted visits: visits with at least one call
+// tap or estimate request (DimTotal and DimSource).
+const KindConversion = "conversion"
+
+// NotRecorded is the source of the visitors of days rolled up before
+// migration 015 whose source could not be told apart (ADR 023).
+const NotRecorded = "Not recorded"
+
+// countsSQL computes, from the raw events of the days between its two
+// parameters that are not rolled up yet, one day at a time, every row the
+// roll-up keeps (day, kind, dim, key, events, visitors). The roll-up
+// stores exactly these rows and Counts reads them for the days not rolled
+// up, so a figure is the same whichever way its days are held, and every
+// breakdown adds up to its total day by day:
+//   - a visit is one visitor on one day with a page view; its source is
+//     its first page view's, its area its first area page view's;
+//   - a lead, call or form view belongs to the visit of the same visitor
+//     and day, or to none: a visitor with no page view that day, or no
+//     visitor id (an opted-out request's lead);
+//   - a converted visit has a lead or a call.
+//
+// Only leads may lack a visitor id; a beacon event without one is not
+// counted. Ties in time are broken by id, so a visit has one first page
+// view. No join: one sort of the raw events by (day, visitor) and one of
+// the area page views, materialized once (PostgreSQL 12+, SQLite 3.35+),
+// so the cost grows as n log n with the raw events.
+const countsSQL = `WITH ev AS (
+	SELECT id, at, day, kind, path, source, visitor, area FROM analytics_events
+	WHERE day >= ? AND day <= ? AND kind <> 'vital' AND (visitor <> '' OR kind = 'lead')
+		AND day NOT IN (SELECT day FROM analytics_rollups)
+), t AS MATERIALIZED (
+	SELECT day, visitor, kind,
+		ROW_NUMBER() OVER (first ROWS UNBOUNDED PRECEDING) AS n,
+		FIRST_VALUE(CASE WHEN source = '' THEN 'Direct' ELSE source END) OVER (first ROWS UNBOUNDED PRECEDING) AS source,
+		SUM(CASE WHEN kind = 'pageview' THEN 1 ELSE 0 END) OVER (first ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS views,
+		SUM(CASE WHEN kind IN ('lead', 'tel_click') THEN 1 ELSE 0 END) OVER (first ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS leads
+	FROM ev
+	WINDOW first AS (PARTITION BY day, visitor ORDER BY CASE WHEN kind = 'pageview' THEN 0 ELSE 1 END, at, id)
+), visits AS (
+	SELECT day, visitor, source, views, leads FROM t WHERE n = 1 AND views > 0 AND visitor <> ''
+), areas AS (
+	SELECT day, area FROM (
+		SELECT day, area, ROW_NUMBER() OVER (PARTITION BY day, visitor ORDER BY at, id) AS n
+		FROM ev WHERE kind = 'pageview' AND area <> '') a
+	WHERE n = 1
+), acts AS (
+	SELECT day, kind, CASE WHEN views > 0 AND visitor <> '' THEN source ELSE '' END AS source,
+		CASE WHEN views > 0 AND visitor <> '' THEN visitor END AS visitor
+	FROM t WHERE kind IN ('lead', 'tel_click', 'form_view')
+), counts AS (
+	SELECT day, 'pageview' AS kind, 'total' AS dim, '' AS key, SUM(views) AS events, COUNT(*) AS visitors FROM visits GROUP BY day
+	UNION ALL SELECT day, kind, 'total', '', COUNT(*), COUNT(DISTINCT visitor) FROM ev WHERE kind <> 'pageview' GROUP BY day, kind
+	UNION ALL SELECT day, kind, 'path', path, COUNT(*), COUNT(DISTINCT visitor) FROM ev GROUP BY day, kind, path
+	UNION ALL SELECT day, 'pageview', 'source', source, SUM(views), COUNT(*) FROM visits GROUP BY day, source
+	UNION ALL SELECT day, kind, 'source', source, COUNT(*), COUNT(DISTINCT visitor) FROM acts GROUP BY day, kind, source
+	UNION ALL SELECT day, 'conversion', 'total', '', COUNT(*), COUNT(*) FROM visits WHERE leads > 0 GROUP BY day
+	UNION ALL SELECT day, 'conversion', 'source', source, COUNT(*), COUNT(*) FROM visits WHERE leads > 0 GROUP BY day, source
+	UNION ALL SELECT day, 'pageview', 'area', area, COUNT(*), COUNT(*) FROM areas GROUP BY day, area
+	UNION ALL SELECT day, 'lead', 'area', area, COUNT(*), COUNT(DISTINCT visitor) FROM ev WHERE kind = 'lead' GROUP BY day, area
+)`
 
 // RollUp aggregates every finished day (before today) that has raw
 // events and no aggregates yet, deletes raw events older than keepRaw
@@ -111,17 +200,9 @@ func (s *Store) RollUp(ctx context.Context, today string, keepRawFrom string, no
 	}
 	for _, day := range days {
 		err := s.Transact(ctx, func(tx *sqlx.Tx) error {
-			for _, q := range []string{
-				`INSERT INTO analytics_daily (day, kind, dim, key, events, visitors)
-					SELECT day, kind, 'total', '', COUNT(*), COUNT(DISTINCT visitor) FROM analytics_events WHERE day = ? AND kind <> 'vital' GROUP BY day, kind`,
-				`INSERT INTO analytics_daily (day, kind, dim, key, events, visitors)
-					SELECT day, kind, 'source', source, COUNT(*), COUNT(DISTINCT visitor) FROM analytics_events WHERE day = ? AND kind <> 'vital' GROUP BY day, kind, source`,
-				`INSERT INTO analytics_daily (day, kind, dim, key, events, visitors)
-					SELECT day, kind, 'path', path, COUNT(*), COUNT(DISTINCT visitor) FROM analytics_events WHERE day = ? AND kind <> 'vital' GROUP BY day, kind, path`,
-			} {
-				if _, err := tx.ExecContext(ctx, tx.Rebind(q), day); err != nil {
-					return err
-				}
+			if _, err := tx.ExecContext(ctx, tx.Rebind(countsSQL+` INSERT INTO analytics_daily (day, kind, dim, key, events, visitors)
+				SELECT day, kind, dim, key, events, visitors FROM counts`), day, day); err != nil {
+				return err
 			}
 			_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO analytics_rollups (day, rolled_at) VALUES (?, ?)`), day, now)
 			return err
@@ -139,54 +220,46 @@ func (s *Store) RollUp(ctx context.Context, today string, keepRawFrom string, no
 	return days, nil
 }
 
-// Tally is a count of events and distinct daily visitors for one key.
-type Tally struct {
-	Key      string `db:"key" json:"key"`
-	Events   int64  `db:"events" json:"events"`
-	Visitors int64  `db:"visitors" json:"visitors"`
-}
-
-// Tallies returns, for one event kind and dimension ("total", "source" or
-// "path"), the events and visitors per key over the days from..to
-// (inclusive): aggregates for rolled-up days, raw events for the others.
-// Visitors are summed per day (a visitor is unlinkable across days).
-func (s *Store) Tallies(ctx context.Context, kind, dim, from, to string) ([]Tally, error) {
-	col := map[string]string{"total": "''", "source": "source", "path": "path"}[dim]
-	if col == "" {
-		return nil, fmt.Errorf("tallies: unknown dimension %q", dim)
-	}
-	groupBy := "day"
-	if dim != "total" {
-		groupBy += ", " + col
-	}
+// Counts returns every figure over the days from..to (inclusive), summed
+// over the days: aggregates for rolled-up days, the same rows computed
+// from raw events for the others (countsSQL). Visits are summed per day
+// (a visitor is unlinkable across days). Sorted by kind, dimension, then
+// visitors (most first) and key.
+func (s *Store) Counts(ctx context.Context, from, to string) ([]Count, error) {
 	// Raw events are read only for the days after the last rolled-up one
 	// (the roll-up takes every finished day in order), so a query stays an
 	// index range over today's rows however many raw rows the 30 days hold.
 	rawFrom := from
 	var last sql.NullString
 	if err := s.db.GetContext(ctx, &last, `SELECT MAX(day) FROM analytics_rollups`); err != nil {
-		return nil, fmt.Errorf("tallies: %w", err)
+		return nil, fmt.Errorf("counts: %w", err)
 	}
 	if last.Valid && last.String >= rawFrom {
 		if t, err := time.Parse("2006-01-02", last.String); err == nil {
 			rawFrom = t.AddDate(0, 0, 1).Format("2006-01-02")
 		}
 	}
-	q := `SELECT key, SUM(events) AS events, SUM(visitors) AS visitors FROM (
-		SELECT key, events, visitors FROM analytics_daily WHERE kind = ? AND dim = ? AND day >= ? AND day <= ?
+	q := countsSQL + ` SELECT kind, dim, key, SUM(events) AS events, SUM(visitors) AS visitors FROM (
+		SELECT kind, dim, key, events, visitors FROM analytics_daily WHERE day >= ? AND day <= ?
 		UNION ALL
-		SELECT ` + col + ` AS key, COUNT(*) AS events, COUNT(DISTINCT visitor) AS visitors FROM analytics_events
-			WHERE kind = ? AND day >= ? AND day <= ? AND day NOT IN (SELECT day FROM analytics_rollups) GROUP BY ` + groupBy + `
-	) t GROUP BY key`
-	var out []Tally
-	if err := s.db.SelectContext(ctx, &out, s.q(q), kind, dim, from, to, kind, rawFrom, to); err != nil {
-		return nil, fmt.Errorf("tallies %s/%s: %w", kind, dim, err)
+		SELECT kind, dim, key, events, visitors FROM counts
+	) t GROUP BY kind, dim, key`
+	var out []Count
+	if err := s.db.SelectContext(ctx, &out, s.q(q), rawFrom, to, from, to); err != nil {
+		return nil, fmt.Errorf("counts %s..%s: %w", from, to, err)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].Visitors != out[j].Visitors {
-			return out[i].Visitors > out[j].Visitors
+		a, b := out[i], out[j]
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
 		}
-		return out[i].Key < out[j].Key
+		if a.Dim != b.Dim {
+			return a.Dim < b.Dim
+		}
+		if a.Visitors != b.Visitors {
+			return a.Visitors > b.Visitors
+		}
+		return a.Key < b.Key
 	})
 	return out, nil
 }
@@ -204,15 +277,6 @@ func (s *Store) VitalSamples(ctx context.Context, from, to string) ([]VitalSampl
 	var out []VitalSample
 	if err := s.db.SelectContext(ctx, &out, s.q(`SELECT page_kind, metric, value FROM analytics_events WHERE kind = 'vital' AND day >= ? AND day <= ?`), from, to); err != nil {
 		return nil, fmt.Errorf("vitals: %w", err)
-	}
-	return out, nil
-}
-
-// LeadsByCity counts the leads stored since `since`, per city as typed.
-func (s *Store) LeadsByCity(ctx context.Context, since time.Time) ([]Tally, error) {
-	var out []Tally
-	if err := s.db.SelectContext(ctx, &out, s.q(`SELECT city AS key, COUNT(*) AS events, 0 AS visitors FROM avatar_leads WHERE created_at >= ? GROUP BY city`), since); err != nil {
-		return nil, fmt.Errorf("leads by city: %w", err)
 	}
 	return out, nil
 }

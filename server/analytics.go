@@ -28,20 +28,15 @@ import (
 // /api/admin/analytics and /api/admin/vitals. The rules are in package
 // analytics; these handlers are thin.
 
-// analyticsSet is the collector and its per-IP limit.
+// analyticsSet is the collector, its per-IP limit and the places of the
+// Geography table.
 type analyticsSet struct {
-	c     *analytics.Collector
-	limit *guard.Limiter
-	// firstSource remembers today's visitors' first source on this
-	// instance, so an event right after the first page view (before the
-	// batch reaches the database) is credited correctly. Bounded; the
-	// database answers for the rest.
-	srcMu       sync.Mutex
-	srcDay      string
-	firstSource map[string]string
-	runOnce     sync.Once
-	stop        context.CancelFunc
-	done        chan struct{}
+	c       *analytics.Collector
+	limit   *guard.Limiter
+	places  *analytics.Places
+	runOnce sync.Once
+	stop    context.CancelFunc
+	done    chan struct{}
 }
 
 // CollectMaxBody bounds a beacon (bytes), CollectPerIP the events one
@@ -56,7 +51,30 @@ func (s *Server) newAnalytics() *analyticsSet {
 	if s.store == nil {
 		return nil
 	}
-	return &analyticsSet{c: analytics.NewCollector(s.store, s.log), limit: guard.NewLimiter(CollectPerIP, time.Minute), done: make(chan struct{})}
+	return &analyticsSet{c: analytics.NewCollector(s.store, s.log), limit: guard.NewLimiter(CollectPerIP, time.Minute), places: s.places(), done: make(chan struct{})}
+}
+
+// places are the service area's cities, for the Geography table: a city
+// page and its profile page are one place.
+func (s *Server) places() *analytics.Places {
+	p := analytics.NewPlaces()
+	if s.content == nil {
+		return p
+	}
+	for _, ci := range s.content.Cities {
+		label := ci.City
+		if co, ok := s.content.County(ci.County); ok {
+			label += ", " + co.Name + " County"
+		}
+		paths := []string{cityPath(ci.County, ci.Slug)}
+		for _, k := range cityProfileKeys() {
+			if pr, ok := s.content.CityProfiles[k]; ok && strings.HasPrefix(k, ci.County+"/") && strings.EqualFold(pr.CityName, ci.City) {
+				paths = append(paths, "/areas/"+k)
+			}
+		}
+		p.Add(ci.County+"/"+ci.Slug, label, ci.City, paths...)
+	}
+	return p
 }
 
 // run starts the batch writer on first use.
@@ -173,10 +191,15 @@ func (s *Server) collect(c echo.Context) error {
 	e := db.Event{At: now.UTC(), Day: analytics.Day(now), Path: path, Width: analytics.WidthClass(b.Width)}
 	switch b.Type {
 	case db.EventPageview:
+		// Each page view keeps its own source; a visit's source is its
+		// first page view's, decided when the figures are counted (ADR
+		// 023), so a click within the site or a second arrival the same
+		// day does not count the visitor twice.
 		e.Kind = b.Type
 		e.Referrer = clip(refHost(b.Referrer), 200)
 		e.UTMSource, e.UTMMedium, e.UTMCampaign = clip(b.UTMSource, 100), clip(b.UTMMedium, 100), clip(b.UTMCampaign, 100)
 		e.Source = analytics.Classify(b.Referrer, b.UTMSource, b.UTMMedium, site.Hostname())
+		e.Area = a.places.OfPath(path)
 	case db.EventTelClick, db.EventFormView:
 		e.Kind = b.Type
 	case db.EventVital:
@@ -200,14 +223,6 @@ func (s *Server) collect(c echo.Context) error {
 		return nothing()
 	}
 	e.Visitor = analytics.Visitor(salt, ip, req.UserAgent(), e.Day)
-	// A click, a form view or a page reached from another page of this
-	// site belongs to the source that brought the visitor today: sources
-	// count visitors once, not once per internal click.
-	if e.Kind == db.EventTelClick || e.Kind == db.EventFormView || (e.Kind == db.EventPageview && e.Referrer != "" && strings.TrimPrefix(e.Referrer, "www.") == strings.TrimPrefix(strings.ToLower(site.Hostname()), "www.")) {
-		e.Source = s.visitorSource(ctx, e.Visitor, e.Day)
-	} else if e.Kind == db.EventPageview {
-		a.remember(e.Visitor, e.Day, e.Source)
-	}
 	a.run()
 	a.c.Add(e)
 	return nothing()
@@ -221,45 +236,6 @@ func refHost(r string) string {
 		return ""
 	}
 	return strings.ToLower(u.Hostname())
-}
-
-// maxRemembered bounds firstSource.
-const maxRemembered = 100_000
-
-// remember notes a visitor's first source of the day on this instance.
-func (a *analyticsSet) remember(visitor, day, source string) {
-	a.srcMu.Lock()
-	defer a.srcMu.Unlock()
-	if a.srcDay != day {
-		a.srcDay, a.firstSource = day, map[string]string{}
-	}
-	if _, ok := a.firstSource[visitor]; !ok && len(a.firstSource) < maxRemembered {
-		a.firstSource[visitor] = source
-	}
-}
-
-func (a *analyticsSet) remembered(visitor, day string) string {
-	a.srcMu.Lock()
-	defer a.srcMu.Unlock()
-	if a.srcDay != day {
-		return ""
-	}
-	return a.firstSource[visitor]
-}
-
-// visitorSource is the source of the visitor's first page view today
-// (Direct when none is recorded).
-func (s *Server) visitorSource(ctx context.Context, visitor, day string) string {
-	if s.analytics != nil {
-		if src := s.analytics.remembered(visitor, day); src != "" {
-			return src
-		}
-	}
-	src, err := s.store.VisitorSource(ctx, visitor, day)
-	if err != nil || src == "" {
-		return analytics.SourceDirect
-	}
-	return src
 }
 
 // siteURL is BASE_URL parsed: its origin checks the beacon's Origin, its
@@ -278,29 +254,32 @@ func tracked(req *http.Request) bool {
 	return !analytics.OptedOut(req.Header.Get("DNT"), req.Header.Get("Sec-GPC")) && !analytics.IsBot(req.UserAgent())
 }
 
-// recordLead counts a stored estimate request as a conversion of the page
-// it was sent from, credited to the visitor's source of the day. Not for
-// opted-out visitors or bots.
+// recordLead records a stored estimate request: every one, so the
+// Analytics screen's Leads and Geography add up to the requests received
+// (ADR 023). Its page is the Referer's path, its area the city typed. The
+// visitor id, which links it to the same visitor's visit of the day, is
+// computed only for a tracked request: an opted-out (DNT, GPC) or bot
+// request's lead is counted with no id, among the leads from uncounted
+// visits.
 func (s *Server) recordLead(c echo.Context) {
 	a := s.analytics
-	req := c.Request()
-	if a == nil || !tracked(req) {
+	if a == nil {
 		return
 	}
+	req := c.Request()
 	path := "/estimate"
 	if u, err := url.Parse(req.Referer()); err == nil && u.Host == s.siteURL().Host && strings.HasPrefix(u.Path, "/") {
 		path = clip(u.Path, 300)
 	}
 	now := time.Now()
-	ctx := req.Context()
-	day := analytics.Day(now)
-	salt, err := a.c.Salt(ctx, day)
-	if err != nil {
-		return
+	e := db.Event{At: now.UTC(), Day: analytics.Day(now), Kind: db.EventLead, Path: path, Area: a.places.OfCity(c.FormValue("city"))}
+	if tracked(req) {
+		if salt, err := a.c.Salt(req.Context(), e.Day); err == nil {
+			e.Visitor = analytics.Visitor(salt, c.RealIP(), req.UserAgent(), e.Day)
+		}
 	}
-	v := analytics.Visitor(salt, c.RealIP(), req.UserAgent(), day)
 	a.run()
-	a.c.Add(db.Event{At: now.UTC(), Day: day, Kind: db.EventLead, Path: path, Visitor: v, Source: s.visitorSource(ctx, v, day)})
+	a.c.Add(e)
 }
 
 // Goals are the Goals & KPIs targets; the spec's figures are the defaults.
@@ -334,52 +313,13 @@ func (s *Server) putAnalyticsGoals(c echo.Context) error {
 	return c.JSON(http.StatusOK, g)
 }
 
-// SourceRow is one traffic source over the period.
-type SourceRow struct {
-	Source      string  `json:"source"`
-	Visitors    int64   `json:"visitors"`
-	Percentage  float64 `json:"percentage"`
-	Leads       int64   `json:"leads"`
-	Calls       int64   `json:"calls"`
-	Conversions int64   `json:"conversions"`
-}
-
-// PageRow is one page's visitors and conversions.
-type PageRow struct {
-	Path      string `json:"path"`
-	Visitors  int64  `json:"visitors"`
-	Pageviews int64  `json:"pageviews"`
-	Leads     int64  `json:"leads"`
-	Calls     int64  `json:"calls"`
-	FormViews int64  `json:"formViews"`
-}
-
-// AreaRow is one place: leads from the lead records, visits to its area
-// page.
-type AreaRow struct {
-	Area       string  `json:"area"`
-	Visitors   int64   `json:"visitors"`
-	Leads      int64   `json:"leads"`
-	Percentage float64 `json:"percentage"`
-}
-
-func share(part, total int64) float64 {
-	if total <= 0 {
-		return 0
-	}
-	return math.Round(float64(part)/float64(total)*1000) / 10
-}
-
-func sum(ts []db.Tally, visitors bool) int64 {
-	var n int64
-	for _, t := range ts {
-		if visitors {
-			n += t.Visitors
-		} else {
-			n += t.Events
-		}
-	}
-	return n
+// analyticsAnswer is GET /api/admin/analytics: the period's figures
+// (analytics.Report), the goals they are measured against and the events
+// the collector had to drop.
+type analyticsAnswer struct {
+	analytics.Report
+	Goals   Goals `json:"goals"`
+	Dropped int64 `json:"dropped"`
 }
 
 // adminAnalytics is the Analytics screen's data for the last `days` days
@@ -394,142 +334,16 @@ func (s *Server) adminAnalytics(c echo.Context) error {
 		}
 		days = n
 	}
-	now := time.Now()
-	from, to := analytics.Day(now.AddDate(0, 0, -(days-1))), analytics.Day(now)
-	pfrom, pto := analytics.Day(now.AddDate(0, 0, -(2*days-1))), analytics.Day(now.AddDate(0, 0, -days))
-	fail := func(err error) error {
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Analytics could not be loaded.", Err: err}
-	}
-	get := func(kind, dim, f, t string) ([]db.Tally, error) { return s.store.Tallies(ctx, kind, dim, f, t) }
-	total, err := get(db.EventPageview, "total", from, to)
-	if err != nil {
-		return fail(err)
-	}
-	bySource, err := get(db.EventPageview, "source", from, to)
-	if err != nil {
-		return fail(err)
-	}
-	byPath, err := get(db.EventPageview, "path", from, to)
-	if err != nil {
-		return fail(err)
-	}
-	leadsBySource, _ := get(db.EventLead, "source", from, to)
-	callsBySource, _ := get(db.EventTelClick, "source", from, to)
-	leadsByPath, _ := get(db.EventLead, "path", from, to)
-	callsByPath, _ := get(db.EventTelClick, "path", from, to)
-	formsByPath, _ := get(db.EventFormView, "path", from, to)
-	prevTotal, _ := get(db.EventPageview, "total", pfrom, pto)
-	prevLeads, _ := get(db.EventLead, "total", pfrom, pto)
-	prevCalls, _ := get(db.EventTelClick, "total", pfrom, pto)
-
-	visitors, pageviews := sum(total, true), sum(total, false)
-	leads, calls := sum(leadsBySource, false), sum(callsBySource, false)
-	idx := func(ts []db.Tally) map[string]int64 {
-		m := map[string]int64{}
-		for _, t := range ts {
-			m[t.Key] = t.Events
-		}
-		return m
-	}
-	ls, cs := idx(leadsBySource), idx(callsBySource)
-	var sources []SourceRow
-	seen := map[string]bool{}
-	for _, t := range bySource {
-		seen[t.Key] = true
-		sources = append(sources, SourceRow{Source: t.Key, Visitors: t.Visitors, Percentage: share(t.Visitors, visitors), Leads: ls[t.Key], Calls: cs[t.Key], Conversions: ls[t.Key] + cs[t.Key]})
-	}
-	for _, src := range []string{analytics.SourceOrganic, analytics.SourceDirect, analytics.SourceSocial, analytics.SourceReferral, analytics.SourceEmail} {
-		if !seen[src] {
-			sources = append(sources, SourceRow{Source: src, Leads: ls[src], Calls: cs[src], Conversions: ls[src] + cs[src]})
-		}
-	}
-	lp, cp, fp := idx(leadsByPath), idx(callsByPath), idx(formsByPath)
-	var pages []PageRow
-	for _, t := range byPath {
-		pages = append(pages, PageRow{Path: t.Key, Visitors: t.Visitors, Pageviews: t.Events, Leads: lp[t.Key], Calls: cp[t.Key], FormViews: fp[t.Key]})
-	}
-	if len(pages) > 50 {
-		pages = pages[:50]
-	}
-	geo, err := s.geography(ctx, byPath, now.AddDate(0, 0, -(days-1)))
-	if err != nil {
-		return fail(err)
-	}
-	conv := 0.0
-	if visitors > 0 {
-		conv = math.Round(float64(leads+calls)/float64(visitors)*1000) / 10
-	}
-	pv, pl := sum(prevTotal, true), sum(prevLeads, false)+sum(prevCalls, false)
-	g := s.goals(ctx)
+	var places *analytics.Places
 	var dropped int64
 	if s.analytics != nil {
-		dropped = s.analytics.c.Dropped.Load()
+		places, dropped = s.analytics.places, s.analytics.c.Dropped.Load()
 	}
-	return c.JSON(http.StatusOK, map[string]any{
-		"period": fmt.Sprintf("Last %d days", days), "from": from, "to": to, "empty": pageviews == 0 && leads == 0 && calls == 0,
-		"visitors": visitors, "pageviews": pageviews, "leads": leads, "calls": calls, "conversionRate": conv,
-		"previous": map[string]any{"visitors": pv, "conversions": pl},
-		"sources":  sources, "pages": pages, "geography": geo, "goals": g,
-		"dropped": dropped,
-	})
-}
-
-// geography lists leads by city (from the lead records since `since`)
-// with their county, and visits to each area page.
-func (s *Server) geography(ctx context.Context, byPath []db.Tally, since time.Time) ([]AreaRow, error) {
-	leadCities, err := s.store.LeadsByCity(ctx, since.UTC())
+	r, err := analytics.BuildReport(ctx, s.store, places, time.Now(), days)
 	if err != nil {
-		return nil, err
+		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Analytics could not be loaded.", Err: err}
 	}
-	county := map[string]string{}
-	visits := map[string]int64{}
-	for _, ci := range s.content.Cities {
-		name := ci.City
-		if co, ok := s.content.County(ci.County); ok {
-			county[strings.ToLower(name)] = name + ", " + co.Name
-		}
-		for _, t := range byPath {
-			if t.Key == "/areas/"+ci.County+"/"+ci.Slug {
-				visits[strings.ToLower(name)] += t.Visitors
-			}
-		}
-	}
-	rows := map[string]*AreaRow{}
-	var totalLeads int64
-	for _, t := range leadCities {
-		k := strings.ToLower(strings.TrimSpace(t.Key))
-		label := county[k]
-		if label == "" {
-			label = "Other areas"
-			k = "other"
-		}
-		if rows[k] == nil {
-			rows[k] = &AreaRow{Area: label}
-		}
-		rows[k].Leads += t.Events
-		totalLeads += t.Events
-	}
-	for k, v := range visits {
-		if rows[k] == nil {
-			rows[k] = &AreaRow{Area: county[k]}
-		}
-		rows[k].Visitors += v
-	}
-	out := make([]AreaRow, 0, len(rows))
-	for _, r := range rows {
-		r.Percentage = share(r.Leads, totalLeads)
-		out = append(out, *r)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Leads != out[j].Leads {
-			return out[i].Leads > out[j].Leads
-		}
-		if out[i].Visitors != out[j].Visitors {
-			return out[i].Visitors > out[j].Visitors
-		}
-		return out[i].Area < out[j].Area
-	})
-	return out, nil
+	return c.JSON(http.StatusOK, analyticsAnswer{Report: r, Goals: s.goals(ctx), Dropped: dropped})
 }
 
 // Vital thresholds are Google's (good at or below, poor above).

@@ -6,14 +6,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/google/go-cmp/cmp"
 
+	"github.com/atlanta-restoration/site/analytics"
+	"github.com/atlanta-restoration/site/analytics/analyticstest"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/ssr"
 )
@@ -106,77 +111,117 @@ func TestCollectStoresOnlyWhatItShould(t *testing.T) {
 	}
 }
 
-// A visitor is counted once a day however many pages they view, calls
-// and estimate requests are credited to the source of their first page
-// view, and the admin screen shows it all.
-func TestAnalyticsEndToEnd(t *testing.T) {
-	srv, _ := adminServer(t, nil)
-	h := srv.Handler()
-	beaconReq(t, h, "198.51.100.9", map[string]any{"t": "pageview", "p": "/", "r": "https://www.facebook.com/", "w": 1280})
-	beaconReq(t, h, "198.51.100.10", map[string]any{"t": "pageview", "p": "/", "w": 1280})
-	flushAnalytics(t, srv) // the first page view is stored before later events look up the source
-	// Clicks within the site keep the visitor's source (Social), so the
-	// sources add up to the visitors.
-	for _, p := range []string{"/services", "/areas/cobb/smyrna"} {
-		beaconReq(t, h, "198.51.100.9", map[string]any{"t": "pageview", "p": p, "r": testBase + "/", "w": 1280})
-	}
-	beaconReq(t, h, "198.51.100.9", map[string]any{"t": "tel_click", "p": "/services"})
-	beaconReq(t, h, "198.51.100.9", map[string]any{"t": "vital", "p": "/", "m": "LCP", "v": 1200})
-	beaconReq(t, h, "198.51.100.10", map[string]any{"t": "vital", "p": "/", "m": "LCP", "v": 5000})
-	// An estimate from the Facebook visitor, sent from /estimate.
+// estimateFrom posts the native estimate form from ip for a city, with
+// extra headers.
+func estimateFrom(t *testing.T, h http.Handler, ip, city string, hdr ...string) {
+	t.Helper()
 	f := validForm()
+	f.Set("city", city)
 	req := httptest.NewRequest("POST", "/estimate", strings.NewReader(f.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("User-Agent", browserUA)
 	req.Header.Set("Referer", testBase+"/estimate")
-	req.RemoteAddr = "198.51.100.9:5000"
+	req.RemoteAddr = ip + ":5000"
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
 	if r := do(t, h, req); r.StatusCode != http.StatusSeeOther {
-		t.Fatalf("estimate: %d", r.StatusCode)
+		t.Fatalf("estimate from %s: %d", ip, r.StatusCode)
 	}
-	flushAnalytics(t, srv)
-	tok := unlock(t, h)
-	r := jsonReq(t, h, "GET", "/api/admin/analytics", tok, nil)
-	var out struct {
-		Empty                  bool
-		Visitors, Leads, Calls int64
-		Pageviews              int64
-		ConversionRate         float64
-		Sources                []SourceRow
-		Pages                  []PageRow
-		Geography              []AreaRow
-		Goals                  Goals
-	}
+}
+
+// analyticsReport reads GET /api/admin/analytics?days=n.
+func analyticsReport(t *testing.T, h http.Handler, tok string, days int) analytics.Report {
+	t.Helper()
+	r := jsonReq(t, h, "GET", fmt.Sprintf("/api/admin/analytics?days=%d", days), tok, nil)
+	var out analytics.Report
 	if err := json.Unmarshal([]byte(r.Body), &out); err != nil || r.StatusCode != 200 {
 		t.Fatalf("analytics: %d %s", r.StatusCode, r.Body)
 	}
-	if out.Empty || out.Visitors != 2 || out.Pageviews != 4 || out.Leads != 1 || out.Calls != 1 || out.ConversionRate != 100 {
-		t.Errorf("totals: %+v", out)
+	return out
+}
+
+// storedEvents reads back every analytics event, for the oracle.
+func storedEvents(t *testing.T, store *db.Store) []db.Event {
+	t.Helper()
+	rows, err := store.SQL().Query(`SELECT id, at, day, kind, path, source, visitor, area FROM analytics_events`)
+	if err != nil {
+		t.Fatal(err)
 	}
-	social := SourceRow{}
-	for _, s := range out.Sources {
-		if s.Source == "Social" {
-			social = s
+	defer rows.Close()
+	var evs []db.Event
+	for rows.Next() {
+		var e db.Event
+		if err := rows.Scan(&e.ID, &e.At, &e.Day, &e.Kind, &e.Path, &e.Source, &e.Visitor, &e.Area); err != nil {
+			t.Fatal(err)
 		}
+		evs = append(evs, e)
 	}
-	var bySource int64
+	return evs
+}
+
+// A visitor counts once a day under the source of their first page view,
+// however many pages they view and wherever they come back from; their
+// call and estimate make one converted visit. Estimates from a browser
+// with JavaScript off and from one that asks not to be tracked are
+// leads from uncounted visits: in Leads and Geography, not in the
+// conversion rate.
+func TestAnalyticsEndToEnd(t *testing.T) {
+	srv, store := adminServer(t, nil)
+	h := srv.Handler()
+	beaconReq(t, h, "198.51.100.9", map[string]any{"t": "pageview", "p": "/", "r": "https://www.facebook.com/", "w": 1280})
+	beaconReq(t, h, "198.51.100.10", map[string]any{"t": "pageview", "p": "/", "w": 1280})
+	for _, p := range []string{"/services", "/areas/cobb/smyrna"} {
+		beaconReq(t, h, "198.51.100.9", map[string]any{"t": "pageview", "p": p, "r": testBase + "/", "w": 1280})
+	}
+	// Back later the same day from Google: still one visit, from Social.
+	beaconReq(t, h, "198.51.100.9", map[string]any{"t": "pageview", "p": "/", "r": "https://www.google.com/", "w": 1280})
+	beaconReq(t, h, "198.51.100.9", map[string]any{"t": "tel_click", "p": "/services"})
+	beaconReq(t, h, "198.51.100.9", map[string]any{"t": "vital", "p": "/", "m": "LCP", "v": 1200})
+	beaconReq(t, h, "198.51.100.10", map[string]any{"t": "vital", "p": "/", "m": "LCP", "v": 5000})
+	estimateFrom(t, h, "198.51.100.9", "Marietta")
+	estimateFrom(t, h, "198.51.100.11", "smyrna, GA") // JavaScript off: no page view
+	beaconReq(t, h, "198.51.100.12", map[string]any{"t": "pageview", "p": "/"}, "DNT", "1")
+	estimateFrom(t, h, "198.51.100.12", "Macon", "DNT", "1")
+	flushAnalytics(t, srv)
+	if n := countEvents(t, store, "kind = 'lead' AND visitor = ''"); n != 1 {
+		t.Errorf("%d leads without a visitor id, want the opted-out one", n)
+	}
+	if n := countEvents(t, store, "kind = 'pageview' AND area = 'cobb/smyrna'"); n != 1 {
+		t.Errorf("%d page views of the Smyrna page with its area", n)
+	}
+	tok := unlock(t, h)
+	out := analyticsReport(t, h, tok, 30)
+	if problems := analyticstest.Check(out, analyticstest.Oracle(storedEvents(t, store), out.From, out.To, srv.analytics.places.Label)); len(problems) > 0 {
+		t.Errorf("figures disagree:\n%s", strings.Join(problems, "\n"))
+	}
+	got := fmt.Sprintf("%d visitors, %d page views, %d conversions, %.1f%%, %d leads = %d estimates + %d calls, uncounted %+v",
+		out.Visitors, out.Pageviews, out.Conversions, out.ConversionRate, out.Leads, out.Estimates, out.Calls, out.Uncounted)
+	if want := "2 visitors, 5 page views, 1 conversions, 50.0%, 4 leads = 3 estimates + 1 calls, uncounted {Leads:2 Estimates:2 Calls:0}"; got != want || out.Empty {
+		t.Errorf("totals:\n got %s\nwant %s", got, want)
+	}
+	bySource := map[string]analytics.SourceRow{}
 	for _, s := range out.Sources {
-		bySource += s.Visitors
+		bySource[s.Source] = s
 	}
-	if bySource != out.Visitors {
-		t.Errorf("sources add up to %d visitors, want %d: %+v", bySource, out.Visitors, out.Sources)
+	if s := bySource["Social"]; s.Visitors != 1 || s.Percentage != 50 || s.Conversions != 1 || s.Leads != 2 || s.Calls != 1 || s.ConversionRate != 100 {
+		t.Errorf("Social: %+v", s)
 	}
-	if social.Visitors != 1 || social.Leads != 1 || social.Calls != 1 {
-		t.Errorf("Social: %+v (sources %+v)", social, out.Sources)
+	if s := bySource["Organic Search"]; s.Visitors != 0 || s.Leads != 0 {
+		t.Errorf("the return from Google counted again: %+v", s)
 	}
-	if out.Goals != defaultGoals {
-		t.Errorf("goals %+v", out.Goals)
+	geo := fmt.Sprint(out.Geography)
+	if want := "[{Smyrna, Cobb County 1 1 33.4} {Marietta, Cobb County 0 1 33.3} {Other areas 0 1 33.3}]"; geo != want || out.AreaVisitors != 1 {
+		t.Errorf("geography:\n got %s (area visitors %d)\nwant %s", geo, out.AreaVisitors, want)
 	}
-	smyrna := false
-	for _, g := range out.Geography {
-		smyrna = smyrna || (strings.HasPrefix(g.Area, "Smyrna") && g.Visitors == 1)
+	r := jsonReq(t, h, "GET", "/api/admin/analytics", tok, nil)
+	var extra struct {
+		Goals   Goals
+		Dropped *int64
 	}
-	if !smyrna {
-		t.Errorf("geography lacks the Smyrna area page visit: %+v", out.Geography)
+	json.Unmarshal([]byte(r.Body), &extra)
+	if extra.Goals != defaultGoals || extra.Dropped == nil {
+		t.Errorf("goals and dropped: %s", r.Body)
 	}
 	// Goals can be edited, within reason.
 	if r := jsonReq(t, h, "PUT", "/api/admin/analytics/goals", tok, map[string]any{"visitors": 5000, "leads": 250, "conversion": 5.5}); r.StatusCode != 200 {
@@ -200,6 +245,96 @@ func TestAnalyticsEndToEnd(t *testing.T) {
 	}
 	if r := jsonReq(t, h, "GET", "/api/admin/analytics", "", nil); r.StatusCode != 401 {
 		t.Errorf("analytics without a token: %d", r.StatusCode)
+	}
+}
+
+// TestAnalyticsFiguresAgree: random histories (analyticstest.Generate)
+// read through the handler agree with every invariant and definition,
+// for ranges of raw days and, once older days are rolled up and pruned,
+// ranges spanning rolled-up and raw days, with the same answer.
+func TestAnalyticsFiguresAgree(t *testing.T) {
+	srv, store := adminServer(t, nil)
+	h := srv.Handler()
+	tok := unlock(t, h)
+	ctx := context.Background()
+	label := srv.analytics.places.Label
+	for seed := int64(1); seed <= 6; seed++ {
+		for _, q := range []string{`DELETE FROM analytics_events`, `DELETE FROM analytics_daily`, `DELETE FROM analytics_rollups`} {
+			if _, err := store.SQL().Exec(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		now := time.Now()
+		evs := analyticstest.Generate(rand.New(rand.NewSource(seed)), now, 20)
+		if err := store.AddEvents(ctx, evs); err != nil {
+			t.Fatal(err)
+		}
+		raw := map[int]analytics.Report{}
+		for _, days := range []int{1, 4, 10} {
+			r := analyticsReport(t, h, tok, days)
+			if problems := analyticstest.Check(r, analyticstest.Oracle(evs, r.From, r.To, label)); len(problems) > 0 {
+				t.Fatalf("seed %d, %d raw days:\n%s", seed, days, strings.Join(problems, "\n"))
+			}
+			raw[days] = r
+		}
+		if _, err := store.RollUp(ctx, analytics.Day(now.AddDate(0, 0, -2)), analytics.Day(now.AddDate(0, 0, -5)), now.UTC()); err != nil {
+			t.Fatal(err)
+		}
+		for _, days := range []int{1, 4, 10} {
+			r := analyticsReport(t, h, tok, days)
+			if problems := analyticstest.Check(r, analyticstest.Oracle(evs, r.From, r.To, label)); len(problems) > 0 {
+				t.Fatalf("seed %d, %d days, partly rolled up:\n%s", seed, days, strings.Join(problems, "\n"))
+			}
+			if diff := cmp.Diff(raw[days], r); diff != "" {
+				t.Errorf("seed %d, %d days: rolling up changed the answer (-raw, +rolled up):\n%s", seed, days, diff)
+			}
+		}
+	}
+}
+
+// Reads while the roll-up job runs and events arrive: every answer is
+// 200 and its figures agree (a day is read either rolled up or raw,
+// never both or neither).
+func TestAnalyticsReadsDuringRollUp(t *testing.T) {
+	srv, store := adminServer(t, nil)
+	h := srv.Handler()
+	tok := unlock(t, h)
+	ctx := context.Background()
+	now := time.Now()
+	evs := analyticstest.Generate(rand.New(rand.NewSource(7)), now, 12)
+	if err := store.AddEvents(ctx, evs); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for d := 10; d >= 1; d-- {
+			if _, err := store.RollUp(ctx, analytics.Day(now.AddDate(0, 0, -d)), analytics.Day(now.AddDate(0, 0, -30)), now.UTC()); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	errs := make(chan string, 40)
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := jsonReq(t, h, "GET", "/api/admin/analytics?days=12", tok, nil)
+			var out analytics.Report
+			if err := json.Unmarshal([]byte(r.Body), &out); err != nil || r.StatusCode != 200 {
+				errs <- fmt.Sprintf("%d %s", r.StatusCode, r.Body)
+				return
+			}
+			if p := analyticstest.Check(out, analyticstest.Oracle(evs, out.From, out.To, srv.analytics.places.Label)); len(p) > 0 {
+				errs <- strings.Join(p, "\n")
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
 
@@ -319,6 +454,11 @@ func TestAnalyticsAdminEndpointsUnderAttack(t *testing.T) {
 			}
 		}
 	}
+	for _, days := range []string{"0", "367", "-1", "abc", "1e3", "30.5", "99999999999999999999", "%3Cscript%3E"} {
+		if r := jsonReq(t, h, "GET", "/api/admin/analytics?days="+days, tok, nil); r.StatusCode != 400 || !strings.Contains(r.Body, "days must be between 1 and 366.") || strings.Contains(r.Body, "<script>") {
+			t.Errorf("days=%s: %d %s", days, r.StatusCode, r.Body)
+		}
+	}
 	if r := jsonReq(t, h, "PUT", "/api/admin/analytics/goals", tok, good); r.StatusCode != 200 {
 		t.Fatalf("goals: %d %s", r.StatusCode, r.Body)
 	}
@@ -371,5 +511,27 @@ func TestAnalyticsAdminEndpointsUnderAttack(t *testing.T) {
 	}
 	if g := srv.goals(context.Background()); g.Visitors != g.Leads*100 || g.Leads < 1 || g.Leads > 100 {
 		t.Errorf("parallel saves left mixed goals: %+v", g)
+	}
+}
+
+// A page view of an area page (a city page or a city's profile page,
+// with or without a trailing slash) names its place; other pages none.
+func TestCollectNamesAreaPages(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	h := srv.Handler()
+	want := map[string]string{"/areas/cobb/smyrna": "cobb/smyrna", "/areas/cobb/smyrna/": "cobb/smyrna", "/areas/fulton/atlanta-service": "fulton/atlanta",
+		"/areas/cobb/nowhere": "", "/services": "", "/service-areas/cobb": ""}
+	i := 0
+	for p := range want {
+		i++
+		beaconReq(t, h, fmt.Sprintf("198.51.100.%d", 30+i), map[string]any{"t": "pageview", "p": p})
+	}
+	flushAnalytics(t, srv)
+	got := map[string]string{}
+	for _, e := range storedEvents(t, store) {
+		got[e.Path] = e.Area
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("areas (-want, +got):\n%s", diff)
 	}
 }

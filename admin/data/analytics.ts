@@ -1,24 +1,41 @@
 // Analytics data. The screen reads everything through AnalyticsSource;
 // serverAnalytics maps GET /api/admin/analytics (the site's own, cookie-free
-// counts: README "Analytics and Core Web Vitals", ADR 015) onto it. The
-// spec's 3,000 / 200 / 8.0% are the goals' defaults, editable on the
-// server; no sample figure is ever shown.
+// counts: README "Analytics and Core Web Vitals", ADR 015 and ADR 023)
+// onto it. The server defines and computes every figure, shares and rates
+// included, so that they agree (a headline is the total of its table); the
+// screen only displays them. The spec's 3,000 / 200 / 8.0% are the goals'
+// defaults, editable on the server; no sample figure is ever shown.
 import { api } from "../api";
 
 export type Trend = "up" | "down";
 
-/** TrafficSource is spec 3's traffic source. */
-export interface TrafficSource { source: string; visitors: number; percentage: number; conversions: number }
+/** TrafficSource is spec 3's traffic source; conversions are the visits
+ * from the source with a call tap or an estimate request. */
+export interface TrafficSource { source: string; visitors: number; percentage: number; conversions: number; conversionRate: number; leads: number }
 /** AnalyticsMetric is spec 3's analytics metric; better says which trend is good news. */
 export interface AnalyticsMetric { name: string; value: string; change: string; trend: Trend; description: string; better?: Trend }
-/** GeographyRow is spec 3's geography row. */
+/** GeographyRow is spec 3's geography row; leads are estimate requests
+ * (a call carries no city). */
 export interface GeographyRow { area: string; visitors: number; leads: number; percentage: number }
 export interface Kpi { name: string; value: number; goal: number; unit: "" | "%"; decimals: number; description: string }
+/** Leads are estimate requests and call taps: leads = estimates + calls. */
+export interface Leads { leads: number; estimates: number; calls: number }
 
 export interface AnalyticsData {
-  /** no page view, call or lead recorded in the period yet */
+  /** no page view and no lead recorded in the period yet */
   empty: boolean;
   period: string;
+  /** visits: one per visitor per day */
+  visitors: number;
+  /** visits with at least one lead; conversionRate = conversions / visitors */
+  conversions: number;
+  conversionRate: number;
+  /** every lead of the period, from counted visits or not */
+  leads: Leads;
+  /** leads from visits that were not counted: in leads, not in the rate */
+  uncounted: Leads;
+  /** visits that viewed an area page: the Geography table's visitors */
+  areaVisitors: number;
   sources: TrafficSource[];
   metrics: AnalyticsMetric[];
   geography: GeographyRow[];
@@ -30,14 +47,12 @@ export interface AnalyticsSource { load(): Promise<AnalyticsData> }
 /** Analytics refresh delay (spec 9). */
 export const REFRESH_DELAY_MS = 1500;
 
-/** share is a percentage with one decimal. */
-export const share = (part: number, total: number) => (total > 0 ? Math.round((part / total) * 1000) / 10 : 0);
-
-/** Answer is GET /api/admin/analytics. */
+/** Answer is GET /api/admin/analytics (Go: analytics.Report, goals, dropped). */
 interface Answer {
-  period: string; empty: boolean; visitors: number; pageviews: number; leads: number; calls: number; conversionRate: number;
-  previous: { visitors: number; conversions: number };
-  sources: { source: string; visitors: number; percentage: number; leads: number; calls: number; conversions: number }[];
+  period: string; empty: boolean; visitors: number; pageviews: number; conversions: number; conversionRate: number;
+  leads: number; estimates: number; calls: number; uncounted: Leads; areaVisitors: number;
+  previous: { visitors: number; leads: number };
+  sources: { source: string; visitors: number; percentage: number; conversions: number; conversionRate: number; leads: number; estimates: number; calls: number }[];
   geography: { area: string; visitors: number; leads: number; percentage: number }[];
   goals: { visitors: number; leads: number; conversion: number };
 }
@@ -52,26 +67,36 @@ function change(now: number, before: number): { change: string; trend: Trend } {
 
 const fmt = (v: number) => v.toLocaleString("en-US");
 
+/** UNCOUNTED explains the leads from uncounted visits, in one line. */
+export const UNCOUNTED = "Estimate requests and call taps from browsers this site did not count (JavaScript off, Do Not Track or Global Privacy Control): included in Leads, left out of the conversion rate.";
+
 /** toData maps the server's answer onto the screen's data. */
 export function toData(a: Answer): AnalyticsData {
-  const conversions = a.leads + a.calls;
   return {
     empty: a.empty,
     period: a.period,
-    sources: a.sources.map((r) => ({ source: r.source, visitors: r.visitors, percentage: r.percentage, conversions: r.conversions })),
+    visitors: a.visitors,
+    conversions: a.conversions,
+    conversionRate: a.conversionRate,
+    leads: { leads: a.leads, estimates: a.estimates, calls: a.calls },
+    uncounted: a.uncounted,
+    areaVisitors: a.areaVisitors,
+    sources: a.sources.map((r) => ({ source: r.source, visitors: r.visitors, percentage: r.percentage, conversions: r.conversions, conversionRate: r.conversionRate, leads: r.leads })),
     metrics: [
-      { name: "Total Visitors", value: fmt(a.visitors), ...change(a.visitors, a.previous.visitors), description: "Unique visitors per day, added up (no cookies: a visitor is not followed across days)" },
-      { name: "Leads", value: fmt(conversions), ...change(conversions, a.previous.conversions), description: "Tap-to-call clicks and estimate requests combined" },
-      { name: "Conversion Rate", value: `${a.conversionRate.toFixed(1)}%`, change: "", trend: "up", description: "Leads as a share of visitors" },
+      { name: "Total Visitors", value: fmt(a.visitors), ...change(a.visitors, a.previous.visitors), description: "Visits: each visitor once a day (no cookies, so a visitor is not followed across days)" },
+      { name: "Leads", value: fmt(a.leads), ...change(a.leads, a.previous.leads), description: "Estimate requests and call taps, from counted visits or not" },
+      { name: "Converted Visits", value: fmt(a.conversions), change: "", trend: "up", description: "Visits with at least one call tap or estimate request" },
+      { name: "Conversion Rate", value: `${a.conversionRate.toFixed(1)}%`, change: "", trend: "up", description: `Converted visits as a share of visits: ${fmt(a.conversions)} of ${fmt(a.visitors)}` },
       { name: "Phone Calls", value: fmt(a.calls), change: "", trend: "up", description: "Taps on a phone number link" },
-      { name: "Estimate Requests", value: fmt(a.leads), change: "", trend: "up", description: "Free estimate forms received by the server" },
+      { name: "Estimate Requests", value: fmt(a.estimates), change: "", trend: "up", description: "Free estimate forms stored by the server, every one" },
+      { name: "Leads from Uncounted Visits", value: fmt(a.uncounted.leads), change: "", trend: "up", description: UNCOUNTED },
       { name: "Page Views", value: fmt(a.pageviews), change: "", trend: "up", description: "Public pages viewed (admin pages and bots are not counted)" },
     ],
     geography: a.geography,
     kpis: [
-      { name: "Monthly Visitors", value: a.visitors, goal: a.goals.visitors, unit: "", decimals: 0, description: "Unique visitors in the period" },
-      { name: "Monthly Leads", value: conversions, goal: a.goals.leads, unit: "", decimals: 0, description: "Calls and estimate requests in the period" },
-      { name: "Conversion Rate", value: a.conversionRate, goal: a.goals.conversion, unit: "%", decimals: 1, description: "Leads as a share of visitors" },
+      { name: "Monthly Visitors", value: a.visitors, goal: a.goals.visitors, unit: "", decimals: 0, description: "Visits in the period" },
+      { name: "Monthly Leads", value: a.leads, goal: a.goals.leads, unit: "", decimals: 0, description: "Estimate requests and call taps in the period" },
+      { name: "Conversion Rate", value: a.conversionRate, goal: a.goals.conversion, unit: "%", decimals: 1, description: "Converted visits as a share of visits" },
     ],
   };
 }

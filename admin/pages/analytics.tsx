@@ -1,6 +1,6 @@
 import "../../styles/admin-insights.css";
 import { useState } from "react";
-import { REFRESH_DELAY_MS, saveGoals, serverAnalytics, share, type AnalyticsData, type AnalyticsMetric, type AnalyticsSource, type Kpi } from "../data/analytics";
+import { REFRESH_DELAY_MS, saveGoals, serverAnalytics, UNCOUNTED, type AnalyticsData, type AnalyticsMetric, type AnalyticsSource, type Kpi } from "../data/analytics";
 import { ApiError } from "../api";
 import { useToast } from "../toast";
 import { useServer, useTimedReload } from "../live";
@@ -19,13 +19,24 @@ function Share({ value, label }: { value: number; label: string }) {
   );
 }
 
-function Sources({ d }: { d: AnalyticsData }) {
-  const visitors = d.sources.reduce((s, r) => s + r.visitors, 0);
-  const conversions = d.sources.reduce((s, r) => s + r.conversions, 0);
+/** Uncounted is the leads from uncounted visits, with what they are. */
+function Uncounted({ d }: { d: AnalyticsData }) {
   return (
-    <Card title="Traffic Sources" description={`Where visitors came from · ${d.period}`}>
+    <p className="ai-uncounted">
+      <strong>Leads from uncounted visits: {n(d.uncounted.leads)}</strong>
+      <span className="ai-small">{UNCOUNTED}</span>
+    </p>
+  );
+}
+
+// The tables' totals are the server's headlines, not sums made here: the
+// server guarantees that its rows add up to them (ADR 023).
+
+function Sources({ d }: { d: AnalyticsData }) {
+  return (
+    <Card title="Traffic Sources" description={`Each visit counts once, under the source of its first page view; conversions are visits with a call tap or an estimate request · ${d.period}`}>
       <div className="ai-scroll" tabIndex={0} role="region" aria-label="Traffic sources table">
-        <table className="a-table ai-table">
+        <table className="a-table ai-table ai-table--dense">
           <thead>
             <tr><th scope="col">Source</th><th scope="col" className="ai-num">Visitors</th><th scope="col">Share</th><th scope="col" className="ai-num">Conversions</th></tr>
           </thead>
@@ -40,7 +51,7 @@ function Sources({ d }: { d: AnalyticsData }) {
             ))}
           </tbody>
           <tfoot>
-            <tr><th scope="row">Total</th><td className="ai-num">{n(visitors)}</td><td>100.0%</td><td className="ai-num">{n(conversions)}</td></tr>
+            <tr><th scope="row">Total</th><td className="ai-num">{n(d.visitors)}</td><td>{pct(d.visitors > 0 ? 100 : 0)}</td><td className="ai-num">{n(d.conversions)}</td></tr>
           </tfoot>
         </table>
       </div>
@@ -51,8 +62,6 @@ function Sources({ d }: { d: AnalyticsData }) {
 const trendTone = (m: AnalyticsMetric) => (m.trend === (m.better || "up") ? "good" : "bad");
 
 function Conversions({ d }: { d: AnalyticsData }) {
-  const visitors = d.sources.reduce((s, r) => s + r.visitors, 0);
-  const leads = d.sources.reduce((s, r) => s + r.conversions, 0);
   return (
     <>
       <h2 className="visually-hidden">Conversions</h2>
@@ -68,11 +77,11 @@ function Conversions({ d }: { d: AnalyticsData }) {
           </li>
         ))}
       </ul>
-      <Card title="Conversion Rate by Source" description="Leads divided by visitors for each traffic source.">
+      <Card title="Conversion Rate by Source" description="Converted visits divided by visits, for each traffic source. Leads from uncounted visits have no visit to divide by: they are listed apart.">
         <div className="ai-scroll" tabIndex={0} role="region" aria-label="Conversion rate by source table">
-          <table className="a-table ai-table">
+          <table className="a-table ai-table ai-table--dense">
             <thead>
-              <tr><th scope="col">Source</th><th scope="col" className="ai-num">Visitors</th><th scope="col" className="ai-num">Leads</th><th scope="col" className="ai-num">Conversion rate</th></tr>
+              <tr><th scope="col">Source</th><th scope="col" className="ai-num">Visitors</th><th scope="col" className="ai-num">Converted visits</th><th scope="col" className="ai-num">Leads</th><th scope="col" className="ai-num">Rate</th></tr>
             </thead>
             <tbody>
               {d.sources.map((r) => (
@@ -80,12 +89,20 @@ function Conversions({ d }: { d: AnalyticsData }) {
                   <th scope="row">{r.source}</th>
                   <td className="ai-num">{n(r.visitors)}</td>
                   <td className="ai-num">{n(r.conversions)}</td>
-                  <td className="ai-num">{pct(share(r.conversions, r.visitors))}</td>
+                  <td className="ai-num">{n(r.leads)}</td>
+                  <td className="ai-num">{pct(r.conversionRate)}</td>
                 </tr>
               ))}
+              <tr className="ai-apart">
+                <th scope="row">Uncounted visits</th>
+                <td className="ai-num"><span aria-hidden="true">—</span><span className="visually-hidden">not counted</span></td>
+                <td className="ai-num"><span aria-hidden="true">—</span><span className="visually-hidden">not counted</span></td>
+                <td className="ai-num">{n(d.uncounted.leads)}</td>
+                <td className="ai-num"><span aria-hidden="true">—</span><span className="visually-hidden">none</span></td>
+              </tr>
             </tbody>
             <tfoot>
-              <tr><th scope="row">All sources</th><td className="ai-num">{n(visitors)}</td><td className="ai-num">{n(leads)}</td><td className="ai-num">{pct(share(leads, visitors))}</td></tr>
+              <tr><th scope="row">All</th><td className="ai-num">{n(d.visitors)}</td><td className="ai-num">{n(d.conversions)}</td><td className="ai-num">{n(d.leads.leads)}</td><td className="ai-num">{pct(d.conversionRate)}</td></tr>
             </tfoot>
           </table>
         </div>
@@ -96,11 +113,11 @@ function Conversions({ d }: { d: AnalyticsData }) {
 
 function Geography({ d }: { d: AnalyticsData }) {
   return (
-    <Card title="Geography" description={`Leads by city from the lead records, and visits to each city's area page · ${d.period}`}>
+    <Card title="Geography" description={`Estimate requests by the city typed in the form, every one (a call carries no city); visits under the first area page they viewed · ${d.period}`}>
       <div className="ai-scroll" tabIndex={0} role="region" aria-label="Geography table">
-        <table className="a-table ai-table">
+        <table className="a-table ai-table ai-table--dense">
           <thead>
-            <tr><th scope="col">Area</th><th scope="col" className="ai-num">Area page visitors</th><th scope="col" className="ai-num">Leads</th><th scope="col">Share of leads</th></tr>
+            <tr><th scope="col">Area</th><th scope="col" className="ai-num">Area page visitors</th><th scope="col" className="ai-num">Estimate requests</th><th scope="col">Share of requests</th></tr>
           </thead>
           <tbody>
             {d.geography.map((r) => (
@@ -108,10 +125,13 @@ function Geography({ d }: { d: AnalyticsData }) {
                 <th scope="row">{r.area}</th>
                 <td className="ai-num">{n(r.visitors)}</td>
                 <td className="ai-num">{n(r.leads)}</td>
-                <td><Share value={r.percentage} label={`${r.area} share of leads`} /></td>
+                <td><Share value={r.percentage} label={`${r.area} share of estimate requests`} /></td>
               </tr>
             ))}
           </tbody>
+          <tfoot>
+            <tr><th scope="row">All areas</th><td className="ai-num">{n(d.areaVisitors)}</td><td className="ai-num">{n(d.leads.estimates)}</td><td>{pct(d.leads.estimates > 0 ? 100 : 0)}</td></tr>
+          </tfoot>
         </table>
       </div>
     </Card>
@@ -193,7 +213,8 @@ function Empty() {
     <Card title="No visits recorded yet" description="This screen fills as people use the public site.">
       <p className="ai-small">Every public page view, tap on a phone number and estimate request is counted by this server, without cookies
         and without storing anyone&apos;s IP address (see the <a href="/privacy">Privacy Policy</a>). Visits from browsers that ask not to
-        be tracked, from bots and from this admin area are not counted.</p>
+        be tracked, from bots and from this admin area are not counted; their estimate requests still count as leads, shown apart as
+        leads from uncounted visits.</p>
     </Card>
   );
 }
@@ -218,10 +239,11 @@ export default function Analytics({ source = serverAnalytics }: AdminPageProps &
       <div className="ai-updated" aria-live="polite"><LastUpdated at={updated} />{error && <p role="alert" className="a-error">{error}</p>}</div>
       <div className="a-grid a-grid--4">
         {visitors && <StatCard label="Visitors" value={n(visitors.value)} hint={`Goal ${n(visitors.goal)}`} />}
-        {leads && <StatCard label="Leads" value={n(leads.value)} hint={`Goal ${n(leads.goal)}`} tone={leads.value >= leads.goal ? "good" : undefined} />}
-        {conversion && <StatCard label="Conversion Rate" value={`${n(conversion.value, 1)}%`} hint={`Goal ${n(conversion.goal, 1)}%`} />}
-        <StatCard label="Top Area" value={top ? top.area.split(",")[0] : "—"} hint={top ? `${n(top.leads)} leads` : "No leads yet"} />
+        {leads && <StatCard label="Leads" value={n(leads.value)} hint={`${n(d.uncounted.leads)} from uncounted visits · Goal ${n(leads.goal)}`} tone={leads.value >= leads.goal ? "good" : undefined} />}
+        {conversion && <StatCard label="Conversion Rate" value={`${n(conversion.value, 1)}%`} hint={`${n(d.conversions)} of ${n(d.visitors)} visits · Goal ${n(conversion.goal, 1)}%`} />}
+        <StatCard label="Top Area" value={top && top.leads > 0 ? top.area.split(",")[0] : "—"} hint={top && top.leads > 0 ? `${n(top.leads)} estimate request${top.leads === 1 ? "" : "s"}` : "No estimate requests yet"} />
       </div>
+      <Uncounted d={d} />
       {d.empty && <Empty />}
       <Tabs label="Analytics sections" tabs={[
         { id: "sources", label: "Traffic Sources", content: <Sources d={d} /> },

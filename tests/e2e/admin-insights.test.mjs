@@ -264,7 +264,7 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
         for (const m of ["Total Visitors", "Leads", "Conversion Rate", "Phone Calls", "Estimate Requests", "Page Views"]) await visible(page, m);
         assert.equal(await panel.getByText("50.0%").count() > 0, true, "1 call / 2 visitors");
       }
-      if (tab === "Geography") await visible(page, "Share of leads");
+      if (tab === "Geography") await visible(page, "Share of requests");
       if (tab === "Goals & KPIs") {
         for (const t of ["Goal: 3,000", "Goal: 200", "Goal: 8.0%", "50.0%"]) await visible(page, t);
         const now = async (label) => page.getByRole("progressbar", { name: label }).getAttribute("aria-valuenow");
