@@ -84,7 +84,7 @@ function UsersManager({ account, navigate }: { account: Account; navigate: (s: s
       <Card title={users ? `Accounts (${users.length})` : "Accounts"}>
         {users === null ? <p role="status">Loading accounts...</p> : users.length === 0 ? <p className="a-empty">No accounts yet.</p> : (
           <div className="al-table-wrap">
-            <table className="a-table al-table">
+            <table className="a-table al-table al-users">
               <caption className="visually-hidden">User accounts</caption>
               <thead>
                 <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Last sign-in</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
@@ -96,8 +96,8 @@ function UsersManager({ account, navigate }: { account: Account; navigate: (s: s
                   return (
                     <tr key={u.id}>
                       <th scope="row" className="al-name">{u.name || <span className="a-muted">No name</span>}{u.id === account.me.id && <> <Badge tone="info">You</Badge></>}</th>
-                      <td>{u.email}</td>
-                      <td>
+                      <td data-label="Email">{u.email}</td>
+                      <td data-label="Role">
                         <select className="a-input al-status" aria-label={`Role for ${label}`} value={role} disabled={busy === u.id}
                           onChange={(e) => update(u, { role: e.target.value }, `${label} is now ${e.target.value === "admin" ? "an admin" : "staff"}.`)}>
                           {role === "" && <option value="">No role</option>}
@@ -105,13 +105,13 @@ function UsersManager({ account, navigate }: { account: Account; navigate: (s: s
                           <option value="admin">Admin</option>
                         </select>
                       </td>
-                      <td>
+                      <td data-label="State">
                         {u.disabledAt ? <Badge tone="bad">Disabled</Badge> : <Badge tone="good">Active</Badge>}
                         {u.signInLocked && u.lockedUntil && (
                           <p className="a-muted al-lock">Too many failed sign-ins: new browsers wait until <time dateTime={u.lockedUntil}>{fmtDateTime(u.lockedUntil)}</time>.</p>
                         )}
                       </td>
-                      <td>{u.lastLoginAt ? <time dateTime={u.lastLoginAt}>{fmtDateTime(u.lastLoginAt)}</time> : <span className="a-muted">Never</span>}</td>
+                      <td data-label="Last sign-in">{u.lastLoginAt ? <time dateTime={u.lastLoginAt}>{fmtDateTime(u.lastLoginAt)}</time> : <span className="a-muted">Never</span>}</td>
                       <td>
                         <div className="a-row">
                           <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} onClick={() => setResetFor(u)}

@@ -77,7 +77,7 @@ test("ten wrong passwords from two addresses: the owner's browser still signs in
     await o.page.getByText("Data Loaded").first().waitFor();
     await o.page.getByRole("link", { name: "Users" }).click();
     await o.page.getByText(/Too many failed sign-ins: new browsers wait until/).waitFor();
-    if (SHOTS) await o.page.screenshot({ path: `${SHOTS}/users-locked-${viewport.width}.png` });
+    if (SHOTS) await o.page.screenshot({ path: `${SHOTS}/users-locked-${viewport.width}.png`, fullPage: true });
     if (viewport.width === 1280) {
       await o.page.getByRole("button", { name: `Unlock sign-in for ${OWNER.name}` }).click();
       await o.page.getByText(`${OWNER.name} can sign in from any browser again.`).waitFor();
