@@ -171,6 +171,20 @@ func Text(err error) string {
 	return compose(p, phrase)
 }
 
+// Kind is Text without the party's label, for a sentence that names the
+// party already ("The submission to IndexNow failed: timed out").
+func Kind(err error) string {
+	if err == nil {
+		return ""
+	}
+	p := partyOf(err)
+	phrase, ok := classify(err, p)
+	if !ok {
+		return Scrub(err.Error())
+	}
+	return phrase
+}
+
 // partyOf is the outermost party err names.
 func partyOf(err error) Party {
 	var at *atError

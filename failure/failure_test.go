@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -78,7 +80,9 @@ func TestTextNamesTheKindOnly(t *testing.T) {
 			defer c.Close()
 		}
 	}()
-	badTLS := httptest.NewTLSServer(http.NotFoundHandler())
+	badTLS := httptest.NewUnstartedServer(http.NotFoundHandler())
+	badTLS.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is expected
+	badTLS.StartTLS()
 	defer badTLS.Close()
 	plain := httptest.NewServer(http.NotFoundHandler())
 	defer plain.Close()

@@ -231,7 +231,7 @@ func (in *indexNow) submit(c echo.Context) error {
 	res, err := in.svc.Submit(ctx, trigger, key, urls)
 	if err != nil {
 		// The kind of failure only: the endpoint's address stays in the log.
-		return &StatusError{Status: http.StatusBadGateway, Message: "IndexNow did not accept the submission: " + failure.Text(failure.At(failure.IndexNow, err)) + ".", Err: err}
+		return &StatusError{Status: http.StatusBadGateway, Message: "The submission to IndexNow failed: " + failure.Kind(failure.At(failure.IndexNow, err)) + ".", Err: err}
 	}
 	return c.JSON(http.StatusOK, map[string]any{"submitted": len(urls), "status": res.Status})
 }
