@@ -72,6 +72,9 @@ func TestWebhookReplayFails(t *testing.T) {
 		{"the old scheme (body only)", "sha256=" + oldSign(secret, rc.body), rc.body, sent},
 		{"from the future", Sign(secret, rc.body, sent.Add(6*time.Minute)), rc.body, sent},
 		{"no signature", fmt.Sprintf("t=%d", ts0), rc.body, sent},
+		{"largest timestamp", "t=9223372036854775807," + v1, rc.body, sent},
+		{"smallest timestamp", "t=-9223372036854775808," + v1, rc.body, sent},
+		{"empty timestamp", "t=," + v1, rc.body, sent},
 		{"empty", "", rc.body, sent},
 	} {
 		if err := VerifySignature(secret, c.header, c.body, c.now, SignatureTolerance); err == nil {
