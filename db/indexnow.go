@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/atlanta-restoration/site/failure"
 )
 
 // IndexNowSubmission is a row of indexnow_submissions: one post to
@@ -22,7 +24,8 @@ type IndexNowSubmission struct {
 	URLs       string `db:"urls" json:"-"`
 	URLCount   int    `db:"url_count" json:"urlCount"`
 	StatusCode int    `db:"status_code" json:"statusCode"`
-	// Response is IndexNow's answer (or the network error), truncated.
+	// Response is IndexNow's answer (or the kind of failure, as
+	// failure.Scrub leaves it), truncated.
 	Response string `db:"response" json:"response"`
 	Outcome  string `db:"outcome" json:"outcome"`
 }
@@ -38,7 +41,8 @@ func (s *Store) CreateIndexNowSubmission(ctx context.Context, sub IndexNowSubmis
 	if sub.ID == "" {
 		sub.ID = newRowID()
 	}
-	sub.Response = cleanText(sub.Response, 1000)
+	// The answer comes from outside: no address or token of it is kept.
+	sub.Response = cleanText(failure.Scrub(sub.Response), 1000)
 	_, err := s.db.NamedExecContext(ctx, `INSERT INTO indexnow_submissions (`+submissionColumns+`)
 		VALUES (:id, :created_at, :triggered_by, :urls, :url_count, :status_code, :response, :outcome)`, sub)
 	if err != nil {
@@ -61,6 +65,10 @@ func (s *Store) ListIndexNowSubmissions(ctx context.Context, limit, offset int) 
 	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+submissionColumns+` FROM indexnow_submissions ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`), limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list indexnow submissions: %w", err)
+	}
+	// Rows stored before answers were scrubbed are shown scrubbed.
+	for i := range out {
+		out[i].Response = failure.Scrub(out[i].Response)
 	}
 	return out, total, nil
 }

@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"time"
+
+	"github.com/atlanta-restoration/site/failure"
 )
 
 // JobRun is a row of job_runs: one run of a background job.
@@ -30,6 +32,14 @@ const (
 // JobRunRetention is how long job runs are kept.
 const JobRunRetention = 30 * 24 * time.Hour
 
+// scrub shows a failure recorded before summaries were scrubbed as
+// RecordJobRun would store it now.
+func (r *JobRun) scrub() {
+	if r.Outcome == OutcomeFailed {
+		r.Summary = failure.Scrub(r.Summary)
+	}
+}
+
 const jobRunColumns = `id, job, started_at, finished_at, outcome, summary`
 
 // SQL is the underlying pool. PostgreSQL advisory locks need a dedicated
@@ -41,6 +51,11 @@ func (s *Store) SQL() *sql.DB { return s.db.DB }
 func (s *Store) RecordJobRun(ctx context.Context, r JobRun) error {
 	if r.ID == "" {
 		r.ID = newRowID()
+	}
+	if r.Outcome == OutcomeFailed {
+		// A failure's summary is shown on the dashboard: the kind of
+		// failure, never the address the error named.
+		r.Summary = failure.Scrub(r.Summary)
 	}
 	r.Summary = cleanText(r.Summary, 2000)
 	_, err := s.db.NamedExecContext(ctx, `INSERT INTO job_runs (`+jobRunColumns+`) VALUES (:id, :job, :started_at, :finished_at, :outcome, :summary)`, r)
@@ -60,6 +75,7 @@ func (s *Store) LastJobRun(ctx context.Context, job string) (JobRun, error) {
 	if err != nil {
 		return r, fmt.Errorf("last run of %s: %w", job, notFound(err))
 	}
+	r.scrub()
 	return r, nil
 }
 
@@ -76,6 +92,9 @@ func (s *Store) RecentJobRuns(ctx context.Context, limit int, skipped bool) ([]J
 	}
 	if err := s.db.SelectContext(ctx, &out, s.q(q), args...); err != nil {
 		return nil, fmt.Errorf("recent job runs: %w", err)
+	}
+	for i := range out {
+		out[i].scrub()
 	}
 	return out, nil
 }

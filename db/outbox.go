@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/atlanta-restoration/site/failure"
 )
 
 // OutboxRow is a row of outbox: one notification of one lead on one
@@ -102,14 +104,16 @@ func (s *Store) OutboxDelivered(ctx context.Context, id string, now time.Time) e
 	return s.outboxUpdate(ctx, id, `UPDATE outbox SET delivered_at = ? WHERE id = ?`, now, id)
 }
 
-// OutboxRetry records a failed attempt and when to try again.
+// OutboxRetry records a failed attempt and when to try again. lastErr is
+// shown on the dashboard: it is kept as failure.Scrub leaves it, the kind
+// of failure without the receiver's address.
 func (s *Store) OutboxRetry(ctx context.Context, id, lastErr string, next time.Time) error {
-	return s.outboxUpdate(ctx, id, `UPDATE outbox SET last_error = ?, next_attempt_at = ? WHERE id = ?`, cleanText(lastErr, 1000), next, id)
+	return s.outboxUpdate(ctx, id, `UPDATE outbox SET last_error = ?, next_attempt_at = ? WHERE id = ?`, cleanText(failure.Scrub(lastErr), 1000), next, id)
 }
 
 // OutboxFailed gives a row up: it is not tried again and shows as failed.
 func (s *Store) OutboxFailed(ctx context.Context, id, lastErr string, now time.Time) error {
-	return s.outboxUpdate(ctx, id, `UPDATE outbox SET last_error = ?, failed_at = ? WHERE id = ?`, cleanText(lastErr, 1000), now, id)
+	return s.outboxUpdate(ctx, id, `UPDATE outbox SET last_error = ?, failed_at = ? WHERE id = ?`, cleanText(failure.Scrub(lastErr), 1000), now, id)
 }
 
 func (s *Store) outboxUpdate(ctx context.Context, id, query string, args ...any) error {
@@ -178,7 +182,8 @@ func (s *Store) OutboxStatus(ctx context.Context) (OutboxStats, error) {
 		return st, fmt.Errorf("outbox last error: %w", err)
 	}
 	if len(errs) > 0 {
-		st.LastError = errs[0]
+		// Rows written before errors were scrubbed are shown scrubbed.
+		st.LastError = failure.Scrub(errs[0])
 	}
 	var ts []time.Time
 	if err := s.db.SelectContext(ctx, &ts, `SELECT delivered_at FROM outbox WHERE delivered_at IS NOT NULL
@@ -198,6 +203,9 @@ func (s *Store) RecentOutbox(ctx context.Context, limit int) ([]OutboxRow, error
 		created_at, delivered_at, failed_at FROM outbox ORDER BY created_at DESC, id LIMIT ?`), limit)
 	if err != nil {
 		return nil, fmt.Errorf("recent outbox: %w", err)
+	}
+	for i := range out {
+		out[i].LastError = failure.Scrub(out[i].LastError)
 	}
 	return out, nil
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -71,6 +72,11 @@ func (e *StatusError) Error() string {
 	}
 	return msg
 }
+
+// HTTPStatus and StatusHint make the admin's text "HTTP 403 from
+// IndexNow (key not valid: ...)", without the answer's body.
+func (e *StatusError) HTTPStatus() int    { return e.Status }
+func (e *StatusError) StatusHint() string { return statusHint[e.Status] }
 
 // Retryable reports whether a failed submission may succeed later: 429,
 // 5xx and network failures may; other refusals (bad key, foreign URLs)
@@ -131,7 +137,12 @@ func (c *Client) post(ctx context.Context, body []byte) (status int, text string
 	req.Header.Set("Content-Type", "application/json; charset=utf-8")
 	res, err := c.HTTP.Do(req)
 	if err != nil {
-		return 0, "", 0, fmt.Errorf("the endpoint could not be reached (%v)", err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			// The endpoint's URL is configuration; the log has it.
+			err = ue.Err
+		}
+		return 0, "", 0, fmt.Errorf("the endpoint could not be reached: %w", err)
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(res.Body, 512))

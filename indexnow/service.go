@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/failure"
 	"github.com/atlanta-restoration/site/jobs"
 )
 
@@ -140,7 +141,7 @@ func (s *Service) AutoSubmit(ctx context.Context) (string, error) {
 			if !Retryable(err) {
 				err = jobs.NoRetry(err)
 			}
-			return "", fmt.Errorf("submitted %d of %d changed pages, then: %w", done, len(changed), err)
+			return "", fmt.Errorf("submitted %d of %d changed pages, then: %w", done, len(changed), failure.At(failure.IndexNow, err))
 		}
 		if err := s.Store.MarkIndexNowSent(ctx, acc, time.Now().UTC()); err != nil {
 			return "", err
@@ -188,8 +189,9 @@ func (s *Service) send(ctx context.Context, trigger, key string, urls []string, 
 	sub := db.IndexNowSubmission{CreatedAt: time.Now().UTC(), TriggeredBy: trigger, URLs: string(list), URLCount: len(urls),
 		StatusCode: res.Status, Response: res.Body, Outcome: db.OutcomeOK}
 	if err != nil {
+		// The history shows the kind of failure; the log has the detail.
 		sub.Outcome = db.OutcomeFailed
-		sub.Response = err.Error()
+		sub.Response = failure.Text(failure.At(failure.IndexNow, err))
 	}
 	if res.Attempts > 1 {
 		sub.Response = strings.TrimSpace(fmt.Sprintf("%s (after %d attempts)", sub.Response, res.Attempts))

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/failure"
 )
 
 // Func is a job's work. The summary it returns is recorded with the run
@@ -331,7 +332,9 @@ func (r *Runner) run(j *job, manual bool) (outcome string, retryable bool) {
 		rec.Outcome, rec.Summary = db.OutcomeSkipped, skip.reason
 		r.log.Info("jobs: skipped", "job", j.Name, "reason", skip.reason)
 	case err != nil:
-		rec.Outcome, rec.Summary = db.OutcomeFailed, err.Error()
+		// The dashboard shows the kind of failure; the log keeps the
+		// detail (an address, a port, a URL's path).
+		rec.Outcome, rec.Summary = db.OutcomeFailed, failure.Text(err)
 		retryable = !errors.As(err, &permanent)
 		r.log.Warn("jobs: run failed", "job", j.Name, "err", err, "took", rec.FinishedAt.Sub(rec.StartedAt).Round(time.Millisecond).String())
 	default:

@@ -251,7 +251,7 @@ func TestStopCancelsARunningJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	runs := runsOf(t, s, "long", 1)
-	if runs[0].Outcome != "failed" || !strings.Contains(runs[0].Summary, "context canceled") {
+	if runs[0].Outcome != "failed" || runs[0].Summary != "cancelled" {
 		t.Errorf("cancelled run recorded as %+v", runs[0])
 	}
 	// Triggers after Stop are accepted and ignored.

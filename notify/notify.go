@@ -26,6 +26,7 @@ import (
 
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/failure"
 )
 
 // Config says where notifications go. A nil SMTP or Webhook turns that
@@ -280,16 +281,18 @@ func (n *Notifier) deliver(ctx context.Context, r db.OutboxRow) bool {
 		}
 		return true
 	}
-	msg := err.Error()
+	// The row, which the dashboard shows, gets the kind of failure; the
+	// log keeps the detail.
+	msg := failure.Text(err)
 	if errors.Is(err, errNotConfigured) || (permanent(r.Kind, err) && r.Attempts >= PermanentAttempts) {
-		log.Error("lead notification failed: giving up", "err", msg)
+		log.Error("lead notification failed: giving up", "err", err)
 		if ferr := n.store.OutboxFailed(ctx, r.ID, msg, now); ferr != nil {
 			log.Warn("lead notification: cannot record the failure", "err", ferr)
 		}
 		return false
 	}
 	wait := n.backoff.Next(r.Attempts)
-	log.Warn("lead notification failed: will retry", "err", msg, "retry_in", wait.Round(time.Second).String())
+	log.Warn("lead notification failed: will retry", "err", err, "retry_in", wait.Round(time.Second).String())
 	if rerr := n.store.OutboxRetry(ctx, r.ID, msg, now.Add(wait)); rerr != nil {
 		log.Warn("lead notification: cannot record the failure", "err", rerr)
 	}
@@ -311,7 +314,8 @@ func (n *Notifier) send(ctx context.Context, r db.OutboxRow) error {
 	case r.Kind == db.OutboxEmail && email:
 		var ev Event
 		if err := json.Unmarshal([]byte(r.Payload), &ev); err != nil {
-			return fmt.Errorf("outbox payload: %w", err)
+			// %v: our own payload, not an answer from outside.
+			return fmt.Errorf("outbox payload unreadable: %v", err)
 		}
 		m := ComposeEmail(ev, n.cfg.From, n.cfg.To, r.ID, n.now(), n.loc)
 		return n.cfg.SMTP.Send(ctx, m.From, m.To, m.Body)

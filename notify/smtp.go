@@ -10,6 +10,8 @@ import (
 	"net/textproto"
 	"net/url"
 	"time"
+
+	"github.com/atlanta-restoration/site/failure"
 )
 
 // SMTP sends mail through one server, as SMTP_URL names it. smtp:// talks
@@ -71,7 +73,7 @@ func (c *SMTP) Send(ctx context.Context, from string, to []string, msg []byte) e
 	}
 	conn, err := dial(ctx, "tcp", net.JoinHostPort(c.Host, c.Port))
 	if err != nil {
-		return fmt.Errorf("smtp: connect: %w", err)
+		return failure.At(failure.Email, fmt.Errorf("connect: %w", err))
 	}
 	// The deadline bounds every read and write; cancelling ctx (shutdown)
 	// closes the connection.
@@ -90,14 +92,14 @@ func (c *SMTP) Send(ctx context.Context, from string, to []string, msg []byte) e
 		tc := tls.Client(conn, tlsConfig)
 		if err := tc.HandshakeContext(ctx); err != nil {
 			conn.Close()
-			return fmt.Errorf("smtp: tls: %w", err)
+			return failure.At(failure.Email, fmt.Errorf("tls: %w", err))
 		}
 		conn = tc
 	}
 	cl, err := smtp.NewClient(conn, c.Host)
 	if err != nil {
 		conn.Close()
-		return fmt.Errorf("smtp: greeting: %w", err)
+		return failure.At(failure.Email, failure.SMTPAt(failure.SMTPGreeting, err))
 	}
 	defer cl.Close()
 	if err := c.converse(cl, tlsConfig, from, to, msg); err != nil {
@@ -111,39 +113,39 @@ func (c *SMTP) Send(ctx context.Context, from string, to []string, msg []byte) e
 func (c *SMTP) converse(cl *smtp.Client, tlsConfig *tls.Config, from string, to []string, msg []byte) error {
 	if c.HelloName != "" {
 		if err := cl.Hello(c.HelloName); err != nil {
-			return fmt.Errorf("smtp: EHLO: %w", err)
+			return failure.At(failure.Email, failure.SMTPAt(failure.SMTPHello, err))
 		}
 	}
 	if !c.Implicit {
 		if ok, _ := cl.Extension("STARTTLS"); ok {
 			if err := cl.StartTLS(tlsConfig); err != nil {
-				return fmt.Errorf("smtp: STARTTLS: %w", err)
+				return failure.At(failure.Email, failure.SMTPAt(failure.SMTPStartTLS, err))
 			}
 		}
 	}
 	if c.User != "" {
 		if err := cl.Auth(smtp.PlainAuth("", c.User, c.Password, c.Host)); err != nil {
-			return fmt.Errorf("smtp: AUTH: %w", err)
+			return failure.At(failure.Email, failure.SMTPAt(failure.SMTPAuth, err))
 		}
 	}
 	if err := cl.Mail(from); err != nil {
-		return fmt.Errorf("smtp: MAIL FROM: %w", err)
+		return failure.At(failure.Email, failure.SMTPAt(failure.SMTPMail, err))
 	}
 	for _, r := range to {
 		if err := cl.Rcpt(r); err != nil {
-			return fmt.Errorf("smtp: RCPT TO %s: %w", r, err)
+			return failure.At(failure.Email, failure.SMTPAt(failure.SMTPRcpt, fmt.Errorf("%s: %w", r, err)))
 		}
 	}
 	w, err := cl.Data()
 	if err != nil {
-		return fmt.Errorf("smtp: DATA: %w", err)
+		return failure.At(failure.Email, failure.SMTPAt(failure.SMTPData, err))
 	}
 	if _, err := w.Write(msg); err != nil {
 		w.Close()
-		return fmt.Errorf("smtp: DATA: %w", err)
+		return failure.At(failure.Email, failure.SMTPAt(failure.SMTPData, err))
 	}
 	if err := w.Close(); err != nil {
-		return fmt.Errorf("smtp: DATA: %w", err)
+		return failure.At(failure.Email, failure.SMTPAt(failure.SMTPData, err))
 	}
 	return nil
 }

@@ -13,6 +13,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/atlanta-restoration/site/failure"
 )
 
 // Webhook posts lead events to the owner's CRM (LEAD_WEBHOOK_URL).
@@ -24,14 +26,23 @@ type Webhook struct {
 
 // Headers of a webhook request.
 const (
-	// SignatureHeader is "sha256=" and the hex HMAC-SHA256 of the exact
-	// body under LEAD_WEBHOOK_SECRET (as GitHub signs its webhooks).
+	// SignatureHeader is "t=<unix seconds>,v1=<hex HMAC-SHA256 of t, a
+	// dot and the exact body, under LEAD_WEBHOOK_SECRET>", as Stripe signs
+	// its webhooks. The timestamp is inside the signature: a captured
+	// delivery replayed later cannot be given a fresh one, and a receiver
+	// refuses one older than SignatureTolerance (VerifySignature).
 	SignatureHeader = "X-Signature-256"
-	// TimestampHeader is when this attempt was sent, in Unix seconds.
+	// TimestampHeader repeats the signed t, for receivers' logs; only the
+	// one in SignatureHeader counts.
 	TimestampHeader = "X-Webhook-Timestamp"
 	// DeliveryHeader is the outbox row's id, the same on every retry.
 	DeliveryHeader = "X-Webhook-Delivery"
 )
+
+// SignatureTolerance is how far from the receiver's clock a delivery's
+// timestamp may be. Every attempt is signed when it is sent, so a retry
+// hours later carries a fresh timestamp.
+const SignatureTolerance = 5 * time.Minute
 
 // WebhookTimeout bounds one request.
 const WebhookTimeout = 10 * time.Second
@@ -45,11 +56,12 @@ func NewWebhook(url, secret string) *Webhook {
 	}}
 }
 
-// Sign returns the signature header's value for body.
-func Sign(secret, body []byte) string {
+// Sign returns the signature header's value for body sent at t.
+func Sign(secret, body []byte, t time.Time) string {
 	m := hmac.New(sha256.New, secret)
+	fmt.Fprintf(m, "%d.", t.Unix())
 	m.Write(body)
-	return "sha256=" + hex.EncodeToString(m.Sum(nil))
+	return fmt.Sprintf("t=%d,v1=%s", t.Unix(), hex.EncodeToString(m.Sum(nil)))
 }
 
 // StatusError is a webhook answer other than 2xx.
@@ -59,17 +71,22 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("webhook answered %d %s", e.Code, http.StatusText(e.Code))
 }
 
-// Post sends body. The error never quotes the URL (it may carry a token)
-// nor the answer's body (it may echo the lead).
+// HTTPStatus makes the admin's text "HTTP 503 from the receiver".
+func (e *StatusError) HTTPStatus() int { return e.Code }
+
+// Post sends body. Its error keeps the network detail for the log, but
+// never quotes the URL (it may carry a token) nor the answer's body (it
+// may echo the lead); what the admin sees of it is failure.Text.
 func (w *Webhook) Post(ctx context.Context, delivery string, body []byte) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.URL, bytes.NewReader(body))
 	if err != nil {
-		return errors.New("webhook: bad LEAD_WEBHOOK_URL")
+		return failure.At(failure.Webhook, errors.New("bad LEAD_WEBHOOK_URL"))
 	}
+	now := time.Now()
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "restoration-site-lead-webhook/1")
-	req.Header.Set(SignatureHeader, Sign(w.Secret, body))
-	req.Header.Set(TimestampHeader, strconv.FormatInt(time.Now().Unix(), 10))
+	req.Header.Set(SignatureHeader, Sign(w.Secret, body, now))
+	req.Header.Set(TimestampHeader, strconv.FormatInt(now.Unix(), 10))
 	req.Header.Set(DeliveryHeader, delivery)
 	res, err := w.Client.Do(req)
 	if err != nil {
@@ -77,12 +94,12 @@ func (w *Webhook) Post(ctx context.Context, delivery string, body []byte) error 
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return fmt.Errorf("webhook: %w", err)
+		return failure.At(failure.Webhook, err)
 	}
 	io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
 	res.Body.Close()
 	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return &StatusError{Code: res.StatusCode}
+		return failure.At(failure.Webhook, &StatusError{Code: res.StatusCode})
 	}
 	return nil
 }

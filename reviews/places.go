@@ -21,6 +21,7 @@ import (
 
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/failure"
 )
 
 // Client fetches the business's reviews, rating and review count from the
@@ -123,29 +124,31 @@ func (c *Client) fetch(ctx context.Context) (Fetched, error) {
 		if errors.As(err, &ue) {
 			ue.URL = c.cfg.Endpoint + "?place_id=…&key=[REDACTED]"
 		}
-		return Fetched{}, fmt.Errorf("reviews: %w", err)
+		return Fetched{}, failure.At(failure.Places, err)
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
-		return Fetched{}, fmt.Errorf("reviews: HTTP %d", res.StatusCode)
+		return Fetched{}, failure.At(failure.Places, &failure.StatusError{Code: res.StatusCode})
 	}
 	var pr placesResponse
 	if err := json.NewDecoder(http.MaxBytesReader(nil, res.Body, 1<<20)).Decode(&pr); err != nil {
-		return Fetched{}, fmt.Errorf("reviews: decode: %w", err)
+		return Fetched{}, failure.At(failure.Places, fmt.Errorf("decode: %w", err))
 	}
 	if pr.Status != "OK" {
-		return Fetched{}, fmt.Errorf("reviews: places status %s: %s", pr.Status, pr.ErrorMessage)
+		// Places' own words go to the log only; the dashboard gets the
+		// status word.
+		return Fetched{}, failure.At(failure.Places, &failure.APIError{Status: pr.Status, Detail: pr.ErrorMessage})
 	}
 	out := Fetched{Reviews: make([]db.Review, 0, len(pr.Result.Reviews)), Rating: db.PlacesRating{PlaceID: c.cfg.PlaceID, FetchedAt: time.Now().UTC()}}
 	if r := pr.Result.Rating; r != nil {
 		if *r < 1 || *r > 5 {
-			return Fetched{}, fmt.Errorf("reviews: places rating %v is not between 1 and 5", *r)
+			return Fetched{}, failure.At(failure.Places, fmt.Errorf("rating %v is not between 1 and 5", *r))
 		}
 		out.Rating.Rating = *r
 	}
 	if n := pr.Result.UserRatingsTotal; n != nil {
 		if *n < 0 || *n > MaxPlacesCount {
-			return Fetched{}, fmt.Errorf("reviews: places review count %d is out of range", *n)
+			return Fetched{}, failure.At(failure.Places, fmt.Errorf("review count %d is out of range", *n))
 		}
 		out.Rating.Count = *n
 	}

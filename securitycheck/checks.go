@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/failure"
 )
 
 // ---------------------------------------------------------------- probes
@@ -114,7 +115,7 @@ func checkHeadersMedia(ctx context.Context, e *Env) verdict {
 	if e.MediaSample != nil {
 		p, err := e.MediaSample(ctx)
 		if err != nil {
-			return notChecked("The media list could not be read: "+err.Error()+".", "Check the database, then run the scan again.")
+			return notChecked("The media list could not be read: "+failure.Text(failure.At(failure.Database, err))+".", "Check the database, then run the scan again.")
 		}
 		path = p
 	}
@@ -276,7 +277,7 @@ func checkAccounts(ctx context.Context, e *Env) verdict {
 		return notChecked("Not checked: accounts are not set up in this database yet (no users or user_roles table).", "Checked on the next scan once accounts exist.")
 	}
 	if err != nil {
-		return notChecked("Not checked: the accounts could not be read ("+err.Error()+").", "Check the database, then run the scan again.")
+		return notChecked("Not checked: the accounts could not be read ("+failure.Text(failure.At(failure.Database, err))+").", "Check the database, then run the scan again.")
 	}
 	desc := fmt.Sprintf("%s, %s.", plural(st.Accounts, "enabled account", "enabled accounts"), plural(st.Admins, "admin", "admins"))
 	if st.Inactive > 0 {
@@ -415,11 +416,11 @@ func checkDatabase(ctx context.Context, e *Env) verdict {
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := e.DB.Ping(pctx); err != nil {
-		return failed(fmt.Sprintf("The %s database does not answer: %v.", e.DBKind, err), "Check DATABASE_URL and that the database server is running.")
+		return failed(fmt.Sprintf("The %s database does not answer: %s.", e.DBKind, failure.Text(err)), "Check DATABASE_URL and that the database server is running.")
 	}
 	known, pending, unknown, err := e.DB.MigrationStatus(pctx)
 	if err != nil {
-		return failed(fmt.Sprintf("The %s database answers, but its migrations could not be read: %v.", e.DBKind, err), "Check the schema_migrations table.")
+		return failed(fmt.Sprintf("The %s database answers, but its migrations could not be read: %s.", e.DBKind, failure.Text(err)), "Check the schema_migrations table.")
 	}
 	if len(pending) > 0 {
 		return failed(fmt.Sprintf("The %s database is reachable but migrations %v of this build are not applied.", e.DBKind, pending), "Restart the server: migrations are applied at boot.")

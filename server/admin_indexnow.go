@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/failure"
 	"github.com/atlanta-restoration/site/indexnow"
 )
 
@@ -229,7 +230,8 @@ func (in *indexNow) submit(c echo.Context) error {
 	}
 	res, err := in.svc.Submit(ctx, trigger, key, urls)
 	if err != nil {
-		return &StatusError{Status: http.StatusBadGateway, Message: "IndexNow did not accept the submission: " + err.Error() + ".", Err: err}
+		// The kind of failure only: the endpoint's address stays in the log.
+		return &StatusError{Status: http.StatusBadGateway, Message: "The submission to IndexNow failed: " + failure.Kind(failure.At(failure.IndexNow, err)) + ".", Err: err}
 	}
 	return c.JSON(http.StatusOK, map[string]any{"submitted": len(urls), "status": res.Status})
 }

@@ -208,13 +208,13 @@ func TestIndexNowEndpointFailure(t *testing.T) {
 	h := srv.Handler()
 	tok := unlock(t, h)
 	r := jsonReq(t, h, "POST", "/api/admin/indexnow/submit", tok, map[string]any{"urls": []string{testBase + "/"}, "apiKey": testIndexNowKey})
-	if r.StatusCode != http.StatusBadGateway || !strings.Contains(r.Body, "HTTP 403") || !strings.Contains(r.Body, "Key not valid") {
+	if want := "The submission to IndexNow failed: HTTP 403 from IndexNow (key not valid: the key file was not found or does not match)."; r.StatusCode != http.StatusBadGateway || !strings.Contains(r.Body, want) {
 		t.Errorf("403 from IndexNow: %d %s, want 502 naming it", r.StatusCode, r.Body)
 	}
 	// An unreachable endpoint is a 502 too.
 	fake.Close()
 	r = jsonReq(t, h, "POST", "/api/admin/indexnow/submit", tok, map[string]any{"urls": []string{testBase + "/"}, "apiKey": testIndexNowKey})
-	if r.StatusCode != http.StatusBadGateway || !strings.Contains(r.Body, "could not be reached") {
+	if r.StatusCode != http.StatusBadGateway || !strings.Contains(r.Body, "The submission to IndexNow failed: connection refused.") {
 		t.Errorf("unreachable IndexNow: %d %s, want 502", r.StatusCode, r.Body)
 	}
 }

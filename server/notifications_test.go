@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/hex"
@@ -93,7 +92,7 @@ func (h *hookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !hmac.Equal([]byte(r.Header.Get(notify.SignatureHeader)), []byte(notify.Sign([]byte(hookSecret), body))) {
+	if notify.VerifySignature([]byte(hookSecret), r.Header.Get(notify.SignatureHeader), body, time.Now(), notify.SignatureTolerance) != nil {
 		h.badSig++
 	}
 	var ev notify.Event
