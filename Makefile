@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: run dev test test-go test-e2e test-lighthouse bench lighthouse deps build clean
+.PHONY: run dev test test-ts test-go test-e2e test-lighthouse bench lighthouse deps build clean
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -23,7 +23,12 @@ run: build
 dev: deps
 	APP_ENV=development $(GO) run .
 
-test: test-go test-e2e test-lighthouse
+test: test-ts test-go test-e2e test-lighthouse
+
+# The TypeScript of the public pages, the islands and the admin app must
+# type-check (esbuild strips types without checking them).
+test-ts: deps
+	npx tsc --noEmit -p .
 
 # The race detector slows goja about tenfold, and the server package
 # renders hundreds of pages; it runs without -race except for its
