@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/atlanta-restoration/site/db"
 )
@@ -131,6 +132,17 @@ func TestCLI(t *testing.T) {
 	}
 	if u, _ := store.UserByEmail(ctx, "crew@example.com"); u.LoginEpoch != 2 {
 		t.Errorf("login epoch after unlock: %d, want 2", u.LoginEpoch)
+	}
+	// reset-2fa: the authenticator and recovery codes go.
+	store.StartTOTP(ctx, crew.ID, "JBSWY3DPEHPK3PXP")
+	if err := store.ConfirmTOTP(ctx, crew.ID, "JBSWY3DPEHPK3PXP", 1, []string{"h"}, time.Now().UTC()); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := run("", "reset-2fa", "--email", "crew@example.com"); code != 0 || !strings.Contains(out, "Two-factor authentication of crew@example.com removed") {
+		t.Errorf("reset-2fa: %d %q", code, out)
+	}
+	if u, _ := store.UserByEmail(ctx, "crew@example.com"); u.TOTPSecret != "" || u.TOTPEnabledAt != nil {
+		t.Errorf("after reset-2fa: %+v", u)
 	}
 	if code, _, _ := run("", "disable", "--email", "crew@example.com"); code != 0 {
 		t.Error("disable staff")

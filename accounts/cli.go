@@ -39,9 +39,12 @@ const Usage = `usage:
   site user enable --email EMAIL
   site user role --email EMAIL --role admin|staff
   site user unlock --email EMAIL
+  site user reset-2fa --email EMAIL
 
 unlock clears the account's failed sign-ins (so does passwd), for a
 browser that never signed in to it while strangers guess at the email.
+reset-2fa removes the account's authenticator and recovery codes and
+ends its sessions (a lost phone): it enrols again at the next sign-in.
 
 Passwords are read from standard input: typed twice (not shown) on a
 terminal, or one line when piped. They need at least 12 characters and
@@ -79,6 +82,8 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 		err = c.role(ctx, *email, *role)
 	case "unlock":
 		err = c.unlock(ctx, *email)
+	case "reset-2fa":
+		err = c.resetTOTP(ctx, *email)
 	case "help", "-h", "--help":
 		fmt.Fprintln(c.Out, Usage)
 		return 0
@@ -218,6 +223,19 @@ func (c *CLI) passwd(ctx context.Context, email string) error {
 		return err
 	}
 	fmt.Fprintf(c.Out, "Password changed for %s; its sessions and failed sign-ins were cleared.\n", u.Email)
+	return nil
+}
+
+func (c *CLI) resetTOTP(ctx context.Context, email string) error {
+	u, err := c.find(ctx, email)
+	if err != nil {
+		return err
+	}
+	if err := c.Store.ResetTOTP(ctx, u.ID); err != nil {
+		return err
+	}
+	c.audit(ctx, db.AuditUserUpdated, u.Email+": two-factor authentication reset")
+	fmt.Fprintf(c.Out, "Two-factor authentication of %s removed; its sessions were ended. It enrols again at the next sign-in.\n", u.Email)
 	return nil
 }
 

@@ -23,8 +23,15 @@ type User struct {
 	// LoginEpoch names the account's current sign-in counters: a password
 	// reset or an unlock bumps it, and failures counted under the old
 	// epoch no longer apply.
-	LoginEpoch int64    `db:"login_epoch" json:"-"`
-	Roles      []string `db:"-" json:"roles"`
+	LoginEpoch int64 `db:"login_epoch" json:"-"`
+	// TOTPSecret is the enrolled authenticator's secret ("" when none);
+	// TOTPPending the one being enrolled; TOTPLastStep the last step a
+	// code was accepted for (codes are single use).
+	TOTPSecret    string     `db:"totp_secret" json:"-"`
+	TOTPPending   string     `db:"totp_pending" json:"-"`
+	TOTPEnabledAt *time.Time `db:"totp_enabled_at" json:"totpEnabledAt"`
+	TOTPLastStep  int64      `db:"totp_last_step" json:"-"`
+	Roles         []string   `db:"-" json:"roles"`
 }
 
 // Roles are the account roles spec 6 knows.
@@ -36,7 +43,8 @@ var ErrDuplicate = errors.New("already exists")
 // ErrLastAdmin is returned when a change would leave no enabled admin.
 var ErrLastAdmin = errors.New("the last admin cannot be disabled or demoted")
 
-const userColumns = `id, email, name, password_hash, created_at, updated_at, last_login_at, disabled_at, login_epoch`
+const userColumns = `id, email, name, password_hash, created_at, updated_at, last_login_at, disabled_at, login_epoch,
+	totp_secret, totp_pending, totp_enabled_at, totp_last_step`
 
 func isUniqueViolation(err error) bool {
 	if err == nil {
@@ -64,7 +72,8 @@ func (s *Store) CreateUser(ctx context.Context, u User) error {
 	u.Email = strings.ToLower(strings.TrimSpace(u.Email))
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.NamedExecContext(ctx, `INSERT INTO users (`+userColumns+`) VALUES (:id, :email, :name, :password_hash,
-			:created_at, :updated_at, :last_login_at, :disabled_at, :login_epoch)`, u); err != nil {
+			:created_at, :updated_at, :last_login_at, :disabled_at, :login_epoch,
+			:totp_secret, :totp_pending, :totp_enabled_at, :totp_last_step)`, u); err != nil {
 			return err
 		}
 		for _, r := range u.Roles {
