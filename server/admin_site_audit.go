@@ -171,6 +171,19 @@ func (s *Server) adminSEOAudit(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
+// adminSEOAuditPage audits one of the site's own pages now (?path=/contact),
+// through the server's own handler: never another host.
+func (s *Server) adminSEOAuditPage(c echo.Context) error {
+	p := c.QueryParam("path")
+	if p == "" {
+		p = "/"
+	}
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsAny(p, "\\\r\n") || len(p) > 512 {
+		return &StatusError{Status: http.StatusBadRequest, Message: "Give the path of one of the site's pages, such as /contact."}
+	}
+	return c.JSON(http.StatusOK, s.audits.seo.AuditPath(c.Request().Context(), p))
+}
+
 // seoHow says how the site-wide score is computed.
 const seoHow = "Spec 5's page rules are run on the server over every indexable page of the route table, as search engines receive it. " +
 	"The score is the share of passing checks across all those pages (a warning does not pass)."

@@ -82,6 +82,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.GET("/api/admin/health", s.adminHealth, tools)
 	e.POST("/api/admin/health/run", s.adminHealthRun, tools)
 	e.GET("/api/admin/seo-audit", s.adminSEOAudit, tools)
+	e.GET("/api/admin/seo-audit/page", s.adminSEOAuditPage, tools)
 	e.POST("/api/admin/seo-audit/run", s.adminRunJob(jobSEOAudit, func(ctx context.Context) string {
 		r, err := s.store.LatestSEOAuditRun(ctx)
 		if err != nil {
