@@ -126,7 +126,7 @@ func (s *Server) securityEnv() securitycheck.Env {
 			if err != nil || len(m) == 0 {
 				return "", err
 			}
-			return mediaURL(m[0].Path), nil
+			return media.URL(m[0].Path), nil
 		}
 	}
 	return e

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/securitycheck"
 	"github.com/atlanta-restoration/site/seoaudit"
 )
@@ -321,13 +322,13 @@ func TestSecurityScanThroughTheHandler(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ := store.RecentMedia(ctx, 1)
-	served := get(t, srv, mediaURL(m[0].Path))
+	served := get(t, srv, media.URL(m[0].Path))
 	_, sandboxed := securityCSPHas(served.Header.Get("Content-Security-Policy"), "sandbox")
 	for _, x := range rs {
 		if x.ID != "headers-media" {
 			continue
 		}
-		if !strings.Contains(x.Description, mediaURL(m[0].Path)) || (x.Status == securitycheck.Pass) != sandboxed {
+		if !strings.Contains(x.Description, media.URL(m[0].Path)) || (x.Status == securitycheck.Pass) != sandboxed {
 			t.Errorf("media check %s %q; the file is served sandboxed: %v", x.Status, x.Description, sandboxed)
 		}
 	}
