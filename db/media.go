@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // Media is an uploaded portfolio photo or video. The file itself lives in
@@ -149,6 +151,37 @@ func (s *Store) RecentMedia(ctx context.Context, limit int) ([]Media, error) {
 	out := []Media{}
 	if err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+mediaColumns+` FROM media ORDER BY created_at DESC, id LIMIT ?`), limit); err != nil {
 		return nil, fmt.Errorf("recent media: %w", err)
+	}
+	return out, nil
+}
+
+// MediaTypeByPath is the sniffed type recorded for the original stored at
+// key, "" when no row has that path.
+func (s *Store) MediaTypeByPath(ctx context.Context, key string) (string, error) {
+	var mimeType string
+	err := s.db.GetContext(ctx, &mimeType, s.q(`SELECT mime FROM media WHERE path = ?`), key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("media type of %s: %w", key, err)
+	}
+	return mimeType, nil
+}
+
+// VariantsOf returns the variants column (JSON) of the rows stored at any
+// of paths: the originals a variant key may belong to.
+func (s *Store) VariantsOf(ctx context.Context, paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	q, args, err := sqlx.In(`SELECT variants FROM media WHERE path IN (?)`, paths)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	if err := s.db.SelectContext(ctx, &out, s.q(q), args...); err != nil {
+		return nil, fmt.Errorf("media variants: %w", err)
 	}
 	return out, nil
 }

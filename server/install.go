@@ -35,7 +35,7 @@ func (s *Server) install(e *echo.Echo) {
 	for name := range s.static {
 		getHead(e, name, s.serveStatic)
 	}
-	getHead(e, "/media/*", s.serveMedia)
+	getHead(e, "/media/*", s.uploads.Serve)
 	// The IndexNow key file: a middleware, not a route ("/:keyfile" would
 	// take every one-segment page from the page catch-all).
 	e.Use(s.indexNow.keyFile)
@@ -63,11 +63,12 @@ func (s *Server) install(e *echo.Echo) {
 	e.DELETE("/api/admin/sessions/:id", a.RevokeSession, any)
 
 	// Admin: media
-	e.GET("/api/admin/media", s.listMedia, media)
-	e.POST("/api/admin/media", s.uploadMedia, media)
-	e.DELETE("/api/admin/media/:id", s.deleteMedia, media)
-	e.PATCH("/api/admin/media/:id", s.saveMediaText, media)
-	e.PUT("/api/admin/media/:id/poster", s.putMediaPoster, media)
+	up := s.uploads
+	e.GET("/api/admin/media", up.List, media)
+	e.POST("/api/admin/media", up.Upload, media)
+	e.DELETE("/api/admin/media/:id", up.Delete, media)
+	e.PATCH("/api/admin/media/:id", up.SaveText, media)
+	e.PUT("/api/admin/media/:id/poster", up.PutPoster, media)
 
 	// Admin: settings
 	e.GET("/api/admin/settings", s.getSettings, settings)

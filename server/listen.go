@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/net/netutil"
+
+	"github.com/atlanta-restoration/site/web/uploads"
 )
 
 // Connection and body limits (issue 7). A client may hold the server only
@@ -156,7 +158,7 @@ func (s *Server) readFormBody(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-func isUpload(r *http.Request) bool { return isUploadRequest(r.Method, r.URL.Path) }
+func isUpload(r *http.Request) bool { return uploads.IsUploadRequest(r.Method, r.URL.Path) }
 
 // idleBody pushes the connection's read deadline forward before every
 // read: an upload is cut off only when it stops moving.

@@ -38,6 +38,7 @@ import (
 	"github.com/atlanta-restoration/site/storage"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/leadsmanager"
+	"github.com/atlanta-restoration/site/web/uploads"
 )
 
 // Options are the server's dependencies.
@@ -121,8 +122,8 @@ type Server struct {
 	hashGate *guard.HashGate
 	// media files (local folder or S3)
 	media storage.Storage
-	// imageSem lets one photo be decoded at a time.
-	imageSem chan struct{}
+	// uploads is the upload tool's and /media/*'s HTTP side.
+	uploads *uploads.Handler
 
 	// secHeaders are the security headers, built once.
 	secHeaders http.Header
@@ -175,7 +176,6 @@ func New(o Options) (*Server, error) {
 		CodeSession:  s.newAttempts("code-session", auth.CodeAttemptsPerSession, o.Config.Admin.Lockout),
 		CodeAccount:  s.newAttempts("code-account", auth.CodeAttemptsPerAccount, o.Config.Admin.Lockout),
 	}, s.hashGate, o.Log)
-	s.imageSem = make(chan struct{}, 1)
 	if s.store != nil {
 		s.settings = s.overlaySettings
 	}
@@ -195,6 +195,8 @@ func New(o Options) (*Server, error) {
 		}
 		s.media = m
 	}
+	s.uploads = uploads.New(uploads.Handler{Store: o.Store, Files: s.media, MaxUpload: o.Config.Admin.MaxUpload,
+		TempDir: filepath.Join(o.Config.DataDir, "tmp"), Changed: s.Invalidate, NotFound: ErrNotFound, Log: o.Log})
 	s.routes = publicRoutes()
 	s.accessLog = o.Config.AccessLog
 	s.pageCC = pageCacheControl(o.Config.CDN.SMaxAge)
@@ -405,7 +407,7 @@ func (s *Server) router() *echo.Echo {
 	// Uploads and posters stream and have their own caps.
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: s.cfg.BodyLimit,
 		Skipper: func(c echo.Context) bool {
-			return isUploadRequest(c.Request().Method, c.Request().URL.Path)
+			return uploads.IsUploadRequest(c.Request().Method, c.Request().URL.Path)
 		}}))
 	e.Use(s.textIntake)
 
