@@ -105,7 +105,12 @@ export async function enrol(page, u, { prefix = "gate-enrol", shots } = {}) {
  * or, the first time for an admin, the enrolment. It resolves when the
  * admin layout is there, with the login's stage. */
 export async function signIn(page, u, opts = {}) {
-  const res = await fillAccount(page, u);
+  return completeSignIn(page, u, await fillAccount(page, u), opts);
+}
+
+/** completeSignIn goes on from the login response res (fillAccount's):
+ * the code, or the set-up, then the admin layout. */
+export async function completeSignIn(page, u, res, opts = {}) {
   if (res.status() !== 200) throw new Error(`login ${u.email}: ${res.status()} ${await res.text()}`);
   const { stage } = await res.json();
   if (stage === "totp") {

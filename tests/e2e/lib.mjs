@@ -24,9 +24,11 @@ export function expectedNoSession(m) {
 
 /** open loads a page and records console errors, page errors and React
  * hydration warnings (#418/#423/#425 in the production build). */
-/** opts: js false turns JavaScript off; init runs before the page's own scripts. */
+/** opts: js false turns JavaScript off; init runs before the page's own
+ * scripts; storageState starts with a saved context's cookies (an account
+ * session, say). */
 export async function open(browser, path, viewport = DESKTOP, opts = {}) {
-  const context = await browser.newContext({ viewport, javaScriptEnabled: opts.js !== false });
+  const context = await browser.newContext({ viewport, javaScriptEnabled: opts.js !== false, storageState: opts.storageState });
   if (opts.init) await context.addInitScript(opts.init);
   const page = await context.newPage();
   const problems = [];
