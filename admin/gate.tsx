@@ -168,7 +168,7 @@ function AccountForm({ emailRef, onResult, hint }: { emailRef: React.RefObject<H
   return (
     <section className="a-gate__account" aria-labelledby="account-signin-title">
       <h2 id="account-signin-title" className="a-gate__subtitle">Sign in with your account</h2>
-      <p className="a-gate__text">Staff and admins: your email and password, then the code from your authenticator app.</p>
+      <p className="a-gate__text">Staff and admins: your email and password, then the code from your authenticator app if your account has one.</p>
       {hint && <p className="a-gate__hint" id="account-signin-hint">{hint}</p>}
       <form onSubmit={submit} noValidate aria-labelledby="account-signin-title" aria-describedby={hint ? "account-signin-hint" : undefined}>
         <div className="a-field">

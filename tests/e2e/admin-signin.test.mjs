@@ -81,7 +81,10 @@ async function go(page, path) {
   await hydrated(page);
 }
 
-const shot = (page, name) => (SHOTS ? page.screenshot({ path: `${SHOTS}/${name}-${page.viewportSize().width}.png`, fullPage: true }) : null);
+/** shot saves a screenshot when SHOT_DIR is set: the whole page, or for a
+ * scrolled-to lead what the person sees. */
+const shot = (page, name, fullPage = !name.startsWith("deep-link")) =>
+  (SHOTS ? page.screenshot({ path: `${SHOTS}/${name}-${page.viewportSize().width}.png`, fullPage }) : null);
 
 /** ok drops the browser's log lines for statuses a test provokes. */
 const ok = (problems, ...statuses) => problems.filter((p) => !statuses.some((s) => p.includes(`status of ${s}`)));
