@@ -98,11 +98,16 @@ function Choose({ onSignedIn, onAccount, focusAccount, accountHint }: {
     setBusy(true);
     setError("");
     let session: Session;
+    let unlocked = false;
     try {
       const res = await api<{ token: string }>("/api/admin/unlock", { method: "POST", body: JSON.stringify({ pin }) });
       beginSession(res.token);
+      unlocked = true;
       session = await api<Session>("/api/admin/session");
     } catch (err) {
+      // Unlocked but the session could not be read: end it rather than
+      // leave a live token behind a locked screen.
+      if (unlocked) endSession();
       const msg = err instanceof ApiError && err.status === 429 ? err.message : err instanceof ApiError && err.status === 401 ? "Incorrect PIN entered." : (err as Error).message;
       setError(msg);
       setPin("");

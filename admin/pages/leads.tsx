@@ -249,7 +249,7 @@ function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
       const res = await api<Lead | { lead: Lead }>(`/api/admin/leads/${encodeURIComponent(lead.id)}`);
       setDetail("lead" in res && typeof res.lead === "object" ? res.lead : (res as Lead));
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404) toast(LEAD_GONE);
+      if (err instanceof ApiError && err.status === 404) { toast(LEAD_GONE); if (!el) forgetLeadParam(); }
       else if (!(err instanceof ApiError && err.status === 401)) {
         toast(titledError(err) ? { ...titledError(err)!, variant: "destructive" } : { title: "Access Error", description: "Failed to load full lead details", variant: "destructive" });
       }
