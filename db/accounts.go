@@ -292,6 +292,11 @@ const (
 	AuditStatusChange = "status_change"
 	AuditUserCreated  = "user_created"
 	AuditUserUpdated  = "user_updated"
+	// The second factor (issue 21).
+	AuditTwoFactorEnrolled = "2fa_enrolled"
+	AuditTwoFactorFailed   = "2fa_failed"
+	AuditRecoveryCodeUsed  = "recovery_code_used"
+	AuditTwoFactorReset    = "2fa_reset"
 )
 
 // AddAudit appends an entry to the audit log. A missing id is generated.

@@ -23,9 +23,30 @@ type Session struct {
 	LastSeenAt    time.Time `db:"last_seen_at" json:"lastSeenAt"`
 	ExpiresAt     time.Time `db:"expires_at" json:"expiresAt"`
 	HardExpiresAt time.Time `db:"hard_expires_at" json:"hardExpiresAt"`
+	// Stage is "full", or for an account between its password and its
+	// second factor "totp" or "enrol" (issue 21).
+	Stage string `db:"stage" json:"stage"`
 }
 
-const sessionColumns = `id, token_hash, COALESCE(user_id, '') AS user_id, ip, created_at, last_seen_at, expires_at, hard_expires_at`
+// Session stages.
+const (
+	StageFull  = "full"
+	StageTOTP  = "totp"
+	StageEnrol = "enrol"
+)
+
+const sessionColumns = `id, token_hash, COALESCE(user_id, '') AS user_id, ip, created_at, last_seen_at, expires_at, hard_expires_at, stage`
+
+// SetSessionStage moves a session from one stage to another, once: it
+// reports false when the session is not (or no longer) at from.
+func (s *Store) SetSessionStage(ctx context.Context, tokenHash, from, to string) (bool, error) {
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE admin_sessions SET stage = ? WHERE token_hash = ? AND stage = ?`), to, tokenHash, from)
+	if err != nil {
+		return false, fmt.Errorf("session stage: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
 
 // CreateSession stores a session. ExpiresAt must not be after HardExpiresAt.
 func (s *Store) CreateSession(ctx context.Context, se Session) error {
@@ -33,8 +54,11 @@ func (s *Store) CreateSession(ctx context.Context, se Session) error {
 	if se.UserID != "" {
 		uid = se.UserID
 	}
-	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO admin_sessions (id, token_hash, user_id, ip, created_at, last_seen_at, expires_at, hard_expires_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), se.ID, se.TokenHash, uid, se.IP, se.CreatedAt, se.CreatedAt, se.ExpiresAt, se.HardExpiresAt)
+	if se.Stage == "" {
+		se.Stage = StageFull
+	}
+	_, err := s.db.ExecContext(ctx, s.q(`INSERT INTO admin_sessions (id, token_hash, user_id, ip, created_at, last_seen_at, expires_at, hard_expires_at, stage)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), se.ID, se.TokenHash, uid, se.IP, se.CreatedAt, se.CreatedAt, se.ExpiresAt, se.HardExpiresAt, se.Stage)
 	if err != nil {
 		return fmt.Errorf("create session: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/web/auth"
 )
 
 const (
@@ -28,6 +29,9 @@ const (
 func accountServer(t *testing.T) (*Server, *db.Store, http.Handler) {
 	t.Helper()
 	srv, store := adminServer(t, nil)
+	sc := &stepClock{t: time.Now()}
+	srv.auth.SetClock(sc.Now)
+	clocks.Store(srv, sc)
 	addUser(t, store, adminEmail, adminPass, "admin", "The Owner")
 	addUser(t, store, staffEmail, staffPass, "staff", "Crew Lead")
 	return srv, store, srv.Handler()
@@ -61,13 +65,116 @@ func loginFrom(t *testing.T, h http.Handler, ip, email, pw string) *response {
 
 func signIn(t *testing.T, h http.Handler, email, pw string) string {
 	t.Helper()
-	r := loginFrom(t, h, "192.0.2.50", email, pw)
-	var out struct{ Token string }
+	tok, _ := signInFull(t, h, "192.0.2.50", email, pw)
+	return tok
+}
+
+// signInFull signs an account in as the admin app does: the password,
+// then, for an admin without an authenticator, the enrolment the server
+// requires (its secret is returned for later codes). The session token
+// comes in the cookie; tests send it back as a bearer token, which the
+// server also accepts (and which needs no CSRF header).
+func signInFull(t *testing.T, h http.Handler, ip, email, pw string) (token, secret string) {
+	t.Helper()
+	r := loginFrom(t, h, ip, email, pw)
+	var out struct{ Stage string }
 	json.Unmarshal([]byte(r.Body), &out)
-	if r.StatusCode != 200 || out.Token == "" {
+	if r.StatusCode != 200 {
 		t.Fatalf("sign in %s: %d %s", email, r.StatusCode, r.Body)
 	}
-	return out.Token
+	token = sessionCookie(t, r)
+	switch out.Stage {
+	case "full":
+	case "enrol":
+		secret = enrol(t, h, token)
+	default:
+		t.Fatalf("sign in %s: stage %q", email, out.Stage)
+	}
+	return token, secret
+}
+
+// sessionCookie is the account session token a sign-in set.
+func sessionCookie(t *testing.T, r *response) string {
+	t.Helper()
+	for _, c := range r.Cookies() {
+		if c.Name == "admin_session" || c.Name == "__Host-admin_session" {
+			return c.Value
+		}
+	}
+	t.Fatalf("no session cookie: %d %s", r.StatusCode, r.Body)
+	return ""
+}
+
+// enrol adds an authenticator to the signed-in account and returns its
+// secret.
+func enrol(t *testing.T, h http.Handler, token string) string {
+	t.Helper()
+	r := jsonReq(t, h, "POST", "/api/admin/2fa/start", token, nil)
+	var en struct{ Secret string }
+	if json.Unmarshal([]byte(r.Body), &en); r.StatusCode != 200 || en.Secret == "" {
+		t.Fatalf("2fa start: %d %s", r.StatusCode, r.Body)
+	}
+	// The code of the server's clock (a test's step clock, else now).
+	now := time.Now()
+	if srv, ok := h.(*Server); ok {
+		if c, ok := clocks.Load(srv); ok {
+			now = c.(*stepClock).Now()
+		}
+	}
+	code, _ := accounts.TOTPCode(en.Secret, now)
+	r = jsonReq(t, h, "POST", "/api/admin/2fa/confirm", token, map[string]string{"code": code})
+	if r.StatusCode != 200 {
+		t.Fatalf("2fa confirm: %d %s", r.StatusCode, r.Body)
+	}
+	lastConfirm.Store(token, r)
+	return en.Secret
+}
+
+// stepClock is a test server's clock for second-factor codes: each code
+// sign-in steps it 30 seconds on, as a person's next sign-in would be,
+// since a code works once per step.
+type stepClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *stepClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *stepClock) step() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(accounts.TOTPPeriod)
+	return c.t
+}
+
+var clocks sync.Map // *Server → *stepClock
+
+// lastConfirm keeps each session's enrolment answer (its cookies carry
+// the device token).
+var lastConfirm sync.Map
+
+// nextCode steps srv's clock and returns secret's code for that moment.
+func nextCode(t *testing.T, srv *Server, secret string) string {
+	t.Helper()
+	c, ok := clocks.Load(srv)
+	if !ok {
+		t.Fatal("the server has no step clock (accountServer sets one)")
+	}
+	code, err := accounts.TOTPCode(secret, c.(*stepClock).step())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code
+}
+
+// finishWithCode completes a sign-in at stage totp.
+func finishWithCode(t *testing.T, srv *Server, h http.Handler, token, secret string) *response {
+	t.Helper()
+	return jsonReq(t, h, "POST", "/api/admin/login/totp", token, map[string]string{"code": nextCode(t, srv, secret)})
 }
 
 func auditActions(t *testing.T, store *db.Store) []string {
@@ -86,17 +193,48 @@ func auditActions(t *testing.T, store *db.Store) []string {
 func TestAccountSignIn(t *testing.T) {
 	_, store, h := accountServer(t)
 	r := loginFrom(t, h, "192.0.2.1", " Owner@Example.com ", adminPass)
-	var ok struct{ Token, Role, Name, Email, ExpiresAt string }
+	var ok struct {
+		Stage   string
+		Token   string
+		Session struct{ Kind, Role, Stage, Name, Email, ExpiresAt string }
+	}
 	json.Unmarshal([]byte(r.Body), &ok)
-	if r.StatusCode != 200 || ok.Token == "" || ok.Role != "admin" || ok.Name != "The Owner" || ok.Email != adminEmail || ok.ExpiresAt == "" {
+	// An admin without an authenticator must enrol one (issue 21): the
+	// session exists but opens nothing else yet.
+	if r.StatusCode != 200 || ok.Stage != "enrol" || ok.Token != "" || ok.Session.Role != "admin" || ok.Session.Name != "The Owner" ||
+		ok.Session.Email != adminEmail || ok.Session.Kind != "account" || ok.Session.ExpiresAt == "" {
 		t.Fatalf("sign in: %d %s", r.StatusCode, r.Body)
 	}
 	if cc := r.Header.Get("Cache-Control"); cc != "no-store" {
 		t.Errorf("Cache-Control %q", cc)
 	}
-	me := jsonReq(t, h, "GET", "/api/admin/me", ok.Token, nil)
-	if me.StatusCode != 200 || !strings.Contains(me.Body, `"roles":["admin"]`) || !strings.Contains(me.Body, `"role":"admin"`) {
-		t.Errorf("me: %d %s", me.StatusCode, me.Body)
+	var ck *http.Cookie
+	for _, c := range r.Cookies() {
+		if c.Name == "__Host-admin_session" { // the test site is https
+			ck = c
+		}
+	}
+	if ck == nil || !ck.HttpOnly || !ck.Secure || ck.SameSite != http.SameSiteStrictMode || ck.Path != "/" || ck.Domain != "" {
+		t.Fatalf("session cookie %+v: want __Host-, HttpOnly, Secure, SameSite=Strict, Path=/, host-only", ck)
+	}
+	token := ck.Value
+	if strings.Contains(r.Body, token) {
+		t.Error("the session token is in the JSON, where a script could read it")
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/overview", token, nil); r.StatusCode != http.StatusUnauthorized || !strings.Contains(r.Body, "Finish signing in first.") {
+		t.Errorf("a tool before the second factor: %d %s", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/session", token, nil); r.StatusCode != 200 || !strings.Contains(r.Body, `"stage":"enrol"`) {
+		t.Errorf("session before enrolment: %d %s", r.StatusCode, r.Body)
+	}
+	if u, _ := store.UserByEmail(context.Background(), adminEmail); u.LastLoginAt != nil {
+		t.Error("a sign-in without its second factor was recorded as a sign-in")
+	}
+	enrol(t, h, token)
+	me := jsonReq(t, h, "GET", "/api/admin/session", token, nil)
+	if me.StatusCode != 200 || !strings.Contains(me.Body, `"stage":"full"`) || !strings.Contains(me.Body, `"role":"admin"`) ||
+		!strings.Contains(me.Body, `"leads.full"`) || !strings.Contains(me.Body, `"twoFactor":true`) {
+		t.Errorf("session: %d %s", me.StatusCode, me.Body)
 	}
 	if u, _ := store.UserByEmail(context.Background(), adminEmail); u.LastLoginAt == nil {
 		t.Error("last sign-in not recorded")
@@ -132,28 +270,40 @@ func TestAccountSignIn(t *testing.T) {
 		t.Errorf("malformed: %d", r.StatusCode)
 	}
 
-	// Tokens do not cross: a PIN token opens no account endpoint, and an
-	// account token opens no PIN-gated tool.
+	// One session model: a PIN session opens the tools and no lead data;
+	// an admin account opens both; staff open the leads and not the tools.
 	pin := unlock(t, h)
-	if r := jsonReq(t, h, "GET", "/api/admin/me", pin, nil); r.StatusCode != http.StatusUnauthorized || !strings.Contains(r.Body, "Please log in to access lead data") {
-		t.Errorf("PIN token on /me: %d %s", r.StatusCode, r.Body)
+	if r := jsonReq(t, h, "GET", "/api/admin/leads", pin, nil); r.StatusCode != http.StatusForbidden || !strings.Contains(r.Body, `"title":"Authentication Required"`) ||
+		!strings.Contains(r.Body, "Please log in to access lead data") {
+		t.Errorf("PIN token on /leads: %d %s", r.StatusCode, r.Body)
 	}
-	if r := jsonReq(t, h, "GET", "/api/admin/leads", pin, nil); r.StatusCode != http.StatusUnauthorized {
-		t.Errorf("PIN token on /leads: %d", r.StatusCode)
+	if r := jsonReq(t, h, "GET", "/api/admin/settings", pin, nil); r.StatusCode != 200 {
+		t.Errorf("PIN token on /settings: %d", r.StatusCode)
 	}
-	if r := jsonReq(t, h, "GET", "/api/admin/settings", ok.Token, nil); r.StatusCode != http.StatusUnauthorized {
-		t.Errorf("account token on /settings: %d", r.StatusCode)
+	if r := jsonReq(t, h, "GET", "/api/admin/settings", token, nil); r.StatusCode != 200 {
+		t.Errorf("admin account on /settings: %d", r.StatusCode)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/leads", token, nil); r.StatusCode != 200 {
+		t.Errorf("admin account on /leads: %d", r.StatusCode)
+	}
+	staff := signIn(t, h, staffEmail, staffPass)
+	if r := jsonReq(t, h, "GET", "/api/admin/settings", staff, nil); r.StatusCode != http.StatusForbidden {
+		t.Errorf("staff on /settings: %d", r.StatusCode)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/leads", staff, nil); r.StatusCode != 200 {
+		t.Errorf("staff on /leads: %d", r.StatusCode)
 	}
 
-	// Sign-out revokes the token on the server.
-	if r := jsonReq(t, h, "POST", "/api/admin/logout", ok.Token, nil); r.StatusCode != http.StatusNoContent {
-		t.Fatalf("logout: %d", r.StatusCode)
+	// Sign-out revokes the session on the server and clears the cookie.
+	out := jsonReq(t, h, "POST", "/api/admin/logout", token, nil)
+	if out.StatusCode != http.StatusNoContent || !strings.Contains(out.Header.Get("Set-Cookie"), "Max-Age=0") {
+		t.Fatalf("logout: %d %q", out.StatusCode, out.Header.Get("Set-Cookie"))
 	}
-	if r := jsonReq(t, h, "GET", "/api/admin/me", ok.Token, nil); r.StatusCode != http.StatusUnauthorized {
+	if r := jsonReq(t, h, "GET", "/api/admin/session", token, nil); r.StatusCode != http.StatusUnauthorized {
 		t.Errorf("after logout: %d", r.StatusCode)
 	}
 	got := strings.Join(auditActions(t, store), " ")
-	for _, want := range []string{"login:owner@example.com", "login_failed:nobody@example.com", "login_failed:owner@example.com", "login_failed:gone@example.com"} {
+	for _, want := range []string{"login:owner@example.com", "login_failed:nobody@example.com", "login_failed:owner@example.com", "login_failed:gone@example.com", "2fa_enrolled:owner@example.com"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("audit lacks %s: %s", want, got)
 		}
@@ -194,7 +344,7 @@ func TestSignInBurstIsBounded(t *testing.T) {
 	}
 	// Per account: wrong passwords for the staff account from many IPs.
 	checked := 0
-	for i := 0; i < LoginAttemptsPerAccount+5; i++ {
+	for i := 0; i < auth.LoginAttemptsPerAccount+5; i++ {
 		r := loginFrom(t, h, fmt.Sprintf("203.0.113.%d", i+1), staffEmail, "not the password")
 		switch r.StatusCode {
 		case http.StatusUnauthorized:
@@ -207,8 +357,8 @@ func TestSignInBurstIsBounded(t *testing.T) {
 			t.Errorf("attempt %d: %d", i, r.StatusCode)
 		}
 	}
-	if checked != LoginAttemptsPerAccount {
-		t.Errorf("%d wrong passwords checked for one account, want %d", checked, LoginAttemptsPerAccount)
+	if checked != auth.LoginAttemptsPerAccount {
+		t.Errorf("%d wrong passwords checked for one account, want %d", checked, auth.LoginAttemptsPerAccount)
 	}
 }
 
@@ -458,6 +608,7 @@ func TestAccountSecretsNeverReachTheLog(t *testing.T) {
 	srv, store, _ := accountServer(t)
 	var buf bytes.Buffer
 	srv.log = NewLogger(&buf, srv.cfg.Secrets())
+	srv.auth.SetLogger(srv.log)
 	h := srv.Handler()
 	seedLeads(t, store, 2)
 	loginFrom(t, h, "192.0.2.90", adminEmail, "a wrong password guess")

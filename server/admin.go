@@ -70,37 +70,6 @@ func loadAdmin(_ context.Context, s *Server, p params) (page, error) {
 	return page{}, ErrNotFound
 }
 
-// adminAPI registers the admin JSON API. The accounts and leads endpoints
-// follow the contract in docs/leads-api.md (READ IT: it is the issue 8
-// API contract the server and the UI are built from). Everything but unlock needs a
-// token: an unknown path under /api/admin/ answers 401 too, so probing
-// reveals nothing without one.
-func (s *Server) adminAPI(e *echo.Echo) {
-	e.POST("/api/admin/unlock", s.unlock)
-	e.POST("/api/admin/logout", s.logout)
-	s.accountsAPI(e)
-	g := e.Group("/api/admin", s.requireAdmin)
-	g.GET("/session", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]bool{"ok": true}) })
-	g.GET("/sessions", s.listSessions)
-	g.DELETE("/sessions/:id", s.revokeSession)
-	g.GET("/media", s.listMedia)
-	g.POST("/media", s.uploadMedia)
-	g.DELETE("/media/:id", s.deleteMedia)
-	g.PATCH("/media/:id", s.saveMediaText)
-	g.PUT("/media/:id/poster", s.putMediaPoster)
-	g.GET("/settings", s.getSettings)
-	g.PUT("/settings", s.putSettings)
-	g.GET("/routes", s.adminRoutesInfo)
-	s.indexNowAPI(g, e)
-	s.jobsAPI(g)
-	s.auditAPI(g)
-	g.GET("/notifications", s.notificationsStatus)
-	s.analyticsRoutes(e, g)
-	g.Any("/*", func(c echo.Context) error {
-		return &StatusError{Status: http.StatusNotFound, Message: "No such admin endpoint."}
-	})
-}
-
 // RouteInfo describes a route for the admin health monitor.
 type RouteInfo struct {
 	Path       string `json:"path"`

@@ -42,22 +42,6 @@ type indexNow struct {
 	svc *indexnow.Service
 }
 
-// indexNowAPI registers the token-gated key, submission and history
-// endpoints on g and the public key file on e.
-func (s *Server) indexNowAPI(g *echo.Group, e *echo.Echo) {
-	in := &indexNow{s: s, svc: s.jobs.indexNow}
-	g.GET("/indexnow/key", in.getKey)
-	g.PUT("/indexnow/key", in.putKey)
-	g.POST("/indexnow/submit", in.submit)
-	g.GET("/indexnow/submissions", in.submissions)
-	// The key file is answered by a middleware rather than a route: a
-	// "/:keyfile" route would take every one-segment path (/contact,
-	// /services...) from the page catch-all. The middleware only looks at
-	// GET and HEAD paths shaped like a key file and passes everything else,
-	// including a name that is not the key, to the router's choice.
-	e.Use(in.keyFile)
-}
-
 // key returns the key in force, "" when there is none.
 func (in *indexNow) key(ctx context.Context) (string, bool, error) {
 	if in.s.store == nil && in.s.cfg.IndexNowKey == "" {

@@ -156,11 +156,6 @@ type SchemaReport struct {
 	How    map[string]string `json:"how"`
 }
 
-func (s *Server) schemaAPI(g *echo.Group) {
-	g.GET("/schema", s.audits.schema.report)
-	g.POST("/schema/validate", s.audits.schema.validate)
-}
-
 func (h *schemaSet) report(c echo.Context) error {
 	ctx := c.Request().Context()
 	out := SchemaReport{Cards: SchemaCards{Score: schemacheck.DefaultScore}, Types: []schemacheck.TypeSummary{}, Pages: []schemacheck.PageResult{},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/securitycheck"
+	"github.com/atlanta-restoration/site/web/auth"
 )
 
 // The Security screen's Monitoring and Hardening tabs, from measured
@@ -67,8 +68,8 @@ func (s *Server) runningSecurity() securitycheck.Running {
 	return securitycheck.Running{
 		BaseURL: cfg.BaseURL, HSTS: s.secHeaders.Get("Strict-Transport-Security"), CSP: s.secHeaders.Get("Content-Security-Policy"),
 		Limits:     s.securityEnv().Limits,
-		PINFromEnv: cfg.Admin.PIN != "", TokenTTL: cfg.Admin.TokenTTL, SessionMax: SessionHardMax,
-		LoginsPerAccount: LoginAttemptsPerAccount, AnalyticsPerMinute: CollectPerIP,
+		PINFromEnv: cfg.Admin.PIN != "", TokenTTL: cfg.Admin.TokenTTL, SessionMax: auth.HardMax,
+		LoginsPerAccount: auth.LoginAttemptsPerAccount, AnalyticsPerMinute: CollectPerIP,
 		ReviewsConfigured: s.reviewsClient.Configured(), ReviewsInterval: cfg.Reviews.MinInterval,
 	}
 }

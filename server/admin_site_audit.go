@@ -22,6 +22,7 @@ import (
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/securitycheck"
 	"github.com/atlanta-restoration/site/seoaudit"
+	"github.com/atlanta-restoration/site/web/auth"
 )
 
 // The SEO audit and the Security Scanner (issue 10, ADR 014). The
@@ -105,7 +106,7 @@ func (s *Server) securityEnv() securitycheck.Env {
 	cfg := s.cfg
 	e := securitycheck.Env{
 		Handler: s, BaseURL: cfg.BaseURL, PIN: cfg.Admin.PIN, PINGenerated: cfg.Admin.PIN == "",
-		TokenTTL: cfg.Admin.TokenTTL, SessionMax: SessionHardMax,
+		TokenTTL: cfg.Admin.TokenTTL, SessionMax: auth.HardMax,
 		Limits: securitycheck.Limits{PINAttempts: cfg.Admin.MaxAttempts, PINWindow: cfg.Admin.Lockout, EstimateAttempts: EstimatesPerWindow,
 			EstimatePosts: EstimatePostsPerWindow, EstimateWindow: EstimateWindow, MaxConns: cfg.Limits.MaxConns, MaxConnsPerIP: cfg.Limits.MaxConnsPerIP, TrustProxy: cfg.TrustProxy},
 		MediaStore: "an S3-compatible bucket (" + cfg.Storage.Bucket + ")",
@@ -129,31 +130,6 @@ func (s *Server) securityEnv() securitycheck.Env {
 		}
 	}
 	return e
-}
-
-// auditAPI registers the admin endpoints of the two audits, the
-// dashboard tiles and the Location Pages figures.
-func (s *Server) auditAPI(g *echo.Group) {
-	g.GET("/seo-audit", s.adminSEOAudit)
-	g.POST("/seo-audit/run", s.adminRunJob(jobSEOAudit, func(ctx context.Context) string {
-		r, err := s.store.LatestSEOAuditRun(ctx)
-		if err != nil {
-			return ""
-		}
-		return r.ID
-	}))
-	g.GET("/security", s.adminSecurity)
-	g.POST("/security/scan", s.adminRunJob(jobSecurity, func(ctx context.Context) string {
-		sc, _, err := s.store.LatestSecurityScan(ctx)
-		if err != nil {
-			return ""
-		}
-		return sc.ID
-	}))
-	g.PUT("/security/vulnerabilities/:id", s.adminSetVulnerability)
-	s.schemaAPI(g)
-	g.GET("/overview", s.adminOverview)
-	g.GET("/locations", s.adminLocations)
 }
 
 // adminRunJob asks for a run now and answers at once with the id of the

@@ -23,6 +23,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/web/auth"
 )
 
 const testPIN = "482915"
@@ -115,7 +116,7 @@ func TestAdminTokenExpires(t *testing.T) {
 
 func TestGeneratedPINIsStoredHashedAndStable(t *testing.T) {
 	srv, store := newTestServer(t, map[string]string{"DATA_DIR": t.TempDir()})
-	h, err := store.GetSetting(context.Background(), pinHashKey)
+	h, err := store.GetSetting(context.Background(), auth.PINHashKey)
 	if err != nil || !strings.HasPrefix(h, "$2") {
 		t.Fatalf("stored hash %q err %v", h, err)
 	}
@@ -125,7 +126,7 @@ func TestGeneratedPINIsStoredHashedAndStable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv2.Close)
-	if string(srv2.pinHash) != h {
+	if string(srv2.auth.PINHash()) != h {
 		t.Error("second boot generated another PIN")
 	}
 }

@@ -98,13 +98,6 @@ func (s *Server) stopAnalytics(ctx context.Context) {
 	}
 }
 
-func (s *Server) analyticsRoutes(e *echo.Echo, admin *echo.Group) {
-	e.POST("/api/collect", s.collect)
-	admin.GET("/analytics", s.adminAnalytics)
-	admin.PUT("/analytics/goals", s.putAnalyticsGoals)
-	admin.GET("/vitals", s.adminVitals)
-}
-
 func (s *Server) registerAnalyticsJob(r *jobs.Runner) {
 	r.Register(jobs.Job{Name: jobAnalytics, Every: time.Hour, Once: true, Run: func(ctx context.Context) (string, error) {
 		now := time.Now()

@@ -432,8 +432,8 @@ func TestCollectLimitHoldsUnderConcurrency(t *testing.T) {
 }
 
 // TestAnalyticsAdminEndpointsUnderAttack: the three admin endpoints refuse
-// callers without the PIN session, staff and admin accounts alike (lead
-// accounts do not open the admin tools), answer no-store, refuse hostile
+// callers without a session (401) and staff accounts (403: the tools are
+// the PIN's and admins', issue 21), open to an admin account, answer no-store, refuse hostile
 // goals with the one clear message without touching the saved goals, and
 // stay consistent under 100 parallel saves.
 func TestAnalyticsAdminEndpointsUnderAttack(t *testing.T) {
@@ -443,10 +443,16 @@ func TestAnalyticsAdminEndpointsUnderAttack(t *testing.T) {
 	owner := signIn(t, h, adminEmail, adminPass)
 	good := map[string]any{"visitors": 4000, "leads": 120, "conversion": 3}
 	for _, ep := range []struct{ method, path string }{{"GET", "/api/admin/analytics"}, {"PUT", "/api/admin/analytics/goals"}, {"GET", "/api/admin/vitals"}} {
-		for name, who := range map[string]string{"no token": "", "staff account": staff, "admin account": owner, "forged": "not-a-token"} {
+		for name, who := range map[string]string{"no token": "", "forged": "not-a-token"} {
 			if r := jsonReq(t, h, ep.method, ep.path, who, good); r.StatusCode != 401 {
 				t.Errorf("%s %s with %s: %d", ep.method, ep.path, name, r.StatusCode)
 			}
+		}
+		if r := jsonReq(t, h, ep.method, ep.path, staff, good); r.StatusCode != 403 {
+			t.Errorf("%s %s with a staff account: %d, want 403", ep.method, ep.path, r.StatusCode)
+		}
+		if r := jsonReq(t, h, ep.method, ep.path, owner, good); r.StatusCode != 200 {
+			t.Errorf("%s %s with an admin account: %d, want 200", ep.method, ep.path, r.StatusCode)
 		}
 		if ep.method == "GET" {
 			if r := jsonReq(t, h, ep.method, ep.path, tok, nil); r.StatusCode != 200 || r.Header.Get("Cache-Control") != "no-store" {

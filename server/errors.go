@@ -2,8 +2,9 @@ package server
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
+
+	"github.com/atlanta-restoration/site/web/httperr"
 )
 
 // NotFoundError is a content route's not-found state with the exact texts
@@ -20,27 +21,9 @@ func (e *NotFoundError) Error() string { return "not found: " + e.Title }
 // ErrNotFound is the generic not-found sentinel.
 var ErrNotFound = &NotFoundError{}
 
-// StatusError carries an HTTP status and a message safe to show.
-type StatusError struct {
-	Status  int
-	Message string
-	Err     error
-	// Quiet marks an expected condition (a feature that is not
-	// configured): logged at info even when the status is 5xx.
-	Quiet bool
-	// Title is the spec's toast title for the error ('Access
-	// Restricted'), sent beside the message in JSON answers.
-	Title string
-}
-
-func (e *StatusError) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("%d %s: %v", e.Status, e.Message, e.Err)
-	}
-	return fmt.Sprintf("%d %s", e.Status, e.Message)
-}
-
-func (e *StatusError) Unwrap() error { return e.Err }
+// StatusError carries an HTTP status and a message safe to show; every
+// room returns it (web/httperr).
+type StatusError = httperr.Error
 
 func statusOf(err error) int {
 	var se *StatusError

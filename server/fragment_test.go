@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/atlanta-restoration/site/ssr"
 	"github.com/dop251/goja"
+
+	"github.com/atlanta-restoration/site/ssr"
 )
 
 // TestChromeMarkupMatchesInlineChrome: pages/server.tsx renders the page

@@ -149,13 +149,6 @@ func (s *Server) reviewsJob(ctx context.Context) (string, error) {
 	return "fetched " + plural(n, "review", "reviews"), nil
 }
 
-// jobsAPI registers the admin endpoints of the jobs.
-func (s *Server) jobsAPI(g *echo.Group) {
-	g.GET("/jobs", s.adminActivity)
-	g.GET("/health", s.adminHealth)
-	g.POST("/health/run", s.adminHealthRun)
-}
-
 // HealthSummary is spec 3's health summary for the latest run.
 type HealthSummary struct {
 	TotalRoutes     int        `json:"totalRoutes"`

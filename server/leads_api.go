@@ -10,6 +10,7 @@ import (
 
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/leads"
+	"github.com/atlanta-restoration/site/web/auth"
 )
 
 // The Secure Leads Manager's endpoints (issue 8, docs/leads-api.md). The
@@ -22,14 +23,7 @@ var (
 	errExportRestrict = &StatusError{Status: http.StatusForbidden, Title: "Export Restricted", Message: "Only admins can export lead data"}
 )
 
-func (s *Server) leadsAPI(e *echo.Echo, signedIn echo.MiddlewareFunc, a *accountAPI) {
-	e.GET("/api/admin/leads", s.listLeads, signedIn)
-	e.GET("/api/admin/leads/export.csv", s.exportLeads, signedIn)
-	e.GET("/api/admin/leads/:id", s.leadDetail, signedIn)
-	e.PATCH("/api/admin/leads/:id", s.setLeadStatus, signedIn)
-}
-
-func isAdmin(c echo.Context) bool { return roleOf(currentUser(c).Roles) == "admin" }
+func isAdmin(c echo.Context) bool { return auth.From(c).Can(auth.LeadsFull) }
 
 func leadsUnavailable(err error) error {
 	return &StatusError{Status: http.StatusServiceUnavailable, Message: "Failed to load lead data", Err: err}
@@ -55,7 +49,7 @@ func (s *Server) listLeads(c echo.Context) error {
 			full[i] = leads.Unmasked(l)
 		}
 		out["leads"] = full
-		s.audit(c, currentUser(c), db.AuditListFull, "", f.Describe()+" page "+strconv.Itoa(f.Page))
+		s.audit(c, auth.From(c).Account(), db.AuditListFull, "", f.Describe()+" page "+strconv.Itoa(f.Page))
 	} else {
 		masked := make([]leads.Masked, len(list))
 		for i, l := range list {
@@ -76,7 +70,7 @@ func (s *Server) leadDetail(c echo.Context) error {
 	} else if err != nil {
 		return leadsUnavailable(err)
 	}
-	s.audit(c, currentUser(c), db.AuditLeadDetail, l.ID, "")
+	s.audit(c, auth.From(c).Account(), db.AuditLeadDetail, l.ID, "")
 	return c.JSON(http.StatusOK, leads.Unmasked(l))
 }
 
@@ -106,7 +100,7 @@ func (s *Server) setLeadStatus(c echo.Context) error {
 	if err != nil {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Failed to update lead status", Err: err}
 	}
-	s.audit(c, currentUser(c), db.AuditStatusChange, id, before.Status+" → "+l.Status)
+	s.audit(c, auth.From(c).Account(), db.AuditStatusChange, id, before.Status+" → "+l.Status)
 	if isAdmin(c) {
 		return c.JSON(http.StatusOK, map[string]any{"lead": leads.Unmasked(l)})
 	}
@@ -160,6 +154,6 @@ func (s *Server) exportLeads(c echo.Context) error {
 		s.log.Error("lead export interrupted", "rows", n, "err", err)
 		panic(http.ErrAbortHandler)
 	}
-	s.audit(c, currentUser(c), db.AuditExport, "", f.Describe()+" ("+strconv.Itoa(n)+" rows)")
+	s.audit(c, auth.From(c).Account(), db.AuditExport, "", f.Describe()+" ("+strconv.Itoa(n)+" rows)")
 	return nil
 }

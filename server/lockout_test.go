@@ -13,6 +13,7 @@ import (
 
 	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/web/auth"
 )
 
 // loginWith signs in from ip, presenting cookie (a device token) when set.
@@ -23,7 +24,7 @@ func loginWith(t *testing.T, h http.Handler, ip, email, pw, cookie string) *resp
 	req.Header.Set("Content-Type", "application/json")
 	req.RemoteAddr = ip + ":4000"
 	if cookie != "" {
-		req.AddCookie(&http.Cookie{Name: deviceCookie, Value: cookie})
+		req.AddCookie(&http.Cookie{Name: auth.DeviceCookie, Value: cookie})
 	}
 	return do(t, h, req)
 }
@@ -32,7 +33,7 @@ func loginWith(t *testing.T, h http.Handler, ip, email, pw, cookie string) *resp
 func deviceToken(t *testing.T, r *response) string {
 	t.Helper()
 	for _, c := range r.Cookies() {
-		if c.Name == deviceCookie {
+		if c.Name == auth.DeviceCookie {
 			if !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/api/admin/login" || c.MaxAge < 30*24*3600 {
 				t.Errorf("device cookie %+v: want HttpOnly, SameSite=Strict, Path=/api/admin/login, long-lived", c)
 			}
@@ -47,7 +48,7 @@ func deviceToken(t *testing.T, r *response) string {
 // account's shared limit is used up (ADR 026: the issue's attack).
 func lockOut(t *testing.T, h http.Handler, email string, round int) {
 	t.Helper()
-	for i := 0; i < LoginAttemptsPerAccount; i++ {
+	for i := 0; i < auth.LoginAttemptsPerAccount; i++ {
 		ip := fmt.Sprintf("198.51.%d.%d", round, i%2+1)
 		if r := loginWith(t, h, ip, email, fmt.Sprintf("guess %d", i), ""); r.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("guess %d: %d %s", i, r.StatusCode, r.Body)
@@ -65,14 +66,10 @@ func lockOut(t *testing.T, h http.Handler, email string, round int) {
 // the password is reset.
 func TestStrangersCannotLockTheOwnerOut(t *testing.T) {
 	srv, store, h := accountServer(t)
-	first := loginWith(t, h, "192.0.2.50", adminEmail, adminPass, "")
-	if first.StatusCode != 200 {
-		t.Fatalf("first sign-in: %d", first.StatusCode)
-	}
-	device := deviceToken(t, first)
+	device, secret := ownerFirstSignIn(t, h)
 	lockOut(t, h, adminEmail, 1)
 
-	if r := loginWith(t, h, "203.0.113.77", adminEmail, adminPass, device); r.StatusCode != 200 {
+	if r := loginWith(t, h, "203.0.113.77", adminEmail, adminPass, device); r.StatusCode != 200 || !strings.Contains(r.Body, `"stage":"totp"`) {
 		t.Fatalf("the owner's browser from a third address: %d %s", r.StatusCode, r.Body)
 	}
 	if r := loginWith(t, h, "203.0.113.78", adminEmail, adminPass, ""); r.StatusCode != http.StatusTooManyRequests {
@@ -93,7 +90,7 @@ func TestStrangersCannotLockTheOwnerOut(t *testing.T) {
 
 	// The Users screen shows the lock; an admin's unlock lifts it.
 	token := signIn(t, h, staffEmail, staffPass) // staff cannot unlock
-	admin := mustAdminToken(t, h, device)
+	admin := mustAdminToken(t, srv, h, device, secret)
 	if r := jsonReq(t, h, "PATCH", "/api/admin/users/u-owner", token, map[string]any{"unlock": true}); r.StatusCode != http.StatusForbidden {
 		t.Errorf("staff unlock: %d", r.StatusCode)
 	}
@@ -115,8 +112,8 @@ func TestStrangersCannotLockTheOwnerOut(t *testing.T) {
 	if r := jsonReq(t, h, "PATCH", "/api/admin/users/u-owner", admin, map[string]any{"unlock": true}); r.StatusCode != 200 {
 		t.Fatalf("unlock: %d %s", r.StatusCode, r.Body)
 	}
-	if r := loginWith(t, h, "203.0.113.80", adminEmail, adminPass, ""); r.StatusCode != 200 {
-		t.Errorf("an unknown browser after the unlock: %d", r.StatusCode)
+	if r := loginWith(t, h, "203.0.113.80", adminEmail, adminPass, ""); r.StatusCode != 200 || !strings.Contains(r.Body, `"stage":"totp"`) {
+		t.Errorf("an unknown browser after the unlock: %d %s", r.StatusCode, r.Body)
 	}
 	if a := auditActions(t, store); !strings.Contains(strings.Join(a, " "), "user_updated") {
 		t.Errorf("the unlock was not audited: %v", a)
@@ -132,27 +129,45 @@ func TestStrangersCannotLockTheOwnerOut(t *testing.T) {
 	if r := loginWith(t, h, "203.0.113.81", adminEmail, "a brand new passphrase", ""); r.StatusCode != 200 {
 		t.Errorf("an unknown browser after a password reset: %d", r.StatusCode)
 	}
-	_ = srv
 }
 
-// mustAdminToken signs the owner in with their device token.
-func mustAdminToken(t *testing.T, h http.Handler, device string) string {
+// ownerFirstSignIn signs the owner in for the first time (password, then
+// the authenticator every admin enrols) and returns the device token the
+// finished sign-in set and the authenticator's secret.
+func ownerFirstSignIn(t *testing.T, h http.Handler) (device, secret string) {
+	t.Helper()
+	r := loginWith(t, h, "192.0.2.50", adminEmail, adminPass, "")
+	for _, c := range r.Cookies() {
+		if c.Name == auth.DeviceCookie {
+			t.Fatal("a device token before the second factor")
+		}
+	}
+	token := sessionCookie(t, r)
+	secret = enrol(t, h, token)
+	confirm, _ := lastConfirm.Load(token)
+	return deviceToken(t, confirm.(*response)), secret
+}
+
+// mustAdminToken signs the owner in with their device token and a code.
+func mustAdminToken(t *testing.T, srv *Server, h http.Handler, device, secret string) string {
 	t.Helper()
 	r := loginWith(t, h, "192.0.2.50", adminEmail, adminPass, device)
-	var out struct{ Token string }
-	json.Unmarshal([]byte(r.Body), &out)
-	if r.StatusCode != 200 || out.Token == "" {
+	if r.StatusCode != 200 {
 		t.Fatalf("owner sign-in: %d %s", r.StatusCode, r.Body)
 	}
-	return out.Token
+	token := sessionCookie(t, r)
+	if r := finishWithCode(t, srv, h, token, secret); r.StatusCode != 200 {
+		t.Fatalf("owner's code: %d %s", r.StatusCode, r.Body)
+	}
+	return token
 }
 
 // A stolen device token is no way around the bound: the device has its
 // own, and a parallel burst with it from many addresses gets at most
-// LoginAttemptsPerDevice passwords checked.
+// auth.LoginAttemptsPerDevice passwords checked.
 func TestDeviceTokenHasItsOwnBound(t *testing.T) {
 	_, _, h := accountServer(t)
-	device := deviceToken(t, loginWith(t, h, "192.0.2.50", adminEmail, adminPass, ""))
+	device, _ := ownerFirstSignIn(t, h)
 	const n = 60
 	codes := make([]int, n)
 	var wg sync.WaitGroup
@@ -168,12 +183,12 @@ func TestDeviceTokenHasItsOwnBound(t *testing.T) {
 	for _, c := range codes {
 		count[c]++
 	}
-	if count[http.StatusUnauthorized] != LoginAttemptsPerDevice || count[http.StatusTooManyRequests] != n-LoginAttemptsPerDevice {
-		t.Errorf("with one device token: %v, want %d checked and the rest 429", count, LoginAttemptsPerDevice)
+	if count[http.StatusUnauthorized] != auth.LoginAttemptsPerDevice || count[http.StatusTooManyRequests] != n-auth.LoginAttemptsPerDevice {
+		t.Errorf("with one device token: %v, want %d checked and the rest 429", count, auth.LoginAttemptsPerDevice)
 	}
 	// The account's shared counter was not touched: an unknown browser
 	// with the right password still signs in.
-	if r := loginWith(t, h, "192.0.2.90", adminEmail, adminPass, ""); r.StatusCode != 200 {
-		t.Errorf("an unknown browser after a device was locked: %d", r.StatusCode)
+	if r := loginWith(t, h, "192.0.2.90", adminEmail, adminPass, ""); r.StatusCode != 200 || !strings.Contains(r.Body, `"stage":"totp"`) {
+		t.Errorf("an unknown browser after a device was locked: %d %s", r.StatusCode, r.Body)
 	}
 }

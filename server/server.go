@@ -36,6 +36,7 @@ import (
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/storage"
+	"github.com/atlanta-restoration/site/web/auth"
 )
 
 // Options are the server's dependencies.
@@ -109,9 +110,10 @@ type Server struct {
 	estimateLimit guard.Attempts
 	estimatePosts *guard.Limiter
 
-	// admin gate
-	pinHash  []byte
-	pinLimit guard.Attempts
+	// auth signs people in and guards every admin route (web/auth).
+	auth *auth.Service
+	// indexNow is the IndexNow tab's API.
+	indexNow *indexNow
 	// hashGate bounds concurrent bcrypt/argon2 comparisons server-wide.
 	hashGate *guard.HashGate
 	// media files (local folder or S3)
@@ -158,13 +160,23 @@ func New(o Options) (*Server, error) {
 	s.reviewsClient = reviews.NewClient(o.Config.Reviews)
 	s.estimateLimit = s.newAttempts("estimate", EstimatesPerWindow, EstimateWindow)
 	s.estimatePosts = guard.NewLimiter(EstimatePostsPerWindow, EstimateWindow)
-	s.pinLimit = s.newAttempts("pin", o.Config.Admin.MaxAttempts, o.Config.Admin.Lockout)
 	s.hashGate = guard.NewHashGate(HashConcurrency, HashWait)
+	s.auth = auth.New(o.Store, auth.Config{
+		TokenTTL: o.Config.Admin.TokenTTL, Lockout: o.Config.Admin.Lockout, PIN: o.Config.Admin.PIN,
+		SecureCookies: strings.HasPrefix(o.Config.BaseURL, "https://"), Issuer: o.Config.Business.Name,
+	}, auth.Limits{
+		PIN:          s.newAttempts("pin", o.Config.Admin.MaxAttempts, o.Config.Admin.Lockout),
+		LoginIP:      s.newAttempts("login-ip", o.Config.Admin.MaxAttempts, o.Config.Admin.Lockout),
+		LoginAccount: s.newAttempts("login-account", auth.LoginAttemptsPerAccount, o.Config.Admin.Lockout),
+		LoginDevice:  s.newAttempts("login-device", auth.LoginAttemptsPerDevice, o.Config.Admin.Lockout),
+		CodeSession:  s.newAttempts("code-session", auth.CodeAttemptsPerSession, o.Config.Admin.Lockout),
+		CodeAccount:  s.newAttempts("code-account", auth.CodeAttemptsPerAccount, o.Config.Admin.Lockout),
+	}, s.hashGate, o.Log)
 	s.imageSem = make(chan struct{}, 1)
 	if s.store != nil {
 		s.settings = s.overlaySettings
 	}
-	if err := s.setupPIN(context.Background()); err != nil {
+	if err := s.auth.SetupPIN(context.Background()); err != nil {
 		return nil, err
 	}
 	s.noteFirstAdmin(context.Background())
@@ -206,6 +218,7 @@ func New(o Options) (*Server, error) {
 	}
 	s.cache = ssr.NewCache(s.renderPath, keys, warmers, o.Log)
 	s.jobs = s.newJobs()
+	s.indexNow = &indexNow{s: s, svc: s.jobs.indexNow}
 	s.audits = s.newAudits()
 	static, err := loadStatic(filepath.Join(o.Config.SourceDir, "static"))
 	if err != nil {
@@ -392,35 +405,7 @@ func (s *Server) router() *echo.Echo {
 		}}))
 	e.Use(s.textIntake)
 
-	// Operations
-	getHead(e, "/healthz", s.healthz)
-
-	// Crawlers: generated from the route table
-	getHead(e, "/sitemap.xml", s.serveGenerated("application/xml; charset=utf-8", s.SitemapXML))
-	getHead(e, "/robots.txt", s.serveGenerated("text/plain; charset=utf-8", s.RobotsTxt))
-
-	// Hashed client assets and static files
-	getHead(e, "/assets/*", s.serveAsset)
-	for name := range s.static {
-		getHead(e, name, s.serveStatic)
-	}
-	// Service worker and the offline page it precaches
-	s.registerOffline(e)
-
-	// Native estimate form (no JavaScript: /estimate; inline: /api/estimate)
-	e.POST("/estimate", s.postEstimate)
-	e.POST("/api/estimate", s.postEstimate)
-
-	// Admin API (token-gated) and stored media
-	s.adminAPI(e)
-	getHead(e, "/media/*", s.serveMedia)
-
-	// Public JSON APIs
-	getHead(e, "/api/reviews", s.apiReviews)
-	e.POST("/api/reviews/refresh", s.apiRefreshReviews)
-
-	// Every public page: the route table decides.
-	getHead(e, "/*", s.servePage)
+	s.install(e)
 	return e
 }
 

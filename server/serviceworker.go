@@ -194,9 +194,3 @@ func (s *Server) serveOffline(c echo.Context) error {
 	serveAsset(c, s.offline(c.Request().Context()).page, "no-cache")
 	return nil
 }
-
-// registerOffline adds the worker's routes.
-func (s *Server) registerOffline(e *echo.Echo) {
-	getHead(e, "/sw.js", s.serveServiceWorker)
-	getHead(e, OfflinePath, s.serveOffline)
-}

@@ -1,0 +1,131 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/atlanta-restoration/site/web/auth"
+)
+
+// install lists every route the site answers, with its guard: public,
+// or an admin session with a capability (web/auth, docs/admin-auth-api.md).
+// Routes are registered one by one, never through a group, so no
+// catch-all can shadow another and nothing depends on their order.
+func (s *Server) install(e *echo.Echo) {
+	a := s.auth
+	any := a.Require()             // any live, finished admin session
+	tools := a.Require(auth.Tools) // the PIN's tools (and admins')
+	media := a.Require(auth.MediaWrite)
+	settings := a.Require(auth.SettingsWrite)
+	users := a.Require(auth.UsersManage)
+	restricted := &StatusError{Status: http.StatusForbidden, Title: "Access Restricted", Message: "Only admins can view full lead details"}
+	exportRestricted := &StatusError{Status: http.StatusForbidden, Title: "Export Restricted", Message: "Only admins can export lead data"}
+
+	// Operations
+	getHead(e, "/healthz", s.healthz)
+
+	// Crawlers: generated from the route table
+	getHead(e, "/sitemap.xml", s.serveGenerated("application/xml; charset=utf-8", s.SitemapXML))
+	getHead(e, "/robots.txt", s.serveGenerated("text/plain; charset=utf-8", s.RobotsTxt))
+
+	// Hashed client assets, static files, stored media
+	getHead(e, "/assets/*", s.serveAsset)
+	for name := range s.static {
+		getHead(e, name, s.serveStatic)
+	}
+	getHead(e, "/media/*", s.serveMedia)
+	// The IndexNow key file: a middleware, not a route ("/:keyfile" would
+	// take every one-segment page from the page catch-all).
+	e.Use(s.indexNow.keyFile)
+
+	// Service worker and the offline page it precaches
+	getHead(e, "/sw.js", s.serveServiceWorker)
+	getHead(e, OfflinePath, s.serveOffline)
+
+	// Public forms and JSON
+	e.POST("/estimate", s.postEstimate)     // no JavaScript
+	e.POST("/api/estimate", s.postEstimate) // inline
+	e.POST("/api/collect", s.collect)       // analytics beacons
+	getHead(e, "/api/reviews", s.apiReviews)
+	e.POST("/api/reviews/refresh", s.apiRefreshReviews)
+
+	// Admin: signing in and sessions (web/auth)
+	e.POST("/api/admin/unlock", a.Unlock)
+	e.POST("/api/admin/login", a.Login)
+	e.POST("/api/admin/login/totp", a.LoginCode)
+	e.POST("/api/admin/2fa/start", a.StartEnrolment)
+	e.POST("/api/admin/2fa/confirm", a.ConfirmEnrolment)
+	e.GET("/api/admin/session", a.Current)
+	e.POST("/api/admin/logout", a.Logout)
+	e.GET("/api/admin/sessions", a.ListSessions, any)
+	e.DELETE("/api/admin/sessions/:id", a.RevokeSession, any)
+
+	// Admin: media
+	e.GET("/api/admin/media", s.listMedia, media)
+	e.POST("/api/admin/media", s.uploadMedia, media)
+	e.DELETE("/api/admin/media/:id", s.deleteMedia, media)
+	e.PATCH("/api/admin/media/:id", s.saveMediaText, media)
+	e.PUT("/api/admin/media/:id/poster", s.putMediaPoster, media)
+
+	// Admin: settings
+	e.GET("/api/admin/settings", s.getSettings, settings)
+	e.PUT("/api/admin/settings", s.putSettings, settings)
+
+	// Admin: tools (dashboards, audits, scans, IndexNow, jobs)
+	e.GET("/api/admin/overview", s.adminOverview, tools)
+	e.GET("/api/admin/routes", s.adminRoutesInfo, tools)
+	e.GET("/api/admin/locations", s.adminLocations, tools)
+	e.GET("/api/admin/notifications", s.notificationsStatus, tools)
+	e.GET("/api/admin/jobs", s.adminActivity, tools)
+	e.GET("/api/admin/health", s.adminHealth, tools)
+	e.POST("/api/admin/health/run", s.adminHealthRun, tools)
+	e.GET("/api/admin/seo-audit", s.adminSEOAudit, tools)
+	e.POST("/api/admin/seo-audit/run", s.adminRunJob(jobSEOAudit, func(ctx context.Context) string {
+		r, err := s.store.LatestSEOAuditRun(ctx)
+		if err != nil {
+			return ""
+		}
+		return r.ID
+	}), tools)
+	e.GET("/api/admin/security", s.adminSecurity, tools)
+	e.POST("/api/admin/security/scan", s.adminRunJob(jobSecurity, func(ctx context.Context) string {
+		sc, _, err := s.store.LatestSecurityScan(ctx)
+		if err != nil {
+			return ""
+		}
+		return sc.ID
+	}), tools)
+	e.PUT("/api/admin/security/vulnerabilities/:id", s.adminSetVulnerability, tools)
+	e.GET("/api/admin/schema", s.audits.schema.report, tools)
+	e.POST("/api/admin/schema/validate", s.audits.schema.validate, tools)
+	e.GET("/api/admin/analytics", s.adminAnalytics, tools)
+	e.PUT("/api/admin/analytics/goals", s.putAnalyticsGoals, tools)
+	e.GET("/api/admin/vitals", s.adminVitals, tools)
+	e.GET("/api/admin/indexnow/key", s.indexNow.getKey, tools)
+	e.PUT("/api/admin/indexnow/key", s.indexNow.putKey, tools)
+	e.POST("/api/admin/indexnow/submit", s.indexNow.submit, tools)
+	e.GET("/api/admin/indexnow/submissions", s.indexNow.submissions, tools)
+
+	// Admin: leads (spec 6: staff masked, admins full)
+	e.GET("/api/admin/leads", s.listLeads, a.Require(auth.LeadsRead))
+	e.GET("/api/admin/leads/export.csv", s.exportLeads, a.RequireOr(exportRestricted, auth.LeadsRead, auth.LeadsFull))
+	e.GET("/api/admin/leads/:id", s.leadDetail, a.RequireOr(restricted, auth.LeadsRead, auth.LeadsFull))
+	e.PATCH("/api/admin/leads/:id", s.setLeadStatus, a.Require(auth.LeadsStatus))
+
+	// Admin: accounts and the audit log
+	e.GET("/api/admin/users", s.listUsers, users)
+	e.POST("/api/admin/users", s.createUser, users)
+	e.PATCH("/api/admin/users/:id", s.updateUser, users)
+	e.GET("/api/admin/audit", s.listAudit, users)
+
+	// Any other admin path: 401 without a session, 404 with one, so
+	// probing reveals nothing.
+	e.Any("/api/admin/*", func(c echo.Context) error {
+		return &StatusError{Status: http.StatusNotFound, Message: "No such admin endpoint."}
+	}, any)
+
+	// Every public page: the route table decides.
+	getHead(e, "/*", s.servePage)
+}

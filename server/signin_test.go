@@ -1,0 +1,272 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/atlanta-restoration/site/web/auth"
+)
+
+// Every admin route, and what each kind of session gets from it: the
+// capability table of docs/admin-auth-api.md, checked against the real
+// routes. An account opens the tools its role allows and no more; a PIN
+// session opens no account data.
+func TestCapabilitiesPerRole(t *testing.T) {
+	srv, store, h := accountServer(t)
+	seedLeads(t, store, 1)
+	pin := unlock(t, h)
+	staff := signIn(t, h, staffEmail, staffPass)
+	admin := signIn(t, h, adminEmail, adminPass)
+	const (
+		ok     = 0 // answered by the handler (any status but 401/403)
+		denied = http.StatusForbidden
+	)
+	routes := []struct {
+		method, path    string
+		pin, staff, adm int
+	}{
+		{"GET", "/api/admin/overview", ok, denied, ok},
+		{"GET", "/api/admin/settings", ok, denied, ok},
+		{"GET", "/api/admin/seo-audit", ok, denied, ok},
+		{"GET", "/api/admin/security", ok, denied, ok},
+		{"GET", "/api/admin/schema", ok, denied, ok},
+		{"GET", "/api/admin/analytics", ok, denied, ok},
+		{"GET", "/api/admin/indexnow/key", ok, denied, ok},
+		{"GET", "/api/admin/jobs", ok, denied, ok},
+		{"GET", "/api/admin/notifications", ok, denied, ok},
+		{"GET", "/api/admin/media", ok, ok, ok},
+		{"GET", "/api/admin/sessions", ok, ok, ok},
+		{"GET", "/api/admin/leads", denied, ok, ok},
+		{"GET", "/api/admin/leads?full=1", denied, denied, ok},
+		{"GET", "/api/admin/leads/lead-000", denied, denied, ok},
+		{"GET", "/api/admin/leads/export.csv", denied, denied, ok},
+		{"PATCH", "/api/admin/leads/lead-000", denied, ok, ok},
+		{"GET", "/api/admin/users", denied, denied, ok},
+		{"GET", "/api/admin/audit", denied, denied, ok},
+	}
+	for _, rt := range routes {
+		for who, c := range map[string]struct {
+			token string
+			want  int
+		}{"pin": {pin, rt.pin}, "staff": {staff, rt.staff}, "admin": {admin, rt.adm}} {
+			var body any
+			if rt.method == "PATCH" {
+				body = map[string]string{"status": "contacted"}
+			}
+			r := jsonReq(t, h, rt.method, rt.path, c.token, body)
+			switch {
+			case c.want == denied && r.StatusCode != http.StatusForbidden:
+				t.Errorf("%s %s as %s: %d, want 403", rt.method, rt.path, who, r.StatusCode)
+			case c.want == ok && (r.StatusCode == http.StatusUnauthorized || r.StatusCode == http.StatusForbidden):
+				t.Errorf("%s %s as %s: %d %.120s, want it answered", rt.method, rt.path, who, r.StatusCode, r.Body)
+			}
+			if r.Header.Get("Cache-Control") != "no-store" {
+				t.Errorf("%s %s as %s: Cache-Control %q", rt.method, rt.path, who, r.Header.Get("Cache-Control"))
+			}
+			if who == "pin" && c.want == denied && strings.Contains(rt.path, "/leads") && !strings.Contains(r.Body, `"title":"Authentication Required"`) {
+				t.Errorf("%s %s as pin: %s, want spec 6's 'Authentication Required'", rt.method, rt.path, r.Body)
+			}
+		}
+		if r := jsonReq(t, h, rt.method, rt.path, "", nil); r.StatusCode != http.StatusUnauthorized {
+			t.Errorf("%s %s without a session: %d, want 401", rt.method, rt.path, r.StatusCode)
+		}
+	}
+	// The spec's titled answers for staff.
+	if r := jsonReq(t, h, "GET", "/api/admin/leads/lead-000", staff, nil); !strings.Contains(r.Body, `"title":"Access Restricted"`) {
+		t.Errorf("staff details: %s", r.Body)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/leads/export.csv", staff, nil); !strings.Contains(r.Body, `"title":"Export Restricted"`) {
+		t.Errorf("staff export: %s", r.Body)
+	}
+	// An unknown admin path: 401 without a session, 404 with one.
+	if r := jsonReq(t, h, "GET", "/api/admin/nope", "", nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("unknown path without a session: %d", r.StatusCode)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/nope", staff, nil); r.StatusCode != http.StatusNotFound {
+		t.Errorf("unknown path with a session: %d", r.StatusCode)
+	}
+	_ = srv
+}
+
+// cookieReq sends a request the way the browser does with the account
+// cookie: no bearer token; xrw adds the admin app's CSRF header and site
+// the browser's Sec-Fetch-Site.
+func cookieReq(t *testing.T, h http.Handler, method, path, token string, xrw bool, site string, body any) *response {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req := httptest.NewRequest(method, path, bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	req.RemoteAddr = "192.0.2.10:4000"
+	req.AddCookie(&http.Cookie{Name: "__Host-admin_session", Value: token})
+	if xrw {
+		req.Header.Set("X-Requested-With", "fetch")
+	}
+	if site != "" {
+		req.Header.Set("Sec-Fetch-Site", site)
+	}
+	return do(t, h, req)
+}
+
+// A state-changing request on the cookie needs the admin app's header
+// and a same-origin Sec-Fetch-Site: a cross-site form or fetch cannot
+// change a lead's status, add a user, or end a session.
+func TestCookieSessionRefusesCrossSiteRequests(t *testing.T) {
+	_, store, h := accountServer(t)
+	seedLeads(t, store, 1)
+	admin := signIn(t, h, adminEmail, adminPass)
+	patch := map[string]string{"status": "contacted"}
+	for name, c := range map[string]struct {
+		xrw  bool
+		site string
+	}{
+		"a form from another site (no header)": {false, "cross-site"},
+		"no header, same site":                 {false, "same-origin"},
+		"the header from another site":         {true, "cross-site"},
+		"the header from a sibling subdomain":  {true, "same-site"},
+	} {
+		if r := cookieReq(t, h, "PATCH", "/api/admin/leads/lead-000", admin, c.xrw, c.site, patch); r.StatusCode != http.StatusForbidden || !strings.Contains(r.Body, "Cross-site request refused.") {
+			t.Errorf("%s: %d %s", name, r.StatusCode, r.Body)
+		}
+	}
+	if r := cookieReq(t, h, "POST", "/api/admin/logout", admin, false, "cross-site", nil); r.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-site logout: %d", r.StatusCode)
+	}
+	if l, _ := store.GetLead(t.Context(), "lead-000"); l.Status != "new" {
+		t.Errorf("a cross-site request changed the lead to %q", l.Status)
+	}
+	// The admin app's own requests pass, with or without Sec-Fetch-Site
+	// (older browsers do not send it); reads need no header.
+	if r := cookieReq(t, h, "PATCH", "/api/admin/leads/lead-000", admin, true, "same-origin", patch); r.StatusCode != 200 {
+		t.Errorf("the admin app's request: %d %s", r.StatusCode, r.Body)
+	}
+	if r := cookieReq(t, h, "PATCH", "/api/admin/leads/lead-000", admin, true, "", patch); r.StatusCode != 200 {
+		t.Errorf("without Sec-Fetch-Site: %d %s", r.StatusCode, r.Body)
+	}
+	if r := cookieReq(t, h, "GET", "/api/admin/leads", admin, false, "", nil); r.StatusCode != 200 {
+		t.Errorf("a read on the cookie: %d", r.StatusCode)
+	}
+}
+
+// The second factor end to end: an admin must enrol; then a sign-in
+// needs a code, each code works once, a recovery code works once, and a
+// burst of code guesses is cut off at the limit, however parallel.
+func TestSecondFactor(t *testing.T) {
+	srv, store, h := accountServer(t)
+	r := loginFrom(t, h, "192.0.2.1", adminEmail, adminPass)
+	token := sessionCookie(t, r)
+	if !strings.Contains(r.Body, `"stage":"enrol"`) {
+		t.Fatalf("first sign-in of an admin: %s", r.Body)
+	}
+	// Enrolment: a QR code drawn by the server and the secret as text.
+	st := jsonReq(t, h, "POST", "/api/admin/2fa/start", token, nil)
+	var en auth.Enrolment
+	json.Unmarshal([]byte(st.Body), &en)
+	if st.StatusCode != 200 || !strings.HasPrefix(en.QRSVG, "<svg") || en.Secret == "" || !strings.Contains(en.URI, "secret="+en.Secret) {
+		t.Fatalf("start: %d %.200s", st.StatusCode, st.Body)
+	}
+	if r := jsonReq(t, h, "POST", "/api/admin/2fa/confirm", token, map[string]string{"code": "000000"}); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a wrong first code: %d", r.StatusCode)
+	}
+	code := nextCode(t, srv, en.Secret)
+	conf := jsonReq(t, h, "POST", "/api/admin/2fa/confirm", token, map[string]string{"code": code})
+	var done auth.LoginResult
+	json.Unmarshal([]byte(conf.Body), &done)
+	if conf.StatusCode != 200 || done.Stage != "full" || len(done.RecoveryCodes) != 10 {
+		t.Fatalf("confirm: %d %s", conf.StatusCode, conf.Body)
+	}
+	u, _ := store.UserByEmail(t.Context(), adminEmail)
+	for _, rc := range done.RecoveryCodes {
+		if strings.Contains(u.TOTPSecret, rc) {
+			t.Error("a recovery code stored in clear")
+		}
+	}
+
+	// The next sign-in needs a code.
+	signInAt := func(ip string) string {
+		r := loginFrom(t, h, ip, adminEmail, adminPass)
+		if !strings.Contains(r.Body, `"stage":"totp"`) {
+			t.Fatalf("sign-in after enrolment: %d %s", r.StatusCode, r.Body)
+		}
+		return sessionCookie(t, r)
+	}
+	s1 := signInAt("192.0.2.2")
+	if r := jsonReq(t, h, "GET", "/api/admin/leads", s1, nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("leads before the code: %d", r.StatusCode)
+	}
+	code = nextCode(t, srv, en.Secret)
+	if r := jsonReq(t, h, "POST", "/api/admin/login/totp", s1, map[string]string{"code": code}); r.StatusCode != 200 {
+		t.Fatalf("code: %d %s", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/leads", s1, nil); r.StatusCode != 200 {
+		t.Errorf("leads after the code: %d", r.StatusCode)
+	}
+	// The same code again, in another sign-in within its step: refused.
+	s2 := signInAt("192.0.2.3")
+	if r := jsonReq(t, h, "POST", "/api/admin/login/totp", s2, map[string]string{"code": code}); r.StatusCode != http.StatusUnauthorized ||
+		!strings.Contains(r.Body, "That code is not valid.") {
+		t.Errorf("a reused code: %d %s", r.StatusCode, r.Body)
+	}
+	// A recovery code, once.
+	if r := jsonReq(t, h, "POST", "/api/admin/login/totp", s2, map[string]string{"recoveryCode": strings.ToUpper(done.RecoveryCodes[3])}); r.StatusCode != 200 ||
+		!strings.Contains(r.Body, `"recoveryCodesLeft":9`) {
+		t.Errorf("a recovery code: %d %s", r.StatusCode, r.Body)
+	}
+	s3 := signInAt("192.0.2.4")
+	if r := jsonReq(t, h, "POST", "/api/admin/login/totp", s3, map[string]string{"recoveryCode": done.RecoveryCodes[3]}); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a used recovery code: %d", r.StatusCode)
+	}
+	// A burst of guesses on one session: at most the session's limit are
+	// checked, then 429, even for the right code.
+	s4 := signInAt("192.0.2.5")
+	var wg sync.WaitGroup
+	codes := make(chan int, 40)
+	for i := 0; i < 40; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			codes <- jsonReq(t, h, "POST", "/api/admin/login/totp", s4, map[string]string{"code": fmt.Sprintf("%06d", i)}).StatusCode
+		}(i)
+	}
+	wg.Wait()
+	close(codes)
+	count := map[int]int{}
+	for c := range codes {
+		count[c]++
+	}
+	// s3's refused recovery code counted toward the account's limit too.
+	if count[http.StatusUnauthorized] > auth.CodeAttemptsPerSession || count[http.StatusTooManyRequests] < 40-auth.CodeAttemptsPerSession {
+		t.Errorf("a burst of 40 codes on one session: %v; at most %d may be checked", count, auth.CodeAttemptsPerSession)
+	}
+	if r := finishWithCode(t, srv, h, s4, en.Secret); r.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("the right code after the burst: %d, want 429", r.StatusCode)
+	}
+	got := strings.Join(auditActions(t, store), " ")
+	for _, want := range []string{"2fa_enrolled:" + adminEmail, "recovery_code_used:" + adminEmail, "2fa_failed:" + adminEmail} {
+		if !strings.Contains(got, want) {
+			t.Errorf("audit lacks %s", want)
+		}
+	}
+
+	// An admin resets another's second factor (a lost phone): its
+	// sessions end and it enrols again at the next sign-in.
+	staffTok := signIn(t, h, staffEmail, staffPass)
+	enrol(t, h, staffTok)
+	if r := jsonReq(t, h, "PATCH", "/api/admin/users/u-crew", s1, map[string]any{"resetTwoFactor": true}); r.StatusCode != 200 {
+		t.Fatalf("reset: %d %s", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/leads", staffTok, nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the reset account's session lives on: %d", r.StatusCode)
+	}
+	if r := loginFrom(t, h, "192.0.2.9", staffEmail, staffPass); !strings.Contains(r.Body, `"stage":"full"`) {
+		t.Errorf("staff after the reset (staff may go without): %s", r.Body)
+	}
+	if !strings.Contains(strings.Join(auditActions(t, store), " "), "2fa_reset:"+adminEmail) {
+		t.Error("the reset was not audited")
+	}
+}

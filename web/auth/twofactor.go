@@ -1,0 +1,203 @@
+package auth
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/atlanta-restoration/site/accounts"
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/web/httperr"
+)
+
+// Messages of the second factor.
+const (
+	msgBadCode      = "That code is not valid. Try the newest code from your app."
+	msgBadRecovery  = "That recovery code is not valid or was already used."
+	msgCodeBody     = "Send the code as JSON: {\"code\": \"123456\"} or {\"recoveryCode\": \"...\"}."
+	msgNotEnrolling = "Start the set-up again: no authenticator is being added."
+	msgNoStage      = "This step is not due for your sign-in."
+)
+
+// Enrolment is POST /api/admin/2fa/start's answer: what the
+// authenticator app needs, as a QR code drawn by the server and as text.
+type Enrolment struct {
+	Secret string `json:"secret"`
+	URI    string `json:"uri"`
+	QRSVG  string `json:"qrSvg"`
+}
+
+// codeInput is the second factor's request body.
+type codeInput struct {
+	Code         string `json:"code"`
+	RecoveryCode string `json:"recoveryCode"`
+}
+
+func bindCode(c echo.Context) (codeInput, error) {
+	var in codeInput
+	if err := c.Bind(&in); err != nil || len(in.Code) > 32 || len(in.RecoveryCode) > 64 || (in.Code == "") == (in.RecoveryCode == "") {
+		return in, httperr.New(http.StatusBadRequest, msgCodeBody)
+	}
+	return in, nil
+}
+
+// codeKeys are the counters a code guess is checked against: this
+// session's and the account's, reserved before the check like every
+// secret (guard).
+func (a *Service) codeKeys(p Principal) []limitKey {
+	return []limitKey{{a.limits.CodeSession, p.Session.ID}, {a.limits.CodeAccount, p.User.ID}}
+}
+
+// LoginCode finishes a sign-in at stage "totp" with a code from the
+// authenticator (each 30-second code works once) or a recovery code
+// (each works once).
+func (a *Service) LoginCode(c echo.Context) error {
+	p, err := a.principal(c, true)
+	if err != nil {
+		return err
+	}
+	if p.User == nil || p.Session.Stage != db.StageTOTP {
+		return httperr.New(http.StatusConflict, msgNoStage)
+	}
+	in, err := bindCode(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	now := a.now()
+	u := *p.User
+	var storeErr error
+	ok, err := a.checkSecret(ctx, c, "codes", a.codeKeys(p), false, func() bool {
+		if in.RecoveryCode != "" {
+			used, err := a.store.UseRecoveryCode(ctx, u.ID, accounts.HashRecoveryCode(in.RecoveryCode), now)
+			storeErr = err
+			return used
+		}
+		step, match := accounts.CheckTOTP(u.TOTPSecret, in.Code, now)
+		if !match {
+			return false
+		}
+		fresh, err := a.store.UseTOTPStep(ctx, u.ID, step)
+		storeErr = err
+		return fresh
+	})
+	if err != nil {
+		return err
+	}
+	if storeErr != nil {
+		return httperr.Unavailable(msgSignInDown, storeErr)
+	}
+	if !ok {
+		a.audit(c, u, db.AuditTwoFactorFailed, "")
+		if in.RecoveryCode != "" {
+			return httperr.New(http.StatusUnauthorized, msgBadRecovery)
+		}
+		return httperr.New(http.StatusUnauthorized, msgBadCode)
+	}
+	return a.finish(c, p, db.StageTOTP, in.RecoveryCode != "", nil)
+}
+
+// finish moves the session from stage to full, once, and answers the
+// finished sign-in.
+func (a *Service) finish(c echo.Context, p Principal, stage string, recovery bool, codes []string) error {
+	ctx := c.Request().Context()
+	cred, _ := a.credentialOf(c)
+	moved, err := a.store.SetSessionStage(ctx, hashToken(cred.token), stage, db.StageFull)
+	if err != nil {
+		return httperr.Unavailable(msgSignInDown, err)
+	}
+	if !moved {
+		return httperr.New(http.StatusConflict, msgNoStage)
+	}
+	u := *p.User
+	detail := ""
+	if recovery {
+		detail = "with a recovery code"
+		a.audit(c, u, db.AuditRecoveryCodeUsed, "")
+	}
+	a.signedIn(c, u, detail)
+	p.Session.Stage = db.StageFull
+	out := LoginResult{Stage: db.StageFull, Session: a.view(p), RecoveryCodes: codes}
+	if n, err := a.store.RecoveryCodesLeft(ctx, u.ID); err == nil && codes == nil {
+		out.RecoveryCodesLeft = &n
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// StartEnrolment makes a new authenticator secret for the account
+// (pending until a code confirms it) and answers the QR code and the
+// secret. It is open at stage "enrol" and to a full account session
+// (adding a new phone).
+func (a *Service) StartEnrolment(c echo.Context) error {
+	p, err := a.principal(c, true)
+	if err != nil {
+		return err
+	}
+	if p.User == nil || (p.Session.Stage != db.StageEnrol && p.Session.Stage != db.StageFull) {
+		return httperr.New(http.StatusConflict, msgNoStage)
+	}
+	secret, uri, err := accounts.NewTOTP(a.cfg.Issuer, p.User.Email)
+	if err != nil {
+		return err
+	}
+	svg, err := accounts.QRCodeSVG(uri)
+	if err != nil {
+		return err
+	}
+	if err := a.store.StartTOTP(c.Request().Context(), p.User.ID, secret); err != nil {
+		return httperr.Unavailable(msgSignInDown, err)
+	}
+	return c.JSON(http.StatusOK, Enrolment{Secret: secret, URI: uri, QRSVG: svg})
+}
+
+// ConfirmEnrolment checks a first code from the new authenticator,
+// enables it, and answers ten recovery codes, shown once and stored
+// hashed. At stage "enrol" it also finishes the sign-in.
+func (a *Service) ConfirmEnrolment(c echo.Context) error {
+	p, err := a.principal(c, true)
+	if err != nil {
+		return err
+	}
+	if p.User == nil || (p.Session.Stage != db.StageEnrol && p.Session.Stage != db.StageFull) {
+		return httperr.New(http.StatusConflict, msgNoStage)
+	}
+	in, err := bindCode(c)
+	if err != nil || in.Code == "" {
+		return httperr.New(http.StatusBadRequest, msgCodeBody)
+	}
+	u := *p.User
+	if u.TOTPPending == "" {
+		return httperr.New(http.StatusConflict, msgNotEnrolling)
+	}
+	ctx := c.Request().Context()
+	now := a.now()
+	var step int64
+	ok, err := a.checkSecret(ctx, c, "codes", a.codeKeys(p), false, func() bool {
+		var match bool
+		step, match = accounts.CheckTOTP(u.TOTPPending, in.Code, now)
+		return match
+	})
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return httperr.New(http.StatusUnauthorized, msgBadCode)
+	}
+	codes, hashes, err := accounts.NewRecoveryCodes()
+	if err != nil {
+		return err
+	}
+	if err := a.store.ConfirmTOTP(ctx, u.ID, u.TOTPPending, step, hashes, now); errors.Is(err, db.ErrNotFound) {
+		return httperr.New(http.StatusConflict, msgNotEnrolling)
+	} else if err != nil {
+		return httperr.Unavailable(msgSignInDown, err)
+	}
+	a.audit(c, u, db.AuditTwoFactorEnrolled, "")
+	u.TOTPSecret = u.TOTPPending
+	p.User = &u
+	if p.Session.Stage == db.StageEnrol {
+		return a.finish(c, p, db.StageEnrol, false, codes)
+	}
+	return c.JSON(http.StatusOK, LoginResult{Stage: db.StageFull, Session: a.view(p), RecoveryCodes: codes})
+}
