@@ -89,7 +89,7 @@ export function AdminLayout({ current, navigate, children }: { current: string; 
           {!collapsed && (
             <p className="a-sidebar__who">
               {session.kind === "pin" ? <>Signed in with the <strong>admin PIN</strong></> : (
-                <><span className="a-sidebar__name">{session.name || session.email}</span> <Badge tone={session.role === "admin" ? "info" : "good"}>{session.role === "admin" ? "Admin" : "Staff"}</Badge></>
+                <><span className="a-sidebar__name">{session.name || session.email}</span> <Badge tone={session.role === "admin" ? "info" : session.role === "staff" ? "good" : "neutral"}>{session.role === "admin" ? "Admin" : session.role === "staff" ? "Staff" : "No role"}</Badge></>
               )}
             </p>
           )}

@@ -7,7 +7,8 @@ import type { Screen } from "./screens";
 /** Session is the server's Session answer. */
 export interface Session {
   kind: "pin" | "account";
-  role: "pin" | "admin" | "staff";
+  /** "" is an account without a role: it opens only its own screens. */
+  role: "pin" | "admin" | "staff" | "";
   stage: "full" | "totp" | "enrol";
   name: string;
   email: string;

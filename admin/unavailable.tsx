@@ -15,13 +15,16 @@ export function NotAvailable({ screen, navigate }: { screen: Screen; navigate: (
   const pin = session.kind === "pin";
   const leads = screen.slug === "leads";
   const needsAccount = ACCOUNT_ONLY.has(screen.capability);
+  // An account whose role list is empty (or has neither admin nor staff):
+  // spec 6's 'Insufficient permissions' rather than 'Staff privileges'.
+  const noRole = session.kind === "account" && session.role === "";
   useEffect(() => {
     if (!leads) return;
     toast(pin ? { title: "Authentication Required", description: "Please log in to access lead data", variant: "destructive" }
-      : { title: "Access Denied", description: "Staff privileges required to view leads", variant: "destructive" });
+      : { title: "Access Denied", description: noRole ? "Insufficient permissions to view leads" : "Staff privileges required to view leads", variant: "destructive" });
   }, []); // eslint-disable-line react-hooks/exhaustive-deps -- once per visit
   const title = leads ? (pin ? "Authentication Required" : "Access Denied") : "Not available with your sign-in";
-  const message = leads ? (pin ? "Please log in to access lead data." : "Staff privileges required to view leads.")
+  const message = leads ? (pin ? "Please log in to access lead data." : noRole ? "Insufficient permissions to view leads." : "Staff privileges required to view leads.")
     : `${screen.title} needs ${howToGet(screen.capability)}.`;
   return (
     <>

@@ -54,8 +54,9 @@ before(async () => {
   // The lead's id, as the new-lead email links it (/admin/leads?lead=ID).
   const staff = await apiSession(STAFF);
   const r = await staff(`/api/admin/leads?q=${encodeURIComponent(Tag)}`);
-  assert.equal(r.status, 200, await r.text());
-  leadId = (await r.json()).leads[0].id;
+  const text = await r.text();
+  assert.equal(r.status, 200, text);
+  leadId = JSON.parse(text).leads[0].id;
   await staff("/api/admin/logout", { method: "POST" });
   browser = await launch();
 });
@@ -97,6 +98,12 @@ async function sidebarLabels(page) {
     await page.locator("#admin-sidebar").waitFor();
   }
   return page.getByRole("navigation", { name: "Admin navigation" }).getByRole("link").allInnerTexts();
+}
+
+/** viaSidebar opens a screen from the sidebar (the drawer on a phone). */
+async function viaSidebar(page, label) {
+  if ((page.viewportSize()?.width || 0) < 768) await page.getByRole("button", { name: "Toggle sidebar" }).click();
+  await page.getByRole("navigation", { name: "Admin navigation" }).getByRole("link", { name: label, exact: true }).click();
 }
 
 const TOOLS = ["Dashboard", "Photo Upload", "SEO Audit", "Analytics", "Content Management", "Location Pages", "Schema Management", "Performance", "Security", "SEO & IndexNow", "System Settings"];
@@ -344,9 +351,10 @@ test("Sessions: staff see and end their own, admins and the PIN see everyone's",
   const a = await context(WIDE);
   const b = await context(PHONE);
   for (const s of [a, b]) {
-    await go(s.page, "/admin/sessions");
+    await go(s.page, "/admin");
     await signIn(s.page, STAFF);
   }
+  await viaSidebar(a.page, "Sessions");
   const card = a.page.locator("section.a-card", { has: a.page.getByRole("heading", { name: "Active Sessions" }) });
   await card.getByText("This session").waitFor();
   const rows = card.getByRole("listitem");
@@ -360,16 +368,16 @@ test("Sessions: staff see and end their own, admins and the PIN see everyone's",
   const other = rows.filter({ hasNotText: "This session" }).first();
   await other.getByRole("button", { name: new RegExp(`^End the session of ${STAFF.name}`) }).click();
   await a.page.getByText("Session ended").waitFor();
-  await b.page.getByRole("button", { name: "Toggle sidebar" }).click();
-  await b.page.locator("#admin-sidebar").getByRole("link", { name: "Secure Leads Manager" }).click();
+  await viaSidebar(b.page, "Secure Leads Manager");
   await b.page.getByRole("heading", { name: "Admin Access Required" }).waitFor();
   await b.page.getByText("Sign in again to continue.").waitFor();
   await shot(b.page, "session-ended");
 
   // An admin sees other people's sessions too.
   const c = await context(WIDE);
-  await go(c.page, "/admin/sessions");
+  await go(c.page, "/admin");
   await signIn(c.page, ADMIN);
+  await viaSidebar(c.page, "Sessions");
   const all = c.page.locator("section.a-card", { has: c.page.getByRole("heading", { name: "Active Sessions" }) });
   await all.getByText("This session").waitFor();
   await all.getByText(STAFF.name).first().waitFor();
@@ -414,8 +422,9 @@ test("Users shows two-factor per account and resets it; the account sets it up a
 
 test("staff may set up two-factor from Sessions; the next sign-in asks for the code", async () => {
   const { ctx, page, problems } = await context(WIDE);
-  await go(page, "/admin/sessions");
+  await go(page, "/admin");
   await signIn(page, STAFF);
+  await viaSidebar(page, "Sessions");
   const card = page.locator("section.a-card", { has: page.getByRole("heading", { name: /^Two-factor authentication/ }) });
   await card.getByText("Off", { exact: true }).waitFor();
   await card.getByRole("button", { name: "Set up two-factor authentication" }).click();
