@@ -167,8 +167,8 @@ type UserChange struct {
 // ChangeUser applies a change to one account. It refuses (ErrLastAdmin) a
 // change that would leave no enabled admin, and the check and the write
 // are one serialised step, so two admins demoting each other at once
-// cannot both succeed. Disabling an account or changing its password ends
-// its sessions in the same transaction.
+// cannot both succeed. Disabling an account or changing its password or
+// role ends its sessions in the same transaction (issue 21).
 func (s *Store) ChangeUser(ctx context.Context, id string, ch UserChange, now time.Time) (User, error) {
 	var out User
 	if s.dialect != "postgres" {
@@ -228,7 +228,7 @@ func (s *Store) ChangeUser(ctx context.Context, id string, ch UserChange, now ti
 				return err
 			}
 		}
-		if u.DisabledAt != nil || ch.PasswordHash != nil {
+		if u.DisabledAt != nil || ch.PasswordHash != nil || ch.Role != nil {
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM admin_sessions WHERE user_id = ?`), id); err != nil {
 				return err
 			}

@@ -10,6 +10,7 @@ import (
 	"mime/quotedprintable"
 	"net/mail"
 	"net/textproto"
+	"net/url"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ type Event struct {
 // NewEvent is the event announcing l, with l's phone in its stored form.
 func NewEvent(l db.Lead, baseURL string) Event {
 	l = l.Normalized()
-	return Event{Event: "lead.created", ID: l.ID, AdminURL: strings.TrimRight(baseURL, "/") + "/admin/leads",
+	return Event{Event: "lead.created", ID: l.ID, AdminURL: strings.TrimRight(baseURL, "/") + "/admin/leads?lead=" + url.QueryEscape(l.ID),
 		PhoneDisplay: phone.Display(l.Phone), PhoneHref: phone.Href(l.Phone), Lead: l}
 }
 

@@ -133,7 +133,7 @@ func TestEmailOverSTARTTLS(t *testing.T) {
 	}
 	body, _ := emailParts(t, msg)
 	for _, want := range []string{"(770) 555-0199 <tel:+17705550199>", "maria@example.com", "12 Roswell St, Marietta 30060", "Water Damage", "State Farm",
-		"Water heater burst.\r\n.\r\nGarage floor is wet.", testBase + "/admin/leads", "lead-1", "EMERGENCY"} {
+		"Water heater burst.\r\n.\r\nGarage floor is wet.", testBase + "/admin/leads?lead=lead-1", "lead-1", "EMERGENCY"} {
 		if !bytes.Contains(body, []byte(want)) {
 			t.Errorf("body lacks %q:\n%s", want, body)
 		}
@@ -286,7 +286,7 @@ func TestWebhookRetriesUntilDelivered(t *testing.T) {
 	var ev Event
 	if err := json.Unmarshal(rc.bodies[0], &ev); err != nil || ev.Event != "lead.created" || ev.ID != "lead-3" ||
 		ev.Lead.Phone != "+17705550199" || ev.Lead.PhoneTyped != "(770) 555-0199" || ev.PhoneDisplay != "(770) 555-0199" ||
-		ev.PhoneHref != "tel:+17705550199" || ev.AdminURL != testBase+"/admin/leads" {
+		ev.PhoneHref != "tel:+17705550199" || ev.AdminURL != testBase+"/admin/leads?lead=lead-3" {
 		t.Errorf("event %+v (%v)", ev, err)
 	}
 }

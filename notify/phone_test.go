@@ -114,7 +114,7 @@ func TestEmailPhoneLinks(t *testing.T) {
 			t.Errorf("%q: text part:\n%s", typed, text)
 		}
 		got := links(t, page)
-		if got["tel:+16785550199"] != "(678) 555-0199" || got["mailto:maria@example.com"] != "maria@example.com" || got[testBase+"/admin/leads"] == "" {
+		if got["tel:+16785550199"] != "(678) 555-0199" || got["mailto:maria@example.com"] != "maria@example.com" || got[testBase+"/admin/leads?lead=lead-p"] == "" {
 			t.Errorf("%q: links %v", typed, got)
 		}
 		if !bytes.Contains(page, []byte("EMERGENCY: the customer says this is an emergency.")) {
@@ -133,7 +133,7 @@ func TestEmailHTMLIsEscaped(t *testing.T) {
 	l.Notes = "</p><img src=x onerror=alert(1)>\nline two"
 	l.IsEmergency = false
 	text, page := compose(t, l)
-	if got := links(t, page); len(got) != 1 || got[testBase+"/admin/leads"] == "" {
+	if got := links(t, page); len(got) != 1 || got[testBase+"/admin/leads?lead=lead-x"] == "" {
 		t.Errorf("links %v, want only the leads manager", got)
 	}
 	for _, bad := range []string{"<script", "<img", `<a href="javascript`, "EMERGENCY"} {

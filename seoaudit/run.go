@@ -134,6 +134,28 @@ func (a *Auditor) Audit(ctx context.Context, trigger string) (db.SEOAuditRun, er
 }
 
 // auditPage fetches one page and runs the rules on it.
+// PageAudit is one page audited on demand (the SEO & IndexNow tab's
+// compliance and verification checks): the page's checks with both of
+// spec 5's scores.
+type PageAudit struct {
+	PageResult
+	Counts     Counts `json:"counts"`
+	Compliance int    `json:"complianceScore"`
+}
+
+// AuditPath audits one path now, as the job audits every page, without
+// storing anything. The rules exist once, here: the admin screen shows
+// what the server finds.
+func (a *Auditor) AuditPath(ctx context.Context, path string) PageAudit {
+	nap := Context{}
+	if a.Business != nil {
+		nap = a.Business(ctx)
+	}
+	r := a.auditPage(ctx, path, nap)
+	c := Count(r.Checks)
+	return PageAudit{PageResult: r, Counts: c, Compliance: ComplianceScore(c)}
+}
+
 func (a *Auditor) auditPage(ctx context.Context, path string, nap Context) PageResult {
 	nap.URL = strings.TrimSuffix(a.Base, "/") + path
 	r := PageResult{Path: path, URL: nap.URL, Checks: []Check{}}

@@ -566,17 +566,23 @@ func TestUsersAPI(t *testing.T) {
 		t.Errorf("old session after a reset: %d", r.StatusCode)
 	}
 	staff = signIn(t, h, staffEmail, "reset passphrase 1")
-	// Promoting takes effect on the next request; disabling ends sessions.
+	// A role change ends the account's sessions (issue 21); signed in
+	// again, the promoted account enrols its second factor and is an
+	// admin. Disabling ends sessions too.
 	if r := jsonReq(t, h, "PATCH", "/api/admin/users/"+crew.ID, admin, map[string]any{"role": "admin"}); r.StatusCode != 200 {
 		t.Fatal(r.Body)
 	}
+	if r := jsonReq(t, h, "GET", "/api/admin/leads", staff, nil); r.StatusCode != 401 {
+		t.Errorf("old session after a role change: %d", r.StatusCode)
+	}
+	staff = signIn(t, h, staffEmail, "reset passphrase 1")
 	if r := jsonReq(t, h, "GET", "/api/admin/users", staff, nil); r.StatusCode != 200 {
 		t.Errorf("promoted account: %d", r.StatusCode)
 	}
 	if r := jsonReq(t, h, "PATCH", "/api/admin/users/"+crew.ID, admin, map[string]any{"disabled": true}); r.StatusCode != 200 || !strings.Contains(r.Body, `"disabledAt":"`) {
 		t.Fatalf("disable: %d %s", r.StatusCode, r.Body)
 	}
-	if r := jsonReq(t, h, "GET", "/api/admin/me", staff, nil); r.StatusCode != 401 {
+	if r := jsonReq(t, h, "GET", "/api/admin/session", staff, nil); r.StatusCode != 401 {
 		t.Errorf("disabled account's session: %d", r.StatusCode)
 	}
 	if r := loginFrom(t, h, "192.0.2.77", staffEmail, "reset passphrase 1"); r.StatusCode != 401 {
@@ -609,6 +615,7 @@ func TestAccountSecretsNeverReachTheLog(t *testing.T) {
 	var buf bytes.Buffer
 	srv.log = NewLogger(&buf, srv.cfg.Secrets())
 	srv.auth.SetLogger(srv.log)
+	srv.leadsManager.Log = srv.log
 	h := srv.Handler()
 	seedLeads(t, store, 2)
 	loginFrom(t, h, "192.0.2.90", adminEmail, "a wrong password guess")

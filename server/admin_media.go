@@ -99,10 +99,10 @@ func (s *Server) listMedia(c echo.Context) error {
 	if err != nil {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Failed to load existing photos", Err: err}
 	}
-	out := []GalleryItem{}
+	out := []media.GalleryItem{}
 	for _, m := range rows {
-		if m.Name != placeholderFile {
-			out = append(out, galleryItem(m))
+		if m.Name != media.PlaceholderFile {
+			out = append(out, media.ItemOf(m))
 		}
 	}
 	return c.JSON(http.StatusOK, out)
@@ -203,7 +203,7 @@ func (s *Server) uploadMedia(c echo.Context) error {
 	}
 	s.log.Info("media uploaded", "path", key, "bytes", row.Size, "kind", row.Kind)
 	s.Invalidate("media uploaded")
-	return c.JSON(http.StatusCreated, galleryItem(row))
+	return c.JSON(http.StatusCreated, media.ItemOf(row))
 }
 
 // storeImage spools a photo to a temporary file (decoding needs random
@@ -259,7 +259,7 @@ func (s *Server) storeImage(ctx context.Context, body io.Reader, read *bodyReade
 	}
 	*stored = append(*stored, key)
 	base := strings.TrimSuffix(key, path.Ext(key))
-	var vs []Variant
+	var vs []media.StoredVariant
 	for _, v := range p.Variants {
 		vk := fmt.Sprintf("%s-%d.webp", base, v.Width)
 		if _, err := s.media.Put(ctx, vk, bytes.NewReader(v.Data), "image/webp"); err != nil {
@@ -269,7 +269,7 @@ func (s *Server) storeImage(ctx context.Context, body io.Reader, read *bodyReade
 			return &StatusError{Status: http.StatusInternalServerError, Message: "The photo could not be stored.", Err: err}
 		}
 		*stored = append(*stored, vk)
-		vs = append(vs, Variant{Width: v.Width, Path: vk})
+		vs = append(vs, media.StoredVariant{Width: v.Width, Path: vk})
 	}
 	vj, _ := json.Marshal(vs)
 	row.Size, row.Width, row.Height, row.Variants = size, p.Width, p.Height, string(vj)
@@ -312,7 +312,7 @@ func (s *Server) deleteMedia(c echo.Context) error {
 // its WebP variants and a video's poster.
 func mediaKeys(m db.Media) []string {
 	keys := []string{m.Path}
-	var vs []Variant
+	var vs []media.StoredVariant
 	if json.Unmarshal([]byte(m.Variants), &vs) == nil {
 		for _, v := range vs {
 			keys = append(keys, v.Path)
@@ -414,7 +414,7 @@ func (s *Server) storedMediaType(ctx context.Context, key string) (string, error
 		if err := rows.Scan(&raw); err != nil {
 			return "", err
 		}
-		var vs []Variant
+		var vs []media.StoredVariant
 		json.Unmarshal([]byte(raw), &vs)
 		for _, v := range vs {
 			if v.Path == key {

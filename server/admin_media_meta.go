@@ -48,7 +48,7 @@ func (s *Server) saveMediaText(c echo.Context) error {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The caption could not be saved right now. Try again.", Err: err}
 	}
 	s.Invalidate("media text saved")
-	return c.JSON(http.StatusOK, galleryItem(m))
+	return c.JSON(http.StatusOK, media.ItemOf(m))
 }
 
 // putMediaPoster sets a video's poster: a frame the upload tool captured
@@ -113,7 +113,7 @@ func (s *Server) putMediaPoster(c echo.Context) error {
 	}
 	s.log.Info("video poster saved", "video", m.Path, "poster", key, "bytes", len(p.Data))
 	s.Invalidate("video poster saved")
-	return c.JSON(http.StatusOK, galleryItem(m))
+	return c.JSON(http.StatusOK, media.ItemOf(m))
 }
 
 // spoolPoster types a poster from its first bytes and writes it to a

@@ -74,13 +74,13 @@ func testPNG(t *testing.T, w, h int) []byte {
 	return b.Bytes()
 }
 
-func uploadVideo(t *testing.T, h http.Handler, tok, project string) GalleryItem {
+func uploadVideo(t *testing.T, h http.Handler, tok, project string) media.GalleryItem {
 	t.Helper()
 	r := upload(t, h, tok, project, "walkthrough.mp4", append(append([]byte{}, mp4Head...), make([]byte, 100_000)...))
 	if r.StatusCode != http.StatusCreated {
 		t.Fatalf("video upload: %d %s", r.StatusCode, r.Body)
 	}
-	var it GalleryItem
+	var it media.GalleryItem
 	json.Unmarshal([]byte(r.Body), &it)
 	return it
 }
@@ -147,7 +147,7 @@ func TestVideoPosterOnPortfolio(t *testing.T) {
 	if r.StatusCode != http.StatusOK {
 		t.Fatalf("poster: %d %s", r.StatusCode, r.Body)
 	}
-	var it GalleryItem
+	var it media.GalleryItem
 	json.Unmarshal([]byte(r.Body), &it)
 	dir := strings.TrimSuffix(vid.Path, filepath.Ext(vid.Path))
 	if !strings.HasPrefix(it.Poster, "/media/"+dir+"-poster-") || !strings.HasSuffix(it.Poster, ".webp") || it.Width != 960 || it.Height != 540 {
@@ -193,7 +193,7 @@ func TestVideoPosterOnPortfolio(t *testing.T) {
 	// URL and removes the old file.
 	oldKey := strings.TrimPrefix(it.Poster, "/media/")
 	r = putPoster(t, h, tok, vid.ID, "cover.png", testPNG(t, 400, 300))
-	var it2 GalleryItem
+	var it2 media.GalleryItem
 	json.Unmarshal([]byte(r.Body), &it2)
 	if r.StatusCode != http.StatusOK || it2.Poster == it.Poster || it2.Width != 400 || it2.Height != 300 {
 		t.Fatalf("replace poster: %d %s", r.StatusCode, r.Body)
@@ -232,7 +232,7 @@ func TestVideoPosterRefusals(t *testing.T) {
 	tok := unlock(t, h)
 	vid := uploadVideo(t, h, tok, "Roof Leak")
 	r := upload(t, h, tok, "Roof Leak", "a.jpg", testJPEG(t, 40, 30))
-	var photo GalleryItem
+	var photo media.GalleryItem
 	json.Unmarshal([]byte(r.Body), &photo)
 
 	for _, token := range []string{"", "forged-token"} {
@@ -312,7 +312,7 @@ func TestMediaTextSaves(t *testing.T) {
 	if r.StatusCode != http.StatusCreated {
 		t.Fatalf("upload: %d %s", r.StatusCode, r.Body)
 	}
-	var it GalleryItem
+	var it media.GalleryItem
 	json.Unmarshal([]byte(r.Body), &it)
 	if it.Caption != caption || it.Alt != alt || it.AltDefault {
 		t.Errorf("uploaded item: caption %q alt %q default %v", it.Caption, it.Alt, it.AltDefault)
@@ -463,7 +463,7 @@ func TestVideoPosterOnS3(t *testing.T) {
 		data []byte
 	}{{"frame.jpg", testJPEG(t, 1280, 720)}, {"cover.png", testPNG(t, 300, 200)}} {
 		r := putPoster(t, h, tok, vid.ID, f.name, f.data)
-		var it GalleryItem
+		var it media.GalleryItem
 		json.Unmarshal([]byte(r.Body), &it)
 		if r.StatusCode != http.StatusOK || it.Poster == "" {
 			t.Fatalf("poster %s: %d %s", f.name, r.StatusCode, r.Body)

@@ -23,6 +23,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/atlanta-restoration/site/media"
 )
 
 // checkMediaHeaders fails unless a /media/ response carries the stored
@@ -106,13 +108,13 @@ func TestUploadPolyglotsNeverServedAsScript(t *testing.T) {
 			t.Errorf("%s: %d %s", c.file, r.StatusCode, r.Body)
 			continue
 		}
-		var it GalleryItem
+		var it media.GalleryItem
 		json.Unmarshal([]byte(r.Body), &it)
 		if filepath.Ext(it.Path) != ".gif" {
 			t.Errorf("%s stored as %s: the extension is not the sniffed type's", c.file, it.Path)
 		}
 		for _, method := range []string{"GET", "HEAD"} {
-			got := do(t, h, httptest.NewRequest(method, mediaURL(it.Path), nil)) // it.URL is a variant
+			got := do(t, h, httptest.NewRequest(method, media.URL(it.Path), nil)) // it.URL is a variant
 			if got.StatusCode != http.StatusOK {
 				t.Errorf("%s %s: %d", method, it.Path, got.StatusCode)
 			}
@@ -141,21 +143,21 @@ func TestMediaServedAsStoredType(t *testing.T) {
 	if r.StatusCode != http.StatusCreated {
 		t.Fatalf("upload: %d %s", r.StatusCode, r.Body)
 	}
-	var img GalleryItem
+	var img media.GalleryItem
 	json.Unmarshal([]byte(r.Body), &img)
 	if !strings.HasSuffix(img.Path, ".jpg") {
 		t.Errorf("JPEG named photo.png stored as %s", img.Path)
 	}
-	original := mediaURL(img.Path) // img.URL is the smallest variant
+	original := media.URL(img.Path) // img.URL is the smallest variant
 	checkMediaHeaders(t, get(t, h, original), "image/jpeg")
-	var vs []Variant
+	var vs []media.StoredVariant
 	rows, _ := store.ListMedia(context.Background())
 	json.Unmarshal([]byte(rows[0].Variants), &vs)
 	if len(vs) == 0 {
 		t.Fatal("no variants")
 	}
 	for _, v := range vs {
-		vr := get(t, h, mediaURL(v.Path))
+		vr := get(t, h, media.URL(v.Path))
 		if vr.StatusCode != http.StatusOK || !strings.HasPrefix(vr.Body, "RIFF") {
 			t.Errorf("variant %s: %d", v.Path, vr.StatusCode)
 		}
@@ -166,7 +168,7 @@ func TestMediaServedAsStoredType(t *testing.T) {
 	if r.StatusCode != http.StatusCreated {
 		t.Fatalf("video upload: %d %s", r.StatusCode, r.Body)
 	}
-	var vid GalleryItem
+	var vid media.GalleryItem
 	json.Unmarshal([]byte(r.Body), &vid)
 	if !strings.HasSuffix(vid.Path, ".mp4") {
 		t.Errorf("MP4 named clip.mov stored as %s", vid.Path)

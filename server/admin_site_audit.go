@@ -126,7 +126,7 @@ func (s *Server) securityEnv() securitycheck.Env {
 			if err != nil || len(m) == 0 {
 				return "", err
 			}
-			return mediaURL(m[0].Path), nil
+			return media.URL(m[0].Path), nil
 		}
 	}
 	return e
@@ -169,6 +169,19 @@ func (s *Server) adminSEOAudit(c echo.Context) error {
 		}
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// adminSEOAuditPage audits one of the site's own pages now (?path=/contact),
+// through the server's own handler: never another host.
+func (s *Server) adminSEOAuditPage(c echo.Context) error {
+	p := c.QueryParam("path")
+	if p == "" {
+		p = "/"
+	}
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsAny(p, "\\\r\n") || len(p) > 512 {
+		return &StatusError{Status: http.StatusBadRequest, Message: "Give the path of one of the site's pages, such as /contact."}
+	}
+	return c.JSON(http.StatusOK, s.audits.seo.AuditPath(c.Request().Context(), p))
 }
 
 // seoHow says how the site-wide score is computed.

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/securitycheck"
 	"github.com/atlanta-restoration/site/seoaudit"
 )
@@ -320,13 +322,13 @@ func TestSecurityScanThroughTheHandler(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ := store.RecentMedia(ctx, 1)
-	served := get(t, srv, mediaURL(m[0].Path))
+	served := get(t, srv, media.URL(m[0].Path))
 	_, sandboxed := securityCSPHas(served.Header.Get("Content-Security-Policy"), "sandbox")
 	for _, x := range rs {
 		if x.ID != "headers-media" {
 			continue
 		}
-		if !strings.Contains(x.Description, mediaURL(m[0].Path)) || (x.Status == securitycheck.Pass) != sandboxed {
+		if !strings.Contains(x.Description, media.URL(m[0].Path)) || (x.Status == securitycheck.Pass) != sandboxed {
 			t.Errorf("media check %s %q; the file is served sandboxed: %v", x.Status, x.Description, sandboxed)
 		}
 	}
@@ -357,5 +359,43 @@ func TestSecurityScanRequestIsQueued(t *testing.T) {
 	sc, _, err := store.LatestSecurityScan(context.Background())
 	if err != nil || sc.TriggeredBy != securitycheck.TriggerManual {
 		t.Errorf("scan %+v, %v", sc, err)
+	}
+}
+
+// One page audited on demand by the server's rules (the rules exist
+// once, issue 21): the page's 13 checks and both scores, for a PIN
+// session; refused without one, for staff, and for anything that is not
+// a path of this site.
+func TestSEOAuditOnePage(t *testing.T) {
+	_, _, h := accountServer(t)
+	pin := unlock(t, h)
+	r := jsonReq(t, h, "GET", "/api/admin/seo-audit/page?path=/contact", pin, nil)
+	var out struct {
+		Path            string
+		StatusCode      int
+		Checks          []struct{ Check, Status, Category string }
+		ComplianceScore int
+		Counts          struct{ Passed, Warnings, Failed int }
+	}
+	if err := json.Unmarshal([]byte(r.Body), &out); err != nil || r.StatusCode != 200 {
+		t.Fatalf("%d %s", r.StatusCode, r.Body)
+	}
+	if out.Path != "/contact" || out.StatusCode != 200 || len(out.Checks) != 13 || out.Counts.Passed == 0 || out.ComplianceScore <= 0 {
+		t.Errorf("audit of /contact: %+v", out)
+	}
+	for _, bad := range []string{"//evil.example/", "https://evil.example/", "/a\\b", "contact", "/" + strings.Repeat("a", 600)} {
+		if r := jsonReq(t, h, "GET", "/api/admin/seo-audit/page?path="+url.QueryEscape(bad), pin, nil); r.StatusCode != http.StatusBadRequest {
+			t.Errorf("path %q: %d", bad, r.StatusCode)
+		}
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/seo-audit/page?path=/no-such-page", pin, nil); r.StatusCode != 200 || !strings.Contains(r.Body, `"statusCode":404`) {
+		t.Errorf("a missing page: %d %s", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/seo-audit/page?path=/", "", nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("no session: %d", r.StatusCode)
+	}
+	staff := signIn(t, h, staffEmail, staffPass)
+	if r := jsonReq(t, h, "GET", "/api/admin/seo-audit/page?path=/", staff, nil); r.StatusCode != http.StatusForbidden {
+		t.Errorf("staff: %d", r.StatusCode)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/web/auth"
 )
 
@@ -240,7 +241,7 @@ func TestUploadImageAndVideoThenDelete(t *testing.T) {
 	if r.StatusCode != http.StatusCreated {
 		t.Fatalf("image upload: %d %s", r.StatusCode, r.Body)
 	}
-	var img GalleryItem
+	var img media.GalleryItem
 	json.Unmarshal([]byte(r.Body), &img)
 	if img.Type != "image" || img.ProjectName != "Kitchen Fire Repair" || img.Width != 1200 || img.Height != 900 ||
 		!strings.HasPrefix(img.Path, "projects/kitchen-fire-repair/") || !strings.HasSuffix(img.Path, ".jpg") || !strings.Contains(img.Srcset, "480w") {
@@ -251,7 +252,7 @@ func TestUploadImageAndVideoThenDelete(t *testing.T) {
 	if r.StatusCode != http.StatusCreated {
 		t.Fatalf("video upload: %d %s", r.StatusCode, r.Body)
 	}
-	var vid GalleryItem
+	var vid media.GalleryItem
 	json.Unmarshal([]byte(r.Body), &vid)
 	if vid.Type != "video" || !strings.HasSuffix(vid.Path, ".mp4") {
 		t.Errorf("video item %+v", vid)
@@ -339,7 +340,7 @@ func TestUploadTraversalNames(t *testing.T) {
 	} {
 		r := upload(t, h, tok, c.project, c.file, testJPEG(t, 20, 20))
 		if r.StatusCode == http.StatusCreated {
-			var it GalleryItem
+			var it media.GalleryItem
 			json.Unmarshal([]byte(r.Body), &it)
 			if strings.Contains(it.Path, "..") || !strings.HasPrefix(it.Path, "projects/") || strings.Count(it.Path, "/") != 2 {
 				t.Errorf("%q/%q stored at %q", c.project, c.file, it.Path)
@@ -411,7 +412,7 @@ func TestUploadStreamsLargeFile(t *testing.T) {
 	if w.Code != http.StatusCreated {
 		t.Fatalf("status %d %s", w.Code, w.Body.String())
 	}
-	var it GalleryItem
+	var it media.GalleryItem
 	json.Unmarshal(w.Body.Bytes(), &it)
 	info, err := os.Stat(srv.cfg.DataDir + "/media/" + it.Path)
 	if err != nil || info.Size() != size {

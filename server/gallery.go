@@ -2,109 +2,14 @@ package server
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"path"
-	"strings"
-	"time"
 
-	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
 )
 
-// GalleryItem is a portfolio photo or video (spec 3).
-type GalleryItem struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	URL         string `json:"url"`
-	Type        string `json:"type"`
-	ProjectName string `json:"projectName"`
-	Project     string `json:"project"`
-	UploadedAt  string `json:"uploadedAt"`
-	Width       int    `json:"width"`
-	Height      int    `json:"height"`
-	Srcset      string `json:"srcset"`
-	// Poster is the URL of a video's poster image, "" when it has none.
-	Poster string `json:"poster"`
-	Path   string `json:"path"`
-	// Caption is the owner's caption, shown under the picture ("" for
-	// none). Alt is the alt text to show: the owner's, or when they wrote
-	// none (AltDefault) one naming the project, never the file name.
-	Caption    string `json:"caption"`
-	Alt        string `json:"alt"`
-	AltDefault bool   `json:"altDefault,omitempty"`
-}
-
-// Gallery is the portfolio block's data.
-type Gallery struct {
-	Items        []GalleryItem `json:"items"`
-	ProjectCount int           `json:"projectCount"`
-}
-
-// placeholderFile is the storage placeholder that is never shown (spec 5).
-const placeholderFile = ".emptyFolderPlaceholder"
-
-// ProjectDisplayName turns a folder name into a title: dashes become
-// spaces and each word is capitalised (spec 5).
-func ProjectDisplayName(folder string) string {
-	words := strings.Fields(strings.ReplaceAll(folder, "-", " "))
-	for i, w := range words {
-		words[i] = strings.ToUpper(w[:1]) + w[1:]
-	}
-	return strings.Join(words, " ")
-}
-
-// IsVideoName reports whether a file name is a video by extension (spec 5).
-func IsVideoName(name string) bool {
-	switch strings.ToLower(strings.TrimPrefix(path.Ext(name), ".")) {
-	case "mp4", "mov", "avi", "mkv", "webm":
-		return true
-	}
-	return false
-}
-
-// Variant is one resized WebP rendition of an image.
-type Variant struct {
-	Width int    `json:"w"`
-	Path  string `json:"p"`
-}
-
-// mediaURL is where a stored file is served.
-func mediaURL(p string) string { return "/media/" + p }
-
-func galleryItem(m db.Media) GalleryItem {
-	kind := "image"
-	if m.Kind == "video" || IsVideoName(m.Name) {
-		kind = "video"
-	}
-	it := GalleryItem{
-		ID: m.ID, Name: m.Name, URL: mediaURL(m.Path), Type: kind, Project: m.Project,
-		ProjectName: ProjectDisplayName(m.Project), UploadedAt: m.CreatedAt.UTC().Format(time.RFC3339),
-		Width: m.Width, Height: m.Height, Path: m.Path, Caption: m.Caption, Alt: m.Alt,
-	}
-	if it.Alt == "" {
-		it.Alt, it.AltDefault = media.DefaultAlt(kind, it.ProjectName), true
-	}
-	if m.Poster != "" {
-		it.Poster = mediaURL(m.Poster)
-	}
-	var vs []Variant
-	if m.Variants != "" && json.Unmarshal([]byte(m.Variants), &vs) == nil && len(vs) > 0 {
-		parts := make([]string, 0, len(vs))
-		for _, v := range vs {
-			parts = append(parts, fmt.Sprintf("%s %dw", mediaURL(v.Path), v.Width))
-		}
-		it.Srcset = strings.Join(parts, ", ")
-		// The smallest variant is the default src: phones fetch least.
-		it.URL = mediaURL(vs[0].Path)
-	}
-	return it
-}
-
 // gallery reads the portfolio from the database. A failure is logged and
 // shows the empty state (spec 4: load failure shows empty).
-func (s *Server) gallery(ctx context.Context) *Gallery {
-	g := &Gallery{Items: []GalleryItem{}}
+func (s *Server) gallery(ctx context.Context) *media.Gallery {
+	g := &media.Gallery{Items: []media.GalleryItem{}}
 	if s.store == nil {
 		return g
 	}
@@ -115,10 +20,10 @@ func (s *Server) gallery(ctx context.Context) *Gallery {
 	}
 	projects := map[string]bool{}
 	for _, m := range rows {
-		if m.Name == placeholderFile {
+		if m.Name == media.PlaceholderFile {
 			continue
 		}
-		g.Items = append(g.Items, galleryItem(m))
+		g.Items = append(g.Items, media.ItemOf(m))
 		projects[m.Project] = true
 	}
 	g.ProjectCount = len(projects)

@@ -82,6 +82,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.GET("/api/admin/health", s.adminHealth, tools)
 	e.POST("/api/admin/health/run", s.adminHealthRun, tools)
 	e.GET("/api/admin/seo-audit", s.adminSEOAudit, tools)
+	e.GET("/api/admin/seo-audit/page", s.adminSEOAuditPage, tools)
 	e.POST("/api/admin/seo-audit/run", s.adminRunJob(jobSEOAudit, func(ctx context.Context) string {
 		r, err := s.store.LatestSEOAuditRun(ctx)
 		if err != nil {
@@ -108,17 +109,16 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/api/admin/indexnow/submit", s.indexNow.submit, tools)
 	e.GET("/api/admin/indexnow/submissions", s.indexNow.submissions, tools)
 
-	// Admin: leads (spec 6: staff masked, admins full)
-	e.GET("/api/admin/leads", s.listLeads, a.Require(auth.LeadsRead))
-	e.GET("/api/admin/leads/export.csv", s.exportLeads, a.RequireOr(exportRestricted, auth.LeadsRead, auth.LeadsFull))
-	e.GET("/api/admin/leads/:id", s.leadDetail, a.RequireOr(restricted, auth.LeadsRead, auth.LeadsFull))
-	e.PATCH("/api/admin/leads/:id", s.setLeadStatus, a.Require(auth.LeadsStatus))
-
-	// Admin: accounts and the audit log
-	e.GET("/api/admin/users", s.listUsers, users)
-	e.POST("/api/admin/users", s.createUser, users)
-	e.PATCH("/api/admin/users/:id", s.updateUser, users)
-	e.GET("/api/admin/audit", s.listAudit, users)
+	// Admin: the Secure Leads Manager (spec 6: staff masked, admins full)
+	lm := s.leadsManager
+	e.GET("/api/admin/leads", lm.List, a.Require(auth.LeadsRead))
+	e.GET("/api/admin/leads/export.csv", lm.Export, a.RequireOr(exportRestricted, auth.LeadsRead, auth.LeadsFull))
+	e.GET("/api/admin/leads/:id", lm.Detail, a.RequireOr(restricted, auth.LeadsRead, auth.LeadsFull))
+	e.PATCH("/api/admin/leads/:id", lm.SetStatus, a.Require(auth.LeadsStatus))
+	e.GET("/api/admin/users", lm.Users, users)
+	e.POST("/api/admin/users", lm.CreateUser, users)
+	e.PATCH("/api/admin/users/:id", lm.UpdateUser, users)
+	e.GET("/api/admin/audit", lm.Audit, users)
 
 	// Any other admin path: 401 without a session, 404 with one, so
 	// probing reveals nothing.

@@ -14,6 +14,7 @@ import (
 	"github.com/atlanta-restoration/site/health"
 	"github.com/atlanta-restoration/site/indexnow"
 	"github.com/atlanta-restoration/site/jobs"
+	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/reviews"
 )
 
@@ -220,11 +221,11 @@ func (s *Server) adminActivity(c echo.Context) error {
 	if err != nil {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Recent activity could not be loaded.", Err: err}
 	}
-	media, err := s.store.RecentMedia(ctx, 200)
+	files, err := s.store.RecentMedia(ctx, 200)
 	if err != nil {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Recent activity could not be loaded.", Err: err}
 	}
-	out := uploadActivity(media)
+	out := uploadActivity(files)
 	for _, r := range runs {
 		out = append(out, Activity{Kind: "job", Job: r.Job, Title: jobTitles[r.Job], Summary: r.Summary, Outcome: r.Outcome, At: r.FinishedAt})
 	}
@@ -237,7 +238,7 @@ func (s *Server) adminActivity(c echo.Context) error {
 
 // uploadActivity folds uploads (newest first) into one line per project
 // per batch: files of one project less than 10 minutes apart.
-func uploadActivity(media []db.Media) []Activity {
+func uploadActivity(files []db.Media) []Activity {
 	var out []Activity
 	var photos, videos int
 	flush := func(m db.Media) {
@@ -252,13 +253,13 @@ func uploadActivity(media []db.Media) []Activity {
 		if len(what) == 2 {
 			title += " and " + what[1]
 		}
-		out[len(out)-1].Title = title + " uploaded to " + ProjectDisplayName(m.Project)
+		out[len(out)-1].Title = title + " uploaded to " + media.ProjectDisplayName(m.Project)
 		photos, videos = 0, 0
 	}
-	for i, m := range media {
-		if i == 0 || m.Project != media[i-1].Project || media[i-1].CreatedAt.Sub(m.CreatedAt) > 10*time.Minute {
+	for i, m := range files {
+		if i == 0 || m.Project != files[i-1].Project || files[i-1].CreatedAt.Sub(m.CreatedAt) > 10*time.Minute {
 			if i > 0 {
-				flush(media[i-1])
+				flush(files[i-1])
 			}
 			out = append(out, Activity{Kind: "upload", Outcome: db.OutcomeOK, At: m.CreatedAt})
 		}
@@ -268,8 +269,8 @@ func uploadActivity(media []db.Media) []Activity {
 			photos++
 		}
 	}
-	if len(media) > 0 {
-		flush(media[len(media)-1])
+	if len(files) > 0 {
+		flush(files[len(files)-1])
 	}
 	return out
 }

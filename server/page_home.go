@@ -4,22 +4,23 @@ import (
 	"context"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/media"
 )
 
 // HomeData is the home page's data.
 type HomeData struct {
-	HeroCity        string        `json:"heroCity"`
-	HeroCounty      string        `json:"heroCounty"`
-	Services        []ServiceCard `json:"services"`
-	Gallery         *Gallery      `json:"gallery"`
-	Reviews         []db.Review   `json:"reviews"`
-	Trust           TrustData     `json:"trust"`
-	Categories      any           `json:"categories"`
-	Featured        []ArticleCard `json:"featured"`
-	Latest          []ArticleCard `json:"latest"`
-	FAQs            any           `json:"faqs"`
-	DescriptionFAQs any           `json:"descriptionFaqs"`
-	Related         RelatedData   `json:"related"`
+	HeroCity        string         `json:"heroCity"`
+	HeroCounty      string         `json:"heroCounty"`
+	Services        []ServiceCard  `json:"services"`
+	Gallery         *media.Gallery `json:"gallery"`
+	Reviews         []db.Review    `json:"reviews"`
+	Trust           TrustData      `json:"trust"`
+	Categories      any            `json:"categories"`
+	Featured        []ArticleCard  `json:"featured"`
+	Latest          []ArticleCard  `json:"latest"`
+	FAQs            any            `json:"faqs"`
+	DescriptionFAQs any            `json:"descriptionFaqs"`
+	Related         RelatedData    `json:"related"`
 }
 
 // LatestArticles is spec 9's "latest articles 6".

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/atlanta-restoration/site/content"
+	"github.com/atlanta-restoration/site/media"
 )
 
 // infoRoutes are the portfolio, contact, emergency, about, privacy, terms
@@ -24,7 +25,7 @@ func infoRoutes() []Route {
 
 // PortfolioData is the portfolio page's data.
 type PortfolioData struct {
-	Gallery *Gallery `json:"gallery"`
+	Gallery *media.Gallery `json:"gallery"`
 }
 
 func loadPortfolio(ctx context.Context, s *Server, _ params) (page, error) {
@@ -164,7 +165,7 @@ var fixedLabels = map[string]string{
 // labelFromPath turns "/some-page" into "Some Page".
 func labelFromPath(p string) string {
 	segs := strings.Split(strings.Trim(p, "/"), "/")
-	return ProjectDisplayName(segs[len(segs)-1])
+	return media.ProjectDisplayName(segs[len(segs)-1])
 }
 
 // loadHTMLSitemap lists every indexable route of the table, grouped.
@@ -235,7 +236,7 @@ func loadHTMLSitemap(_ context.Context, s *Server, _ params) (page, error) {
 		if co, ok := c.County(slug); ok {
 			return co.Name
 		}
-		return ProjectDisplayName(slug)
+		return media.ProjectDisplayName(slug)
 	}
 	order := []string{}
 	for _, co := range c.Counties {

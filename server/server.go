@@ -37,6 +37,7 @@ import (
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/storage"
 	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/web/leadsmanager"
 )
 
 // Options are the server's dependencies.
@@ -112,6 +113,8 @@ type Server struct {
 
 	// auth signs people in and guards every admin route (web/auth).
 	auth *auth.Service
+	// leadsManager is the Secure Leads Manager's HTTP side.
+	leadsManager *leadsmanager.Handler
 	// indexNow is the IndexNow tab's API.
 	indexNow *indexNow
 	// hashGate bounds concurrent bcrypt/argon2 comparisons server-wide.
@@ -176,6 +179,7 @@ func New(o Options) (*Server, error) {
 	if s.store != nil {
 		s.settings = s.overlaySettings
 	}
+	s.leadsManager = &leadsmanager.Handler{Store: o.Store, Auth: s.auth, Hash: s.hashGate, Log: o.Log}
 	if err := s.auth.SetupPIN(context.Background()); err != nil {
 		return nil, err
 	}
