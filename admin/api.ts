@@ -1,117 +1,99 @@
-// The admin token lives in this module's memory only: a full reload drops
-// it and the area locks again (spec 4). The server checks it on every call.
+// The one token client of the admin app (issue 21, docs/admin-auth-api.md).
+//
+// Both ways in are one session model on the server; the browser only
+// differs in how it proves the session:
+// - a PIN session is a bearer token kept in this module's memory only, so
+//   a reload locks the area again (spec 4);
+// - an account session is an HttpOnly cookie the browser sends by itself
+//   (credentials: "same-origin"), so it survives a reload and a new tab.
+// Every request carries X-Requested-With: fetch, the server's CSRF check
+// for the cookie (a cross-site form or image cannot set that header).
+
 let token: string | null = null;
-let onExpired: (() => void) | null = null;
+/** live says a signed-in session is believed to be running: only then does
+ * a 401 mean "it expired" (during the gate a 401 is just a wrong answer). */
+let live = false;
+let onExpired: ((wasPin: boolean) => void) | null = null;
 
-export function setToken(t: string | null) {
-  token = t;
-  // Locking the PIN area (Lock button) also ends the account session.
-  if (t === null) signOutAccount();
-}
-/** lock ends the PIN session on the server (so the token is dead even if
- * it leaked) and forgets it here; the account session goes with it. */
-export function lock() {
-  const t = token;
-  setToken(null);
-  if (t !== null) fetch("/api/admin/logout", { method: "POST", headers: { Authorization: `Bearer ${t}` }, keepalive: true }).catch(() => {});
-}
-export function hasToken() { return token !== null; }
-/** getToken is for requests api() cannot make (upload progress). */
-export function getToken() { return token; }
-export function onSessionExpired(f: () => void) { onExpired = f; }
-
-/** ApiError carries the server's message for toasts. */
+/** ApiError carries the server's message (and its title, when it has one)
+ * for toasts and inline errors. */
 export class ApiError extends Error {
   constructor(public status: number, message: string, public body: any = null) { super(message); }
 }
 
-async function send(path: string, init: RequestInit, bearer: string | null): Promise<Response> {
+/** NOT_EXPIRY are the endpoints whose 401 means a wrong PIN, password or
+ * code rather than a dead session. */
+const NOT_EXPIRY = new Set(["/api/admin/unlock", "/api/admin/login", "/api/admin/login/totp", "/api/admin/2fa/confirm"]);
+
+/** beginSession records a signed-in session: pinToken for the PIN (kept in
+ * memory), null for an account (the cookie does the work). */
+export function beginSession(pinToken: string | null) {
+  token = pinToken;
+  live = true;
+}
+
+/** endSession signs out: the server ends the session (bearer or cookie)
+ * and clears the cookie; the token is forgotten here at once. The promise
+ * settles with whether the server confirmed it. */
+export function endSession(): Promise<boolean> {
+  const headers = authHeaders();
+  token = null;
+  live = false;
+  return fetch("/api/admin/logout", { method: "POST", headers, credentials: "same-origin", keepalive: true })
+    .then((r) => r.ok || r.status === 401, () => false);
+}
+
+/** onSessionExpired registers what the app does when a live session gets a
+ * 401: back to the gate (wasPin picks the toast). */
+export function onSessionExpired(f: (wasPin: boolean) => void) { onExpired = f; }
+
+/** expired is called for a 401 on a live session (also by requests made
+ * outside apiFetch, such as the upload's XMLHttpRequest). */
+export function expired() {
+  if (!live) return;
+  const wasPin = token !== null;
+  token = null;
+  live = false;
+  onExpired?.(wasPin);
+}
+
+/** authHeaders are the headers every admin request carries; exported for
+ * XMLHttpRequest (upload progress), which apiFetch cannot replace. */
+export function authHeaders(): Record<string, string> {
+  const h: Record<string, string> = { "X-Requested-With": "fetch" };
+  if (token) h.Authorization = `Bearer ${token}`;
+  return h;
+}
+
+/** apiFetch is the raw request (blobs, uploads): the session's
+ * credentials and headers, a network failure as ApiError(0), and a 401 on
+ * a live session sends the app back to the gate. */
+export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
-  if (bearer) headers.set("Authorization", `Bearer ${bearer}`);
-  if (init.body && typeof init.body === "string") headers.set("Content-Type", "application/json");
+  for (const [k, v] of Object.entries(authHeaders())) headers.set(k, v);
+  if (typeof init.body === "string") headers.set("Content-Type", "application/json");
+  let res: Response;
   try {
-    return await fetch(path, { ...init, headers });
+    res = await fetch(path, { ...init, headers, credentials: "same-origin" });
   } catch {
     throw new ApiError(0, "The server could not be reached. Check your connection.");
   }
-}
-
-/** api calls an admin endpoint with the token; a 401 locks the area. */
-export async function api<T = any>(path: string, init: RequestInit = {}): Promise<T> {
-  const res = await send(path, init, token);
-  const body = await res.json().catch(() => null);
-  if (res.status === 401 && path !== "/api/admin/unlock") {
-    token = null;
-    signOutAccount();
-    onExpired?.();
-  }
-  if (!res.ok) throw new ApiError(res.status, body?.error || `HTTP ${res.status}`, body);
-  return body as T;
-}
-
-// The account session (Secure Leads Manager, Users, Audit Log) has its own
-// bearer token, separate from the PIN token and, like it, kept in memory
-// only: never in localStorage, sessionStorage or a cookie.
-let accountToken: string | null = null;
-const accountListeners = new Set<() => void>();
-
-export function hasAccountToken() { return accountToken !== null; }
-
-/** onAccountSignedOut calls f whenever the account token is dropped (sign
- * out, Lock, or a 401 from an account endpoint); it returns the unsubscribe. */
-export function onAccountSignedOut(f: () => void): () => void {
-  accountListeners.add(f);
-  return () => { accountListeners.delete(f); };
-}
-
-function dropAccount() {
-  if (accountToken === null) return;
-  accountToken = null;
-  accountListeners.forEach((f) => f());
-}
-
-/** SignInResult is POST /api/admin/login's answer (docs/leads-api.md). */
-export interface SignInResult { token: string; role: "admin" | "staff"; name: string; email: string; expiresAt: string }
-
-/** signIn exchanges an email and password for an account token. Errors
- * carry the server's message ('Invalid email or password', lockout). */
-export async function signIn(email: string, password: string): Promise<SignInResult> {
-  const res = await send("/api/admin/login", { method: "POST", body: JSON.stringify({ email, password }) }, null);
-  const body = await res.json().catch(() => null);
-  if (!res.ok || !body?.token) throw new ApiError(res.status, body?.error || `HTTP ${res.status}`, body);
-  accountToken = body.token;
-  return body as SignInResult;
-}
-
-/** signOutAccount ends the account session: the server revokes the token
- * (fire-and-forget) and the screens return to the sign-in form. The PIN
- * area stays unlocked. */
-export function signOutAccount() {
-  const t = accountToken;
-  if (t === null) return;
-  dropAccount();
-  fetch("/api/admin/logout", { method: "POST", headers: { Authorization: `Bearer ${t}` }, keepalive: true }).catch(() => {});
-}
-
-/** accountFetch makes a raw request with the account token (CSV export
- * reads a blob). A 401 drops the token and returns to the sign-in form. */
-export async function accountFetch(path: string, init: RequestInit = {}): Promise<Response> {
-  const res = await send(path, init, accountToken);
-  if (res.status === 401) dropAccount();
+  if (res.status === 401 && !NOT_EXPIRY.has(path.split("?")[0])) expired();
   return res;
 }
 
-/** accountApi calls an account endpoint (JSON) with the account token. A
- * 401 signs the account out without locking the PIN area. */
-export async function accountApi<T = any>(path: string, init: RequestInit = {}): Promise<T> {
-  const res = await accountFetch(path, init);
-  const body = await res.json().catch(() => null);
+/** api calls an admin JSON endpoint; an error status throws ApiError with
+ * the server's message. */
+export async function api<T = any>(path: string, init: RequestInit = {}): Promise<T> {
+  const res = await apiFetch(path, init);
+  const body = res.status === 204 ? null : await res.json().catch(() => null);
   if (!res.ok) throw new ApiError(res.status, body?.error || `HTTP ${res.status}`, body);
   return body as T;
 }
 
 /** titledError returns the server's titled error ('Access Restricted',
- * 'Export Restricted') as a toast's title and description, or null. */
+ * 'Export Restricted', 'Authentication Required') as a toast's title and
+ * description, or null. */
 export function titledError(err: unknown): { title: string; description: string } | null {
   if (err instanceof ApiError && err.body?.title && err.body?.error) return { title: String(err.body.title), description: String(err.body.error) };
   return null;

@@ -1,58 +1,116 @@
 import "../styles/admin.css";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Head } from "../components/head";
-import { lock as endSession, onSessionExpired } from "./api";
+import { api, beginSession, endSession, onSessionExpired } from "./api";
 import { Gate } from "./gate";
-import { AdminLayout, adminPath } from "./layout";
+import { AdminLayout } from "./layout";
 import { useToast } from "./toast";
 import { ADMIN_PAGES } from "./pages";
+import { adminPath, SCREENS, screenFor } from "./screens";
+import { ACCOUNT_ONLY, canOpen, SessionProvider, type Session, type SessionControls } from "./session";
+import { NotAvailable } from "./unavailable";
 import type { Site } from "../components/types";
 
+/** AdminPageInfo is a screen as the server lists it in the page data. */
 export interface AdminPageInfo { slug: string; title: string }
 
 const slugFrom = (path: string) => path.replace(/^\/admin\/?/, "").split("/")[0];
 
-/** AdminApp is the admin area in the browser: locked on every load, then
- * client-side navigation between screens so the in-memory token survives. */
-export function AdminApp({ initial, pages, site, baseUrl }: { initial: string; pages: AdminPageInfo[]; site: Site; baseUrl: string }) {
-  const [unlocked, setUnlocked] = useState(false);
+/** AdminApp is the admin area in the browser (issue 21). On load it asks
+ * the server whether an account session is live (its cookie survives a
+ * reload and a new tab): if so, the screen asked for opens at once; if it
+ * is between its password and its code, that step resumes; otherwise the
+ * gate shows. A PIN session is never kept across loads (spec 4). Then
+ * client-side navigation between screens keeps the in-memory PIN token. */
+export function AdminApp({ initial, site, baseUrl }: { initial: string; pages?: AdminPageInfo[]; site: Site; baseUrl: string }) {
+  const [session, setSession] = useState<Session | null>(null);
+  const [checking, setChecking] = useState(true);
+  const [resume, setResume] = useState<Session | null>(null);
+  const [wantAccount, setWantAccount] = useState(false);
   const [slug, setSlug] = useState(initial);
+  const decided = useRef(false); // a sign-in at the gate wins over a late answer to the load-time check
   const toast = useToast();
+
   useEffect(() => {
     // Locked on every load: any earlier flag is cleared (spec 4).
     sessionStorage.removeItem("admin_authenticated");
-    onSessionExpired(() => {
-      setUnlocked(false);
+    onSessionExpired((wasPin) => {
       sessionStorage.removeItem("admin_authenticated");
-      toast({ title: "Session expired", description: "Enter your PIN again to continue.", variant: "destructive" });
+      setSession(null);
+      setResume(null);
+      toast({ title: "Session expired", description: wasPin ? "Enter your PIN again to continue." : "Sign in again to continue.", variant: "destructive" });
     });
+    api<Session>("/api/admin/session").then((s) => {
+      if (decided.current || !s || s.kind !== "account") return;
+      if (s.stage === "full") {
+        beginSession(null);
+        setSession(s);
+      } else {
+        setResume(s);
+      }
+    }).catch(() => { /* no live session: the gate */ }).finally(() => setChecking(false));
     const onPop = () => setSlug(slugFrom(window.location.pathname));
     window.addEventListener("popstate", onPop);
     return () => window.removeEventListener("popstate", onPop);
   }, [toast]);
+
   const navigate = useCallback((next: string) => {
-    if (next !== slugFrom(window.location.pathname)) history.pushState(null, "", adminPath(next));
+    if (next !== slugFrom(window.location.pathname) || window.location.search) history.pushState(null, "", adminPath(next));
     setSlug(next);
     window.scrollTo({ top: 0, behavior: "instant" as ScrollBehavior });
   }, []);
-  const lock = () => {
-    endSession();
-    sessionStorage.removeItem("admin_authenticated");
-    setUnlocked(false);
-  };
-  const info = pages.find((p) => p.slug === slug) || pages[0];
-  const title = slug === "indexnow" ? "SEO & IndexNow | Admin" : `${info.title} | Admin`;
-  const Page = ADMIN_PAGES[slug] || ADMIN_PAGES[""];
+
+  const signedIn = useCallback((s: Session) => {
+    decided.current = true;
+    setResume(null);
+    setWantAccount(false);
+    setSession(s);
+  }, []);
+
+  const controls = useMemo<SessionControls | null>(() => session && {
+    session,
+    update: (s: Session) => setSession(s),
+    signOut: () => {
+      const account = session.kind === "account";
+      sessionStorage.removeItem("admin_authenticated");
+      setSession(null);
+      setWantAccount(false);
+      endSession().then((ok) => {
+        if (!account) return;
+        toast(ok ? { title: "Signed out", description: "Your session has ended on this device." }
+          : { title: "Sign-out not confirmed", description: "The server could not be reached. Sign out again when you are back online.", variant: "destructive" });
+      });
+    },
+    toAccountSignIn: () => {
+      // Leaving the PIN session for an account: the PIN session ends on
+      // the server, the screen (and its ?lead= link) stays to come back to.
+      sessionStorage.removeItem("admin_authenticated");
+      endSession();
+      setSession(null);
+      setWantAccount(true);
+    },
+  }, [session, toast]);
+
+  const screen = screenFor(slug) || SCREENS[0];
+  const Page = ADMIN_PAGES[screen.slug] || ADMIN_PAGES[""];
+  const accountScreen = ACCOUNT_ONLY.has(screen.capability);
   return (
     <>
       <Head tags={[
-        { tag: "title", attrs: {}, text: title },
-        { tag: "link", attrs: { rel: "canonical", href: baseUrl + adminPath(slug) } },
+        { tag: "title", attrs: {}, text: `${screen.title} | Admin` },
+        { tag: "link", attrs: { rel: "canonical", href: baseUrl + adminPath(screen.slug) } },
       ]} />
-      {!unlocked ? <Gate onUnlock={() => setUnlocked(true)} /> : (
-        <AdminLayout current={slug} navigate={navigate} onLock={lock}>
-          <Page key={slug} navigate={navigate} site={site} />
-        </AdminLayout>
+      {!controls ? (
+        <Gate onSignedIn={signedIn} resume={resume} checking={checking} focusAccount={wantAccount || accountScreen}
+          accountHint={accountScreen ? `The ${screen.title} needs an account sign-in.` : undefined} />
+      ) : (
+        <SessionProvider value={controls}>
+          <AdminLayout current={screen.slug} navigate={navigate}>
+            {canOpen(controls.session, screen)
+              ? <Page key={screen.slug} navigate={navigate} site={site} />
+              : <NotAvailable key={screen.slug} screen={screen} navigate={navigate} />}
+          </AdminLayout>
+        </SessionProvider>
       )}
     </>
   );

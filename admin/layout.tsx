@@ -1,26 +1,14 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Icon } from "../components/icons";
+import { adminPath, SCREENS, screenFor } from "./screens";
+import { canOpen, useSession } from "./session";
+import { Badge } from "./ui";
 
-/** SIDEBAR is spec 2.4's sidebar, in order. */
-export const SIDEBAR = [
-  { slug: "", label: "Dashboard", icon: "home" },
-  { slug: "upload", label: "Photo Upload", icon: "camera" },
-  { slug: "seo-audit", label: "SEO Audit", icon: "search" },
-  { slug: "analytics", label: "Analytics", icon: "users" },
-  { slug: "content", label: "Content Management", icon: "file-text" },
-  { slug: "locations", label: "Location Pages", icon: "map-pin" },
-  { slug: "schema", label: "Schema Management", icon: "book" },
-  { slug: "performance", label: "Performance", icon: "clock" },
-  { slug: "security", label: "Security", icon: "shield" },
-  { slug: "indexnow", label: "SEO & IndexNow", icon: "arrow-right" },
-  { slug: "settings", label: "System Settings", icon: "hammer" },
-];
+export { adminPath };
 
 export const SIDEBAR_COOKIE = "sidebar_state";
 const COOKIE_MAX_AGE = 60 * 60 * 24 * 7; // 7 days (spec 9)
 export const MOBILE_BREAKPOINT = 768;
-
-export const adminPath = (slug: string) => (slug ? `/admin/${slug}` : "/admin");
 
 function readCookie(): boolean {
   const m = document.cookie.match(/(?:^|; )sidebar_state=(true|false)/);
@@ -41,8 +29,11 @@ function useIsMobile() {
 
 /** AdminLayout is the shell: a sidebar that collapses to icons (state kept
  * in a cookie for 7 days), toggled by its trigger or Ctrl/Cmd+B, and a
- * drawer below 768 px. */
-export function AdminLayout({ current, navigate, onLock, children }: { current: string; navigate: (slug: string) => void; onLock: () => void; children: ReactNode }) {
+ * drawer below 768 px. The sidebar lists the manifest's screens the
+ * session can open (admin/screens.json), and who is signed in. */
+export function AdminLayout({ current, navigate, children }: { current: string; navigate: (slug: string) => void; children: ReactNode }) {
+  const { session, signOut } = useSession();
+  const entries = SCREENS.filter((s) => s.sidebar && canOpen(session, s));
   const [expanded, setExpanded] = useState(true);
   const [mobileOpen, setMobileOpen] = useState(false);
   const mobile = useIsMobile();
@@ -83,7 +74,7 @@ export function AdminLayout({ current, navigate, onLock, children }: { current: 
         <div className="a-sidebar__brand"><Icon name="shield" size={20} />{!collapsed && <span>Admin Panel</span>}</div>
         <nav aria-label="Admin navigation">
           <ul className="a-sidebar__list">
-            {SIDEBAR.map((it) => (
+            {entries.map((it) => (
               <li key={it.slug}>
                 <a href={adminPath(it.slug)} className="a-sidebar__link" aria-current={it.slug === current ? "page" : undefined}
                   title={collapsed ? it.label : undefined} onClick={(e) => go(e, it.slug)}>
@@ -95,8 +86,19 @@ export function AdminLayout({ current, navigate, onLock, children }: { current: 
           </ul>
         </nav>
         <div className="a-sidebar__foot">
+          {!collapsed && (
+            <p className="a-sidebar__who">
+              {session.kind === "pin" ? <>Signed in with the <strong>admin PIN</strong></> : (
+                <><span className="a-sidebar__name">{session.name || session.email}</span> <Badge tone={session.role === "admin" ? "info" : session.role === "staff" ? "good" : "neutral"}>{session.role === "admin" ? "Admin" : session.role === "staff" ? "Staff" : "No role"}</Badge></>
+              )}
+            </p>
+          )}
           <a href="/" className="a-sidebar__link" title={collapsed ? "View website" : undefined}><Icon name="arrow-right" size={18} /><span className={collapsed ? "visually-hidden" : undefined}>View website</span></a>
-          <button type="button" className="a-sidebar__link" onClick={onLock} title={collapsed ? "Lock" : undefined}><Icon name="shield" size={18} /><span className={collapsed ? "visually-hidden" : undefined}>Lock admin</span></button>
+          {session.kind === "pin" ? (
+            <button type="button" className="a-sidebar__link" onClick={signOut} title={collapsed ? "Lock" : undefined}><Icon name="shield" size={18} /><span className={collapsed ? "visually-hidden" : undefined}>Lock admin</span></button>
+          ) : (
+            <button type="button" className="a-sidebar__link" onClick={signOut} title={collapsed ? "Sign out" : undefined}><Icon name="x" size={18} /><span className={collapsed ? "visually-hidden" : undefined}>Sign out</span></button>
+          )}
         </div>
       </aside>
       <div className="a-main">
@@ -105,7 +107,7 @@ export function AdminLayout({ current, navigate, onLock, children }: { current: 
             aria-expanded={mobile ? mobileOpen : expanded} aria-label="Toggle sidebar" title="Toggle sidebar (Ctrl+B)">
             <Icon name="menu" size={20} />
           </button>
-          <span className="a-topbar__title">{SIDEBAR.find((s) => s.slug === current)?.label || (current === "leads" ? "Secure Leads Manager" : "")}</span>
+          <span className="a-topbar__title">{screenFor(current)?.label || ""}</span>
         </header>
         <main id="admin-main" className="a-content">{children}</main>
       </div>

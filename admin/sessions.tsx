@@ -1,65 +1,78 @@
+import "../styles/admin-manage.css";
 import { useCallback, useEffect, useState } from "react";
 import { api, ApiError } from "./api";
+import { can, useSession, type SessionRow } from "./session";
 import { useToast } from "./toast";
 import { Badge, Button, Card } from "./ui";
 
-/** Session is one live admin (PIN) or account session as the server lists
- * it: never the token, only a public id, where and when. */
-interface Session { id: string; kind: "pin" | "account"; userId: string; ip: string; createdAt: string; lastSeenAt: string; expiresAt: string; current: boolean }
+const when = (iso: string) => {
+  const d = new Date(iso);
+  return isNaN(d.getTime()) ? iso : d.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
+};
 
-const when = (iso: string) => new Date(iso).toLocaleString("en-US");
+/** who names a session's principal for people. */
+const who = (s: SessionRow) => (s.kind === "pin" ? "Admin PIN" : s.name || s.email || "Account");
 
-/** ActiveSessions lists the live sessions from the server and ends any of
- * them there (the token stops working at once). Ending your own session
- * locks this screen too. */
-export function ActiveSessions() {
+/** endLabel is the End button's accessible name. */
+const endLabel = (s: SessionRow) =>
+  s.kind === "pin" ? `End the admin PIN session from ${s.ip || "unknown address"}` : `End the session of ${s.name || s.email} from ${s.ip || "unknown address"}`;
+
+/** SessionsList lists the live sessions the server shows this session (its
+ * account's own, or everyone's with sessions.all) and ends any of them
+ * there: the session stops working at once. Ending the current one signs
+ * out here too. */
+export function SessionsList({ title, description }: { title: string; description: string }) {
   const toast = useToast();
-  const [list, setList] = useState<Session[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const { signOut } = useSession();
+  const [list, setList] = useState<SessionRow[] | null>(null);
+  const [failed, setFailed] = useState("");
   const [busy, setBusy] = useState("");
   const load = useCallback(async () => {
     try {
-      const r = await api<{ sessions: Session[] }>("/api/admin/sessions");
-      setList(r.sessions);
-      setFailed(false);
-    } catch {
-      setFailed(true);
+      const r = await api<{ sessions: SessionRow[] }>("/api/admin/sessions");
+      setList(r.sessions || []);
+      setFailed("");
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) return;
+      setFailed(e instanceof Error ? e.message : "The sessions could not be loaded.");
     }
   }, []);
   useEffect(() => { load(); }, [load]);
-  const end = async (s: Session) => {
+  const end = async (s: SessionRow) => {
+    if (s.current) { signOut(); return; }
     setBusy(s.id);
     try {
       await api(`/api/admin/sessions/${encodeURIComponent(s.id)}`, { method: "DELETE" });
       toast({ title: "Session ended", description: `The session from ${s.ip || "an unknown address"} can no longer be used.` });
     } catch (e) {
+      if (e instanceof ApiError && e.status === 401) return;
       if (!(e instanceof ApiError && e.status === 404)) toast({ title: "Could not end the session", description: e instanceof Error ? e.message : "Try again.", variant: "destructive" });
     } finally {
       setBusy("");
     }
-    if (!s.current) load();
+    load();
   };
   return (
-    <Card title="Active Sessions" description="Everyone signed in to the admin area or the leads manager right now. Ending a session signs it out at once."
-      actions={<Button variant="outline" onClick={load}>Refresh</Button>}>
-      {failed && <p className="a-empty">The sessions could not be loaded.</p>}
-      {!failed && list === null && <p className="a-muted">Loading sessions...</p>}
+    <Card title={title} description={description} actions={<Button variant="outline" onClick={load}>Refresh</Button>}>
+      {failed && <p className="a-empty" role="alert">The sessions could not be loaded: {failed}</p>}
+      {!failed && list === null && <p className="a-muted" role="status">Loading sessions...</p>}
       {!failed && list !== null && list.length === 0 && <p className="a-empty">No active sessions.</p>}
       {!failed && list !== null && list.length > 0 && (
-        <ul className="am-list">
+        <ul className="am-list a-sessions">
           {list.map((s) => (
-            <li key={s.id}>
+            <li key={s.id} className={s.current ? "a-sessions__current" : undefined}>
               <div className="am-list__main">
                 <p className="am-list__title">
-                  {s.kind === "pin" ? "Admin PIN" : "Leads account"} <span className="a-muted">from {s.ip || "unknown address"}</span>{" "}
+                  {who(s)}{s.kind === "account" && s.name && s.email && <span className="a-muted"> {s.email}</span>}{" "}
                   {s.current && <Badge tone="info">This session</Badge>}
                 </p>
-                <p className="am-list__desc">Since <time dateTime={s.createdAt}>{when(s.createdAt)}</time> · last active <time dateTime={s.lastSeenAt}>{when(s.lastSeenAt)}</time> · expires <time dateTime={s.expiresAt}>{when(s.expiresAt)}</time></p>
+                <p className="am-list__desc">
+                  From {s.ip || "an unknown address"} · since <time dateTime={s.createdAt}>{when(s.createdAt)}</time> · last active <time dateTime={s.lastSeenAt}>{when(s.lastSeenAt)}</time>
+                </p>
               </div>
               <div className="am-list__actions">
-                <Button variant="danger" className="a-btn a-btn--danger am-btn-sm" disabled={busy === s.id} onClick={() => end(s)}
-                  aria-label={`End the ${s.kind === "pin" ? "admin PIN" : "leads account"} session from ${s.ip || "unknown address"}`}>
-                  {busy === s.id ? "Ending..." : "End session"}
+                <Button variant="danger" className="a-btn a-btn--danger am-btn-sm" disabled={busy === s.id} onClick={() => end(s)} aria-label={endLabel(s) + (s.current ? " (signs you out)" : "")}>
+                  {busy === s.id ? "Ending..." : s.current ? "End (sign out)" : "End session"}
                 </Button>
               </div>
             </li>
@@ -67,5 +80,15 @@ export function ActiveSessions() {
         </ul>
       )}
     </Card>
+  );
+}
+
+/** ActiveSessions is the Security screen's card (sessions.all: everyone). */
+export function ActiveSessions() {
+  const { session } = useSession();
+  return (
+    <SessionsList title="Active Sessions" description={can(session, "sessions.all")
+      ? "Everyone signed in to the admin area right now, with the admin PIN or an account. Ending a session signs it out at once."
+      : "Where your account is signed in right now. Ending a session signs it out at once."} />
   );
 }

@@ -1,20 +1,13 @@
+import "../../styles/admin-leads.css";
 import { useEffect, useRef, useState } from "react";
-import { AccountGate, fmtDateTime, Pager, type AccessMessages } from "../account";
-import { accountApi, ApiError } from "../api";
+import { api, ApiError } from "../api";
+import { fmtDateTime, Pager } from "../listing";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Button, Card } from "../ui";
-import { AdminLink } from "./leads";
+import { Button, Card, PageHeader } from "../ui";
 
 /** AuditEntry is a row of GET /api/admin/audit (docs/leads-api.md). */
 export interface AuditEntry { id: string | number; at: string; actor: string; action: string; leadId?: string | null; detail?: string | null; ip?: string | null }
-
-const AUDIT_MESSAGES: AccessMessages = {
-  auth: "Please log in to view the audit log",
-  empty: "Insufficient permissions to view the audit log",
-  none: "Admin privileges required to view the audit log",
-  staff: "Admin privileges required to view the audit log",
-};
 
 const PER_PAGE = 50;
 
@@ -26,15 +19,7 @@ const ACTION_LABELS: Record<string, string> = {
 
 /** Audit is the admins' audit log: who saw or changed lead data and
  * accounts, newest first, a page at a time. */
-export default function Audit({ navigate }: AdminPageProps) {
-  return (
-    <AccountGate title="Audit Log" description="Sign-ins, full-data views, exports, status changes and account changes, newest first." need="admin" messages={AUDIT_MESSAGES}>
-      {() => <AuditLog navigate={navigate} />}
-    </AccountGate>
-  );
-}
-
-function AuditLog({ navigate }: { navigate: (s: string) => void }) {
+export default function Audit(_: AdminPageProps) {
   const toast = useToast();
   const [page, setPage] = useState(1);
   const [reloadKey, setReloadKey] = useState(0);
@@ -44,7 +29,7 @@ function AuditLog({ navigate }: { navigate: (s: string) => void }) {
   useEffect(() => {
     const mine = ++seq.current;
     setLoading(true);
-    accountApi<{ entries: AuditEntry[]; total: number }>(`/api/admin/audit?page=${page}&per_page=${PER_PAGE}`).then((res) => {
+    api<{ entries: AuditEntry[]; total: number }>(`/api/admin/audit?page=${page}&per_page=${PER_PAGE}`).then((res) => {
       if (mine === seq.current) setData({ entries: res.entries || [], total: res.total || 0 });
     }).catch((err) => {
       if (mine !== seq.current || (err instanceof ApiError && err.status === 401)) return;
@@ -54,10 +39,7 @@ function AuditLog({ navigate }: { navigate: (s: string) => void }) {
   const pages = data ? Math.max(1, Math.ceil(data.total / PER_PAGE)) : 1;
   return (
     <>
-      <div className="a-row al-nav">
-        <AdminLink slug="leads" navigate={navigate}>Back to leads</AdminLink>
-        <AdminLink slug="users" navigate={navigate}>Users</AdminLink>
-      </div>
+      <PageHeader title="Audit Log" description="Sign-ins, full-data views, exports, status changes and account changes, newest first." />
       <Card title="Entries" description={data ? `${data.total} in all` : undefined}
         actions={<Button variant="outline" onClick={() => setReloadKey((k) => k + 1)} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button>}>
         {data === null ? <p role="status">{loading ? "Loading the audit log..." : "The audit log could not be loaded."}</p> : data.entries.length === 0 ? <p className="a-empty">No entries yet.</p> : (

@@ -1,51 +1,88 @@
 import { Icon } from "../../components/icons";
 import { HealthIssues, RecentActivity } from "../activity";
 import { dashboardTools, type DashboardSource, type ToolCard } from "../data/dashboard";
-import { adminPath } from "../layout";
 import { LeadNotifications } from "../notifications";
 import { OverviewTiles } from "../overview";
+import { adminPath, SCREENS, screenFor } from "../screens";
+import { can, canOpen, useSession } from "../session";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, PageHeader } from "../ui";
 
 const statusTone = (s: ToolCard["status"]) => (s === "Secure" || s === "Optimized" ? "good" : s === "Active" || s === "Ready" ? "info" : "neutral");
 const priorityTone = (p: ToolCard["priority"]) => (p === "high" ? "bad" : p === "medium" ? "warn" : "neutral");
 
+/** Dashboard is the admin's start screen. What it shows follows the
+ * screens manifest and the session's capabilities: the website tools and
+ * their figures for the PIN and admins, the screens an account may open
+ * for staff. */
 export default function Dashboard({ navigate, source = dashboardTools }: AdminPageProps & { source?: DashboardSource }) {
+  const { session } = useSession();
+  const opens = (slug: string) => { const s = screenFor(slug); return !!s && canOpen(session, s); };
+  const tools = can(session, "tools");
   const d = source.load();
-  const link = (slug: string) => (e: React.MouseEvent) => { e.preventDefault(); navigate(slug); };
+  const cards = d.tools.filter((t) => opens(t.slug));
+  // Screens the session can open that no card below links to.
+  const linked = new Set(["", "leads", ...cards.map((t) => t.slug)]);
+  const more = SCREENS.filter((s) => !linked.has(s.slug) && canOpen(session, s));
+  const link = (slug: string) => (e: React.MouseEvent) => {
+    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    navigate(slug);
+  };
+  const quick = [
+    { slug: "seo-audit", label: "Run SEO Audit" },
+    { slug: "upload", label: "Upload Photos" },
+    { slug: "performance", label: "Check Performance" },
+  ].filter((q) => opens(q.slug));
   return (
     <>
-      <PageHeader title="Admin Dashboard" description="Tools for the website: SEO, performance, security, content and leads." />
-      <OverviewTiles />
-      <Card title="Quick Actions">
-        <div className="a-row">
-          <Button onClick={() => navigate("seo-audit")}>Run SEO Audit</Button>
-          <Button variant="outline" onClick={() => navigate("upload")}>Upload Photos</Button>
-          <Button variant="outline" onClick={() => navigate("performance")}>Check Performance</Button>
-        </div>
-      </Card>
-      <Card title="Secure Leads Manager" description="Estimate requests from the website, with masked contact details for staff.">
+      <PageHeader title="Admin Dashboard" description={tools ? "Tools for the website: SEO, performance, security, content and leads." : "The screens your account can open."} />
+      {tools && <OverviewTiles />}
+      {quick.length > 0 && (
+        <Card title="Quick Actions">
+          <div className="a-row">
+            {quick.map((q, i) => <Button key={q.slug} variant={i === 0 ? "primary" : "outline"} onClick={() => navigate(q.slug)}>{q.label}</Button>)}
+          </div>
+        </Card>
+      )}
+      <Card title="Secure Leads Manager" description={opens("leads") ? "Estimate requests from the website, with masked contact details for staff."
+        : "Estimate requests from the website. Lead details are shown only to staff and admin accounts: sign in with your account to open it."}>
         <a className="a-btn a-btn--primary" href={adminPath("leads")} onClick={link("leads")}>Open Secure Leads Manager</a>
       </Card>
-      <LeadNotifications />
-      <h2 className="a-h2">Tools</h2>
-      <ul className="a-grid a-grid--3">
-        {d.tools.map((t) => (
-          <li key={t.slug} className="a-card a-tool">
-            <div className="a-tool__head">
-              <h3 className="a-card__title">{t.title}</h3>
-              <Badge tone={statusTone(t.status)}>{t.status}</Badge>
-            </div>
-            <p className="a-card__desc">{t.description}</p>
-            <div className="a-tool__foot">
-              <Badge tone={priorityTone(t.priority)}>{t.priority} priority</Badge>
-              <a href={adminPath(t.slug)} onClick={link(t.slug)} className="a-link">Open <Icon name="arrow-right" size={14} /></a>
-            </div>
-          </li>
-        ))}
-      </ul>
-      <HealthIssues navigate={navigate} />
-      <RecentActivity />
+      {more.length > 0 && (
+        <Card title={tools ? "Accounts and sessions" : "Your screens"}>
+          <ul className="a-screens">
+            {more.map((s) => (
+              <li key={s.slug}>
+                <a href={adminPath(s.slug)} onClick={link(s.slug)} className="a-link"><Icon name={s.icon} size={16} /> {s.title}</a>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+      {tools && <LeadNotifications />}
+      {cards.length > 0 && (
+        <>
+          <h2 className="a-h2">Tools</h2>
+          <ul className="a-grid a-grid--3">
+            {cards.map((t) => (
+              <li key={t.slug} className="a-card a-tool">
+                <div className="a-tool__head">
+                  <h3 className="a-card__title">{t.title}</h3>
+                  <Badge tone={statusTone(t.status)}>{t.status}</Badge>
+                </div>
+                <p className="a-card__desc">{t.description}</p>
+                <div className="a-tool__foot">
+                  <Badge tone={priorityTone(t.priority)}>{t.priority} priority</Badge>
+                  <a href={adminPath(t.slug)} onClick={link(t.slug)} className="a-link">Open <Icon name="arrow-right" size={14} /></a>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {tools && <HealthIssues navigate={navigate} />}
+      {tools && <RecentActivity />}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import type { ComponentType } from "react";
+import { SCREENS } from "../screens";
 import type { AdminPageProps } from "../types";
 import Dashboard from "./dashboard";
 import Upload from "./upload";
@@ -14,9 +15,10 @@ import Settings from "./settings";
 import Leads from "./leads";
 import Users from "./users";
 import Audit from "./audit";
+import Sessions from "./sessions";
 
-/** ADMIN_PAGES maps a slug (/admin/{slug}) to its screen. */
-export const ADMIN_PAGES: Record<string, ComponentType<AdminPageProps>> = {
+/** COMPONENTS are the screens' components by slug. */
+const COMPONENTS: Record<string, ComponentType<AdminPageProps>> = {
   "": Dashboard,
   upload: Upload,
   "seo-audit": SeoAudit,
@@ -31,4 +33,18 @@ export const ADMIN_PAGES: Record<string, ComponentType<AdminPageProps>> = {
   leads: Leads,
   users: Users,
   audit: Audit,
+  sessions: Sessions,
 };
+
+/** ADMIN_PAGES maps each slug of the manifest (admin/screens.json) to its
+ * screen. A manifest entry without a component, or a component the
+ * manifest does not list, fails the build's first render loudly instead
+ * of leaving a sidebar link to nowhere. */
+export const ADMIN_PAGES: Record<string, ComponentType<AdminPageProps>> = Object.fromEntries(SCREENS.map((s) => {
+  const c = COMPONENTS[s.slug];
+  if (!c) throw new Error(`admin/screens.json lists "${s.slug}" but admin/pages/index.ts has no screen for it`);
+  return [s.slug, c];
+}));
+for (const slug of Object.keys(COMPONENTS)) {
+  if (!(slug in ADMIN_PAGES)) throw new Error(`admin/pages/index.ts has a screen "${slug}" that admin/screens.json does not list`);
+}

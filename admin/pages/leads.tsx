@@ -1,12 +1,14 @@
+import "../../styles/admin-leads.css";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { DAMAGE_TYPES } from "../../components/estimate-form";
 import { Icon } from "../../components/icons";
-import { AccountGate, fmtDateTime, Pager, type Account } from "../account";
-import { accountApi, accountFetch, ApiError, titledError } from "../api";
+import { api, apiFetch, ApiError, titledError } from "../api";
 import { MOBILE_BREAKPOINT } from "../layout";
+import { fmtDateTime, Pager } from "../listing";
+import { can, useSession } from "../session";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card } from "../ui";
+import { Badge, Button, Card, PageHeader } from "../ui";
 
 /** LEAD_STATUSES are spec 4's lead states, in order. */
 export const LEAD_STATUSES = ["new", "contacted", "scheduled", "completed", "cancelled"] as const;
@@ -109,36 +111,55 @@ function filterParams(f: Filters): URLSearchParams {
   return p;
 }
 
+/** LEAD_GONE is the toast for a link to a lead the list does not have. */
+const LEAD_GONE = { title: "Lead not found", description: "The linked lead is not in the list: it may have been removed.", variant: "destructive" as const };
+
 /** accessFailed is spec 8's 'Access Failed' toast for a list failure. */
 function accessFailed(err: unknown) {
   const msg = err instanceof Error ? err.message : String(err);
   return { title: "Access Failed", description: /access denied/i.test(msg) ? "Insufficient permissions to view lead data" : "Failed to load lead data", variant: "destructive" as const };
 }
 
-/** Leads is the Secure Leads Manager (spec 2.4, 4, 6, 8): an account
- * sign-in after the PIN gate, then the list the server allows. */
-export default function Leads({ navigate }: AdminPageProps) {
+/** leadParam is the lead a link names (/admin/leads?lead=ID, the new-lead
+ * email's link), or null. */
+function leadParam(): string | null {
+  if (typeof window === "undefined") return null;
+  const id = new URLSearchParams(window.location.search).get("lead");
+  return id && /^[A-Za-z0-9_-]{1,100}$/.test(id) ? id : null;
+}
+
+/** forgetLeadParam drops ?lead= once the link has done its work, so a
+ * reload or Back does not open the lead again. */
+function forgetLeadParam() {
+  const u = new URL(window.location.href);
+  if (!u.searchParams.has("lead")) return;
+  u.searchParams.delete("lead");
+  history.replaceState(history.state, "", u.pathname + u.search + u.hash);
+}
+
+/** Leads is the Secure Leads Manager (spec 2.4, 4, 6, 8) for the signed-in
+ * account: staff see masked leads, admins full data on request. The
+ * router only opens it for a session with leads.read (a PIN session gets
+ * spec 6's 'Authentication Required' instead, admin/unavailable.tsx). */
+export default function Leads(_: AdminPageProps) {
+  const { session } = useSession();
+  const admin = session.role === "admin";
   return (
-    <AccountGate title="Secure Leads Manager" description="Estimate requests from the website.">
-      {(acc) => <LeadsManager account={acc} navigate={navigate} />}
-    </AccountGate>
+    <>
+      <PageHeader title="Secure Leads Manager" description="Estimate requests from the website." actions={
+        <div className="al-who">
+          <Badge tone={admin ? "info" : "good"}>{admin ? "Admin Access" : "Staff Access"}</Badge>
+          <span className="a-muted al-who__name">{session.name || session.email}</span>
+        </div>
+      } />
+      <LeadsManager isAdmin={can(session, "leads.full")} />
+    </>
   );
 }
 
-/** AdminLink moves to another admin screen without a reload (the
- * in-memory tokens survive), and is still a real link. */
-export function AdminLink({ slug, navigate, children }: { slug: string; navigate: (s: string) => void; children: ReactNode }) {
-  return (
-    <a href={`/admin/${slug}`} className="a-btn a-btn--outline" onClick={(e) => {
-      if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
-      e.preventDefault();
-      navigate(slug);
-    }}>{children}</a>
-  );
-}
+const rowId = (id: string) => "lead-row-" + id;
 
-function LeadsManager({ account, navigate }: { account: Account; navigate: (s: string) => void }) {
-  const isAdmin = account.role === "admin";
+function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
   const toast = useToast();
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [q, setQ] = useState(""); // the search box, applied after a pause
@@ -157,6 +178,11 @@ function LeadsManager({ account, navigate }: { account: Account; navigate: (s: s
   const failures = useRef(0);
   const seq = useRef(0);
   const ids = useId();
+  const wrap = useRef<HTMLDivElement>(null);
+  // The lead a link names: admins get its details, staff its row (found
+  // on whichever page holds it, then scrolled to and marked).
+  const [target, setTarget] = useState<string | null>(null);
+  const shown = useRef<string | null>(null);
 
   const badRange = filters.from !== "" && filters.to !== "" && filters.from > filters.to;
   const params = filterParams(filters);
@@ -171,7 +197,7 @@ function LeadsManager({ account, navigate }: { account: Account; navigate: (s: s
     const toastIt = announce.current;
     announce.current = false;
     setLoading(true);
-    accountApi<LeadPage>("/api/admin/leads?" + query).then((res) => {
+    api<LeadPage>("/api/admin/leads?" + query).then((res) => {
       if (mine !== seq.current) return;
       failures.current = 0;
       setData(res);
@@ -205,7 +231,7 @@ function LeadsManager({ account, navigate }: { account: Account; navigate: (s: s
     setUpdating(lead.id);
     setData((d) => d && { ...d, leads: d.leads.map((l) => (l.id === lead.id ? { ...l, status } : l)) });
     try {
-      await accountApi(`/api/admin/leads/${encodeURIComponent(lead.id)}`, { method: "PATCH", body: JSON.stringify({ status }) });
+      await api(`/api/admin/leads/${encodeURIComponent(lead.id)}`, { method: "PATCH", body: JSON.stringify({ status }) });
       toast({ title: "Status Updated", description: `Lead status changed to ${status}` });
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
@@ -216,14 +242,15 @@ function LeadsManager({ account, navigate }: { account: Account; navigate: (s: s
     }
   };
 
-  const openDetail = async (lead: Lead, el: HTMLElement) => {
+  const openDetail = async (lead: Pick<Lead, "id">, el: HTMLElement | null) => {
     opener.current = el;
     setOpening(lead.id);
     try {
-      const res = await accountApi<Lead | { lead: Lead }>(`/api/admin/leads/${encodeURIComponent(lead.id)}`);
+      const res = await api<Lead | { lead: Lead }>(`/api/admin/leads/${encodeURIComponent(lead.id)}`);
       setDetail("lead" in res && typeof res.lead === "object" ? res.lead : (res as Lead));
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) {
+      if (err instanceof ApiError && err.status === 404) { toast(LEAD_GONE); if (!el) forgetLeadParam(); }
+      else if (!(err instanceof ApiError && err.status === 401)) {
         toast(titledError(err) ? { ...titledError(err)!, variant: "destructive" } : { title: "Access Error", description: "Failed to load full lead details", variant: "destructive" });
       }
     } finally {
@@ -231,10 +258,52 @@ function LeadsManager({ account, navigate }: { account: Account; navigate: (s: s
     }
   };
 
+  // A link to one lead (?lead=ID): admins open its details at once; for
+  // staff, and under the admin's dialog, the list moves to the page that
+  // holds it. The server's list order (newest first) decides the page.
+  useEffect(() => {
+    const id = leadParam();
+    if (!id) return;
+    if (isAdmin) openDetail({ id }, null);
+    let cancelled = false;
+    (async () => {
+      const size = 200;
+      for (let p = 1; p <= 50 && !cancelled; p++) {
+        let res: LeadPage;
+        try {
+          res = await api<LeadPage>(`/api/admin/leads?page=${p}&per_page=${size}`);
+        } catch {
+          return; // the list's own load reports the failure
+        }
+        const i = res.leads.findIndex((l) => l.id === id);
+        if (i >= 0) {
+          if (cancelled) return;
+          setPage(Math.floor(((p - 1) * size + i) / perPage) + 1);
+          setTarget(id);
+          return;
+        }
+        if (p * size >= res.total) break;
+      }
+      if (!cancelled && !isAdmin) { toast(LEAD_GONE); forgetLeadParam(); }
+    })();
+    return () => { cancelled = true; };
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps -- once, for the link the page was opened with
+
+  // Once the page holding the linked lead is shown: scroll to its row and
+  // give it the focus (staff; an admin's dialog keeps the focus).
+  useEffect(() => {
+    if (!target || shown.current === target || loading || !data?.leads.some((l) => l.id === target)) return;
+    shown.current = target;
+    const el = document.getElementById(rowId(target));
+    if (!el) return;
+    el.scrollIntoView({ block: "center" });
+    if (!isAdmin) { el.focus({ preventScroll: true }); forgetLeadParam(); }
+  }, [target, data, loading, isAdmin]);
+
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const res = await accountFetch("/api/admin/leads/export.csv?" + filterParams(filters).toString());
+      const res = await apiFetch("/api/admin/leads/export.csv?" + filterParams(filters).toString());
       if (res.status === 401) return;
       if (!res.ok) {
         const body = await res.json().catch(() => null);
@@ -268,8 +337,6 @@ function LeadsManager({ account, navigate }: { account: Account; navigate: (s: s
       <Card className="al-leads-card" title="Leads" description={isAdmin ? "Newest first. Full contact details are shown only when you turn them on; every full view and export is recorded in the audit log." : "Newest first. Contact details are masked for staff accounts."}
         actions={
           <div className="a-row">
-            {isAdmin && <AdminLink slug="users" navigate={navigate}>Users</AdminLink>}
-            {isAdmin && <AdminLink slug="audit" navigate={navigate}>Audit Log</AdminLink>}
             <Button variant="outline" onClick={() => reload(true)} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button>
             {isAdmin && <Button onClick={exportCsv} disabled={exporting} aria-busy={exporting}>{exporting ? "Exporting..." : "Export CSV"}</Button>}
           </div>
@@ -332,11 +399,13 @@ function LeadsManager({ account, navigate }: { account: Account; navigate: (s: s
           </div>
         </div>
         <p role="status" className="al-summary">{summary}</p>
-        <div className="al-table-wrap al-leads-wrap" aria-busy={loading}>
+        <div ref={wrap} tabIndex={-1} className="al-table-wrap al-leads-wrap" aria-busy={loading}>
           {narrow ? (
             <ul className="al-cards" aria-label="Leads, newest first">
               {leads.map((l) => (
-                <li key={l.id} className={"al-card" + (l.is_emergency ? " al-card--emergency" : "")}>
+                <li key={l.id} id={rowId(l.id)} tabIndex={l.id === target ? -1 : undefined} aria-current={l.id === target ? "true" : undefined}
+                  className={"al-card" + (l.is_emergency ? " al-card--emergency" : "") + (l.id === target ? " al-target" : "")}>
+                  {l.id === target && <p className="al-target__note">Linked lead</p>}
                   <article aria-labelledby={ids + "n" + l.id}>
                     {l.is_emergency && <p className="al-card__flag"><EmergencyBadge /></p>}
                     <h3 className="al-card__name" id={ids + "n" + l.id}>{fullName(l)}</h3>
@@ -368,10 +437,12 @@ function LeadsManager({ account, navigate }: { account: Account; navigate: (s: s
               </thead>
               <tbody>
                 {leads.map((l) => (
-                  <tr key={l.id} className={l.is_emergency ? "al-row--emergency" : undefined}>
+                  <tr key={l.id} id={rowId(l.id)} tabIndex={l.id === target ? -1 : undefined} aria-current={l.id === target ? "true" : undefined}
+                    className={[l.is_emergency ? "al-row--emergency" : "", l.id === target ? "al-target" : ""].filter(Boolean).join(" ") || undefined}>
                     <td><Received iso={l.created_at} /></td>
                     <th scope="row" className="al-name">
                       <span className="al-name__text">{fullName(l)}</span>
+                      {l.id === target && <span className="al-target__note">Linked lead</span>}
                       {/* Shown when the table is too narrow for the City,
                           Damage type and Emergency columns (styles/admin-leads.css). */}
                       <span className="al-folded">
@@ -394,7 +465,13 @@ function LeadsManager({ account, navigate }: { account: Account; navigate: (s: s
         </div>
         {data && data.total > 0 && <Pager page={Math.min(page, pages)} pages={pages} onPage={setPage} label="Lead pages" />}
       </Card>
-      {detail && <LeadDialog lead={detail} onClose={() => { setDetail(null); opener.current?.focus(); }} />}
+      {detail && <LeadDialog lead={detail} onClose={() => {
+        setDetail(null);
+        forgetLeadParam();
+        // Back to the button that opened it; for a linked lead, its row
+        // (or the list).
+        (opener.current || document.getElementById(rowId(detail.id)) || wrap.current)?.focus();
+      }} />}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Icon } from "../../components/icons";
-import { api, ApiError, getToken } from "../api";
+import { api, ApiError, authHeaders, expired } from "../api";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { captureFrame, drawFrame } from "../poster";
@@ -23,16 +23,18 @@ function putPoster(id: string, image: Blob, name: string): Promise<Item> {
 /** uploadOne posts one file, with the caption and alt text before it.
  * XMLHttpRequest rather than fetch: it streams the file and reports
  * progress. */
-function uploadOne(project: string, file: File, text: { caption: string; alt: string }, token: () => string | null, onProgress: (p: number) => void): Promise<Item> {
+function uploadOne(project: string, file: File, text: { caption: string; alt: string }, onProgress: (p: number) => void): Promise<Item> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `/api/admin/media?project=${encodeURIComponent(project)}`);
-    const t = token();
-    if (t) xhr.setRequestHeader("Authorization", `Bearer ${t}`);
+    // The session's headers, as api() sends them (the PIN's bearer token,
+    // or for an account the cookie plus the CSRF header).
+    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(Math.round((e.loaded / e.total) * 100));
     xhr.onload = () => {
       let body: any = null;
       try { body = JSON.parse(xhr.responseText); } catch { /* not JSON */ }
+      if (xhr.status === 401) expired();
       if (xhr.status >= 200 && xhr.status < 300) resolve(body as Item);
       else reject(new ApiError(xhr.status, body?.error || ""));
     };
@@ -108,7 +110,7 @@ export default function Upload(_: AdminPageProps) {
     for (const file of Array.from(files)) {
       setProgress({ name: file.name, pct: 0 });
       try {
-        let item = await uploadOne(name, file, { caption, alt }, getToken, (pct) => setProgress({ name: file.name, pct }));
+        let item = await uploadOne(name, file, { caption, alt }, (pct) => setProgress({ name: file.name, pct }));
         toast({ title: `${file.name} uploaded successfully!` });
         if (item.type === "video") {
           setProgress({ name: file.name, pct: 100, poster: true });

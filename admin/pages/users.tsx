@@ -1,53 +1,52 @@
+import "../../styles/admin-leads.css";
 import { useCallback, useEffect, useId, useState } from "react";
-import { AccountGate, fmtDateTime, resolveRole, type Account, type AccessMessages } from "../account";
-import { accountApi, ApiError } from "../api";
+import { api, ApiError } from "../api";
+import { fmtDateTime } from "../listing";
+import { useSession } from "../session";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, ConfirmDialog } from "../ui";
-import { AdminLink } from "./leads";
+import { Badge, Button, Card, ConfirmDialog, PageHeader } from "../ui";
 
 /** User is a row of GET /api/admin/users (docs/leads-api.md). */
 export interface User {
   id: string; email: string; name: string; roles: string[]; createdAt: string; disabledAt: string | null; lastLoginAt: string | null;
   /** signInLocked: failed sign-ins used up the account's limit; browsers that signed in to it before still can (ADR 026). */
   signInLocked: boolean; lockedUntil: string | null;
+  /** totpEnabledAt: when the account's authenticator was set up (null: none). */
+  totpEnabledAt?: string | null;
+}
+
+/** resolveRole is spec 6's role choice: admin wins, then staff. */
+function resolveRole(roles: string[] | null | undefined): "admin" | "staff" | "" {
+  if (roles?.includes("admin")) return "admin";
+  if (roles?.includes("staff")) return "staff";
+  return "";
 }
 
 /** MIN_PASSWORD is the server's minimum password length. */
 export const MIN_PASSWORD = 12;
 
-const USERS_MESSAGES: AccessMessages = {
-  auth: "Please log in to manage user accounts",
-  empty: "Insufficient permissions to manage user accounts",
-  none: "Admin privileges required to manage user accounts",
-  staff: "Admin privileges required to manage user accounts",
-};
-
-const roleOf = (u: User) => { const r = resolveRole(u.roles); return r === "admin" || r === "staff" ? r : ""; };
+const roleOf = (u: User) => resolveRole(u.roles);
 const errText = (err: unknown, fallback: string) => (err instanceof ApiError && err.status !== 0 && err.message ? err.message : fallback);
 
 /** Users is the admins' account screen: add staff, change a role, reset a
- * password, disable or enable. The server enforces the rules (the last
- * admin cannot be disabled or demoted); this screen shows its messages. */
-export default function Users({ navigate }: AdminPageProps) {
-  return (
-    <AccountGate title="Users" description="Staff and admin accounts for the Secure Leads Manager." need="admin" messages={USERS_MESSAGES}>
-      {(acc) => <UsersManager account={acc} navigate={navigate} />}
-    </AccountGate>
-  );
-}
-
-function UsersManager({ account, navigate }: { account: Account; navigate: (s: string) => void }) {
+ * password or the second factor, disable or enable. The server enforces
+ * the rules (users.manage; the last admin cannot be disabled or demoted);
+ * this screen shows its messages. */
+export default function Users(_: AdminPageProps) {
+  const { session } = useSession();
   const toast = useToast();
   const [users, setUsers] = useState<User[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [resetFor, setResetFor] = useState<User | null>(null);
   const [disabling, setDisabling] = useState<User | null>(null);
+  const [resetting2fa, setResetting2fa] = useState<User | null>(null);
   const cancelDisable = useCallback(() => setDisabling(null), []);
+  const cancelReset2fa = useCallback(() => setResetting2fa(null), []);
 
   const load = useCallback(async () => {
     try {
-      const res = await accountApi<{ users: User[] }>("/api/admin/users");
+      const res = await api<{ users: User[] }>("/api/admin/users");
       setUsers(res.users || []);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
@@ -62,7 +61,7 @@ function UsersManager({ account, navigate }: { account: Account; navigate: (s: s
   const update = async (u: User, patch: Record<string, unknown>, done: string): Promise<boolean> => {
     setBusy(u.id);
     try {
-      await accountApi(`/api/admin/users/${encodeURIComponent(u.id)}`, { method: "PATCH", body: JSON.stringify(patch) });
+      await api(`/api/admin/users/${encodeURIComponent(u.id)}`, { method: "PATCH", body: JSON.stringify(patch) });
       toast({ title: "User Updated", description: done });
       return true;
     } catch (err) {
@@ -76,10 +75,7 @@ function UsersManager({ account, navigate }: { account: Account; navigate: (s: s
 
   return (
     <>
-      <div className="a-row al-nav">
-        <AdminLink slug="leads" navigate={navigate}>Back to leads</AdminLink>
-        <AdminLink slug="audit" navigate={navigate}>Audit Log</AdminLink>
-      </div>
+      <PageHeader title="Users" description="Staff and admin accounts: the Secure Leads Manager and, for admins, the whole admin area." />
       <AddUser onAdded={load} />
       <Card title={users ? `Accounts (${users.length})` : "Accounts"}>
         {users === null ? <p role="status">Loading accounts...</p> : users.length === 0 ? <p className="a-empty">No accounts yet.</p> : (
@@ -87,7 +83,7 @@ function UsersManager({ account, navigate }: { account: Account; navigate: (s: s
             <table className="a-table al-table al-users">
               <caption className="visually-hidden">User accounts</caption>
               <thead>
-                <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Last sign-in</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
+                <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Two-factor</th><th scope="col">Last sign-in</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
               </thead>
               <tbody>
                 {users.map((u) => {
@@ -95,7 +91,7 @@ function UsersManager({ account, navigate }: { account: Account; navigate: (s: s
                   const role = roleOf(u);
                   return (
                     <tr key={u.id}>
-                      <th scope="row" className="al-name">{u.name || <span className="a-muted">No name</span>}{u.id === account.me.id && <> <Badge tone="info">You</Badge></>}</th>
+                      <th scope="row" className="al-name">{u.name || <span className="a-muted">No name</span>}{u.email.toLowerCase() === session.email.toLowerCase() && <> <Badge tone="info">You</Badge></>}</th>
                       <td data-label="Email">{u.email}</td>
                       <td data-label="Role">
                         <select className="a-input al-status" aria-label={`Role for ${label}`} value={role} disabled={busy === u.id}
@@ -111,11 +107,22 @@ function UsersManager({ account, navigate }: { account: Account; navigate: (s: s
                           <p className="a-muted al-lock">Too many failed sign-ins: new browsers wait until <time dateTime={u.lockedUntil}>{fmtDateTime(u.lockedUntil)}</time>.</p>
                         )}
                       </td>
+                      <td data-label="Two-factor">
+                        {u.totpEnabledAt ? (
+                          <><Badge tone="good">On</Badge> <span className="a-muted al-since">since <time dateTime={u.totpEnabledAt}>{fmtDateTime(u.totpEnabledAt)}</time></span></>
+                        ) : (
+                          <><Badge tone="neutral">Off</Badge>{role === "admin" && <span className="a-muted al-since"> set up at next sign-in</span>}</>
+                        )}
+                      </td>
                       <td data-label="Last sign-in">{u.lastLoginAt ? <time dateTime={u.lastLoginAt}>{fmtDateTime(u.lastLoginAt)}</time> : <span className="a-muted">Never</span>}</td>
                       <td>
                         <div className="a-row">
                           <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} onClick={() => setResetFor(u)}
                             aria-label={`Reset password for ${label}`}>Reset password</Button>
+                          {u.totpEnabledAt && (
+                            <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} onClick={() => setResetting2fa(u)}
+                              aria-label={`Reset two-factor for ${label}`}>Reset two-factor</Button>
+                          )}
                           {u.signInLocked && (
                             <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} aria-label={`Unlock sign-in for ${label}`}
                               onClick={() => update(u, { unlock: true }, `${label} can sign in from any browser again.`)}>Unlock sign-in</Button>
@@ -143,6 +150,11 @@ function UsersManager({ account, navigate }: { account: Account; navigate: (s: s
         description={<p><strong>{disabling?.name || disabling?.email}</strong> will be signed out everywhere and cannot sign in until the account is enabled again.</p>}
         onConfirm={async () => { const u = disabling!; await update(u, { disabled: true }, `${u.name || u.email} was disabled.`); setDisabling(null); }}
         onCancel={cancelDisable} />
+      <ConfirmDialog open={resetting2fa !== null} title="Reset two-factor authentication?" confirmLabel="Reset two-factor" busy={busy !== null}
+        description={<p>The authenticator and recovery codes of <strong>{resetting2fa?.name || resetting2fa?.email}</strong> stop working and their sessions end.
+          {resetting2fa && roleOf(resetting2fa) === "admin" ? " As an admin, they set up a new authenticator at their next sign-in." : " They can set up a new one from their Sessions screen."} Do this when a phone is lost, after checking who is asking.</p>}
+        onConfirm={async () => { const u = resetting2fa!; await update(u, { resetTwoFactor: true }, `Two-factor authentication of ${u.name || u.email} was reset; their sessions were ended.`); setResetting2fa(null); }}
+        onCancel={cancelReset2fa} />
     </>
   );
 }
@@ -163,7 +175,7 @@ function AddUser({ onAdded }: { onAdded: () => void }) {
     setBusy(true);
     setError("");
     try {
-      await accountApi("/api/admin/users", { method: "POST", body: JSON.stringify({ email: email.trim(), name: name.trim(), role, password }) });
+      await api("/api/admin/users", { method: "POST", body: JSON.stringify({ email: email.trim(), name: name.trim(), role, password }) });
       toast({ title: "User Added", description: `${email.trim()} can now sign in as ${role}.` });
       setEmail(""); setName(""); setRole("staff"); setPassword("");
       onAdded();

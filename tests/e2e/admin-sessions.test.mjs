@@ -59,7 +59,7 @@ test("Security lists live sessions, ends another one, and Lock revokes its own",
       const after = await refresh(c.page, cCard);
       assert.equal(after, before, "A's session was revoked on Lock: C replaced it in the list instead of adding to it");
       // B's ended session makes its gallery load fail, which spec 8 logs.
-      const expected = (p) => /Failed to load existing photos .*Admin session expired/.test(p) || /status of 401/.test(p);
+      const expected = (p) => /Failed to load existing photos .*Your session has ended/.test(p) || /status of 401/.test(p);
       assert.deepEqual([...a.problems, ...c.problems], []);
       assert.deepEqual(b.problems.filter((p) => !expected(p)), []);
     } finally {

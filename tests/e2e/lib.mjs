@@ -15,15 +15,25 @@ export async function launch() {
   });
 }
 
+/** expectedNoSession is Chromium's log line for the admin app's question
+ * on load, GET /api/admin/session, answered 401 when no account session is
+ * live (docs/admin-auth-api.md): the normal case, not a problem. */
+export function expectedNoSession(m) {
+  return m.type() === "error" && /status of 401/.test(m.text()) && new URL(m.location()?.url || "http://x/").pathname === "/api/admin/session";
+}
+
 /** open loads a page and records console errors, page errors and React
  * hydration warnings (#418/#423/#425 in the production build). */
-/** opts: js false turns JavaScript off; init runs before the page's own scripts. */
+/** opts: js false turns JavaScript off; init runs before the page's own
+ * scripts; storageState starts with a saved context's cookies (an account
+ * session, say). */
 export async function open(browser, path, viewport = DESKTOP, opts = {}) {
-  const context = await browser.newContext({ viewport, javaScriptEnabled: opts.js !== false });
+  const context = await browser.newContext({ viewport, javaScriptEnabled: opts.js !== false, storageState: opts.storageState });
   if (opts.init) await context.addInitScript(opts.init);
   const page = await context.newPage();
   const problems = [];
   page.on("console", (m) => {
+    if (expectedNoSession(m)) return;
     if (m.type() === "error" || /hydrat|#418|#423|#425/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
