@@ -4,26 +4,33 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/atlanta-restoration/site/admin"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/content"
 )
 
-// AdminPage is one screen of the admin area (spec 2.4).
+// AdminPage is one screen of the admin area (spec 2.4), as the admin
+// app's manifest lists it (admin/screens.json).
 type AdminPage struct {
 	Slug  string `json:"slug"` // "" is the dashboard
 	Title string `json:"title"`
 }
 
-// AdminPages are the admin screens, in sidebar order, plus the leads
-// manager the dashboard links to and its Users and Audit Log screens
-// (none of the three is a sidebar entry).
-var AdminPages = []AdminPage{
-	{"", "Dashboard"}, {"upload", "Photo Upload"}, {"seo-audit", "SEO Audit"}, {"analytics", "Analytics"},
-	{"content", "Content Management"}, {"locations", "Location Pages"}, {"schema", "Schema Management"},
-	{"performance", "Performance Monitor"}, {"security", "Security Scanner"}, {"indexnow", "SEO & IndexNow"},
-	{"settings", "System Settings"}, {"leads", "Secure Leads Manager"}, {"users", "Users"}, {"audit", "Audit Log"},
-}
+// AdminPages are the admin screens, in sidebar order, read from the one
+// manifest the admin app's sidebar and router read too.
+var AdminPages = func() []AdminPage {
+	screens, err := admin.Screens()
+	if err != nil {
+		panic(err) // embedded and tested: a broken manifest fails every test
+	}
+	out := make([]AdminPage, len(screens))
+	for i, sc := range screens {
+		out[i] = AdminPage{Slug: sc.Slug, Title: sc.Title}
+	}
+	return out
+}()
 
 // AdminData is the admin shell's data: which screen the URL names. The
 // server always renders the locked gate; the browser unlocks it.

@@ -69,7 +69,7 @@ func TestAdminAPIRequiresToken(t *testing.T) {
 	srv, _ := adminServer(t, nil)
 	h := srv.Handler()
 	for _, c := range []struct{ method, path string }{
-		{"GET", "/api/admin/session"}, {"GET", "/api/admin/media"}, {"POST", "/api/admin/media?project=x"},
+		{"GET", "/api/admin/sessions"}, {"GET", "/api/admin/media"}, {"POST", "/api/admin/media?project=x"},
 		{"DELETE", "/api/admin/media/abc"}, {"GET", "/api/admin/settings"}, {"PUT", "/api/admin/settings"},
 		{"GET", "/api/admin/routes"}, {"GET", "/api/admin/no-such-endpoint"}, {"POST", "/api/admin/indexnow/submit"},
 	} {

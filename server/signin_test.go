@@ -270,3 +270,20 @@ func TestSecondFactor(t *testing.T) {
 		t.Error("the reset was not audited")
 	}
 }
+
+// The admin app asks for its session on every load: with none presented
+// the answer is 204 (no error in the browser's console), with one that
+// ended 401 (back to the gate), with a live one the session.
+func TestCurrentSessionAnswers(t *testing.T) {
+	_, _, h := accountServer(t)
+	if r := jsonReq(t, h, "GET", "/api/admin/session", "", nil); r.StatusCode != http.StatusNoContent || r.Body != "" {
+		t.Errorf("no session: %d %q", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/session", "ended-or-forged", nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("an ended session: %d", r.StatusCode)
+	}
+	pin := unlock(t, h)
+	if r := jsonReq(t, h, "GET", "/api/admin/session", pin, nil); r.StatusCode != 200 || !strings.Contains(r.Body, `"kind":"pin"`) {
+		t.Errorf("a PIN session: %d %s", r.StatusCode, r.Body)
+	}
+}

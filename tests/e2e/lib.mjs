@@ -16,8 +16,9 @@ export async function launch() {
 }
 
 /** expectedNoSession is Chromium's log line for the admin app's question
- * on load, GET /api/admin/session, answered 401 when no account session is
- * live (docs/admin-auth-api.md): the normal case, not a problem. */
+ * on load, GET /api/admin/session, answered 401 when the session the
+ * browser presents has ended (docs/admin-auth-api.md; with none at all it
+ * is a 204 and logs nothing). */
 export function expectedNoSession(m) {
   return m.type() === "error" && /status of 401/.test(m.text()) && new URL(m.location()?.url || "http://x/").pathname === "/api/admin/session";
 }

@@ -33,8 +33,13 @@ type SessionList struct {
 }
 
 // Current answers the request's session at any stage (the admin app asks
-// on load: an account session survives a reload), or 401.
+// on load: an account session survives a reload): 204 when the request
+// presents none (the gate, and no error in the browser's console), 401
+// when the one it presents has ended.
 func (a *Service) Current(c echo.Context) error {
+	if _, ok := a.credentialOf(c); !ok {
+		return c.NoContent(http.StatusNoContent)
+	}
 	p, err := a.principal(c, true)
 	if err != nil {
 		return err
