@@ -168,6 +168,9 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s.noteFirstAdmin(context.Background())
+	// The route table comes first: analytics counts page views of the
+	// paths it serves.
+	s.routes = publicRoutes()
 	s.analytics = s.newAnalytics()
 	if err := s.setupLeads(o); err != nil {
 		return nil, err
@@ -179,7 +182,6 @@ func New(o Options) (*Server, error) {
 		}
 		s.media = m
 	}
-	s.routes = publicRoutes()
 	s.accessLog = o.Config.AccessLog
 	s.pageCC = pageCacheControl(o.Config.CDN.SMaxAge)
 	var err error
