@@ -111,7 +111,7 @@ func (f *flakyStore) Ping(context.Context) error {
 	return nil
 }
 func (f *flakyStore) set(down bool) { f.mu.Lock(); f.down = down; f.mu.Unlock() }
-func (f *flakyStore) stored() int  { f.mu.Lock(); defer f.mu.Unlock(); return len(f.evs) }
+func (f *flakyStore) stored() int   { f.mu.Lock(); defer f.mu.Unlock(); return len(f.evs) }
 
 // A database that is down refuses nothing: the batch is not split into
 // "refused" rows, it waits and is written once the database is back,
