@@ -1,5 +1,5 @@
 import "../../styles/admin-insights.css";
-import { performanceScore, serverPerformance, SCAN_DELAY_MS, type Optimization, type PerformanceData, type PerformanceSource, type PerformanceStatus } from "../data/performance";
+import { COUNTED, performanceScore, serverPerformance, SCAN_DELAY_MS, type Optimization, type PerformanceData, type PerformanceSource, type PerformanceStatus } from "../data/performance";
 import { useServer, useTimedReload } from "../live";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs } from "../ui";
@@ -24,6 +24,7 @@ function Vitals({ d }: { d: PerformanceData }) {
     <>
       <h2 className="visually-hidden">Core Web Vitals</h2>
       <p className="a-muted">Measured on: {d.scope}</p>
+      <p className="ai-small">{COUNTED}</p>
       {d.samples === 0 && <EmptyVitals />}
       <ul className="a-grid a-grid--2">
         {d.metrics.map((m) => (
@@ -91,6 +92,7 @@ function Monitoring({ d, updated }: { d: PerformanceData; updated: Date | null }
             <div><dt>Status</dt><dd><Badge tone={d.samples ? "good" : "neutral"}>{d.samples ? "Active" : "Waiting for visits"}</Badge></dd></div>
             <div><dt>Automatic scan</dt><dd>Continuous: every real visit reports its measurements</dd></div>
             <div><dt>Measured on</dt><dd>{d.scope}</dd></div>
+            <div><dt>What counts</dt><dd>{COUNTED}</dd></div>
             <div><dt>Alert when</dt><dd>LCP is over 2,500 ms</dd></div>
             <div><dt>Last manual scan</dt><dd>{updated ? updated.toLocaleString("en-US") : "Not run yet"}</dd></div>
           </dl>
