@@ -62,10 +62,15 @@ function Sources({ d }: { d: AnalyticsData }) {
   );
 }
 
+/** FIRST_PAGES are the pages listed before "Show all". */
+const FIRST_PAGES = 10;
+
 /** Pages lists the most visited pages, and apart from them the views of
  * the not-found page, which are neither pages nor visits. */
 function Pages({ d }: { d: AnalyticsData }) {
+  const [open, setOpen] = useState(false);
   const all = d.pages.length < MAX_PAGES;
+  const shown = open ? d.pages : d.pages.slice(0, FIRST_PAGES);
   return (
     <Card title="Top Pages" description={`Pages of this site, by visits; a visit counts on every page it viewed · ${d.period}`}>
       {d.pages.length === 0 ? <p className="ai-small">No page viewed in the period yet.</p> : (
@@ -75,7 +80,7 @@ function Pages({ d }: { d: AnalyticsData }) {
               <tr><th scope="col">Page</th><th scope="col" className="ai-num">Visitors</th><th scope="col" className="ai-num">Page views</th></tr>
             </thead>
             <tbody>
-              {d.pages.map((p) => (
+              {shown.map((p) => (
                 <tr key={p.path}>
                   <th scope="row"><code>{p.path}</code></th>
                   <td className="ai-num">{n(p.visitors)}</td>
@@ -91,7 +96,11 @@ function Pages({ d }: { d: AnalyticsData }) {
           </table>
         </div>
       )}
-      {!all && <p className="ai-small">The {MAX_PAGES} most visited pages of {n(d.pageviews)} page views in all.</p>}
+      {!all && open && <p className="ai-small">The {MAX_PAGES} most visited pages are listed; {n(d.pageviews)} page views in all.</p>}
+      {d.pages.length > FIRST_PAGES && (
+        <p className="ai-more"><Button variant="outline" onClick={() => setOpen(!open)} aria-expanded={open}>
+          {open ? `Show the first ${FIRST_PAGES}` : `Show all ${d.pages.length} pages`}</Button></p>
+      )}
       <p className="ai-uncounted ai-notfound">
         <strong>Not-found page views: {n(d.notFound)}</strong>
         <span className="ai-small">{NOT_FOUND}</span>

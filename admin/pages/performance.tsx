@@ -92,15 +92,15 @@ function Monitoring({ d, updated }: { d: PerformanceData; updated: Date | null }
             <div><dt>Status</dt><dd><Badge tone={d.samples ? "good" : "neutral"}>{d.samples ? "Active" : "Waiting for visits"}</Badge></dd></div>
             <div><dt>Automatic scan</dt><dd>Continuous: every real visit reports its measurements</dd></div>
             <div><dt>Measured on</dt><dd>{d.scope}</dd></div>
-            <div><dt>What counts</dt><dd>{COUNTED}</dd></div>
             <div><dt>Alert when</dt><dd>LCP is over 2,500 ms</dd></div>
             <div><dt>Last manual scan</dt><dd>{updated ? updated.toLocaleString("en-US") : "Not run yet"}</dd></div>
           </dl>
+          <p className="ai-small ai-counted"><strong>What counts:</strong> {COUNTED}</p>
         </Card>
         <Card title="By Page Kind" description="75th percentile per page kind and metric.">
           {d.byKind.length === 0 ? <p className="ai-small">No page kind measured yet.</p> : (
             <div className="ai-scroll" tabIndex={0} role="region" aria-label="Core Web Vitals by page kind">
-              <table className="a-table ai-table">
+              <table className="a-table ai-table ai-table--dense">
                 <thead><tr><th scope="col">Page kind</th><th scope="col">Metric</th><th scope="col" className="ai-num">p75</th><th scope="col">Status</th><th scope="col" className="ai-num">Visits</th></tr></thead>
                 <tbody>
                   {d.byKind.map((k) => (
