@@ -101,7 +101,7 @@ function Pages({ d }: { d: AnalyticsData }) {
         <p className="ai-more"><Button variant="outline" onClick={() => setOpen(!open)} aria-expanded={open}>
           {open ? `Show the first ${FIRST_PAGES}` : `Show all ${d.pages.length} pages`}</Button></p>
       )}
-      <p className="ai-uncounted ai-notfound">
+      <p className="ai-notfound">
         <strong>Not-found page views: {n(d.notFound)}</strong>
         <span className="ai-small">{NOT_FOUND}</span>
       </p>
