@@ -16,6 +16,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/atlanta-restoration/site/analytics"
 	"github.com/atlanta-restoration/site/analytics/analyticstest"
 	"github.com/atlanta-restoration/site/db"
@@ -425,5 +427,34 @@ func TestAnalyticsAnswerCountsWhatWasNotStored(t *testing.T) {
 	}
 	if a.NotFound != analytics.MaxNotFoundPerNetwork || *a.Capped != 2*analytics.MaxNotFoundPerNetwork || *a.Refused != 0 {
 		t.Errorf("not found %d, capped %d, refused %d", a.NotFound, *a.Capped, *a.Refused)
+	}
+}
+
+// The per-minute limit is per client: an IPv6 client that sends every
+// beacon from a new address of its /64 has used up its minute for all of
+// them, as one IPv4 address would; another /64 has not.
+func TestCollectLimitPerIPv6Network(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	h := srv.Handler()
+	var wg sync.WaitGroup
+	for i := 0; i < 2*CollectPerIP; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			ip := fmt.Sprintf("2001:db8:77:1:%x:%x:%x:1", i, i*3, i*7)
+			rawBeacon(h, ip, browserUA, []byte(`{"t":"pageview","p":"/no-such-page"}`))
+		}(i)
+	}
+	wg.Wait()
+	rawBeacon(h, "2001:db8:77:1::abcd", browserUA, []byte(`{"t":"pageview","p":"/services"}`))
+	rawBeacon(h, "2001:db8:77:2::1", browserUA, []byte(`{"t":"pageview","p":"/contact"}`))
+	flushAnalytics(t, srv)
+	got := map[string]int{}
+	for _, e := range storedEvents(t, store) {
+		got[e.Kind+" "+e.Path]++
+	}
+	want := map[string]int{"not_found ": analytics.MaxNotFoundPerNetwork, "pageview /contact": 1}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stored (-want, +got):\n%s", diff)
 	}
 }
