@@ -332,3 +332,15 @@ func TestBudgetWarnsOfAProxy(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 }
+
+// BenchmarkIntakeAndBudget: what the checks of this file add to a beacon.
+func BenchmarkIntakeAndBudget(b *testing.B) {
+	bud := NewBudget()
+	now := time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC)
+	beacon := Beacon{Type: "pageview", Path: "/services", Referrer: "https://www.google.com/search?q=x", UTMSource: "google", UTMMedium: "cpc", UTMCampaign: "spring sale", Width: 390}
+	for i := 0; i < b.N; i++ {
+		e, _ := testIntake.Event(beacon, now)
+		e.Visitor = "v"
+		bud.Admit(Network(fmt.Sprintf("198.51.%d.%d", i/250%250, i%250)), e)
+	}
+}
