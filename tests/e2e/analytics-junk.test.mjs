@@ -57,14 +57,16 @@ test("a missing page's view counts apart, never as a page or a visit", async () 
   const ctx = await browser.newContext({ viewport: WIDE, userAgent: PERSON });
   const page = await ctx.newPage();
   const sent = [];
-  page.on("request", (r) => { if (new URL(r.url()).pathname === "/api/collect") sent.push(JSON.parse(r.postData() || "{}")); });
+  // Delivered beacons: the answer has come back.
+  page.on("requestfinished", (r) => { if (new URL(r.url()).pathname === "/api/collect") sent.push(JSON.parse(r.postData() || "{}")); });
+  const sentView = (p) => until(async () => sent.some((b) => b.t === "pageview" && b.p === p), 10000);
   await page.goto(site.base + "/services", { waitUntil: "load", referer: "https://www.google.com/" });
-  await page.waitForTimeout(300);
+  assert.ok(await sentView("/services"), "the page sends its beacon"); // after load, once the islands script has run
   const res = await page.goto(site.base + SPAM, { waitUntil: "load" });
   assert.equal(res.status(), 404);
-  await page.waitForTimeout(300);
+  assert.ok(await sentView(SPAM), "the not-found page sends its beacon");
+  await page.waitForTimeout(100);
   await ctx.close();
-  assert.ok(sent.some((b) => b.t === "pageview" && b.p === SPAM), "the not-found page sends its beacon");
   // The collector writes every 250 ms; a busy machine may take longer.
   let now;
   await until(async () => {
