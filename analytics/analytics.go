@@ -10,6 +10,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"log/slog"
 	"net/url"
 	"regexp"
@@ -145,27 +147,49 @@ func Visitor(salt, ip, ua, day string) string {
 type Store interface {
 	AddEvents(context.Context, []db.Event) error
 	DailySalt(context.Context, string) (string, error)
+	// Ping tells a database that is down from one that refused a row.
+	Ping(context.Context) error
 }
 
 // Collector takes events from requests and writes them in batches, so
 // thousands of beacons a second cost a few transactions. Add never blocks:
 // when the queue is full the event is dropped and counted.
+//
+// One event the database refuses never costs the others (issue 20): a
+// batch that fails while the database answers is split in halves until
+// the refused rows are alone; they are counted (Refused) and logged, the
+// rest are stored. A batch that fails because the database is down is
+// kept and tried again (at most BatchSize events wait; further events
+// wait in the queue).
 type Collector struct {
 	store   Store
 	log     *slog.Logger
 	queue   chan db.Event
 	Dropped atomic.Int64
+	// Refused counts the events the database refused (each alone).
+	Refused atomic.Int64
 	// flushes asks a running Run to write everything now and answer.
 	flushes chan chan error
 	running atomic.Bool
+	// downLogged is when an outage was last logged (unix ns): once a
+	// minute is enough.
+	downLogged atomic.Int64
 
 	saltMu  sync.Mutex
 	saltDay string
 	salt    string
 }
 
-// QueueSize bounds the events waiting to be written.
-const QueueSize = 20000
+// QueueSize bounds the events waiting to be written, BatchSize those
+// written at once.
+const (
+	QueueSize = 20000
+	BatchSize = 1000
+)
+
+// ErrDatabaseDown is the error of a write that failed because the
+// database could not be reached: its events are kept, not refused.
+var ErrDatabaseDown = errors.New("analytics: database unreachable")
 
 // NewCollector builds a collector; Run writes what it collects.
 func NewCollector(store Store, log *slog.Logger) *Collector {
@@ -198,27 +222,76 @@ func (c *Collector) Add(e db.Event) bool {
 	}
 }
 
+// Write stores evs and returns the events not written because the
+// database is down (with ErrDatabaseDown); nil when every event was
+// stored or refused alone. Each refused event is counted in Refused.
+func (c *Collector) Write(ctx context.Context, evs []db.Event) ([]db.Event, error) {
+	refused := 0
+	var first error
+	left, err := c.write(ctx, evs, &refused, &first)
+	if refused > 0 {
+		c.Refused.Add(int64(refused))
+		if c.log != nil {
+			c.log.Warn("analytics events refused by the database; the rest of their batch was stored", "refused", refused, "batch", len(evs), "err", first)
+		}
+	}
+	if last := c.downLogged.Load(); err != nil && c.log != nil && time.Since(time.Unix(0, last)) > time.Minute && c.downLogged.CompareAndSwap(last, time.Now().UnixNano()) {
+		c.log.Warn("analytics events not written yet: database unreachable", "events", len(left), "err", err)
+	}
+	return left, err
+}
+
+func (c *Collector) write(ctx context.Context, evs []db.Event, refused *int, first *error) ([]db.Event, error) {
+	if len(evs) == 0 {
+		return nil, nil
+	}
+	err := c.store.AddEvents(ctx, evs)
+	if err == nil {
+		return nil, nil
+	}
+	if ctx.Err() != nil || c.store.Ping(ctx) != nil {
+		// AddEvents is one transaction: none of evs was stored.
+		return evs, fmt.Errorf("%w: %v", ErrDatabaseDown, err)
+	}
+	if len(evs) == 1 {
+		*refused++
+		if *first == nil {
+			*first = err
+		}
+		return nil, nil
+	}
+	h := len(evs) / 2
+	if left, err := c.write(ctx, evs[:h], refused, first); err != nil {
+		return append(left, evs[h:]...), err
+	}
+	return c.write(ctx, evs[h:], refused, first)
+}
+
 // Run writes queued events until ctx ends, then writes what is left.
 func (c *Collector) Run(ctx context.Context) {
 	c.running.Store(true)
 	defer c.running.Store(false)
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
-	batch := make([]db.Event, 0, 1000)
+	batch := make([]db.Event, 0, BatchSize)
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
 		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		err := c.store.AddEvents(wctx, batch)
-		if err != nil && c.log != nil {
-			c.log.Warn("analytics events not written", "events", len(batch), "err", err)
-		}
-		cancel()
-		batch = batch[:0]
+		defer cancel()
+		left, err := c.Write(wctx, batch)
+		// Events the database could not take yet stay first in the batch.
+		batch = append(batch[:0], left...)
 		return err
 	}
 	for {
+		// While the database is down and a whole batch waits, events wait
+		// in the queue (and past QueueSize are dropped and counted).
+		queue := c.queue
+		if len(batch) >= BatchSize {
+			queue = nil
+		}
 		select {
 		case reply := <-c.flushes:
 			for drained := false; !drained; {
@@ -230,9 +303,9 @@ func (c *Collector) Run(ctx context.Context) {
 				}
 			}
 			reply <- flush()
-		case e := <-c.queue:
+		case e := <-queue:
 			batch = append(batch, e)
-			if len(batch) >= cap(batch) {
+			if len(batch) >= BatchSize {
 				flush()
 			}
 		case <-t.C:
@@ -243,7 +316,9 @@ func (c *Collector) Run(ctx context.Context) {
 				case e := <-c.queue:
 					batch = append(batch, e)
 				default:
-					flush()
+					if flush() != nil {
+						c.Dropped.Add(int64(len(batch)))
+					}
 					return
 				}
 			}
@@ -268,7 +343,9 @@ func (c *Collector) Flush(ctx context.Context) error {
 		case e := <-c.queue:
 			batch = append(batch, e)
 		default:
-			return c.store.AddEvents(ctx, batch)
+			left, err := c.Write(ctx, batch)
+			c.Dropped.Add(int64(len(left)))
+			return err
 		}
 	}
 }

@@ -87,6 +87,7 @@ func (m *memStore) AddEvents(_ context.Context, evs []db.Event) error {
 	return nil
 }
 func (m *memStore) DailySalt(context.Context, string) (string, error) { return "s", nil }
+func (m *memStore) Ping(context.Context) error                        { return nil }
 
 func TestCollectorBatchesAndDropsWhenFull(t *testing.T) {
 	st := &memStore{}

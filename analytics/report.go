@@ -23,6 +23,8 @@ import (
 //     not of the conversion rate;
 //   - a conversion is a visit with at least one lead, so Conversions never
 //     exceed Visitors and the rate never exceeds 100%;
+//   - a view of the not-found page is not a page view: it makes no visit
+//     and is counted apart (NotFound), never among the pages;
 //   - Geography counts estimate requests by the city typed (calls carry
 //     no city), every one, so its leads add up to Estimates; and visits
 //     under the first area page they viewed, so its visitors add up to
@@ -45,6 +47,10 @@ type Report struct {
 	// Visitors counts visits: one per visitor per day with a page view.
 	Visitors  int64 `json:"visitors"`
 	Pageviews int64 `json:"pageviews"`
+	// NotFound counts the views of the not-found page: paths the site
+	// does not serve. They are not page views, make no visit and are
+	// never in Pages (ADR 029).
+	NotFound int64 `json:"notFound"`
 	// Conversions are the visits with at least one lead.
 	Conversions int64 `json:"conversions"`
 	// ConversionRate is Conversions / Visitors, a percentage to one decimal.
@@ -62,8 +68,10 @@ type Report struct {
 	// Geography's leads add up to Estimates, its visitors to AreaVisitors.
 	Geography    []AreaRow `json:"geography"`
 	AreaVisitors int64     `json:"areaVisitors"`
-	// Pages are the 50 most visited pages. A visit counts on every page it
-	// viewed, so their visitors do not add up to Visitors.
+	// Pages are the 50 most visited pages, all of them pages the site
+	// served when viewed; their page views add up to Pageviews (when
+	// fewer than 50). A visit counts on every page it viewed, so their
+	// visitors do not add up to Visitors.
 	Pages []PageRow `json:"pages"`
 }
 
@@ -171,6 +179,7 @@ func arrange(cs []db.Count, places *Places) Report {
 	total := m.get(db.EventPageview, db.DimTotal, "")
 	r := Report{
 		Visitors: total.Visitors, Pageviews: total.Events,
+		NotFound:    m.get(db.EventNotFound, db.DimTotal, "").Events,
 		Conversions: m.get(db.KindConversion, db.DimTotal, "").Visitors,
 		Estimates:   m.get(db.EventLead, db.DimTotal, "").Events,
 		Calls:       m.get(db.EventTelClick, db.DimTotal, "").Events,

@@ -47,6 +47,10 @@ const (
 	EventFormView = "form_view"
 	EventLead     = "lead"
 	EventVital    = "vital"
+	// EventNotFound is a page view of a path the site does not serve (the
+	// not-found page's beacon). It makes no visit and is not a page; its
+	// path is not kept (issue 20, ADR 029).
+	EventNotFound = "not_found"
 )
 
 const eventColumns = `id, at, day, kind, path, page_kind, source, referrer, utm_source, utm_medium, utm_campaign, width, visitor, metric, value, area`
@@ -189,9 +193,17 @@ const countsSQL = `WITH ev AS (
 	UNION ALL SELECT day, 'lead', 'area', area, COUNT(*), COUNT(DISTINCT visitor) FROM ev WHERE kind = 'lead' GROUP BY day, area
 )`
 
+// RawDays is how long raw events are kept (ADR 029): the roll-up job
+// deletes the events of the days before today minus RawDays, after every
+// finished day has been rolled up into analytics_daily. The Performance
+// Monitor reads the raw vitals of the last 28 days.
+const RawDays = 30
+
 // RollUp aggregates every finished day (before today) that has raw
-// events and no aggregates yet, deletes raw events older than keepRaw
-// days and the salts of finished days. It returns the days rolled up.
+// events and no aggregates yet, deletes the raw events (page views,
+// not-found views, actions, leads and vitals alike) of the days before
+// keepRawFrom, never those of a day not rolled up, and the salts of
+// finished days. It returns the days rolled up.
 func (s *Store) RollUp(ctx context.Context, today string, keepRawFrom string, now time.Time) ([]string, error) {
 	var days []string
 	if err := s.db.SelectContext(ctx, &days, s.q(`SELECT DISTINCT day FROM analytics_events WHERE day < ?
@@ -211,7 +223,7 @@ func (s *Store) RollUp(ctx context.Context, today string, keepRawFrom string, no
 			return nil, fmt.Errorf("roll up %s: %w", day, err)
 		}
 	}
-	if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM analytics_events WHERE day < ?`), keepRawFrom); err != nil {
+	if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM analytics_events WHERE day < ? AND day IN (SELECT day FROM analytics_rollups)`), keepRawFrom); err != nil {
 		return days, fmt.Errorf("prune events: %w", err)
 	}
 	if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM analytics_salts WHERE day < ?`), today); err != nil {
@@ -271,11 +283,45 @@ type VitalSample struct {
 	Value    float64 `db:"value"`
 }
 
+// VitalRanges are the plausible values of each Core Web Vital: LCP, FCP
+// and TTFB up to a minute, INP up to 10 s (milliseconds), CLS up to 10
+// (unitless). The collector drops any other value (ADR 029) and
+// VitalSamples never returns one (samples stored before the rule).
+var VitalRanges = map[string]float64{"LCP": 60_000, "FCP": 60_000, "TTFB": 60_000, "INP": 10_000, "CLS": 10}
+
+// VitalsPerPage bounds the samples of one metric that one visitor's
+// views of one page give in a day (web-vitals may report a metric again
+// when a page is restored from the back/forward cache).
+const VitalsPerPage = 3
+
+// vitalPlausible is VitalRanges as SQL (constants, in a stable order).
+var vitalPlausible = func() string {
+	ms := make([]string, 0, len(VitalRanges))
+	for m := range VitalRanges {
+		ms = append(ms, m)
+	}
+	sort.Strings(ms)
+	var b strings.Builder
+	b.WriteString("value >= 0 AND value <= CASE metric")
+	for _, m := range ms {
+		fmt.Fprintf(&b, " WHEN '%s' THEN %g", m, VitalRanges[m])
+	}
+	b.WriteString(" ELSE -1 END")
+	return b.String()
+}()
+
 // VitalSamples returns the vitals recorded on days from..to (raw events
-// are kept 30 days), for percentiles computed by the caller.
+// are kept RawDays), for percentiles computed by the caller: plausible
+// values only, and at most VitalsPerPage of a metric per visitor, page
+// and day (the first ones), so that one client's repeats cannot weigh
+// more than a visit's.
 func (s *Store) VitalSamples(ctx context.Context, from, to string) ([]VitalSample, error) {
 	var out []VitalSample
-	if err := s.db.SelectContext(ctx, &out, s.q(`SELECT page_kind, metric, value FROM analytics_events WHERE kind = 'vital' AND day >= ? AND day <= ?`), from, to); err != nil {
+	q := `SELECT page_kind, metric, value FROM (
+		SELECT page_kind, metric, value, ROW_NUMBER() OVER (PARTITION BY day, visitor, metric, path ORDER BY at, id) AS n
+		FROM analytics_events WHERE kind = 'vital' AND day >= ? AND day <= ? AND ` + vitalPlausible + `
+	) v WHERE n <= ?`
+	if err := s.db.SelectContext(ctx, &out, s.q(q), from, to, VitalsPerPage); err != nil {
 		return nil, fmt.Errorf("vitals: %w", err)
 	}
 	return out, nil

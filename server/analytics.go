@@ -8,7 +8,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	pathpkg "path"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,11 +27,14 @@ import (
 // /api/admin/analytics and /api/admin/vitals. The rules are in package
 // analytics; these handlers are thin.
 
-// analyticsSet is the collector, its per-IP limit and the places of the
+// analyticsSet is the collector, its per-client limits (per minute and
+// per day), the intake that checks every beacon and the places of the
 // Geography table.
 type analyticsSet struct {
 	c       *analytics.Collector
 	limit   *guard.Limiter
+	budget  *analytics.Budget
+	intake  *analytics.Intake
 	places  *analytics.Places
 	runOnce sync.Once
 	stop    context.CancelFunc
@@ -40,7 +42,8 @@ type analyticsSet struct {
 }
 
 // CollectMaxBody bounds a beacon (bytes), CollectPerIP the events one
-// client may send per minute.
+// client (an IPv4 address or an IPv6 /64) may send per minute; the
+// per-day limits are analytics.Budget's.
 const (
 	CollectMaxBody = 2048
 	CollectPerIP   = 300
@@ -51,7 +54,41 @@ func (s *Server) newAnalytics() *analyticsSet {
 	if s.store == nil {
 		return nil
 	}
-	return &analyticsSet{c: analytics.NewCollector(s.store, s.log), limit: guard.NewLimiter(CollectPerIP, time.Minute), places: s.places(), done: make(chan struct{})}
+	places := s.places()
+	budget := analytics.NewBudget()
+	budget.OnFull = func(network string, private bool) {
+		if private {
+			// Every visitor behind a proxy shares its address when the
+			// server does not read X-Forwarded-For.
+			s.log.Warn("analytics: more visitors today from one private or loopback address than are counted from one client; if the site is behind a proxy, set TRUST_PROXY", "network", network, "limit", analytics.MaxVisitorsPerNetwork)
+		}
+	}
+	return &analyticsSet{c: analytics.NewCollector(s.store, s.log), limit: guard.NewLimiter(CollectPerIP, time.Minute), budget: budget,
+		intake: &analytics.Intake{Pages: s.servedPages(), Places: places, SiteHost: s.siteURL().Hostname()}, places: places, done: make(chan struct{})}
+}
+
+// servedPages are the paths the public site answers with a page, and
+// their page kind: every concrete path of the route table (the crawl test
+// checks that each answers 200), without admin pages and redirected
+// paths. Content is loaded once at start, so the set is fixed.
+func (s *Server) servedPages() map[string]string {
+	out := map[string]string{}
+	for _, r := range s.routes {
+		if r.Page == "admin" || (r.IsDynamic() && (r.Expand == nil || s.content == nil)) {
+			continue
+		}
+		for _, p := range r.Paths(s.content) {
+			if _, moved := redirects[p]; moved || strings.Contains(p, "{") {
+				continue
+			}
+			if rt, _, ok := s.routeFor(p); ok && rt.Page != "admin" {
+				if _, seen := out[p]; !seen {
+					out[p] = rt.Page
+				}
+			}
+		}
+	}
+	return out
 }
 
 // places are the service area's cities, for the Geography table: a city
@@ -101,7 +138,7 @@ func (s *Server) stopAnalytics(ctx context.Context) {
 func (s *Server) registerAnalyticsJob(r *jobs.Runner) {
 	r.Register(jobs.Job{Name: jobAnalytics, Every: time.Hour, Once: true, Run: func(ctx context.Context) (string, error) {
 		now := time.Now()
-		days, err := s.store.RollUp(ctx, analytics.Day(now), analytics.Day(now.AddDate(0, 0, -30)), now.UTC())
+		days, err := s.store.RollUp(ctx, analytics.Day(now), analytics.Day(now.AddDate(0, 0, -db.RawDays)), now.UTC())
 		if err != nil {
 			return "", err
 		}
@@ -112,32 +149,11 @@ func (s *Server) registerAnalyticsJob(r *jobs.Runner) {
 	}})
 }
 
-// beacon is what client/beacon.ts sends.
-type beacon struct {
-	Type        string  `json:"t"`
-	Path        string  `json:"p"`
-	Referrer    string  `json:"r"`
-	Width       int     `json:"w"`
-	UTMSource   string  `json:"us"`
-	UTMMedium   string  `json:"um"`
-	UTMCampaign string  `json:"uc"`
-	Metric      string  `json:"m"`
-	Value       float64 `json:"v"`
-}
-
-var vitalRange = map[string]float64{"LCP": 120000, "INP": 60000, "FCP": 120000, "TTFB": 120000, "CLS": 100}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
-}
-
 // collect records one beacon. Whatever happens it answers 204 with no
 // body (a beacon's answer is never read): opted-out visitors (DNT, GPC),
-// bots, admin pages, other origins and malformed or over-limit beacons
-// are simply not stored.
+// bots, admin pages, other origins, malformed or over-limit beacons and
+// events over a client's daily limits are simply not stored. Every field
+// is checked by analytics.Intake (ADR 029).
 func (s *Server) collect(c echo.Context) error {
 	a := s.analytics
 	req := c.Request()
@@ -156,79 +172,32 @@ func (s *Server) collect(c echo.Context) error {
 	if err != nil || len(body) > CollectMaxBody {
 		return nothing()
 	}
-	var b beacon
+	var b analytics.Beacon
 	if json.Unmarshal(body, &b) != nil {
 		return nothing()
 	}
-	if !strings.HasPrefix(b.Path, "/") || strings.HasPrefix(b.Path, "//") {
-		return nothing()
-	}
-	path := b.Path
-	if u, err := url.Parse(path); err == nil {
-		path = u.Path
-	}
-	// Dot segments ("/%2e%2e/admin/…") resolve before the checks, as a
-	// browser would resolve them; a path that needed resolving is not one
-	// a page reports.
-	if clean := pathpkg.Clean(path); clean != path && clean+"/" != path {
-		return nothing()
-	}
-	if !strings.HasPrefix(path, "/") || len(path) > 300 || path == "/admin" || strings.HasPrefix(path, "/admin/") {
-		return nothing()
-	}
 	now := time.Now()
+	e, ok := a.intake.Event(b, now)
+	if !ok {
+		return nothing()
+	}
 	ip := c.RealIP()
-	if _, ok, _ := a.limit.Reserve(ip, now); !ok {
+	network := analytics.Network(ip)
+	if _, ok, _ := a.limit.Reserve(network, now); !ok {
 		return nothing()
 	}
-	e := db.Event{At: now.UTC(), Day: analytics.Day(now), Path: path, Width: analytics.WidthClass(b.Width)}
-	switch b.Type {
-	case db.EventPageview:
-		// Each page view keeps its own source; a visit's source is its
-		// first page view's, decided when the figures are counted (ADR
-		// 023), so a click within the site or a second arrival the same
-		// day does not count the visitor twice.
-		e.Kind = b.Type
-		e.Referrer = clip(refHost(b.Referrer), 200)
-		e.UTMSource, e.UTMMedium, e.UTMCampaign = clip(b.UTMSource, 100), clip(b.UTMMedium, 100), clip(b.UTMCampaign, 100)
-		e.Source = analytics.Classify(b.Referrer, b.UTMSource, b.UTMMedium, site.Hostname())
-		e.Area = a.places.OfPath(path)
-	case db.EventTelClick, db.EventFormView:
-		e.Kind = b.Type
-	case db.EventVital:
-		max, ok := vitalRange[b.Metric]
-		if !ok || b.Value < 0 || b.Value > max || math.IsNaN(b.Value) {
-			return nothing()
-		}
-		e.Kind, e.Metric, e.Value = b.Type, b.Metric, b.Value
-		if r, _, ok := s.routeFor(path); ok {
-			e.PageKind = r.Page
-		} else {
-			return nothing()
-		}
-	default:
-		return nothing()
-	}
-	ctx := req.Context()
-	salt, err := a.c.Salt(ctx, e.Day)
+	salt, err := a.c.Salt(req.Context(), e.Day)
 	if err != nil {
 		s.log.Warn("analytics salt unavailable", "err", err)
 		return nothing()
 	}
 	e.Visitor = analytics.Visitor(salt, ip, req.UserAgent(), e.Day)
+	if !a.budget.Admit(network, e) {
+		return nothing()
+	}
 	a.run()
 	a.c.Add(e)
 	return nothing()
-}
-
-// refHost keeps only the referrer's host: the path of another site may
-// carry someone's search or personal data.
-func refHost(r string) string {
-	u, err := url.Parse(r)
-	if err != nil || u.Host == "" {
-		return ""
-	}
-	return strings.ToLower(u.Hostname())
 }
 
 // siteURL is BASE_URL parsed: its origin checks the beacon's Origin, its
@@ -260,9 +229,15 @@ func (s *Server) recordLead(c echo.Context) {
 		return
 	}
 	req := c.Request()
+	// The page the form was sent from, when it is one the site serves
+	// (the Referer is the client's to write).
 	path := "/estimate"
-	if u, err := url.Parse(req.Referer()); err == nil && u.Host == s.siteURL().Host && strings.HasPrefix(u.Path, "/") {
-		path = clip(u.Path, 300)
+	if u, err := url.Parse(req.Referer()); err == nil && u.Host == s.siteURL().Host {
+		if p, ok := analytics.BeaconPath(u.Path); ok {
+			if _, served := a.intake.Pages[p]; served {
+				path = p
+			}
+		}
 	}
 	now := time.Now()
 	e := db.Event{At: now.UTC(), Day: analytics.Day(now), Kind: db.EventLead, Path: path, Area: a.places.OfCity(c.FormValue("city"))}
@@ -307,12 +282,17 @@ func (s *Server) putAnalyticsGoals(c echo.Context) error {
 }
 
 // analyticsAnswer is GET /api/admin/analytics: the period's figures
-// (analytics.Report), the goals they are measured against and the events
-// the collector had to drop.
+// (analytics.Report), the goals they are measured against and, since this
+// instance started, the events it did not store: dropped by a full queue
+// (or lost in an outage at shutdown), refused by the database (each
+// alone, the rest of its batch stored) and over a client's daily limits
+// (ADR 029).
 type analyticsAnswer struct {
 	analytics.Report
 	Goals   Goals `json:"goals"`
 	Dropped int64 `json:"dropped"`
+	Refused int64 `json:"refused"`
+	Capped  int64 `json:"capped"`
 }
 
 // adminAnalytics is the Analytics screen's data for the last `days` days
@@ -328,21 +308,21 @@ func (s *Server) adminAnalytics(c echo.Context) error {
 		days = n
 	}
 	var places *analytics.Places
-	var dropped int64
-	if s.analytics != nil {
-		places, dropped = s.analytics.places, s.analytics.c.Dropped.Load()
+	var dropped, refused, capped int64
+	if a := s.analytics; a != nil {
+		places, dropped, refused, capped = a.places, a.c.Dropped.Load(), a.c.Refused.Load(), a.budget.Capped.Load()
 	}
 	r, err := analytics.BuildReport(ctx, s.store, places, time.Now(), days)
 	if err != nil {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Analytics could not be loaded.", Err: err}
 	}
-	return c.JSON(http.StatusOK, analyticsAnswer{Report: r, Goals: s.goals(ctx), Dropped: dropped})
+	return c.JSON(http.StatusOK, analyticsAnswer{Report: r, Goals: s.goals(ctx), Dropped: dropped, Refused: refused, Capped: capped})
 }
 
 // Vital thresholds are Google's (good at or below, poor above).
 var vitalThresholds = map[string][2]float64{"LCP": {2500, 4000}, "INP": {200, 500}, "CLS": {0.1, 0.25}, "FCP": {1800, 3000}, "TTFB": {800, 1800}}
 
-var vitalOrder = []string{"LCP", "INP", "CLS", "FCP", "TTFB"}
+var vitalOrder = analytics.Metrics
 
 // VitalRow is the 75th percentile of one metric on one page kind.
 type VitalRow struct {

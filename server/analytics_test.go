@@ -394,19 +394,20 @@ func BenchmarkCollect(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
-// 2x CollectPerIP beacons at once from one IP: at most CollectPerIP are
-// stored, however they interleave. Markup in a path is stored as text and
-// comes back JSON-escaped; path tricks are refused.
+// 2x CollectPerIP beacons at once from one IP (ten browsers behind it,
+// each within its daily limits): at most CollectPerIP are stored,
+// however they interleave. Path tricks are refused; markup in a path is
+// not a page the site serves: a not-found view, its path not kept.
 func TestCollectLimitHoldsUnderConcurrency(t *testing.T) {
 	srv, store := newTestServer(t, nil)
 	h := srv.Handler()
 	var wg sync.WaitGroup
 	for i := 0; i < 2*CollectPerIP; i++ {
 		wg.Add(1)
-		go func() {
+		go func(i int) {
 			defer wg.Done()
-			beaconReq(t, h, "198.51.100.77", map[string]any{"t": "pageview", "p": "/", "w": 390})
-		}()
+			beaconReq(t, h, "198.51.100.77", map[string]any{"t": "pageview", "p": "/", "w": 390}, "User-Agent", fmt.Sprintf("%s %d", browserUA, i%10))
+		}(i)
 	}
 	wg.Wait()
 	flushAnalytics(t, srv)
@@ -418,16 +419,16 @@ func TestCollectLimitHoldsUnderConcurrency(t *testing.T) {
 	}
 	beaconReq(t, h, "198.51.100.78", map[string]any{"t": "pageview", "p": "/<script>alert(1)</script>"})
 	flushAnalytics(t, srv)
-	var paths []string
-	rows, _ := store.SQL().Query(`SELECT path FROM analytics_events WHERE path <> '/'`)
+	var got []string
+	rows, _ := store.SQL().Query(`SELECT kind, path FROM analytics_events WHERE path <> '/'`)
 	for rows.Next() {
-		var p string
-		rows.Scan(&p)
-		paths = append(paths, p)
+		var k, p string
+		rows.Scan(&k, &p)
+		got = append(got, k+" "+p)
 	}
 	rows.Close()
-	if len(paths) != 1 || paths[0] != "/<script>alert(1)</script>" {
-		t.Errorf("stored paths %q: only the markup path, as text", paths)
+	if len(got) != 1 || got[0] != "not_found " {
+		t.Errorf("stored %q: only the markup path, as a not-found view without its path", got)
 	}
 }
 
@@ -521,23 +522,23 @@ func TestAnalyticsAdminEndpointsUnderAttack(t *testing.T) {
 }
 
 // A page view of an area page (a city page or a city's profile page,
-// with or without a trailing slash) names its place; other pages none.
+// with or without a trailing slash) names its place; other pages none. A
+// path the route pattern matches but no city has is a not-found view.
 func TestCollectNamesAreaPages(t *testing.T) {
 	srv, store := newTestServer(t, nil)
 	h := srv.Handler()
-	want := map[string]string{"/areas/cobb/smyrna": "cobb/smyrna", "/areas/cobb/smyrna/": "cobb/smyrna", "/areas/fulton/atlanta-service": "fulton/atlanta",
-		"/areas/cobb/nowhere": "", "/services": "", "/service-areas/cobb": ""}
-	i := 0
-	for p := range want {
-		i++
+	sent := []string{"/areas/cobb/smyrna", "/areas/cobb/smyrna/", "/areas/fulton/atlanta-service", "/areas/cobb/nowhere", "/services", "/service-areas/cobb"}
+	for i, p := range sent {
 		beaconReq(t, h, fmt.Sprintf("198.51.100.%d", 30+i), map[string]any{"t": "pageview", "p": p})
 	}
 	flushAnalytics(t, srv)
-	got := map[string]string{}
+	got := map[string]int{}
 	for _, e := range storedEvents(t, store) {
-		got[e.Path] = e.Area
+		got[e.Kind+" "+e.Path+" "+e.Area]++
 	}
+	want := map[string]int{"pageview /areas/cobb/smyrna cobb/smyrna": 2, "pageview /areas/fulton/atlanta-service fulton/atlanta": 1,
+		"not_found  ": 1, "pageview /services ": 1, "pageview /service-areas/cobb ": 1}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("areas (-want, +got):\n%s", diff)
+		t.Errorf("kind, path, area (-want, +got):\n%s", diff)
 	}
 }

@@ -184,6 +184,9 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s.noteFirstAdmin(context.Background())
+	// The route table comes first: analytics counts page views of the
+	// paths it serves.
+	s.routes = publicRoutes()
 	s.analytics = s.newAnalytics()
 	if err := s.setupLeads(o); err != nil {
 		return nil, err
@@ -197,7 +200,6 @@ func New(o Options) (*Server, error) {
 	}
 	s.uploads = uploads.New(uploads.Handler{Store: o.Store, Files: s.media, MaxUpload: o.Config.Admin.MaxUpload,
 		TempDir: filepath.Join(o.Config.DataDir, "tmp"), Changed: s.Invalidate, NotFound: ErrNotFound, Log: o.Log})
-	s.routes = publicRoutes()
 	s.accessLog = o.Config.AccessLog
 	s.pageCC = pageCacheControl(o.Config.CDN.SMaxAge)
 	var err error

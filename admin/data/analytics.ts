@@ -20,6 +20,12 @@ export interface GeographyRow { area: string; visitors: number; leads: number; p
 export interface Kpi { name: string; value: number; goal: number; unit: "" | "%"; decimals: number; description: string }
 /** Leads are estimate requests and call taps: leads = estimates + calls. */
 export interface Leads { leads: number; estimates: number; calls: number }
+/** PageRow is one page the site serves: its visits and page views. */
+export interface PageRow { path: string; visitors: number; pageviews: number }
+/** NotStored counts, since this server started, the beacons not stored:
+ * over a client's daily limits, refused by the database (each alone, the
+ * rest of its batch stored), dropped by a full queue. */
+export interface NotStored { capped: number; refused: number; dropped: number }
 
 export interface AnalyticsData {
   /** no page view and no lead recorded in the period yet */
@@ -36,6 +42,13 @@ export interface AnalyticsData {
   uncounted: Leads;
   /** visits that viewed an area page: the Geography table's visitors */
   areaVisitors: number;
+  /** page views of the pages the site serves */
+  pageviews: number;
+  /** the most visited pages (at most MAX_PAGES), all of them served pages */
+  pages: PageRow[];
+  /** views of the not-found page: not page views, not visits, not in pages */
+  notFound: number;
+  notStored: NotStored;
   sources: TrafficSource[];
   metrics: AnalyticsMetric[];
   geography: GeographyRow[];
@@ -44,17 +57,23 @@ export interface AnalyticsData {
 
 export interface AnalyticsSource { load(): Promise<AnalyticsData> }
 
+/** MAX_PAGES is the server's bound on the pages listed (analytics.MaxPages). */
+export const MAX_PAGES = 50;
+
 /** Analytics refresh delay (spec 9). */
 export const REFRESH_DELAY_MS = 1500;
 
-/** Answer is GET /api/admin/analytics (Go: analytics.Report, goals, dropped). */
+/** Answer is GET /api/admin/analytics (Go: analytics.Report, goals, and
+ * the dropped, refused and capped counts). */
 interface Answer {
-  period: string; empty: boolean; visitors: number; pageviews: number; conversions: number; conversionRate: number;
+  period: string; empty: boolean; visitors: number; pageviews: number; notFound: number; conversions: number; conversionRate: number;
   leads: number; estimates: number; calls: number; uncounted: Leads; areaVisitors: number;
   previous: { visitors: number; leads: number };
   sources: { source: string; visitors: number; percentage: number; conversions: number; conversionRate: number; leads: number; estimates: number; calls: number }[];
   geography: { area: string; visitors: number; leads: number; percentage: number }[];
+  pages: PageRow[];
   goals: { visitors: number; leads: number; conversion: number };
+  dropped: number; refused: number; capped: number;
 }
 
 /** change compares a figure with the period before; "new" when there was
@@ -66,6 +85,9 @@ function change(now: number, before: number): { change: string; trend: Trend } {
 }
 
 const fmt = (v: number) => v.toLocaleString("en-US");
+
+/** NOT_FOUND explains the not-found page views, in one line. */
+export const NOT_FOUND = "Views of the not-found page: addresses this site does not serve (a mistyped or broken link, or junk sent by a script). Not page views, not visits, never listed as pages; the addresses are not kept.";
 
 /** UNCOUNTED explains the leads from uncounted visits, in one line. */
 export const UNCOUNTED = "Estimate requests and call taps from browsers this site did not count (JavaScript off, Do Not Track or Global Privacy Control): included in Leads, left out of the conversion rate.";
@@ -81,6 +103,10 @@ export function toData(a: Answer): AnalyticsData {
     leads: { leads: a.leads, estimates: a.estimates, calls: a.calls },
     uncounted: a.uncounted,
     areaVisitors: a.areaVisitors,
+    pageviews: a.pageviews,
+    pages: (a.pages ?? []).map((p) => ({ path: p.path, visitors: p.visitors, pageviews: p.pageviews })),
+    notFound: a.notFound,
+    notStored: { capped: a.capped, refused: a.refused, dropped: a.dropped },
     sources: a.sources.map((r) => ({ source: r.source, visitors: r.visitors, percentage: r.percentage, conversions: r.conversions, conversionRate: r.conversionRate, leads: r.leads })),
     metrics: [
       { name: "Total Visitors", value: fmt(a.visitors), ...change(a.visitors, a.previous.visitors), description: "Visits: each visitor once a day (no cookies, so a visitor is not followed across days)" },

@@ -39,6 +39,11 @@ export interface PerformanceData {
 
 export interface PerformanceSource { load(): Promise<PerformanceData> }
 
+/** COUNTED says which measurements count (db.VitalRanges and the
+ * collector's limits, ADR 029), so a few clients cannot move a 75th
+ * percentile. */
+export const COUNTED = "Plausible values only (LCP, FCP and TTFB up to 60 s, INP up to 10 s, CLS up to 10); at most 3 samples of a metric per page and visitor a day, and 10 per client address a day.";
+
 /** Performance scan delay (spec 9). */
 export const SCAN_DELAY_MS = 2000;
 

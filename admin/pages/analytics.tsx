@@ -1,6 +1,6 @@
 import "../../styles/admin-insights.css";
 import { useState } from "react";
-import { REFRESH_DELAY_MS, saveGoals, serverAnalytics, UNCOUNTED, type AnalyticsData, type AnalyticsMetric, type AnalyticsSource, type Kpi } from "../data/analytics";
+import { MAX_PAGES, NOT_FOUND, REFRESH_DELAY_MS, saveGoals, serverAnalytics, UNCOUNTED, type AnalyticsData, type AnalyticsMetric, type AnalyticsSource, type Kpi } from "../data/analytics";
 import { ApiError } from "../api";
 import { useToast } from "../toast";
 import { useServer, useTimedReload } from "../live";
@@ -34,29 +34,92 @@ function Uncounted({ d }: { d: AnalyticsData }) {
 
 function Sources({ d }: { d: AnalyticsData }) {
   return (
-    <Card title="Traffic Sources" description={`Each visit counts once, under the source of its first page view; conversions are visits with a call tap or an estimate request · ${d.period}`}>
-      <div className="ai-scroll" tabIndex={0} role="region" aria-label="Traffic sources table">
-        <table className="a-table ai-table ai-table--dense">
-          <thead>
-            <tr><th scope="col">Source</th><th scope="col" className="ai-num">Visitors</th><th scope="col">Share</th><th scope="col" className="ai-num">Conversions</th></tr>
-          </thead>
-          <tbody>
-            {d.sources.map((r) => (
-              <tr key={r.source}>
-                <th scope="row">{r.source}</th>
-                <td className="ai-num">{n(r.visitors)}</td>
-                <td><Share value={r.percentage} label={`${r.source} share of visitors`} /></td>
-                <td className="ai-num">{n(r.conversions)}</td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr><th scope="row">Total</th><td className="ai-num">{n(d.visitors)}</td><td>{pct(d.visitors > 0 ? 100 : 0)}</td><td className="ai-num">{n(d.conversions)}</td></tr>
-          </tfoot>
-        </table>
-      </div>
+    <>
+      <Card title="Traffic Sources" description={`Each visit counts once, under the source of its first page view; conversions are visits with a call tap or an estimate request · ${d.period}`}>
+        <div className="ai-scroll" tabIndex={0} role="region" aria-label="Traffic sources table">
+          <table className="a-table ai-table ai-table--dense">
+            <thead>
+              <tr><th scope="col">Source</th><th scope="col" className="ai-num">Visitors</th><th scope="col">Share</th><th scope="col" className="ai-num">Conversions</th></tr>
+            </thead>
+            <tbody>
+              {d.sources.map((r) => (
+                <tr key={r.source}>
+                  <th scope="row">{r.source}</th>
+                  <td className="ai-num">{n(r.visitors)}</td>
+                  <td><Share value={r.percentage} label={`${r.source} share of visitors`} /></td>
+                  <td className="ai-num">{n(r.conversions)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr><th scope="row">Total</th><td className="ai-num">{n(d.visitors)}</td><td>{pct(d.visitors > 0 ? 100 : 0)}</td><td className="ai-num">{n(d.conversions)}</td></tr>
+            </tfoot>
+          </table>
+        </div>
+      </Card>
+      <Pages d={d} />
+    </>
+  );
+}
+
+/** FIRST_PAGES are the pages listed before "Show all". */
+const FIRST_PAGES = 10;
+
+/** Pages lists the most visited pages, and apart from them the views of
+ * the not-found page, which are neither pages nor visits. */
+function Pages({ d }: { d: AnalyticsData }) {
+  const [open, setOpen] = useState(false);
+  const all = d.pages.length < MAX_PAGES;
+  const shown = open ? d.pages : d.pages.slice(0, FIRST_PAGES);
+  return (
+    <Card title="Top Pages" description={`Pages of this site, by visits; a visit counts on every page it viewed · ${d.period}`}>
+      {d.pages.length === 0 ? <p className="ai-small">No page viewed in the period yet.</p> : (
+        <div className="ai-scroll" tabIndex={0} role="region" aria-label="Top pages table">
+          <table className="a-table ai-table ai-table--dense ai-pages">
+            <thead>
+              <tr><th scope="col">Page</th><th scope="col" className="ai-num">Visitors</th><th scope="col" className="ai-num">Page views</th></tr>
+            </thead>
+            <tbody>
+              {shown.map((p) => (
+                <tr key={p.path}>
+                  <th scope="row"><code>{p.path}</code></th>
+                  <td className="ai-num">{n(p.visitors)}</td>
+                  <td className="ai-num">{n(p.pageviews)}</td>
+                </tr>
+              ))}
+            </tbody>
+            {all && (
+              <tfoot>
+                <tr><th scope="row">All pages</th><td className="ai-num"><span aria-hidden="true">—</span><span className="visually-hidden">not a sum: a visit counts on every page it viewed</span></td><td className="ai-num">{n(d.pageviews)}</td></tr>
+              </tfoot>
+            )}
+          </table>
+        </div>
+      )}
+      {!all && open && <p className="ai-small">The {MAX_PAGES} most visited pages are listed; {n(d.pageviews)} page views in all.</p>}
+      {d.pages.length > FIRST_PAGES && (
+        <p className="ai-more"><Button variant="outline" onClick={() => setOpen(!open)} aria-expanded={open}>
+          {open ? `Show the first ${FIRST_PAGES}` : `Show all ${d.pages.length} pages`}</Button></p>
+      )}
+      <p className="ai-notfound">
+        <strong>Not-found page views: {n(d.notFound)}</strong>
+        <span className="ai-small">{NOT_FOUND}</span>
+      </p>
     </Card>
   );
+}
+
+/** NotStored says, when there were any, how many beacons this server did
+ * not store since it started, and why. */
+function NotStored({ d }: { d: AnalyticsData }) {
+  const { capped, refused, dropped } = d.notStored;
+  if (capped + refused + dropped === 0) return null;
+  const parts = [
+    capped > 0 && `${n(capped)} over one client's daily limits (10 visitors per address a day, and caps on page views, calls and measurements)`,
+    refused > 0 && `${n(refused)} refused by the database (the rest of their batch was stored)`,
+    dropped > 0 && `${n(dropped)} dropped while the server was overloaded or its database unreachable`,
+  ].filter(Boolean);
+  return <p className="ai-small ai-notstored">Not counted since this server started: {parts.join("; ")}.</p>;
 }
 
 const trendTone = (m: AnalyticsMetric) => (m.trend === (m.better || "up") ? "good" : "bad");
@@ -244,6 +307,7 @@ export default function Analytics({ source = serverAnalytics }: AdminPageProps &
         <StatCard label="Top Area" value={top && top.leads > 0 ? top.area.split(",")[0] : "—"} hint={top && top.leads > 0 ? `${n(top.leads)} estimate request${top.leads === 1 ? "" : "s"}` : "No estimate requests yet"} />
       </div>
       <Uncounted d={d} />
+      <NotStored d={d} />
       {d.empty && <Empty />}
       <Tabs label="Analytics sections" tabs={[
         { id: "sources", label: "Traffic Sources", content: <Sources d={d} /> },

@@ -1,5 +1,5 @@
 import "../../styles/admin-insights.css";
-import { performanceScore, serverPerformance, SCAN_DELAY_MS, type Optimization, type PerformanceData, type PerformanceSource, type PerformanceStatus } from "../data/performance";
+import { COUNTED, performanceScore, serverPerformance, SCAN_DELAY_MS, type Optimization, type PerformanceData, type PerformanceSource, type PerformanceStatus } from "../data/performance";
 import { useServer, useTimedReload } from "../live";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs } from "../ui";
@@ -24,6 +24,7 @@ function Vitals({ d }: { d: PerformanceData }) {
     <>
       <h2 className="visually-hidden">Core Web Vitals</h2>
       <p className="a-muted">Measured on: {d.scope}</p>
+      <p className="ai-small">{COUNTED}</p>
       {d.samples === 0 && <EmptyVitals />}
       <ul className="a-grid a-grid--2">
         {d.metrics.map((m) => (
@@ -94,11 +95,12 @@ function Monitoring({ d, updated }: { d: PerformanceData; updated: Date | null }
             <div><dt>Alert when</dt><dd>LCP is over 2,500 ms</dd></div>
             <div><dt>Last manual scan</dt><dd>{updated ? updated.toLocaleString("en-US") : "Not run yet"}</dd></div>
           </dl>
+          <p className="ai-small ai-counted"><strong>What counts:</strong> {COUNTED}</p>
         </Card>
         <Card title="By Page Kind" description="75th percentile per page kind and metric.">
           {d.byKind.length === 0 ? <p className="ai-small">No page kind measured yet.</p> : (
             <div className="ai-scroll" tabIndex={0} role="region" aria-label="Core Web Vitals by page kind">
-              <table className="a-table ai-table">
+              <table className="a-table ai-table ai-table--dense">
                 <thead><tr><th scope="col">Page kind</th><th scope="col">Metric</th><th scope="col" className="ai-num">p75</th><th scope="col">Status</th><th scope="col" className="ai-num">Visits</th></tr></thead>
                 <tbody>
                   {d.byKind.map((k) => (

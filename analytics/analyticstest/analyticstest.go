@@ -24,7 +24,8 @@ var genSources = []string{analytics.SourceOrganic, analytics.SourceDirect, analy
 // leads with no counted visit: JavaScript off (a visitor id, no page
 // view), opted out (no visitor id), a call whose page view was lost, a
 // lead just after midnight whose visit was the day before, and leads
-// recorded before areas were (no area).
+// recorded before areas were (no area); and views of the not-found page,
+// by visitors and by passers-by with no page view.
 func Generate(r *rand.Rand, now time.Time, days int) []db.Event {
 	var evs []db.Event
 	n := 0
@@ -86,6 +87,13 @@ func Generate(r *rand.Rand, now time.Time, days int) []db.Event {
 		if r.Intn(3) == 0 { // a call tap whose page view never arrived
 			add(db.Event{At: at(r.Intn(86000000)), Day: day, Kind: db.EventTelClick, Path: "/", Visitor: "lost" + day})
 		}
+		for k := 0; k < r.Intn(3); k++ { // the not-found page, from a visitor or a passer-by
+			v := fmt.Sprintf("v%s-%d", day, r.Intn(visitors+1))
+			if r.Intn(2) == 0 {
+				v = fmt.Sprintf("lost%s-%d", day, k)
+			}
+			add(db.Event{At: at(r.Intn(86000000)), Day: day, Kind: db.EventNotFound, Visitor: v})
+		}
 		if r.Intn(3) == 0 { // just after midnight: yesterday's visitor has a new id today
 			add(db.Event{At: at(1000), Day: day, Kind: db.EventLead, Path: "/estimate", Visitor: "midnight" + day, Area: "cobb/smyrna"})
 		}
@@ -96,10 +104,10 @@ func Generate(r *rand.Rand, now time.Time, days int) []db.Event {
 // Counts are a report's counts computed straight from the events, by the
 // definitions (analytics/report.go).
 type Counts struct {
-	visitors, pageviews, conversions, estimates, calls int64
-	uncountedEstimates, uncountedCalls                 int64
-	sourceVisitors, sourceConversions, sourceLeads     map[string]int64
-	areaVisitors, areaLeads                            map[string]int64
+	visitors, pageviews, notFound, conversions, estimates, calls int64
+	uncountedEstimates, uncountedCalls                           int64
+	sourceVisitors, sourceConversions, sourceLeads               map[string]int64
+	areaVisitors, areaLeads                                      map[string]int64
 }
 
 // Oracle counts the events of the days from..to; label names a place.
@@ -109,6 +117,9 @@ func Oracle(evs []db.Event, from, to string, label func(string) string) Counts {
 	in := func(e db.Event) bool { return e.Day >= from && e.Day <= to }
 	byVisit := map[[2]string][]db.Event{}
 	for _, e := range evs {
+		if in(e) && e.Kind == db.EventNotFound && e.Visitor != "" {
+			o.notFound++
+		}
 		if in(e) && e.Kind == db.EventPageview && e.Visitor != "" {
 			k := [2]string{e.Day, e.Visitor}
 			byVisit[k] = append(byVisit[k], e)
@@ -226,15 +237,18 @@ func Check(r analytics.Report, o Counts) []string {
 	var pageviews int64
 	for _, p := range r.Pages {
 		pageviews += p.Pageviews
+		if p.Path == "" {
+			fail("a page without a path in Pages: %+v", p)
+		}
 	}
 	if len(r.Pages) < analytics.MaxPages && pageviews != r.Pageviews {
 		fail("pages add up to %d page views, headline %d", pageviews, r.Pageviews)
 	}
 
 	// The definitions, counted independently.
-	got := map[string]int64{"visitors": r.Visitors, "pageviews": r.Pageviews, "conversions": r.Conversions, "estimates": r.Estimates,
+	got := map[string]int64{"visitors": r.Visitors, "pageviews": r.Pageviews, "not found": r.NotFound, "conversions": r.Conversions, "estimates": r.Estimates,
 		"calls": r.Calls, "uncounted estimates": r.Uncounted.Estimates, "uncounted calls": r.Uncounted.Calls}
-	want := map[string]int64{"visitors": o.visitors, "pageviews": o.pageviews, "conversions": o.conversions, "estimates": o.estimates,
+	want := map[string]int64{"visitors": o.visitors, "pageviews": o.pageviews, "not found": o.notFound, "conversions": o.conversions, "estimates": o.estimates,
 		"calls": o.calls, "uncounted estimates": o.uncountedEstimates, "uncounted calls": o.uncountedCalls}
 	for _, s := range r.Sources {
 		if s.Visitors > 0 || s.Leads > 0 {

@@ -247,7 +247,7 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
     const { context, page, problems } = await unlock(viewport);
     await go(page, "Analytics", "Analytics");
     const panel = page.getByRole("tabpanel");
-    const rows = panel.locator("tbody tr");
+    const rows = panel.getByRole("region", { name: "Traffic sources table" }).locator("tbody tr");
     await rows.first().waitFor();
     const cells = await rows.evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => c.textContent.trim())));
     const num = (s) => Number(s.replace(/[,%]/g, ""));
