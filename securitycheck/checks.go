@@ -98,7 +98,7 @@ func checkHeadersAdmin(ctx context.Context, e *Env) verdict {
 }
 
 func checkHeadersAdminAPI(ctx context.Context, e *Env) verdict {
-	a := get(ctx, e, "/api/admin/session")
+	a := get(ctx, e, "/api/admin/settings")
 	var extra []string
 	if !strings.Contains(strings.ToLower(a.header.Get("Cache-Control")), "no-store") {
 		extra = append(extra, "no Cache-Control: no-store (admin answers could be cached)")
@@ -247,8 +247,10 @@ func checkPIN(_ context.Context, e *Env) verdict {
 func checkAdminGate(ctx context.Context, e *Env) verdict {
 	var open []string
 	for _, probe := range []struct{ path, auth string }{
-		{"/api/admin/session", ""},
+		{"/api/admin/sessions", ""},
 		{"/api/admin/settings", ""},
+		{"/api/admin/leads", ""},
+		{"/api/admin/session", "Bearer not-a-real-token"},
 		{"/api/admin/sessions", "Bearer not-a-real-token"},
 		{"/api/admin/no-such-endpoint", ""},
 	} {
