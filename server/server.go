@@ -33,6 +33,7 @@ import (
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/reviews"
+	"github.com/atlanta-restoration/site/search"
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/storage"
@@ -100,9 +101,9 @@ type Server struct {
 	leads    *spool.Intake
 	notifier *notify.Notifier
 
-	searchOnce  sync.Once
-	searchDocs  []searchDoc
-	searchCache *searchCache
+	searchOnce   sync.Once
+	searchIx     *search.Index
+	searchShells *searchShells
 	// estimateLimit counts stored leads per client IP (across instances
 	// on PostgreSQL); estimatePosts counts every post, in memory, so a
 	// flood of invalid ones stops before it costs renders.
@@ -180,6 +181,7 @@ func New(o Options) (*Server, error) {
 		s.media = m
 	}
 	s.routes = publicRoutes()
+	s.searchShells = newSearchShells()
 	s.accessLog = o.Config.AccessLog
 	s.pageCC = pageCacheControl(o.Config.CDN.SMaxAge)
 	var err error
@@ -233,7 +235,6 @@ func New(o Options) (*Server, error) {
 		}
 	}
 	s.dynamicPages["/search"] = s.serveSearch
-	s.searchCache = newSearchCache(s.engine.PoolSize())
 	s.echo = s.router()
 	return s, nil
 }
@@ -367,7 +368,7 @@ func (s *Server) invalidateLocal(reason string) {
 	s.nfMu.Lock()
 	s.nfCache, s.nfOrder = map[string]*ssr.Page{}, nil
 	s.nfMu.Unlock()
-	s.searchCache.invalidate()
+	s.searchShells.invalidate()
 	s.cache.Invalidate(reason)
 }
 
