@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -95,13 +96,17 @@ func rawRanges(doc []byte) [][2]int {
 
 // Page is the results page for the cleaned query q: the same bytes the
 // search component renders for q and results.
-func (sh *Shell) Page(q string, results []Result) []byte {
-	eq := appendEscaped(nil, q)
-	n := sh.size + 8*len(eq)
+func (sh *Shell) Page(q string, results []Result) []byte { return sh.AppendPage(nil, q, results) }
+
+// AppendPage appends Page(q, results) to dst (a reused buffer: a flood of
+// searches then allocates next to nothing).
+func (sh *Shell) AppendPage(dst []byte, q string, results []Result) []byte {
+	n := sh.size + 8*len(q)
 	for _, r := range results {
 		n += 160 + len(r.Kind) + len(r.Title) + len(r.Href) + len(r.Snippet)
 	}
-	b := make([]byte, 0, n)
+	b := slices.Grow(dst, n)
+	eq := appendEscaped(nil, q)
 	b = appendPieces(b, sh.before, eq)
 	if len(results) == 0 {
 		b = appendPieces(b, sh.region, eq)

@@ -77,11 +77,15 @@ func (s *Server) serveSearch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	buf := searchBufs.Get().(*searchBuf)
+	defer searchBufs.Put(buf)
 	p := &ssr.Page{Status: http.StatusOK}
 	err = s.searchShells.gate.Do(r.Context(), func() {
-		p.Body = shell.Page(q, s.Search(q))
-		p.Size = len(p.Body)
-		compressSearch(p, r.Header.Get("Accept-Encoding"))
+		buf.page = shell.AppendPage(buf.page[:0], q, s.Search(q))
+		p.Body, p.Size = buf.page, len(buf.page)
+		if ssr.Negotiate(r.Header.Get("Accept-Encoding")) != "" {
+			p.Gzip = buf.gzip(p.Body)
+		}
 	})
 	if err != nil {
 		c.Response().Header().Set("Retry-After", "1")

@@ -238,7 +238,7 @@ func TestSearchNeedsNoRuntime(t *testing.T) {
 	}
 	// The wait for a search slot is not what this test is about (under
 	// the race detector 200 searches take seconds).
-	srv.searchShells.gate = guard.NewHashGate(searchWorkers(), time.Minute)
+	srv.searchShells.gate = guard.NewPacer(1e6, 1000, searchWorkers(), time.Minute)
 	real := srv.engine
 	srv.engine = brokenEngine(t)
 	defer func() { srv.engine = real }()
@@ -354,11 +354,11 @@ func TestSearchShellFollowsInvalidate(t *testing.T) {
 	}
 }
 
-// The bound on searches computing at once never touches cached pages:
-// with every search slot held, a search waits its turn and then answers
-// 503 with Retry-After, while cached pages and the empty search page are
-// served at once.
-func TestSearchBoundLeavesCachedPages(t *testing.T) {
+// The pacing of searches never touches cached pages: with every search
+// slot held, a search waits its turn and then answers 503 with
+// Retry-After, and one whose turn is too far away is refused at once,
+// while cached pages and the empty search page are served at once.
+func TestSearchPacingLeavesCachedPages(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	h := srv.Handler()
 	if r := get(t, h, "/"); r.StatusCode != 200 { // cache /
@@ -366,10 +366,19 @@ func TestSearchBoundLeavesCachedPages(t *testing.T) {
 	}
 	get(t, h, "/search")
 	get(t, h, "/search?q=mold") // the shell
-	if got := srv.searchShells.gate.Size(); got != searchWorkers() {
-		t.Errorf("gate allows %d, want %d", got, searchWorkers())
+	if g := srv.searchShells.gate; g.Concurrent() != searchWorkers() || g.Rate() != searchRate || g.MaxWait != searchWait {
+		t.Errorf("pacer: %d at once, %v/s, wait %v", g.Concurrent(), g.Rate(), g.MaxWait)
 	}
-	srv.searchShells.gate = guard.NewHashGate(1, 100*time.Millisecond)
+	cachedServed := func(when string) {
+		for _, p := range []string{"/", "/search", "/services"} {
+			start := time.Now()
+			if r := get(t, h, p); r.StatusCode != 200 || time.Since(start) > 2*time.Second {
+				t.Errorf("%s %s: %d in %v", p, when, r.StatusCode, time.Since(start))
+			}
+		}
+	}
+
+	srv.searchShells.gate = guard.NewPacer(1000, 10, 1, 100*time.Millisecond)
 	held, release := make(chan struct{}), make(chan struct{})
 	go srv.searchShells.gate.Do(context.Background(), func() { close(held); <-release })
 	<-held
@@ -381,16 +390,22 @@ func TestSearchBoundLeavesCachedPages(t *testing.T) {
 	if d := time.Since(start); d < 100*time.Millisecond {
 		t.Errorf("refused after %v, before its wait", d)
 	}
-	for _, p := range []string{"/", "/search", "/services"} {
-		start := time.Now()
-		if r := get(t, h, p); r.StatusCode != 200 || time.Since(start) > 2*time.Second {
-			t.Errorf("%s with every search slot held: %d in %v", p, r.StatusCode, time.Since(start))
-		}
-	}
+	cachedServed("with every search slot held")
 	close(release)
 	if r := get(t, h, "/search?q=water"); r.StatusCode != 200 {
 		t.Errorf("search after the slot freed: %d", r.StatusCode)
 	}
+
+	// One search a minute: the second one's turn is a minute away.
+	srv.searchShells.gate = guard.NewPacer(1.0/60, 1, 1, time.Second)
+	if r := get(t, h, "/search?q=water"); r.StatusCode != 200 {
+		t.Fatalf("first search: %d", r.StatusCode)
+	}
+	start = time.Now()
+	if r := get(t, h, "/search?q=fire"); r.StatusCode != http.StatusServiceUnavailable || time.Since(start) > 500*time.Millisecond {
+		t.Errorf("search past the rate: %d after %v, want 503 at once", r.StatusCode, time.Since(start))
+	}
+	cachedServed("past the search rate")
 }
 
 // ParseShell refuses a render it cannot splice safely.
