@@ -55,7 +55,16 @@ type searchShells struct {
 	gen   uint64
 	shell *search.Shell
 	sf    singleflight.Group
+	// failed and failedAt keep a failed shell render of this content
+	// version for searchRetry, so a flood during a failure (a render
+	// timeout, a broken page) costs one render per searchRetry, not one
+	// per search.
+	failed   error
+	failedAt time.Time
 }
+
+// searchRetry is how long a failed shell render is answered from memory.
+const searchRetry = 2 * time.Second
 
 func newSearchShells() *searchShells {
 	return &searchShells{marks: search.NewMarks(), gate: guard.NewPacer(searchRate, searchBurst, searchWorkers(), searchWait)}
@@ -64,19 +73,30 @@ func newSearchShells() *searchShells {
 // get returns the current shell, rendering it on the first search of a
 // content version. Concurrent searches share one render; a shell rendered
 // before an invalidation is used by the searches that asked for it but
-// not kept.
+// not kept; a failed render is answered for searchRetry.
 func (c *searchShells) get(ctx context.Context, render func(context.Context) (*search.Shell, error)) (*search.Shell, error) {
 	c.mu.Lock()
-	sh, gen := c.shell, c.gen
+	sh, gen, failed := c.shell, c.gen, c.failed
+	if failed != nil && time.Since(c.failedAt) > searchRetry {
+		failed = nil
+	}
 	c.mu.Unlock()
 	if sh != nil {
 		return sh, nil
+	}
+	if failed != nil {
+		return nil, failed
 	}
 	res, err, _ := c.sf.Do(strconv.FormatUint(gen, 10), func() (any, error) {
 		// Others may be waiting on this render: it must finish even if
 		// the first caller goes away.
 		sh, err := render(context.WithoutCancel(ctx))
 		if err != nil {
+			c.mu.Lock()
+			if c.gen == gen {
+				c.failed, c.failedAt = err, time.Now()
+			}
+			c.mu.Unlock()
 			return nil, err
 		}
 		c.mu.Lock()
@@ -95,7 +115,7 @@ func (c *searchShells) get(ctx context.Context, render func(context.Context) (*s
 func (c *searchShells) invalidate() {
 	c.mu.Lock()
 	c.gen++
-	c.shell = nil
+	c.shell, c.failed = nil, nil
 	c.mu.Unlock()
 }
 

@@ -5,8 +5,10 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -264,7 +266,13 @@ func TestSearchNeedsNoRuntime(t *testing.T) {
 	if r := get(t, h, "/search?q=mold"); r.StatusCode != http.StatusInternalServerError {
 		t.Errorf("search without a shell or a runtime: %d, want 500", r.StatusCode)
 	}
+	// The failure is remembered for searchRetry; a working engine comes
+	// back with an invalidation (Engine.OnReload).
+	if r := get(t, h, "/search?q=mold"); r.StatusCode != http.StatusInternalServerError {
+		t.Errorf("search right after a failed shell render: %d, want 500", r.StatusCode)
+	}
 	srv.engine = real
+	srv.searchShells.invalidate()
 	if r := get(t, h, "/search?q=mold"); r.StatusCode != 200 || r.Body != want["mold"] {
 		t.Errorf("after the engine is back: %d", r.StatusCode)
 	}
@@ -328,10 +336,32 @@ func TestSearchShellPerContentVersion(t *testing.T) {
 	if kept != nil {
 		t.Error("a shell rendered before an invalidation was kept")
 	}
-	// A failed render is not kept either: the next search tries again.
+	// A failed render is answered from memory for searchRetry (no render
+	// per search while it fails), then tried again; an invalidation tries
+	// again at once.
+	c.invalidate()
 	boom := errors.New("boom")
-	if _, err := c.get(context.Background(), func(context.Context) (*search.Shell, error) { return nil, boom }); err != boom {
-		t.Errorf("render error %v", err)
+	fails := 0
+	failing := func(context.Context) (*search.Shell, error) { fails++; return nil, boom }
+	for i := 0; i < 10; i++ {
+		if _, err := c.get(context.Background(), failing); err != boom {
+			t.Fatalf("render error %v", err)
+		}
+	}
+	if fails != 1 {
+		t.Errorf("%d renders for 10 searches while failing, want 1", fails)
+	}
+	c.mu.Lock()
+	c.failedAt = time.Now().Add(-searchRetry - time.Millisecond)
+	c.mu.Unlock()
+	if sh, err := c.get(context.Background(), render); err != nil || sh == nil {
+		t.Errorf("after searchRetry: %v", err)
+	}
+	c.invalidate()
+	c.get(context.Background(), failing)
+	c.invalidate()
+	if sh, err := c.get(context.Background(), render); err != nil || sh == nil {
+		t.Errorf("after an invalidation: %v", err)
 	}
 }
 
@@ -435,3 +465,24 @@ func TestParseShellRefuses(t *testing.T) {
 		t.Errorf("a query that looks like a mark: %s", got)
 	}
 }
+
+// BenchmarkSearchServe is one random no-results search through the
+// handler, as make bench's flood sends them (identity).
+func BenchmarkSearchServe(b *testing.B) {
+	srv, _ := newTestServer(b, nil)
+	srv.searchShells.gate = guard.NewPacer(1e9, 1e9, 2, time.Minute)
+	h := srv.Handler()
+	get(b, h, "/search?q=mold")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		req := httptest.NewRequest("GET", fmt.Sprintf("/search?q=water+%010d", i), nil)
+		h.ServeHTTP(discard{}, req)
+	}
+}
+
+type discard struct{}
+
+func (discard) Header() http.Header         { return http.Header{} }
+func (discard) Write(b []byte) (int, error) { return len(b), nil }
+func (discard) WriteHeader(int)             {}
