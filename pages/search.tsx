@@ -6,8 +6,14 @@ import type { PageProps } from "../components/types";
 interface Result { kind: string; title: string; href: string; snippet: string }
 
 /** Search is /search?q=: results over services, areas, cities, articles
- * and pages, rendered by the server (the form works without JavaScript). */
-export default function Search(props: PageProps<{ query: string; results: Result[] }>) {
+ * and pages, rendered by the server (the form works without JavaScript).
+ * A results page is not rendered here per query: the server renders this
+ * page once per content version with marks for the query and, in
+ * data.slot, for the start and end of the results region, then writes
+ * each search's text into it (search/shell.go, ADR 028). The results
+ * markup below is repeated there, and a test compares the two byte for
+ * byte: change both together. The region stays outside any island. */
+export default function Search(props: PageProps<{ query: string; results: Result[]; slot?: [string, string] }>) {
   const { site, data } = props;
   return (
     <Layout props={props}>
@@ -20,6 +26,7 @@ export default function Search(props: PageProps<{ query: string; results: Result
             <input id="search-q" name="q" type="search" defaultValue={data.query} maxLength={100} placeholder="e.g. water damage Marietta" />
             <button type="submit" className="btn btn--primary"><Icon name="search" size={18} /> Search</button>
           </form>
+          {data.slot?.[0]}
           {data.query && (
             <p className="search-count" role="status">{data.results.length === 0 ? "No results found." : `${data.results.length} result${data.results.length === 1 ? "" : "s"}`}</p>
           )}
@@ -35,6 +42,7 @@ export default function Search(props: PageProps<{ query: string; results: Result
           {data.query && data.results.length === 0 && (
             <p>Try a service such as <a href="/search?q=water+damage">water damage</a> or a city such as <a href="/search?q=Marietta">Marietta</a>, browse <a href="/services">all services</a>, or call <a href={site.tel}>{site.phone}</a>.</p>
           )}
+          {data.slot?.[1]}
         </div>
       </section>
     </Layout>

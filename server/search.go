@@ -3,100 +3,29 @@ package server
 import (
 	"context"
 	"net/http"
-	"sort"
-	"strings"
-	"unicode"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/search"
 	"github.com/atlanta-restoration/site/ssr"
 )
 
-// SearchResult is one hit.
-type SearchResult struct {
-	Kind    string `json:"kind"` // Service, Service area, City, Article, Page
-	Title   string `json:"title"`
-	Href    string `json:"href"`
-	Snippet string `json:"snippet"`
-	score   int
-}
-
-// SearchData is the search page's data.
+// SearchData is the search page's data. Slot is set only when the page
+// is rendered as the shell of every results page (search.Shell).
 type SearchData struct {
-	Query   string         `json:"query"`
-	Results []SearchResult `json:"results"`
+	Query   string          `json:"query"`
+	Results []search.Result `json:"results"`
+	Slot    []string        `json:"slot,omitempty"`
 }
 
-// maxQuery bounds the work one search request can cause.
-const (
-	maxQuery   = 100
-	maxResults = 30
-)
-
-type searchDoc struct {
-	kind, title, href, snippet string
-	keywords, body             string // lower-cased
-	titleLC                    string
+// searchIndex is built on first use: content never changes at run time.
+func (s *Server) searchIndex() *search.Index {
+	s.searchOnce.Do(func() { s.searchIx = search.NewIndex(s.content) })
+	return s.searchIx
 }
 
-// searchIndex lists everything searchable: services, counties, cities,
-// articles and info pages. Content is static, so it is built once.
-func (s *Server) searchIndex() []searchDoc {
-	s.searchOnce.Do(func() {
-		add := func(kind, title, href, snippet string, keywords []string, body ...string) {
-			s.searchDocs = append(s.searchDocs, searchDoc{kind: kind, title: title, href: href, snippet: snippet,
-				titleLC: strings.ToLower(title), keywords: strings.ToLower(strings.Join(keywords, " ")), body: strings.ToLower(strings.Join(body, " "))})
-		}
-		for _, sv := range s.content.Services {
-			add("Service", sv.Title, "/services/"+sv.Slug, sv.ShortDescription, sv.Keywords, sv.Description, strings.Join(sv.Features, " "), strings.Join(sv.Body, " "))
-		}
-		for _, c := range s.content.Counties {
-			add("Service area", c.Name+" County", "/service-areas/"+c.Slug, c.Intro, c.Keywords, c.Intro)
-		}
-		for _, c := range s.content.Cities {
-			add("City", c.City+", GA", "/areas/"+c.County+"/"+c.Slug, c.Intro, c.Keywords, c.Intro, c.Description, c.County+" county")
-		}
-		for _, a := range s.content.Articles {
-			add("Article", a.Title, "/blog/"+a.Slug, a.Excerpt, a.Keywords, a.Excerpt, a.Content)
-		}
-		for slug, p := range s.content.Pages {
-			add("Page", p.Title, "/"+slug, p.MetaDescription, p.Keywords, p.Content)
-		}
-	})
-	return s.searchDocs
-}
-
-// Search returns the documents containing every term of q, best first:
-// a term in the title counts most, then keywords, then body text.
-func (s *Server) Search(q string) []SearchResult {
-	terms := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	if len(terms) == 0 {
-		return []SearchResult{}
-	}
-	var out []SearchResult
-	for _, d := range s.searchIndex() {
-		score := 0
-		for _, t := range terms {
-			ts := 8*strings.Count(d.titleLC, t) + 4*strings.Count(d.keywords, t) + min(strings.Count(d.body, t), 10)
-			if ts == 0 {
-				score = 0
-				break
-			}
-			score += ts
-		}
-		if score > 0 {
-			out = append(out, SearchResult{Kind: d.kind, Title: d.title, Href: d.href, Snippet: d.snippet, score: score})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
-	if len(out) > maxResults {
-		out = out[:maxResults]
-	}
-	if out == nil {
-		out = []SearchResult{}
-	}
-	return out
-}
+// Search returns the documents containing every term of q, best first.
+func (s *Server) Search(q string) []search.Result { return s.searchIndex().Search(q) }
 
 func searchRoutes() []Route {
 	return []Route{{
@@ -105,50 +34,63 @@ func searchRoutes() []Route {
 	}}
 }
 
+// searchPage is the page React renders for q. No search page is indexed
+// (the route is not Indexable either).
 func (s *Server) searchPage(q string) page {
 	return page{
 		Data: SearchData{Query: q, Results: s.Search(q)},
 		Head: headSpec{Title: "Search | Restoration Services & Guides", Description: "Search our restoration services, service areas, city pages and guides.",
-			Path: "/search", Crumbs: []Crumb{{"Search", "/search"}}},
+			Path: "/search", Crumbs: []Crumb{{"Search", "/search"}}, NoIndex: true},
 	}
 }
 
-// serveSearch renders results per request (the WebSite SearchAction
-// target); the empty search page comes from the cache.
-func (s *Server) serveSearch(c echo.Context) error {
-	q := strings.TrimSpace(c.QueryParam("q"))
-	if r := []rune(q); len(r) > maxQuery {
-		q = string(r[:maxQuery])
+// renderSearchShell renders the results page once with marks in place of
+// the query and around the results region (the one render searches
+// cause: one per content version, shared by every search).
+func (s *Server) renderSearchShell(ctx context.Context) (*search.Shell, error) {
+	m := s.searchShells.marks
+	pg := s.searchPage(m.Query)
+	pg.Data = SearchData{Query: m.Query, Results: []search.Result{}, Slot: []string{m.Start, m.End}}
+	body, err := s.renderDoc(ctx, "search", "/search", pg)
+	if err != nil {
+		return nil, err
 	}
+	return search.ParseShell(body, m)
+}
+
+// serveSearch answers /search?q= (the WebSite SearchAction target). The
+// empty search page comes from the render cache; a results page is the
+// shell with the query and results written in, in Go, so a search takes
+// no JavaScript runtime and costs a fraction of a millisecond.
+func (s *Server) serveSearch(c echo.Context) error {
+	r := c.Request()
+	q := search.Clean(c.QueryParam("q"))
 	if q == "" {
-		p, err := s.cache.Get(c.Request().Context(), "/search")
+		p, err := s.cache.Get(r.Context(), "/search")
 		if err != nil {
 			return err
 		}
-		ssr.Serve(c.Response(), c.Request(), p, htmlType, s.pageCC)
+		ssr.Serve(c.Response(), r, p, htmlType, s.pageCC)
 		return nil
 	}
-	key := normalizeQuery(q)
-	p, gen := s.searchCache.get(key)
-	if p == nil {
-		err := s.searchCache.render(c.Request().Context(), func() error {
-			pg := s.searchPage(key)
-			pg.Head.NoIndex = true
-			body, err := s.renderDoc(c.Request().Context(), "search", "/search", pg)
-			if err != nil {
-				return err
-			}
-			p = ssr.NewPage(http.StatusOK, body).Compact()
-			s.searchCache.put(key, p, gen)
-			return nil
-		})
-		if err != nil {
-			if err == errSearchBusy {
-				c.Response().Header().Set("Retry-After", "2")
-			}
-			return err
-		}
+	shell, err := s.searchShells.get(r.Context(), s.renderSearchShell)
+	if err != nil {
+		return err
 	}
-	ssr.Serve(c.Response(), c.Request(), p, htmlType, "no-store")
+	buf := searchBufs.Get().(*searchBuf)
+	defer searchBufs.Put(buf)
+	p := &ssr.Page{Status: http.StatusOK}
+	err = s.searchShells.gate.Do(r.Context(), func() {
+		buf.page = shell.AppendPage(buf.page[:0], q, s.Search(q))
+		p.Body, p.Size = buf.page, len(buf.page)
+		if ssr.Negotiate(r.Header.Get("Accept-Encoding")) != "" {
+			p.Gzip = buf.gzip(p.Body)
+		}
+	})
+	if err != nil {
+		c.Response().Header().Set("Retry-After", "1")
+		return errSearchBusy
+	}
+	ssr.Serve(c.Response(), r, p, htmlType, "no-store")
 	return nil
 }

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
-	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/web/auth"
 )
 
@@ -245,122 +244,6 @@ func TestNoOpenRedirect(t *testing.T) {
 		if err != nil || u.Host != "" || u.Scheme != "" {
 			t.Errorf("GET %s: Location %q leaves the site", target, loc)
 		}
-	}
-}
-
-// Search results are cached per normalised query, bounded, dropped on
-// invalidation, and rendered in fewer slots than the pool has; a full
-// queue answers 503 at once.
-func TestSearchCacheAndBounds(t *testing.T) {
-	srv, _ := newTestServer(t, nil)
-	h := srv.Handler()
-	a := get(t, h, "/search?q=water+damage", "Accept-Encoding", "gzip")
-	b := get(t, h, "/search?q=%20water%20%20damage%20", "Accept-Encoding", "gzip")
-	if a.StatusCode != 200 || a.Header.Get("Etag") == "" || a.Header.Get("Etag") != b.Header.Get("Etag") {
-		t.Fatalf("same normalised query rendered twice: %d %q %q", a.StatusCode, a.Header.Get("Etag"), b.Header.Get("Etag"))
-	}
-	if n := srv.searchCache.len(); n != 1 {
-		t.Errorf("%d cached searches, want 1", n)
-	}
-	srv.Invalidate("test")
-	if n := srv.searchCache.len(); n != 0 {
-		t.Errorf("invalidation kept %d searches", n)
-	}
-	c := newSearchCache(2)
-	if cap(c.renders) != 1 {
-		t.Errorf("search may use %d of 2 runtimes", cap(c.renders))
-	}
-	for i := 0; i < searchCacheSize+50; i++ {
-		c.put(fmt.Sprint("q", i), &ssr.Page{}, 0)
-	}
-	if c.len() != searchCacheSize {
-		t.Errorf("cache holds %d, bound %d", c.len(), searchCacheSize)
-	}
-	if p, _ := c.get("q0"); p != nil {
-		t.Error("the oldest entry was not evicted")
-	}
-	// A page rendered before an invalidation is not stored after it.
-	_, gen := c.get("x")
-	c.invalidate()
-	c.put("x", &ssr.Page{}, gen)
-	if p, _ := c.get("x"); p != nil {
-		t.Error("a stale render was cached")
-	}
-	// Full queue: refused at once, fn never runs.
-	for i := 0; i < cap(c.waiting); i++ {
-		c.waiting <- struct{}{}
-	}
-	ran := false
-	if err := c.render(context.Background(), func() error { ran = true; return nil }); err != errSearchBusy || ran {
-		t.Errorf("full queue: %v ran=%v", err, ran)
-	}
-}
-
-// TestSearchQueueHoldsUnderConcurrency floods the search bounds with 400
-// parallel searches whose renders block: one renders at a time, the queue
-// holds exactly its places, every other search is refused at once without
-// rendering, and every queued search renders once the slot frees.
-func TestSearchQueueHoldsUnderConcurrency(t *testing.T) {
-	c := newSearchCache(2)
-	const n = 400
-	release := make(chan struct{})
-	var mu sync.Mutex
-	running, maxRunning, rendered, busy := 0, 0, 0, 0
-	errs := make(chan error, n)
-	for i := 0; i < n; i++ {
-		go func() {
-			err := c.render(context.Background(), func() error {
-				mu.Lock()
-				running++
-				maxRunning = max(maxRunning, running)
-				mu.Unlock()
-				<-release
-				mu.Lock()
-				running--
-				rendered++
-				mu.Unlock()
-				return nil
-			})
-			if err == errSearchBusy {
-				mu.Lock()
-				busy++
-				mu.Unlock()
-			}
-			errs <- err
-		}()
-	}
-	// Wait until every search is either refused or holds a queue place.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		mu.Lock()
-		settled := busy + len(c.waiting)
-		mu.Unlock()
-		if settled == n {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("searches did not settle: %d refused, %d queued", busy, len(c.waiting))
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	places := cap(c.waiting)
-	if busy != n-places {
-		t.Errorf("%d searches refused, want %d (%d places)", busy, n-places, places)
-	}
-	close(release)
-	okCount := 0
-	for i := 0; i < n; i++ {
-		if err := <-errs; err == nil {
-			okCount++
-		} else if err != errSearchBusy {
-			t.Errorf("unexpected error %v", err)
-		}
-	}
-	if okCount != places || rendered != places {
-		t.Errorf("%d searches answered and %d rendered, want %d", okCount, rendered, places)
-	}
-	if maxRunning != cap(c.renders) {
-		t.Errorf("%d renders ran at once, limit %d", maxRunning, cap(c.renders))
 	}
 }
 

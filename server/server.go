@@ -33,6 +33,7 @@ import (
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/reviews"
+	"github.com/atlanta-restoration/site/search"
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/storage"
@@ -103,9 +104,9 @@ type Server struct {
 	leads    *spool.Intake
 	notifier *notify.Notifier
 
-	searchOnce  sync.Once
-	searchDocs  []searchDoc
-	searchCache *searchCache
+	searchOnce   sync.Once
+	searchIx     *search.Index
+	searchShells *searchShells
 	// estimateLimit counts stored leads per client IP (across instances
 	// on PostgreSQL); estimatePosts counts every post, in memory, so a
 	// flood of invalid ones stops before it costs renders.
@@ -200,6 +201,7 @@ func New(o Options) (*Server, error) {
 	}
 	s.uploads = uploads.New(uploads.Handler{Store: o.Store, Files: s.media, MaxUpload: o.Config.Admin.MaxUpload,
 		TempDir: filepath.Join(o.Config.DataDir, "tmp"), Changed: s.Invalidate, NotFound: ErrNotFound, Log: o.Log})
+	s.searchShells = newSearchShells()
 	s.accessLog = o.Config.AccessLog
 	s.pageCC = pageCacheControl(o.Config.CDN.SMaxAge)
 	var err error
@@ -254,7 +256,6 @@ func New(o Options) (*Server, error) {
 		}
 	}
 	s.dynamicPages["/search"] = s.serveSearch
-	s.searchCache = newSearchCache(s.engine.PoolSize())
 	s.echo = s.router()
 	return s, nil
 }
@@ -388,7 +389,7 @@ func (s *Server) invalidateLocal(reason string) {
 	s.nfMu.Lock()
 	s.nfCache, s.nfOrder = map[string]*ssr.Page{}, nil
 	s.nfMu.Unlock()
-	s.searchCache.invalidate()
+	s.searchShells.invalidate()
 	s.cache.Invalidate(reason)
 }
 

@@ -255,12 +255,15 @@ func Serve(w http.ResponseWriter, r *http.Request, p *Page, contentType, cacheCo
 	h := w.Header()
 	// Direct map writes: the keys are already canonical.
 	h["Content-Type"] = []string{contentType}
-	h["Etag"] = []string{p.ETag}
+	// A one-off reply (no-store) may carry no ETag: nothing revalidates it.
+	if p.ETag != "" {
+		h["Etag"] = []string{p.ETag}
+	}
 	h["Vary"] = varyAE
 	if cacheControl != "" {
 		h["Cache-Control"] = []string{cacheControl}
 	}
-	if p.Status == http.StatusOK && etagMatch(r.Header.Get("If-None-Match"), p.ETag) {
+	if p.Status == http.StatusOK && p.ETag != "" && etagMatch(r.Header.Get("If-None-Match"), p.ETag) {
 		w.WriteHeader(http.StatusNotModified)
 		return http.StatusNotModified, 0
 	}

@@ -5,6 +5,10 @@ import (
 	"strings"
 )
 
+// Negotiate is the encoding a response should use for an
+// Accept-Encoding header: "br", "gzip", or "" for identity.
+func Negotiate(accept string) string { return negotiate(accept) }
+
 // negotiate picks br, gzip or identity from an Accept-Encoding header,
 // honouring q=0 exclusions. br wins a tie because it is smaller.
 func negotiate(accept string) string {
