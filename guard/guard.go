@@ -16,8 +16,10 @@ package guard
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Limiter allows at most Max events per key within Window (a sliding
@@ -183,3 +185,11 @@ func (g *HashGate) Do(ctx context.Context, fn func()) error {
 
 // Size is the number of comparisons allowed at once.
 func (g *HashGate) Size() int { return cap(g.slots) }
+
+// ValidText reports whether s can be stored as text on both databases:
+// valid UTF-8 with no NUL (PostgreSQL refuses a NUL in text; invalid UTF-8
+// would be stored mangled or refused later, away from whoever could fix
+// it).
+func ValidText(s string) bool {
+	return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0
+}

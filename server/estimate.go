@@ -2,264 +2,19 @@ package server
 
 import (
 	"context"
-	"fmt"
-	"html"
-	"math"
-	"net/http"
-	"net/mail"
-	"strconv"
-	"strings"
-	"time"
-	"unicode/utf8"
 
-	"github.com/google/uuid"
-	"github.com/labstack/echo/v4"
-
-	"github.com/atlanta-restoration/site/config"
-	"github.com/atlanta-restoration/site/db"
-	"github.com/atlanta-restoration/site/spool"
-	"github.com/atlanta-restoration/site/ssr"
+	"github.com/atlanta-restoration/site/web/estimate"
 )
 
-// EstimateValues are the native estimate form's fields, as typed.
-type EstimateValues struct {
-	Name             string `json:"name"`
-	Phone            string `json:"phone"`
-	Email            string `json:"email"`
-	City             string `json:"city"`
-	Street           string `json:"street"`
-	Zip              string `json:"zip"`
-	DamageType       string `json:"damageType"`
-	Emergency        string `json:"emergency"`
-	InsuranceCarrier string `json:"insuranceCarrier"`
-	Notes            string `json:"notes"`
-}
+// The estimate page (/estimate and its thank-you state); the form's posts
+// are web/estimate's.
 
-// EstimateState is handed back to the form: values, a message per field,
-// and whether the request was saved.
-type EstimateState struct {
-	Values  EstimateValues    `json:"values"`
-	Errors  map[string]string `json:"errors"`
-	Success bool              `json:"success"`
-}
-
-// DamageTypes are the form's choices; components/estimate-form.tsx shows
-// the same list.
-var DamageTypes = []string{"Water Damage", "Fire & Smoke Damage", "Storm Damage", "Mold", "Roof Damage", "Remodeling / Construction", "Other"}
-
-// Field limits, in characters.
-const (
-	maxName    = 120
-	maxEmail   = 254
-	maxCity    = 80
-	maxStreet  = 200
-	maxCarrier = 120
-	maxNotes   = 2000
-)
-
-func parseEstimate(c echo.Context) (EstimateValues, string) {
-	f := func(k string) string { return strings.TrimSpace(c.FormValue(k)) }
-	return EstimateValues{
-		Name: f("name"), Phone: f("phone"), Email: f("email"), City: f("city"), Street: f("street"),
-		Zip: f("zip"), DamageType: f("damageType"), Emergency: f("emergency"),
-		InsuranceCarrier: f("insuranceCarrier"), Notes: f("notes"),
-	}, c.FormValue("website")
-}
-
-// msgBadField is the estimate form's message for a field holding text
-// the site cannot store.
-const msgBadField = "Please remove the special characters from this field (a NUL character or invalid text)."
-
-// printable is v as it can be shown back in the form: invalid UTF-8
-// becomes U+FFFD and NULs go, so the visitor sees where the text was.
-func (v EstimateValues) printable() EstimateValues {
-	p := func(s string) string { return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "") }
-	return EstimateValues{Name: p(v.Name), Phone: p(v.Phone), Email: p(v.Email), City: p(v.City), Street: p(v.Street), Zip: p(v.Zip),
-		DamageType: p(v.DamageType), Emergency: p(v.Emergency), InsuranceCarrier: p(v.InsuranceCarrier), Notes: p(v.Notes)}
-}
-
-// validateEstimate checks every field and returns a message per bad field.
-func validateEstimate(v EstimateValues) map[string]string {
-	errs := map[string]string{}
-	// subject carries its verb: "Name is", "Notes are".
-	tooLong := func(field, subject string, val string, max int) bool {
-		if utf8.RuneCountInString(val) > max {
-			errs[field] = fmt.Sprintf("%s too long (%d characters at most).", subject, max)
-			return true
-		}
-		return false
-	}
-	// Text the databases cannot store (a NUL, invalid UTF-8) is refused
-	// here, per field, rather than "received" and never stored.
-	for field, val := range map[string]string{"name": v.Name, "phone": v.Phone, "email": v.Email, "city": v.City, "street": v.Street, "zip": v.Zip,
-		"damageType": v.DamageType, "emergency": v.Emergency, "insuranceCarrier": v.InsuranceCarrier, "notes": v.Notes} {
-		if !validText(val) {
-			errs[field] = msgBadField
-		}
-	}
-	if len(errs) > 0 {
-		return errs
-	}
-	if !tooLong("name", "Name is", v.Name, maxName) && v.Name == "" {
-		errs["name"] = "Please enter your name."
-	}
-	if d := config.PhoneDigits(v.Phone); len(v.Phone) > 30 || len(d) != 10 {
-		errs["phone"] = "Please enter a 10-digit phone number, e.g. (770) 555-0134."
-	}
-	if !tooLong("email", "Email is", v.Email, maxEmail) && v.Email != "" {
-		if a, err := mail.ParseAddress(v.Email); err != nil || a.Address != v.Email || !strings.Contains(v.Email[strings.LastIndex(v.Email, "@"):], ".") {
-			errs["email"] = "Please enter a valid email address, e.g. name@example.com."
-		}
-	}
-	if !tooLong("city", "City is", v.City, maxCity) && v.City == "" {
-		errs["city"] = "Please enter the city where the property is."
-	}
-	tooLong("street", "Street address is", v.Street, maxStreet)
-	if v.Zip != "" && !zipOK(v.Zip) {
-		errs["zip"] = "Please enter a 5-digit ZIP code."
-	}
-	valid := false
-	for _, d := range DamageTypes {
-		valid = valid || d == v.DamageType
-	}
-	if !valid {
-		errs["damageType"] = "Please choose the type of damage."
-	}
-	if v.Emergency != "yes" && v.Emergency != "no" {
-		errs["emergency"] = "Please tell us whether this is an emergency."
-	}
-	tooLong("insuranceCarrier", "Insurance carrier is", v.InsuranceCarrier, maxCarrier)
-	tooLong("notes", "Notes are", v.Notes, maxNotes)
-	return errs
-}
-
-func zipOK(z string) bool {
-	digits := func(s string) bool { return strings.Trim(s, "0123456789") == "" }
-	if len(z) == 5 {
-		return digits(z)
-	}
-	return len(z) == 10 && z[5] == '-' && digits(z[:5]) && digits(z[6:])
-}
-
-func wantsJSON(c echo.Context) bool {
-	return strings.HasPrefix(c.Request().URL.Path, "/api/") || strings.Contains(c.Request().Header.Get("Accept"), "application/json")
-}
-
-// postEstimate takes an estimate request from the native form. With
-// JavaScript it answers JSON; without, it redirects to the thank-you page
-// or re-renders the form with the messages and everything typed kept.
-// The lead goes to the database with its notifications, or, when the
-// database cannot take it, to the spool on disk: either way the visitor
-// is told it was received (spool.Intake).
-func (s *Server) postEstimate(c echo.Context) error {
-	ctx := c.Request().Context()
-	v, honeypot := parseEstimate(c)
-	ip := c.RealIP()
-	now := time.Now().UTC()
-	if ok, retry := s.estimatePosts.Allow(ip, now); !ok {
-		return s.estimateTooMany(c, v, retry)
-	}
-	if errs := validateEstimate(v); len(errs) > 0 {
-		return s.estimateReply(c, http.StatusUnprocessableEntity, EstimateState{Values: v.printable(), Errors: errs})
-	}
-	if honeypot != "" {
-		// A bot filled the hidden field: answer exactly as a saved request
-		// is answered (validation above included), store nothing, notify
-		// no one.
-		s.log.Info("estimate honeypot triggered", "ip", ip)
-		return s.estimateReply(c, http.StatusCreated, EstimateState{Success: true})
-	}
-	// The limit counts stored leads. The slot is reserved before the
-	// lead is stored, so parallel posts cannot store more than the limit,
-	// and given back when the lead was not stored. Counted across
-	// instances on PostgreSQL, and in this process while the database is
-	// down (guard.Fallback): the limit never fails open, and the spool
-	// takes what it lets through.
-	slot, ok, retry, err := s.estimateLimit.ReserveAttempt(ctx, ip, now)
-	if err != nil || !ok {
-		return s.estimateTooMany(c, v, retry)
-	}
-	lead := newLead(v, now)
-	outcome, err := s.leads.Submit(ctx, lead)
-	if err != nil {
-		if slot != nil {
-			slot.Cancel()
-		}
-		s.log.Error("estimate not saved", "lead", lead.ID, "err", err)
-		msg := fmt.Sprintf("We could not save your request right now. Please call us at %s: we answer 24/7.", s.business(ctx).Phone)
-		return s.estimateReply(c, http.StatusServiceUnavailable, EstimateState{Values: v, Errors: map[string]string{"form": msg}})
-	}
-	s.log.Info("estimate saved", "lead", lead.ID, "emergency", lead.IsEmergency, "spooled", outcome == spool.Spooled)
-	s.recordLead(c)
-	return s.estimateReply(c, http.StatusCreated, EstimateState{Success: true})
-}
-
-// newLead is a new lead from the form, with a fresh id: the id is also
-// the idempotency key that makes a spool replay store it once.
-func newLead(v EstimateValues, now time.Time) db.Lead {
-	first, last, _ := strings.Cut(v.Name, " ")
-	return db.Lead{
-		ID: uuid.NewString(), CreatedAt: now, UpdatedAt: now, FirstName: first, LastName: strings.TrimSpace(last),
-		Phone: v.Phone, Email: v.Email, City: v.City, StreetAddress: v.Street, ZipCode: v.Zip, DamageType: v.DamageType,
-		Status: "new", IsEmergency: v.Emergency == "yes", Source: "website", InsuranceCarrier: v.InsuranceCarrier, Notes: v.Notes,
-	}
-}
-
-// estimateTooMany answers a submission over the rate limit. The no-JS
-// form gets a small fixed page rather than a React render, so a flood of
-// posts costs next to nothing; both say when to try again and give the
-// phone number.
-func (s *Server) estimateTooMany(c echo.Context, v EstimateValues, retry time.Duration) error {
-	phone := s.business(c.Request().Context()).Phone
-	c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(retry.Seconds()))))
-	if wantsJSON(c) {
-		msg := fmt.Sprintf("Too many requests from your network. Please try again in %s, or call us at %s.", roundUp(retry), phone)
-		return c.JSON(http.StatusTooManyRequests, EstimateState{Values: v, Errors: map[string]string{"form": msg}})
-	}
-	return c.HTML(http.StatusTooManyRequests, fmt.Sprintf(tooManyPage, roundUp(retry), html.EscapeString(config.TelHref(phone)), html.EscapeString(phone)))
-}
-
-const tooManyPage = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>Too many requests</title></head>
-<body style="font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5">
-<div id="estimate-result" role="alert" tabindex="-1">
-<h1>Too many requests</h1>
-<p>We received several requests from your network in a short time. Please try again in %s.</p>
-<p>Need help now? Call us 24/7 at <a href="%s">%s</a>.</p>
-</div>
-<p><a href="/estimate">Back to the estimate form</a></p>
-</body></html>
-`
-
-func (s *Server) estimateReply(c echo.Context, status int, st EstimateState) error {
-	if st.Errors == nil {
-		st.Errors = map[string]string{}
-	}
-	if wantsJSON(c) {
-		return c.JSON(status, st)
-	}
-	if st.Success {
-		return c.Redirect(http.StatusSeeOther, "/estimate/thanks")
-	}
-	body, err := s.renderEstimate(c.Request().Context(), "/estimate", &st)
-	if err != nil {
-		return err
-	}
-	ssr.Serve(c.Response(), c.Request(), &ssr.Page{Status: status, Body: body}, htmlType, "no-store")
-	return nil
-}
-
-func roundUp(d time.Duration) string {
-	if d < time.Minute {
-		return fmt.Sprintf("%d seconds", int(d.Seconds())+1)
-	}
-	return fmt.Sprintf("%d minutes", int(d.Minutes())+1)
-}
+// EstimateState is what the form hands back (web/estimate).
+type EstimateState = estimate.State
 
 // EstimateData is the estimate page's data.
 type EstimateData struct {
-	State *EstimateState `json:"state"`
+	State *estimate.State `json:"state"`
 }
 
 func estimateRoutes() []Route {
@@ -270,12 +25,12 @@ func estimateRoutes() []Route {
 			}},
 		{Pattern: "/estimate/thanks", Page: "estimate", Priority: "low", ChangeFreq: "yearly",
 			Load: func(ctx context.Context, s *Server, _ params) (page, error) {
-				return s.estimatePage("/estimate/thanks", &EstimateState{Values: EstimateValues{}, Errors: map[string]string{}, Success: true}), nil
+				return s.estimatePage("/estimate/thanks", &estimate.State{Values: estimate.Values{}, Errors: map[string]string{}, Success: true}), nil
 			}},
 	}
 }
 
-func (s *Server) estimatePage(path string, st *EstimateState) page {
+func (s *Server) estimatePage(path string, st *estimate.State) page {
 	h := headSpec{
 		Title:       "Free Restoration Estimate | Metro Atlanta",
 		Description: "Request a free estimate for water, fire, storm or mold damage repair or remodeling in metro Atlanta. We reply within 60 minutes for emergencies.",
@@ -291,7 +46,7 @@ func (s *Server) estimatePage(path string, st *EstimateState) page {
 	return page{Data: EstimateData{State: st}, Head: h}
 }
 
-func (s *Server) renderEstimate(ctx context.Context, path string, st *EstimateState) ([]byte, error) {
+func (s *Server) renderEstimate(ctx context.Context, path string, st *estimate.State) ([]byte, error) {
 	pg := s.estimatePage(path, st)
 	pg.Head.NoIndex = true
 	return s.renderDoc(ctx, "estimate", path, pg)

@@ -45,9 +45,9 @@ func (s *Server) install(e *echo.Echo) {
 	getHead(e, OfflinePath, s.serveOffline)
 
 	// Public forms and JSON
-	e.POST("/estimate", s.postEstimate)     // no JavaScript
-	e.POST("/api/estimate", s.postEstimate) // inline
-	e.POST("/api/collect", s.collect)       // analytics beacons
+	e.POST("/estimate", s.estimate.Post)     // no JavaScript
+	e.POST("/api/estimate", s.estimate.Post) // inline
+	e.POST("/api/collect", s.collect)        // analytics beacons
 	getHead(e, "/api/reviews", s.apiReviews)
 	e.POST("/api/reviews/refresh", s.apiRefreshReviews)
 

@@ -11,6 +11,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/atlanta-restoration/site/guard"
+	"github.com/atlanta-restoration/site/web/httperr"
 )
 
 // msgBadText is the answer to text the site cannot store: PostgreSQL
@@ -18,12 +21,6 @@ import (
 // 0x00"), and invalid UTF-8 would be stored mangled or refused later,
 // away from the visitor who could fix it.
 const msgBadText = "The request contains a character we cannot accept (a NUL character or invalid UTF-8). Please remove it and try again."
-
-// validText reports whether s can be stored as text on both databases:
-// valid UTF-8 with no NUL.
-func validText(s string) bool {
-	return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0
-}
 
 // textIntake refuses, at the edge, any request whose query string or
 // form or JSON body holds text that cannot be stored (validText), with a
@@ -73,7 +70,7 @@ func (s *Server) textIntake(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func badText(c echo.Context) error {
-	if wantsJSON(c) {
+	if httperr.WantsJSON(c) {
 		// errors.form is where the site's forms show a message.
 		return c.JSON(http.StatusBadRequest, map[string]any{"error": msgBadText, "errors": map[string]string{"form": msgBadText}})
 	}
@@ -86,7 +83,7 @@ func queryOK(raw string) bool {
 	if raw == "" {
 		return true
 	}
-	if !validText(raw) {
+	if !guard.ValidText(raw) {
 		return false
 	}
 	vals, err := url.ParseQuery(raw)
@@ -96,11 +93,11 @@ func queryOK(raw string) bool {
 		return true
 	}
 	for k, vs := range vals {
-		if !validText(k) {
+		if !guard.ValidText(k) {
 			return false
 		}
 		for _, v := range vs {
-			if !validText(v) {
+			if !guard.ValidText(v) {
 				return false
 			}
 		}
@@ -133,7 +130,7 @@ func jsonTextOK(body []byte) bool {
 func jsonValueOK(v any) bool {
 	switch x := v.(type) {
 	case string:
-		return validText(x)
+		return guard.ValidText(x)
 	case []any:
 		for _, e := range x {
 			if !jsonValueOK(e) {
@@ -142,7 +139,7 @@ func jsonValueOK(v any) bool {
 		}
 	case map[string]any:
 		for k, e := range x {
-			if !validText(k) || !jsonValueOK(e) {
+			if !guard.ValidText(k) || !jsonValueOK(e) {
 				return false
 			}
 		}

@@ -6,6 +6,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/atlanta-restoration/site/guard"
+	"github.com/atlanta-restoration/site/web/estimate"
 )
 
 // Text the databases cannot store is refused at the edge with a clear
@@ -51,7 +54,7 @@ func TestTextIntakeRefusesNULAndInvalidUTF8(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k, v := range st {
-		if !validText(k) || !validText(v) {
+		if !guard.ValidText(k) || !guard.ValidText(v) {
 			t.Errorf("setting %q = %q was stored", k, v)
 		}
 	}
@@ -77,7 +80,7 @@ func TestEstimateRefusesNULPerField(t *testing.T) {
 	r := postForm(t, srv.Handler(), "/api/estimate", f, "10.6.0.1", "application/json")
 	var st EstimateState
 	json.Unmarshal([]byte(r.Body), &st)
-	if r.StatusCode != http.StatusUnprocessableEntity || st.Errors["notes"] != msgBadField || st.Errors["city"] != msgBadField || len(st.Errors) != 2 {
+	if r.StatusCode != http.StatusUnprocessableEntity || st.Errors["notes"] != estimate.MsgBadField || st.Errors["city"] != estimate.MsgBadField || len(st.Errors) != 2 {
 		t.Fatalf("%d %v", r.StatusCode, st.Errors)
 	}
 	if st.Values.Notes != "Pipe burst in the basement" || st.Values.City != "Mari\uFFFDetta" || st.Values.Name != "Maria Gonzalez" {

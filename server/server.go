@@ -38,6 +38,7 @@ import (
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/storage"
 	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/web/estimate"
 	"github.com/atlanta-restoration/site/web/leadsmanager"
 	"github.com/atlanta-restoration/site/web/uploads"
 )
@@ -115,6 +116,8 @@ type Server struct {
 
 	// auth signs people in and guards every admin route (web/auth).
 	auth *auth.Service
+	// estimate takes the native estimate form's posts.
+	estimate *estimate.Handler
 	// leadsManager is the Secure Leads Manager's HTTP side.
 	leadsManager *leadsmanager.Handler
 	// indexNow is the IndexNow tab's API.
@@ -192,6 +195,13 @@ func New(o Options) (*Server, error) {
 	if err := s.setupLeads(o); err != nil {
 		return nil, err
 	}
+	s.estimate = &estimate.Handler{Leads: s.leads, Limit: s.estimateLimit, Posts: s.estimatePosts,
+		Phone:    func(ctx context.Context) string { return s.business(ctx).Phone },
+		Recorded: s.recordLead,
+		Render: func(ctx context.Context, st *estimate.State) ([]byte, error) {
+			return s.renderEstimate(ctx, "/estimate", st)
+		},
+		Log: o.Log}
 	if s.media = o.Storage; s.media == nil {
 		m, err := newStorage(o.Config)
 		if err != nil {

@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
 )
 
 // Error carries an HTTP status and a message safe to show.
@@ -51,4 +54,11 @@ func Status(err error) int {
 		return e.Status
 	}
 	return http.StatusInternalServerError
+}
+
+// WantsJSON reports whether the request expects a JSON answer: an API
+// path, or an Accept header asking for JSON (the site's forms post with
+// it when their script runs).
+func WantsJSON(c echo.Context) bool {
+	return strings.HasPrefix(c.Request().URL.Path, "/api/") || strings.Contains(c.Request().Header.Get("Accept"), "application/json")
 }
