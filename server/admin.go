@@ -98,5 +98,5 @@ func (s *Server) adminRoutesInfo(c echo.Context) error {
 				ChangeFreq: r.ChangeFreq, InSitemap: r.InSitemap && r.Indexable, Indexable: r.Indexable})
 		}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"baseUrl": s.cfg.BaseURL, "routes": out})
+	return c.JSON(http.StatusOK, RoutesInfo{BaseURL: s.cfg.BaseURL, Routes: out})
 }

@@ -119,7 +119,7 @@ func (in *indexNow) putKey(c echo.Context) error {
 		return err
 	}
 	in.s.log.Info("indexnow: key saved")
-	return c.JSON(http.StatusOK, map[string]any{"key": key, "keyLocation": in.s.abs("/" + key + ".txt"), "fixed": false})
+	return c.JSON(http.StatusOK, IndexNowKey{Key: key, KeyLocation: in.s.abs("/" + key + ".txt")})
 }
 
 // siteURLs checks that every URL is on the site's own host and returns
@@ -217,7 +217,7 @@ func (in *indexNow) submit(c echo.Context) error {
 		// The kind of failure only: the endpoint's address stays in the log.
 		return &StatusError{Status: http.StatusBadGateway, Message: "The submission to IndexNow failed: " + failure.Kind(failure.At(failure.IndexNow, err)) + ".", Err: err}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"submitted": len(urls), "status": res.Status})
+	return c.JSON(http.StatusOK, IndexNowSubmitted{Submitted: len(urls), Status: res.Status})
 }
 
 // Submission is one row of the IndexNow tab's history.
@@ -243,5 +243,5 @@ func (in *indexNow) submissions(c echo.Context) error {
 	for i, r := range rows {
 		out[i] = Submission{IndexNowSubmission: r, URLs: indexnow.SubmissionURLs(r)}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"submissions": out, "total": total, "limit": limit, "offset": offset})
+	return c.JSON(http.StatusOK, SubmissionPage{Submissions: out, Total: total, Limit: limit, Offset: offset})
 }

@@ -221,7 +221,7 @@ func (h *schemaSet) validate(c echo.Context) error {
 	if !h.runNow() {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Background jobs are not available on this server."}
 	}
-	return c.JSON(http.StatusAccepted, map[string]any{"queued": true, "after": after})
+	return c.JSON(http.StatusAccepted, Queued{Queued: true, After: after})
 }
 
 // schemaHow says how each card is computed.

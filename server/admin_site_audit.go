@@ -140,7 +140,7 @@ func (s *Server) adminRunJob(job string, latest func(context.Context) string) ec
 		if !s.jobs.runner.RunNow(job) {
 			return &StatusError{Status: http.StatusServiceUnavailable, Message: "Background jobs are not available on this server."}
 		}
-		return c.JSON(http.StatusAccepted, map[string]any{"queued": true, "after": after})
+		return c.JSON(http.StatusAccepted, Queued{Queued: true, After: after})
 	}
 }
 
@@ -248,7 +248,7 @@ func (s *Server) adminSetVulnerability(c echo.Context) error {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The status could not be saved.", Err: err}
 	}
 	s.log.Info("security: vulnerability status set", "id", v.CheckID, "status", v.Status, "by", c.RealIP())
-	return c.JSON(http.StatusOK, map[string]any{"vulnerability": v})
+	return c.JSON(http.StatusOK, VulnerabilityAnswer{Vulnerability: v})
 }
 
 // Tile is one dashboard stat tile. Value is "—" when nothing has been
@@ -287,7 +287,7 @@ func (s *Server) adminOverview(c echo.Context) error {
 		{Label: "Location Pages", Value: strconv.Itoa(loc.counties + loc.cities), Hint: "County and city pages", Measured: true,
 			How: plural(loc.counties, "county page", "county pages") + " (/service-areas/{county}) and " + plural(loc.cities, "city page", "city pages") + " (/areas/{county}/{city}) in the route table."},
 		sec}
-	return c.JSON(http.StatusOK, map[string]any{"tiles": tiles})
+	return c.JSON(http.StatusOK, Overview{Tiles: tiles})
 }
 
 // pageSpeedTile is the dashboard's Page Speed: spec 5's performance score

@@ -382,7 +382,7 @@ func (s *Server) adminVitals(c echo.Context) error {
 		}
 		return indexOf(vitalOrder, byKind[i].Metric) < indexOf(vitalOrder, byKind[j].Metric)
 	})
-	return c.JSON(http.StatusOK, map[string]any{"overall": overall, "byKind": byKind, "samples": len(samples), "days": 28})
+	return c.JSON(http.StatusOK, VitalsReport{Overall: overall, ByKind: byKind, Samples: len(samples), Days: 28})
 }
 
 func indexOf(list []string, v string) int {

@@ -196,7 +196,7 @@ func (s *Server) adminHealthRun(c echo.Context) error {
 	if !s.jobs.runner.RunNow(jobHealth) {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The health monitor is not available."}
 	}
-	return c.JSON(http.StatusAccepted, map[string]any{"queued": true, "after": after})
+	return c.JSON(http.StatusAccepted, Queued{Queued: true, After: after})
 }
 
 // Activity is one line of the dashboard's recent activity: a job run or a
@@ -233,7 +233,7 @@ func (s *Server) adminActivity(c echo.Context) error {
 	if len(out) > ActivityShown {
 		out = out[:ActivityShown]
 	}
-	return c.JSON(http.StatusOK, map[string]any{"activity": out})
+	return c.JSON(http.StatusOK, ActivityList{Activity: out})
 }
 
 // uploadActivity folds uploads (newest first) into one line per project

@@ -303,7 +303,7 @@ func (h *Handler) Delete(c echo.Context) error {
 	}
 	h.Log.Info("media deleted", "path", m.Path)
 	h.Changed("media deleted")
-	return c.JSON(http.StatusOK, map[string]bool{"ok": true})
+	return c.JSON(http.StatusOK, Deleted{OK: true})
 }
 
 // mediaKeys are the storage keys of a media row's files: the original,

@@ -44,6 +44,11 @@ type Handler struct {
 	sem chan struct{}
 }
 
+// Deleted is a delete's answer.
+type Deleted struct {
+	OK bool `json:"ok"`
+}
+
 // New returns the upload handler.
 func New(h Handler) *Handler {
 	h.sem = make(chan struct{}, 1)
