@@ -659,3 +659,52 @@ func ComplianceScore(c Counts) int {
 	s := math.Round((float64(c.Passed) + WarningWeight*float64(c.Warnings)) / float64(c.Total()) * 100)
 	return int(math.Max(0, math.Min(100, s)))
 }
+
+// ComplianceStatus is the compliance audit's word for a check's outcome
+// (spec 4: compliant, warning, non-compliant).
+type ComplianceStatus string
+
+// The compliance audit's statuses.
+const (
+	Compliant    ComplianceStatus = "compliant"
+	NotCompliant ComplianceStatus = "non-compliant"
+)
+
+// ComplianceCheck is one check of the SEO Compliance audit.
+type ComplianceCheck struct {
+	Category string           `json:"category"`
+	Check    string           `json:"check"`
+	Status   ComplianceStatus `json:"status"`
+	Message  string           `json:"message"`
+	Priority string           `json:"priority"`
+	Fix      string           `json:"fix,omitempty"`
+}
+
+// verificationOnly are the checks spec 2.4's compliance audit does not
+// list (it checks title, meta description, canonical, H1, LocalBusiness
+// structured data, viewport, image alt text, HTTPS, content length and
+// internal links; the verification audit adds these).
+var verificationOnly = map[string]bool{"H2 headings": true, "Resource hints": true, "Business phone and address (NAP)": true}
+
+// Compliance is the SEO Compliance audit of a page's checks, and its
+// score (spec 5: (compliant + 0.7 × warnings) / total).
+func Compliance(checks []Check) ([]ComplianceCheck, int) {
+	out := []ComplianceCheck{}
+	var c Counts
+	for _, ch := range checks {
+		if verificationOnly[ch.Check] {
+			continue
+		}
+		st := Compliant
+		switch ch.Status {
+		case Warning:
+			st, c.Warnings = ComplianceStatus(Warning), c.Warnings+1
+		case Fail:
+			st, c.Failed = NotCompliant, c.Failed+1
+		default:
+			c.Passed++
+		}
+		out = append(out, ComplianceCheck{Category: ch.Category, Check: ch.Check, Status: st, Message: ch.Message, Priority: ch.Priority, Fix: ch.Fix})
+	}
+	return out, ComplianceScore(c)
+}

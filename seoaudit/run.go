@@ -138,9 +138,13 @@ func (a *Auditor) Audit(ctx context.Context, trigger string) (db.SEOAuditRun, er
 // compliance and verification checks): the page's checks with both of
 // spec 5's scores.
 type PageAudit struct {
+	// PageResult holds the verification audit: every check, and the
+	// share that passes (Score).
 	PageResult
-	Counts     Counts `json:"counts"`
-	Compliance int    `json:"complianceScore"`
+	Counts Counts `json:"counts"`
+	// Compliance is the compliance audit of the same page and its score.
+	Compliance      []ComplianceCheck `json:"compliance"`
+	ComplianceScore int               `json:"complianceScore"`
 }
 
 // AuditPath audits one path now, as the job audits every page, without
@@ -152,8 +156,8 @@ func (a *Auditor) AuditPath(ctx context.Context, path string) PageAudit {
 		nap = a.Business(ctx)
 	}
 	r := a.auditPage(ctx, path, nap)
-	c := Count(r.Checks)
-	return PageAudit{PageResult: r, Counts: c, Compliance: ComplianceScore(c)}
+	comp, score := Compliance(r.Checks)
+	return PageAudit{PageResult: r, Counts: Count(r.Checks), Compliance: comp, ComplianceScore: score}
 }
 
 func (a *Auditor) auditPage(ctx context.Context, path string, nap Context) PageResult {

@@ -375,6 +375,7 @@ func TestSEOAuditOnePage(t *testing.T) {
 		StatusCode      int
 		Checks          []struct{ Check, Status, Category string }
 		ComplianceScore int
+		Compliance      []struct{ Check, Status string }
 		Counts          struct{ Passed, Warnings, Failed int }
 	}
 	if err := json.Unmarshal([]byte(r.Body), &out); err != nil || r.StatusCode != 200 {
@@ -382,6 +383,15 @@ func TestSEOAuditOnePage(t *testing.T) {
 	}
 	if out.Path != "/contact" || out.StatusCode != 200 || len(out.Checks) != 13 || out.Counts.Passed == 0 || out.ComplianceScore <= 0 {
 		t.Errorf("audit of /contact: %+v", out)
+	}
+	// The compliance audit is spec 2.4's ten checks, in its own words.
+	if len(out.Compliance) != 10 {
+		t.Errorf("%d compliance checks, want spec 2.4's 10: %+v", len(out.Compliance), out.Compliance)
+	}
+	for _, c := range out.Compliance {
+		if c.Status != "compliant" && c.Status != "warning" && c.Status != "non-compliant" {
+			t.Errorf("compliance status %q", c.Status)
+		}
 	}
 	for _, bad := range []string{"//evil.example/", "https://evil.example/", "/a\\b", "contact", "/" + strings.Repeat("a", 600)} {
 		if r := jsonReq(t, h, "GET", "/api/admin/seo-audit/page?path="+url.QueryEscape(bad), pin, nil); r.StatusCode != http.StatusBadRequest {

@@ -1,5 +1,6 @@
 // SEO & IndexNow data. Unlike the sample-data screens this one is real:
-// pages are fetched from this site and audited in the browser, routes come
+// pages are audited by the server with the one set of rules it also runs
+// over the whole site (seoaudit; GET /api/admin/seo-audit/page), routes come
 // from the server's route table, the health monitor runs on the server (a
 // job; the screen reads its latest run) and IndexNow submissions go
 // through the server (the browser may only talk to its own origin under
@@ -7,7 +8,35 @@
 // fake.
 
 import { api } from "../api";
-import { parseHTML, type AuditCheck, type ComplianceCheck } from "../seo-audit-rules";
+
+/** The audit's words (spec 4). The server decides them; the screen shows them. */
+export type CheckStatus = "pass" | "warning" | "fail";
+export type ComplianceStatus = "compliant" | "warning" | "non-compliant";
+
+/** AuditCheck is one check of the server's page audit (seoaudit.Check). */
+export interface AuditCheck { category: string; check: string; status: CheckStatus; message: string; priority: string; fix?: string }
+
+/** ComplianceCheck is one check of the compliance audit (seoaudit.ComplianceCheck). */
+export interface ComplianceCheck { category: string; check: string; status: ComplianceStatus; message: string; priority: string; fix?: string }
+
+/** PageAudit is GET /api/admin/seo-audit/page (seoaudit.PageAudit): the
+ * verification audit (checks, score) and the compliance audit of one page. */
+export interface PageAudit {
+  path: string; url: string; statusCode: number; score: number; checks: AuditCheck[]; error?: string;
+  compliance: ComplianceCheck[]; complianceScore: number;
+}
+
+/** Spec 5's compliance target and minimum, and the colour thresholds of
+ * both scores (90/70 and 95/85): display only, the scores are the server's. */
+export const COMPLIANCE_TARGET = 95;
+export const COMPLIANCE_MINIMUM = 85;
+export type Tone = "good" | "warn" | "bad";
+export function scoreTone(score: number, kind: "verification" | "compliance"): Tone {
+  const [hi, lo] = kind === "verification" ? [90, 70] : [COMPLIANCE_TARGET, COMPLIANCE_MINIMUM];
+  return score >= hi ? "good" : score >= lo ? "warn" : "bad";
+}
+export const statusTone = (s: CheckStatus | ComplianceStatus): Tone =>
+  s === "pass" || s === "compliant" ? "good" : s === "warning" ? "warn" : "bad";
 
 /** CRAWL_ROUTES are spec 9's 10 crawl routes. */
 export const CRAWL_ROUTES = [
@@ -105,8 +134,8 @@ export interface KeyInfo { key: string; keyLocation: string; fixed?: boolean }
 
 /** SeoIndexNowSource is everything the screen reads or sends. */
 export interface SeoIndexNowSource {
-  /** fetchPage loads a page of this site and parses it. */
-  fetchPage(path: string): Promise<{ doc: Document; url: string }>;
+  /** auditPage has the server audit one of the site's pages. */
+  auditPage(path: string): Promise<PageAudit>;
   routes(): Promise<{ baseUrl: string; routes: RouteInfo[] }>;
   /** health reads the server's latest health run. */
   health(): Promise<HealthReport>;
@@ -121,11 +150,10 @@ export interface SeoIndexNowSource {
 }
 
 export const liveSeo: SeoIndexNowSource = {
-  async fetchPage(path) {
-    const res = await fetch(path, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } });
-    if (!res.ok) throw new Error(`${path} answered HTTP ${res.status}`);
-    const html = await res.text();
-    return { doc: parseHTML(html), url: new URL(res.url || path, location.origin).href };
+  async auditPage(path) {
+    const r = await api<PageAudit>(`/api/admin/seo-audit/page?path=${encodeURIComponent(path)}`);
+    if (r.error) throw new Error(r.error);
+    return r;
   },
   routes: () => api("/api/admin/routes"),
   health: () => api("/api/admin/health"),

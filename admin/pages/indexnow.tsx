@@ -2,14 +2,11 @@ import "../../styles/admin-indexnow.css";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "../api";
 import {
-  AUTO_FIX_NOTE, CRAWL_PAUSE_MS, CRAWL_ROUTES, KEY_RE, SEO_CHECKLIST, fallbackCompliance, generateKey, isHealthIssue, liveSeo, readStoredKey,
-  saveFile, splitURLs, writeStoredKey,
-  type ComplianceReport, type HealthReport, type RouteInfo, type SeoIndexNowSource, type Submission, type UrlHealth, type VerificationReport,
+  AUTO_FIX_NOTE, COMPLIANCE_MINIMUM, COMPLIANCE_TARGET, CRAWL_PAUSE_MS, CRAWL_ROUTES, KEY_RE, SEO_CHECKLIST, fallbackCompliance, generateKey,
+  isHealthIssue, liveSeo, readStoredKey, saveFile, scoreTone, splitURLs, statusTone, writeStoredKey,
+  type AuditCheck, type ComplianceCheck, type ComplianceReport, type HealthReport, type RouteInfo, type SeoIndexNowSource, type Submission,
+  type UrlHealth, type VerificationReport,
 } from "../data/indexnow";
-import {
-  COMPLIANCE_MINIMUM, COMPLIANCE_TARGET, complianceChecks, complianceScore, scoreTone, statusTone, verificationChecks, verificationScore,
-  type AuditCheck, type AuditContext, type ComplianceCheck,
-} from "../seo-audit-rules";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs } from "../ui";
@@ -24,7 +21,6 @@ function useAlive() {
   return alive;
 }
 
-const napOf = (site: Site, url: string): AuditContext => ({ url, phone: site.phone, street: site.street, city: site.city, state: site.state, zip: site.zip });
 
 // ------------------------------------------------------------ compliance
 
@@ -38,9 +34,8 @@ function useCompliance(source: SeoIndexNowSource, site: Site) {
     setBusy(true);
     let r: ComplianceReport;
     try {
-      const { doc, url } = await source.fetchPage(p);
-      const checks = complianceChecks(doc, napOf(site, url));
-      r = { url, score: complianceScore(checks), complianceChecks: checks, timestamp: new Date().toISOString() };
+      const a = await source.auditPage(p);
+      r = { url: a.url, score: a.complianceScore, complianceChecks: a.compliance, timestamp: new Date().toISOString() };
     } catch (e) {
       console.error("SEO compliance audit failed", e);
       r = fallbackCompliance(p, (e as Error)?.message || "the page could not be read.");
@@ -141,9 +136,8 @@ function useVerification(source: SeoIndexNowSource, site: Site) {
   const [error, setError] = useState("");
   const alive = useAlive();
   const auditOne = useCallback(async (p: string): Promise<VerificationReport> => {
-    const { doc, url } = await source.fetchPage(p);
-    const results = verificationChecks(doc, napOf(site, url));
-    return { url, score: verificationScore(results), results, timestamp: new Date().toISOString() };
+    const a = await source.auditPage(p);
+    return { url: a.url, score: a.score, results: a.checks, timestamp: new Date().toISOString() };
   }, [source, site]);
   const audit = useCallback(async () => {
     setBusy("audit");

@@ -59,24 +59,28 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
     await page.keyboard.press("Home");
     assert.equal(await selectedTab(page), TABS[0]);
 
-    // Compliance audits / on load: the home page meets the target; plain
-    // http on 127.0.0.1 is a warning, not a failure.
+    // Compliance audits / on load, with the server's rules (the one set,
+    // issue 21): a local plain-http BASE_URL cannot pass HTTPS, and the
+    // check says why; every other check of home passes.
     const panel = page.getByRole("tabpanel");
     await panel.getByText("Target 95% or more · Minimum 85%").waitFor();
     for (const c of ["Title tag", "Meta description", "Canonical URL", "H1 heading", "LocalBusiness structured data", "Viewport", "Image alt text", "HTTPS", "Content length", "Internal links"]) {
       assert.equal(await panel.locator(".inx-check", { hasText: c }).count() >= 1, true, c);
     }
     const https = panel.locator(".inx-check", { hasText: "HTTPS" });
-    assert.equal((await https.locator(".a-badge").innerText()).toLowerCase(), "warning");
+    assert.equal((await https.locator(".a-badge").innerText()).toLowerCase(), "non-compliant");
+    assert.match(await https.innerText(), /a local address over plain HTTP/);
     const score = Number(await page.getByRole("progressbar", { name: "Compliance score" }).getAttribute("aria-valuenow"));
-    assert.ok(score >= 95 && score <= 100, `home compliance score ${score}`);
+    assert.equal(score, 90, "nine of ten checks compliant");
     await page.getByText(/^Last updated:/).first().waitFor();
 
     // Re-audit: busy label while the page is fetched, then a new stamp.
     const before = await page.getByText(/^Last updated:/).first().innerText();
     let release;
     const gate = new Promise((r) => { release = r; });
-    await page.route(`${BASE}/`, async (route) => { await gate; await route.continue(); });
+    // The server audits the page (GET /api/admin/seo-audit/page): hold that.
+    const auditOf = (path) => (url) => url.pathname === "/api/admin/seo-audit/page" && url.searchParams.get("path") === path;
+    await page.route(auditOf("/"), async (route) => { await gate; await route.continue(); });
     await page.getByRole("button", { name: "Re-audit" }).click();
     const busy = page.getByRole("button", { name: "Running Audit..." });
     await busy.waitFor();
@@ -84,7 +88,7 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
     await new Promise((r) => setTimeout(r, 1100));
     release();
     await page.getByRole("button", { name: "Re-audit" }).waitFor();
-    await page.unroute(`${BASE}/`);
+    await page.unroute(auditOf("/"));
     const stamp = page.getByText(/^Last updated: \d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d{2}:\d{2}\s?[AP]M$/).first();
     await stamp.waitFor();
     assert.notEqual(await stamp.innerText(), before, "the stamp moved");
@@ -94,11 +98,11 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
     await panel.getByText(`Audited: ${BASE}/contact`).waitFor();
 
     // A failing audit shows the fallback report: 78 and the limited-data warning.
-    await page.route(`${BASE}/portfolio`, (route) => route.abort());
+    await page.route(auditOf("/portfolio"), (route) => route.abort());
     await page.getByLabel("Page to audit").selectOption("/portfolio");
     await panel.getByText(/^The audit completed with limited data/).first().waitFor();
     assert.equal(await page.getByRole("progressbar", { name: "Compliance score" }).getAttribute("aria-valuenow"), "78");
-    await page.unroute(`${BASE}/portfolio`);
+    await page.unroute(auditOf("/portfolio"));
     await noOverflow(page);
     assert.deepEqual(expected(problems, /SEO compliance audit failed/, /ERR_FAILED/), []);
     await context.close();
@@ -386,74 +390,3 @@ test("SEO & IndexNow: a key stored as indexnow-api-key is read; the server's key
   await context.close();
 });
 
-// The page-audit rules (admin/seo-audit-rules.ts) are pure functions over a
-// parsed Document: they are compiled here and run in a blank Chromium page
-// against crafted documents, so each threshold of spec 5 is pinned.
-test("SEO audit rules: thresholds, structured data, HTTPS, scores", async () => {
-  const ts = (await import("typescript")).default;
-  const src = await readFile(new URL("../../admin/seo-audit-rules.ts", import.meta.url), "utf8");
-  const js = ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 } }).outputText;
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.setContent("<!doctype html><title>rules</title>");
-  await page.addScriptTag({ content: `var exports = {}; ${js}; window.R = exports;` });
-  const run = (fn) => page.evaluate(fn);
-
-  const r = await run(() => {
-    const { parseHTML: p, checkTitle, checkMetaDescription, checkCanonical, checkH1, checkH2, checkImageAlt, checkStructuredData, checkViewport,
-      checkHTTPS, checkContentLength, checkInternalLinks, checkResourceHints, checkNAP, complianceScore, verificationScore, scoreTone,
-      verificationChecks, complianceChecks } = window.R;
-    const st = (res) => res.status;
-    const words = (n) => Array.from({ length: n }, (_, i) => "word" + i).join(" ");
-    const links = (n) => Array.from({ length: n }, (_, i) => `<a href="/p${i}">p</a>`).join("");
-    const ld = (o) => `<script type="application/ld+json">${JSON.stringify(o)}</script>`;
-    const ctx = { url: "https://www.example.com/", phone: "(770) 555-0134", street: "6595 Church Street", city: "Douglasville", zip: "30134" };
-    return {
-      title: [st(checkTitle(p(""))), st(checkTitle(p(`<title>${"a".repeat(60)}</title>`))), st(checkTitle(p(`<title>${"a".repeat(61)}</title>`)))],
-      desc: [st(checkMetaDescription(p(""))), st(checkMetaDescription(p(`<meta name="description" content="${"d".repeat(160)}">`))),
-        st(checkMetaDescription(p(`<meta name="description" content="${"d".repeat(161)}">`)))],
-      canonical: [st(checkCanonical(p(""))), st(checkCanonical(p('<link rel="canonical" href="https://x.test/">')))],
-      h1: [st(checkH1(p(""))), st(checkH1(p("<h1>a</h1>"))), st(checkH1(p("<h1>a</h1><h1>b</h1>")))],
-      h2: [st(checkH2(p(""))), st(checkH2(p("<h2>a</h2>")))],
-      alt: [st(checkImageAlt(p('<img src="a.jpg" alt="A">'))), st(checkImageAlt(p('<img src="a.jpg" alt="  ">'))), st(checkImageAlt(p('<img src="a.jpg">')))],
-      ld: [st(checkStructuredData(p(""))), st(checkStructuredData(p(ld({ "@type": "Organization" })))), st(checkStructuredData(p(ld({ "@type": "LocalBusiness" })))),
-        st(checkStructuredData(p(ld({ "@type": ["LocalBusiness", "GeneralContractor"] })))),
-        st(checkStructuredData(p(ld({ "@context": "https://schema.org", "@graph": [{ "@type": "WebSite" }, { "@type": ["GeneralContractor", "LocalBusiness"] }] }))))],
-      viewport: [st(checkViewport(p(""))), st(checkViewport(p('<meta name="viewport" content="initial-scale=1">'))),
-        st(checkViewport(p('<meta name="viewport" content="initial-scale=1">'), true)), st(checkViewport(p('<meta name="viewport" content="width=device-width, initial-scale=1">'), true))],
-      https: [st(checkHTTPS({ url: "https://x.test/" })), st(checkHTTPS({ url: "http://127.0.0.1:8080/" })), st(checkHTTPS({ url: "http://localhost/" })), st(checkHTTPS({ url: "http://x.test/" }))],
-      content: [st(checkContentLength(p(`<p>${words(299)}</p><script>${words(50)}</script>`))), st(checkContentLength(p(`<p>${words(300)}</p>`)))],
-      links: [st(checkInternalLinks(p(links(4) + '<a href="https://other.test/">x</a><a href="#top">t</a><a href="tel:+17705550134">c</a>'), ctx)), st(checkInternalLinks(p(links(5)), ctx))],
-      hints: [st(checkResourceHints(p(""))), st(checkResourceHints(p('<link rel="modulepreload" href="/a.js">'))), st(checkResourceHints(p('<link rel="preload" href="/f.woff2" as="font">'))),
-        st(checkResourceHints(p('<script type="speculationrules">{"prefetch":[{"source":"document","eagerness":"moderate"}]}</script>'))),
-        st(checkResourceHints(p('<script type="speculationrules">{"prefetch":[</script>'))), st(checkResourceHints(p('<script>{"prefetch":[{}]}</script>')))],
-      nap: [st(checkNAP(p("<footer>Call 770-555-0134. 6595 Church Street, Douglasville, GA 30134</footer>"), ctx)),
-        st(checkNAP(p("<footer>Call 770-555-0199. 6595 Church Street, Douglasville, GA 30134</footer>"), ctx)),
-        st(checkNAP(p("<footer>Call (770) 555-0134.</footer>"), ctx))],
-      compliance: [complianceScore([{ status: "compliant" }, { status: "warning" }]), complianceScore([{ status: "non-compliant" }]),
-        complianceScore(Array(9).fill({ status: "compliant" }).concat([{ status: "warning" }]))],
-      verification: verificationScore([{ status: "pass" }, { status: "pass" }, { status: "warning" }, { status: "fail" }]),
-      tones: [scoreTone(90, "verification"), scoreTone(89, "verification"), scoreTone(70, "verification"), scoreTone(69, "verification"),
-        scoreTone(95, "compliance"), scoreTone(94, "compliance"), scoreTone(85, "compliance"), scoreTone(84, "compliance")],
-      counts: [verificationChecks(p(""), ctx).length, complianceChecks(p(""), ctx).length, complianceChecks(p(""), ctx)[0].status],
-    };
-  });
-  assert.deepEqual(r.title, ["fail", "pass", "warning"]);
-  assert.deepEqual(r.desc, ["fail", "pass", "warning"]);
-  assert.deepEqual(r.canonical, ["fail", "pass"]);
-  assert.deepEqual(r.h1, ["fail", "pass", "warning"]);
-  assert.deepEqual(r.h2, ["fail", "pass"]);
-  assert.deepEqual(r.alt, ["pass", "fail", "fail"]);
-  assert.deepEqual(r.ld, ["fail", "fail", "pass", "pass", "pass"]);
-  assert.deepEqual(r.viewport, ["fail", "pass", "fail", "pass"]);
-  assert.deepEqual(r.https, ["pass", "warning", "warning", "fail"]);
-  assert.deepEqual(r.content, ["warning", "pass"], "script text is not content");
-  assert.deepEqual(r.links, ["warning", "pass"], "external, fragment and tel: links are not internal");
-  assert.deepEqual(r.hints, ["fail", "pass", "pass", "pass", "fail", "fail"]);
-  assert.deepEqual(r.nap, ["pass", "fail", "fail"]);
-  assert.deepEqual(r.compliance, [85, 0, 97], "(compliant + 0.7 x warnings) / total");
-  assert.equal(r.verification, 50);
-  assert.deepEqual(r.tones, ["good", "warn", "warn", "bad", "good", "warn", "warn", "bad"]);
-  assert.deepEqual(r.counts, [13, 11, "non-compliant"]);
-  await context.close();
-});
