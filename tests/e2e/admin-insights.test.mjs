@@ -123,7 +123,13 @@ async function simulate(page, idle, busyLabel, delayMs) {
   await stamp.waitFor();
 }
 
-const visible = async (page, text) => assert.ok(await page.getByText(text, { exact: true }).first().isVisible(), text);
+// visible waits for the text (a screen fills after its data arrives; a
+// loaded machine makes that slower) and checks it is shown.
+const visible = async (page, text) => {
+  const el = page.getByText(text, { exact: true }).first();
+  await el.waitFor({ timeout: 10000 }).catch(() => {});
+  assert.ok(await el.isVisible(), text);
+};
 
 for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
   test(`SEO Audit: the server's audit of every page, briefs from the content, guide, Run Audit (${name})`, async () => {
