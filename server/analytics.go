@@ -178,7 +178,7 @@ func (s *Server) collect(c echo.Context) error {
 	}
 	now := time.Now()
 	ip := c.RealIP()
-	if _, ok, _ := a.limit.Reserve(ip, now); !ok {
+	if _, ok, _ := a.limit.Reserve(guard.ClientKey(ip), now); !ok {
 		return nothing()
 	}
 	e := db.Event{At: now.UTC(), Day: analytics.Day(now), Path: path, Width: analytics.WidthClass(b.Width)}

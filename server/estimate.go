@@ -17,6 +17,7 @@ import (
 
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
 )
@@ -155,8 +156,9 @@ func (s *Server) postEstimate(c echo.Context) error {
 	ctx := c.Request().Context()
 	v, honeypot := parseEstimate(c)
 	ip := c.RealIP()
+	client := guard.ClientKey(ip) // what the limits count (an IPv6 /64)
 	now := time.Now().UTC()
-	if ok, retry := s.estimatePosts.Allow(ip, now); !ok {
+	if ok, retry := s.estimatePosts.Allow(client, now); !ok {
 		return s.estimateTooMany(c, v, retry)
 	}
 	if errs := validateEstimate(v); len(errs) > 0 {
@@ -175,7 +177,7 @@ func (s *Server) postEstimate(c echo.Context) error {
 	// instances on PostgreSQL, and in this process while the database is
 	// down (guard.Fallback): the limit never fails open, and the spool
 	// takes what it lets through.
-	slot, ok, retry, err := s.estimateLimit.ReserveAttempt(ctx, ip, now)
+	slot, ok, retry, err := s.estimateLimit.ReserveAttempt(ctx, client, now)
 	if err != nil || !ok {
 		return s.estimateTooMany(c, v, retry)
 	}
