@@ -2,7 +2,6 @@ package analytics
 
 import (
 	"math"
-	"net/netip"
 	"net/url"
 	pathpkg "path"
 	"regexp"
@@ -12,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/guard"
 )
 
 // Intake (issue 20, ADR 029): every field of a beacon is checked before
@@ -206,21 +206,8 @@ func CleanText(s string, max int) string {
 }
 
 // Network is the part of a client address one client controls, for the
-// per-client limits: an IPv4 address, or the /64 of an IPv6 one (a home
-// or a phone gets a whole /64, so one client could otherwise take
-// billions of addresses).
+// per-client limits: an IPv4 address, or the /64 of an IPv6 one. It is
+// the key every limit of the site counts by (guard.ClientKey).
 func Network(ip string) string {
-	a, err := netip.ParseAddr(ip)
-	if err != nil {
-		return ip
-	}
-	a = a.Unmap()
-	if a.Is4() {
-		return a.String()
-	}
-	p, err := a.WithZone("").Prefix(64)
-	if err != nil {
-		return ip
-	}
-	return p.String()
+	return guard.ClientKey(ip)
 }

@@ -5,7 +5,7 @@
 package leads
 
 import (
-	"encoding/csv"
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/phone"
@@ -262,13 +264,38 @@ func (f Filter) Describe() string {
 // CSVHeader is the export's header row, exactly as issue 8 names it.
 var CSVHeader = []string{"ID", "Date", "Name", "Phone", "Email", "City", "Damage Type", "Status", "Emergency"}
 
-// CSVWriter writes the export row by row.
-type CSVWriter struct{ w *csv.Writer }
+// CSVWriter writes the export row by row (RFC 4180, as encoding/csv
+// writes it, with more cells quoted: see row).
+type CSVWriter struct{ w *bufio.Writer }
 
 // NewCSVWriter writes the header to w.
 func NewCSVWriter(w io.Writer) (*CSVWriter, error) {
-	c := &CSVWriter{csv.NewWriter(w)}
-	return c, c.w.Write(CSVHeader)
+	c := &CSVWriter{bufio.NewWriter(w)}
+	return c, c.row(CSVHeader)
+}
+
+// row writes one record. A cell is quoted when it holds a quote, a line
+// break or any character a spreadsheet may split on: the comma, and the
+// semicolon and tab that Excel (in much of Europe) and text imports use.
+// encoding/csv quotes only for the comma, so "Bob;=cmd|..." went out
+// bare and became a cell "=cmd|..." wherever semicolons split: quoted, it
+// stays one cell everywhere, and SafeCell's check of its first character
+// is the one that counts.
+func (c *CSVWriter) row(cells []string) error {
+	for i, cell := range cells {
+		if i > 0 {
+			c.w.WriteByte(',')
+		}
+		first, _ := utf8.DecodeRuneInString(cell)
+		if cell != "" && (strings.ContainsAny(cell, "\",;\t\r\n") || unicode.IsSpace(first)) {
+			c.w.WriteByte('"')
+			c.w.WriteString(strings.ReplaceAll(cell, `"`, `""`))
+			c.w.WriteByte('"')
+		} else {
+			c.w.WriteString(cell)
+		}
+	}
+	return c.w.WriteByte('\n')
 }
 
 // Write adds one lead. Every cell is neutralised against formula
@@ -287,13 +314,12 @@ func (c *CSVWriter) Write(l db.Lead) error {
 	for i := range row {
 		row[i] = SafeCell(row[i])
 	}
-	return c.w.Write(row)
+	return c.row(row)
 }
 
 // Flush writes what is buffered and reports a write error.
 func (c *CSVWriter) Flush() error {
-	c.w.Flush()
-	return c.w.Error()
+	return c.w.Flush()
 }
 
 // SafeCell neutralises a cell a spreadsheet would read as a formula: one

@@ -14,6 +14,7 @@ import (
 
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/web/httperr"
+	"github.com/atlanta-restoration/site/web/uploads"
 )
 
 // msgBadText is the answer to text the site cannot store: PostgreSQL
@@ -44,13 +45,21 @@ func (s *Server) textIntake(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-		if ct == "multipart/form-data" || r.Body == nil {
+		// An upload's body is not read here whatever its type: the body
+		// limit does not apply to uploads, so reading one would hold what
+		// anyone sends in memory before the session is even checked. The
+		// upload handlers stream multipart and refuse anything else.
+		if ct == "multipart/form-data" || r.Body == nil || uploads.IsUploadRequest(r.Method, r.URL.Path) {
 			return next(c)
 		}
-		// The body limit middleware has already capped what this reads.
-		body, err := io.ReadAll(r.Body)
+		// The body limit middleware has already capped what this reads;
+		// the cap here keeps that true should a route ever skip it.
+		body, err := io.ReadAll(io.LimitReader(r.Body, s.bodyLimit+1))
 		if err != nil {
 			return err
+		}
+		if int64(len(body)) > s.bodyLimit {
+			return echo.ErrStatusRequestEntityTooLarge
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		ok := true

@@ -138,24 +138,37 @@ func (s *Server) readFormBody(w http.ResponseWriter, r *http.Request) bool {
 	if err != nil {
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
-			w.Header().Set("Connection", "close")
-			http.Error(w, "The request body did not arrive in time.", http.StatusRequestTimeout)
+			s.refuseEarly(w, r, http.StatusRequestTimeout, "The request body did not arrive in time.")
 			s.logRequest(r.Method, r.URL.Path, http.StatusRequestTimeout, 0, 0, false, errors.New("body read timeout"))
 			return false
 		}
-		w.Header().Set("Connection", "close")
-		http.Error(w, "The request body could not be read.", http.StatusBadRequest)
+		s.refuseEarly(w, r, http.StatusBadRequest, "The request body could not be read.")
 		s.logRequest(r.Method, r.URL.Path, http.StatusBadRequest, 0, 0, false, err)
 		return false
 	}
 	if int64(len(b)) > limit {
-		w.Header().Set("Connection", "close")
-		http.Error(w, "The request body is too large.", http.StatusRequestEntityTooLarge)
+		s.refuseEarly(w, r, http.StatusRequestEntityTooLarge, "The request body is too large.")
 		s.logRequest(r.Method, r.URL.Path, http.StatusRequestEntityTooLarge, 0, 0, false, nil)
 		return false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(b))
 	return true
+}
+
+// refuseEarly answers a request refused before routing, and closes the
+// connection (its body was not read to the end). The answer carries what
+// every answer of the site carries: the security headers, and no-store on
+// the admin API, which echo's middleware would have set.
+func (s *Server) refuseEarly(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	h := w.Header()
+	for k, v := range s.secHeaders {
+		h[k] = v
+	}
+	if strings.HasPrefix(r.URL.Path, "/api/admin") {
+		h.Set("Cache-Control", "no-store")
+	}
+	h.Set("Connection", "close")
+	http.Error(w, msg, status)
 }
 
 func isUpload(r *http.Request) bool { return uploads.IsUploadRequest(r.Method, r.URL.Path) }

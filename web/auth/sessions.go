@@ -50,16 +50,24 @@ func (a *Service) Current(c echo.Context) error {
 // Logout ends the presented session, a PIN or an account one, and clears
 // the cookie. It needs no live session: ending an unknown or expired one
 // is a no-op with the same answer, so it reveals nothing.
+//
+// The cookie is cleared only for a request that passes the cookie's CSRF
+// check or carries a bearer token: a form on another site sends no
+// cookie (SameSite=Strict), yet the answer to its top-level navigation
+// may set one, and clearing it there would sign the owner out.
 func (a *Service) Logout(c echo.Context) error {
-	if cred, ok := a.credentialOf(c); ok {
-		if cred.cookie && crossSite(c.Request()) {
-			return httperr.New(http.StatusForbidden, msgCrossSite)
-		}
+	cred, ok := a.credentialOf(c)
+	if ok && cred.cookie && crossSite(c.Request()) {
+		return httperr.New(http.StatusForbidden, msgCrossSite)
+	}
+	if ok {
 		if _, err := a.store.RevokeSession(c.Request().Context(), hashToken(cred.token)); err != nil {
 			return httperr.Unavailable("Could not end the session. Try again.", err)
 		}
 	}
-	a.setCookie(c, "", time.Time{})
+	if (ok && !cred.cookie) || !crossSite(c.Request()) {
+		a.setCookie(c, "", time.Time{})
+	}
 	return c.NoContent(http.StatusNoContent)
 }
 

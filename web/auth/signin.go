@@ -15,6 +15,7 @@ import (
 
 	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/web/httperr"
 )
 
@@ -85,7 +86,7 @@ func (a *Service) Unlock(c echo.Context) error {
 		return httperr.New(http.StatusBadRequest, msgPINBody)
 	}
 	ctx := c.Request().Context()
-	ok, err := a.checkSecret(ctx, c, "PINs", []limitKey{{a.limits.PIN, ip}}, true, func() bool {
+	ok, err := a.checkSecret(ctx, c, "PINs", []limitKey{{a.limits.PIN, guard.ClientKey(ip)}}, true, func() bool {
 		return bcrypt.CompareHashAndPassword(a.pinHash, []byte(in.PIN)) == nil
 	})
 	if err != nil {
@@ -230,7 +231,7 @@ func (a *Service) loginKeys(c echo.Context, ip, email string, u db.User, found b
 			}
 		}
 	}
-	return []limitKey{{a.limits.LoginIP, ip}, {a.limits.LoginAccount, AccountKey(email, u, found)}}, false
+	return []limitKey{{a.limits.LoginIP, guard.ClientKey(ip)}, {a.limits.LoginAccount, AccountKey(email, u, found)}}, false
 }
 
 // AccountLocked reports whether strangers' failed sign-ins have used up

@@ -3,6 +3,7 @@ package auth
 import (
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -18,6 +19,7 @@ const (
 	msgCodeBody     = "Send the code as JSON: {\"code\": \"123456\"} or {\"recoveryCode\": \"...\"}."
 	msgNotEnrolling = "Start the set-up again: no authenticator is being added."
 	msgNoStage      = "This step is not due for your sign-in."
+	msgEnrolledNow  = "An authenticator was added to this account meanwhile. Sign in again."
 )
 
 // Enrolment is POST /api/admin/2fa/start's answer: what the
@@ -137,6 +139,9 @@ func (a *Service) StartEnrolment(c echo.Context) error {
 	if p.User == nil || (p.Session.Stage != db.StageEnrol && p.Session.Stage != db.StageFull) {
 		return httperr.New(http.StatusConflict, msgNoStage)
 	}
+	if err := a.enrolStillDue(c, p); err != nil {
+		return err
+	}
 	secret, uri, err := accounts.NewTOTP(a.cfg.Issuer, p.User.Email)
 	if err != nil {
 		return err
@@ -165,6 +170,9 @@ func (a *Service) ConfirmEnrolment(c echo.Context) error {
 	in, err := bindCode(c)
 	if err != nil || in.Code == "" {
 		return httperr.New(http.StatusBadRequest, msgCodeBody)
+	}
+	if err := a.enrolStillDue(c, p); err != nil {
+		return err
 	}
 	u := *p.User
 	if u.TOTPPending == "" {
@@ -200,4 +208,28 @@ func (a *Service) ConfirmEnrolment(c echo.Context) error {
 		return a.finish(c, p, db.StageEnrol, false, codes)
 	}
 	return c.JSON(http.StatusOK, LoginResult{Stage: db.StageFull, Session: a.view(p), RecoveryCodes: codes})
+}
+
+// enrolStillDue refuses a session at stage "enrol" once its account has
+// an authenticator (added from another sign-in meanwhile): the stage
+// was given because there was none, and a session that kept it (stolen,
+// or left open in another browser) must not replace the owner's
+// authenticator with its own. The session is ended; a new sign-in asks
+// for a code. Checked at start and again at confirm, on the account as
+// it is now (principal reads it on every request).
+func (a *Service) enrolStillDue(c echo.Context, p Principal) error {
+	if p.Session.Stage != db.StageEnrol || p.User.TOTPSecret == "" {
+		return nil
+	}
+	ctx := c.Request().Context()
+	cred, _ := a.credentialOf(c)
+	if _, err := a.store.RevokeSession(ctx, hashToken(cred.token)); err != nil {
+		return httperr.Unavailable(msgSignInDown, err)
+	}
+	if cred.cookie {
+		a.setCookie(c, "", time.Time{})
+	}
+	a.log.Warn("admin: enrolment refused to a stale sign-in; the account already has an authenticator", "user", p.User.ID, "ip", c.RealIP())
+	a.audit(c, *p.User, db.AuditTwoFactorFailed, "enrolment refused: an authenticator is enrolled")
+	return httperr.New(http.StatusUnauthorized, msgEnrolledNow)
 }

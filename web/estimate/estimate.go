@@ -184,8 +184,9 @@ func (h *Handler) Post(c echo.Context) error {
 	ctx := c.Request().Context()
 	v, honeypot := parseEstimate(c)
 	ip := c.RealIP()
+	client := guard.ClientKey(ip) // what the limits count (an IPv6 /64)
 	now := time.Now().UTC()
-	if ok, retry := h.Posts.Allow(ip, now); !ok {
+	if ok, retry := h.Posts.Allow(client, now); !ok {
 		return h.tooMany(c, v, retry)
 	}
 	if errs := Validate(v); len(errs) > 0 {
@@ -204,7 +205,7 @@ func (h *Handler) Post(c echo.Context) error {
 	// instances on PostgreSQL, and in this process while the database is
 	// down (guard.Fallback): the limit never fails open, and the spool
 	// takes what it lets through.
-	slot, ok, retry, err := h.Limit.ReserveAttempt(ctx, ip, now)
+	slot, ok, retry, err := h.Limit.ReserveAttempt(ctx, client, now)
 	if err != nil || !ok {
 		return h.tooMany(c, v, retry)
 	}
