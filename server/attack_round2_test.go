@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/accounts"
+	"github.com/atlanta-restoration/site/analytics"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/web/auth"
@@ -214,8 +215,11 @@ func TestAttackIPv6RotationSharesOneLimit(t *testing.T) {
 		beaconReq(t, h, strings.TrimSuffix(ipv6("2001:db8:d:1", i), ":4000"), map[string]any{"t": "pageview", "p": "/", "w": 390})
 	}
 	flushAnalytics(t, srv)
-	if n := countEvents(t, store, "kind = 'pageview'"); n != CollectPerIP {
-		t.Errorf("%d beacons stored from one /64, want %d", n, CollectPerIP)
+	// Each rotated address is a new visitor id, and one client (the /64)
+	// counts at most MaxVisitorsPerNetwork visitors a day (ADR 029): the
+	// page views of the rest are dropped.
+	if n := countEvents(t, store, "kind = 'pageview'"); n != analytics.MaxVisitorsPerNetwork {
+		t.Errorf("%d beacons stored from one /64, want %d (one client's visitors a day)", n, analytics.MaxVisitorsPerNetwork)
 	}
 }
 
@@ -770,11 +774,17 @@ func TestAttackSessionFixationAndCookies(t *testing.T) {
 		}
 	}
 	staff := signIn(t, h, staffEmail, staffPass)
-	// The plain name is ignored behind https.
+	// The plain name is ignored behind https: no session is presented
+	// (204), and the staff session is not opened.
 	req := httptest.NewRequest("GET", "/api/admin/session", nil)
 	req.AddCookie(&http.Cookie{Name: "admin_session", Value: staff})
+	if r := do(t, h, req); r.StatusCode != http.StatusNoContent || strings.Contains(r.Body, staffEmail) {
+		t.Errorf("a non-__Host- cookie behind https: %d %s", r.StatusCode, r.Body)
+	}
+	req = httptest.NewRequest("GET", "/api/admin/leads", nil)
+	req.AddCookie(&http.Cookie{Name: "admin_session", Value: staff})
 	if r := do(t, h, req); r.StatusCode != http.StatusUnauthorized {
-		t.Errorf("a non-__Host- cookie behind https: %d", r.StatusCode)
+		t.Errorf("a non-__Host- cookie behind https on the leads: %d", r.StatusCode)
 	}
 	// A PIN token in the cookie: the CSRF rule applies to it.
 	pin := unlock(t, h)
@@ -1032,6 +1042,7 @@ func TestAttackSecretsStayOutOfTheLog(t *testing.T) {
 	log := NewLogger(lockedWriter{&buf, &mu}, srv.cfg.Secrets())
 	srv.log = log
 	srv.auth.SetLogger(log)
+	srv.estimate.Log, srv.leadsManager.Log = log, log
 	srv.leadsManager.Log = log
 	h := srv.Handler()
 	secrets := []string{testPIN, adminPass, staffPass, "wrong-password-guess-1", "7777-wrong-pin"}

@@ -166,7 +166,7 @@ var extraKinds = []string{"not-found", "error"}
 func New(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, log: o.Log, store: o.Store, content: o.Content, engine: o.Engine, nfCache: map[string]*ssr.Page{}, dynamicPages: map[string]echo.HandlerFunc{}}
 	s.reviewsClient = reviews.NewClient(o.Config.Reviews)
-	s.estimateLimit = s.newAttempts("estimate", EstimatesPerWindow, EstimateWindow)
+	s.estimateLimit = s.newLeadAttempts("estimate", EstimatesPerWindow, EstimateWindow)
 	s.estimatePosts = guard.NewLimiter(EstimatePostsPerWindow, EstimateWindow)
 	s.hashGate = guard.NewHashGate(HashConcurrency, HashWait)
 	s.auth = auth.New(o.Store, auth.Config{
