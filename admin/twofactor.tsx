@@ -39,7 +39,11 @@ async function copyText(text: string): Promise<boolean> {
 /** Enrol asks the server for a new authenticator secret, shows its QR code
  * and the secret as text, and confirms one code before the server turns
  * the second factor on. */
-export function Enrol({ onEnrolled, idPrefix = "enrol" }: { onEnrolled: (s: Session, codes: string[]) => void; idPrefix?: string }) {
+export function Enrol({ onEnrolled, idPrefix = "enrol", currentCode }: {
+  onEnrolled: (s: Session, codes: string[]) => void; idPrefix?: string;
+  /** currentCode: a code of the authenticator being replaced (the server asks for it). */
+  currentCode?: string;
+}) {
   const toast = useToast();
   const [data, setData] = useState<Enrolment | null>(null);
   const [loadError, setLoadError] = useState("");
@@ -52,7 +56,7 @@ export function Enrol({ onEnrolled, idPrefix = "enrol" }: { onEnrolled: (s: Sess
   const start = async () => {
     setLoadError("");
     try {
-      setData(await api<Enrolment>("/api/admin/2fa/start", { method: "POST" }));
+      setData(await api<Enrolment>("/api/admin/2fa/start", { method: "POST", body: currentCode ? JSON.stringify({ code: currentCode }) : undefined }));
     } catch (err) {
       setLoadError(errText(err, "The set-up could not be started."));
     }

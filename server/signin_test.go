@@ -287,3 +287,26 @@ func TestCurrentSessionAnswers(t *testing.T) {
 		t.Errorf("a PIN session: %d %s", r.StatusCode, r.Body)
 	}
 }
+
+// Replacing an enrolled authenticator needs a code from it: a stolen
+// session alone cannot swap in another phone and new recovery codes.
+func TestReplacingTheAuthenticatorNeedsACurrentCode(t *testing.T) {
+	srv, _, h := accountServer(t)
+	token, secret := signInFull(t, h, "192.0.2.1", adminEmail, adminPass)
+	if r := jsonReq(t, h, "POST", "/api/admin/2fa/start", token, nil); r.StatusCode != http.StatusUnauthorized || !strings.Contains(r.Body, "Enter a current code") {
+		t.Errorf("start without a code: %d %s", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "POST", "/api/admin/2fa/start", token, map[string]string{"code": "000000"}); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("start with a wrong code: %d", r.StatusCode)
+	}
+	r := jsonReq(t, h, "POST", "/api/admin/2fa/start", token, map[string]string{"code": nextCode(t, srv, secret)})
+	var en auth.Enrolment
+	if json.Unmarshal([]byte(r.Body), &en); r.StatusCode != 200 || en.Secret == "" || en.Secret == secret {
+		t.Fatalf("start with the current code: %d %.200s", r.StatusCode, r.Body)
+	}
+	// A staff account without an authenticator may add one freely.
+	staff := signIn(t, h, staffEmail, staffPass)
+	if r := jsonReq(t, h, "POST", "/api/admin/2fa/start", staff, nil); r.StatusCode != 200 {
+		t.Errorf("staff's first authenticator: %d %s", r.StatusCode, r.Body)
+	}
+}

@@ -27,7 +27,8 @@ export default function Sessions(_: AdminPageProps) {
 function TwoFactorCard() {
   const { session, update } = useSession();
   const toast = useToast();
-  const [mode, setMode] = useState<{ kind: "idle" } | { kind: "enrol" } | { kind: "codes"; codes: string[] }>({ kind: "idle" });
+  const [mode, setMode] = useState<{ kind: "idle" } | { kind: "confirm" } | { kind: "enrol"; current?: string } | { kind: "codes"; codes: string[] }>({ kind: "idle" });
+  const [current, setCurrent] = useState("");
   const heading = useRef<HTMLHeadingElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const moved = useRef(false);
@@ -41,14 +42,26 @@ function TwoFactorCard() {
       description={on ? "You sign in with your password and a 6-digit code from your authenticator app."
         : "Add a second step to your sign-in: a 6-digit code from an authenticator app on your phone. A stolen password alone then cannot open the admin."}>
       {mode.kind === "idle" ? (
-        <button ref={opener} type="button" className={"a-btn " + (on ? "a-btn--outline" : "a-btn--primary")} onClick={() => setMode({ kind: "enrol" })}>
+        <button ref={opener} type="button" className={"a-btn " + (on ? "a-btn--outline" : "a-btn--primary")} onClick={() => { setCurrent(""); setMode(on ? { kind: "confirm" } : { kind: "enrol" }); }}>
           {on ? "Set up a new authenticator" : "Set up two-factor authentication"}
         </button>
+      ) : mode.kind === "confirm" ? (
+        <form onSubmit={(e) => { e.preventDefault(); if (/^\d{6}$/.test(current.replace(/\s/g, ""))) setMode({ kind: "enrol", current: current.replace(/\s/g, "") }); }}>
+          <h3 ref={heading} tabIndex={-1} className="a-h3">Confirm with your current app</h3>
+          <p className="a-muted">To move two-factor authentication to a new phone, enter a code from the app you use now. Lost the phone? Ask an admin to reset your two-factor authentication.</p>
+          <label htmlFor="acct-current-code" className="a-label">Current 6-digit code</label>
+          <input id="acct-current-code" className="a-input" inputMode="numeric" autoComplete="one-time-code" maxLength={7}
+            value={current} onChange={(e) => setCurrent(e.target.value)} required />
+          <div className="a-row">
+            <button type="submit" className="a-btn a-btn--primary">Continue</button>
+            <Button variant="ghost" onClick={() => setMode({ kind: "idle" })}>Cancel</Button>
+          </div>
+        </form>
       ) : mode.kind === "enrol" ? (
         <>
           <h3 ref={heading} tabIndex={-1} className="a-h3">Set up your authenticator</h3>
           {on && <p className="a-muted">Your current app and recovery codes keep working until the new app's code is confirmed.</p>}
-          <Enrol idPrefix="acct-enrol" onEnrolled={(s, codes) => { update(s); setMode({ kind: "codes", codes }); }} />
+          <Enrol idPrefix="acct-enrol" currentCode={mode.current} onEnrolled={(s, codes) => { update(s); setMode({ kind: "codes", codes }); }} />
           <Button variant="ghost" onClick={() => setMode({ kind: "idle" })}>Cancel</Button>
         </>
       ) : (

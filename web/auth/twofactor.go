@@ -142,6 +142,14 @@ func (a *Service) StartEnrolment(c echo.Context) error {
 	if err := a.enrolStillDue(c, p); err != nil {
 		return err
 	}
+	// Replacing an authenticator needs a code from the current one: a
+	// stolen session alone must not be able to swap in the thief's phone
+	// and new recovery codes. (A lost phone is an admin's reset.)
+	if p.Session.Stage == db.StageFull && p.User.TOTPSecret != "" {
+		if err := a.checkCurrentCode(c, p); err != nil {
+			return err
+		}
+	}
 	secret, uri, err := accounts.NewTOTP(a.cfg.Issuer, p.User.Email)
 	if err != nil {
 		return err
@@ -232,4 +240,41 @@ func (a *Service) enrolStillDue(c echo.Context, p Principal) error {
 	a.log.Warn("admin: enrolment refused to a stale sign-in; the account already has an authenticator", "user", p.User.ID, "ip", c.RealIP())
 	a.audit(c, *p.User, db.AuditTwoFactorFailed, "enrolment refused: an authenticator is enrolled")
 	return httperr.New(http.StatusUnauthorized, msgEnrolledNow)
+}
+
+// msgCurrentCode asks for a code of the authenticator being replaced.
+const msgCurrentCode = "Enter a current code from your authenticator app to replace it. Lost the phone? Ask an admin to reset your two-factor authentication."
+
+// checkCurrentCode checks {"code"} against the account's enrolled
+// authenticator, as a sign-in does: single use, counted before the check.
+func (a *Service) checkCurrentCode(c echo.Context, p Principal) error {
+	var in struct {
+		Code string `json:"code"`
+	}
+	if err := c.Bind(&in); err != nil || in.Code == "" || len(in.Code) > 32 {
+		return httperr.New(http.StatusUnauthorized, msgCurrentCode)
+	}
+	ctx := c.Request().Context()
+	u := *p.User
+	var storeErr error
+	ok, err := a.checkSecret(ctx, c, "codes", a.codeKeys(p), false, func() bool {
+		step, match := accounts.CheckTOTP(u.TOTPSecret, in.Code, a.now())
+		if !match {
+			return false
+		}
+		fresh, err := a.store.UseTOTPStep(ctx, u.ID, step)
+		storeErr = err
+		return fresh
+	})
+	if err != nil {
+		return err
+	}
+	if storeErr != nil {
+		return httperr.Unavailable(msgSignInDown, storeErr)
+	}
+	if !ok {
+		a.audit(c, u, db.AuditTwoFactorFailed, "replacing the authenticator")
+		return httperr.New(http.StatusUnauthorized, msgCurrentCode)
+	}
+	return nil
 }
