@@ -211,7 +211,7 @@ var Vars = []Var{
 	{"REVIEWS_MIN_INTERVAL", "10m", "shortest time between two review fetches"},
 	{"ADMIN_PIN", "", "admin PIN (4-64 characters); empty: a random PIN is generated at first boot and printed once"},
 	{"ADMIN_TOKEN_TTL", "30m", "how long an unlocked admin session lasts"},
-	{"ADMIN_MAX_ATTEMPTS", "5", "wrong PINs allowed per client IP within ADMIN_LOCKOUT"},
+	{"ADMIN_MAX_ATTEMPTS", "5", "wrong PINs (and failed sign-ins) allowed per client within ADMIN_LOCKOUT; a client is an IPv4 address or an IPv6 /64"},
 	{"ADMIN_LOCKOUT", "15m", "window for wrong PINs; past the limit the gate answers 429"},
 	{"MAX_UPLOAD_BYTES", "2147483648", "largest photo or video upload (bytes; 2 GB)"},
 	{"STORAGE", "local", "media storage: local (DATA_DIR/media) or s3"},
