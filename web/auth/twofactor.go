@@ -66,29 +66,10 @@ func (a *Service) LoginCode(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	now := a.now()
 	u := *p.User
-	var storeErr error
-	ok, err := a.checkSecret(ctx, c, "codes", a.codeKeys(p), false, func() bool {
-		if in.RecoveryCode != "" {
-			used, err := a.store.UseRecoveryCode(ctx, u.ID, accounts.HashRecoveryCode(in.RecoveryCode), now)
-			storeErr = err
-			return used
-		}
-		step, match := accounts.CheckTOTP(u.TOTPSecret, in.Code, now)
-		if !match {
-			return false
-		}
-		fresh, err := a.store.UseTOTPStep(ctx, u.ID, step)
-		storeErr = err
-		return fresh
-	})
+	ok, err := a.useCode(c, p, in)
 	if err != nil {
 		return err
-	}
-	if storeErr != nil {
-		return httperr.Unavailable(msgSignInDown, storeErr)
 	}
 	if !ok {
 		a.audit(c, u, db.AuditTwoFactorFailed, "")
@@ -254,11 +235,33 @@ func (a *Service) checkCurrentCode(c echo.Context, p Principal) error {
 	if err := c.Bind(&in); err != nil || in.Code == "" || len(in.Code) > 32 {
 		return httperr.New(http.StatusUnauthorized, msgCurrentCode)
 	}
+	u := *p.User
+	ok, err := a.useCode(c, p, codeInput{Code: in.Code})
+	if err != nil {
+		return err
+	}
+	if !ok {
+		a.audit(c, u, db.AuditTwoFactorFailed, "replacing the authenticator")
+		return httperr.New(http.StatusUnauthorized, msgCurrentCode)
+	}
+	return nil
+}
+
+// useCode checks a code of the account's authenticator, or a recovery
+// code, as every secret is checked (counted per session and per account
+// before the check), and spends it: each works once.
+func (a *Service) useCode(c echo.Context, p Principal, in codeInput) (bool, error) {
 	ctx := c.Request().Context()
+	now := a.now()
 	u := *p.User
 	var storeErr error
 	ok, err := a.checkSecret(ctx, c, "codes", a.codeKeys(p), false, func() bool {
-		step, match := accounts.CheckTOTP(u.TOTPSecret, in.Code, a.now())
+		if in.RecoveryCode != "" {
+			used, err := a.store.UseRecoveryCode(ctx, u.ID, accounts.HashRecoveryCode(in.RecoveryCode), now)
+			storeErr = err
+			return used
+		}
+		step, match := accounts.CheckTOTP(u.TOTPSecret, in.Code, now)
 		if !match {
 			return false
 		}
@@ -267,14 +270,10 @@ func (a *Service) checkCurrentCode(c echo.Context, p Principal) error {
 		return fresh
 	})
 	if err != nil {
-		return err
+		return false, err
 	}
 	if storeErr != nil {
-		return httperr.Unavailable(msgSignInDown, storeErr)
+		return false, httperr.Unavailable(msgSignInDown, storeErr)
 	}
-	if !ok {
-		a.audit(c, u, db.AuditTwoFactorFailed, "replacing the authenticator")
-		return httperr.New(http.StatusUnauthorized, msgCurrentCode)
-	}
-	return nil
+	return ok, nil
 }
