@@ -15,6 +15,8 @@ const PER_PAGE = 50;
 const ACTION_LABELS: Record<string, string> = {
   login: "Signed in", login_failed: "Sign-in failed", list_full: "Viewed full lead list", lead_detail: "Viewed lead details",
   export: "Exported leads", status_change: "Changed lead status", user_created: "Added a user", user_updated: "Updated a user",
+  "2fa_enrolled": "Set up two-factor", "2fa_failed": "Wrong two-factor code", recovery_code_used: "Used a recovery code",
+  "2fa_reset": "Reset someone's two-factor",
 };
 
 /** Audit is the admins' audit log: who saw or changed lead data and
