@@ -1,8 +1,10 @@
 package media
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"path"
 	"strings"
 	"time"
@@ -101,4 +103,30 @@ func ItemOf(m db.Media) GalleryItem {
 		it.URL = URL(vs[0].Path)
 	}
 	return it
+}
+
+// GalleryStore lists the stored media (db.Store).
+type GalleryStore interface {
+	ListMedia(ctx context.Context) ([]db.Media, error)
+}
+
+// LoadGallery reads the portfolio from the database. A failure is logged
+// and shows the empty state (spec 4: load failure shows empty).
+func LoadGallery(ctx context.Context, store GalleryStore, log *slog.Logger) *Gallery {
+	g := &Gallery{Items: []GalleryItem{}}
+	rows, err := store.ListMedia(ctx)
+	if err != nil {
+		log.Error("gallery load failed", "err", err)
+		return g
+	}
+	projects := map[string]bool{}
+	for _, m := range rows {
+		if m.Name == PlaceholderFile {
+			continue
+		}
+		g.Items = append(g.Items, ItemOf(m))
+		projects[m.Project] = true
+	}
+	g.ProjectCount = len(projects)
+	return g
 }

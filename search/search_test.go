@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -158,5 +159,33 @@ func BenchmarkPage(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		sh.Page("mold", res)
+	}
+}
+
+// ParseShell refuses a render it cannot splice safely.
+func TestParseShellRefuses(t *testing.T) {
+	m := Marks{Query: "QQ", Start: "SS", End: "EE"}
+	for name, doc := range map[string]string{
+		"no region":         "<h1>QQ</h1>",
+		"two starts":        "SS SS <h1>QQ</h1> EE",
+		"end first":         "EE <h1>QQ</h1> SS",
+		"query in a script": `<script>var q="QQ"</script>SS EE`,
+		"query in a style":  `<style>/*QQ*/</style>SS EE`,
+		"query in props":    `<div data-island="nav" data-props="{&quot;q&quot;:&quot;QQ&quot;}">SS EE</div>`,
+	} {
+		if _, err := ParseShell([]byte(doc), m); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	sh, err := ParseShell([]byte(`<h1>QQ</h1><input value="QQ">SS<p>none</p>EE<footer></footer>`), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(sh.Page(`a"<b>&'`, nil))
+	if want := `<h1>a&quot;&lt;b&gt;&amp;&#x27;</h1><input value="a&quot;&lt;b&gt;&amp;&#x27;"><p>none</p><footer></footer>`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := string(sh.Page("QQ SS", nil)); !bytes.Contains([]byte(got), []byte("<h1>QQ SS</h1>")) {
+		t.Errorf("a query that looks like a mark: %s", got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/failure"
+	"github.com/atlanta-restoration/site/words"
 )
 
 // ---------------------------------------------------------------- probes
@@ -281,9 +282,9 @@ func checkAccounts(ctx context.Context, e *Env) verdict {
 	if err != nil {
 		return notChecked("Not checked: the accounts could not be read ("+failure.Text(failure.At(failure.Database, err))+").", "Check the database, then run the scan again.")
 	}
-	desc := fmt.Sprintf("%s, %s.", plural(st.Accounts, "enabled account", "enabled accounts"), plural(st.Admins, "admin", "admins"))
+	desc := fmt.Sprintf("%s, %s.", words.Count(st.Accounts, "enabled account", "enabled accounts"), words.Count(st.Admins, "admin", "admins"))
 	if st.Inactive > 0 {
-		return warned(desc+fmt.Sprintf(" %s without a sign-in in 90 days.", plural(st.Inactive, "account", "accounts")),
+		return warned(desc+fmt.Sprintf(" %s without a sign-in in 90 days.", words.Count(st.Inactive, "account", "accounts")),
 			"Disable accounts nobody uses (Users screen); an unused account's password is a door nobody watches.")
 	}
 	if st.Accounts > 0 && st.Admins == 0 {
@@ -476,7 +477,7 @@ func checkMediaDir(_ context.Context, e *Env) verdict {
 		return failed("Any user of this machine can write to the media folder: "+strings.Join(writable, ", ")+more+". A file put there is served to visitors.",
 			"chmod o-w the folder and its contents (e.g. chmod -R o-w "+e.MediaDir+").")
 	}
-	return passed(fmt.Sprintf("The media folder %s and the %s in it are not world-writable.", e.MediaDir, plural(min(n, mediaWalkLimit), "file or folder", "files and folders")))
+	return passed(fmt.Sprintf("The media folder %s and the %s in it are not world-writable.", e.MediaDir, words.Count(min(n, mediaWalkLimit), "file or folder", "files and folders")))
 }
 
 // human writes a duration the way the screen says it.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/jobs"
+	"github.com/atlanta-restoration/site/words"
 )
 
 // Status is a check's outcome. NotChecked is not spec 4's: it says the
@@ -149,12 +150,6 @@ func notChecked(d, rec string) verdict {
 	return verdict{status: NotChecked, description: d, recommendation: rec}
 }
 func orNone(xs []string) string { return strings.Join(xs, "; ") }
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
 
 // checks are every check, in the order the screen lists them.
 var checks = []check{
@@ -271,7 +266,7 @@ func (s *Scanner) Run(ctx context.Context) (string, error) {
 		return "", err
 	}
 	s.ran.Store(true)
-	sum := fmt.Sprintf("security scan: %s passed, %s, %s", plural(scan.Passed, "check", "checks"), plural(scan.Warnings, "warning", "warnings"), plural(scan.Failed, "failure", "failures"))
+	sum := fmt.Sprintf("security scan: %s passed, %s, %s", words.Count(scan.Passed, "check", "checks"), words.Count(scan.Warnings, "warning", "warnings"), words.Count(scan.Failed, "failure", "failures"))
 	if scan.NotChecked > 0 {
 		sum += fmt.Sprintf(", %d not checked", scan.NotChecked)
 	}

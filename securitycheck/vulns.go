@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/atlanta-restoration/site/words"
 )
 
 // VulnList is a list of known vulnerabilities shipped with a build. No
@@ -172,7 +174,7 @@ func checkModules(_ context.Context, e *Env) verdict {
 		}
 	}
 	if len(all) > 0 {
-		v := failed(fmt.Sprintf("%s of the binary have known vulnerabilities: %s.", plural(len(all), "module version", "module versions"), strings.Join(all, "; ")), "Update them (go get module@version) and rebuild: "+strings.Join(fixes, ", ")+".")
+		v := failed(fmt.Sprintf("%s of the binary have known vulnerabilities: %s.", words.Count(len(all), "module version", "module versions"), strings.Join(all, "; ")), "Update them (go get module@version) and rebuild: "+strings.Join(fixes, ", ")+".")
 		v.cve, v.fixedIn = strings.Join(cves, ", "), strings.Join(fixes, ", ")
 		return v
 	}

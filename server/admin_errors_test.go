@@ -72,7 +72,7 @@ func leadServerTimeout(t *testing.T, env map[string]string) leadKit {
 	}
 	t.Cleanup(func() { sp.Close() })
 	in := spool.NewIntake(n, sp, store.Ping, quiet)
-	srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: site, Engine: engine, NoWarm: true, Leads: in, Notifier: n})
+	srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: testContent, Engine: engine, NoWarm: true, Leads: in, Notifier: n})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func (in *indexNow) getKey(c echo.Context) error {
 	}
 	out := map[string]any{"key": key, "keyLocation": "", "fixed": fixed}
 	if key != "" {
-		out["keyLocation"] = in.s.abs("/" + key + ".txt")
+		out["keyLocation"] = in.s.site.Abs("/" + key + ".txt")
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -119,7 +119,7 @@ func (in *indexNow) putKey(c echo.Context) error {
 		return err
 	}
 	in.s.log.Info("indexnow: key saved")
-	return c.JSON(http.StatusOK, IndexNowKey{Key: key, KeyLocation: in.s.abs("/" + key + ".txt")})
+	return c.JSON(http.StatusOK, IndexNowKey{Key: key, KeyLocation: in.s.site.Abs("/" + key + ".txt")})
 }
 
 // siteURLs checks that every URL is on the site's own host and returns
@@ -193,7 +193,7 @@ func (in *indexNow) submit(c echo.Context) error {
 	raw, trigger := body.URLs, indexnow.TriggerCustom
 	if body.All {
 		raw, trigger = nil, indexnow.TriggerAll
-		for _, u := range in.s.SitemapURLs() {
+		for _, u := range in.s.site.SitemapURLs() {
 			raw = append(raw, u.Loc)
 		}
 	}

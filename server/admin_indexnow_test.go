@@ -144,7 +144,7 @@ func TestIndexNowSubmitReachesEndpoint(t *testing.T) {
 		t.Fatalf("submit all: %d %s", r.StatusCode, r.Body)
 	}
 	calls = fake.calls()
-	sm := srv.SitemapURLs()
+	sm := srv.site.SitemapURLs()
 	all := calls[len(calls)-1].URLList
 	if len(all) != len(sm) || len(all) < 50 {
 		t.Fatalf("submit all sent %d URLs, sitemap has %d", len(all), len(sm))

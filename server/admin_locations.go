@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/atlanta-restoration/site/site"
+	"github.com/atlanta-restoration/site/words"
 )
 
 // LocationsInfo is GET /api/admin/locations: the Location Pages screen.
@@ -58,9 +61,9 @@ type LocationPage struct {
 func (s *Server) locationCounties() []LocationCounty {
 	out := []LocationCounty{}
 	pages := s.cityPages()
-	for _, p := range expandCounties(s.content) {
+	for _, p := range site.ExpandCounties(s.site.Content()) {
 		slug := strings.TrimPrefix(p, "/service-areas/")
-		co, _ := s.content.County(slug)
+		co, _ := s.site.Content().County(slug)
 		lc := LocationCounty{Name: co.Name, Slug: slug, Href: p, Cities: []LocationCity{}}
 		at := map[string]int{}
 		for _, cp := range pages[slug] {
@@ -69,7 +72,7 @@ func (s *Server) locationCounties() []LocationCounty {
 				continue
 			}
 			kind := "City page"
-			if r, _, ok := s.routeFor(cp); ok && r.Page == "city-profile" {
+			if r, _, ok := s.site.Lookup(cp); ok && r.Page == "city-profile" {
 				kind = "Fixed city page"
 			}
 			pg := LocationPage{Href: cp, Kind: kind, Title: seo.SEOTitle}
@@ -116,7 +119,7 @@ func (s *Server) adminLocations(c echo.Context) error {
 	}
 	cities := "Cities with a page, each counted once: one per city in content/cities/ (four of them have a fixed city page with its own layout)."
 	if len(several) > 0 {
-		cities += " They have " + plural(out.Summary.CityPages, "city page", "city pages") + ": " + strings.Join(several, "; ") + ", listed under the city with why."
+		cities += " They have " + words.Count(out.Summary.CityPages, "city page", "city pages") + ": " + strings.Join(several, "; ") + ", listed under the city with why."
 	}
 	schema, schemaHow := s.localSchema(c.Request().Context())
 	out.Summary.LocalSchema = schema

@@ -40,8 +40,8 @@ func TestLocationPagesListEachCityOnce(t *testing.T) {
 			}
 		}
 	}
-	if l.Summary.Cities != total || l.Summary.Cities != len(srv.content.Cities) || l.Summary.CityPages != total+1 {
-		t.Errorf("summary %+v: %d cities listed, %d city records", l.Summary, total, len(srv.content.Cities))
+	if l.Summary.Cities != total || l.Summary.Cities != len(srv.site.Content().Cities) || l.Summary.CityPages != total+1 {
+		t.Errorf("summary %+v: %d cities listed, %d city records", l.Summary, total, len(srv.site.Content().Cities))
 	}
 	if atlanta == nil {
 		t.Fatal("Atlanta not listed under Fulton")

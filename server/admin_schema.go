@@ -85,7 +85,7 @@ func (s *Server) newSchemaCheck() *schemaSet {
 	}
 	set.checker.Store, set.store = s.store, s.store
 	s.jobs.runner.Register(jobs.Job{Name: jobSchema, Debounce: SEOAuditDebounce, Once: true, Run: set.checker.Run})
-	s.cache.OnWarm(func(map[string]string) { s.jobs.runner.Trigger(jobSchema) })
+	s.Cache().OnWarm(func(map[string]string) { s.jobs.runner.Trigger(jobSchema) })
 	return set
 }
 
@@ -93,11 +93,11 @@ func (s *Server) newSchemaCheck() *schemaSet {
 // (the SEO audit's pages), each with its kind's expected types.
 func (s *Server) schemaPages() []schemacheck.Page {
 	var out []schemacheck.Page
-	for _, r := range s.routes {
+	for _, r := range s.site.Routes() {
 		if !r.Indexable {
 			continue
 		}
-		for _, p := range r.Paths(s.content) {
+		for _, p := range r.Paths(s.site.Content()) {
 			out = append(out, schemacheck.Page{Path: p, Kind: r.Page, Expect: schemaExpect(r.Page)})
 		}
 	}
@@ -110,7 +110,7 @@ func (s *Server) schemaPages() []schemacheck.Page {
 func (s *Server) schemaTemplateSources() []schemaTemplateSource {
 	out := []schemaTemplateSource{{Kind: "LocalBusiness", Path: "/", FileName: "localbusiness-schema.json",
 		Description: "The business block every page serves, as the home page serves it now."}}
-	for _, sv := range s.content.Services {
+	for _, sv := range s.site.Content().Services {
 		if sv.Primary {
 			out = append(out, schemaTemplateSource{Kind: "Service", Path: "/services/" + sv.Slug, FileName: "service-schema.json",
 				Description: "The Service block of a service page as it is served now; every service, county and city page has one like it."})

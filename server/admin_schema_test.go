@@ -48,8 +48,8 @@ func TestSchemaCheckOfTheSiteAsBuilt(t *testing.T) {
 		t.Errorf("run %+v, want all %d pages covered and no errors", run, total)
 	}
 	kinds := map[string]string{}
-	for _, r := range srv.routes {
-		for _, p := range r.Paths(srv.content) {
+	for _, r := range srv.site.Routes() {
+		for _, p := range r.Paths(srv.site.Content()) {
 			kinds[p] = r.Page
 		}
 	}
@@ -98,7 +98,7 @@ func TestSchemaCheckOfTheSiteAsBuilt(t *testing.T) {
 		t.Fatalf("templates %+v", rep.Templates)
 	}
 	lb, sv := rep.Templates[0], rep.Templates[1]
-	b := srv.business(context.Background())
+	b := srv.settings.Business(context.Background())
 	if lb.Type != "LocalBusiness" || lb.Error != "" || lb.JSON["name"] != b.Name || lb.JSON["@context"] != "https://schema.org" || lb.FileName != "localbusiness-schema.json" {
 		t.Errorf("LocalBusiness template %+v", lb)
 	}

@@ -70,6 +70,6 @@ func (s *Server) runningSecurity() securitycheck.Running {
 		Limits:     s.securityEnv().Limits,
 		PINFromEnv: cfg.Admin.PIN != "", TokenTTL: cfg.Admin.TokenTTL, SessionMax: auth.HardMax,
 		LoginsPerAccount: auth.LoginAttemptsPerAccount, AnalyticsPerMinute: CollectPerIP,
-		ReviewsConfigured: s.reviewsClient.Configured(), ReviewsInterval: cfg.Reviews.MinInterval,
+		ReviewsConfigured: s.reviews.Client.Configured(), ReviewsInterval: cfg.Reviews.MinInterval,
 	}
 }

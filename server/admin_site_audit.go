@@ -23,6 +23,7 @@ import (
 	"github.com/atlanta-restoration/site/securitycheck"
 	"github.com/atlanta-restoration/site/seoaudit"
 	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/words"
 )
 
 // The SEO audit and the Security Scanner (issue 10, ADR 014). The
@@ -68,7 +69,7 @@ func (s *Server) newAudits() *auditSet {
 	}
 	s.jobs.runner.Register(jobs.Job{Name: jobSEOAudit, Debounce: SEOAuditDebounce, Once: true, Run: a.seo.Run})
 	s.jobs.runner.Register(jobs.Job{Name: jobSecurity, Every: SecurityScanEvery, Once: true, Run: a.sec.Run})
-	s.cache.OnWarm(func(map[string]string) {
+	s.Cache().OnWarm(func(map[string]string) {
 		s.jobs.runner.Trigger(jobSEOAudit)
 		a.bootScan.Do(func() { s.jobs.runner.Trigger(jobSecurity) })
 	})
@@ -86,9 +87,9 @@ func (s *Server) fetchPage(ctx context.Context, path string) (int, []byte, error
 // engines never rank them, so the page rules do not apply.
 func (s *Server) auditPaths() []string {
 	var out []string
-	for _, r := range s.routes {
+	for _, r := range s.site.Routes() {
 		if r.Indexable {
-			out = append(out, r.Paths(s.content)...)
+			out = append(out, r.Paths(s.site.Content())...)
 		}
 	}
 	return out
@@ -97,7 +98,7 @@ func (s *Server) auditPaths() []string {
 // napContext is the phone and address the pages must show (System
 // Settings over the configuration).
 func (s *Server) napContext(ctx context.Context) seoaudit.Context {
-	b := s.business(ctx)
+	b := s.settings.Business(ctx)
 	return seoaudit.Context{Phone: b.Phone, Street: b.Street, City: b.City, State: b.State, Zip: b.Zip}
 }
 
@@ -268,7 +269,7 @@ func (s *Server) adminOverview(c echo.Context) error {
 		How: "Fills after the first SEO audit: it runs once the pages are rendered at boot, after every content change, and when you press Run Audit on the SEO Audit screen."}
 	if run, err := s.store.LatestSEOAuditRun(ctx); err == nil {
 		seo = Tile{Label: "SEO Score", Value: strconv.Itoa(run.Score) + "%", Hint: "Site-wide audit", Measured: true,
-			How: "Passing checks across " + plural(run.Pages-run.Errors, "page", "pages") + " in the latest SEO audit (" + run.FinishedAt.Format(time.RFC3339) + "): " + strconv.Itoa(run.Passed) + " of " + strconv.Itoa(run.Passed+run.Warnings+run.Failed) + "."}
+			How: "Passing checks across " + words.Count(run.Pages-run.Errors, "page", "pages") + " in the latest SEO audit (" + run.FinishedAt.Format(time.RFC3339) + "): " + strconv.Itoa(run.Passed) + " of " + strconv.Itoa(run.Passed+run.Warnings+run.Failed) + "."}
 	} else if !errors.Is(err, db.ErrNotFound) {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The dashboard could not be loaded.", Err: err}
 	}
@@ -285,7 +286,7 @@ func (s *Server) adminOverview(c echo.Context) error {
 	}
 	tiles := []Tile{seo, s.pageSpeedTile(ctx),
 		{Label: "Location Pages", Value: strconv.Itoa(loc.counties + loc.cities), Hint: "County and city pages", Measured: true,
-			How: plural(loc.counties, "county page", "county pages") + " (/service-areas/{county}) and " + plural(loc.cities, "city page", "city pages") + " (/areas/{county}/{city}) in the route table."},
+			How: words.Count(loc.counties, "county page", "county pages") + " (/service-areas/{county}) and " + words.Count(loc.cities, "city page", "city pages") + " (/areas/{county}/{city}) in the route table."},
 		sec}
 	return c.JSON(http.StatusOK, Overview{Tiles: tiles})
 }
@@ -327,12 +328,12 @@ type locationCounts struct{ counties, cities, sitemap int }
 
 func (s *Server) locationFigures() locationCounts {
 	var out locationCounts
-	for _, r := range s.routes {
+	for _, r := range s.site.Routes() {
 		switch r.Page {
 		case "county":
-			out.counties += len(r.Paths(s.content))
+			out.counties += len(r.Paths(s.site.Content()))
 		case "city", "city-profile":
-			out.cities += len(r.Paths(s.content))
+			out.cities += len(r.Paths(s.site.Content()))
 		}
 	}
 	out.sitemap = len(s.sitemapPages())
@@ -343,11 +344,11 @@ func (s *Server) locationFigures() locationCounts {
 // table order (the four fixed city pages first).
 func (s *Server) cityPages() map[string][]string {
 	out := map[string][]string{}
-	for _, r := range s.routes {
+	for _, r := range s.site.Routes() {
 		if r.Page != "city" && r.Page != "city-profile" {
 			continue
 		}
-		for _, p := range r.Paths(s.content) {
+		for _, p := range r.Paths(s.site.Content()) {
 			parts := strings.Split(strings.TrimPrefix(p, "/areas/"), "/")
 			if len(parts) == 2 {
 				out[parts[0]] = append(out[parts[0]], p)
@@ -373,7 +374,7 @@ type LocationBrief struct {
 func (s *Server) locationBriefs() []LocationBrief {
 	out := []LocationBrief{}
 	pages := s.cityPages()
-	for _, co := range s.content.Counties {
+	for _, co := range s.site.Content().Counties {
 		for _, p := range pages[co.Slug] {
 			name, seo, ok := s.cityPage(co.Slug, p)
 			if !ok {
@@ -393,10 +394,10 @@ func (s *Server) locationBriefs() []LocationBrief {
 // city page's own, else its city record's.
 func (s *Server) cityPage(county, path string) (string, content.SEO, bool) {
 	slug := path[strings.LastIndex(path, "/")+1:]
-	if pr, ok := s.content.CityProfiles[county+"/"+slug]; ok {
+	if pr, ok := s.site.Content().CityProfiles[county+"/"+slug]; ok {
 		return pr.CityName, pr.SEO, true
 	}
-	if ci, ok := s.content.City(county, slug); ok {
+	if ci, ok := s.site.Content().City(county, slug); ok {
 		return ci.City, ci.SEO, true
 	}
 	return "", content.SEO{}, false
@@ -421,7 +422,7 @@ func (s *Server) localSchema(ctx context.Context) (string, string) {
 			}
 		}
 	}
-	how := strconv.Itoa(with) + " of " + plural(total, "county and city page", "county and city pages") + " carry LocalBusiness structured data in the latest SEO audit (" + run.FinishedAt.Format(time.RFC3339) + ")."
+	how := strconv.Itoa(with) + " of " + words.Count(total, "county and city page", "county and city pages") + " carry LocalBusiness structured data in the latest SEO audit (" + run.FinishedAt.Format(time.RFC3339) + ")."
 	if total > 0 && with == total {
 		return "Active", how
 	}

@@ -57,10 +57,10 @@ func TestAuditEndpointsRequireToken(t *testing.T) {
 // countPaths counts the route table's paths of some page kinds.
 func countPaths(srv *Server, kinds ...string) int {
 	n := 0
-	for _, r := range srv.routes {
+	for _, r := range srv.site.Routes() {
 		for _, k := range kinds {
 			if r.Page == k {
-				n += len(r.Paths(srv.content))
+				n += len(r.Paths(srv.site.Content()))
 			}
 		}
 	}

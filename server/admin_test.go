@@ -122,7 +122,7 @@ func TestGeneratedPINIsStoredHashedAndStable(t *testing.T) {
 		t.Fatalf("stored hash %q err %v", h, err)
 	}
 	// A second server on the same database keeps the same PIN.
-	srv2, err := New(Options{Config: srv.cfg, Log: quiet, Store: store, Content: site, Engine: engine})
+	srv2, err := New(Options{Config: srv.cfg, Log: quiet, Store: store, Content: testContent, Engine: engine})
 	if err != nil {
 		t.Fatal(err)
 	}

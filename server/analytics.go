@@ -20,6 +20,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/jobs"
+	"github.com/atlanta-restoration/site/site"
 )
 
 // First-party analytics and real-user Core Web Vitals (issue 10, ADR
@@ -64,48 +65,21 @@ func (s *Server) newAnalytics() *analyticsSet {
 		}
 	}
 	return &analyticsSet{c: analytics.NewCollector(s.store, s.log), limit: guard.NewLimiter(CollectPerIP, time.Minute), budget: budget,
-		intake: &analytics.Intake{Pages: s.servedPages(), Places: places, SiteHost: s.siteURL().Hostname()}, places: places, done: make(chan struct{})}
-}
-
-// servedPages are the paths the public site answers with a page, and
-// their page kind: every concrete path of the route table (the crawl test
-// checks that each answers 200), without admin pages and redirected
-// paths. Content is loaded once at start, so the set is fixed.
-func (s *Server) servedPages() map[string]string {
-	out := map[string]string{}
-	for _, r := range s.routes {
-		if r.Page == "admin" || (r.IsDynamic() && (r.Expand == nil || s.content == nil)) {
-			continue
-		}
-		for _, p := range r.Paths(s.content) {
-			if _, moved := redirects[p]; moved || strings.Contains(p, "{") {
-				continue
-			}
-			if rt, _, ok := s.routeFor(p); ok && rt.Page != "admin" {
-				if _, seen := out[p]; !seen {
-					out[p] = rt.Page
-				}
-			}
-		}
-	}
-	return out
+		intake: &analytics.Intake{Pages: s.site.ServedPages(), Places: places, SiteHost: s.siteURL().Hostname()}, places: places, done: make(chan struct{})}
 }
 
 // places are the service area's cities, for the Geography table: a city
 // page and its profile page are one place.
 func (s *Server) places() *analytics.Places {
 	p := analytics.NewPlaces()
-	if s.content == nil {
-		return p
-	}
-	for _, ci := range s.content.Cities {
+	for _, ci := range s.site.Content().Cities {
 		label := ci.City
-		if co, ok := s.content.County(ci.County); ok {
+		if co, ok := s.site.Content().County(ci.County); ok {
 			label += ", " + co.Name + " County"
 		}
-		paths := []string{cityPath(ci.County, ci.Slug)}
-		for _, k := range cityProfileKeys() {
-			if pr, ok := s.content.CityProfiles[k]; ok && strings.HasPrefix(k, ci.County+"/") && strings.EqualFold(pr.CityName, ci.City) {
+		paths := []string{site.CityPath(ci.County, ci.Slug)}
+		for _, k := range site.CityProfileKeys() {
+			if pr, ok := s.site.Content().CityProfiles[k]; ok && strings.HasPrefix(k, ci.County+"/") && strings.EqualFold(pr.CityName, ci.City) {
 				paths = append(paths, "/areas/"+k)
 			}
 		}

@@ -32,7 +32,7 @@ func analyticsOnEachDB(t *testing.T, fn func(t *testing.T, srv *Server, store *d
 	db.ForEachDB(t, func(t *testing.T, store *db.Store) {
 		newTestServer(t, nil) // the shared engine and content
 		cfg := testConfig(t, map[string]string{"ADMIN_PIN": testPIN, "DATA_DIR": t.TempDir()})
-		srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: site, Engine: engine, NoWarm: true})
+		srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: testContent, Engine: engine, NoWarm: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -351,7 +351,7 @@ func TestServedPagesAreTheSitesPages(t *testing.T) {
 	h := srv.Handler()
 	pages := srv.analytics.intake.Pages
 	want := map[string]bool{}
-	for _, p := range srv.AllPaths() {
+	for _, p := range srv.site.AllPaths() {
 		if p != "/admin" && !strings.HasPrefix(p, "/admin/") {
 			want[p] = true
 		}

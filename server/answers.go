@@ -1,6 +1,8 @@
 package server
 
-import "github.com/atlanta-restoration/site/db"
+import (
+	"github.com/atlanta-restoration/site/db"
+)
 
 // The admin API's answers that are not a room's own: every answer is a
 // named type (issue 21), so the browser's types can be checked against

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"context"
-	"errors"
 	"net/http"
 	"regexp"
 	"sort"
@@ -11,14 +9,19 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/atlanta-restoration/site/site"
 )
 
 // areaPaths are the concrete paths of the area routes.
 func areaTestPaths(t *testing.T, srv *Server) []string {
 	t.Helper()
 	var out []string
-	for _, r := range areaRoutes() {
-		out = append(out, r.Paths(srv.content)...)
+	for _, r := range srv.site.Routes() {
+		switch r.Page {
+		case "city-profile", "service-areas", "county", "city":
+			out = append(out, r.Paths(srv.site.Content())...)
+		}
 	}
 	return out
 }
@@ -73,10 +76,10 @@ func areaFAQAnswers(n *html.Node) []string {
 func TestAreaProfileKeysMatchContent(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	var want []string
-	for k := range srv.content.CityProfiles {
+	for k := range srv.site.Content().CityProfiles {
 		want = append(want, k)
 	}
-	got := append([]string(nil), cityProfileKeys()...)
+	got := append([]string(nil), site.CityProfileKeys()...)
 	sort.Strings(want)
 	sort.Strings(got)
 	if strings.Join(got, " ") != strings.Join(want, " ") {
@@ -105,19 +108,19 @@ func TestAreaPathsExpand(t *testing.T) {
 		}
 	}
 	// The fixed city pages are served by the city-profile kind.
-	for _, k := range cityProfileKeys() {
-		r, _, ok := srv.routeFor("/areas/" + k)
+	for _, k := range site.CityProfileKeys() {
+		r, _, ok := srv.site.Lookup("/areas/" + k)
 		if !ok || r.Page != "city-profile" || r.Priority != "high" {
 			t.Errorf("/areas/%s: route %+v", k, r)
 		}
 	}
-	if r, _, _ := srv.routeFor("/areas/fulton/roswell"); r.Page != "city" || r.Priority != "medium" {
+	if r, _, _ := srv.site.Lookup("/areas/fulton/roswell"); r.Page != "city" || r.Priority != "medium" {
 		t.Errorf("generic city route: %+v", r)
 	}
-	if r, _, _ := srv.routeFor("/service-areas"); r.Page != "service-areas" || r.Priority != "high" {
+	if r, _, _ := srv.site.Lookup("/service-areas"); r.Page != "service-areas" || r.Priority != "high" {
 		t.Errorf("service areas route: %+v", r)
 	}
-	if r, _, _ := srv.routeFor("/service-areas/cobb"); r.Page != "county" || r.Priority != "medium" {
+	if r, _, _ := srv.site.Lookup("/service-areas/cobb"); r.Page != "county" || r.Priority != "medium" {
 		t.Errorf("county route: %+v", r)
 	}
 }
@@ -218,9 +221,9 @@ func TestAreaServiceAreasPage(t *testing.T) {
 	if len(cards) != 11 {
 		t.Fatalf("%d county cards, want 11", len(cards))
 	}
-	for i, co := range srv.content.Counties {
+	for i, co := range srv.site.Content().Counties {
 		card := cards[i]
-		cities := srv.content.CitiesOf(co.Slug)
+		cities := srv.site.Content().CitiesOf(co.Slug)
 		txt := text(card)
 		if !strings.Contains(txt, co.Name+" County") {
 			t.Errorf("card %d lacks %s County", i, co.Name)
@@ -267,7 +270,7 @@ func TestAreaServiceAreasPage(t *testing.T) {
 func TestAreaCountyPages(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	h := srv.Handler()
-	for _, co := range srv.content.Counties {
+	for _, co := range srv.site.Content().Counties {
 		p := "/service-areas/" + co.Slug
 		r := get(t, h, p)
 		main := areaMain(t, r.Doc)
@@ -275,7 +278,7 @@ func TestAreaCountyPages(t *testing.T) {
 		links := areaHrefs(main)
 		// Cities as cards.
 		cards := areaByClass(main, "li", "area-city-card")
-		cities := srv.content.CitiesOf(co.Slug)
+		cities := srv.site.Content().CitiesOf(co.Slug)
 		if len(cards) != len(cities) {
 			t.Errorf("%s: %d city cards, want %d", co.Slug, len(cards), len(cities))
 		}
@@ -340,7 +343,7 @@ func TestAreaCountyPages(t *testing.T) {
 		if !strings.Contains(answers, "15-60 minutes") {
 			t.Errorf("%s: FAQ lacks 15-60 minutes", co.Slug)
 		}
-		if want := majorCitiesText(pr.MajorCities); !strings.Contains(answers, want) {
+		if want := site.MajorCitiesText(pr.MajorCities); !strings.Contains(answers, want) {
 			t.Errorf("%s: FAQ lacks major cities %q", co.Slug, want)
 		}
 	}
@@ -365,7 +368,7 @@ func TestAreaCityPage(t *testing.T) {
 	if r.StatusCode != 200 {
 		t.Fatalf("status %d", r.StatusCode)
 	}
-	ci, _ := srv.content.City("fulton", "roswell")
+	ci, _ := srv.site.Content().City("fulton", "roswell")
 	main := areaMain(t, r.Doc)
 	txt := text(main)
 	if h1 := text(find(r.Doc, tag("h1"))[0]); h1 != "Water Damage Restoration in Roswell, GA" {
@@ -406,7 +409,10 @@ func TestAreaCityPage(t *testing.T) {
 	}
 	links := areaHrefs(main)
 	for _, n := range ci.Nearby {
-		o, _ := srv.nearbyCity(ci.County, n)
+		o, ok := srv.site.Content().City(ci.County, n)
+		if !ok {
+			o, _ = srv.site.Content().CityBySlug(n)
+		}
 		if !links["/areas/"+o.County+"/"+o.Slug] {
 			t.Errorf("nearby %s not linked", n)
 		}
@@ -444,8 +450,8 @@ func TestAreaCityPage(t *testing.T) {
 func TestAreaCityProfilePages(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	h := srv.Handler()
-	for _, key := range cityProfileKeys() {
-		pr := srv.content.CityProfiles[key]
+	for _, key := range site.CityProfileKeys() {
+		pr := srv.site.Content().CityProfiles[key]
 		p := "/areas/" + key
 		r := get(t, h, p)
 		if r.StatusCode != 200 {
@@ -533,36 +539,8 @@ func TestAreaNotFound(t *testing.T) {
 	check("/areas/atlantis/roswell", "City not found", "")
 	check("/areas/cobb/atlanta-service", "City not found", "")
 
-	// The empty county parameter never routes (trailing slash redirects),
-	// but the loader still answers 'County not found'.
-	_, err := loadCounty(context.Background(), srv, params{"county": ""})
-	var nf *NotFoundError
-	if !errors.As(err, &nf) || nf.Title != "County not found" || nf.LinkHref != "/service-areas" {
-		t.Errorf("empty county: %v", err)
-	}
-	_, err = loadCity(context.Background(), srv, params{"county": "fulton", "slug": ""})
-	if !errors.As(err, &nf) || nf.Title != "City not found" {
-		t.Errorf("empty city: %v", err)
-	}
 	r := get(t, h, "/service-areas/")
 	if r.StatusCode != http.StatusMovedPermanently || r.Header.Get("Location") != "/service-areas" {
 		t.Errorf("/service-areas/: %d %q", r.StatusCode, r.Header.Get("Location"))
-	}
-}
-
-func TestAreaMajorCitiesText(t *testing.T) {
-	for _, c := range []struct {
-		in   []string
-		want string
-	}{
-		{[]string{"A"}, "A"},
-		{[]string{"A", "B"}, "A and B"},
-		{[]string{"A", "B", "C", "D", "E"}, "A, B, C, D and E"},
-		{[]string{"A", "B", "C", "D", "E", "F"}, "A, B, C, D and E, plus 1 more city"},
-		{[]string{"Atlanta", "Sandy Springs", "Roswell", "Alpharetta", "Johns Creek", "East Point", "College Park", "South Fulton"}, "Atlanta, Sandy Springs, Roswell, Alpharetta and Johns Creek, plus 3 more cities"},
-	} {
-		if got := majorCitiesText(c.in); got != c.want {
-			t.Errorf("majorCitiesText(%v) = %q, want %q", c.in, got, c.want)
-		}
 	}
 }

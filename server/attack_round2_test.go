@@ -27,6 +27,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/web/estimate"
 )
 
 // endlessBody is a request body of max bytes that counts what the server
@@ -961,7 +962,7 @@ func TestAttackEstimateOddBodies(t *testing.T) {
 		f.Set(k, strings.Repeat("é", 2500))
 	}
 	r := postForm(t, h, "/api/estimate", f, "10.9.0.4", "application/json")
-	var st EstimateState
+	var st estimate.State
 	json.Unmarshal([]byte(r.Body), &st)
 	if r.StatusCode != http.StatusUnprocessableEntity || len(st.Errors) < 6 {
 		t.Errorf("oversized fields: %d %v", r.StatusCode, st.Errors)
@@ -1171,7 +1172,7 @@ func TestAttackLimitsAcrossInstancesOnPostgres(t *testing.T) {
 	var servers []*Server
 	for i := 0; i < 2; i++ {
 		cfg := testConfig(t, map[string]string{"ADMIN_PIN": testPIN, "DATA_DIR": t.TempDir()})
-		srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: site, Engine: engine, NoWarm: true})
+		srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: testContent, Engine: engine, NoWarm: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,15 +21,14 @@ func BenchmarkHomeRenderCold(b *testing.B) {
 	ssr.TuneGC()
 	srv, _ := newTestServer(b, nil)
 	ctx := context.Background()
-	r, p, _ := srv.routeFor("/")
-	pg, err := r.Load(ctx, srv, p)
+	r, pg, err := srv.site.Load(ctx, "/")
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := srv.renderDoc(ctx, r.Page, "/", pg); err != nil {
+		if _, err := srv.pages.RenderDoc(ctx, r.Page, "/", pg); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -44,7 +43,7 @@ func BenchmarkHomeMissWithCompression(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := srv.renderPath(ctx, "/"); err != nil {
+		if _, err := srv.pages.Render(ctx, "/"); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -84,10 +83,10 @@ func BenchmarkCachedOverTCP(b *testing.B) {
 	lw := NewLogWriter(f, 200*time.Millisecond) // as main.go sets it up
 	defer lw.Close()
 	srv.log = NewLogger(lw, srv.cfg.Secrets())
-	if _, err := srv.renderPath(context.Background(), "/"); err != nil {
+	if _, err := srv.pages.Render(context.Background(), "/"); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := srv.cache.Get(context.Background(), "/"); err != nil {
+	if _, err := srv.Cache().Get(context.Background(), "/"); err != nil {
 		b.Fatal(err)
 	}
 	ln, err := srv.Listen("127.0.0.1:0")

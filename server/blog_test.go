@@ -118,7 +118,7 @@ func TestBlogIndex(t *testing.T) {
 	}
 	featured := biSectionLinks(r.Doc, "featured-title", "/blog/")
 	var wantFeatured []string
-	for _, a := range site.Articles {
+	for _, a := range testContent.Articles {
 		if a.Featured {
 			wantFeatured = append(wantFeatured, "/blog/"+a.Slug)
 		}
@@ -127,12 +127,12 @@ func TestBlogIndex(t *testing.T) {
 		t.Errorf("featured %v, want the 3 featured %v", featured, wantFeatured)
 	}
 	all := biSectionLinks(r.Doc, "all-title", "/blog/")
-	if len(all) != len(site.Articles) {
-		t.Fatalf("All Articles lists %d, want %d", len(all), len(site.Articles))
+	if len(all) != len(testContent.Articles) {
+		t.Fatalf("All Articles lists %d, want %d", len(all), len(testContent.Articles))
 	}
 	last := "9999-12-31"
 	for _, href := range all {
-		a, ok := site.Article(strings.TrimPrefix(href, "/blog/"))
+		a, ok := testContent.Article(strings.TrimPrefix(href, "/blog/"))
 		if !ok {
 			t.Fatalf("All Articles links unknown %s", href)
 		}
@@ -151,16 +151,16 @@ func TestBlogPosts(t *testing.T) {
 	h := srv.Handler()
 	titles := map[string]string{}
 	var paths []string
-	for _, rt := range srv.Routes() {
+	for _, rt := range srv.site.Routes() {
 		if rt.Pattern == "/blog/{slug}" {
-			paths = rt.Paths(site)
+			paths = rt.Paths(testContent)
 		}
 	}
-	if len(paths) != len(site.Articles) || len(paths) != 5 {
+	if len(paths) != len(testContent.Articles) || len(paths) != 5 {
 		t.Fatalf("/blog/{slug} expands to %d paths, want the 5 articles", len(paths))
 	}
 	for _, path := range paths {
-		a, _ := site.Article(strings.TrimPrefix(path, "/blog/"))
+		a, _ := testContent.Article(strings.TrimPrefix(path, "/blog/"))
 		r, title, types := biPage(t, h, path)
 		if title != a.SEOTitle || biMeta(headOf(r.Doc), "description") != a.MetaDescription {
 			t.Errorf("%s: head not from the article's seoTitle/metaDescription", path)
@@ -193,7 +193,7 @@ func TestBlogPosts(t *testing.T) {
 		d, _ := time.Parse("2006-01-02", a.PublishDate)
 		txt := text(bodyOf(r.Doc))
 		cat := ""
-		for _, c := range site.Categories {
+		for _, c := range testContent.Categories {
 			if c.Slug == a.Category {
 				cat = c.Name
 			}
@@ -250,7 +250,7 @@ func TestBlogPosts(t *testing.T) {
 		// Related: up to 3 other articles of the same category.
 		rel := biSectionLinks(r.Doc, "related-articles-title", "/blog/")
 		want := 0
-		for _, o := range site.Articles {
+		for _, o := range testContent.Articles {
 			if o.Category == a.Category && o.Slug != a.Slug && want < 3 {
 				want++
 			}
@@ -259,7 +259,7 @@ func TestBlogPosts(t *testing.T) {
 			t.Errorf("%s: %d related articles, want %d", path, len(rel), want)
 		}
 		for _, href := range rel {
-			o, _ := site.Article(strings.TrimPrefix(href, "/blog/"))
+			o, _ := testContent.Article(strings.TrimPrefix(href, "/blog/"))
 			if o == nil || o.Category != a.Category || o.Slug == a.Slug {
 				t.Errorf("%s: related %s is not another article of the category", path, href)
 			}
@@ -317,7 +317,7 @@ func TestBlogRedirects(t *testing.T) {
 func TestBlogRoutesInTable(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	want := map[string]string{"/blog": "high", "/blog/{slug}": "medium"}
-	for _, r := range srv.Routes() {
+	for _, r := range srv.site.Routes() {
 		if p, ok := want[r.Pattern]; ok {
 			if r.Priority != p || !r.InSitemap || !r.Indexable {
 				t.Errorf("%s: priority %s sitemap %v indexable %v", r.Pattern, r.Priority, r.InSitemap, r.Indexable)

@@ -17,7 +17,7 @@ import (
 func TestCrawlWholeSite(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	h := srv.Handler()
-	queue := append([]string{}, srv.AllPaths()...)
+	queue := append([]string{}, srv.site.AllPaths()...)
 	seen := map[string]bool{}
 	for _, p := range queue {
 		seen[p] = true

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/atlanta-restoration/site/site"
 )
 
 // TestRenderFailureServes500AndRecovers makes a page's render throw inside
@@ -12,9 +14,9 @@ import (
 // rendered at boot, and the next requests are served normally.
 func TestRenderFailureServes500AndRecovers(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
-	srv.routes = append(srv.routes, Route{Pattern: "/broken", Page: "home", Indexable: false,
-		Load: func(context.Context, *Server, params) (page, error) {
-			return page{Data: map[string]any{"services": "not a list"}, Head: headSpec{Title: "Broken", Description: "x", Path: "/broken"}}, nil
+	srv.site.AddRoute(site.Route{Pattern: "/broken", Page: "home", Indexable: false,
+		Load: func(context.Context, *site.Site, site.Params) (site.Page, error) {
+			return site.Page{Data: map[string]any{"services": "not a list"}, Head: site.HeadSpec{Title: "Broken", Description: "x", Path: "/broken"}}, nil
 		}})
 	r := get(t, srv.Handler(), "/broken")
 	if r.StatusCode != http.StatusInternalServerError {

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/web/estimate"
 )
 
 func validForm() url.Values {
@@ -69,7 +70,7 @@ func TestEstimateValidWithoutJavaScript(t *testing.T) {
 func TestEstimateValidWithJavaScript(t *testing.T) {
 	srv, store := newTestServer(t, nil)
 	r := postForm(t, srv.Handler(), "/api/estimate", validForm(), "10.0.0.2", "application/json")
-	var st EstimateState
+	var st estimate.State
 	json.Unmarshal([]byte(r.Body), &st)
 	if r.StatusCode != http.StatusCreated || !st.Success {
 		t.Fatalf("status %d body %s", r.StatusCode, r.Body)
@@ -105,7 +106,7 @@ func TestEstimateInvalidFields(t *testing.T) {
 			ip := "10.1.0." + string(rune('1'+i%9))
 			// JSON: the message for exactly that field.
 			r := postForm(t, srv.Handler(), "/api/estimate", f, ip+"1", "application/json")
-			var st EstimateState
+			var st estimate.State
 			json.Unmarshal([]byte(r.Body), &st)
 			if r.StatusCode != http.StatusUnprocessableEntity || st.Errors[tc.field] != tc.want || len(st.Errors) != 1 {
 				t.Fatalf("status %d errors %v, want %s: %q", r.StatusCode, st.Errors, tc.field, tc.want)
@@ -284,10 +285,10 @@ func TestSearch(t *testing.T) {
 	if len(robots) != 1 || !strings.Contains(attr(robots[0], "content"), "noindex") {
 		t.Error("search results are indexable")
 	}
-	if got := srv.Search("Marietta"); len(got) == 0 || got[0].Href != "/areas/cobb/marietta" {
+	if got := srv.site.Search("Marietta"); len(got) == 0 || got[0].Href != "/areas/cobb/marietta" {
 		t.Errorf("Marietta search first hit = %+v", got)
 	}
-	if got := srv.Search("zzzqqq"); len(got) != 0 {
+	if got := srv.site.Search("zzzqqq"); len(got) != 0 {
 		t.Errorf("nonsense search found %d", len(got))
 	}
 	r = get(t, srv.Handler(), "/search?q="+strings.Repeat("a", 5000))

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/ssr"
+	"github.com/atlanta-restoration/site/web/pages"
 )
 
 // ServeHTTP answers cached public pages directly and hands everything else
@@ -18,13 +19,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// Development goes through echo so a failed rebuild shows on every page.
 	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.URL.RawQuery == "" && !s.cfg.Dev() {
-		if p := s.cache.Peek(r.URL.Path); p != nil {
+		if p := s.Cache().Peek(r.URL.Path); p != nil {
 			start := time.Now()
 			h := w.Header()
 			for k, v := range s.secHeaders {
 				h[k] = v
 			}
-			status, n := ssr.Serve(w, r, p, htmlType, s.pageCC)
+			status, n := ssr.Serve(w, r, p, pages.HTMLType, s.pageCC)
 			s.logRequest(r.Method, r.URL.Path, status, int64(n), msSince(start), true, nil)
 			return
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/atlanta-restoration/site/site"
 	"github.com/atlanta-restoration/site/ssr"
 )
 
@@ -18,7 +19,7 @@ import (
 // the chrome at once.
 func TestChromeMarkupMatchesInlineChrome(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
-	b, err := ssr.Build(ssr.BuildOptions{Root: srv.cfg.SourceDir, Kinds: srv.PageKinds(), FullKinds: FullHydrationKinds})
+	b, err := ssr.Build(ssr.BuildOptions{Root: srv.cfg.SourceDir, Kinds: site.PageKinds(), FullKinds: site.FullHydrationKinds})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,21 +47,17 @@ func TestChromeMarkupMatchesInlineChrome(t *testing.T) {
 
 	ctx := context.Background()
 	pages := 0
-	for _, r := range srv.routes {
-		paths := r.Paths(srv.content)
+	for _, r := range srv.site.Routes() {
+		paths := r.Paths(srv.site.Content())
 		if len(paths) == 0 {
 			continue
 		}
 		path := paths[0]
-		rr, p, ok := srv.routeFor(path)
-		if !ok {
-			t.Fatalf("no route for %s", path)
-		}
-		pg, err := rr.Load(ctx, srv, p)
+		rr, pg, err := srv.site.Load(ctx, path)
 		if err != nil {
 			t.Fatalf("load %s: %v", path, err)
 		}
-		props, err := ssr.MarshalProps(srv.pageProps(ctx, path, pg))
+		props, err := ssr.MarshalProps(srv.site.Props(ctx, path, pg))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,12 +80,11 @@ func TestChromeMarkupMatchesInlineChrome(t *testing.T) {
 
 	// New site data (a renamed business, emergency mode turned off) shows
 	// in the very next footer: site and chrome are the markup's key.
-	r, _, _ := srv.routeFor("/")
-	home, err := r.Load(ctx, srv, nil)
+	_, home, err := srv.site.Load(ctx, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
-	hp := srv.pageProps(ctx, "/", home)
+	hp := srv.site.Props(ctx, "/", home)
 	first, _ := ssr.MarshalProps(hp)
 	before := body("home", first, false)
 	hp.Site.Name = "Renamed Restoration Co"

@@ -30,7 +30,7 @@ func TestInfoRoutesInTable(t *testing.T) {
 		"/portfolio": {"medium", "portfolio"}, "/contact": {"high", "contact"}, "/emergency": {"medium", "emergency"},
 		"/about": {"medium", "info"}, "/privacy": {"low", "info"}, "/terms": {"low", "info"}, "/sitemap": {"low", "html-sitemap"},
 	}
-	for _, r := range srv.Routes() {
+	for _, r := range srv.site.Routes() {
 		if w, ok := want[r.Pattern]; ok {
 			if r.Priority != w[0] || r.Page != w[1] || !r.InSitemap || !r.Indexable {
 				t.Errorf("%s: priority %s page %s sitemap %v indexable %v", r.Pattern, r.Priority, r.Page, r.InSitemap, r.Indexable)
@@ -135,7 +135,7 @@ func TestEmergencyPage(t *testing.T) {
 func TestContentInfoPages(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	for _, slug := range []string{"about", "privacy", "terms"} {
-		p := site.Pages[slug]
+		p := testContent.Pages[slug]
 		path := "/" + slug
 		r, title, types := biPage(t, srv.Handler(), path)
 		if title != p.SEOTitle || biMeta(headOf(r.Doc), "description") != p.MetaDescription {
@@ -178,11 +178,11 @@ func TestHTMLSitemap(t *testing.T) {
 		links[attr(a, "href")] = text(a)
 	}
 	n := 0
-	for _, rt := range srv.Routes() {
+	for _, rt := range srv.site.Routes() {
 		if !rt.Indexable {
 			continue
 		}
-		for _, p := range rt.Paths(site) {
+		for _, p := range rt.Paths(testContent) {
 			n++
 			if name, ok := links[p]; !ok || strings.TrimSpace(name) == "" {
 				t.Errorf("sitemap does not link %s", p)
@@ -203,14 +203,14 @@ func TestHTMLSitemap(t *testing.T) {
 		}
 	}
 	txt := text(main)
-	for _, want := range []string{"Main Pages", "Blog Articles", "About Us", "Privacy Policy", site.Articles[0].Title} {
+	for _, want := range []string{"Main Pages", "Blog Articles", "About Us", "Privacy Policy", testContent.Articles[0].Title} {
 		if !strings.Contains(txt, want) {
 			t.Errorf("/sitemap lacks %q", want)
 		}
 	}
-	for _, rt := range srv.Routes() {
+	for _, rt := range srv.site.Routes() {
 		if !rt.Indexable {
-			for _, p := range rt.Paths(site) {
+			for _, p := range rt.Paths(testContent) {
 				if _, ok := links[p]; ok && p != "/" {
 					t.Errorf("sitemap links the non-indexable %s", p)
 				}

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/web/pages"
 )
 
 // install lists every route the site answers, with its guard: public,
@@ -27,13 +28,14 @@ func (s *Server) install(e *echo.Echo) {
 	getHead(e, "/healthz", s.healthz)
 
 	// Crawlers: generated from the route table
-	getHead(e, "/sitemap.xml", s.serveGenerated("application/xml; charset=utf-8", s.SitemapXML))
-	getHead(e, "/robots.txt", s.serveGenerated("text/plain; charset=utf-8", s.RobotsTxt))
+	pg := s.pages
+	getHead(e, "/sitemap.xml", pg.Sitemap())
+	getHead(e, "/robots.txt", pg.Robots())
 
 	// Hashed client assets, static files, stored media
-	getHead(e, "/assets/*", s.serveAsset)
-	for name := range s.static {
-		getHead(e, name, s.serveStatic)
+	getHead(e, "/assets/*", pg.Asset)
+	for _, name := range pg.StaticPaths() {
+		getHead(e, name, pg.Static)
 	}
 	getHead(e, "/media/*", s.uploads.Serve)
 	// The IndexNow key file: a middleware, not a route ("/:keyfile" would
@@ -41,15 +43,15 @@ func (s *Server) install(e *echo.Echo) {
 	e.Use(s.indexNow.keyFile)
 
 	// Service worker and the offline page it precaches
-	getHead(e, "/sw.js", s.serveServiceWorker)
-	getHead(e, OfflinePath, s.serveOffline)
+	getHead(e, "/sw.js", pg.ServiceWorker)
+	getHead(e, pages.OfflinePath, pg.Offline)
 
 	// Public forms and JSON
 	e.POST("/estimate", s.estimate.Post)     // no JavaScript
 	e.POST("/api/estimate", s.estimate.Post) // inline
 	e.POST("/api/collect", s.collect)        // analytics beacons
-	getHead(e, "/api/reviews", s.apiReviews)
-	e.POST("/api/reviews/refresh", s.apiRefreshReviews)
+	getHead(e, "/api/reviews", pg.ReviewList)
+	e.POST("/api/reviews/refresh", pg.RefreshReviews)
 
 	// Admin: signing in and sessions (web/auth)
 	e.POST("/api/admin/unlock", a.Unlock)
@@ -71,8 +73,9 @@ func (s *Server) install(e *echo.Echo) {
 	e.PUT("/api/admin/media/:id/poster", up.PutPoster, media)
 
 	// Admin: settings
-	e.GET("/api/admin/settings", s.getSettings, settings)
-	e.PUT("/api/admin/settings", s.putSettings, settings)
+	st := s.settingsRoom
+	e.GET("/api/admin/settings", st.Get, settings)
+	e.PUT("/api/admin/settings", st.Put, settings)
 
 	// Admin: tools (dashboards, audits, scans, IndexNow, jobs)
 	e.GET("/api/admin/overview", s.adminOverview, tools)
@@ -128,5 +131,5 @@ func (s *Server) install(e *echo.Echo) {
 	}, any)
 
 	// Every public page: the route table decides.
-	getHead(e, "/*", s.servePage)
+	getHead(e, "/*", pg.Page)
 }

@@ -78,7 +78,7 @@ func TestEstimateRefusesNULPerField(t *testing.T) {
 	f.Set("notes", "Pipe burst\x00 in the basement")
 	f.Set("city", "Mari\xffetta")
 	r := postForm(t, srv.Handler(), "/api/estimate", f, "10.6.0.1", "application/json")
-	var st EstimateState
+	var st estimate.State
 	json.Unmarshal([]byte(r.Body), &st)
 	if r.StatusCode != http.StatusUnprocessableEntity || st.Errors["notes"] != estimate.MsgBadField || st.Errors["city"] != estimate.MsgBadField || len(st.Errors) != 2 {
 		t.Fatalf("%d %v", r.StatusCode, st.Errors)

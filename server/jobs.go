@@ -16,6 +16,8 @@ import (
 	"github.com/atlanta-restoration/site/jobs"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/reviews"
+	"github.com/atlanta-restoration/site/settings"
+	"github.com/atlanta-restoration/site/words"
 )
 
 // The background jobs (README "Background jobs", ADR 011). The jobs,
@@ -65,9 +67,9 @@ func (s *Server) newJobs() *jobSet {
 		keys.Store = s.store
 	}
 	js.indexNow = &indexnow.Service{Client: indexnow.NewClient(s.cfg.IndexNowEndpoint), Keys: keys, Store: s.store, Base: s.cfg.BaseURL,
-		Enabled: s.toggle(func(st Settings) bool { return st.AutoIndexNow }), Log: s.log}
-	js.health = &health.Monitor{Fetch: s.fetchLocal, Pages: s.sitemapPages, SitemapURL: s.abs("/sitemap.xml"), Store: s.store,
-		Enabled: s.toggle(func(st Settings) bool { return st.SEOMonitoring }), Log: s.log}
+		Enabled: s.settings.Toggle(func(st settings.Settings) bool { return st.AutoIndexNow }), Log: s.log}
+	js.health = &health.Monitor{Fetch: s.fetchLocal, Pages: s.sitemapPages, SitemapURL: s.site.Abs("/sitemap.xml"), Store: s.store,
+		Enabled: s.settings.Toggle(func(st settings.Settings) bool { return st.SEOMonitoring }), Log: s.log}
 	if s.store == nil {
 		return js
 	}
@@ -77,7 +79,7 @@ func (s *Server) newJobs() *jobSet {
 	if s.cfg.Reviews.APIKey != "" && s.cfg.Reviews.PlaceID != "" {
 		js.runner.Register(jobs.Job{Name: jobReviews, Every: ReviewsEvery, Once: true, Run: s.reviewsJob})
 	}
-	s.cache.OnWarm(func(etags map[string]string) {
+	s.Cache().OnWarm(func(etags map[string]string) {
 		var pages []indexnow.Page
 		for _, p := range s.sitemapPages() {
 			if e, ok := etags[p.Path]; ok {
@@ -103,24 +105,11 @@ func (s *Server) StopJobs(ctx context.Context) error {
 	return s.jobs.runner.Stop(ctx)
 }
 
-// toggle reads one System Settings switch.
-func (s *Server) toggle(pick func(Settings) bool) func(context.Context) (bool, error) {
-	return func(ctx context.Context) (bool, error) {
-		st, err := s.loadSettings(ctx)
-		return pick(st), err
-	}
-}
-
 // sitemapPages are the sitemap's paths with the canonical each declares.
 func (s *Server) sitemapPages() []health.Page {
 	var out []health.Page
-	for _, r := range s.routes {
-		if !r.InSitemap || !r.Indexable {
-			continue
-		}
-		for _, p := range r.Paths(s.content) {
-			out = append(out, health.Page{Path: p, Canonical: s.abs(p)})
-		}
+	for _, p := range s.site.SitemapPaths() {
+		out = append(out, health.Page{Path: p, Canonical: s.site.Abs(p)})
 	}
 	return out
 }
@@ -140,14 +129,14 @@ func (s *Server) fetchLocal(ctx context.Context, path string) (health.Response, 
 // reviewsJob is the daily review refresh. The public refresh button and
 // this job share the client's minimum interval.
 func (s *Server) reviewsJob(ctx context.Context) (string, error) {
-	n, err := s.refreshReviews(ctx)
+	n, err := s.reviews.Refresh(ctx)
 	if errors.Is(err, reviews.ErrTooSoon) {
 		return "", jobs.Skip("reviews were refreshed recently")
 	}
 	if err != nil {
 		return "", err
 	}
-	return "fetched " + plural(n, "review", "reviews"), nil
+	return "fetched " + words.Count(n, "review", "reviews"), nil
 }
 
 // HealthSummary is spec 3's health summary for the latest run.
@@ -167,8 +156,8 @@ func (s *Server) adminHealth(c echo.Context) error {
 		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The health results could not be loaded.", Err: err}
 	}
 	sum := HealthSummary{URLsInSitemap: len(s.sitemapPages())}
-	for _, r := range s.routes {
-		n := len(r.Paths(s.content))
+	for _, r := range s.site.Routes() {
+		n := len(r.Paths(s.site.Content()))
 		sum.TotalRoutes += n
 		if r.Indexable {
 			sum.IndexableRoutes += n
@@ -179,7 +168,7 @@ func (s *Server) adminHealth(c echo.Context) error {
 		sum.Issues, sum.LastUpdated = run.Issues, &run.FinishedAt
 		out["run"], out["results"] = run, results
 	}
-	if st, err := s.loadSettings(c.Request().Context()); err == nil {
+	if st, err := s.settings.Load(c.Request().Context()); err == nil {
 		out["monitoring"] = st.SEOMonitoring
 	}
 	return c.JSON(http.StatusOK, out)
@@ -244,10 +233,10 @@ func uploadActivity(files []db.Media) []Activity {
 	flush := func(m db.Media) {
 		what := []string{}
 		if photos > 0 {
-			what = append(what, plural(photos, "photo", "photos"))
+			what = append(what, words.Count(photos, "photo", "photos"))
 		}
 		if videos > 0 {
-			what = append(what, plural(videos, "video", "videos"))
+			what = append(what, words.Count(videos, "video", "videos"))
 		}
 		title := what[0]
 		if len(what) == 2 {

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/site"
 )
 
 // warmServer is a test server whose render cache warms after boot and
@@ -26,7 +27,7 @@ func warmServer(t *testing.T, fake *fakeIndexNow, env map[string]string) (*Serve
 	for k, v := range env {
 		e[k] = v
 	}
-	srv, err := New(Options{Config: testConfig(t, e), Log: quiet, Store: store, Content: site, Engine: engine})
+	srv, err := New(Options{Config: testConfig(t, e), Log: quiet, Store: store, Content: testContent, Engine: engine})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,12 +161,12 @@ func TestSameContentSameETag(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	ctx := context.Background()
 	for _, p := range []string{"/", "/services", "/portfolio", "/contact", "/blog", "/areas/cobb/marietta", "/services/water-damage-restoration"} {
-		a, err := srv.renderPath(ctx, p)
+		a, err := srv.pages.Render(ctx, p)
 		if err != nil {
 			t.Fatal(p, err)
 		}
 		srv.Invalidate("test")
-		b, err := srv.renderPath(ctx, p)
+		b, err := srv.pages.Render(ctx, p)
 		if err != nil {
 			t.Fatal(p, err)
 		}
@@ -181,18 +182,25 @@ func TestSameContentSameETag(t *testing.T) {
 // cards, and on the dashboard.
 func TestHealthJobFindsBrokenRoutes(t *testing.T) {
 	srv, _ := adminServer(t, nil)
-	srv.routes = append(srv.routes,
-		Route{Pattern: "/broken-loader", Page: "home", Priority: "low", ChangeFreq: "yearly", InSitemap: true, Indexable: true,
-			Load: func(context.Context, *Server, params) (page, error) { return page{}, errors.New("database on fire") }},
-		Route{Pattern: "/vanished", Page: "home", Priority: "low", ChangeFreq: "yearly", InSitemap: true, Indexable: true,
-			Load: func(context.Context, *Server, params) (page, error) { return page{}, &NotFoundError{Title: "Gone"} }},
-		Route{Pattern: "/copycat", Page: "home", Priority: "low", ChangeFreq: "yearly", InSitemap: true, Indexable: true,
-			Load: func(ctx context.Context, s *Server, p params) (page, error) {
-				pg, err := loadHome(ctx, s, p)
+	home, _, _ := srv.site.Lookup("/")
+	for _, r := range []site.Route{
+		{Pattern: "/broken-loader", Page: "home", Priority: "low", ChangeFreq: "yearly", InSitemap: true, Indexable: true,
+			Load: func(context.Context, *site.Site, site.Params) (site.Page, error) {
+				return site.Page{}, errors.New("database on fire")
+			}},
+		{Pattern: "/vanished", Page: "home", Priority: "low", ChangeFreq: "yearly", InSitemap: true, Indexable: true,
+			Load: func(context.Context, *site.Site, site.Params) (site.Page, error) {
+				return site.Page{}, &site.NotFoundError{Title: "Gone"}
+			}},
+		{Pattern: "/copycat", Page: "home", Priority: "low", ChangeFreq: "yearly", InSitemap: true, Indexable: true,
+			Load: func(ctx context.Context, s *site.Site, p site.Params) (site.Page, error) {
+				pg, err := home.Load(ctx, s, p)
 				pg.Head.Path = "/"
 				return pg, err
 			}},
-	)
+	} {
+		srv.site.AddRoute(r)
+	}
 	srv.StartJobs()
 	t.Cleanup(func() { srv.StopJobs(context.Background()) })
 	h := srv.Handler()
@@ -221,7 +229,7 @@ func TestHealthJobFindsBrokenRoutes(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		json.Unmarshal([]byte(jsonReq(t, h, "GET", "/api/admin/health", tok, nil).Body), &out)
 	}
-	sitemap := len(srv.SitemapURLs())
+	sitemap := len(srv.site.SitemapURLs())
 	if out.Run.Trigger != "manual" || out.Run.Checked != sitemap+2 || out.Run.Issues != 3 {
 		t.Errorf("run = %+v, want manual, %d checked, 3 issues", out.Run, sitemap+2)
 	}
@@ -260,10 +268,8 @@ func TestHealthJobFindsBrokenRoutes(t *testing.T) {
 
 func TestHealthRedirectIsReportedWithItsLocation(t *testing.T) {
 	srv, _ := adminServer(t, nil)
-	redirects["/moved-for-test"] = "/contact"
-	t.Cleanup(func() { delete(redirects, "/moved-for-test") })
-	res, err := srv.fetchLocal(context.Background(), "/moved-for-test")
-	if err != nil || res.Status != http.StatusMovedPermanently || res.Location != "/contact" {
+	res, err := srv.fetchLocal(context.Background(), "/services/insurance-help")
+	if err != nil || res.Status != http.StatusMovedPermanently || res.Location != "/services/insurance-claims" {
 		t.Errorf("fetchLocal redirect: %d %q %v", res.Status, res.Location, err)
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/notify/notifytest"
 	"github.com/atlanta-restoration/site/spool"
+	"github.com/atlanta-restoration/site/web/estimate"
 )
 
 const (
@@ -70,7 +71,7 @@ func leadServer(t *testing.T, store *db.Store, env map[string]string, smtpTLS *t
 	}
 	t.Cleanup(func() { sp.Close() })
 	in := spool.NewIntake(n, sp, store.Ping, log)
-	srv, err := New(Options{Config: cfg, Log: log, Store: store, Content: site, Engine: engine, NoWarm: true, Leads: in, Notifier: n})
+	srv, err := New(Options{Config: cfg, Log: log, Store: store, Content: testContent, Engine: engine, NoWarm: true, Leads: in, Notifier: n})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,7 +401,7 @@ func submitWhileDown(t *testing.T, k leadKit, n int) {
 		ip := fmt.Sprintf("10.20.%d.%d", i/200, i%200+1)
 		if i%2 == 0 {
 			r := postForm(t, h, "/api/estimate", f, ip, "application/json")
-			var st EstimateState
+			var st estimate.State
 			json.Unmarshal([]byte(r.Body), &st)
 			if r.StatusCode != http.StatusCreated || !st.Success {
 				t.Fatalf("lead %d: %d %s", i, r.StatusCode, r.Body)

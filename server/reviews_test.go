@@ -15,6 +15,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/settings"
 )
 
 // placesFake is an httptest Places Details server. result is what it
@@ -187,7 +188,7 @@ func TestReviewFiguresFromPlaces(t *testing.T) {
 	if err != nil || pr.Rating != 4.7 || pr.Count != 81 || time.Since(pr.FetchedAt) > time.Minute {
 		t.Errorf("stored: %+v %v", pr, err)
 	}
-	other, err := New(Options{Config: srv.cfg, Log: quiet, Store: store, Content: srv.content, Engine: srv.engine, NoWarm: true})
+	other, err := New(Options{Config: srv.cfg, Log: quiet, Store: store, Content: srv.site.Content(), Engine: srv.engine, NoWarm: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func TestReviewFiguresFromPlaces(t *testing.T) {
 		t.Fatalf("save: %d %s", r.StatusCode, r.Body)
 	}
 	ratingShown(t, h, "4.7/5", "81", agg)
-	var got struct{ ReviewFigures ReviewFiguresInfo }
+	var got struct{ ReviewFigures settings.ReviewFiguresInfo }
 	json.Unmarshal([]byte(jsonReq(t, h, "GET", "/api/admin/settings", tok, nil).Body), &got)
 	if f := got.ReviewFigures; !f.PlacesConfigured || f.InUse.Source != "places" || f.InUse.Rating != "4.7" || f.InUse.Count != 81 || !f.InStructuredData || f.InUse.FetchedAt == nil {
 		t.Errorf("settings' review figures: %+v", f)
@@ -245,7 +246,7 @@ func TestReviewFiguresFromSettings(t *testing.T) {
 	tok := unlock(t, h)
 	var got struct {
 		ReviewRating, ReviewCount string
-		ReviewFigures             ReviewFiguresInfo
+		ReviewFigures             settings.ReviewFiguresInfo
 	}
 	json.Unmarshal([]byte(jsonReq(t, h, "GET", "/api/admin/settings", tok, nil).Body), &got)
 	if got.ReviewRating != "4.9" || got.ReviewCount != "79" || got.ReviewFigures.PlacesConfigured || got.ReviewFigures.InUse.Source != "settings" || got.ReviewFigures.InStructuredData {

@@ -12,12 +12,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -33,13 +29,16 @@ import (
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/reviews"
-	"github.com/atlanta-restoration/site/search"
+	"github.com/atlanta-restoration/site/settings"
+	"github.com/atlanta-restoration/site/site"
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/storage"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/estimate"
 	"github.com/atlanta-restoration/site/web/leadsmanager"
+	"github.com/atlanta-restoration/site/web/pages"
+	settingsweb "github.com/atlanta-restoration/site/web/settings"
 	"github.com/atlanta-restoration/site/web/uploads"
 )
 
@@ -65,35 +64,20 @@ type Options struct {
 
 // Server holds the handlers' dependencies.
 type Server struct {
-	cfg     *config.Config
-	log     *slog.Logger
-	store   *db.Store
-	content *content.Site
-	engine  *ssr.Engine
+	cfg    *config.Config
+	log    *slog.Logger
+	store  *db.Store
+	engine *ssr.Engine
 	// releaseEngine removes the server's rebuild hook from the engine (Close).
 	releaseEngine func()
-	// icons are the head's icon links, the favicon inlined (ADR 018).
-	icons  string
-	cache  *ssr.Cache
-	routes []Route
-	echo   *echo.Echo
-	static map[string]*ssr.Asset
+	echo          *echo.Echo
 
-	// settings overlays saved System Settings on the configured business
-	// facts; nil until the admin settings store is wired.
-	settings func(context.Context, config.Business) config.Business
-
-	fixedMu  sync.RWMutex
-	notFound *ssr.Page // the generic 404, rendered per content version
-	errPage  *ssr.Page // the 500 page, rendered at boot
-
-	// dynamicPages answer paths that are rendered per request (search
-	// results) rather than served from the cache.
-	dynamicPages map[string]echo.HandlerFunc
-
-	reviewsClient *reviews.Client
-	// reviewsUnconfigured logs once that the refresh is not configured.
-	reviewsUnconfigured sync.Once
+	// site builds the public pages' data; pages renders and serves them.
+	site  *site.Site
+	pages *pages.Handler
+	// settings are System Settings; reviews the trust section's reviews.
+	settings *settings.Service
+	reviews  *reviews.Service
 	// jobs is the background work: IndexNow, health monitor, reviews.
 	jobs *jobSet
 	// audits are the SEO audit and the security scan (issue 10).
@@ -105,15 +89,6 @@ type Server struct {
 	leads    *spool.Intake
 	notifier *notify.Notifier
 
-	searchOnce   sync.Once
-	searchIx     *search.Index
-	searchShells *searchShells
-	// estimateLimit counts stored leads per client IP (across instances
-	// on PostgreSQL); estimatePosts counts every post, in memory, so a
-	// flood of invalid ones stops before it costs renders.
-	estimateLimit guard.Attempts
-	estimatePosts *guard.Limiter
-
 	// auth signs people in and guards every admin route (web/auth).
 	auth *auth.Service
 	// estimate takes the native estimate form's posts.
@@ -124,10 +99,10 @@ type Server struct {
 	indexNow *indexNow
 	// hashGate bounds concurrent bcrypt/argon2 comparisons server-wide.
 	hashGate *guard.HashGate
-	// media files (local folder or S3)
-	media storage.Storage
 	// uploads is the upload tool's and /media/*'s HTTP side.
 	uploads *uploads.Handler
+	// settingsRoom is System Settings' HTTP side.
+	settingsRoom *settingsweb.Handler
 
 	// secHeaders are the security headers, built once.
 	secHeaders http.Header
@@ -145,29 +120,12 @@ type Server struct {
 	// draining is set on SIGTERM: readiness fails while in-flight
 	// requests finish.
 	draining atomic.Bool
-
-	nfMu    sync.Mutex
-	nfCache map[string]*ssr.Page // specific not-found states, bounded
-	nfOrder []string
-
-	// offlineCache holds /offline and /sw.js for one content version.
-	offlineCache atomic.Pointer[offlineFiles]
 }
 
-// FullHydrationKinds hydrate the whole page (the admin app); public pages
-// hydrate only their islands.
-var FullHydrationKinds = []string{"admin"}
-
-// PageKinds are the React page kinds outside the route table.
-var extraKinds = []string{"not-found", "error"}
-
-// New builds the server: route table, SSR engine, render cache and the
-// pre-rendered error pages.
+// New builds the application: every service and room, wired together,
+// and the router with every route (install.go).
 func New(o Options) (*Server, error) {
-	s := &Server{cfg: o.Config, log: o.Log, store: o.Store, content: o.Content, engine: o.Engine, nfCache: map[string]*ssr.Page{}, dynamicPages: map[string]echo.HandlerFunc{}}
-	s.reviewsClient = reviews.NewClient(o.Config.Reviews)
-	s.estimateLimit = s.newLeadAttempts("estimate", EstimatesPerWindow, EstimateWindow)
-	s.estimatePosts = guard.NewLimiter(EstimatePostsPerWindow, EstimateWindow)
+	s := &Server{cfg: o.Config, log: o.Log, store: o.Store, engine: o.Engine}
 	s.hashGate = guard.NewHashGate(HashConcurrency, HashWait)
 	s.auth = auth.New(o.Store, auth.Config{
 		TokenTTL: o.Config.Admin.TokenTTL, Lockout: o.Config.Admin.Lockout, PIN: o.Config.Admin.PIN,
@@ -180,48 +138,19 @@ func New(o Options) (*Server, error) {
 		CodeSession:  s.newAttempts("code-session", auth.CodeAttemptsPerSession, o.Config.Admin.Lockout),
 		CodeAccount:  s.newAttempts("code-account", auth.CodeAttemptsPerAccount, o.Config.Admin.Lockout),
 	}, s.hashGate, o.Log)
-	if s.store != nil {
-		s.settings = s.overlaySettings
-	}
 	s.leadsManager = &leadsmanager.Handler{Store: o.Store, Auth: s.auth, Hash: s.hashGate, Log: o.Log}
 	if err := s.auth.SetupPIN(context.Background()); err != nil {
 		return nil, err
 	}
 	s.noteFirstAdmin(context.Background())
-	// The route table comes first: analytics counts page views of the
-	// paths it serves.
-	s.routes = publicRoutes()
-	s.analytics = s.newAnalytics()
-	if err := s.setupLeads(o); err != nil {
-		return nil, err
-	}
-	s.estimate = &estimate.Handler{Leads: s.leads, Limit: s.estimateLimit, Posts: s.estimatePosts,
-		Phone:    func(ctx context.Context) string { return s.business(ctx).Phone },
-		Recorded: s.recordLead,
-		Render: func(ctx context.Context, st *estimate.State) ([]byte, error) {
-			return s.renderEstimate(ctx, "/estimate", st)
-		},
-		Log: o.Log}
-	if s.media = o.Storage; s.media == nil {
-		m, err := newStorage(o.Config)
-		if err != nil {
-			return nil, err
-		}
-		s.media = m
-	}
-	s.uploads = uploads.New(uploads.Handler{Store: o.Store, Files: s.media, MaxUpload: o.Config.Admin.MaxUpload,
-		TempDir: filepath.Join(o.Config.DataDir, "tmp"), Changed: s.Invalidate, NotFound: ErrNotFound, Log: o.Log})
-	s.searchShells = newSearchShells()
-	s.accessLog = o.Config.AccessLog
-	s.pageCC = pageCacheControl(o.Config.CDN.SMaxAge)
-	var err error
-	if s.bodyLimit, err = gbytes.Parse(o.Config.BodyLimit); err != nil {
-		return nil, fmt.Errorf("BODY_LIMIT: %w", err)
-	}
-	s.secHeaders = s.buildSecurityHeaders()
+
+	// The public site: settings and reviews feed every page.
+	s.settings = &settings.Service{Store: o.Store, Defaults: o.Config.Business, BaseURL: o.Config.BaseURL, Log: o.Log}
+	s.reviews = &reviews.Service{Client: reviews.NewClient(o.Config.Reviews), Store: o.Store, Owner: s.settings.Owner, Changed: s.Invalidate, Log: o.Log}
+	s.site = site.New(site.Options{BaseURL: o.Config.BaseURL, Content: o.Content, Settings: s.settings, Reviews: s.reviews, Media: o.Store, Log: o.Log})
 	if s.engine == nil {
 		e, err := ssr.NewEngine(ssr.EngineOptions{
-			Root: o.Config.SourceDir, Kinds: s.PageKinds(), FullKinds: FullHydrationKinds, PoolSize: o.Config.PoolSize,
+			Root: o.Config.SourceDir, Kinds: site.PageKinds(), FullKinds: site.FullHydrationKinds, PoolSize: o.Config.PoolSize,
 			Timeout: o.Config.RenderTimeout, Dev: o.Config.Dev(), Log: o.Log,
 		})
 		if err != nil {
@@ -229,43 +158,52 @@ func New(o Options) (*Server, error) {
 		}
 		s.engine = e
 	}
-	// Warm-up uses every runtime: a live request for a page not yet warm
-	// waits for at most one render in progress, never for the warm-up.
-	warmers := s.engine.PoolSize()
-	keys := s.AllPaths
-	if o.NoWarm {
-		keys = func() []string { return nil }
-	}
-	s.cache = ssr.NewCache(s.renderPath, keys, warmers, o.Log)
-	s.jobs = s.newJobs()
-	s.indexNow = &indexNow{s: s, svc: s.jobs.indexNow}
-	s.audits = s.newAudits()
-	static, err := loadStatic(filepath.Join(o.Config.SourceDir, "static"))
-	if err != nil {
+	s.pageCC = pageCacheControl(o.Config.CDN.SMaxAge)
+	var err error
+	if s.pages, err = pages.New(pages.Options{Site: s.site, Engine: s.engine, StaticDir: filepath.Join(o.Config.SourceDir, "static"),
+		Settings: s.settings, Reviews: s.reviews, PageCC: s.pageCC, Dev: o.Config.Dev(), NoWarm: o.NoWarm, Log: o.Log}); err != nil {
 		return nil, err
 	}
-	s.static = static
-	var favicon []byte
-	if a := static["/favicon.svg"]; a != nil {
-		favicon = a.Body
-	}
-	s.icons = ssr.IconLinks(favicon)
-	if err := s.renderFixed(context.Background()); err != nil && !o.Config.Dev() {
+
+	s.analytics = s.newAnalytics()
+	if err := s.setupLeads(o); err != nil {
 		return nil, err
 	}
-	s.releaseEngine = s.engine.OnReload(func() { s.Invalidate("bundle rebuilt") })
-	if s.store != nil {
-		dsn := ""
-		if s.store.Dialect() == "postgres" {
-			dsn = o.Config.DatabaseURL
-		}
-		s.sync = contentsync.New(s.store, dsn, s.invalidateLocal, o.Log)
-		s.purge = cdnpurge.New(o.Config.CDN.PurgeURL, o.Config.CDN.PurgeToken, o.Log)
-		if err := s.sync.Init(context.Background()); err != nil {
+	s.estimate = &estimate.Handler{Leads: s.leads, Limit: s.newLeadAttempts("estimate", EstimatesPerWindow, EstimateWindow),
+		Posts:    guard.NewLimiter(EstimatePostsPerWindow, EstimateWindow),
+		Phone:    func(ctx context.Context) string { return s.settings.Business(ctx).Phone },
+		Recorded: s.recordLead,
+		Render: func(ctx context.Context, st *estimate.State) ([]byte, error) {
+			return s.pages.RenderEstimate(ctx, "/estimate", st)
+		},
+		Log: o.Log}
+	files := o.Storage
+	if files == nil {
+		if files, err = newStorage(o.Config); err != nil {
 			return nil, err
 		}
 	}
-	s.dynamicPages["/search"] = s.serveSearch
+	s.uploads = uploads.New(uploads.Handler{Store: o.Store, Files: files, MaxUpload: o.Config.Admin.MaxUpload,
+		TempDir: filepath.Join(o.Config.DataDir, "tmp"), Changed: s.Invalidate, NotFound: site.ErrNotFound, Log: o.Log})
+	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Changed: s.Invalidate, Log: o.Log}
+	s.accessLog = o.Config.AccessLog
+	if s.bodyLimit, err = gbytes.Parse(o.Config.BodyLimit); err != nil {
+		return nil, fmt.Errorf("BODY_LIMIT: %w", err)
+	}
+	s.secHeaders = s.buildSecurityHeaders()
+	s.jobs = s.newJobs()
+	s.indexNow = &indexNow{s: s, svc: s.jobs.indexNow}
+	s.audits = s.newAudits()
+	s.releaseEngine = s.engine.OnReload(func() { s.Invalidate("bundle rebuilt") })
+	dsn := ""
+	if s.store.Dialect() == "postgres" {
+		dsn = o.Config.DatabaseURL
+	}
+	s.sync = contentsync.New(s.store, dsn, s.pages.InvalidateLocal, o.Log)
+	s.purge = cdnpurge.New(o.Config.CDN.PurgeURL, o.Config.CDN.PurgeToken, o.Log)
+	if err := s.sync.Init(context.Background()); err != nil {
+		return nil, err
+	}
 	s.echo = s.router()
 	return s, nil
 }
@@ -279,25 +217,6 @@ func (s *Server) Close() {
 	}
 }
 
-// PageKinds lists every page kind the engine must build.
-func (s *Server) PageKinds() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, r := range publicRoutes() {
-		if !seen[r.Page] {
-			seen[r.Page] = true
-			out = append(out, r.Page)
-		}
-	}
-	for _, k := range extraKinds {
-		if !seen[k] {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Handler is the server's http.Handler: cached pages first, then echo.
 func (s *Server) Handler() http.Handler { return s }
 
@@ -305,10 +224,13 @@ func (s *Server) Handler() http.Handler { return s }
 func (s *Server) Engine() *ssr.Engine { return s.engine }
 
 // Cache is the render cache.
-func (s *Server) Cache() *ssr.Cache { return s.cache }
+func (s *Server) Cache() *ssr.Cache { return s.pages.Cache() }
+
+// Site is the public site's route table and loaders.
+func (s *Server) Site() *site.Site { return s.site }
 
 // Warm starts the background warm-up of every public route.
-func (s *Server) Warm() { s.cache.Warm() }
+func (s *Server) Warm() { s.pages.Cache().Warm() }
 
 // Invalidate drops every rendered page and re-warms in the background,
 // and announces the change to the other instances. Uploads, deletes,
@@ -318,13 +240,10 @@ func (s *Server) Invalidate(reason string) {
 	if s.purge != nil {
 		before = s.etags()
 	}
-	s.invalidateLocal(reason)
-	var version int64
-	if s.sync != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		version, _ = s.sync.Publish(ctx, reason)
-	}
+	s.pages.InvalidateLocal(reason)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	version, _ := s.sync.Publish(ctx, reason)
 	if s.purge != nil {
 		go s.purgeChanged(before, reason, version)
 	}
@@ -344,8 +263,8 @@ func pageCacheControl(sMaxAge time.Duration) string {
 // etags snapshots the ETag of every cached public page.
 func (s *Server) etags() map[string]string {
 	out := map[string]string{}
-	for _, p := range s.AllPaths() {
-		if pg := s.cache.Peek(p); pg != nil {
+	for _, p := range s.site.AllPaths() {
+		if pg := s.Cache().Peek(p); pg != nil {
 			out[p] = pg.ETag
 		}
 	}
@@ -359,18 +278,18 @@ func (s *Server) purgeChanged(before map[string]string, reason string, version i
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var req cdnpurge.Request
-	for _, p := range s.AllPaths() {
-		r, _, ok := s.routeFor(p)
+	for _, p := range s.site.AllPaths() {
+		r, _, ok := s.site.Lookup(p)
 		if !ok || !r.Indexable {
 			continue
 		}
-		pg, err := s.cache.Get(ctx, p)
+		pg, err := s.Cache().Get(ctx, p)
 		if err != nil {
 			continue
 		}
 		if before[p] != pg.ETag {
 			req.Paths = append(req.Paths, p)
-			req.URLs = append(req.URLs, s.abs(p))
+			req.URLs = append(req.URLs, s.site.Abs(p))
 		}
 	}
 	if len(req.Paths) == 0 {
@@ -381,27 +300,11 @@ func (s *Server) purgeChanged(before map[string]string, reason string, version i
 }
 
 // RunSync applies other instances' content changes until ctx ends.
-func (s *Server) RunSync(ctx context.Context) {
-	if s.sync != nil {
-		s.sync.Run(ctx)
-	}
-}
+func (s *Server) RunSync(ctx context.Context) { s.sync.Run(ctx) }
 
 // Drain makes the readiness check fail (a load balancer stops sending new
 // requests) while the server keeps answering; shutdown follows.
 func (s *Server) Drain() { s.draining.Store(true) }
-
-// invalidateLocal drops this instance's rendered pages and re-warms.
-func (s *Server) invalidateLocal(reason string) {
-	if err := s.renderFixed(context.Background()); err != nil {
-		s.log.Error("re-render error pages", "err", err)
-	}
-	s.nfMu.Lock()
-	s.nfCache, s.nfOrder = map[string]*ssr.Page{}, nil
-	s.nfMu.Unlock()
-	s.searchShells.invalidate()
-	s.cache.Invalidate(reason)
-}
 
 func (s *Server) router() *echo.Echo {
 	e := echo.New()
@@ -438,113 +341,6 @@ func getHead(e *echo.Echo, path string, h echo.HandlerFunc) {
 	e.HEAD(path, h)
 }
 
-// renderPath renders a route-table path; it is the render cache's
-// RenderFunc. Not-found states come back as *NotFoundError, uncached.
-func (s *Server) renderPath(ctx context.Context, path string) (*ssr.Page, error) {
-	r, p, ok := s.routeFor(path)
-	if !ok {
-		return nil, ErrNotFound
-	}
-	pg, err := r.Load(ctx, s, p)
-	if err != nil {
-		return nil, err
-	}
-	if !r.Indexable {
-		pg.Head.NoIndex = true
-	}
-	body, err := s.renderDoc(ctx, r.Page, path, pg)
-	if err != nil {
-		return nil, err
-	}
-	return ssr.NewPage(http.StatusOK, body).Compact(), nil
-}
-
-func (s *Server) renderDoc(ctx context.Context, kind, path string, pg page) ([]byte, error) {
-	return s.engine.Render(ctx, kind, s.pageProps(ctx, path, pg), ssr.DocumentOptions{Hydrate: true, Icons: s.icons})
-}
-
-// pageProps are the props a page component renders from.
-func (s *Server) pageProps(ctx context.Context, path string, pg page) PageProps {
-	b, av := s.business(ctx), s.availability(ctx)
-	rating := s.reviewFigures(ctx)
-	crumbs := []BreadcrumbLink{}
-	for _, c := range pg.Head.Crumbs {
-		crumbs = append(crumbs, BreadcrumbLink{Name: c.Name, Href: c.Path})
-	}
-	return PageProps{Head: s.head(b, av, rating, pg.Head), Site: s.siteProps(b, av), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
-}
-
-// renderFixed renders the generic 404 and the 500 page. The 500 page is
-// kept from boot so it can be served when rendering itself fails.
-func (s *Server) renderFixed(ctx context.Context) error {
-	nf, err := s.renderNotFound(ctx, &NotFoundError{})
-	if err != nil {
-		return fmt.Errorf("render 404 page: %w", err)
-	}
-	body, err := s.renderDoc(ctx, "error", "/500", page{
-		Data: map[string]string{"detail": ""},
-		Head: headSpec{Title: "Something went wrong", Description: "This page could not be loaded.", Path: "/", NoIndex: true},
-	})
-	if err != nil {
-		return fmt.Errorf("render 500 page: %w", err)
-	}
-	s.fixedMu.Lock()
-	s.notFound = nf
-	s.errPage = ssr.NewPage(http.StatusInternalServerError, body)
-	s.fixedMu.Unlock()
-	return nil
-}
-
-func (s *Server) renderNotFound(ctx context.Context, nf *NotFoundError) (*ssr.Page, error) {
-	title := "Page Not Found"
-	if nf.Title != "" {
-		title = nf.Title
-	}
-	body, err := s.renderDoc(ctx, "not-found", "/404", page{
-		Data: map[string]string{"title": nf.Title, "message": nf.Message, "linkHref": nf.LinkHref, "linkText": nf.LinkText},
-		Head: headSpec{Title: title + " | 404", Description: "The page you are looking for does not exist.", Path: "/", NoIndex: true},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return ssr.NewPage(http.StatusNotFound, body), nil
-}
-
-// maxNotFoundPages bounds the cache of specific not-found pages: their key
-// includes a user-chosen slug, so it must not grow without limit.
-const maxNotFoundPages = 256
-
-func (s *Server) notFoundPage(ctx context.Context, nf *NotFoundError) (*ssr.Page, error) {
-	if nf.Title == "" {
-		s.fixedMu.RLock()
-		defer s.fixedMu.RUnlock()
-		if s.notFound == nil {
-			return nil, errors.New("404 page not rendered")
-		}
-		return s.notFound, nil
-	}
-	key := nf.Title + "\x00" + nf.Message
-	s.nfMu.Lock()
-	p, ok := s.nfCache[key]
-	s.nfMu.Unlock()
-	if ok {
-		return p, nil
-	}
-	p, err := s.renderNotFound(ctx, nf)
-	if err != nil {
-		return nil, err
-	}
-	s.nfMu.Lock()
-	if len(s.nfOrder) >= maxNotFoundPages {
-		delete(s.nfCache, s.nfOrder[0])
-		s.nfOrder = s.nfOrder[1:]
-	}
-	s.nfCache[key] = p
-	s.nfOrder = append(s.nfOrder, key)
-	s.nfMu.Unlock()
-	return p, nil
-}
-
 // HashConcurrency is how many PIN or password hash comparisons run at
 // once, server-wide: one, so a burst of guesses uses at most one core and
 // the other keeps serving pages. HashWait is how long a sign-in waits for
@@ -566,146 +362,8 @@ const (
 	EstimateWindow         = 10 * time.Minute
 )
 
-const htmlType = "text/html; charset=utf-8"
-
-// servePage answers every public page from the render cache.
-func (s *Server) servePage(c echo.Context) error {
-	r := c.Request()
-	path := r.URL.Path
-	// No page has an empty segment, a backslash or a control character in
-	// its path, and such paths are what turns a same-site redirect into an
-	// off-site one (//host, /\host, /%2fhost, /<tab>/host all read as
-	// another host to a browser). They are simply not found.
-	if !cleanPath(path) {
-		return ErrNotFound
-	}
-	// One trailing-slash policy: none, except the root.
-	if path != "/" && strings.HasSuffix(path, "/") {
-		return localRedirect(c, strings.TrimSuffix(path, "/"), r.URL.RawQuery)
-	}
-	if to, ok := redirects[path]; ok {
-		return localRedirect(c, to, r.URL.RawQuery)
-	}
-	if s.cfg.Dev() {
-		if err := s.engine.BuildErr(); err != nil {
-			return err
-		}
-	}
-	if dyn, ok := s.dynamicPages[path]; ok {
-		return dyn(c)
-	}
-	if _, _, ok := s.routeFor(path); !ok {
-		return ErrNotFound
-	}
-	p, err := s.cache.Get(r.Context(), path)
-	if err != nil {
-		return err
-	}
-	ssr.Serve(c.Response(), r, p, htmlType, s.pageCC)
-	return nil
-}
-
-// cleanPath reports whether a decoded request path is one the site could
-// serve: absolute, without empty segments (a single trailing slash
-// aside), backslashes or control characters.
-func cleanPath(p string) bool {
-	if !strings.HasPrefix(p, "/") || strings.Contains(strings.TrimSuffix(p, "/"), "//") && p != "/" {
-		return false
-	}
-	for i := 0; i < len(p); i++ {
-		if b := p[i]; b < 0x20 || b == 0x7f || b == '\\' {
-			return false
-		}
-	}
-	return true
-}
-
-// localRedirect answers a permanent redirect to a path on this site. The
-// target is re-encoded, and refused (404) unless it is a clean absolute
-// path, so no redirect can ever leave the site whatever the input's
-// encoding.
-func localRedirect(c echo.Context, path, rawQuery string) error {
-	if path == "" {
-		path = "/"
-	}
-	if !cleanPath(path) || strings.HasPrefix(path, "//") {
-		return ErrNotFound
-	}
-	loc := (&url.URL{Path: path}).EscapedPath()
-	if !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") {
-		return ErrNotFound
-	}
-	if q := sanitizeQuery(rawQuery); q != "" {
-		loc += "?" + q
-	}
-	return c.Redirect(http.StatusMovedPermanently, loc)
-}
-
-// sanitizeQuery re-encodes a raw query so that it cannot carry control
-// characters into the Location header.
-func sanitizeQuery(q string) string {
-	if q == "" {
-		return ""
-	}
-	v, err := url.ParseQuery(q)
-	if err != nil {
-		return ""
-	}
-	return v.Encode()
-}
-
-// redirects are permanent moves of earlier or alias routes.
-var redirects = map[string]string{}
-
-func (s *Server) serveAsset(c echo.Context) error {
-	a := s.engine.Asset(c.Request().URL.Path)
-	if a == nil {
-		return ErrNotFound
-	}
-	serveAsset(c, a, "public, max-age=31536000, immutable")
-	return nil
-}
-
-func (s *Server) serveStatic(c echo.Context) error {
-	a := s.static[c.Request().URL.Path]
-	if a == nil {
-		return ErrNotFound
-	}
-	serveAsset(c, a, "public, max-age=86400")
-	return nil
-}
-
-func serveAsset(c echo.Context, a *ssr.Asset, cacheControl string) {
-	p := &ssr.Page{Status: http.StatusOK, Body: a.Body, Gzip: a.Gzip, Brotli: a.Brotli, ETag: a.ETag}
-	ssr.Serve(c.Response(), c.Request(), p, a.ContentType, cacheControl)
-}
-
-// loadStatic reads static/ into memory, pre-compressed, at boot.
-func loadStatic(dir string) (map[string]*ssr.Asset, error) {
-	out := map[string]*ssr.Asset{}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("static files: %w", err)
-	}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		a := ssr.NewAsset(e.Name(), b)
-		if strings.HasSuffix(e.Name(), ".webmanifest") {
-			a.ContentType = "application/manifest+json"
-		}
-		out["/"+e.Name()] = a
-	}
-	return out, nil
-}
-
 func (s *Server) healthz(c echo.Context) error {
-	warm := s.cache.LastWarm() > 0
+	warm := s.Cache().LastWarm() > 0
 	ready := warm && !s.draining.Load()
 	c.Response().Header().Set("Cache-Control", "no-store")
 	if !s.healthDetailsAllowed(c) {
@@ -720,21 +378,17 @@ func (s *Server) healthz(c echo.Context) error {
 	}
 	status, code := "ok", http.StatusOK
 	dbStatus := "ok"
-	if s.store != nil {
-		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
-		defer cancel()
-		if err := s.store.Ping(ctx); err != nil {
-			dbStatus, status, code = "unavailable", "degraded", http.StatusServiceUnavailable
-		}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		dbStatus, status, code = "unavailable", "degraded", http.StatusServiceUnavailable
 	}
 	out := map[string]any{
 		"status": status, "db": dbStatus, "ready": ready, "draining": s.draining.Load(),
-		"cache": map[string]any{"pages": s.cache.Len(), "version": s.cache.Version(), "lastWarmMs": s.cache.LastWarm().Milliseconds(), "warm": warm},
+		"cache": map[string]any{"pages": s.Cache().Len(), "version": s.Cache().Version(), "lastWarmMs": s.Cache().LastWarm().Milliseconds(), "warm": warm},
 	}
 	s.leadHealth(c.Request().Context(), out, dbStatus == "ok")
-	if s.sync != nil {
-		out["content"] = map[string]any{"version": s.sync.Version(), "shared": s.sync.Shared(), "listening": s.sync.Listening()}
-	}
+	out["content"] = map[string]any{"version": s.sync.Version(), "shared": s.sync.Shared(), "listening": s.sync.Listening()}
 	// ?ready=1 is the load balancer's readiness check: 503 until the
 	// first warm-up is done, and from the moment a shutdown begins.
 	if c.QueryParam("ready") == "1" && !ready {
@@ -795,7 +449,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		return
 	}
 	if s.cfg.Dev() {
-		if berr := s.engine.BuildErr(); berr != nil {
+		if berr := s.pages.BuildErr(); berr != nil {
 			devError(c, "Build failed", berr)
 			return
 		}
@@ -805,23 +459,20 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		}
 	}
 	if status == http.StatusNotFound {
-		var nf *NotFoundError
+		var nf *site.NotFoundError
 		if !errors.As(err, &nf) {
-			nf = &NotFoundError{}
+			nf = &site.NotFoundError{}
 		}
-		if p, perr := s.notFoundPage(r.Context(), nf); perr == nil {
-			ssr.Serve(c.Response(), r, p, htmlType, "no-store")
+		if p, perr := s.pages.NotFoundPage(r.Context(), nf); perr == nil {
+			ssr.Serve(c.Response(), r, p, pages.HTMLType, "no-store")
 			return
 		}
 	}
 	if status >= 500 {
-		s.fixedMu.RLock()
-		p := s.errPage
-		s.fixedMu.RUnlock()
-		if p != nil {
+		if p := s.pages.ErrorPage(); p != nil {
 			ep := *p
 			ep.Status = status
-			ssr.Serve(c.Response(), r, &ep, htmlType, "no-store")
+			ssr.Serve(c.Response(), r, &ep, pages.HTMLType, "no-store")
 			return
 		}
 	}

@@ -13,8 +13,11 @@ import (
 func servicePaths(t *testing.T, srv *Server) []string {
 	t.Helper()
 	var out []string
-	for _, r := range serviceRoutes() {
-		out = append(out, r.Paths(srv.content)...)
+	for _, r := range srv.site.Routes() {
+		switch r.Page {
+		case "services", "service", "water-landing":
+			out = append(out, r.Paths(srv.site.Content())...)
+		}
 	}
 	return out
 }
@@ -76,15 +79,15 @@ func TestServiceRoutesTable(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	paths := servicePaths(t, srv)
 	want := map[string]string{"/services": "high", "/water-damage-restoration-atlanta": "high"}
-	for _, sv := range srv.content.Services {
+	for _, sv := range srv.site.Content().Services {
 		if sv.Primary {
 			want["/services/"+sv.Slug] = "high"
 		} else {
 			want["/services/"+sv.Slug] = "medium"
 		}
 	}
-	if len(srv.content.Services) != 9 {
-		t.Errorf("%d services in content, want 9", len(srv.content.Services))
+	if len(srv.site.Content().Services) != 9 {
+		t.Errorf("%d services in content, want 9", len(srv.site.Content().Services))
 	}
 	seen := map[string]bool{}
 	for _, p := range paths {
@@ -92,7 +95,7 @@ func TestServiceRoutesTable(t *testing.T) {
 			t.Errorf("%s expanded twice", p)
 		}
 		seen[p] = true
-		r, _, ok := srv.routeFor(p)
+		r, _, ok := srv.site.Lookup(p)
 		if !ok {
 			t.Errorf("%s has no route", p)
 			continue
@@ -110,8 +113,17 @@ func TestServiceRoutesTable(t *testing.T) {
 		}
 	}
 	// The concrete medium-priority routes name exactly the supplementary services.
-	for _, slug := range supplementaryServices {
-		sv, ok := srv.content.Service(slug)
+	var supplementary []string
+	for _, r := range srv.site.Routes() {
+		if slug, ok := strings.CutPrefix(r.Pattern, "/services/"); ok && !r.IsDynamic() && r.Priority == "medium" {
+			supplementary = append(supplementary, slug)
+		}
+	}
+	if len(supplementary) != 3 {
+		t.Errorf("medium-priority service routes %v, want the 3 supplementary services", supplementary)
+	}
+	for _, slug := range supplementary {
+		sv, ok := srv.site.Content().Service(slug)
 		if !ok || sv.Primary {
 			t.Errorf("supplementary service %s missing or primary", slug)
 		}
@@ -186,8 +198,8 @@ func TestServicePagesHead(t *testing.T) {
 func TestServiceDetailContent(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	h := srv.Handler()
-	primary := srv.content.PrimaryServices()
-	for _, sv := range srv.content.Services {
+	primary := srv.site.Content().PrimaryServices()
+	for _, sv := range srv.site.Content().Services {
 		p := "/services/" + sv.Slug
 		r := get(t, h, p)
 		if r.StatusCode != 200 {
@@ -288,13 +300,13 @@ func TestServicesListing(t *testing.T) {
 			t.Errorf("/services lacks %q", w)
 		}
 	}
-	for _, f := range srv.content.FAQs["services"] {
+	for _, f := range srv.site.Content().FAQs["services"] {
 		if !strings.Contains(txt, f.Question) || !strings.Contains(txt, f.Answer) {
 			t.Errorf("/services lacks FAQ %q", f.Question)
 		}
 	}
 	cards := find(r.Doc, func(n *html.Node) bool { return n.Data == "li" && strings.Contains(attr(n, "class"), "svc-card") })
-	primary := srv.content.PrimaryServices()
+	primary := srv.site.Content().PrimaryServices()
 	if len(cards) != len(primary) || len(cards) != 6 {
 		t.Fatalf("%d service cards, want 6", len(cards))
 	}
@@ -377,7 +389,7 @@ func TestServiceRedirects(t *testing.T) {
 			t.Errorf("%s: status %d", to, r.StatusCode)
 		}
 	}
-	for _, p := range srv.AllPaths() {
+	for _, p := range srv.site.AllPaths() {
 		if p == "/services/insurance-help" || p == "/water-damage-cleanup-restoration" {
 			t.Errorf("redirected path %s is in the route table's paths", p)
 		}

@@ -53,8 +53,8 @@ func TestSitemapListsEveryIndexableRoute(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	body := get(t, srv.Handler(), "/sitemap.xml").Body
 	n := 0
-	for _, r := range srv.Routes() {
-		for _, p := range r.Paths(srv.content) {
+	for _, r := range srv.site.Routes() {
+		for _, p := range r.Paths(srv.site.Content()) {
 			in := strings.Contains(body, "<loc>"+testBase+p+"</loc>")
 			if r.InSitemap && r.Indexable && !in {
 				t.Errorf("sitemap lacks %s", p)

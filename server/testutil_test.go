@@ -18,16 +18,17 @@ import (
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/site"
 	"github.com/atlanta-restoration/site/ssr"
 )
 
 var (
-	quiet      = slog.New(slog.NewTextHandler(io.Discard, nil))
-	engineOnce sync.Once
-	engine     *ssr.Engine
-	engineErr  error
-	siteOnce   sync.Once
-	site       *content.Site
+	quiet       = slog.New(slog.NewTextHandler(io.Discard, nil))
+	engineOnce  sync.Once
+	engine      *ssr.Engine
+	engineErr   error
+	siteOnce    sync.Once
+	testContent *content.Site
 )
 
 const testBase = "https://www.example-restoration.test"
@@ -57,20 +58,19 @@ func newTestServer(t testing.TB, env map[string]string) (*Server, *db.Store) {
 	cfg := testConfig(t, env)
 	siteOnce.Do(func() {
 		var err error
-		site, err = content.Load()
+		testContent, err = content.Load()
 		if err != nil {
 			panic(err)
 		}
 	})
 	engineOnce.Do(func() {
-		s := &Server{}
-		engine, engineErr = ssr.NewEngine(ssr.EngineOptions{Root: cfg.SourceDir, Kinds: s.PageKinds(), FullKinds: FullHydrationKinds, PoolSize: 2, Timeout: 20 * time.Second, Log: quiet})
+		engine, engineErr = ssr.NewEngine(ssr.EngineOptions{Root: cfg.SourceDir, Kinds: site.PageKinds(), FullKinds: site.FullHydrationKinds, PoolSize: 2, Timeout: 20 * time.Second, Log: quiet})
 	})
 	if engineErr != nil {
 		t.Fatal(engineErr)
 	}
 	store := db.NewTestSQLite(t)
-	srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: site, Engine: engine, NoWarm: true})
+	srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: testContent, Engine: engine, NoWarm: true})
 	if err != nil {
 		t.Fatal(err)
 	}

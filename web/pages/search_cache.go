@@ -1,4 +1,4 @@
-package server
+package pages
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/search"
+	"github.com/atlanta-restoration/site/web/httperr"
 )
 
 // Search results are the one public page a visitor (or a bot) can ask
@@ -120,7 +121,7 @@ func (c *searchShells) invalidate() {
 }
 
 // errSearchBusy answers a search whose turn was too far away.
-var errSearchBusy = &StatusError{Status: http.StatusServiceUnavailable, Message: "Search is busy right now. Please try again in a moment.", Quiet: true}
+var errSearchBusy = &httperr.Error{Status: http.StatusServiceUnavailable, Message: "Search is busy right now. Please try again in a moment.", Quiet: true}
 
 // searchBuf is the memory one results page is written and compressed
 // in, reused from search to search (ssr.Serve has written it out when

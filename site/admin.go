@@ -1,12 +1,9 @@
-package server
+package site
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/atlanta-restoration/site/admin"
-
-	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/content"
 )
@@ -53,7 +50,7 @@ func adminRoutes() []Route {
 	}
 }
 
-func loadAdmin(_ context.Context, s *Server, p params) (page, error) {
+func loadAdmin(_ context.Context, s *Site, p Params) (Page, error) {
 	slug := p["page"]
 	for _, ap := range AdminPages {
 		if ap.Slug != slug {
@@ -63,7 +60,7 @@ func loadAdmin(_ context.Context, s *Server, p params) (page, error) {
 		if slug != "" {
 			path += "/" + slug
 		}
-		h := headSpec{Title: ap.Title + " | Admin", Description: "Admin area: " + ap.Title + ".", Path: path, NoIndex: true,
+		h := HeadSpec{Title: ap.Title + " | Admin", Description: "Admin area: " + ap.Title + ".", Path: path, NoIndex: true,
 			Crumbs: []Crumb{{"Admin", "/admin"}}}
 		if slug == "indexnow" {
 			h.Title = "SEO & IndexNow | Admin"
@@ -72,31 +69,7 @@ func loadAdmin(_ context.Context, s *Server, p params) (page, error) {
 		if slug != "" {
 			h.Crumbs = append(h.Crumbs, Crumb{ap.Title, path})
 		}
-		return page{Data: AdminData{Page: slug, Pages: AdminPages}, Head: h}, nil
+		return Page{Data: AdminData{Page: slug, Pages: AdminPages}, Head: h}, nil
 	}
-	return page{}, ErrNotFound
-}
-
-// RouteInfo describes a route for the admin health monitor.
-type RouteInfo struct {
-	Path       string `json:"path"`
-	Pattern    string `json:"pattern"`
-	Component  string `json:"component"`
-	IsDynamic  bool   `json:"isDynamic"`
-	Priority   string `json:"priority"`
-	ChangeFreq string `json:"changefreq"`
-	InSitemap  bool   `json:"includeInSitemap"`
-	Indexable  bool   `json:"indexable"`
-}
-
-// adminRoutesInfo lists every concrete route of the table.
-func (s *Server) adminRoutesInfo(c echo.Context) error {
-	out := []RouteInfo{}
-	for _, r := range s.routes {
-		for _, p := range r.Paths(s.content) {
-			out = append(out, RouteInfo{Path: p, Pattern: r.Pattern, Component: r.Page, IsDynamic: r.IsDynamic(), Priority: r.Priority,
-				ChangeFreq: r.ChangeFreq, InSitemap: r.InSitemap && r.Indexable, Indexable: r.Indexable})
-		}
-	}
-	return c.JSON(http.StatusOK, RoutesInfo{BaseURL: s.cfg.BaseURL, Routes: out})
+	return Page{}, ErrNotFound
 }

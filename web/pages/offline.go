@@ -1,4 +1,4 @@
-package server
+package pages
 
 import (
 	"bytes"
@@ -38,7 +38,7 @@ const swNetworkTimeout = 3000 // ms
 
 // offlineFiles are /offline and /sw.js for one content version.
 type offlineFiles struct {
-	version uint64 // s.cache.Version() they were built for
+	version uint64 // the render cache version they were built for
 	page    *ssr.Asset
 	worker  *ssr.Asset
 	swID    string
@@ -147,12 +147,12 @@ async function networkFirst(req, url) {
 
 // offline returns /offline and /sw.js for the current content version,
 // building them after a change (settings save, deploy, invalidation).
-func (s *Server) offline(ctx context.Context) *offlineFiles {
-	v := s.cache.Version()
-	if f := s.offlineCache.Load(); f != nil && f.version == v {
+func (h *Handler) offline(ctx context.Context) *offlineFiles {
+	v := h.cache.Version()
+	if f := h.offlineCache.Load(); f != nil && f.version == v {
 		return f
 	}
-	b, av := s.business(ctx), s.availability(ctx)
+	b, av := h.settings.Business(ctx), h.settings.Availability(ctx)
 	phone := av.Phone
 	if phone == "" || !av.EmergencyMode {
 		phone = b.Phone
@@ -161,13 +161,13 @@ func (s *Server) offline(ctx context.Context) *offlineFiles {
 	view := offlineView{Name: b.Name, Phone: phone, Tel: template.URL(config.TelHref(phone)), Emergency: av.EmergencyMode,
 		Hours: av.Hours.Text(), Street: b.Street, Locality: b.City + ", " + b.State + " " + b.Zip}
 	if err := offlineTmpl.Execute(&buf, view); err != nil {
-		s.log.Error("offline page", "err", err)
+		h.log.Error("offline page", "err", err)
 	}
 	page := ssr.NewAsset("offline.html", buf.Bytes())
-	id := offlineVersion(s.engine.BuildID(), buf.Bytes())
+	id := offlineVersion(h.engine.BuildID(), buf.Bytes())
 	js := strings.NewReplacer("__VERSION__", id, "__TIMEOUT__", strconv.Itoa(swNetworkTimeout)).Replace(swSource)
 	f := &offlineFiles{version: v, page: page, worker: ssr.NewAsset("sw.js", []byte(js)), swID: id}
-	s.offlineCache.Store(f)
+	h.offlineCache.Store(f)
 	return f
 }
 
@@ -180,17 +180,17 @@ func offlineVersion(buildID string, page []byte) string {
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
-// serveServiceWorker answers /sw.js. no-cache: the browser revalidates it
-// on every update check (304 while unchanged), so a deploy's worker is
+// ServiceWorker answers /sw.js. no-cache: the browser revalidates it on
+// every update check (304 while unchanged), so a deploy's worker is
 // picked up on the next visit.
-func (s *Server) serveServiceWorker(c echo.Context) error {
-	serveAsset(c, s.offline(c.Request().Context()).worker, "no-cache")
+func (h *Handler) ServiceWorker(c echo.Context) error {
+	serveAsset(c, h.offline(c.Request().Context()).worker, "no-cache")
 	return nil
 }
 
-// serveOffline answers /offline, the page the worker precaches.
-func (s *Server) serveOffline(c echo.Context) error {
+// Offline answers /offline, the page the worker precaches.
+func (h *Handler) Offline(c echo.Context) error {
 	c.Response().Header().Set("X-Robots-Tag", "noindex, nofollow")
-	serveAsset(c, s.offline(c.Request().Context()).page, "no-cache")
+	serveAsset(c, h.offline(c.Request().Context()).page, "no-cache")
 	return nil
 }

@@ -1,10 +1,11 @@
-package server
+package site
 
 import (
 	"strings"
 
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/reviews"
+	"github.com/atlanta-restoration/site/settings"
 	"github.com/atlanta-restoration/site/ssr"
 )
 
@@ -34,8 +35,8 @@ type Geo struct {
 // Crumb is one breadcrumb.
 type Crumb struct{ Name, Path string }
 
-// headSpec is what a loader says about its page's head.
-type headSpec struct {
+// HeadSpec is what a loader says about its page's head.
+type HeadSpec struct {
 	Title       string
 	Description string
 	Keywords    []string
@@ -54,7 +55,7 @@ const (
 
 // head builds a page's head. rating goes into the business's structured
 // data only when it qualifies (reviews.Figures.AggregateRating).
-func (s *Server) head(b config.Business, av Availability, rating reviews.Figures, h headSpec) Head {
+func (s *Site) head(b config.Business, av settings.Availability, rating reviews.Figures, h HeadSpec) Head {
 	robots := "index, follow, max-image-preview:large"
 	if h.NoIndex {
 		robots = "noindex, nofollow"
@@ -78,10 +79,10 @@ func (s *Server) head(b config.Business, av Availability, rating reviews.Figures
 		Title:       h.Title,
 		Description: h.Description,
 		Keywords:    kw,
-		Canonical:   s.abs(h.Path),
+		Canonical:   s.Abs(h.Path),
 		Robots:      robots,
 		OGType:      og,
-		Image:       s.abs("/og-image.png"),
+		Image:       s.Abs("/og-image.png"),
 		JSONLD:      []string{js},
 		Geo: Geo{
 			Region:    "US-GA",
@@ -91,29 +92,21 @@ func (s *Server) head(b config.Business, av Availability, rating reviews.Figures
 	}
 }
 
-// abs makes an absolute URL from a site path.
-func (s *Server) abs(path string) string {
-	if path == "" {
-		path = "/"
-	}
-	return s.cfg.BaseURL + path
-}
-
 // website is the business's public address: the saved setting, else BASE_URL.
-func (s *Server) website(b config.Business) string {
+func (s *Site) website(b config.Business) string {
 	if b.Website != "" {
 		return strings.TrimRight(b.Website, "/") + "/"
 	}
-	return s.abs("/")
+	return s.Abs("/")
 }
 
 // localBusiness is the business's structured data. Its opening hours
 // follow the 24/7 emergency mode: open every day around the clock (spec 9),
 // or the business hours from System Settings. It carries aggregateRating
 // only with Google Places' own figures behind it (ADR 021).
-func (s *Server) localBusiness(b config.Business, av Availability, rating reviews.Figures) map[string]any {
+func (s *Site) localBusiness(b config.Business, av settings.Availability, rating reviews.Figures) map[string]any {
 	desc := "Licensed water, fire and storm damage restoration and general contractor serving metro Atlanta, Georgia, 24/7."
-	openingHours, spec := openAllWeek()
+	openingHours, spec := settings.OpenAllWeek()
 	var hours any = openingHours
 	var hoursSpec any = spec
 	if !av.EmergencyMode && len(av.Hours) > 0 {
@@ -122,12 +115,12 @@ func (s *Server) localBusiness(b config.Business, av Availability, rating review
 	}
 	lb := map[string]any{
 		"@type":       []string{"LocalBusiness", "GeneralContractor"},
-		"@id":         s.abs("/#business"),
+		"@id":         s.Abs("/#business"),
 		"name":        b.Name,
 		"url":         s.website(b),
 		"telephone":   "+1-" + dashed(config.PhoneDigits(b.Phone)),
-		"image":       s.abs("/og-image.png"),
-		"logo":        s.abs("/favicon.svg"),
+		"image":       s.Abs("/og-image.png"),
+		"logo":        s.Abs("/favicon.svg"),
 		"priceRange":  "$$",
 		"description": desc,
 		"address": map[string]any{
@@ -154,7 +147,7 @@ func (s *Server) localBusiness(b config.Business, av Availability, rating review
 	return lb
 }
 
-func (s *Server) areaServed() []map[string]any {
+func (s *Site) areaServed() []map[string]any {
 	var out []map[string]any
 	for _, c := range s.content.Counties {
 		out = append(out, map[string]any{"@type": "AdministrativeArea", "name": c.Name + " County, Georgia"})
@@ -162,30 +155,30 @@ func (s *Server) areaServed() []map[string]any {
 	return out
 }
 
-func (s *Server) organization(b config.Business) map[string]any {
+func (s *Site) organization(b config.Business) map[string]any {
 	return map[string]any{
-		"@type": "Organization", "@id": s.abs("/#organization"), "name": b.Name, "url": s.website(b),
-		"logo": s.abs("/favicon.svg"), "telephone": "+1-" + dashed(config.PhoneDigits(b.Phone)),
+		"@type": "Organization", "@id": s.Abs("/#organization"), "name": b.Name, "url": s.website(b),
+		"logo": s.Abs("/favicon.svg"), "telephone": "+1-" + dashed(config.PhoneDigits(b.Phone)),
 		"sameAs": nonEmpty(b.Facebook, b.Instagram, b.YouTube, b.Yelp),
 	}
 }
 
-func (s *Server) webSite(b config.Business) map[string]any {
+func (s *Site) webSite(b config.Business) map[string]any {
 	return map[string]any{
-		"@type": "WebSite", "@id": s.abs("/#website"), "name": b.Name, "url": s.abs("/"),
-		"publisher": map[string]any{"@id": s.abs("/#organization")},
+		"@type": "WebSite", "@id": s.Abs("/#website"), "name": b.Name, "url": s.Abs("/"),
+		"publisher": map[string]any{"@id": s.Abs("/#organization")},
 		"potentialAction": map[string]any{
 			"@type":       "SearchAction",
-			"target":      map[string]any{"@type": "EntryPoint", "urlTemplate": s.abs("/search?q={search_term_string}")},
+			"target":      map[string]any{"@type": "EntryPoint", "urlTemplate": s.Abs("/search?q={search_term_string}")},
 			"query-input": "required name=search_term_string",
 		},
 	}
 }
 
-func (s *Server) breadcrumbs(crumbs []Crumb) map[string]any {
-	items := []map[string]any{{"@type": "ListItem", "position": 1, "name": "Home", "item": s.abs("/")}}
+func (s *Site) breadcrumbs(crumbs []Crumb) map[string]any {
+	items := []map[string]any{{"@type": "ListItem", "position": 1, "name": "Home", "item": s.Abs("/")}}
 	for i, c := range crumbs {
-		items = append(items, map[string]any{"@type": "ListItem", "position": i + 2, "name": c.Name, "item": s.abs(c.Path)})
+		items = append(items, map[string]any{"@type": "ListItem", "position": i + 2, "name": c.Name, "item": s.Abs(c.Path)})
 	}
 	return map[string]any{"@type": "BreadcrumbList", "itemListElement": items}
 }

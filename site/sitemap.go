@@ -1,17 +1,11 @@
-package server
+package site
 
 import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
-	"sync"
-
-	"github.com/labstack/echo/v4"
-
-	"github.com/atlanta-restoration/site/ssr"
 )
 
 // Sitemap priorities (spec 9): high 0.9, medium 0.7, other 0.5.
@@ -29,21 +23,21 @@ type SitemapURL struct {
 }
 
 // SitemapURLs lists every indexable route of the table, in table order.
-func (s *Server) SitemapURLs() []SitemapURL {
+func (s *Site) SitemapURLs() []SitemapURL {
 	var out []SitemapURL
 	for _, r := range s.routes {
 		if !r.InSitemap || !r.Indexable {
 			continue
 		}
 		for _, p := range r.Paths(s.content) {
-			out = append(out, SitemapURL{Loc: s.abs(p), LastMod: s.lastMod(p), ChangeFreq: r.ChangeFreq, Priority: priorities[r.Priority]})
+			out = append(out, SitemapURL{Loc: s.Abs(p), LastMod: s.lastMod(p), ChangeFreq: r.ChangeFreq, Priority: priorities[r.Priority]})
 		}
 	}
 	return out
 }
 
 // lastMod is an article's publish date, else the content's update date.
-func (s *Server) lastMod(path string) string {
+func (s *Site) lastMod(path string) string {
 	if slug, ok := strings.CutPrefix(path, "/blog/"); ok {
 		if a, ok := s.content.Article(slug); ok {
 			return a.PublishDate
@@ -53,7 +47,7 @@ func (s *Server) lastMod(path string) string {
 }
 
 // SitemapXML renders sitemap.xml.
-func (s *Server) SitemapXML() []byte {
+func (s *Site) SitemapXML() []byte {
 	var b bytes.Buffer
 	b.WriteString(xml.Header)
 	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
@@ -73,7 +67,7 @@ func xmlEscape(s string) string {
 
 // RobotsTxt renders robots.txt: the admin area, the APIs and every
 // non-indexable route are disallowed; crawl delay 1; the sitemap line.
-func (s *Server) RobotsTxt() []byte {
+func (s *Site) RobotsTxt() []byte {
 	dis := map[string]bool{"/admin": true, "/api/": true}
 	for _, r := range s.routes {
 		if !r.Indexable {
@@ -96,7 +90,7 @@ func (s *Server) RobotsTxt() []byte {
 	for _, k := range keys {
 		b.WriteString("Disallow: " + k + "\n")
 	}
-	fmt.Fprintf(&b, "Crawl-delay: %d\n\nSitemap: %s\n", CrawlDelay, s.abs("/sitemap.xml"))
+	fmt.Fprintf(&b, "Crawl-delay: %d\n\nSitemap: %s\n", CrawlDelay, s.Abs("/sitemap.xml"))
 	return b.Bytes()
 }
 
@@ -106,25 +100,4 @@ func staticPrefix(p string) string {
 		return p[:i]
 	}
 	return p
-}
-
-// serveGenerated serves sitemap.xml and robots.txt, generated and
-// compressed once per content version.
-func (s *Server) serveGenerated(contentType string, gen func() []byte) echo.HandlerFunc {
-	var (
-		mu      sync.Mutex
-		version uint64
-		cached  *ssr.Page
-	)
-	return func(c echo.Context) error {
-		v := s.cache.Version()
-		mu.Lock()
-		if cached == nil || version != v {
-			cached, version = ssr.NewPage(http.StatusOK, gen()), v
-		}
-		p := cached
-		mu.Unlock()
-		ssr.Serve(c.Response(), c.Request(), p, contentType, "public, max-age=3600")
-		return nil
-	}
 }

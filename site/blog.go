@@ -1,4 +1,4 @@
-package server
+package site
 
 import (
 	"context"
@@ -40,7 +40,7 @@ type BlogIndexData struct {
 	Articles []ArticleCard `json:"articles"`
 }
 
-func loadBlog(_ context.Context, s *Server, _ params) (page, error) {
+func loadBlog(_ context.Context, s *Site, _ Params) (Page, error) {
 	all := s.articleCards(s.content.Articles)
 	// Content loads them newest first; keep that order even if it changes.
 	sort.SliceStable(all, func(i, j int) bool { return all[i].PublishDate > all[j].PublishDate })
@@ -53,20 +53,20 @@ func loadBlog(_ context.Context, s *Server, _ params) (page, error) {
 	posts := make([]map[string]any, 0, len(s.content.Articles))
 	for _, a := range s.content.Articles {
 		posts = append(posts, map[string]any{
-			"@type": "BlogPosting", "headline": a.Title, "url": s.abs("/blog/" + a.Slug), "datePublished": a.PublishDate,
+			"@type": "BlogPosting", "headline": a.Title, "url": s.Abs("/blog/" + a.Slug), "datePublished": a.PublishDate,
 		})
 	}
-	return page{
+	return Page{
 		Data: BlogIndexData{Categories: s.content.Categories, Featured: s.articleCards(featured), Articles: all},
-		Head: headSpec{
+		Head: HeadSpec{
 			Title:       "Restoration Blog: Water, Fire & Storm Damage Guides",
 			Description: "Guides from our Atlanta restoration team on water, fire, storm and mold damage, insurance claims, prevention and rebuilding after a loss.",
 			Keywords:    []string{"restoration blog", "water damage tips Atlanta", "fire damage guide", "storm damage insurance claim", "mold prevention Georgia"},
 			Path:        "/blog",
 			Crumbs:      []Crumb{{"Blog", "/blog"}},
 			Extra: []map[string]any{{
-				"@type": "Blog", "@id": s.abs("/blog#blog"), "name": "Restoration Tips & Guides", "url": s.abs("/blog"),
-				"publisher": map[string]any{"@id": s.abs("/#organization")}, "blogPost": posts,
+				"@type": "Blog", "@id": s.Abs("/blog#blog"), "name": "Restoration Tips & Guides", "url": s.Abs("/blog"),
+				"publisher": map[string]any{"@id": s.Abs("/#organization")}, "blogPost": posts,
 			}},
 		},
 	}, nil
@@ -89,10 +89,10 @@ type BlogPostData struct {
 	RelatedLinks RelatedData   `json:"relatedLinks"`
 }
 
-func loadBlogPost(ctx context.Context, s *Server, p params) (page, error) {
+func loadBlogPost(ctx context.Context, s *Site, p Params) (Page, error) {
 	a, ok := s.content.Article(p["slug"])
 	if !ok {
-		return page{}, &NotFoundError{
+		return Page{}, &NotFoundError{
 			Title: "Blog Post Not Found", Message: "The blog post you're looking for doesn't exist.",
 			LinkHref: "/", LinkText: "Back to Home",
 		}
@@ -118,22 +118,22 @@ func loadBlogPost(ctx context.Context, s *Server, p params) (page, error) {
 	b := s.business(ctx)
 	path := "/blog/" + a.Slug
 	article := map[string]any{
-		"@type": "Article", "@id": s.abs(path) + "#article",
+		"@type": "Article", "@id": s.Abs(path) + "#article",
 		"headline": a.Title, "description": a.MetaDescription,
 		"datePublished": a.PublishDate, "dateModified": a.PublishDate,
-		"author":           map[string]any{"@type": "Organization", "name": b.Name, "url": s.abs("/about")},
-		"publisher":        map[string]any{"@id": s.abs("/#organization")},
-		"mainEntityOfPage": map[string]any{"@type": "WebPage", "@id": s.abs(path)},
-		"image":            s.abs("/og-image.png"),
+		"author":           map[string]any{"@type": "Organization", "name": b.Name, "url": s.Abs("/about")},
+		"publisher":        map[string]any{"@id": s.Abs("/#organization")},
+		"mainEntityOfPage": map[string]any{"@type": "WebPage", "@id": s.Abs(path)},
+		"image":            s.Abs("/og-image.png"),
 		"articleSection":   card.CategoryName,
 		"inLanguage":       "en-US",
 	}
 	if len(a.Keywords) > 0 {
 		article["keywords"] = a.Keywords
 	}
-	return page{
+	return Page{
 		Data: data,
-		Head: headSpec{
+		Head: HeadSpec{
 			Title: a.SEOTitle, Description: a.MetaDescription, Keywords: a.Keywords, Path: path, OGType: "article",
 			Crumbs: []Crumb{{"Blog", "/blog"}, {a.Title, path}},
 			Extra:  []map[string]any{article},

@@ -1,4 +1,4 @@
-package server
+package site
 
 import (
 	"context"
@@ -9,9 +9,6 @@ import (
 // The estimate page (/estimate and its thank-you state); the form's posts
 // are web/estimate's.
 
-// EstimateState is what the form hands back (web/estimate).
-type EstimateState = estimate.State
-
 // EstimateData is the estimate page's data.
 type EstimateData struct {
 	State *estimate.State `json:"state"`
@@ -20,18 +17,20 @@ type EstimateData struct {
 func estimateRoutes() []Route {
 	return []Route{
 		{Pattern: "/estimate", Page: "estimate", Priority: "medium", ChangeFreq: "monthly", InSitemap: true, Indexable: true,
-			Load: func(ctx context.Context, s *Server, _ params) (page, error) {
-				return s.estimatePage("/estimate", nil), nil
+			Load: func(ctx context.Context, s *Site, _ Params) (Page, error) {
+				return s.EstimatePage("/estimate", nil), nil
 			}},
 		{Pattern: "/estimate/thanks", Page: "estimate", Priority: "low", ChangeFreq: "yearly",
-			Load: func(ctx context.Context, s *Server, _ params) (page, error) {
-				return s.estimatePage("/estimate/thanks", &estimate.State{Values: estimate.Values{}, Errors: map[string]string{}, Success: true}), nil
+			Load: func(ctx context.Context, s *Site, _ Params) (Page, error) {
+				return s.EstimatePage("/estimate/thanks", &estimate.State{Values: estimate.Values{}, Errors: map[string]string{}, Success: true}), nil
 			}},
 	}
 }
 
-func (s *Server) estimatePage(path string, st *estimate.State) page {
-	h := headSpec{
+// EstimatePage is the estimate page at path (/estimate, or its thank-you
+// state) showing the form's state st (nil for an empty form).
+func (s *Site) EstimatePage(path string, st *estimate.State) Page {
+	h := HeadSpec{
 		Title:       "Free Restoration Estimate | Metro Atlanta",
 		Description: "Request a free estimate for water, fire, storm or mold damage repair or remodeling in metro Atlanta. We reply within 60 minutes for emergencies.",
 		Keywords:    []string{"free estimate", "restoration estimate Atlanta", "water damage estimate"},
@@ -43,11 +42,5 @@ func (s *Server) estimatePage(path string, st *estimate.State) page {
 		h.Path = path
 		h.Crumbs = []Crumb{{"Free Estimate", "/estimate"}, {"Thank You", path}}
 	}
-	return page{Data: EstimateData{State: st}, Head: h}
-}
-
-func (s *Server) renderEstimate(ctx context.Context, path string, st *estimate.State) ([]byte, error) {
-	pg := s.estimatePage(path, st)
-	pg.Head.NoIndex = true
-	return s.renderDoc(ctx, "estimate", path, pg)
+	return Page{Data: EstimateData{State: st}, Head: h}
 }

@@ -1,4 +1,4 @@
-package server
+package site
 
 import (
 	"context"
@@ -28,10 +28,10 @@ type PortfolioData struct {
 	Gallery *media.Gallery `json:"gallery"`
 }
 
-func loadPortfolio(ctx context.Context, s *Server, _ params) (page, error) {
-	return page{
+func loadPortfolio(ctx context.Context, s *Site, _ Params) (Page, error) {
+	return Page{
 		Data: PortfolioData{Gallery: s.gallery(ctx)},
-		Head: headSpec{
+		Head: HeadSpec{
 			Title:       "Our Work Portfolio | Restoration Projects in Atlanta",
 			Description: "Photos and videos of our water, fire and storm damage restoration and rebuild projects across metro Atlanta, from first mitigation to final walkthrough.",
 			Keywords:    []string{"restoration portfolio", "water damage before and after", "fire damage rebuild photos", "Atlanta contractor projects", "storm damage repair photos"},
@@ -47,7 +47,7 @@ type ContactData struct {
 	Counties []LinkItem `json:"counties"`
 }
 
-func (s *Server) countyLinks() []LinkItem {
+func (s *Site) countyLinks() []LinkItem {
 	out := []LinkItem{}
 	for _, c := range s.content.Counties {
 		out = append(out, LinkItem{Slug: c.Slug, Name: c.Name})
@@ -55,18 +55,18 @@ func (s *Server) countyLinks() []LinkItem {
 	return out
 }
 
-func loadContact(ctx context.Context, s *Server, _ params) (page, error) {
-	return page{
+func loadContact(ctx context.Context, s *Site, _ Params) (Page, error) {
+	return Page{
 		Data: ContactData{Counties: s.countyLinks()},
-		Head: headSpec{
+		Head: HeadSpec{
 			Title:       "Contact Us | 24/7 Restoration Help in Metro Atlanta",
 			Description: "Call our 24/7 line or request a free estimate online. We contact you within 60 minutes for emergencies and within 2 hours for general inquiries.",
 			Keywords:    []string{"contact restoration company", "emergency restoration phone Atlanta", "free restoration estimate", "water damage help Douglasville", "24/7 restoration contractor"},
 			Path:        "/contact",
 			Crumbs:      []Crumb{{"Contact Us", "/contact"}},
 			Extra: []map[string]any{{
-				"@type": "ContactPage", "@id": s.abs("/contact") + "#webpage", "url": s.abs("/contact"), "name": "Contact Us",
-				"about": map[string]any{"@id": s.abs("/#business")},
+				"@type": "ContactPage", "@id": s.Abs("/contact") + "#webpage", "url": s.Abs("/contact"), "name": "Contact Us",
+				"about": map[string]any{"@id": s.Abs("/#business")},
 			}},
 		},
 	}, nil
@@ -82,16 +82,16 @@ type EmergencyData struct {
 // emergencyServices are the service pages the emergency page points to.
 var emergencyServices = []string{"water-damage-restoration", "fire-damage-restoration", "storm-damage-repair", "emergency-cleanup", "mold-remediation", "roof-repair"}
 
-func loadEmergency(ctx context.Context, s *Server, _ params) (page, error) {
+func loadEmergency(ctx context.Context, s *Site, _ Params) (Page, error) {
 	var svcs []content.Service
 	for _, slug := range emergencyServices {
 		if sv, ok := s.content.Service(slug); ok {
 			svcs = append(svcs, *sv)
 		}
 	}
-	return page{
+	return Page{
 		Data: EmergencyData{Services: serviceCards(svcs), Counties: s.countyLinks()},
-		Head: headSpec{
+		Head: HeadSpec{
 			Title:       "24/7 Emergency Restoration | Water, Fire & Storm Help",
 			Description: "Burst pipe, fire or storm damage? What to do right now, and how our 24/7 crews reach most metro Atlanta homes within 60 minutes to stop the damage.",
 			Keywords:    []string{"emergency restoration Atlanta", "24/7 water damage", "emergency board up", "storm damage emergency tarp", "burst pipe emergency"},
@@ -116,24 +116,24 @@ var infoLeads = map[string]string{
 	"terms":   "The rules for using this website and what a website estimate request does and does not mean.",
 }
 
-func infoPage(slug string) func(context.Context, *Server, params) (page, error) {
-	return func(ctx context.Context, s *Server, _ params) (page, error) {
+func infoPage(slug string) func(context.Context, *Site, Params) (Page, error) {
+	return func(ctx context.Context, s *Site, _ Params) (Page, error) {
 		p, ok := s.content.Pages[slug]
 		if !ok {
-			return page{}, ErrNotFound
+			return Page{}, ErrNotFound
 		}
 		path := "/" + slug
-		h := headSpec{
+		h := HeadSpec{
 			Title: p.SEOTitle, Description: p.MetaDescription, Keywords: p.Keywords, Path: path,
 			Crumbs: []Crumb{{p.Title, path}},
 		}
 		if slug == "about" {
 			h.Extra = []map[string]any{{
-				"@type": "AboutPage", "@id": s.abs(path) + "#webpage", "url": s.abs(path), "name": p.Title,
-				"about": map[string]any{"@id": s.abs("/#organization")},
+				"@type": "AboutPage", "@id": s.Abs(path) + "#webpage", "url": s.Abs(path), "name": p.Title,
+				"about": map[string]any{"@id": s.Abs("/#organization")},
 			}}
 		}
-		return page{Data: InfoData{Slug: slug, Title: p.Title, Lead: infoLeads[slug], Content: p.Content}, Head: h}, nil
+		return Page{Data: InfoData{Slug: slug, Title: p.Title, Lead: infoLeads[slug], Content: p.Content}, Head: h}, nil
 	}
 }
 
@@ -169,7 +169,7 @@ func labelFromPath(p string) string {
 }
 
 // loadHTMLSitemap lists every indexable route of the table, grouped.
-func loadHTMLSitemap(_ context.Context, s *Server, _ params) (page, error) {
+func loadHTMLSitemap(_ context.Context, s *Site, _ Params) (Page, error) {
 	c := s.content
 	main := SitemapGroup{ID: "main", Title: "Main Pages", Links: []Link{}, Subs: []SitemapGroup{}}
 	services := SitemapGroup{ID: "services", Title: "Services", Href: "", Links: []Link{}, Subs: []SitemapGroup{}}
@@ -284,9 +284,9 @@ func loadHTMLSitemap(_ context.Context, s *Server, _ params) (page, error) {
 			groups = append(groups, g)
 		}
 	}
-	return page{
+	return Page{
 		Data: SitemapData{Groups: groups, Total: total},
-		Head: headSpec{
+		Head: HeadSpec{
 			Title:       "Sitemap | All Pages on Our Restoration Website",
 			Description: "Every page of our website in one place: restoration services, the counties and cities we serve across metro Atlanta, blog guides and company pages.",
 			Path:        "/sitemap",

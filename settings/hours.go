@@ -1,13 +1,10 @@
-package server
+package settings
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/atlanta-restoration/site/config"
 )
 
 // Business hours (System Settings, issue 9) are written in schema.org's
@@ -153,9 +150,9 @@ func (h Hours) Text() string {
 	return strings.Join(parts, "; ")
 }
 
-// hoursText is the visitors' text of saved hours; the default's when they
+// HoursText is the visitors' text of saved hours; the default's when they
 // do not parse.
-func hoursText(s string) string {
+func HoursText(s string) string {
 	h, err := ParseHours(s)
 	if err != nil {
 		h, _ = ParseHours(DefaultHours)
@@ -199,42 +196,9 @@ type Availability struct {
 	Hours Hours
 }
 
-// defaultAvailability is the state before anything is saved: 24/7, the
-// configured phone, the default hours.
-func defaultAvailability(b config.Business) Availability {
-	h, _ := ParseHours(DefaultHours)
-	return Availability{EmergencyMode: true, Phone: b.Phone, Hours: h}
-}
-
-// availabilityOf derives the availability from saved settings.
-func availabilityOf(st Settings) Availability {
-	h, err := ParseHours(st.BusinessHours)
-	if err != nil {
-		h, _ = ParseHours(DefaultHours)
-	}
-	a := Availability{EmergencyMode: st.EmergencyMode, Phone: st.Phone, Hours: h}
-	if st.EmergencyMode && st.EmergencyPhone != "" {
-		a.Phone = st.EmergencyPhone
-	}
-	return a
-}
-
-// availability reads the saved settings; without them (no database, or
-// a failed read) it is the default: 24/7 on the configured phone.
-func (s *Server) availability(ctx context.Context) Availability {
-	if s.store == nil {
-		return defaultAvailability(s.cfg.Business)
-	}
-	st, err := s.loadSettings(ctx)
-	if err != nil {
-		return defaultAvailability(s.cfg.Business)
-	}
-	return availabilityOf(st)
-}
-
-// openAllWeek is the structured data of emergency mode: open every day,
+// OpenAllWeek is the structured data of emergency mode: open every day,
 // around the clock (spec 9).
-func openAllWeek() (string, map[string]any) {
+func OpenAllWeek() (string, map[string]any) {
 	return "Mo-Su 00:00-23:59", map[string]any{
 		"@type":     "OpeningHoursSpecification",
 		"dayOfWeek": dayNames,

@@ -1,10 +1,11 @@
-package server
+package site
 
 import (
 	"context"
 
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
+	"github.com/atlanta-restoration/site/reviews"
 )
 
 // HomeData is the home page's data.
@@ -26,7 +27,7 @@ type HomeData struct {
 // LatestArticles is spec 9's "latest articles 6".
 const LatestArticles = 6
 
-func loadHome(ctx context.Context, s *Server, _ params) (page, error) {
+func loadHome(ctx context.Context, s *Site, _ Params) (Page, error) {
 	b := s.business(ctx)
 	var featured []ArticleCard
 	for _, a := range s.articleCards(s.content.Articles) {
@@ -40,12 +41,12 @@ func loadHome(ctx context.Context, s *Server, _ params) (page, error) {
 	if len(latest) > LatestArticles {
 		latest = latest[:LatestArticles]
 	}
-	return page{
+	return Page{
 		Data: HomeData{
 			HeroCity: b.City, HeroCounty: b.County,
 			Services:        serviceCards(s.content.PrimaryServices()),
 			Gallery:         s.gallery(ctx),
-			Reviews:         s.reviews(ctx),
+			Reviews:         s.reviews.Top(ctx),
 			Trust:           s.trustData(ctx),
 			Categories:      s.content.Categories,
 			Featured:        featured,
@@ -54,7 +55,7 @@ func loadHome(ctx context.Context, s *Server, _ params) (page, error) {
 			DescriptionFAQs: s.content.FAQs["homeDescriptions"],
 			Related:         s.related(""),
 		},
-		Head: headSpec{
+		Head: HeadSpec{
 			Title:       "Water, Fire & Storm Damage Restoration Atlanta | 24/7",
 			Description: "24/7 water, fire and storm damage restoration and licensed general contractor in metro Atlanta. IICRC certified, direct insurance billing, free estimates.",
 			Keywords:    []string{"water damage restoration Atlanta", "fire damage restoration", "storm damage repair", "general contractor Atlanta", "emergency restoration Douglasville"},
@@ -63,16 +64,15 @@ func loadHome(ctx context.Context, s *Server, _ params) (page, error) {
 	}, nil
 }
 
-// reviews reads the trust section's reviews; a failure is logged and the
-// block shows its empty prompt (spec 8: silent).
-func (s *Server) reviews(ctx context.Context) []db.Review {
-	if s.store == nil {
-		return []db.Review{}
-	}
-	rs, err := s.store.TopReviews(ctx)
-	if err != nil {
-		s.log.Error("reviews load failed", "err", err)
-		return []db.Review{}
-	}
-	return rs
+// TrustData is what the trust section shows besides the reviews.
+type TrustData struct {
+	Rating reviews.Figures `json:"rating"`
+	// CanFetch is set when Google Places is configured: the empty reviews
+	// block offers 'Click here to fetch reviews'. Otherwise it says that
+	// reviews are not fetched here and links to them on Google.
+	CanFetch bool `json:"canFetch"`
+}
+
+func (s *Site) trustData(ctx context.Context) TrustData {
+	return TrustData{Rating: s.reviews.Figures(ctx), CanFetch: s.reviews.Configured()}
 }

@@ -1,4 +1,4 @@
-package server
+package site
 
 import (
 	"context"
@@ -33,8 +33,8 @@ func serviceRoutes() []Route {
 		slug := slug
 		rs = append(rs, Route{
 			Pattern: "/services/" + slug, Page: "service", Priority: "medium", ChangeFreq: "monthly", InSitemap: true, Indexable: true,
-			Load: func(ctx context.Context, s *Server, _ params) (page, error) {
-				return loadService(ctx, s, params{"slug": slug})
+			Load: func(ctx context.Context, s *Site, _ Params) (Page, error) {
+				return loadService(ctx, s, Params{"slug": slug})
 			},
 		})
 	}
@@ -69,7 +69,7 @@ type ServicesData struct {
 	FAQs     []content.FAQ `json:"faqs"`
 }
 
-func loadServices(_ context.Context, s *Server, _ params) (page, error) {
+func loadServices(_ context.Context, s *Site, _ Params) (Page, error) {
 	var more []content.Service
 	for _, sv := range s.content.Services {
 		if !sv.Primary {
@@ -80,9 +80,9 @@ func loadServices(_ context.Context, s *Server, _ params) (page, error) {
 	if faqs == nil {
 		faqs = []content.FAQ{}
 	}
-	return page{
+	return Page{
 		Data: ServicesData{Services: serviceCards(s.content.PrimaryServices()), More: serviceCards(more), FAQs: faqs},
-		Head: headSpec{
+		Head: HeadSpec{
 			Title:       "Restoration & Construction Services | Metro Atlanta",
 			Description: "Every service we offer: water, fire and storm damage restoration, mold remediation, roof repair, remodeling and insurance claim help across metro Atlanta.",
 			Keywords:    []string{"restoration services Atlanta", "water damage restoration", "fire damage restoration", "storm damage repair", "mold remediation", "general contractor Atlanta"},
@@ -120,10 +120,10 @@ func serviceNotFound() *NotFoundError {
 	}
 }
 
-func loadService(_ context.Context, s *Server, p params) (page, error) {
+func loadService(_ context.Context, s *Site, p Params) (Page, error) {
 	sv, ok := s.content.Service(p["slug"])
 	if !ok {
-		return page{}, serviceNotFound()
+		return Page{}, serviceNotFound()
 	}
 	var rel []content.Service
 	for _, o := range s.content.PrimaryServices() {
@@ -137,14 +137,14 @@ func loadService(_ context.Context, s *Server, p params) (page, error) {
 	}
 	path := "/services/" + sv.Slug
 	card := serviceCards([]content.Service{*sv})[0]
-	return page{
+	return Page{
 		Data: ServiceData{
 			Service:         ServiceDetail{ServiceCard: card, Primary: sv.Primary, Body: sv.Body},
 			FAQs:            sv.FAQs,
 			RelatedServices: serviceCards(rel),
 			Related:         s.related(sv.Slug),
 		},
-		Head: headSpec{
+		Head: HeadSpec{
 			Title:       sv.SEOTitle,
 			Description: sv.MetaDescription,
 			Keywords:    sv.Keywords,
@@ -157,15 +157,15 @@ func loadService(_ context.Context, s *Server, p params) (page, error) {
 
 // serviceLD is the Service node of a service page; the provider is the
 // LocalBusiness node every page publishes.
-func (s *Server) serviceLD(name, serviceType, description, path string) map[string]any {
+func (s *Site) serviceLD(name, serviceType, description, path string) map[string]any {
 	return map[string]any{
 		"@type":       "Service",
-		"@id":         s.abs(path) + "#service",
+		"@id":         s.Abs(path) + "#service",
 		"name":        name,
 		"serviceType": serviceType,
 		"description": description,
-		"url":         s.abs(path),
-		"provider":    map[string]any{"@id": s.abs("/#business")},
+		"url":         s.Abs(path),
+		"provider":    map[string]any{"@id": s.Abs("/#business")},
 		"areaServed":  s.areaServed(),
 	}
 }
@@ -186,7 +186,7 @@ type WaterLandingData struct {
 // the city records.
 var waterAreas = []string{"fulton/atlanta", "dekalb/decatur", "fulton/sandy-springs", "cobb/smyrna", "cobb/marietta", "dekalb/brookhaven", "fulton/east-point"}
 
-func loadWaterLanding(_ context.Context, s *Server, _ params) (page, error) {
+func loadWaterLanding(_ context.Context, s *Site, _ Params) (Page, error) {
 	areas := []WaterArea{}
 	for _, key := range waterAreas {
 		county, slug, _ := strings.Cut(key, "/")
@@ -198,9 +198,9 @@ func loadWaterLanding(_ context.Context, s *Server, _ params) (page, error) {
 		areas = append(areas, WaterArea{Name: c.City, Href: "/areas/" + county + "/" + slug})
 	}
 	const title = "Water Damage Restoration & Cleanup in Atlanta"
-	return page{
+	return Page{
 		Data: WaterLandingData{Areas: areas},
-		Head: headSpec{
+		Head: HeadSpec{
 			Title:       "Emergency Water Damage Restoration Atlanta | 24/7",
 			Description: "Burst pipe, ceiling leak or sewage backup in Atlanta? Crews arrive in 60-90 minutes to extract water, dry the structure and bill your insurance directly.",
 			Keywords:    []string{"water damage restoration Atlanta", "emergency water removal Atlanta", "burst pipe cleanup", "sewage backup cleanup Atlanta", "water damage cleanup", "structural drying"},

@@ -1,25 +1,29 @@
-package server
+// Package settings is System Settings (spec 2.4): the business facts the
+// owner may change over the configured ones, the feature switches, the
+// 24/7 emergency mode with its phone, the business hours (hours.go) and
+// the owner's review figures. Every public page reads the business facts
+// and the availability from here; the settings room (web/settings) saves
+// through Save. No HTTP here.
+package settings
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
+	"log/slog"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/reviews"
 )
 
-// Settings are what System Settings edits (spec 2.4). The business facts
-// override the configured ones on every public page; the toggles are kept
-// for the features they switch.
+// Settings are what System Settings edits. The business facts override
+// the configured ones on every public page; the toggles are kept for the
+// features they switch.
 type Settings struct {
 	BusinessName   string `json:"businessName"`
 	Phone          string `json:"phone"`
@@ -30,7 +34,7 @@ type Settings struct {
 	SEOMonitoring  bool   `json:"seoMonitoring"`
 	AutoSchema     bool   `json:"autoSchema"`
 	EmergencyMode  bool   `json:"emergencyMode"`
-	// BusinessHours are in schema.org openingHours syntax (server/hours.go);
+	// BusinessHours are in schema.org openingHours syntax (hours.go);
 	// BusinessHoursText is how visitors read them (answers only).
 	BusinessHours     string `json:"businessHours"`
 	BusinessHoursText string `json:"businessHoursText"`
@@ -38,8 +42,8 @@ type Settings struct {
 	// while Google Places is not configured (issue 19, ADR 021). They
 	// never go into structured data. A save without them keeps the saved
 	// ones.
-	ReviewRating formValue `json:"reviewRating"`
-	ReviewCount  formValue `json:"reviewCount"`
+	ReviewRating FormValue `json:"reviewRating"`
+	ReviewCount  FormValue `json:"reviewCount"`
 	// ReviewFigures says which figures the site shows now and where they
 	// come from. Read-only: a save ignores it.
 	ReviewFigures *ReviewFiguresInfo `json:"reviewFigures,omitempty"`
@@ -55,20 +59,21 @@ type ReviewFiguresInfo struct {
 	InStructuredData bool `json:"inStructuredData"`
 }
 
-// formValue is a form field sent as a JSON string or number. Null or
+// FormValue is a form field sent as a JSON string or number. Null or
 // absent leaves it unset; any other JSON value is kept as text that fails
 // validation with the field's own message.
-type formValue struct {
+type FormValue struct {
 	Set  bool
 	Text string
 }
 
-func (v *formValue) UnmarshalJSON(b []byte) error {
+// UnmarshalJSON takes a string or a number; see FormValue.
+func (v *FormValue) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
-		*v = formValue{}
+		*v = FormValue{}
 		return nil
 	}
-	*v = formValue{Set: true}
+	*v = FormValue{Set: true}
 	var str string
 	if json.Unmarshal(b, &str) == nil {
 		v.Text = str
@@ -83,14 +88,46 @@ func (v *formValue) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (v formValue) MarshalJSON() ([]byte, error) { return json.Marshal(v.Text) }
+// MarshalJSON sends the text.
+func (v FormValue) MarshalJSON() ([]byte, error) { return json.Marshal(v.Text) }
 
-func fieldText(s string) formValue { return formValue{Set: true, Text: s} }
+// Text is a set form value.
+func Text(s string) FormValue { return FormValue{Set: true, Text: s} }
 
-// owner are the owner's review figures of saved settings (defaults for
+// Owner are the owner's review figures of saved settings (defaults for
 // what is missing or unreadable).
-func (st Settings) owner() reviews.Owner {
+func (st Settings) Owner() reviews.Owner {
 	return reviews.OwnerFromSettings(map[string]string{reviews.KeyOwnerRating: st.ReviewRating.Text, reviews.KeyOwnerCount: st.ReviewCount.Text})
+}
+
+// Availability derives what the emergency elements follow from the
+// settings.
+func (st Settings) Availability() Availability {
+	h, err := ParseHours(st.BusinessHours)
+	if err != nil {
+		h, _ = ParseHours(DefaultHours)
+	}
+	a := Availability{EmergencyMode: st.EmergencyMode, Phone: st.Phone, Hours: h}
+	if st.EmergencyMode && st.EmergencyPhone != "" {
+		a.Phone = st.EmergencyPhone
+	}
+	return a
+}
+
+// Store is where settings are kept (db.Store).
+type Store interface {
+	Settings(ctx context.Context) (map[string]string, error)
+	SetSettings(ctx context.Context, kv map[string]string, now time.Time) error
+}
+
+// Service reads and saves System Settings over the configured defaults.
+type Service struct {
+	Store Store
+	// Defaults are the configured business facts (BUSINESS_*).
+	Defaults config.Business
+	// BaseURL is the default website.
+	BaseURL string
+	Log     *slog.Logger
 }
 
 // addressRE parses "street, city, ST 12345".
@@ -100,18 +137,22 @@ func formatAddress(b config.Business) string {
 	return fmt.Sprintf("%s, %s, %s %s", b.Street, b.City, b.State, b.Zip)
 }
 
-// loadSettings returns the saved settings over the configured defaults.
-func (s *Server) loadSettings(ctx context.Context) (Settings, error) {
-	b := s.cfg.Business
-	st := Settings{BusinessName: b.Name, Phone: b.Phone, Address: formatAddress(b), Website: s.cfg.BaseURL, EmergencyPhone: b.Phone,
+// defaults are the settings before anything is saved.
+func (s *Service) defaults() Settings {
+	b := s.Defaults
+	st := Settings{BusinessName: b.Name, Phone: b.Phone, Address: formatAddress(b), Website: s.BaseURL, EmergencyPhone: b.Phone,
 		AutoIndexNow: true, SEOMonitoring: true, AutoSchema: true, EmergencyMode: true, BusinessHours: DefaultHours}
-	st.BusinessHoursText = hoursText(st.BusinessHours)
+	st.BusinessHoursText = HoursText(st.BusinessHours)
 	own := reviews.DefaultOwner()
-	st.ReviewRating, st.ReviewCount = fieldText(own.Rating), fieldText(strconv.Itoa(own.Count))
-	if s.store == nil {
-		return st, nil
-	}
-	m, err := s.store.Settings(ctx)
+	st.ReviewRating, st.ReviewCount = Text(own.Rating), Text(strconv.Itoa(own.Count))
+	return st
+}
+
+// Load returns the saved settings over the configured defaults. On a
+// failed read it returns the defaults with the error.
+func (s *Service) Load(ctx context.Context) (Settings, error) {
+	st := s.defaults()
+	m, err := s.Store.Settings(ctx)
 	if err != nil {
 		return st, err
 	}
@@ -135,17 +176,20 @@ func (s *Server) loadSettings(ctx context.Context) (Settings, error) {
 	flag("seo_monitoring", &st.SEOMonitoring)
 	flag("auto_schema", &st.AutoSchema)
 	flag("emergency_mode", &st.EmergencyMode)
-	st.BusinessHoursText = hoursText(st.BusinessHours)
-	own = reviews.OwnerFromSettings(m)
-	st.ReviewRating, st.ReviewCount = fieldText(own.Rating), fieldText(strconv.Itoa(own.Count))
+	st.BusinessHoursText = HoursText(st.BusinessHours)
+	own := reviews.OwnerFromSettings(m)
+	st.ReviewRating, st.ReviewCount = Text(own.Rating), Text(strconv.Itoa(own.Count))
 	return st, nil
 }
 
-// overlaySettings applies saved business facts to the configured ones.
-func (s *Server) overlaySettings(ctx context.Context, b config.Business) config.Business {
-	st, err := s.loadSettings(ctx)
+// Business returns the business facts: the configuration overlaid with
+// what the owner saved. A failed read is logged and the configuration
+// is used.
+func (s *Service) Business(ctx context.Context) config.Business {
+	b := s.Defaults
+	st, err := s.Load(ctx)
 	if err != nil {
-		s.log.Error("settings unavailable, using configuration", "err", err)
+		s.Log.Error("settings unavailable, using configuration", "err", err)
 		return b
 	}
 	b.Name, b.Phone, b.Website = st.BusinessName, st.Phone, st.Website
@@ -155,8 +199,33 @@ func (s *Server) overlaySettings(ctx context.Context, b config.Business) config.
 	return b
 }
 
-// validateSettings returns a message per bad field.
-func validateSettings(st Settings) map[string]string {
+// Availability reads the saved settings; on a failed read it is the
+// default: 24/7 on the configured phone.
+func (s *Service) Availability(ctx context.Context) Availability {
+	st, err := s.Load(ctx)
+	if err != nil {
+		st = s.defaults()
+	}
+	return st.Availability()
+}
+
+// Owner are the owner's review figures (the trust section's while Google
+// Places is not configured).
+func (s *Service) Owner(ctx context.Context) (reviews.Owner, error) {
+	st, err := s.Load(ctx)
+	return st.Owner(), err
+}
+
+// Toggle reads one switch.
+func (s *Service) Toggle(pick func(Settings) bool) func(context.Context) (bool, error) {
+	return func(ctx context.Context) (bool, error) {
+		st, err := s.Load(ctx)
+		return pick(st), err
+	}
+}
+
+// Validate returns a message per bad field.
+func Validate(st Settings) map[string]string {
 	errs := map[string]string{}
 	if n := len([]rune(strings.TrimSpace(st.BusinessName))); n == 0 || n > 100 {
 		errs["businessName"] = "Enter the business name (100 characters at most)."
@@ -185,33 +254,21 @@ func validateSettings(st Settings) map[string]string {
 	return errs
 }
 
-func (s *Server) getSettings(c echo.Context) error {
-	st, err := s.loadSettings(c.Request().Context())
-	if err != nil {
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Settings could not be loaded.", Err: err}
-	}
-	st.ReviewFigures = s.reviewFiguresInfo(c.Request().Context())
-	return c.JSON(http.StatusOK, st)
-}
+// Invalid is a save refused for its fields: a message per bad field.
+// Nothing was saved.
+type Invalid map[string]string
 
-func (s *Server) reviewFiguresInfo(ctx context.Context) *ReviewFiguresInfo {
-	f := s.reviewFigures(ctx)
-	return &ReviewFiguresInfo{PlacesConfigured: s.reviewsClient.Configured(), InUse: f, InStructuredData: f.AggregateRating() != nil}
-}
+func (e Invalid) Error() string { return fmt.Sprintf("settings: %d invalid field(s)", len(e)) }
 
-// putSettings saves the settings and re-renders every public page with
-// them. Nothing is saved when a field is invalid.
-func (s *Server) putSettings(c echo.Context) error {
-	var st Settings
-	if err := c.Bind(&st); err != nil {
-		return &StatusError{Status: http.StatusBadRequest, Message: "Send the settings as JSON.", Err: err}
-	}
+// Save validates and stores the settings and returns them normalised. A
+// save without the hours or the review figures keeps the saved ones. It
+// returns Invalid when a field is bad (nothing is saved), or the store's
+// error.
+func (s *Service) Save(ctx context.Context, st Settings, now time.Time) (Settings, error) {
 	st.BusinessName, st.Phone, st.Address, st.Website, st.EmergencyPhone = strings.TrimSpace(st.BusinessName), strings.TrimSpace(st.Phone),
 		strings.TrimSpace(st.Address), strings.TrimSpace(st.Website), strings.TrimSpace(st.EmergencyPhone)
-	// A client that does not send the hours or the review figures keeps
-	// the saved ones.
 	if strings.TrimSpace(st.BusinessHours) == "" || !st.ReviewRating.Set || !st.ReviewCount.Set {
-		if cur, err := s.loadSettings(c.Request().Context()); err == nil {
+		if cur, err := s.Load(ctx); err == nil {
 			if strings.TrimSpace(st.BusinessHours) == "" {
 				st.BusinessHours = cur.BusinessHours
 			}
@@ -223,14 +280,14 @@ func (s *Server) putSettings(c echo.Context) error {
 			}
 		}
 	}
-	if errs := validateSettings(st); len(errs) > 0 {
-		return c.JSON(http.StatusUnprocessableEntity, map[string]any{"error": "Some settings need fixing.", "errors": errs})
+	if errs := Validate(st); len(errs) > 0 {
+		return st, Invalid(errs)
 	}
 	h, _ := ParseHours(st.BusinessHours)
 	st.BusinessHours, st.BusinessHoursText = h.String(), h.Text()
 	rating, _ := reviews.ParseOwnerRating(st.ReviewRating.Text)
 	count, _ := reviews.ParseOwnerCount(st.ReviewCount.Text)
-	st.ReviewRating, st.ReviewCount = fieldText(rating), fieldText(strconv.Itoa(count))
+	st.ReviewRating, st.ReviewCount = Text(rating), Text(strconv.Itoa(count))
 	b := func(v bool) string { return fmt.Sprint(v) }
 	kv := map[string]string{
 		"business_name": st.BusinessName, "phone": st.Phone, "address": st.Address, "website": st.Website,
@@ -238,11 +295,8 @@ func (s *Server) putSettings(c echo.Context) error {
 		"auto_schema": b(st.AutoSchema), "emergency_mode": b(st.EmergencyMode), "business_hours": st.BusinessHours,
 		reviews.KeyOwnerRating: st.ReviewRating.Text, reviews.KeyOwnerCount: st.ReviewCount.Text,
 	}
-	if err := s.store.SetSettings(c.Request().Context(), kv, time.Now().UTC()); err != nil {
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Settings could not be saved.", Err: err}
+	if err := s.Store.SetSettings(ctx, kv, now); err != nil {
+		return st, err
 	}
-	s.log.Info("settings saved")
-	s.Invalidate("settings saved")
-	st.ReviewFigures = s.reviewFiguresInfo(c.Request().Context())
-	return c.JSON(http.StatusOK, st)
+	return st, nil
 }

@@ -1,4 +1,4 @@
-package server
+package site
 
 // publicRoutes is the route table (spec 2.1): the one list of routes.
 // Each group lives beside its loaders. The first matching entry wins, so a

@@ -1,4 +1,4 @@
-package server
+package site
 
 import (
 	"context"
@@ -24,16 +24,17 @@ type Route struct {
 	Expand func(*content.Site) []string
 	// Load builds the page's data and head from the path parameters. It
 	// returns a *NotFoundError when a parameter names nothing.
-	Load func(ctx context.Context, s *Server, p params) (page, error)
+	Load func(ctx context.Context, s *Site, p Params) (Page, error)
 }
 
-type params map[string]string
+// Params are a path's values for a pattern's {param} segments.
+type Params map[string]string
 
-// page is what a loader returns: the data for the React page and the
+// Page is what a loader returns: the data for the React page and the
 // head spec.
-type page struct {
+type Page struct {
 	Data any
-	Head headSpec
+	Head HeadSpec
 }
 
 // Paths returns every concrete path of a route.
@@ -48,13 +49,13 @@ func (r Route) Paths(c *content.Site) []string {
 func (r Route) IsDynamic() bool { return strings.Contains(r.Pattern, "{") }
 
 // match matches a clean path against a pattern.
-func match(pattern, path string) (params, bool) {
+func match(pattern, path string) (Params, bool) {
 	ps := strings.Split(strings.Trim(pattern, "/"), "/")
 	xs := strings.Split(strings.Trim(path, "/"), "/")
 	if len(ps) != len(xs) {
 		return nil, false
 	}
-	out := params{}
+	out := Params{}
 	for i, p := range ps {
 		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
 			if xs[i] == "" {
@@ -70,8 +71,8 @@ func match(pattern, path string) (params, bool) {
 	return out, true
 }
 
-// routeFor finds the route of a clean path.
-func (s *Server) routeFor(path string) (*Route, params, bool) {
+// Lookup finds the route of a clean path.
+func (s *Site) Lookup(path string) (*Route, Params, bool) {
 	for i := range s.routes {
 		if p, ok := match(s.routes[i].Pattern, path); ok {
 			return &s.routes[i], p, true
@@ -81,13 +82,42 @@ func (s *Server) routeFor(path string) (*Route, params, bool) {
 }
 
 // Routes returns the route table.
-func (s *Server) Routes() []Route { return s.routes }
+func (s *Site) Routes() []Route { return s.routes }
 
 // AllPaths lists every concrete public path of the table, in table order.
-func (s *Server) AllPaths() []string {
+func (s *Site) AllPaths() []string {
 	var out []string
 	for _, r := range s.routes {
 		out = append(out, r.Paths(s.content)...)
 	}
 	return out
 }
+
+// IndexablePaths are every indexable route's paths (what the SEO audit
+// and the schema check look at): admin screens and search results are
+// noindex, so the page rules do not apply to them.
+func (s *Site) IndexablePaths() []string {
+	var out []string
+	for _, r := range s.routes {
+		if r.Indexable {
+			out = append(out, r.Paths(s.content)...)
+		}
+	}
+	return out
+}
+
+// SitemapPaths are the paths sitemap.xml lists, in table order.
+func (s *Site) SitemapPaths() []string {
+	var out []string
+	for _, r := range s.routes {
+		if r.InSitemap && r.Indexable {
+			out = append(out, r.Paths(s.content)...)
+		}
+	}
+	return out
+}
+
+// AddRoute appends a route to the table. It is for tests that need a page
+// the table does not have (one whose render fails); call it before the
+// site serves.
+func (s *Site) AddRoute(r Route) { s.routes = append(s.routes, r) }

@@ -1,11 +1,11 @@
-package server
+package site
 
 import (
-	"context"
 	"time"
 
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/content"
+	"github.com/atlanta-restoration/site/settings"
 )
 
 // SiteProps are the public business facts the pages show; only this subset
@@ -60,26 +60,16 @@ type BreadcrumbLink struct {
 // FooterCounties is spec 2.2's "first 8 counties".
 const FooterCounties = 8
 
-// business returns the business facts: configuration overlaid with what
-// the owner saved in System Settings.
-func (s *Server) business(ctx context.Context) config.Business {
-	b := s.cfg.Business
-	if s.settings != nil {
-		b = s.settings(ctx, b)
-	}
-	return b
-}
-
-func (s *Server) siteProps(b config.Business, av Availability) SiteProps {
+func (s *Site) siteProps(b config.Business, av settings.Availability) SiteProps {
 	phone := av.Phone
 	if !av.EmergencyMode || phone == "" {
 		phone = b.Phone
 	}
-	return SiteProps{Business: b, Tel: config.TelHref(b.Phone), BaseURL: s.cfg.BaseURL, ThemeColor: "#1d4ed8", Year: time.Now().Year(),
+	return SiteProps{Business: b, Tel: config.TelHref(b.Phone), BaseURL: s.base, ThemeColor: "#1d4ed8", Year: time.Now().Year(),
 		EmergencyMode: av.EmergencyMode, EmergencyPhone: phone, EmergencyTel: config.TelHref(phone), Hours: av.Hours.Text()}
 }
 
-func (s *Server) chrome() Chrome {
+func (s *Site) chrome() Chrome {
 	c := Chrome{}
 	for _, sv := range s.content.Services {
 		c.Services = append(c.Services, LinkItem{Slug: sv.Slug, Name: sv.Title})
@@ -122,7 +112,7 @@ type ArticleCard struct {
 	ReadTime     int    `json:"readTime"`
 }
 
-func (s *Server) articleCards(as []content.Article) []ArticleCard {
+func (s *Site) articleCards(as []content.Article) []ArticleCard {
 	names := map[string]string{}
 	for _, c := range s.content.Categories {
 		names[c.Slug] = c.Name
@@ -155,7 +145,7 @@ type Link struct {
 
 // related builds block (a): up to 3 services other than current, 4 fixed
 // locations and 3 resources.
-func (s *Server) related(current string) RelatedData {
+func (s *Site) related(current string) RelatedData {
 	r := RelatedData{}
 	for _, sv := range s.content.PrimaryServices() {
 		if sv.Slug == current {

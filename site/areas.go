@@ -1,4 +1,4 @@
-package server
+package site
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/atlanta-restoration/site/content"
+	"github.com/atlanta-restoration/site/words"
 )
 
 // Area pages (spec 2.3): the service-areas listing, the county pages and
@@ -24,30 +25,30 @@ const AreaArrival = "15-60 minutes"
 
 func areaRoutes() []Route {
 	var rs []Route
-	for _, key := range cityProfileKeys() {
+	for _, key := range CityProfileKeys() {
 		key := key
 		rs = append(rs, Route{
 			Pattern: "/areas/" + key, Page: "city-profile", Priority: "high", ChangeFreq: "monthly",
 			InSitemap: true, Indexable: true,
-			Load: func(_ context.Context, s *Server, _ params) (page, error) { return loadCityProfile(s, key) },
+			Load: func(_ context.Context, s *Site, _ Params) (Page, error) { return loadCityProfile(s, key) },
 		})
 	}
 	return append(rs,
 		Route{Pattern: "/service-areas", Page: "service-areas", Priority: "high", ChangeFreq: "monthly", InSitemap: true, Indexable: true, Load: loadServiceAreas},
-		Route{Pattern: "/service-areas/{county}", Page: "county", Priority: "medium", ChangeFreq: "monthly", InSitemap: true, Indexable: true, Load: loadCounty, Expand: expandCounties},
+		Route{Pattern: "/service-areas/{county}", Page: "county", Priority: "medium", ChangeFreq: "monthly", InSitemap: true, Indexable: true, Load: loadCounty, Expand: ExpandCounties},
 		Route{Pattern: "/areas/{county}/{slug}", Page: "city", Priority: "medium", ChangeFreq: "monthly", InSitemap: true, Indexable: true, Load: loadCity, Expand: expandCities},
 	)
 }
 
-// cityProfileKeys are the keys of the four fixed city pages (spec 2.1).
+// CityProfileKeys are the keys of the four fixed city pages (spec 2.1).
 // The route table is built before content is loaded, so they are fixed
 // here; TestAreaProfileKeysMatchContent checks them against the content.
-func cityProfileKeys() []string {
+func CityProfileKeys() []string {
 	return []string{"douglas/douglasville", "fulton/atlanta-service", "cobb/marietta", "gwinnett/lawrenceville"}
 }
 
 func isCityProfile(county, slug string) bool {
-	for _, k := range cityProfileKeys() {
+	for _, k := range CityProfileKeys() {
 		if k == county+"/"+slug {
 			return true
 		}
@@ -55,7 +56,7 @@ func isCityProfile(county, slug string) bool {
 	return false
 }
 
-func expandCounties(c *content.Site) []string {
+func ExpandCounties(c *content.Site) []string {
 	var out []string
 	for _, co := range c.Counties {
 		if len(c.CitiesOf(co.Slug)) > 0 {
@@ -73,12 +74,12 @@ func expandCities(c *content.Site) []string {
 		if isCityProfile(ci.County, ci.Slug) {
 			continue
 		}
-		out = append(out, cityPath(ci.County, ci.Slug))
+		out = append(out, CityPath(ci.County, ci.Slug))
 	}
 	return out
 }
 
-func cityPath(county, slug string) string { return "/areas/" + county + "/" + slug }
+func CityPath(county, slug string) string { return "/areas/" + county + "/" + slug }
 
 // ---- data shapes (components/types-area.ts mirrors them) ----
 
@@ -178,7 +179,7 @@ type CityProfileData struct {
 
 // areaService builds a card from the service record, with a fallback text
 // so a content edit cannot empty the card.
-func (s *Server) areaService(slug, title, icon, fallback string) AreaService {
+func (s *Site) areaService(slug, title, icon, fallback string) AreaService {
 	text := fallback
 	if sv, ok := s.content.Service(slug); ok && sv.ShortDescription != "" {
 		text = sv.ShortDescription
@@ -193,7 +194,7 @@ func (s *Server) areaService(slug, title, icon, fallback string) AreaService {
 }
 
 // countyServices are the three service cards of every county page.
-func (s *Server) countyServices() []AreaService {
+func (s *Site) countyServices() []AreaService {
 	return []AreaService{
 		s.areaService("water-damage-restoration", "Water Damage Restoration", "droplets", "Water extraction, drying and repairs."),
 		s.areaService("fire-damage-restoration", "Fire Damage Restoration", "flame", "Smoke, soot and structural repairs after a fire."),
@@ -203,7 +204,7 @@ func (s *Server) countyServices() []AreaService {
 
 // fourServices are the water, fire, storm and mold services of the fixed
 // county and city pages.
-func (s *Server) fourServices() []AreaService {
+func (s *Site) fourServices() []AreaService {
 	return []AreaService{
 		s.areaService("water-damage-restoration", "Water Damage Restoration", "droplets", "Water extraction, drying and repairs."),
 		s.areaService("fire-damage-restoration", "Fire Damage Restoration", "flame", "Smoke, soot and structural repairs after a fire."),
@@ -231,7 +232,7 @@ var serviceIcons = []struct{ Word, Icon string }{
 	{"insurance", "file-text"}, {"cleanup", "sparkles"},
 }
 
-func (s *Server) cityServices(ci *content.City) []AreaService {
+func (s *Site) cityServices(ci *content.City) []AreaService {
 	var out []AreaService
 	if len(ci.Services) > 0 {
 		for _, name := range ci.Services {
@@ -262,7 +263,7 @@ func (s *Server) cityServices(ci *content.City) []AreaService {
 
 // ---- /service-areas ----
 
-func loadServiceAreas(_ context.Context, s *Server, _ params) (page, error) {
+func loadServiceAreas(_ context.Context, s *Site, _ Params) (Page, error) {
 	d := ServiceAreasData{Counties: []CountySummary{}}
 	for _, co := range s.content.Counties {
 		cities := s.content.CitiesOf(co.Slug)
@@ -274,15 +275,15 @@ func loadServiceAreas(_ context.Context, s *Server, _ params) (page, error) {
 			if i == AreaFirstCities {
 				break
 			}
-			sum.Cities = append(sum.Cities, AreaLink{Name: ci.City, Href: cityPath(co.Slug, ci.Slug)})
+			sum.Cities = append(sum.Cities, AreaLink{Name: ci.City, Href: CityPath(co.Slug, ci.Slug)})
 		}
 		sum.More = len(cities) - len(sum.Cities)
 		d.CityTotal += len(cities)
 		d.Counties = append(d.Counties, sum)
 	}
-	return page{
+	return Page{
 		Data: d,
-		Head: headSpec{
+		Head: HeadSpec{
 			Title:       "Service Areas | Restoration in 11 Metro Atlanta Counties",
 			Description: fmt.Sprintf("Water, fire and storm damage restoration in %d cities across 11 metro Atlanta counties, from Fulton and Cobb to Gwinnett and Henry. 24/7 emergency crews.", d.CityTotal),
 			Keywords:    []string{"restoration service areas atlanta", "water damage restoration metro atlanta", "fulton county restoration", "cobb county restoration", "gwinnett county restoration", "douglas county restoration"},
@@ -293,25 +294,25 @@ func loadServiceAreas(_ context.Context, s *Server, _ params) (page, error) {
 	}, nil
 }
 
-func (s *Server) areaItemList(d ServiceAreasData) map[string]any {
+func (s *Site) areaItemList(d ServiceAreasData) map[string]any {
 	items := []map[string]any{}
 	for i, c := range d.Counties {
-		items = append(items, map[string]any{"@type": "ListItem", "position": i + 1, "name": c.Name + " County", "url": s.abs(c.Href)})
+		items = append(items, map[string]any{"@type": "ListItem", "position": i + 1, "name": c.Name + " County", "url": s.Abs(c.Href)})
 	}
 	return map[string]any{"@type": "ItemList", "name": "Service Areas", "itemListElement": items}
 }
 
 // ---- /service-areas/{county} ----
 
-func loadCounty(ctx context.Context, s *Server, p params) (page, error) {
+func loadCounty(ctx context.Context, s *Site, p Params) (Page, error) {
 	slug := p["county"]
 	if slug == "" {
-		return page{}, &NotFoundError{Title: "County not found", LinkHref: "/service-areas", LinkText: "Back to Service Areas"}
+		return Page{}, &NotFoundError{Title: "County not found", LinkHref: "/service-areas", LinkText: "Back to Service Areas"}
 	}
 	cities := s.content.CitiesOf(slug)
 	co, ok := s.content.County(slug)
 	if len(cities) == 0 || !ok {
-		return page{}, &NotFoundError{
+		return Page{}, &NotFoundError{
 			Title:    "County Not Found",
 			Message:  "We couldn't find any cities for " + capitalise(slug) + " County.",
 			LinkHref: "/service-areas", LinkText: "Back to Service Areas",
@@ -320,7 +321,7 @@ func loadCounty(ctx context.Context, s *Server, p params) (page, error) {
 	path := "/service-areas/" + co.Slug
 	d := CountyData{Slug: co.Slug, Name: co.Name, Intro: co.Intro, Cities: []CountyCityCard{}, Services: s.countyServices()}
 	for _, ci := range cities {
-		d.Cities = append(d.Cities, CountyCityCard{Name: ci.City, Href: cityPath(co.Slug, ci.Slug), Text: firstSentence(ci.Intro)})
+		d.Cities = append(d.Cities, CountyCityCard{Name: ci.City, Href: CityPath(co.Slug, ci.Slug), Text: firstSentence(ci.Intro)})
 	}
 	if pr := co.Profile; pr != nil {
 		d.Profile = &CountyProfileView{
@@ -329,9 +330,9 @@ func loadCounty(ctx context.Context, s *Server, p params) (page, error) {
 			Services: s.fourServices(), Reasons: pr.Reasons, FAQs: s.countyFAQs(ctx, co, len(cities)),
 		}
 	}
-	return page{
+	return Page{
 		Data: d,
-		Head: headSpec{
+		Head: HeadSpec{
 			Title: co.SEOTitle, Description: co.MetaDescription, Keywords: co.Keywords, Path: path,
 			Crumbs: []Crumb{{"Service Areas", "/service-areas"}, {co.Name + " County", path}},
 			Extra:  []map[string]any{s.areaServiceLD(co.Name+" County restoration services", path, map[string]any{"@type": "AdministrativeArea", "name": co.Name + " County, Georgia"})},
@@ -341,7 +342,7 @@ func loadCounty(ctx context.Context, s *Server, p params) (page, error) {
 
 // countyFAQs are the five questions of a fixed county page, written from
 // its profile.
-func (s *Server) countyFAQs(ctx context.Context, co *content.County, cityCount int) []content.FAQ {
+func (s *Site) countyFAQs(ctx context.Context, co *content.County, cityCount int) []content.FAQ {
 	b := s.business(ctx)
 	pr := co.Profile
 	name := co.Name + " County"
@@ -356,7 +357,7 @@ func (s *Server) countyFAQs(ctx context.Context, co *content.County, cityCount i
 		},
 		{
 			Question: "Which cities in " + name + " do you serve?",
-			Answer:   "We serve all " + plural(cityCount, "city", "cities") + " in " + name + ", including " + majorCitiesText(pr.MajorCities) + ". Every city has its own page on our site with local details.",
+			Answer:   "We serve all " + words.Count(cityCount, "city", "cities") + " in " + name + ", including " + MajorCitiesText(pr.MajorCities) + ". Every city has its own page on our site with local details.",
 		},
 		{
 			Question: "What kinds of property damage are most common in " + name + "?",
@@ -373,33 +374,33 @@ func (s *Server) countyFAQs(ctx context.Context, co *content.County, cityCount i
 	}
 }
 
-// majorCitiesText names the first five major cities and counts the rest:
+// MajorCitiesText names the first five major cities and counts the rest:
 // "Atlanta, Sandy Springs, Roswell, Alpharetta and Johns Creek, plus 3 more cities".
-func majorCitiesText(cities []string) string {
+func MajorCitiesText(cities []string) string {
 	if len(cities) <= AreaFirstCities {
 		return joinAnd(cities, ", ")
 	}
 	rest := len(cities) - AreaFirstCities
-	return joinAnd(cities[:AreaFirstCities], ", ") + ", plus " + plural(rest, "more city", "more cities")
+	return joinAnd(cities[:AreaFirstCities], ", ") + ", plus " + words.Count(rest, "more city", "more cities")
 }
 
 // ---- /areas/{county}/{slug} ----
 
-func loadCity(ctx context.Context, s *Server, p params) (page, error) {
+func loadCity(ctx context.Context, s *Site, p Params) (Page, error) {
 	county, slug := p["county"], p["slug"]
 	notFound := &NotFoundError{Title: "City not found", LinkHref: "/service-areas", LinkText: "Back to Service Areas"}
 	if county == "" || slug == "" {
-		return page{}, notFound
+		return Page{}, notFound
 	}
 	ci, ok := s.content.City(county, slug)
 	if !ok || ci.County != county {
-		return page{}, notFound
+		return Page{}, notFound
 	}
 	co, ok := s.content.County(county)
 	if !ok {
-		return page{}, notFound
+		return Page{}, notFound
 	}
-	path := cityPath(county, slug)
+	path := CityPath(county, slug)
 	d := CityData{
 		City: ci.City, Slug: ci.Slug, County: co.Name, CountySlug: co.Slug,
 		Heading: "Water Damage Restoration in " + ci.City + ", GA",
@@ -408,9 +409,9 @@ func loadCity(ctx context.Context, s *Server, p params) (page, error) {
 		Nearby: s.nearby(ci), FAQs: nil,
 	}
 	d.FAQs = s.cityFAQs(ctx, ci, co, d.Nearby)
-	return page{
+	return Page{
 		Data: d,
-		Head: headSpec{
+		Head: HeadSpec{
 			Title: ci.SEOTitle, Description: ci.MetaDescription, Keywords: ci.Keywords, Path: path,
 			Crumbs: []Crumb{{"Service Areas", "/service-areas"}, {co.Name + " County", "/service-areas/" + co.Slug}, {ci.City, path}},
 			Extra:  []map[string]any{s.areaServiceLD("Water damage restoration in "+ci.City+", GA", path, map[string]any{"@type": "City", "name": ci.City + ", Georgia"})},
@@ -420,18 +421,18 @@ func loadCity(ctx context.Context, s *Server, p params) (page, error) {
 
 // nearby links the city's nearby slugs to their pages, in whatever county
 // each one is in.
-func (s *Server) nearby(ci *content.City) []AreaLink {
+func (s *Site) nearby(ci *content.City) []AreaLink {
 	out := []AreaLink{}
 	for _, n := range ci.Nearby {
 		if o, ok := s.nearbyCity(ci.County, n); ok {
-			out = append(out, AreaLink{Name: o.City, Href: cityPath(o.County, o.Slug)})
+			out = append(out, AreaLink{Name: o.City, Href: CityPath(o.County, o.Slug)})
 		}
 	}
 	return out
 }
 
 // nearbyCity prefers a city of the same county, then any county.
-func (s *Server) nearbyCity(county, slug string) (*content.City, bool) {
+func (s *Site) nearbyCity(county, slug string) (*content.City, bool) {
 	if o, ok := s.content.City(county, slug); ok {
 		return o, true
 	}
@@ -447,7 +448,7 @@ func cityReasons(city, county string) []content.Reason {
 }
 
 // cityFAQs are the six questions of a generic city page.
-func (s *Server) cityFAQs(ctx context.Context, ci *content.City, co *content.County, nearby []AreaLink) []content.FAQ {
+func (s *Site) cityFAQs(ctx context.Context, ci *content.City, co *content.County, nearby []AreaLink) []content.FAQ {
 	b := s.business(ctx)
 	city := ci.City
 	names := []string{}
@@ -492,10 +493,10 @@ func (s *Server) cityFAQs(ctx context.Context, ci *content.City, co *content.Cou
 // ---- fixed city pages ----
 
 // loadCityProfile serves one of the four fixed city pages.
-func loadCityProfile(s *Server, key string) (page, error) {
+func loadCityProfile(s *Site, key string) (Page, error) {
 	pr, ok := s.content.CityProfiles[key]
 	if !ok {
-		return page{}, &NotFoundError{Title: "City not found", LinkHref: "/service-areas", LinkText: "Back to Service Areas"}
+		return Page{}, &NotFoundError{Title: "City not found", LinkHref: "/service-areas", LinkText: "Back to Service Areas"}
 	}
 	countySlug, _, _ := strings.Cut(key, "/")
 	path := "/areas/" + key
@@ -509,9 +510,9 @@ func loadCityProfile(s *Server, key string) (page, error) {
 		Intro:   pr.Intro, ZipCodes: orEmpty(pr.ZipCodes), Landmarks: orEmpty(pr.Landmarks), Neighborhoods: orEmpty(pr.Neighborhoods),
 		Services: s.fourServices(), Reasons: pr.Reasons, FAQs: pr.FAQs,
 	}
-	return page{
+	return Page{
 		Data: d,
-		Head: headSpec{
+		Head: HeadSpec{
 			Title: pr.SEOTitle, Description: pr.MetaDescription, Keywords: pr.Keywords, Path: path,
 			Crumbs: []Crumb{{"Service Areas", "/service-areas"}, {countyName + " County", "/service-areas/" + countySlug}, {pr.CityName, path}},
 			Extra:  []map[string]any{s.areaServiceLD("Water, fire and storm damage restoration in "+pr.CityName+", GA", path, map[string]any{"@type": "City", "name": pr.CityName + ", Georgia"})},
@@ -520,11 +521,11 @@ func loadCityProfile(s *Server, key string) (page, error) {
 }
 
 // areaServiceLD is the Service node of a county or city page.
-func (s *Server) areaServiceLD(name, path string, area map[string]any) map[string]any {
+func (s *Site) areaServiceLD(name, path string, area map[string]any) map[string]any {
 	return map[string]any{
-		"@type": "Service", "@id": s.abs(path) + "#service", "name": name,
-		"serviceType": "Water, fire and storm damage restoration", "url": s.abs(path),
-		"provider": map[string]any{"@id": s.abs("/#business")}, "areaServed": area,
+		"@type": "Service", "@id": s.Abs(path) + "#service", "name": name,
+		"serviceType": "Water, fire and storm damage restoration", "url": s.Abs(path),
+		"provider": map[string]any{"@id": s.Abs("/#business")}, "areaServed": area,
 	}
 }
 
@@ -567,13 +568,6 @@ func joinAnd(items []string, sep string) string {
 		last = sep + "and "
 	}
 	return strings.Join(items[:len(items)-1], sep) + last + items[len(items)-1]
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 func orEmpty(v []string) []string {

@@ -1,0 +1,31 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// RouteInfo describes a route for the admin health monitor.
+type RouteInfo struct {
+	Path       string `json:"path"`
+	Pattern    string `json:"pattern"`
+	Component  string `json:"component"`
+	IsDynamic  bool   `json:"isDynamic"`
+	Priority   string `json:"priority"`
+	ChangeFreq string `json:"changefreq"`
+	InSitemap  bool   `json:"includeInSitemap"`
+	Indexable  bool   `json:"indexable"`
+}
+
+// adminRoutesInfo lists every concrete route of the table.
+func (s *Server) adminRoutesInfo(c echo.Context) error {
+	out := []RouteInfo{}
+	for _, r := range s.site.Routes() {
+		for _, p := range r.Paths(s.site.Content()) {
+			out = append(out, RouteInfo{Path: p, Pattern: r.Pattern, Component: r.Page, IsDynamic: r.IsDynamic(), Priority: r.Priority,
+				ChangeFreq: r.ChangeFreq, InSitemap: r.InSitemap && r.Indexable, Indexable: r.Indexable})
+		}
+	}
+	return c.JSON(http.StatusOK, RoutesInfo{BaseURL: s.cfg.BaseURL, Routes: out})
+}

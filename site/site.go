@@ -1,0 +1,177 @@
+// Package site is the public site as data: the route table (spec 3's route
+// descriptor, table.go), each page kind's loader, the head and structured
+// data every page carries, the props the React pages render from, and
+// sitemap.xml and robots.txt. It has no HTTP in it: the public pages' room
+// (web/pages) renders and serves what it builds, and the admin rooms read
+// the route table from it.
+package site
+
+import (
+	"context"
+	"log/slog"
+	"sort"
+	"sync"
+
+	"github.com/atlanta-restoration/site/config"
+	"github.com/atlanta-restoration/site/content"
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/media"
+	"github.com/atlanta-restoration/site/reviews"
+	"github.com/atlanta-restoration/site/search"
+	"github.com/atlanta-restoration/site/settings"
+)
+
+// Settings are the business facts and availability the owner keeps in
+// System Settings (settings.Service).
+type Settings interface {
+	Business(ctx context.Context) config.Business
+	Availability(ctx context.Context) settings.Availability
+}
+
+// Reviews are the trust section's reviews and figures (reviews.Service).
+type Reviews interface {
+	Top(ctx context.Context) []db.Review
+	Figures(ctx context.Context) reviews.Figures
+	Configured() bool
+}
+
+// Options are a site's sources.
+type Options struct {
+	// BaseURL is the absolute site address (BASE_URL).
+	BaseURL  string
+	Content  *content.Site
+	Settings Settings
+	Reviews  Reviews
+	// Media lists the portfolio's photos and videos.
+	Media media.GalleryStore
+	Log   *slog.Logger
+}
+
+// Site builds every public page's data from the content, the settings,
+// the reviews and the media.
+type Site struct {
+	base     string
+	content  *content.Site
+	routes   []Route
+	settings Settings
+	reviews  Reviews
+	media    media.GalleryStore
+	log      *slog.Logger
+
+	searchOnce sync.Once
+	searchIx   *search.Index
+}
+
+// New returns the site of the content.
+func New(o Options) *Site {
+	return &Site{base: o.BaseURL, content: o.Content, routes: publicRoutes(), settings: o.Settings, reviews: o.Reviews, media: o.Media, log: o.Log}
+}
+
+// Content is the site's content.
+func (s *Site) Content() *content.Site { return s.content }
+
+// Abs makes an absolute URL from a site path.
+func (s *Site) Abs(path string) string {
+	if path == "" {
+		path = "/"
+	}
+	return s.base + path
+}
+
+// BaseURL is BASE_URL.
+func (s *Site) BaseURL() string { return s.base }
+
+func (s *Site) business(ctx context.Context) config.Business { return s.settings.Business(ctx) }
+
+// gallery reads the portfolio (media.LoadGallery).
+func (s *Site) gallery(ctx context.Context) *media.Gallery {
+	return media.LoadGallery(ctx, s.media, s.log)
+}
+
+// extraKinds are the React page kinds outside the route table.
+var extraKinds = []string{"not-found", "error"}
+
+// PageKinds lists every page kind the SSR engine must build.
+func PageKinds() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range publicRoutes() {
+		if !seen[r.Page] {
+			seen[r.Page] = true
+			out = append(out, r.Page)
+		}
+	}
+	for _, k := range extraKinds {
+		if !seen[k] {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// FullHydrationKinds hydrate the whole page (the admin app); public pages
+// hydrate only their islands.
+var FullHydrationKinds = []string{"admin"}
+
+// Props are the props a page component renders from: the loader's data
+// and head, with the business facts, the chrome and the breadcrumbs.
+func (s *Site) Props(ctx context.Context, path string, pg Page) PageProps {
+	b, av := s.business(ctx), s.settings.Availability(ctx)
+	rating := s.reviews.Figures(ctx)
+	crumbs := []BreadcrumbLink{}
+	for _, c := range pg.Head.Crumbs {
+		crumbs = append(crumbs, BreadcrumbLink{Name: c.Name, Href: c.Path})
+	}
+	return PageProps{Head: s.head(b, av, rating, pg.Head), Site: s.siteProps(b, av), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
+}
+
+// Load runs the loader of a route-table path. A path that names nothing
+// is a *NotFoundError.
+func (s *Site) Load(ctx context.Context, path string) (*Route, Page, error) {
+	r, p, ok := s.Lookup(path)
+	if !ok {
+		return nil, Page{}, ErrNotFound
+	}
+	pg, err := r.Load(ctx, s, p)
+	if err != nil {
+		return r, Page{}, err
+	}
+	if !r.Indexable {
+		pg.Head.NoIndex = true
+	}
+	return r, pg, nil
+}
+
+// redirects are permanent moves of earlier or alias routes.
+var redirects = map[string]string{}
+
+// Redirect returns where a moved path now lives.
+func (s *Site) Redirect(path string) (string, bool) {
+	to, ok := redirects[path]
+	return to, ok
+}
+
+// ServedPages are the paths the public site answers with a page, and
+// their page kind: every concrete path of the route table (the crawl test
+// checks that each answers 200), without admin pages and redirected
+// paths.
+func (s *Site) ServedPages() map[string]string {
+	out := map[string]string{}
+	for _, r := range s.routes {
+		if r.Page == "admin" || (r.IsDynamic() && r.Expand == nil) {
+			continue
+		}
+		for _, p := range r.Paths(s.content) {
+			if _, moved := redirects[p]; moved {
+				continue
+			}
+			if rt, _, ok := s.Lookup(p); ok && rt.Page != "admin" {
+				if _, seen := out[p]; !seen {
+					out[p] = rt.Page
+				}
+			}
+		}
+	}
+	return out
+}
