@@ -8,6 +8,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/atlanta-restoration/site/indexnow"
+	"github.com/atlanta-restoration/site/web/indexing"
 )
 
 // fakeIndexNow records what the server posts and answers with status.
@@ -15,7 +18,7 @@ type fakeIndexNow struct {
 	*httptest.Server
 	mu       sync.Mutex
 	status   int
-	payloads []indexNowPayload
+	payloads []indexnow.Payload
 	ctype    string
 }
 
@@ -24,7 +27,7 @@ func newFakeIndexNow(t *testing.T, status int) *fakeIndexNow {
 	f := &fakeIndexNow{status: status}
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
-		var p indexNowPayload
+		var p indexnow.Payload
 		if r.Method != http.MethodPost || json.Unmarshal(b, &p) != nil {
 			http.Error(w, "bad request", http.StatusBadRequest)
 			return
@@ -43,10 +46,10 @@ func newFakeIndexNow(t *testing.T, status int) *fakeIndexNow {
 	return f
 }
 
-func (f *fakeIndexNow) calls() []indexNowPayload {
+func (f *fakeIndexNow) calls() []indexnow.Payload {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]indexNowPayload(nil), f.payloads...)
+	return append([]indexnow.Payload(nil), f.payloads...)
 }
 
 const testIndexNowKey = "a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6"
@@ -125,7 +128,7 @@ func TestIndexNowSubmitReachesEndpoint(t *testing.T) {
 		t.Fatalf("IndexNow called %d times, want 1", len(calls))
 	}
 	p := calls[0]
-	want := indexNowPayload{Host: "www.example-restoration.test", Key: testIndexNowKey, KeyLocation: testBase + "/" + testIndexNowKey + ".txt",
+	want := indexnow.Payload{Host: "www.example-restoration.test", Key: testIndexNowKey, KeyLocation: testBase + "/" + testIndexNowKey + ".txt",
 		URLList: []string{testBase + "/", testBase + "/contact", testBase + "/services"}}
 	if p.Host != want.Host || p.Key != want.Key || p.KeyLocation != want.KeyLocation || strings.Join(p.URLList, " ") != strings.Join(want.URLList, " ") {
 		t.Errorf("payload = %+v\nwant      %+v", p, want)
@@ -189,7 +192,7 @@ func TestIndexNowRejectsForeignAndTooMany(t *testing.T) {
 			t.Errorf("%s: %d %s, want 400", foreign, r.StatusCode, r.Body)
 		}
 	}
-	many := make([]string, MaxIndexNowURLs+1)
+	many := make([]string, indexing.MaxIndexNowURLs+1)
 	for i := range many {
 		many[i] = "/"
 	}

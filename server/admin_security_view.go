@@ -8,6 +8,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/securitycheck"
 	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/web/insights"
 )
 
 // The Security screen's Monitoring and Hardening tabs, from measured
@@ -69,7 +70,7 @@ func (s *Server) runningSecurity() securitycheck.Running {
 		BaseURL: cfg.BaseURL, HSTS: s.secHeaders.Get("Strict-Transport-Security"), CSP: s.secHeaders.Get("Content-Security-Policy"),
 		Limits:     s.securityEnv().Limits,
 		PINFromEnv: cfg.Admin.PIN != "", TokenTTL: cfg.Admin.TokenTTL, SessionMax: auth.HardMax,
-		LoginsPerAccount: auth.LoginAttemptsPerAccount, AnalyticsPerMinute: CollectPerIP,
+		LoginsPerAccount: auth.LoginAttemptsPerAccount, AnalyticsPerMinute: insights.CollectPerIP,
 		ReviewsConfigured: s.reviews.Client.Configured(), ReviewsInterval: cfg.Reviews.MinInterval,
 	}
 }

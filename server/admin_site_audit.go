@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"path/filepath"
 	"runtime"
@@ -298,27 +297,15 @@ func (s *Server) adminOverview(c echo.Context) error {
 func (s *Server) pageSpeedTile(ctx context.Context) Tile {
 	empty := Tile{Label: "Page Speed", Value: "—", Hint: "No data yet",
 		How: "Fills from real visitors' Core Web Vitals (75th percentile) once they are collected; no figure is shown until then."}
-	if s.store == nil {
-		return empty
-	}
 	now := time.Now()
-	samples, err := s.store.VitalSamples(ctx, analytics.Day(now.AddDate(0, 0, -27)), analytics.Day(now))
-	if err != nil || len(samples) == 0 {
+	samples, err := s.store.VitalSamples(ctx, analytics.Day(now.AddDate(0, 0, -(analytics.VitalDays-1))), analytics.Day(now))
+	if err != nil {
 		return empty
 	}
-	by := map[string][]float64{}
-	for _, v := range samples {
-		by[v.Metric] = append(by[v.Metric], v.Value)
+	score, n, ok := analytics.PageSpeed(samples)
+	if !ok {
+		return empty
 	}
-	points := map[string]int{"good": 100, "needs-improvement": 60, "poor": 20}
-	total, n := 0, 0
-	for _, m := range vitalOrder {
-		if vs := by[m]; len(vs) > 0 {
-			total += points[vitalStatus(m, p75(vs))]
-			n++
-		}
-	}
-	score := int(math.Round(float64(total) / float64(n)))
 	return Tile{Label: "Page Speed", Value: strconv.Itoa(score), Hint: "Real visitors, last 28 days", Measured: true,
 		How: fmt.Sprintf("Spec 5's performance score (100 good, 60 needs improvement, 20 poor, averaged) of the 75th percentile of %d Core Web Vitals over %d measurements from real visits.", n, len(samples))}
 }

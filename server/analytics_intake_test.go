@@ -21,6 +21,7 @@ import (
 	"github.com/atlanta-restoration/site/analytics"
 	"github.com/atlanta-restoration/site/analytics/analyticstest"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/web/insights"
 )
 
 // Issue 20's attacks on the analytics (ADR 029), each through POST
@@ -123,7 +124,7 @@ func TestCollectOneBadBeaconNeverCostsAGoodOne(t *testing.T) {
 			mustJSON(map[string]any{"t": "pageview", "p": "/contact", "uc": "spring\u202esale\u200b\u0007\u001b[0m"}),
 			mustJSON(map[string]any{"t": "pageview", "p": "/about", "r": "https://" + strings.Repeat("sub.", 70) + "example/"}),
 			mustJSON(map[string]any{"t": "pageview", "p": "/", "r": "https://evil\u202ehost.example/"}),
-			mustJSON(map[string]any{"t": "pageview", "p": "/", "r": strings.Repeat("x", CollectMaxBody)}),
+			mustJSON(map[string]any{"t": "pageview", "p": "/", "r": strings.Repeat("x", insights.CollectMaxBody)}),
 			[]byte(`{"t":"pageview","p":123}`),
 			[]byte(`{"t":["pageview"],"p":"/"}`),
 			[]byte(`{"t":"pageview","p":"/","w":1e400}`),
@@ -151,12 +152,12 @@ func TestCollectOneBadBeaconNeverCostsAGoodOne(t *testing.T) {
 			t.Errorf("%d of 200 good page views stored (%d distinct)", good, distinct)
 		}
 		checkStoredText(t, store)
-		if n := srv.analytics.c.Refused.Load(); n != 0 {
+		if n := refusedCount(srv); n != 0 {
 			t.Errorf("%d events reached the database and were refused", n)
 		}
 		tok := unlock(t, h)
 		r := analyticsReport(t, h, tok, 1)
-		if problems := analyticstest.Check(r, analyticstest.Oracle(storedEvents(t, store), r.From, r.To, srv.analytics.places.Label)); len(problems) > 0 {
+		if problems := analyticstest.Check(r, analyticstest.Oracle(storedEvents(t, store), r.From, r.To, insights.Places(srv.site).Label)); len(problems) > 0 {
 			t.Errorf("figures disagree:\n%s", strings.Join(problems, "\n"))
 		}
 		if r.Pageviews < 200 || r.Visitors != 5 {
@@ -197,8 +198,8 @@ func TestCollectJunkAttack(t *testing.T) {
 				rawBeacon(h, ip, browserUA, mustJSON(map[string]any{"t": "pageview", "p": p, "r": ref, "w": 1280}))
 			}
 		}
-		served := make([]string, 0, len(srv.analytics.intake.Pages))
-		for p := range srv.analytics.intake.Pages {
+		served := make([]string, 0, len(srv.site.ServedPages()))
+		for p := range srv.site.ServedPages() {
 			served = append(served, p)
 		}
 		sort.Strings(served)
@@ -247,7 +248,7 @@ func TestCollectJunkAttack(t *testing.T) {
 
 		tok := unlock(t, h)
 		rep := analyticsReport(t, h, tok, 1)
-		if problems := analyticstest.Check(rep, analyticstest.Oracle(storedEvents(t, store), rep.From, rep.To, srv.analytics.places.Label)); len(problems) > 0 {
+		if problems := analyticstest.Check(rep, analyticstest.Oracle(storedEvents(t, store), rep.From, rep.To, insights.Places(srv.site).Label)); len(problems) > 0 {
 			t.Errorf("figures disagree:\n%s", strings.Join(problems, "\n"))
 		}
 		maxVisitors := int64(20 + 17*analytics.MaxVisitorsPerNetwork)
@@ -261,7 +262,7 @@ func TestCollectJunkAttack(t *testing.T) {
 			t.Errorf("%d calls from 17 clients", rep.Calls)
 		}
 		for _, p := range rep.Pages {
-			if _, ok := srv.analytics.intake.Pages[p.Path]; !ok {
+			if _, ok := srv.site.ServedPages()[p.Path]; !ok {
 				t.Errorf("Pages lists %q, which the site does not serve", p.Path)
 			}
 		}
@@ -279,14 +280,14 @@ func TestCollectJunkAttack(t *testing.T) {
 		}
 		var stored int
 		store.SQL().QueryRow(`SELECT COUNT(*) FROM analytics_events`).Scan(&stored)
-		t.Logf("5,000 junk beacons: %d events stored, %d visitors, %d page views, %d not-found views, %d over the limits", stored, rep.Visitors, rep.Pageviews, rep.NotFound, srv.analytics.budget.Capped.Load())
+		t.Logf("5,000 junk beacons: %d events stored, %d visitors, %d page views, %d not-found views, %d over the limits", stored, rep.Visitors, rep.Pageviews, rep.NotFound, cappedCount(srv))
 	})
 }
 
 // vitalsAnswer is GET /api/admin/vitals.
 type vitalsAnswer struct {
-	Overall []VitalRow `json:"overall"`
-	Samples int        `json:"samples"`
+	Overall []analytics.VitalRow `json:"overall"`
+	Samples int                  `json:"samples"`
 }
 
 // 400 in-range LCP beacons of 119,000 ms from two IPs flipped the
@@ -321,7 +322,7 @@ func TestCollectVitalsAttack(t *testing.T) {
 			flushAnalytics(t, srv)
 		}
 		tok := unlock(t, h)
-		lcp := func() VitalRow {
+		lcp := func() analytics.VitalRow {
 			var a vitalsAnswer
 			r := jsonReq(t, h, "GET", "/api/admin/vitals", tok, nil)
 			if err := json.Unmarshal([]byte(r.Body), &a); err != nil || len(a.Overall) == 0 {
@@ -349,7 +350,7 @@ func TestCollectVitalsAttack(t *testing.T) {
 func TestServedPagesAreTheSitesPages(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	h := srv.Handler()
-	pages := srv.analytics.intake.Pages
+	pages := srv.site.ServedPages()
 	want := map[string]bool{}
 	for _, p := range srv.site.AllPaths() {
 		if p != "/admin" && !strings.HasPrefix(p, "/admin/") {
@@ -437,7 +438,7 @@ func TestCollectLimitPerIPv6Network(t *testing.T) {
 	srv, store := newTestServer(t, nil)
 	h := srv.Handler()
 	var wg sync.WaitGroup
-	for i := 0; i < 2*CollectPerIP; i++ {
+	for i := 0; i < 2*insights.CollectPerIP; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()

@@ -28,6 +28,7 @@ import (
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/estimate"
+	"github.com/atlanta-restoration/site/web/insights"
 )
 
 // endlessBody is a request body of max bytes that counts what the server
@@ -212,7 +213,7 @@ func TestAttackIPv6RotationSharesOneLimit(t *testing.T) {
 		t.Errorf("estimates from one /64: %d answered 201, %d stored; want %d", stored, n, EstimatesPerWindow)
 	}
 	// Analytics beacons.
-	for i := 0; i < CollectPerIP+50; i++ {
+	for i := 0; i < insights.CollectPerIP+50; i++ {
 		beaconReq(t, h, strings.TrimSuffix(ipv6("2001:db8:d:1", i), ":4000"), map[string]any{"t": "pageview", "p": "/", "w": 390})
 	}
 	flushAnalytics(t, srv)

@@ -12,6 +12,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/seoaudit"
 	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/web/indexing"
 	"github.com/atlanta-restoration/site/web/leadsmanager"
 )
 
@@ -30,9 +31,9 @@ var adminContract = []struct {
 	{goType: auth.SessionRow{}, file: "admin/session.tsx", ts: "SessionRow"},
 	{goType: auth.LoginResult{}, file: "admin/gate.tsx", ts: "LoginResult"},
 	{goType: leadsmanager.UserRow{}, file: "admin/pages/users.tsx", ts: "User"},
-	{goType: RouteInfo{}, file: "admin/data/indexnow.ts", ts: "RouteInfo"},
-	{goType: Submission{}, file: "admin/data/indexnow.ts", ts: "Submission"},
-	{goType: IndexNowKey{}, file: "admin/data/indexnow.ts", ts: "KeyInfo"},
+	{goType: indexing.RouteInfo{}, file: "admin/data/indexnow.ts", ts: "RouteInfo"},
+	{goType: indexing.Submission{}, file: "admin/data/indexnow.ts", ts: "Submission"},
+	{goType: indexing.IndexNowKey{}, file: "admin/data/indexnow.ts", ts: "KeyInfo"},
 	{goType: NotificationsStatus{}, file: "admin/data/dashboard.ts", ts: "NotificationsStatus"},
 	{goType: NotificationRow{}, file: "admin/data/dashboard.ts", ts: "NotificationRow"},
 	{goType: Activity{}, file: "admin/data/dashboard.ts", ts: "Activity"},

@@ -40,16 +40,17 @@ func (s *Server) install(e *echo.Echo) {
 	getHead(e, "/media/*", s.uploads.Serve)
 	// The IndexNow key file: a middleware, not a route ("/:keyfile" would
 	// take every one-segment page from the page catch-all).
-	e.Use(s.indexNow.keyFile)
+	ix := s.indexing
+	e.Use(ix.KeyFile)
 
 	// Service worker and the offline page it precaches
 	getHead(e, "/sw.js", pg.ServiceWorker)
 	getHead(e, pages.OfflinePath, pg.Offline)
 
 	// Public forms and JSON
-	e.POST("/estimate", s.estimate.Post)     // no JavaScript
-	e.POST("/api/estimate", s.estimate.Post) // inline
-	e.POST("/api/collect", s.collect)        // analytics beacons
+	e.POST("/estimate", s.estimate.Post)       // no JavaScript
+	e.POST("/api/estimate", s.estimate.Post)   // inline
+	e.POST("/api/collect", s.insights.Collect) // analytics beacons
 	getHead(e, "/api/reviews", pg.ReviewList)
 	e.POST("/api/reviews/refresh", pg.RefreshReviews)
 
@@ -79,12 +80,12 @@ func (s *Server) install(e *echo.Echo) {
 
 	// Admin: tools (dashboards, audits, scans, IndexNow, jobs)
 	e.GET("/api/admin/overview", s.adminOverview, tools)
-	e.GET("/api/admin/routes", s.adminRoutesInfo, tools)
+	e.GET("/api/admin/routes", ix.Routes, tools)
 	e.GET("/api/admin/locations", s.adminLocations, tools)
 	e.GET("/api/admin/notifications", s.notificationsStatus, tools)
 	e.GET("/api/admin/jobs", s.adminActivity, tools)
-	e.GET("/api/admin/health", s.adminHealth, tools)
-	e.POST("/api/admin/health/run", s.adminHealthRun, tools)
+	e.GET("/api/admin/health", ix.Health, tools)
+	e.POST("/api/admin/health/run", ix.RunHealth(), tools)
 	e.GET("/api/admin/seo-audit", s.adminSEOAudit, tools)
 	e.GET("/api/admin/seo-audit/page", s.adminSEOAuditPage, tools)
 	e.POST("/api/admin/seo-audit/run", s.adminRunJob(jobSEOAudit, func(ctx context.Context) string {
@@ -105,13 +106,14 @@ func (s *Server) install(e *echo.Echo) {
 	e.PUT("/api/admin/security/vulnerabilities/:id", s.adminSetVulnerability, tools)
 	e.GET("/api/admin/schema", s.audits.schema.report, tools)
 	e.POST("/api/admin/schema/validate", s.audits.schema.validate, tools)
-	e.GET("/api/admin/analytics", s.adminAnalytics, tools)
-	e.PUT("/api/admin/analytics/goals", s.putAnalyticsGoals, tools)
-	e.GET("/api/admin/vitals", s.adminVitals, tools)
-	e.GET("/api/admin/indexnow/key", s.indexNow.getKey, tools)
-	e.PUT("/api/admin/indexnow/key", s.indexNow.putKey, tools)
-	e.POST("/api/admin/indexnow/submit", s.indexNow.submit, tools)
-	e.GET("/api/admin/indexnow/submissions", s.indexNow.submissions, tools)
+	in := s.insights
+	e.GET("/api/admin/analytics", in.Report, tools)
+	e.PUT("/api/admin/analytics/goals", in.PutGoals, tools)
+	e.GET("/api/admin/vitals", in.Vitals, tools)
+	e.GET("/api/admin/indexnow/key", ix.GetKey, tools)
+	e.PUT("/api/admin/indexnow/key", ix.PutKey, tools)
+	e.POST("/api/admin/indexnow/submit", ix.Submit, tools)
+	e.GET("/api/admin/indexnow/submissions", ix.Submissions, tools)
 
 	// Admin: the Secure Leads Manager (spec 6: staff masked, admins full)
 	lm := s.leadsManager

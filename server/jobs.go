@@ -3,13 +3,16 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/analytics"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/health"
 	"github.com/atlanta-restoration/site/indexnow"
@@ -28,9 +31,10 @@ import (
 
 // Job names, as recorded in job_runs.
 const (
-	jobIndexNow = "indexnow"
-	jobHealth   = "health"
-	jobReviews  = "reviews"
+	jobAnalytics = "analytics-rollup"
+	jobIndexNow  = "indexnow"
+	jobHealth    = "health"
+	jobReviews   = "reviews"
 )
 
 // jobTitles name the jobs on the dashboard.
@@ -75,7 +79,7 @@ func (s *Server) newJobs() *jobSet {
 	}
 	js.runner.Register(jobs.Job{Name: jobIndexNow, Debounce: s.cfg.IndexNowDebounce, Once: true, Run: js.indexNow.AutoSubmit})
 	js.runner.Register(jobs.Job{Name: jobHealth, Every: s.cfg.HealthInterval, Once: true, Run: js.health.Run})
-	s.registerAnalyticsJob(js.runner)
+	js.runner.Register(jobs.Job{Name: jobAnalytics, Every: time.Hour, Once: true, Run: s.rollUp})
 	if s.cfg.Reviews.APIKey != "" && s.cfg.Reviews.PlaceID != "" {
 		js.runner.Register(jobs.Job{Name: jobReviews, Every: ReviewsEvery, Once: true, Run: s.reviewsJob})
 	}
@@ -101,7 +105,7 @@ func (s *Server) StartJobs() { s.jobs.runner.Start() }
 
 // StopJobs cancels running jobs and waits for them, or for ctx.
 func (s *Server) StopJobs(ctx context.Context) error {
-	s.stopAnalytics(ctx)
+	s.insights.Stop(ctx)
 	return s.jobs.runner.Stop(ctx)
 }
 
@@ -137,55 +141,6 @@ func (s *Server) reviewsJob(ctx context.Context) (string, error) {
 		return "", err
 	}
 	return "fetched " + words.Count(n, "review", "reviews"), nil
-}
-
-// HealthSummary is spec 3's health summary for the latest run.
-type HealthSummary struct {
-	TotalRoutes     int        `json:"totalRoutes"`
-	IndexableRoutes int        `json:"indexableRoutes"`
-	URLsInSitemap   int        `json:"urlsInSitemap"`
-	Issues          int        `json:"issues"`
-	LastUpdated     *time.Time `json:"lastUpdated"`
-}
-
-// adminHealth returns the latest health run: its time, the summary cards
-// and every result (run is null before the first run).
-func (s *Server) adminHealth(c echo.Context) error {
-	run, results, err := s.store.LatestHealthRun(c.Request().Context())
-	if err != nil && !errors.Is(err, db.ErrNotFound) {
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The health results could not be loaded.", Err: err}
-	}
-	sum := HealthSummary{URLsInSitemap: len(s.sitemapPages())}
-	for _, r := range s.site.Routes() {
-		n := len(r.Paths(s.site.Content()))
-		sum.TotalRoutes += n
-		if r.Indexable {
-			sum.IndexableRoutes += n
-		}
-	}
-	out := map[string]any{"run": nil, "results": []db.HealthResult{}, "summary": &sum, "interval": s.cfg.HealthInterval.String()}
-	if err == nil {
-		sum.Issues, sum.LastUpdated = run.Issues, &run.FinishedAt
-		out["run"], out["results"] = run, results
-	}
-	if st, err := s.settings.Load(c.Request().Context()); err == nil {
-		out["monitoring"] = st.SEOMonitoring
-	}
-	return c.JSON(http.StatusOK, out)
-}
-
-// adminHealthRun asks for a health run now. It answers at once (a job
-// never holds a request); the screen polls GET /health until the run
-// after `after` appears.
-func (s *Server) adminHealthRun(c echo.Context) error {
-	after := ""
-	if run, _, err := s.store.LatestHealthRun(c.Request().Context()); err == nil {
-		after = run.ID
-	}
-	if !s.jobs.runner.RunNow(jobHealth) {
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The health monitor is not available."}
-	}
-	return c.JSON(http.StatusAccepted, Queued{Queued: true, After: after})
 }
 
 // Activity is one line of the dashboard's recent activity: a job run or a
@@ -262,4 +217,18 @@ func uploadActivity(files []db.Media) []Activity {
 		flush(files[len(files)-1])
 	}
 	return out
+}
+
+// rollUp folds finished days' raw analytics events into daily counts and
+// drops raw events past db.RawDays.
+func (s *Server) rollUp(ctx context.Context) (string, error) {
+	now := time.Now()
+	days, err := s.store.RollUp(ctx, analytics.Day(now), analytics.Day(now.AddDate(0, 0, -db.RawDays)), now.UTC())
+	if err != nil {
+		return "", err
+	}
+	if len(days) == 0 {
+		return "nothing to roll up", nil
+	}
+	return fmt.Sprintf("rolled up %d day(s): %s", len(days), strings.Join(days, ", ")), nil
 }

@@ -14,7 +14,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/indexnow"
 	"github.com/atlanta-restoration/site/site"
+	"github.com/atlanta-restoration/site/web/indexing"
 )
 
 // warmServer is a test server whose render cache warms after boot and
@@ -96,7 +98,7 @@ func TestIndexNowSubmitsChangedPagesAfterUpload(t *testing.T) {
 	if run.Outcome != "ok" || len(calls) != 1 {
 		t.Fatalf("after the upload: run %+v, %d calls", run, len(calls))
 	}
-	want := indexNowPayload{Host: "www.example-restoration.test", Key: testIndexNowKey, KeyLocation: testBase + "/" + testIndexNowKey + ".txt",
+	want := indexnow.Payload{Host: "www.example-restoration.test", Key: testIndexNowKey, KeyLocation: testBase + "/" + testIndexNowKey + ".txt",
 		URLList: []string{testBase + "/", testBase + "/portfolio"}}
 	if diff := cmp.Diff(want, calls[0]); diff != "" {
 		t.Errorf("payload (-want, +got):\n%s", diff)
@@ -218,7 +220,7 @@ func TestHealthJobFindsBrokenRoutes(t *testing.T) {
 			Checked int    `json:"checked"`
 			Issues  int    `json:"issues"`
 		}
-		Summary HealthSummary
+		Summary indexing.HealthSummary
 		Results []db.HealthResult
 	}
 	deadline := time.Now().Add(60 * time.Second)

@@ -36,6 +36,8 @@ import (
 	"github.com/atlanta-restoration/site/storage"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/estimate"
+	"github.com/atlanta-restoration/site/web/indexing"
+	"github.com/atlanta-restoration/site/web/insights"
 	"github.com/atlanta-restoration/site/web/leadsmanager"
 	"github.com/atlanta-restoration/site/web/pages"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
@@ -82,8 +84,9 @@ type Server struct {
 	jobs *jobSet
 	// audits are the SEO audit and the security scan (issue 10).
 	audits *auditSet
-	// analytics collects the beacon's events (issue 10, ADR 015).
-	analytics *analyticsSet
+	// insights collects the beacon's events and answers the analytics
+	// screens (issue 10, ADR 015).
+	insights *insights.Handler
 
 	// leads takes estimate submissions; notifier announces new leads.
 	leads    *spool.Intake
@@ -95,8 +98,8 @@ type Server struct {
 	estimate *estimate.Handler
 	// leadsManager is the Secure Leads Manager's HTTP side.
 	leadsManager *leadsmanager.Handler
-	// indexNow is the IndexNow tab's API.
-	indexNow *indexNow
+	// indexing is the SEO & IndexNow screen's HTTP side.
+	indexing *indexing.Handler
 	// hashGate bounds concurrent bcrypt/argon2 comparisons server-wide.
 	hashGate *guard.HashGate
 	// uploads is the upload tool's and /media/*'s HTTP side.
@@ -165,14 +168,14 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 
-	s.analytics = s.newAnalytics()
+	s.insights = insights.New(insights.Options{Store: o.Store, Site: s.site, Log: o.Log})
 	if err := s.setupLeads(o); err != nil {
 		return nil, err
 	}
 	s.estimate = &estimate.Handler{Leads: s.leads, Limit: s.newLeadAttempts("estimate", EstimatesPerWindow, EstimateWindow),
 		Posts:    guard.NewLimiter(EstimatePostsPerWindow, EstimateWindow),
 		Phone:    func(ctx context.Context) string { return s.settings.Business(ctx).Phone },
-		Recorded: s.recordLead,
+		Recorded: s.insights.RecordLead,
 		Render: func(ctx context.Context, st *estimate.State) ([]byte, error) {
 			return s.pages.RenderEstimate(ctx, "/estimate", st)
 		},
@@ -192,7 +195,8 @@ func New(o Options) (*Server, error) {
 	}
 	s.secHeaders = s.buildSecurityHeaders()
 	s.jobs = s.newJobs()
-	s.indexNow = &indexNow{s: s, svc: s.jobs.indexNow}
+	s.indexing = &indexing.Handler{Store: o.Store, Site: s.site, IndexNow: s.jobs.indexNow, Jobs: s.jobs.runner, HealthJob: jobHealth,
+		HealthInterval: o.Config.HealthInterval, Monitoring: s.settings.Toggle(func(st settings.Settings) bool { return st.SEOMonitoring }), Log: o.Log}
 	s.audits = s.newAudits()
 	s.releaseEngine = s.engine.OnReload(func() { s.Invalidate("bundle rebuilt") })
 	dsn := ""
