@@ -18,6 +18,7 @@ import (
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/notify/notifytest"
 	"github.com/atlanta-restoration/site/spool"
+	"github.com/atlanta-restoration/site/web/dashboard"
 )
 
 // urlToken is a secret-looking path segment put in every configured
@@ -132,7 +133,7 @@ func TestNotificationsCardNamesOnlyTheKind(t *testing.T) {
 			k.notifier.DeliverDue(context.Background())
 			tok := unlock(t, h)
 			r := jsonReq(t, h, "GET", "/api/admin/notifications", tok, nil)
-			var st NotificationsStatus
+			var st dashboard.NotificationsStatus
 			if err := json.Unmarshal([]byte(r.Body), &st); err != nil || r.StatusCode != 200 {
 				t.Fatalf("notifications: %d %s", r.StatusCode, r.Body)
 			}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/atlanta-restoration/site/web/audits"
 )
 
 // Location Pages lists each city once. Atlanta has two real pages (the
@@ -16,9 +18,9 @@ import (
 func TestLocationPagesListEachCityOnce(t *testing.T) {
 	srv, _ := adminServer(t, nil)
 	tok := unlock(t, srv)
-	l := decode[LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", tok, nil))
+	l := decode[audits.LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", tok, nil))
 	total := 0
-	var atlanta *LocationCity
+	var atlanta *audits.LocationCity
 	for _, co := range l.Counties {
 		seen := map[string]bool{}
 		for i, ci := range co.Cities {

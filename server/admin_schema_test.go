@@ -11,6 +11,7 @@ import (
 
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/schemacheck"
+	"github.com/atlanta-restoration/site/web/audits"
 )
 
 // sitemapCount counts the URLs /sitemap.xml lists: every indexable page,
@@ -31,12 +32,12 @@ func sitemapCount(t *testing.T, srv *Server) int {
 func TestSchemaCheckOfTheSiteAsBuilt(t *testing.T) {
 	srv, _ := adminServer(t, nil)
 	tok := unlock(t, srv)
-	before := decode[SchemaReport](t, jsonReq(t, srv, "GET", "/api/admin/schema", tok, nil))
+	before := decode[audits.SchemaReport](t, jsonReq(t, srv, "GET", "/api/admin/schema", tok, nil))
 	if before.Run != nil || len(before.Types) != 0 || before.Cards.Measured || before.Cards.Score != 98 || before.Routes != sitemapCount(t, srv) {
 		t.Errorf("before any check: %+v", before)
 	}
 
-	run, pages, err := srv.audits.schema.checker.Check(context.Background(), schemacheck.TriggerManual)
+	run, pages, err := srv.jobs.schema.Check(context.Background(), schemacheck.TriggerManual)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestSchemaCheckOfTheSiteAsBuilt(t *testing.T) {
 		}
 	}
 
-	rep := decode[SchemaReport](t, jsonReq(t, srv, "GET", "/api/admin/schema", tok, nil))
+	rep := decode[audits.SchemaReport](t, jsonReq(t, srv, "GET", "/api/admin/schema", tok, nil))
 	if rep.Run == nil || rep.Run.ID != run.ID || len(rep.Pages) != total {
 		t.Fatalf("report run %+v with %d pages", rep.Run, len(rep.Pages))
 	}
@@ -125,7 +126,7 @@ func messages(ts []schemacheck.TypeSummary) []string {
 // block is an error on every such page, and the score drops.
 func TestSchemaCheckFindsABrokenPage(t *testing.T) {
 	srv, _ := adminServer(t, nil)
-	real := srv.audits.schema.checker
+	real := srv.jobs.schema
 	c := &schemacheck.Checker{Fetch: real.Fetch, Base: real.Base, Options: real.Options, Store: real.Store}
 	c.Pages = func() []schemacheck.Page {
 		// The contact page is not a service page: ask it for a Service.
@@ -230,7 +231,7 @@ func TestValidateAllInParallel(t *testing.T) {
 		side.Add(1)
 		go func() {
 			defer side.Done()
-			_, _, err := srv.audits.schema.checker.Check(context.Background(), schemacheck.TriggerManual)
+			_, _, err := srv.jobs.schema.Check(context.Background(), schemacheck.TriggerManual)
 			errs <- err
 		}()
 	}
@@ -242,7 +243,7 @@ func TestValidateAllInParallel(t *testing.T) {
 		}
 	}
 	total := sitemapCount(t, srv)
-	rep := decode[SchemaReport](t, jsonReq(t, srv, "GET", "/api/admin/schema", tok, nil))
+	rep := decode[audits.SchemaReport](t, jsonReq(t, srv, "GET", "/api/admin/schema", tok, nil))
 	if rep.Run == nil || rep.Run.Pages != total || len(rep.Pages) != total || rep.Run.Errors != 0 || rep.Cards.Covered != total {
 		t.Errorf("latest after parallel checks: %+v with %d pages", rep.Run, len(rep.Pages))
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/securitycheck"
 	"github.com/atlanta-restoration/site/seoaudit"
+	"github.com/atlanta-restoration/site/web/audits"
+	"github.com/atlanta-restoration/site/web/dashboard"
 )
 
 func decode[T any](t *testing.T, r *response) T {
@@ -26,10 +28,10 @@ func decode[T any](t *testing.T, r *response) T {
 }
 
 type overview struct {
-	Tiles []Tile `json:"tiles"`
+	Tiles []dashboard.Tile `json:"tiles"`
 }
 
-func tile(t *testing.T, o overview, label string) Tile {
+func tile(t *testing.T, o overview, label string) dashboard.Tile {
 	t.Helper()
 	for _, x := range o.Tiles {
 		if x.Label == label {
@@ -37,7 +39,7 @@ func tile(t *testing.T, o overview, label string) Tile {
 		}
 	}
 	t.Fatalf("no %s tile in %+v", label, o.Tiles)
-	return Tile{}
+	return dashboard.Tile{}
 }
 
 func TestAuditEndpointsRequireToken(t *testing.T) {
@@ -89,11 +91,11 @@ func TestOverviewBeforeAnyRun(t *testing.T) {
 		t.Errorf("route table: %d county pages, %d city pages", counties, cities)
 	}
 
-	a := decode[SEOAuditReport](t, jsonReq(t, srv, "GET", "/api/admin/seo-audit", tok, nil))
-	if a.Run != nil || len(a.Pages) != 0 || a.Routes != len(srv.auditPaths()) || len(a.Rules) != 13 {
+	a := decode[audits.SEOAuditReport](t, jsonReq(t, srv, "GET", "/api/admin/seo-audit", tok, nil))
+	if a.Run != nil || len(a.Pages) != 0 || a.Routes != len(srv.site.IndexablePaths()) || len(a.Rules) != 13 {
 		t.Errorf("seo-audit before a run: %+v", a)
 	}
-	sec := decode[SecurityReport](t, jsonReq(t, srv, "GET", "/api/admin/security", tok, nil))
+	sec := decode[audits.SecurityReport](t, jsonReq(t, srv, "GET", "/api/admin/security", tok, nil))
 	if sec.Scan != nil || sec.NextScanAt != nil || len(sec.Checks) != 0 || len(sec.Vulnerabilities) != 0 {
 		t.Errorf("security before a scan: %+v", sec)
 	}
@@ -107,7 +109,7 @@ func TestOverviewBeforeAnyRun(t *testing.T) {
 func TestLocationsAndBriefsFromTheRouteTable(t *testing.T) {
 	srv, _ := adminServer(t, nil)
 	tok := unlock(t, srv)
-	l := decode[LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", tok, nil))
+	l := decode[audits.LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", tok, nil))
 	counties, cities := countPaths(srv, "county"), countPaths(srv, "city", "city-profile")
 	if l.Summary.Counties != counties || l.Summary.CityPages != cities || l.Summary.SitemapURLs != len(srv.sitemapPages()) || l.Summary.LocalSchema != "Not checked" {
 		t.Errorf("summary %+v, want %d counties, %d cities, %d sitemap URLs", l.Summary, counties, cities, len(srv.sitemapPages()))
@@ -130,7 +132,7 @@ func TestLocationsAndBriefsFromTheRouteTable(t *testing.T) {
 		}
 	}
 
-	a := decode[SEOAuditReport](t, jsonReq(t, srv, "GET", "/api/admin/seo-audit", tok, nil))
+	a := decode[audits.SEOAuditReport](t, jsonReq(t, srv, "GET", "/api/admin/seo-audit", tok, nil))
 	if len(a.Briefs) != cities {
 		t.Errorf("%d briefs, want one per city page (%d)", len(a.Briefs), cities)
 	}
@@ -178,11 +180,11 @@ func TestSEOAuditAfterWarmUpAndOnRequest(t *testing.T) {
 		t.Fatalf("first audit: %+v", first)
 	}
 	tok := unlock(t, srv)
-	a := decode[SEOAuditReport](t, jsonReq(t, srv, "GET", "/api/admin/seo-audit", tok, nil))
+	a := decode[audits.SEOAuditReport](t, jsonReq(t, srv, "GET", "/api/admin/seo-audit", tok, nil))
 	if a.Run == nil || a.Run.TriggeredBy != seoaudit.TriggerDeploy {
 		t.Fatalf("run %+v", a.Run)
 	}
-	paths := srv.auditPaths()
+	paths := srv.site.IndexablePaths()
 	if a.Run.Pages != len(paths) || len(a.Pages) != len(paths) || a.Run.Errors != 0 {
 		t.Errorf("audited %d pages (%d errors), want every indexable page: %d", a.Run.Pages, a.Run.Errors, len(paths))
 	}
@@ -210,7 +212,7 @@ func TestSEOAuditAfterWarmUpAndOnRequest(t *testing.T) {
 	if seo := tile(t, o, "SEO Score"); seo.Value != strconv.Itoa(a.Run.Score)+"%" || !seo.Measured || !strings.Contains(seo.How, strconv.Itoa(len(paths))+" pages") {
 		t.Errorf("SEO Score tile %+v, want %d%%", seo, a.Run.Score)
 	}
-	l := decode[LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", tok, nil))
+	l := decode[audits.LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", tok, nil))
 	if l.Summary.LocalSchema != "Active" {
 		t.Errorf("local schema %q: %s", l.Summary.LocalSchema, l.How["localSchema"])
 	}
@@ -241,7 +243,7 @@ func TestSEOAuditAfterWarmUpAndOnRequest(t *testing.T) {
 func TestSecurityScanThroughTheHandler(t *testing.T) {
 	srv, store := adminServer(t, nil)
 	ctx := context.Background()
-	if _, _, err := srv.audits.sec.Scan(ctx, securitycheck.TriggerManual); err != nil {
+	if _, _, err := srv.jobs.security.Scan(ctx, securitycheck.TriggerManual); err != nil {
 		t.Fatal(err)
 	}
 	tok := unlock(t, srv)
@@ -249,7 +251,7 @@ func TestSecurityScanThroughTheHandler(t *testing.T) {
 	if strings.Contains(r.Body, testPIN) {
 		t.Fatal("the security report contains the PIN")
 	}
-	rep := decode[SecurityReport](t, r)
+	rep := decode[audits.SecurityReport](t, r)
 	by := map[string]db.SecurityResult{}
 	for _, c := range rep.Checks {
 		by[c.CheckID] = c
@@ -292,7 +294,7 @@ func TestSecurityScanThroughTheHandler(t *testing.T) {
 	if rep.Config.PINMask != "••••••" || !strings.Contains(rep.Config.SessionTimeout, "30 minutes") || len(rep.Config.RateLimits) == 0 || !strings.Contains(rep.Config.RateLimits[0], "5 wrong PINs per client IP per 15 minutes") {
 		t.Errorf("config %+v", rep.Config)
 	}
-	issues := func() Tile {
+	issues := func() dashboard.Tile {
 		return tile(t, decode[overview](t, jsonReq(t, srv, "GET", "/api/admin/overview", tok, nil)), "Security Issues")
 	}
 	if x := issues(); x.Value != "1" || !x.Measured {
@@ -317,7 +319,7 @@ func TestSecurityScanThroughTheHandler(t *testing.T) {
 	if r := upload(t, srv, tok, "Kitchen", "k.jpg", testJPEG(t, 64, 48)); r.StatusCode != 200 && r.StatusCode != 201 {
 		t.Fatalf("upload: %d %s", r.StatusCode, r.Body)
 	}
-	_, rs, err := srv.audits.sec.Scan(ctx, securitycheck.TriggerManual)
+	_, rs, err := srv.jobs.security.Scan(ctx, securitycheck.TriggerManual)
 	if err != nil {
 		t.Fatal(err)
 	}

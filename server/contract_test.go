@@ -12,6 +12,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/seoaudit"
 	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/web/dashboard"
 	"github.com/atlanta-restoration/site/web/indexing"
 	"github.com/atlanta-restoration/site/web/leadsmanager"
 )
@@ -34,9 +35,9 @@ var adminContract = []struct {
 	{goType: indexing.RouteInfo{}, file: "admin/data/indexnow.ts", ts: "RouteInfo"},
 	{goType: indexing.Submission{}, file: "admin/data/indexnow.ts", ts: "Submission"},
 	{goType: indexing.IndexNowKey{}, file: "admin/data/indexnow.ts", ts: "KeyInfo"},
-	{goType: NotificationsStatus{}, file: "admin/data/dashboard.ts", ts: "NotificationsStatus"},
-	{goType: NotificationRow{}, file: "admin/data/dashboard.ts", ts: "NotificationRow"},
-	{goType: Activity{}, file: "admin/data/dashboard.ts", ts: "Activity"},
+	{goType: dashboard.NotificationsStatus{}, file: "admin/data/dashboard.ts", ts: "NotificationsStatus"},
+	{goType: dashboard.NotificationRow{}, file: "admin/data/dashboard.ts", ts: "NotificationRow"},
+	{goType: dashboard.ActivityLine{}, file: "admin/data/dashboard.ts", ts: "Activity"},
 	{goType: seoaudit.PageResult{}, file: "admin/data/seo-audit.ts", ts: "PageResult"},
 	{goType: db.SEOAuditRun{}, file: "admin/data/seo-audit.ts", ts: "AuditRun"},
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/atlanta-restoration/site/securitycheck"
+	"github.com/atlanta-restoration/site/web/audits"
 )
 
 // The Security Hardening tab shows what the running server does: over
@@ -14,11 +15,11 @@ import (
 // samples.
 func TestHardeningTabReadsTheRunningServer(t *testing.T) {
 	srv, _ := adminServer(t, map[string]string{"BASE_URL": "http://127.0.0.1:8080", "ADMIN_TOKEN_TTL": "45m", "ADMIN_MAX_ATTEMPTS": "7", "MAX_CONNS_PER_IP": "0"})
-	if _, _, err := srv.audits.sec.Scan(context.Background(), securitycheck.TriggerManual); err != nil {
+	if _, _, err := srv.jobs.security.Scan(context.Background(), securitycheck.TriggerManual); err != nil {
 		t.Fatal(err)
 	}
 	tok := unlock(t, srv)
-	rep := decode[SecurityReport](t, jsonReq(t, srv, "GET", "/api/admin/security", tok, nil))
+	rep := decode[audits.SecurityReport](t, jsonReq(t, srv, "GET", "/api/admin/security", tok, nil))
 	states := map[string]securitycheck.HardeningItem{}
 	for _, h := range rep.Hardening {
 		states[h.Name] = h

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -79,33 +78,22 @@ func (s *Server) install(e *echo.Echo) {
 	e.PUT("/api/admin/settings", st.Put, settings)
 
 	// Admin: tools (dashboards, audits, scans, IndexNow, jobs)
-	e.GET("/api/admin/overview", s.adminOverview, tools)
+	d, au := s.dashboard, s.audits
+	e.GET("/api/admin/overview", d.Overview, tools)
 	e.GET("/api/admin/routes", ix.Routes, tools)
-	e.GET("/api/admin/locations", s.adminLocations, tools)
-	e.GET("/api/admin/notifications", s.notificationsStatus, tools)
-	e.GET("/api/admin/jobs", s.adminActivity, tools)
+	e.GET("/api/admin/locations", au.Locations, tools)
+	e.GET("/api/admin/notifications", d.Notifications, tools)
+	e.GET("/api/admin/jobs", d.Activity, tools)
 	e.GET("/api/admin/health", ix.Health, tools)
 	e.POST("/api/admin/health/run", ix.RunHealth(), tools)
-	e.GET("/api/admin/seo-audit", s.adminSEOAudit, tools)
-	e.GET("/api/admin/seo-audit/page", s.adminSEOAuditPage, tools)
-	e.POST("/api/admin/seo-audit/run", s.adminRunJob(jobSEOAudit, func(ctx context.Context) string {
-		r, err := s.store.LatestSEOAuditRun(ctx)
-		if err != nil {
-			return ""
-		}
-		return r.ID
-	}), tools)
-	e.GET("/api/admin/security", s.adminSecurity, tools)
-	e.POST("/api/admin/security/scan", s.adminRunJob(jobSecurity, func(ctx context.Context) string {
-		sc, _, err := s.store.LatestSecurityScan(ctx)
-		if err != nil {
-			return ""
-		}
-		return sc.ID
-	}), tools)
-	e.PUT("/api/admin/security/vulnerabilities/:id", s.adminSetVulnerability, tools)
-	e.GET("/api/admin/schema", s.audits.schema.report, tools)
-	e.POST("/api/admin/schema/validate", s.audits.schema.validate, tools)
+	e.GET("/api/admin/seo-audit", au.SEOAudit, tools)
+	e.GET("/api/admin/seo-audit/page", au.SEOAuditPage, tools)
+	e.POST("/api/admin/seo-audit/run", au.RunSEOAudit(), tools)
+	e.GET("/api/admin/security", au.Security, tools)
+	e.POST("/api/admin/security/scan", au.RunSecurityScan(), tools)
+	e.PUT("/api/admin/security/vulnerabilities/:id", au.SetVulnerability, tools)
+	e.GET("/api/admin/schema", au.Schema, tools)
+	e.POST("/api/admin/schema/validate", au.ValidateSchema(), tools)
 	in := s.insights
 	e.GET("/api/admin/analytics", in.Report, tools)
 	e.PUT("/api/admin/analytics/goals", in.PutGoals, tools)

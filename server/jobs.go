@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"sort"
+	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
-
-	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/analytics"
 	"github.com/atlanta-restoration/site/db"
@@ -19,15 +19,22 @@ import (
 	"github.com/atlanta-restoration/site/jobs"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/reviews"
+	"github.com/atlanta-restoration/site/schemacheck"
+	"github.com/atlanta-restoration/site/securitycheck"
+	"github.com/atlanta-restoration/site/seoaudit"
 	"github.com/atlanta-restoration/site/settings"
+	"github.com/atlanta-restoration/site/site"
+	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/web/insights"
 	"github.com/atlanta-restoration/site/words"
 )
 
-// The background jobs (README "Background jobs", ADR 011). The jobs,
-// indexnow and health packages hold the work; this file gives them what
-// only the server has: the settings toggles, the sitemap's pages, a way
-// to run a request through the server's own handler, and the render
-// cache's ETags after each warm-up.
+// The background jobs (README "Background jobs", ADR 011, ADR 014, ADR
+// 022), wired in one place. The jobs, indexnow, health, seoaudit,
+// securitycheck and schemacheck packages hold the work; this file gives
+// them what only the application has: the settings switches, the
+// sitemap's pages, a way to run a request through the site's own
+// handler, and the render cache's ETags after each warm-up.
 
 // Job names, as recorded in job_runs.
 const (
@@ -35,67 +42,83 @@ const (
 	jobIndexNow  = "indexnow"
 	jobHealth    = "health"
 	jobReviews   = "reviews"
+	jobSEOAudit  = "seo-audit"
+	jobSecurity  = "security-scan"
+	jobSchema    = "schema-check"
 )
 
 // jobTitles name the jobs on the dashboard.
 var jobTitles = map[string]string{jobAnalytics: "Analytics roll-up", jobIndexNow: "IndexNow auto-submit", jobHealth: "SEO health check", jobReviews: "Review refresh",
-	jobSEOAudit: "SEO audit", jobSecurity: "Security scan"}
+	jobSEOAudit: "SEO audit", jobSecurity: "Security scan", jobSchema: "Schema check"}
 
 // ReviewsEvery is how often the reviews job fetches from Google Places.
 const ReviewsEvery = 24 * time.Hour
 
-// jobSet is the server's background work.
+// SecurityScanEvery is the automated scan's interval (spec 9: the next
+// automated scan is 24 hours after the last).
+const SecurityScanEvery = 24 * time.Hour
+
+// SEOAuditDebounce gathers the warm-ups of several content changes in a
+// row into one audit (and one schema check).
+const SEOAuditDebounce = 5 * time.Second
+
+// jobSet is the application's background work.
 type jobSet struct {
 	runner   *jobs.Runner
 	indexNow *indexnow.Service
 	health   *health.Monitor
+	seo      *seoaudit.Auditor
+	security *securitycheck.Scanner
+	schema   *schemacheck.Checker
+	bootScan sync.Once
 }
 
-// newJobs registers the jobs; StartJobs starts them. The render cache
-// reports every completed warm-up (boot, and after each Invalidate: an
-// upload, a delete, a settings save, a review refresh) to IndexNow.
+// newJobs builds the jobs and registers them; StartJobs starts them. The
+// render cache reports every completed warm-up (boot, and after each
+// Invalidate: an upload, a delete, a settings save, a review refresh) to
+// IndexNow, and asks for an SEO audit and a schema check; the first one
+// also asks for a security scan.
 func (s *Server) newJobs() *jobSet {
-	var (
-		rec    jobs.Recorder
-		locker jobs.Locker
-	)
-	if s.store != nil {
-		rec = s.store
-		if s.store.Dialect() == "postgres" {
-			locker = jobs.PostgresLocker{DB: s.store.SQL()}
-		}
+	var locker jobs.Locker
+	if s.store.Dialect() == "postgres" {
+		locker = jobs.PostgresLocker{DB: s.store.SQL()}
 	}
-	js := &jobSet{runner: jobs.New(jobs.Options{Log: s.log, Recorder: rec, Locker: locker})}
-	keys := &indexnow.Keys{Fixed: s.cfg.IndexNowKey}
-	if s.store != nil {
-		keys.Store = s.store
-	}
-	js.indexNow = &indexnow.Service{Client: indexnow.NewClient(s.cfg.IndexNowEndpoint), Keys: keys, Store: s.store, Base: s.cfg.BaseURL,
-		Enabled: s.settings.Toggle(func(st settings.Settings) bool { return st.AutoIndexNow }), Log: s.log}
+	cfg := s.cfg
+	js := &jobSet{runner: jobs.New(jobs.Options{Log: s.log, Recorder: s.store, Locker: locker})}
+	js.indexNow = &indexnow.Service{Client: indexnow.NewClient(cfg.IndexNowEndpoint), Keys: &indexnow.Keys{Fixed: cfg.IndexNowKey, Store: s.store},
+		Store: s.store, Base: cfg.BaseURL, Enabled: s.settings.Toggle(func(st settings.Settings) bool { return st.AutoIndexNow }), Log: s.log}
 	js.health = &health.Monitor{Fetch: s.fetchLocal, Pages: s.sitemapPages, SitemapURL: s.site.Abs("/sitemap.xml"), Store: s.store,
 		Enabled: s.settings.Toggle(func(st settings.Settings) bool { return st.SEOMonitoring }), Log: s.log}
-	if s.store == nil {
-		return js
-	}
-	js.runner.Register(jobs.Job{Name: jobIndexNow, Debounce: s.cfg.IndexNowDebounce, Once: true, Run: js.indexNow.AutoSubmit})
-	js.runner.Register(jobs.Job{Name: jobHealth, Every: s.cfg.HealthInterval, Once: true, Run: js.health.Run})
+	js.seo = &seoaudit.Auditor{Fetch: s.fetchPage, Pages: s.site.IndexablePaths, Base: cfg.BaseURL, Business: s.napContext, Store: s.store, Log: s.log}
+	js.security = &securitycheck.Scanner{Env: s.securityEnv(), Store: s.store, Log: s.log}
+	js.schema = &schemacheck.Checker{Fetch: s.fetchPage, Pages: s.schemaPages, Base: cfg.BaseURL,
+		Options: schemacheck.Options{FAQItemClass: site.FAQItemClass}, Store: s.store, Log: s.log}
+
+	js.runner.Register(jobs.Job{Name: jobIndexNow, Debounce: cfg.IndexNowDebounce, Once: true, Run: js.indexNow.AutoSubmit})
+	js.runner.Register(jobs.Job{Name: jobHealth, Every: cfg.HealthInterval, Once: true, Run: js.health.Run})
 	js.runner.Register(jobs.Job{Name: jobAnalytics, Every: time.Hour, Once: true, Run: s.rollUp})
-	if s.cfg.Reviews.APIKey != "" && s.cfg.Reviews.PlaceID != "" {
+	if cfg.Reviews.APIKey != "" && cfg.Reviews.PlaceID != "" {
 		js.runner.Register(jobs.Job{Name: jobReviews, Every: ReviewsEvery, Once: true, Run: s.reviewsJob})
 	}
+	js.runner.Register(jobs.Job{Name: jobSEOAudit, Debounce: SEOAuditDebounce, Once: true, Run: js.seo.Run})
+	js.runner.Register(jobs.Job{Name: jobSecurity, Every: SecurityScanEvery, Once: true, Run: js.security.Run})
+	js.runner.Register(jobs.Job{Name: jobSchema, Debounce: SEOAuditDebounce, Once: true, Run: js.schema.Run})
 	s.Cache().OnWarm(func(etags map[string]string) {
 		var pages []indexnow.Page
-		for _, p := range s.sitemapPages() {
-			if e, ok := etags[p.Path]; ok {
-				pages = append(pages, indexnow.Page{Path: p.Path, ETag: e})
+		for _, p := range s.site.SitemapPaths() {
+			if e, ok := etags[p]; ok {
+				pages = append(pages, indexnow.Page{Path: p, ETag: e})
 			}
 		}
 		js.indexNow.Observe(pages)
 		// In development every save changes the pages and BASE_URL is
 		// local: nothing is submitted automatically.
-		if !s.cfg.Dev() {
+		if !cfg.Dev() {
 			js.runner.Trigger(jobIndexNow)
 		}
+		js.runner.Trigger(jobSEOAudit)
+		js.runner.Trigger(jobSchema)
+		js.bootScan.Do(func() { js.runner.Trigger(jobSecurity) })
 	})
 	return js
 }
@@ -103,7 +126,8 @@ func (s *Server) newJobs() *jobSet {
 // StartJobs starts the background jobs.
 func (s *Server) StartJobs() { s.jobs.runner.Start() }
 
-// StopJobs cancels running jobs and waits for them, or for ctx.
+// StopJobs cancels running jobs and waits for them, or for ctx; queued
+// analytics events are written first.
 func (s *Server) StopJobs(ctx context.Context) error {
 	s.insights.Stop(ctx)
 	return s.jobs.runner.Stop(ctx)
@@ -118,9 +142,25 @@ func (s *Server) sitemapPages() []health.Page {
 	return out
 }
 
-// fetchLocal runs a GET through the server's own handler, in process:
-// the health monitor sees exactly what a crawler would, without the
-// network.
+// schemaPages are the pages the schema check covers: every indexable
+// route of the table (the SEO audit's pages), each with its kind's
+// expected types.
+func (s *Server) schemaPages() []schemacheck.Page {
+	var out []schemacheck.Page
+	for _, r := range s.site.Routes() {
+		if !r.Indexable {
+			continue
+		}
+		for _, p := range r.Paths(s.site.Content()) {
+			out = append(out, schemacheck.Page{Path: p, Kind: r.Page, Expect: site.ExpectedSchema(r.Page)})
+		}
+	}
+	return out
+}
+
+// fetchLocal runs a GET through the application's own handler, in
+// process: the monitors and audits see exactly what a crawler would,
+// without the network.
 func (s *Server) fetchLocal(ctx context.Context, path string) (health.Response, error) {
 	req := httptest.NewRequestWithContext(ctx, http.MethodGet, path, nil)
 	req.RemoteAddr = "127.0.0.1:0"
@@ -128,6 +168,68 @@ func (s *Server) fetchLocal(ctx context.Context, path string) (health.Response, 
 	w := httptest.NewRecorder()
 	s.ServeHTTP(w, req)
 	return health.Response{Status: w.Code, Location: w.Header().Get("Location"), Body: w.Body.Bytes()}, nil
+}
+
+// fetchPage runs a GET through the application's own handler (fetchLocal).
+func (s *Server) fetchPage(ctx context.Context, path string) (int, []byte, error) {
+	r, err := s.fetchLocal(ctx, path)
+	return r.Status, r.Body, err
+}
+
+// napContext is the phone and address the pages must show (System
+// Settings over the configuration).
+func (s *Server) napContext(ctx context.Context) seoaudit.Context {
+	b := s.settings.Business(ctx)
+	return seoaudit.Context{Phone: b.Phone, Street: b.Street, City: b.City, State: b.State, Zip: b.Zip}
+}
+
+// securityEnv is what the security checks look at.
+func (s *Server) securityEnv() securitycheck.Env {
+	cfg := s.cfg
+	e := securitycheck.Env{
+		Handler: s, BaseURL: cfg.BaseURL, PIN: cfg.Admin.PIN, PINGenerated: cfg.Admin.PIN == "",
+		TokenTTL: cfg.Admin.TokenTTL, SessionMax: auth.HardMax,
+		Limits:     s.limits(),
+		MediaStore: "an S3-compatible bucket (" + cfg.Storage.Bucket + ")",
+		Sniff: func(head []byte) (string, error) {
+			t, err := media.Sniff(head)
+			return t.MIME, err
+		},
+		GoVersion: runtime.Version(),
+		DB:        s.store, DBKind: s.store.Dialect(), Accounts: s.store,
+		MediaSample: func(ctx context.Context) (string, error) {
+			m, err := s.store.RecentMedia(ctx, 1)
+			if err != nil || len(m) == 0 {
+				return "", err
+			}
+			return media.URL(m[0].Path), nil
+		},
+	}
+	if cfg.Storage.Kind != "s3" {
+		e.MediaDir, _ = filepath.Abs(filepath.Join(cfg.DataDir, "media"))
+	}
+	return e
+}
+
+// limits are the request limits in force, as the security checks and the
+// Hardening tab state them.
+func (s *Server) limits() securitycheck.Limits {
+	cfg := s.cfg
+	return securitycheck.Limits{PINAttempts: cfg.Admin.MaxAttempts, PINWindow: cfg.Admin.Lockout, EstimateAttempts: EstimatesPerWindow,
+		EstimatePosts: EstimatePostsPerWindow, EstimateWindow: EstimateWindow, MaxConns: cfg.Limits.MaxConns, MaxConnsPerIP: cfg.Limits.MaxConnsPerIP, TrustProxy: cfg.TrustProxy}
+}
+
+// runningSecurity is what the Hardening tab reads from the running
+// configuration: the headers this server sends and the limits in force.
+func (s *Server) runningSecurity() securitycheck.Running {
+	cfg := s.cfg
+	return securitycheck.Running{
+		BaseURL: cfg.BaseURL, HSTS: s.secHeaders.Get("Strict-Transport-Security"), CSP: s.secHeaders.Get("Content-Security-Policy"),
+		Limits:     s.limits(),
+		PINFromEnv: cfg.Admin.PIN != "", TokenTTL: cfg.Admin.TokenTTL, SessionMax: auth.HardMax,
+		LoginsPerAccount: auth.LoginAttemptsPerAccount, AnalyticsPerMinute: insights.CollectPerIP,
+		ReviewsConfigured: s.reviews.Configured(), ReviewsInterval: cfg.Reviews.MinInterval,
+	}
 }
 
 // reviewsJob is the daily review refresh. The public refresh button and
@@ -141,82 +243,6 @@ func (s *Server) reviewsJob(ctx context.Context) (string, error) {
 		return "", err
 	}
 	return "fetched " + words.Count(n, "review", "reviews"), nil
-}
-
-// Activity is one line of the dashboard's recent activity: a job run or a
-// batch of uploads.
-type Activity struct {
-	Kind    string    `json:"kind"` // job or upload
-	Job     string    `json:"job,omitempty"`
-	Title   string    `json:"title"`
-	Summary string    `json:"summary"`
-	Outcome string    `json:"outcome"`
-	At      time.Time `json:"at"`
-}
-
-// ActivityShown is how many lines the dashboard's recent activity shows.
-const ActivityShown = 15
-
-// adminActivity returns recent job runs (skipped ones left out) merged
-// with recent uploads, newest first.
-func (s *Server) adminActivity(c echo.Context) error {
-	ctx := c.Request().Context()
-	runs, err := s.store.RecentJobRuns(ctx, ActivityShown, false)
-	if err != nil {
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Recent activity could not be loaded.", Err: err}
-	}
-	files, err := s.store.RecentMedia(ctx, 200)
-	if err != nil {
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Recent activity could not be loaded.", Err: err}
-	}
-	out := uploadActivity(files)
-	for _, r := range runs {
-		out = append(out, Activity{Kind: "job", Job: r.Job, Title: jobTitles[r.Job], Summary: r.Summary, Outcome: r.Outcome, At: r.FinishedAt})
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].At.After(out[j].At) })
-	if len(out) > ActivityShown {
-		out = out[:ActivityShown]
-	}
-	return c.JSON(http.StatusOK, ActivityList{Activity: out})
-}
-
-// uploadActivity folds uploads (newest first) into one line per project
-// per batch: files of one project less than 10 minutes apart.
-func uploadActivity(files []db.Media) []Activity {
-	var out []Activity
-	var photos, videos int
-	flush := func(m db.Media) {
-		what := []string{}
-		if photos > 0 {
-			what = append(what, words.Count(photos, "photo", "photos"))
-		}
-		if videos > 0 {
-			what = append(what, words.Count(videos, "video", "videos"))
-		}
-		title := what[0]
-		if len(what) == 2 {
-			title += " and " + what[1]
-		}
-		out[len(out)-1].Title = title + " uploaded to " + media.ProjectDisplayName(m.Project)
-		photos, videos = 0, 0
-	}
-	for i, m := range files {
-		if i == 0 || m.Project != files[i-1].Project || files[i-1].CreatedAt.Sub(m.CreatedAt) > 10*time.Minute {
-			if i > 0 {
-				flush(files[i-1])
-			}
-			out = append(out, Activity{Kind: "upload", Outcome: db.OutcomeOK, At: m.CreatedAt})
-		}
-		if m.Kind == "video" {
-			videos++
-		} else {
-			photos++
-		}
-	}
-	if len(files) > 0 {
-		flush(files[len(files)-1])
-	}
-	return out
 }
 
 // rollUp folds finished days' raw analytics events into daily counts and

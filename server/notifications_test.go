@@ -29,6 +29,7 @@ import (
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/notify/notifytest"
 	"github.com/atlanta-restoration/site/spool"
+	"github.com/atlanta-restoration/site/web/dashboard"
 	"github.com/atlanta-restoration/site/web/estimate"
 )
 
@@ -173,7 +174,7 @@ func TestNotificationsEndToEnd(t *testing.T) {
 	// The dashboard's view.
 	tok := unlock(t, k.srv.Handler())
 	res := jsonReq(t, k.srv.Handler(), "GET", "/api/admin/notifications", tok, nil)
-	var st NotificationsStatus
+	var st dashboard.NotificationsStatus
 	if err := json.Unmarshal([]byte(res.Body), &st); err != nil || res.StatusCode != 200 {
 		t.Fatalf("notifications: %d %s", res.StatusCode, res.Body)
 	}

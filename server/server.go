@@ -34,7 +34,9 @@ import (
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/storage"
+	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/web/dashboard"
 	"github.com/atlanta-restoration/site/web/estimate"
 	"github.com/atlanta-restoration/site/web/indexing"
 	"github.com/atlanta-restoration/site/web/insights"
@@ -82,8 +84,10 @@ type Server struct {
 	reviews  *reviews.Service
 	// jobs is the background work: IndexNow, health monitor, reviews.
 	jobs *jobSet
-	// audits are the SEO audit and the security scan (issue 10).
-	audits *auditSet
+	// audits are the SEO audit, security, schema and location screens;
+	// dashboard the dashboard's tiles, activity and notifications.
+	audits    *audits.Handler
+	dashboard *dashboard.Handler
 	// insights collects the beacon's events and answers the analytics
 	// screens (issue 10, ADR 015).
 	insights *insights.Handler
@@ -197,7 +201,9 @@ func New(o Options) (*Server, error) {
 	s.jobs = s.newJobs()
 	s.indexing = &indexing.Handler{Store: o.Store, Site: s.site, IndexNow: s.jobs.indexNow, Jobs: s.jobs.runner, HealthJob: jobHealth,
 		HealthInterval: o.Config.HealthInterval, Monitoring: s.settings.Toggle(func(st settings.Settings) bool { return st.SEOMonitoring }), Log: o.Log}
-	s.audits = s.newAudits()
+	s.audits = &audits.Handler{Store: o.Store, Site: s.site, SEO: s.jobs.seo, Checker: s.jobs.schema, Fetch: s.fetchPage, Running: s.runningSecurity(),
+		ScanEvery: SecurityScanEvery, Jobs: audits.Jobs{Runner: s.jobs.runner, SEOAudit: jobSEOAudit, Security: jobSecurity, Schema: jobSchema}, Log: o.Log}
+	s.dashboard = &dashboard.Handler{Store: o.Store, Site: s.site, Notifier: s.notifier, Spool: s.leads, JobTitles: jobTitles}
 	s.releaseEngine = s.engine.OnReload(func() { s.Invalidate("bundle rebuilt") })
 	dsn := ""
 	if s.store.Dialect() == "postgres" {

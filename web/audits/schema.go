@@ -1,4 +1,4 @@
-package server
+package audits
 
 import (
 	"context"
@@ -9,50 +9,14 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/db"
-	"github.com/atlanta-restoration/site/jobs"
 	"github.com/atlanta-restoration/site/schemacheck"
+	"github.com/atlanta-restoration/site/web/httperr"
+	"github.com/atlanta-restoration/site/web/runjob"
 )
 
 // Schema Management (issue 19, ADR 022): the schemacheck package checks
-// the JSON-LD every indexable page serves; this file gives it the pages
-// of the route table with the types each page kind must carry, runs it as
-// a job after every warm-up and on Validate All, and answers the screen.
-
-// jobSchema is the schema check's name in job_runs.
-const jobSchema = "schema-check"
-
-// faqItemClass marks each question of the FAQ accordion
-// (components/faq.tsx): a page that shows one must publish FAQPage.
-const faqItemClass = "faq__item"
-
-// schemaExpect is what the route table says each page kind must carry:
-// LocalBusiness on every page (spec 5 requires it everywhere), the site
-// name (WebSite) on the home page, where Google reads it, a breadcrumb
-// trail on every inner page, a Service on the service and location
-// pages, and an Article on each blog post. FAQPage is expected wherever
-// the page shows an FAQ (found in the HTML, as county pages without a
-// profile show none).
-func schemaExpect(kind string) []string {
-	out := []string{"LocalBusiness"}
-	if kind == "home" {
-		out = append(out, "WebSite")
-	} else {
-		out = append(out, "BreadcrumbList")
-	}
-	switch kind {
-	case "service", "water-landing", "county", "city", "city-profile":
-		out = append(out, "Service")
-	case "blog-post":
-		out = append(out, "Article")
-	}
-	return out
-}
-
-// schemaStore is what the screen reads; *db.Store is one.
-type schemaStore interface {
-	LatestSchemaCheck(ctx context.Context) (db.SchemaCheckRun, []db.SchemaCheckPage, error)
-	LatestSchemaCheckRun(ctx context.Context) (db.SchemaCheckRun, error)
-}
+// the JSON-LD every indexable page serves, as a job after every warm-up
+// and on Validate All; these handlers answer the screen.
 
 // schemaTemplateSource is a page whose real block the Schema Templates
 // tab shows.
@@ -60,57 +24,13 @@ type schemaTemplateSource struct {
 	Kind, Path, FileName, Description string
 }
 
-// schemaSet is the schema check and the HTTP side of Schema Management.
-type schemaSet struct {
-	checker   *schemacheck.Checker
-	store     schemaStore
-	runNow    func() bool
-	fetch     schemacheck.Fetch
-	templates func() []schemaTemplateSource
-}
-
-// newSchemaCheck builds the check and registers its job: after every
-// complete warm-up of the render cache (a deploy's boot, every content
-// change; debounced like the SEO audit) and on Validate All.
-func (s *Server) newSchemaCheck() *schemaSet {
-	set := &schemaSet{
-		checker: &schemacheck.Checker{Fetch: s.fetchPage, Pages: s.schemaPages, Base: s.cfg.BaseURL,
-			Options: schemacheck.Options{FAQItemClass: faqItemClass}, Log: s.log},
-		fetch:     s.fetchPage,
-		templates: s.schemaTemplateSources,
-		runNow:    func() bool { return s.jobs.runner.RunNow(jobSchema) },
-	}
-	if s.store == nil {
-		return set
-	}
-	set.checker.Store, set.store = s.store, s.store
-	s.jobs.runner.Register(jobs.Job{Name: jobSchema, Debounce: SEOAuditDebounce, Once: true, Run: set.checker.Run})
-	s.Cache().OnWarm(func(map[string]string) { s.jobs.runner.Trigger(jobSchema) })
-	return set
-}
-
-// schemaPages are the pages checked: every indexable route of the table
-// (the SEO audit's pages), each with its kind's expected types.
-func (s *Server) schemaPages() []schemacheck.Page {
-	var out []schemacheck.Page
-	for _, r := range s.site.Routes() {
-		if !r.Indexable {
-			continue
-		}
-		for _, p := range r.Paths(s.site.Content()) {
-			out = append(out, schemacheck.Page{Path: p, Kind: r.Page, Expect: schemaExpect(r.Page)})
-		}
-	}
-	return out
-}
-
 // schemaTemplateSources are spec 2.4's two templates, read from the pages
 // that serve them: the business block from the home page and the Service
 // block of the first primary service.
-func (s *Server) schemaTemplateSources() []schemaTemplateSource {
+func (h *Handler) templateSources() []schemaTemplateSource {
 	out := []schemaTemplateSource{{Kind: "LocalBusiness", Path: "/", FileName: "localbusiness-schema.json",
 		Description: "The business block every page serves, as the home page serves it now."}}
-	for _, sv := range s.site.Content().Services {
+	for _, sv := range h.Site.Content().Services {
 		if sv.Primary {
 			out = append(out, schemaTemplateSource{Kind: "Service", Path: "/services/" + sv.Slug, FileName: "service-schema.json",
 				Description: "The Service block of a service page as it is served now; every service, county and city page has one like it."})
@@ -156,13 +76,15 @@ type SchemaReport struct {
 	How    map[string]string `json:"how"`
 }
 
-func (h *schemaSet) report(c echo.Context) error {
+// Schema answers Schema Management: the latest check's cards, types and
+// pages, and the two templates as the site serves them now.
+func (h *Handler) Schema(c echo.Context) error {
 	ctx := c.Request().Context()
 	out := SchemaReport{Cards: SchemaCards{Score: schemacheck.DefaultScore}, Types: []schemacheck.TypeSummary{}, Pages: []schemacheck.PageResult{},
-		Routes: len(h.checker.Pages()), How: schemaHow}
-	run, rows, err := h.store.LatestSchemaCheck(ctx)
+		Routes: len(h.Checker.Pages()), How: schemaHow}
+	run, rows, err := h.Store.LatestSchemaCheck(ctx)
 	if err != nil && !errors.Is(err, db.ErrNotFound) {
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "The schema check could not be loaded.", Err: err}
+		return httperr.Unavailable("The schema check could not be loaded.", err)
 	}
 	if err == nil {
 		out.Run = &run
@@ -190,11 +112,11 @@ func (h *schemaSet) report(c echo.Context) error {
 
 // readTemplates reads each template's block from its page through the
 // server's own handler (the render cache: no new render).
-func (h *schemaSet) readTemplates(ctx context.Context) []SchemaTemplate {
+func (h *Handler) readTemplates(ctx context.Context) []SchemaTemplate {
 	out := []SchemaTemplate{}
-	for _, src := range h.templates() {
+	for _, src := range h.templateSources() {
 		t := SchemaTemplate{Type: src.Kind, Description: src.Description, FileName: src.FileName, Path: src.Path}
-		status, body, err := h.fetch(ctx, src.Path)
+		status, body, err := h.Fetch(ctx, src.Path)
 		switch {
 		case err != nil:
 			t.Error = src.Path + " could not be read: " + err.Error()
@@ -210,18 +132,15 @@ func (h *schemaSet) readTemplates(ctx context.Context) []SchemaTemplate {
 	return out
 }
 
-// validate is Validate All: it asks for a check now and answers at once
-// with the id of the run it will replace; the screen polls until a newer
-// one appears. Requests made while a check waits to start join it.
-func (h *schemaSet) validate(c echo.Context) error {
-	after := ""
-	if r, err := h.store.LatestSchemaCheckRun(c.Request().Context()); err == nil {
-		after = r.ID
-	}
-	if !h.runNow() {
-		return &StatusError{Status: http.StatusServiceUnavailable, Message: "Background jobs are not available on this server."}
-	}
-	return c.JSON(http.StatusAccepted, Queued{Queued: true, After: after})
+// ValidateSchema is Validate All: it asks for a check now. Requests made
+// while a check waits to start join it.
+func (h *Handler) ValidateSchema() echo.HandlerFunc {
+	return runjob.Handler(h.Jobs.Runner, h.Jobs.Schema, func(ctx context.Context) string {
+		if r, err := h.Store.LatestSchemaCheckRun(ctx); err == nil {
+			return r.ID
+		}
+		return ""
+	}, "Background jobs are not available on this server.")
 }
 
 // schemaHow says how each card is computed.

@@ -1,4 +1,4 @@
-package server
+package audits
 
 import (
 	"net/http"
@@ -58,21 +58,21 @@ type LocationPage struct {
 // once. A city with a fixed city page and a city record of another slug
 // (Atlanta: fulton/atlanta-service and fulton/atlanta) has two pages:
 // both are listed under it, fixed page first, with why (ADR 021).
-func (s *Server) locationCounties() []LocationCounty {
+func (h *Handler) locationCounties() []LocationCounty {
 	out := []LocationCounty{}
-	pages := s.cityPages()
-	for _, p := range site.ExpandCounties(s.site.Content()) {
+	pages := h.Site.CityPages()
+	for _, p := range site.ExpandCounties(h.Site.Content()) {
 		slug := strings.TrimPrefix(p, "/service-areas/")
-		co, _ := s.site.Content().County(slug)
+		co, _ := h.Site.Content().County(slug)
 		lc := LocationCounty{Name: co.Name, Slug: slug, Href: p, Cities: []LocationCity{}}
 		at := map[string]int{}
 		for _, cp := range pages[slug] {
-			name, seo, ok := s.cityPage(slug, cp)
+			name, seo, ok := h.Site.CityPage(slug, cp)
 			if !ok {
 				continue
 			}
 			kind := "City page"
-			if r, _, ok := s.site.Lookup(cp); ok && r.Page == "city-profile" {
+			if r, _, ok := h.Site.Lookup(cp); ok && r.Page == "city-profile" {
 				kind = "Fixed city page"
 			}
 			pg := LocationPage{Href: cp, Kind: kind, Title: seo.SEOTitle}
@@ -105,9 +105,10 @@ func (s *Server) locationCounties() []LocationCounty {
 	return out
 }
 
-func (s *Server) adminLocations(c echo.Context) error {
-	f := s.locationFigures()
-	out := LocationsInfo{Summary: LocationsSummary{Counties: f.counties, CityPages: f.cities, SitemapURLs: f.sitemap}, Counties: s.locationCounties()}
+// Locations answers the Location Pages screen.
+func (h *Handler) Locations(c echo.Context) error {
+	f := h.Site.Locations()
+	out := LocationsInfo{Summary: LocationsSummary{Counties: f.Counties, CityPages: f.Cities, SitemapURLs: f.Sitemap}, Counties: h.locationCounties()}
 	var several []string
 	for _, co := range out.Counties {
 		out.Summary.Cities += len(co.Cities)
@@ -121,7 +122,7 @@ func (s *Server) adminLocations(c echo.Context) error {
 	if len(several) > 0 {
 		cities += " They have " + words.Count(out.Summary.CityPages, "city page", "city pages") + ": " + strings.Join(several, "; ") + ", listed under the city with why."
 	}
-	schema, schemaHow := s.localSchema(c.Request().Context())
+	schema, schemaHow := h.localSchema(c.Request().Context())
 	out.Summary.LocalSchema = schema
 	out.How = map[string]string{
 		"counties":    "County pages in the route table: one per county in content/counties.json that has at least one city.",

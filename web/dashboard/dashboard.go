@@ -1,0 +1,252 @@
+// Package dashboard is the HTTP side of the admin dashboard (spec 2.4):
+// the four stat tiles, the recent activity (job runs and uploads) and the
+// lead notifications' outbox and spool. Every figure is measured, or says
+// how it will fill. The routes and their guards are in server/install.go.
+package dashboard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/atlanta-restoration/site/analytics"
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/media"
+	"github.com/atlanta-restoration/site/notify"
+	"github.com/atlanta-restoration/site/site"
+	"github.com/atlanta-restoration/site/web/httperr"
+	"github.com/atlanta-restoration/site/words"
+)
+
+// Store is what the dashboard reads (db.Store).
+type Store interface {
+	LatestSEOAuditRun(ctx context.Context) (db.SEOAuditRun, error)
+	LatestSecurityScan(ctx context.Context) (db.SecurityScan, []db.SecurityResult, error)
+	CountOpenVulnerabilities(ctx context.Context) (int, error)
+	VitalSamples(ctx context.Context, from, to string) ([]db.VitalSample, error)
+	RecentJobRuns(ctx context.Context, limit int, skipped bool) ([]db.JobRun, error)
+	RecentMedia(ctx context.Context, limit int) ([]db.Media, error)
+}
+
+// Notifier reads the outbox (notify.Notifier).
+type Notifier interface {
+	Status(ctx context.Context, recent int) (notify.Status, error)
+}
+
+// Spool counts the leads waiting on disk (spool.Intake).
+type Spool interface {
+	Backlog() int
+	Refused() int
+}
+
+// Handler answers the dashboard.
+type Handler struct {
+	Store    Store
+	Site     *site.Site
+	Notifier Notifier
+	Spool    Spool
+	// JobTitles name the jobs in the recent activity.
+	JobTitles map[string]string
+}
+
+// Overview is GET /api/admin/overview: the dashboard's tiles.
+type Overview struct {
+	Tiles []Tile `json:"tiles"`
+}
+
+// ActivityList is GET /api/admin/jobs: the dashboard's recent activity.
+type ActivityList struct {
+	Activity []ActivityLine `json:"activity"`
+}
+
+// Tile is one dashboard stat tile. Value is "—" when nothing has been
+// measured yet; How says how the figure is computed or how it will fill.
+type Tile struct {
+	Label    string `json:"label"`
+	Value    string `json:"value"`
+	Hint     string `json:"hint"`
+	How      string `json:"how"`
+	Measured bool   `json:"measured"`
+}
+
+// Overview answers the dashboard's four tiles.
+func (h *Handler) Overview(c echo.Context) error {
+	ctx := c.Request().Context()
+	seo := Tile{Label: "SEO Score", Value: "—", Hint: "No audit yet",
+		How: "Fills after the first SEO audit: it runs once the pages are rendered at boot, after every content change, and when you press Run Audit on the SEO Audit screen."}
+	if run, err := h.Store.LatestSEOAuditRun(ctx); err == nil {
+		seo = Tile{Label: "SEO Score", Value: strconv.Itoa(run.Score) + "%", Hint: "Site-wide audit", Measured: true,
+			How: "Passing checks across " + words.Count(run.Pages-run.Errors, "page", "pages") + " in the latest SEO audit (" + run.FinishedAt.Format(time.RFC3339) + "): " + strconv.Itoa(run.Passed) + " of " + strconv.Itoa(run.Passed+run.Warnings+run.Failed) + "."}
+	} else if !errors.Is(err, db.ErrNotFound) {
+		return httperr.Unavailable("The dashboard could not be loaded.", err)
+	}
+	loc := h.Site.Locations()
+	sec := Tile{Label: "Security Issues", Value: "—", Hint: "No scan yet",
+		How: "Fills after the first security scan: it runs at boot, every 24 hours, and when you press Run Full Scan on the Security screen."}
+	if _, _, err := h.Store.LatestSecurityScan(ctx); err == nil {
+		n, err := h.Store.CountOpenVulnerabilities(ctx)
+		if err != nil {
+			return httperr.Unavailable("The dashboard could not be loaded.", err)
+		}
+		sec = Tile{Label: "Security Issues", Value: strconv.Itoa(n), Hint: "Open findings", Measured: true,
+			How: "Failed security checks whose vulnerability is open (not acknowledged or fixed), from the latest scan."}
+	}
+	tiles := []Tile{seo, h.pageSpeed(ctx),
+		{Label: "Location Pages", Value: strconv.Itoa(loc.Counties + loc.Cities), Hint: "County and city pages", Measured: true,
+			How: words.Count(loc.Counties, "county page", "county pages") + " (/service-areas/{county}) and " + words.Count(loc.Cities, "city page", "city pages") + " (/areas/{county}/{city}) in the route table."},
+		sec}
+	return c.JSON(http.StatusOK, Overview{Tiles: tiles})
+}
+
+// pageSpeed is the dashboard's Page Speed: spec 5's performance score
+// (100 good, 60 needs improvement, 20 poor, averaged) of the site-wide 75th
+// percentile of each Core Web Vital real visitors reported in the last 28
+// days. Until any are reported it says how it will fill.
+func (h *Handler) pageSpeed(ctx context.Context) Tile {
+	empty := Tile{Label: "Page Speed", Value: "—", Hint: "No data yet",
+		How: "Fills from real visitors' Core Web Vitals (75th percentile) once they are collected; no figure is shown until then."}
+	now := time.Now()
+	samples, err := h.Store.VitalSamples(ctx, analytics.Day(now.AddDate(0, 0, -(analytics.VitalDays-1))), analytics.Day(now))
+	if err != nil {
+		return empty
+	}
+	score, n, ok := analytics.PageSpeed(samples)
+	if !ok {
+		return empty
+	}
+	return Tile{Label: "Page Speed", Value: strconv.Itoa(score), Hint: "Real visitors, last 28 days", Measured: true,
+		How: fmt.Sprintf("Spec 5's performance score (100 good, 60 needs improvement, 20 poor, averaged) of the 75th percentile of %d Core Web Vitals over %d measurements from real visits.", n, len(samples))}
+}
+
+// ActivityLine is one line of the dashboard's recent activity: a job run or a
+// batch of uploads.
+type ActivityLine struct {
+	Kind    string    `json:"kind"` // job or upload
+	Job     string    `json:"job,omitempty"`
+	Title   string    `json:"title"`
+	Summary string    `json:"summary"`
+	Outcome string    `json:"outcome"`
+	At      time.Time `json:"at"`
+}
+
+// ActivityShown is how many lines the dashboard's recent activity shows.
+const ActivityShown = 15
+
+// Activity returns recent job runs (skipped ones left out) merged
+// with recent uploads, newest first.
+func (h *Handler) Activity(c echo.Context) error {
+	ctx := c.Request().Context()
+	runs, err := h.Store.RecentJobRuns(ctx, ActivityShown, false)
+	if err != nil {
+		return httperr.Unavailable("Recent activity could not be loaded.", err)
+	}
+	files, err := h.Store.RecentMedia(ctx, 200)
+	if err != nil {
+		return httperr.Unavailable("Recent activity could not be loaded.", err)
+	}
+	out := uploadActivity(files)
+	for _, r := range runs {
+		out = append(out, ActivityLine{Kind: "job", Job: r.Job, Title: h.JobTitles[r.Job], Summary: r.Summary, Outcome: r.Outcome, At: r.FinishedAt})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At.After(out[j].At) })
+	if len(out) > ActivityShown {
+		out = out[:ActivityShown]
+	}
+	return c.JSON(http.StatusOK, ActivityList{Activity: out})
+}
+
+// uploadActivity folds uploads (newest first) into one line per project
+// per batch: files of one project less than 10 minutes apart.
+func uploadActivity(files []db.Media) []ActivityLine {
+	var out []ActivityLine
+	var photos, videos int
+	flush := func(m db.Media) {
+		what := []string{}
+		if photos > 0 {
+			what = append(what, words.Count(photos, "photo", "photos"))
+		}
+		if videos > 0 {
+			what = append(what, words.Count(videos, "video", "videos"))
+		}
+		title := what[0]
+		if len(what) == 2 {
+			title += " and " + what[1]
+		}
+		out[len(out)-1].Title = title + " uploaded to " + media.ProjectDisplayName(m.Project)
+		photos, videos = 0, 0
+	}
+	for i, m := range files {
+		if i == 0 || m.Project != files[i-1].Project || files[i-1].CreatedAt.Sub(m.CreatedAt) > 10*time.Minute {
+			if i > 0 {
+				flush(files[i-1])
+			}
+			out = append(out, ActivityLine{Kind: "upload", Outcome: db.OutcomeOK, At: m.CreatedAt})
+		}
+		if m.Kind == "video" {
+			videos++
+		} else {
+			photos++
+		}
+	}
+	if len(files) > 0 {
+		flush(files[len(files)-1])
+	}
+	return out
+}
+
+// NotificationRow is one notification as the dashboard lists it: no
+// payload, so no contact details of the lead.
+type NotificationRow struct {
+	Kind        string     `json:"kind"`
+	LeadID      string     `json:"leadId"`
+	Attempts    int        `json:"attempts"`
+	LastError   string     `json:"lastError"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	DeliveredAt *time.Time `json:"deliveredAt"`
+	FailedAt    *time.Time `json:"failedAt"`
+}
+
+// NotificationsStatus is GET /api/admin/notifications. It never carries
+// SMTP credentials, the webhook address or secret, or a lead's contact
+// details.
+type NotificationsStatus struct {
+	Configured struct {
+		Email   bool `json:"email"`
+		Webhook bool `json:"webhook"`
+	} `json:"configured"`
+	Pending         int        `json:"pending"`
+	Retrying        int        `json:"retrying"`
+	Failed          int        `json:"failed"`
+	LastError       string     `json:"lastError"`
+	LastDeliveredAt *time.Time `json:"lastDeliveredAt"`
+	SpoolBacklog    int        `json:"spoolBacklog"`
+	// SpoolRefused counts leads the database kept refusing, moved aside
+	// in DATA_DIR/spool/refused.jsonl for a person to look at.
+	SpoolRefused int               `json:"spoolRefused"`
+	Recent       []NotificationRow `json:"recent"`
+}
+
+// RecentNotifications is how many rows the dashboard lists.
+const RecentNotifications = 10
+
+// Notifications answers the outbox and the spool on the dashboard.
+func (h *Handler) Notifications(c echo.Context) error {
+	st, err := h.Notifier.Status(c.Request().Context(), RecentNotifications)
+	if err != nil {
+		return err
+	}
+	out := NotificationsStatus{Pending: st.Pending, Retrying: st.Retrying, Failed: st.Failed, LastError: st.LastError,
+		LastDeliveredAt: st.LastDeliveredAt, SpoolBacklog: h.Spool.Backlog(), SpoolRefused: h.Spool.Refused(), Recent: []NotificationRow{}}
+	out.Configured.Email, out.Configured.Webhook = st.Email, st.Webhook
+	for _, r := range st.Recent {
+		out.Recent = append(out.Recent, NotificationRow{Kind: r.Kind, LeadID: r.LeadID, Attempts: r.Attempts, LastError: r.LastError,
+			CreatedAt: r.CreatedAt, DeliveredAt: r.DeliveredAt, FailedAt: r.FailedAt})
+	}
+	return c.JSON(http.StatusOK, out)
+}
