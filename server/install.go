@@ -5,9 +5,32 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/web/dashboard"
+	"github.com/atlanta-restoration/site/web/estimate"
+	"github.com/atlanta-restoration/site/web/indexing"
+	"github.com/atlanta-restoration/site/web/insights"
+	"github.com/atlanta-restoration/site/web/leadsmanager"
 	"github.com/atlanta-restoration/site/web/pages"
+	settingsweb "github.com/atlanta-restoration/site/web/settings"
+	"github.com/atlanta-restoration/site/web/uploads"
 )
+
+// rooms are the HTTP rooms: each capability's handlers, holding the few
+// interfaces they need. New builds them; install routes to them.
+type rooms struct {
+	pages        *pages.Handler        // public pages, search, assets, sitemap, reviews API
+	estimate     *estimate.Handler     // the estimate form's posts
+	insights     *insights.Handler     // analytics beacons and screens
+	auth         *auth.Service         // sign-in, sessions, capabilities
+	uploads      *uploads.Handler      // the upload tool and /media/*
+	leadsManager *leadsmanager.Handler // leads, users, audit log
+	settingsRoom *settingsweb.Handler  // System Settings
+	indexing     *indexing.Handler     // IndexNow, health monitor, routes
+	audits       *audits.Handler       // SEO audit, security, schema, locations
+	dashboard    *dashboard.Handler    // tiles, activity, notifications
+}
 
 // install lists every route the site answers, with its guard: public,
 // or an admin session with a capability (web/auth, docs/admin-auth-api.md).

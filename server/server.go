@@ -1,16 +1,16 @@
-// Package server is the HTTP side of the site: the echo router, the route
-// table, the page loaders, middleware and the JSON APIs. Public pages are
-// rendered by the ssr engine and served from its render cache.
+// Package server builds the application and is its HTTP edge: New wires
+// every service and HTTP room together, install.go lists every route with
+// its guard, and the middleware, the connection limits, the request log,
+// the one error handler and /healthz live here. Cached public pages are
+// answered before any routing (fast.go). The rooms themselves are under
+// web/, the public site's data under site/, the rules in the domain
+// packages.
 package server
 
 import (
 	"context"
-	"crypto/subtle"
-	"errors"
 	"fmt"
-	"html"
 	"log/slog"
-	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -66,7 +66,7 @@ type Options struct {
 	Notifier *notify.Notifier
 }
 
-// Server holds the handlers' dependencies.
+// Server is the application: its services, its rooms and its router.
 type Server struct {
 	cfg    *config.Config
 	log    *slog.Logger
@@ -76,40 +76,19 @@ type Server struct {
 	releaseEngine func()
 	echo          *echo.Echo
 
-	// site builds the public pages' data; pages renders and serves them.
-	site  *site.Site
-	pages *pages.Handler
+	// site builds the public pages' data.
+	site *site.Site
+	// rooms are the HTTP rooms the routes lead to (install.go).
+	rooms
 	// settings are System Settings; reviews the trust section's reviews.
 	settings *settings.Service
 	reviews  *reviews.Service
 	// jobs is the background work: IndexNow, health monitor, reviews.
 	jobs *jobSet
-	// audits are the SEO audit, security, schema and location screens;
-	// dashboard the dashboard's tiles, activity and notifications.
-	audits    *audits.Handler
-	dashboard *dashboard.Handler
-	// insights collects the beacon's events and answers the analytics
-	// screens (issue 10, ADR 015).
-	insights *insights.Handler
 
 	// leads takes estimate submissions; notifier announces new leads.
 	leads    *spool.Intake
 	notifier *notify.Notifier
-
-	// auth signs people in and guards every admin route (web/auth).
-	auth *auth.Service
-	// estimate takes the native estimate form's posts.
-	estimate *estimate.Handler
-	// leadsManager is the Secure Leads Manager's HTTP side.
-	leadsManager *leadsmanager.Handler
-	// indexing is the SEO & IndexNow screen's HTTP side.
-	indexing *indexing.Handler
-	// hashGate bounds concurrent bcrypt/argon2 comparisons server-wide.
-	hashGate *guard.HashGate
-	// uploads is the upload tool's and /media/*'s HTTP side.
-	uploads *uploads.Handler
-	// settingsRoom is System Settings' HTTP side.
-	settingsRoom *settingsweb.Handler
 
 	// secHeaders are the security headers, built once.
 	secHeaders http.Header
@@ -133,7 +112,8 @@ type Server struct {
 // and the router with every route (install.go).
 func New(o Options) (*Server, error) {
 	s := &Server{cfg: o.Config, log: o.Log, store: o.Store, engine: o.Engine}
-	s.hashGate = guard.NewHashGate(HashConcurrency, HashWait)
+	// Admin sign-in: one session model, the PIN and accounts (web/auth).
+	hashGate := guard.NewHashGate(HashConcurrency, HashWait)
 	s.auth = auth.New(o.Store, auth.Config{
 		TokenTTL: o.Config.Admin.TokenTTL, Lockout: o.Config.Admin.Lockout, PIN: o.Config.Admin.PIN,
 		SecureCookies: strings.HasPrefix(o.Config.BaseURL, "https://"), Issuer: o.Config.Business.Name,
@@ -144,8 +124,8 @@ func New(o Options) (*Server, error) {
 		LoginDevice:  s.newAttempts("login-device", auth.LoginAttemptsPerDevice, o.Config.Admin.Lockout),
 		CodeSession:  s.newAttempts("code-session", auth.CodeAttemptsPerSession, o.Config.Admin.Lockout),
 		CodeAccount:  s.newAttempts("code-account", auth.CodeAttemptsPerAccount, o.Config.Admin.Lockout),
-	}, s.hashGate, o.Log)
-	s.leadsManager = &leadsmanager.Handler{Store: o.Store, Auth: s.auth, Hash: s.hashGate, Log: o.Log}
+	}, hashGate, o.Log)
+	s.leadsManager = &leadsmanager.Handler{Store: o.Store, Auth: s.auth, Hash: hashGate, Log: o.Log}
 	if err := s.auth.SetupPIN(context.Background()); err != nil {
 		return nil, err
 	}
@@ -172,6 +152,7 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 
+	// Lead intake: the estimate form, the spool and the notifier.
 	s.insights = insights.New(insights.Options{Store: o.Store, Site: s.site, Log: o.Log})
 	if err := s.setupLeads(o); err != nil {
 		return nil, err
@@ -184,6 +165,7 @@ func New(o Options) (*Server, error) {
 			return s.pages.RenderEstimate(ctx, "/estimate", st)
 		},
 		Log: o.Log}
+	// Media and settings: both re-render the pages that show them.
 	files := o.Storage
 	if files == nil {
 		if files, err = newStorage(o.Config); err != nil {
@@ -193,17 +175,20 @@ func New(o Options) (*Server, error) {
 	s.uploads = uploads.New(uploads.Handler{Store: o.Store, Files: files, MaxUpload: o.Config.Admin.MaxUpload,
 		TempDir: filepath.Join(o.Config.DataDir, "tmp"), Changed: s.Invalidate, NotFound: site.ErrNotFound, Log: o.Log})
 	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Changed: s.Invalidate, Log: o.Log}
+	// The HTTP edge.
 	s.accessLog = o.Config.AccessLog
 	if s.bodyLimit, err = gbytes.Parse(o.Config.BodyLimit); err != nil {
 		return nil, fmt.Errorf("BODY_LIMIT: %w", err)
 	}
 	s.secHeaders = s.buildSecurityHeaders()
+	// Background jobs and the admin tools that read them.
 	s.jobs = s.newJobs()
 	s.indexing = &indexing.Handler{Store: o.Store, Site: s.site, IndexNow: s.jobs.indexNow, Jobs: s.jobs.runner, HealthJob: jobHealth,
 		HealthInterval: o.Config.HealthInterval, Monitoring: s.settings.Toggle(func(st settings.Settings) bool { return st.SEOMonitoring }), Log: o.Log}
 	s.audits = &audits.Handler{Store: o.Store, Site: s.site, SEO: s.jobs.seo, Checker: s.jobs.schema, Fetch: s.fetchPage, Running: s.runningSecurity(),
 		ScanEvery: SecurityScanEvery, Jobs: audits.Jobs{Runner: s.jobs.runner, SEOAudit: jobSEOAudit, Security: jobSecurity, Schema: jobSchema}, Log: o.Log}
 	s.dashboard = &dashboard.Handler{Store: o.Store, Site: s.site, Notifier: s.notifier, Spool: s.leads, JobTitles: jobTitles}
+	// Content changes: a rebuilt bundle, and other instances' changes.
 	s.releaseEngine = s.engine.OnReload(func() { s.Invalidate("bundle rebuilt") })
 	dsn := ""
 	if s.store.Dialect() == "postgres" {
@@ -351,145 +336,38 @@ func getHead(e *echo.Echo, path string, h echo.HandlerFunc) {
 	e.HEAD(path, h)
 }
 
-// HashConcurrency is how many PIN or password hash comparisons run at
-// once, server-wide: one, so a burst of guesses uses at most one core and
-// the other keeps serving pages. HashWait is how long a sign-in waits for
-// its turn before it gets 503.
-const (
-	HashConcurrency = 1
-	HashWait        = 10 * time.Second
-)
-
-// Estimate requests stored per client IP per window, and posts of the
-// form (valid or not) per client IP per window. Only stored leads count
-// toward the first: a visitor who fumbles the form, or an office behind
-// one address, is not told to wait. The second is the flood guard: a
-// person never sends 30 forms in 10 minutes, and past it every post gets
-// the small fixed 429 page instead of a render.
-const (
-	EstimatesPerWindow     = 5
-	EstimatePostsPerWindow = 30
-	EstimateWindow         = 10 * time.Minute
-)
-
-func (s *Server) healthz(c echo.Context) error {
-	warm := s.Cache().LastWarm() > 0
-	ready := warm && !s.draining.Load()
-	c.Response().Header().Set("Cache-Control", "no-store")
-	if !s.healthDetailsAllowed(c) {
-		// The public answer says up or down, nothing an attacker could
-		// time a flood by. Down is "not ready" (warming up, draining):
-		// with the database down the site still serves every cached page
-		// and spools every lead, so the instance stays in the pool.
-		if c.QueryParam("ready") == "1" && !ready {
-			return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "down"})
-		}
-		return c.JSON(http.StatusOK, map[string]string{"status": "up"})
+// noteFirstAdmin says at boot how to create the first admin account when
+// there is none: the leads manager is closed until there is one.
+func (s *Server) noteFirstAdmin(ctx context.Context) {
+	if n, err := s.store.CountAdmins(ctx); err == nil && n == 0 {
+		s.log.Info("no admin account yet: the Secure Leads Manager needs one. Create it with: site user add --email you@example.com --role admin")
 	}
-	status, code := "ok", http.StatusOK
-	dbStatus := "ok"
-	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
-	defer cancel()
-	if err := s.store.Ping(ctx); err != nil {
-		dbStatus, status, code = "unavailable", "degraded", http.StatusServiceUnavailable
-	}
-	out := map[string]any{
-		"status": status, "db": dbStatus, "ready": ready, "draining": s.draining.Load(),
-		"cache": map[string]any{"pages": s.Cache().Len(), "version": s.Cache().Version(), "lastWarmMs": s.Cache().LastWarm().Milliseconds(), "warm": warm},
-	}
-	s.leadHealth(c.Request().Context(), out, dbStatus == "ok")
-	out["content"] = map[string]any{"version": s.sync.Version(), "shared": s.sync.Shared(), "listening": s.sync.Listening()}
-	// ?ready=1 is the load balancer's readiness check: 503 until the
-	// first warm-up is done, and from the moment a shutdown begins.
-	if c.QueryParam("ready") == "1" && !ready {
-		code = http.StatusServiceUnavailable
-	}
-	return c.JSON(code, out)
 }
 
-// healthDetailsAllowed reports whether /healthz may show its details:
-// to a monitor with HEALTH_TOKEN as a bearer token, or to a request from
-// this machine that no proxy forwarded (a proxy on the same host makes
-// every visitor's connection come from loopback, so a forwarding header
-// rules it out).
-func (s *Server) healthDetailsAllowed(c echo.Context) bool {
-	if t := s.cfg.HealthToken; t != "" {
-		if got := bearer(c); got != "" {
-			return subtle.ConstantTimeCompare([]byte(got), []byte(t)) == 1
-		}
+// newStorage builds the media storage the configuration names.
+func newStorage(cfg *config.Config) (storage.Storage, error) {
+	if cfg.Storage.Kind == "s3" {
+		b := storage.NewS3(storage.S3Options{Endpoint: cfg.Storage.Endpoint, Region: cfg.Storage.Region, Bucket: cfg.Storage.Bucket,
+			AccessKey: cfg.Storage.AccessKey, SecretKey: cfg.Storage.SecretKey})
+		return b, b.EnsureBucket(context.Background())
 	}
-	r := c.Request()
-	if r.Header.Get("X-Forwarded-For") != "" || r.Header.Get("Forwarded") != "" || r.Header.Get("X-Real-Ip") != "" {
-		return false
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return false
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return storage.NewLocal(filepath.Join(cfg.DataDir, "media"))
 }
 
-// errorHandler turns every error into a page (or JSON under /api/) with
-// the right status. 5xx are logged at error level, 4xx at info.
-func (s *Server) errorHandler(err error, c echo.Context) {
-	if c.Response().Committed {
-		return
-	}
-	r := c.Request()
-	status := statusOf(err)
-	msg := http.StatusText(status)
-	var he *echo.HTTPError
-	if errors.As(err, &he) {
-		status = he.Code
-		msg = fmt.Sprint(he.Message)
-	}
-	var se *StatusError
-	title := ""
-	if errors.As(err, &se) {
-		msg, title = se.Message, se.Title
-	}
-	// The request's one log line (requestLog) reports the error.
-	if strings.HasPrefix(r.URL.Path, "/api/") {
-		body := map[string]string{"error": msg}
-		if title != "" {
-			body["title"] = title
+// setupLeads takes the lead intake and the notifier from the options, or
+// builds them from the configuration: the notifier on the store, the
+// intake without a spool (a failed save is then a 503).
+func (s *Server) setupLeads(o Options) error {
+	s.notifier, s.leads = o.Notifier, o.Leads
+	if s.notifier == nil {
+		nc, err := notify.FromConfig(o.Config)
+		if err != nil {
+			return err
 		}
-		c.JSON(status, body)
-		return
+		s.notifier = notify.New(o.Store, nc, o.Log)
 	}
-	if s.cfg.Dev() {
-		if berr := s.pages.BuildErr(); berr != nil {
-			devError(c, "Build failed", berr)
-			return
-		}
-		if status >= 500 {
-			devError(c, "Render failed", err)
-			return
-		}
+	if s.leads == nil {
+		s.leads = spool.NewIntake(s.notifier, nil, o.Store.Ping, o.Log)
 	}
-	if status == http.StatusNotFound {
-		var nf *site.NotFoundError
-		if !errors.As(err, &nf) {
-			nf = &site.NotFoundError{}
-		}
-		if p, perr := s.pages.NotFoundPage(r.Context(), nf); perr == nil {
-			ssr.Serve(c.Response(), r, p, pages.HTMLType, "no-store")
-			return
-		}
-	}
-	if status >= 500 {
-		if p := s.pages.ErrorPage(); p != nil {
-			ep := *p
-			ep.Status = status
-			ssr.Serve(c.Response(), r, &ep, pages.HTMLType, "no-store")
-			return
-		}
-	}
-	c.String(status, msg)
-}
-
-// devError shows a build or render error with file and line in the page.
-func devError(c echo.Context, title string, err error) {
-	c.HTML(http.StatusInternalServerError, "<!doctype html><title>"+title+"</title><body style=\"font-family:monospace;padding:2rem\"><h1>"+title+"</h1><pre style=\"white-space:pre-wrap;background:#111;color:#fca5a5;padding:1rem\">"+html.EscapeString(err.Error())+"</pre><p>Save a file to rebuild.</p></body>")
+	return nil
 }

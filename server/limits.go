@@ -1,12 +1,33 @@
 package server
 
 import (
-	"strings"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
 	"github.com/atlanta-restoration/site/guard"
+)
+
+// The application's limits and the services that enforce them across
+// instances.
+
+// HashConcurrency is how many PIN or password hash comparisons run at
+// once, server-wide: one, so a burst of guesses uses at most one core and
+// the other keeps serving pages. HashWait is how long a sign-in waits for
+// its turn before it gets 503.
+const (
+	HashConcurrency = 1
+	HashWait        = 10 * time.Second
+)
+
+// Estimate requests stored per client IP per window, and posts of the
+// form (valid or not) per client IP per window. Only stored leads count
+// toward the first: a visitor who fumbles the form, or an office behind
+// one address, is not told to wait. The second is the flood guard: a
+// person never sends 30 forms in 10 minutes, and past it every post gets
+// the small fixed 429 page instead of a render.
+const (
+	EstimatesPerWindow     = 5
+	EstimatePostsPerWindow = 30
+	EstimateWindow         = 10 * time.Minute
 )
 
 // newAttempts returns the limiter of a secret check (PIN, password,
@@ -15,7 +36,7 @@ import (
 // count cannot be read the check fails closed (503): no guess is checked
 // uncounted, and the bound across instances stays exact.
 func (s *Server) newAttempts(scope string, max int, window time.Duration) guard.Attempts {
-	if s.store != nil && s.store.Dialect() == "postgres" {
+	if s.store.Dialect() == "postgres" {
 		return &guard.SharedLimiter{Store: s.store, Scope: scope, Max: max, Window: window}
 	}
 	return guard.NewLimiter(max, window)
@@ -27,19 +48,10 @@ func (s *Server) newAttempts(scope string, max int, window time.Duration) guard.
 // turn away the leads the spool is there to keep. It never fails open:
 // during an outage the bound is the limit per instance.
 func (s *Server) newLeadAttempts(scope string, max int, window time.Duration) guard.Attempts {
-	if s.store != nil && s.store.Dialect() == "postgres" {
+	if s.store.Dialect() == "postgres" {
 		return guard.NewFallback(s.store, scope, max, window, func(scope string, err error) {
 			s.log.Warn("rate limit counted in this process: the database cannot be read", "limit", scope, "err", err)
 		})
 	}
 	return guard.NewLimiter(max, window)
-}
-
-// bearer returns the request's bearer token, or "".
-func bearer(c echo.Context) string {
-	token, ok := strings.CutPrefix(c.Request().Header.Get("Authorization"), "Bearer ")
-	if !ok {
-		return ""
-	}
-	return strings.TrimSpace(token)
 }
