@@ -111,7 +111,7 @@ export function Reviews({ initial, reviewUrl, canFetch }: { initial: Review[]; r
 /** TrustSection is the trust and reviews section (anchor trust-section). */
 export function TrustSection({ site, reviews, trust }: { site: Site; reviews: Review[]; trust: TrustData }) {
   // The rating figures are Google Places' or the owner's (Go decides,
-  // server/reviews.go); a place without a rating yet shows a dash.
+  // reviews/service.go); a place without a rating yet shows a dash.
   const { rating, count } = trust.rating;
   const stats = [
     ["20+", "Years Experience"],

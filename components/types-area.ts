@@ -1,4 +1,4 @@
-// Props of the area pages (server/routes_area.go fills them).
+// Props of the area pages (site/areas.go fills them).
 import type { FAQItem } from "./types";
 
 export interface AreaLink { name: string; href: string }

@@ -1,4 +1,4 @@
-// Props shapes of the blog pages (server/routes_blog.go).
+// Props shapes of the blog pages (site/blog.go).
 import type { ArticleCard, Category, RelatedData } from "./types";
 
 export interface BlogIndexData {

@@ -1,4 +1,4 @@
-// Props shapes of the service pages (server/routes_service.go).
+// Props shapes of the service pages (site/services.go).
 import type { FAQItem, RelatedData, ServiceCard } from "./types";
 
 /** ServicesData is the /services listing's data. */

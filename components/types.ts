@@ -1,4 +1,4 @@
-// Props shapes shared by the Go loaders (server/props.go) and the pages.
+// Props shapes shared by the Go loaders (site/props.go) and the pages.
 // Pages are pure functions of these props.
 
 /** Head is the shared head of every page (pkgsite's BasePage). */

@@ -6,7 +6,7 @@ import type { AdminPageProps } from "../types";
 import { captureFrame, drawFrame } from "../poster";
 import { Button, Card, ConfirmDialog, PageHeader } from "../ui";
 
-/** Item is a GalleryItem as GET /api/admin/media lists it (server/gallery.go). */
+/** Item is a GalleryItem as GET /api/admin/media lists it (media/gallery.go). */
 interface Item {
   id: string; name: string; url: string; type: "image" | "video"; projectName: string; uploadedAt: string; path: string; width: number; height: number;
   poster: string; caption: string; alt: string; altDefault?: boolean;
