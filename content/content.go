@@ -128,6 +128,31 @@ type InfoPage struct {
 	SEO
 }
 
+// Home is the home page's editable texts. Every other text of the home
+// page is the spec's, in pages/home.tsx and its components. WhyText may
+// name {city} and {county}: the office's, from System Settings.
+type Home struct {
+	// HeroLead follows the hero's response-time claim.
+	HeroLead      string `json:"heroLead"`
+	Banner        string `json:"banner"`
+	ServicesTitle string `json:"servicesTitle"`
+	ServicesLead  string `json:"servicesLead"`
+	ProvideTitle  string `json:"provideTitle"`
+	WhyText       string `json:"whyText"`
+}
+
+// DefaultHome are the home page's texts as the spec writes them.
+func DefaultHome() Home {
+	return Home{
+		HeroLead:      "IICRC certified technicians, state licensed and insured, with direct insurance billing and free estimates.",
+		Banner:        "Professional Restoration and Construction Services in Atlanta",
+		ServicesTitle: "Our Restoration & Construction Services",
+		ServicesLead:  "From the first call to the final coat of paint: emergency mitigation, insurance documentation and complete rebuilds.",
+		ProvideTitle:  "Services We Provide",
+		WhyText:       "Our office is right here in {city}, so {county} County homeowners get a crew that knows local housing, local storms and local insurance adjusters. We handle the emergency mitigation and the full rebuild with one licensed team, and we bill your insurance directly.",
+	}
+}
+
 // Site is all content, loaded once.
 type Site struct {
 	Services     []Service
@@ -139,8 +164,11 @@ type Site struct {
 	Pages        map[string]*InfoPage
 	// FAQs are the fixed FAQ blocks of pages that have no record of their own.
 	FAQs map[string][]FAQ
-	// Updated is the date the content last changed (updated.txt), the
-	// sitemap's lastmod for pages without a date of their own.
+	// Home are the home page's editable texts.
+	Home Home
+	// Updated is the date the content last changed (updated.txt, or the
+	// latest publish), the sitemap's lastmod for pages without a date of
+	// their own.
 	Updated string
 
 	serviceBySlug map[string]*Service
@@ -188,6 +216,9 @@ func LoadFS(fsys fs.FS) (*Site, error) {
 	if err := readJSON(fsys, "faqs.json", &s.FAQs); err != nil {
 		return nil, err
 	}
+	if err := readJSON(fsys, "home.json", &s.Home); err != nil {
+		return nil, err
+	}
 	if err := readJSON(fsys, "blog/categories.json", &s.Categories); err != nil {
 		return nil, err
 	}
@@ -210,9 +241,7 @@ func LoadFS(fsys fs.FS) (*Site, error) {
 		s.Pages[slug] = &InfoPage{Slug: slug, Title: fm["title"], Content: body,
 			SEO: SEO{SEOTitle: fm["seoTitle"], MetaDescription: fm["metaDescription"], Keywords: splitList(fm["keywords"])}}
 	}
-	if err := s.index(); err != nil {
-		return nil, err
-	}
+	s.index()
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
@@ -286,7 +315,7 @@ func splitList(s string) []string {
 	return out
 }
 
-func (s *Site) index() error {
+func (s *Site) index() {
 	s.serviceBySlug = map[string]*Service{}
 	for i := range s.Services {
 		s.serviceBySlug[s.Services[i].Slug] = &s.Services[i]
@@ -304,97 +333,206 @@ func (s *Site) index() error {
 	for i := range s.Articles {
 		s.articleBySlug[s.Articles[i].Slug] = &s.Articles[i]
 	}
-	return nil
 }
 
 var slugRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
-type checker struct{ errs []string }
+// ValidSlug reports whether s is a slug: lower-case letters and digits in
+// words joined by single dashes.
+func ValidSlug(s string) bool { return len(s) <= 100 && slugRE.MatchString(s) }
 
-func (c *checker) need(ok bool, format string, args ...any) {
+// checker collects the problems of one site.
+type checker struct{ out []Problem }
+
+func (c *checker) need(ok bool, kind, slug, field string, hard bool, format string, args ...any) {
 	if !ok {
-		c.errs = append(c.errs, fmt.Sprintf(format, args...))
+		c.out = append(c.out, Problem{Kind: kind, Slug: slug, Field: field, Message: fmt.Sprintf(format, args...), Hard: hard})
 	}
 }
 
-func (c *checker) seo(where string, s SEO) {
-	c.need(s.SEOTitle != "", "%s: field seoTitle is empty", where)
-	c.need(len([]rune(s.SEOTitle)) <= 60, "%s: field seoTitle is %d characters, at most 60", where, len([]rune(s.SEOTitle)))
-	c.need(s.MetaDescription != "", "%s: field metaDescription is empty", where)
-	c.need(len([]rune(s.MetaDescription)) <= 160, "%s: field metaDescription is %d characters, at most 160", where, len([]rune(s.MetaDescription)))
+// seo checks a record's head texts: present (hard: the page has no title
+// without them) and within spec 5's lengths (guidance).
+func (c *checker) seo(kind, slug string, s SEO) {
+	c.need(strings.TrimSpace(s.SEOTitle) != "", kind, slug, "seoTitle", true, "is empty")
+	c.need(len([]rune(s.SEOTitle)) <= 60, kind, slug, "seoTitle", false, "is %d characters, at most 60", len([]rune(s.SEOTitle)))
+	c.need(strings.TrimSpace(s.MetaDescription) != "", kind, slug, "metaDescription", true, "is empty")
+	c.need(len([]rune(s.MetaDescription)) <= 160, kind, slug, "metaDescription", false, "is %d characters, at most 160", len([]rune(s.MetaDescription)))
 }
 
-func (s *Site) validate() error {
+// Check is the one set of content rules, at boot and at every save:
+// what a page needs to render and be reached (hard), and spec 5's and
+// content/SCHEMA.md's guidance (not hard).
+func (s *Site) Check() []Problem {
 	c := &checker{}
 	primary := 0
-	for i, sv := range s.Services {
-		w := fmt.Sprintf("services.json[%d] (%s)", i, sv.Slug)
-		c.need(slugRE.MatchString(sv.Slug), "%s: field slug is not a slug", w)
-		c.need(sv.ID != "" && sv.Title != "" && sv.ShortDescription != "" && sv.Description != "", "%s: fields id, title, shortDescription and description are required", w)
-		c.need(len(sv.Features) >= 3, "%s: field features needs at least 3 entries", w)
-		c.need(len(sv.Body) > 0, "%s: field body is empty", w)
-		c.seo(w, sv.SEO)
+	seen := map[string]bool{}
+	dup := func(kind, slug string) {
+		c.need(!seen[kind+"\x00"+slug], kind, slug, "slug", true, "is used by another %s", kind)
+		seen[kind+"\x00"+slug] = true
+	}
+	for _, sv := range s.Services {
+		k := KindService
+		dup(k, sv.Slug)
+		c.need(ValidSlug(sv.Slug), k, sv.Slug, "slug", true, "is not a slug (lower-case words joined by dashes)")
+		c.need(sv.ID != "", k, sv.Slug, "id", true, "is required")
+		c.need(strings.TrimSpace(sv.Title) != "", k, sv.Slug, "title", true, "is empty")
+		c.need(sv.ShortDescription != "", k, sv.Slug, "shortDescription", true, "is empty")
+		c.need(sv.Description != "", k, sv.Slug, "description", true, "is empty")
+		c.need(len(sv.Features) >= 3, k, sv.Slug, "features", false, "needs at least 3 entries")
+		c.need(len(sv.Body) > 0, k, sv.Slug, "body", false, "is empty")
+		c.seo(k, sv.Slug, sv.SEO)
 		if sv.Primary {
 			primary++
 		}
 	}
-	c.need(primary == 6, "services.json: %d primary services, want 6", primary)
-	for i, co := range s.Counties {
-		w := fmt.Sprintf("counties.json[%d] (%s)", i, co.Slug)
-		c.need(slugRE.MatchString(co.Slug) && co.Name != "", "%s: fields slug and name are required", w)
-		c.seo(w, co.SEO)
+	c.need(primary == 6, KindService, "", "primary", true, "%d primary services, want 6 (the home page's grid)", primary)
+	for _, co := range s.Counties {
+		k := KindCounty
+		dup(k, co.Slug)
+		c.need(ValidSlug(co.Slug), k, co.Slug, "slug", true, "is not a slug (lower-case words joined by dashes)")
+		c.need(strings.TrimSpace(co.Name) != "", k, co.Slug, "name", true, "is empty")
+		c.seo(k, co.Slug, co.SEO)
 		if p := co.Profile; p != nil {
-			c.need(p.Population != "" && p.Description != "", "%s: profile needs population and description", w)
-			c.need(len(p.Reasons) == 3, "%s: profile.reasons has %d entries, want 3", w, len(p.Reasons))
+			c.need(p.Population != "", k, co.Slug, "profile.population", false, "is empty")
+			c.need(p.Description != "", k, co.Slug, "profile.description", false, "is empty")
+			c.need(len(p.Reasons) == 3, k, co.Slug, "profile.reasons", false, "has %d entries, want 3", len(p.Reasons))
 			for _, m := range p.MajorCities {
 				found := false
 				for _, ci := range s.Cities {
 					found = found || (ci.County == co.Slug && ci.City == m)
 				}
-				c.need(found, "%s: profile.majorCities names %q, which is not a city of this county", w, m)
+				c.need(found, k, co.Slug, "profile.majorCities", false, "names %q, which is not a city of this county", m)
 			}
 		}
 	}
 	for _, ci := range s.Cities {
-		w := fmt.Sprintf("cities/%s.json (%s)", ci.County, ci.Slug)
-		c.need(s.countyBySlug[ci.County] != nil, "%s: field county %q is not a county", w, ci.County)
-		c.need(slugRE.MatchString(ci.Slug) && ci.City != "" && ci.Intro != "", "%s: fields slug, city and intro are required", w)
-		c.seo(w, ci.SEO)
+		k, key := KindCity, ci.County+"/"+ci.Slug
+		dup(k, key)
+		c.need(s.countyBySlug[ci.County] != nil, k, key, "county", true, "%q is not a county", ci.County)
+		c.need(ValidSlug(ci.Slug), k, key, "slug", true, "is not a slug (lower-case words joined by dashes)")
+		c.need(strings.TrimSpace(ci.City) != "", k, key, "city", true, "is empty")
+		c.need(strings.TrimSpace(ci.Intro) != "", k, key, "intro", true, "is empty")
+		c.seo(k, key, ci.SEO)
 		for _, n := range ci.Nearby {
 			found := false
 			for _, o := range s.Cities {
 				found = found || o.Slug == n
 			}
-			c.need(found && n != ci.Slug, "%s: field nearby names %q, which is not another city", w, n)
+			c.need(found && n != ci.Slug, k, key, "nearby", true, "names %q, which is not another city", n)
 		}
 	}
-	for k, p := range s.CityProfiles {
-		w := "city-profiles.json[" + k + "]"
-		county, _, _ := strings.Cut(k, "/")
-		c.need(s.countyBySlug[county] != nil, "%s: key does not start with a county slug", w)
-		c.need(len(p.ZipCodes) > 0 && len(p.FAQs) == 5 && len(p.Reasons) == 3, "%s: needs zipCodes, 5 faqs and 3 reasons", w)
-		c.seo(w, p.SEO)
+	for _, key := range sortedKeys(s.CityProfiles) {
+		p, k := s.CityProfiles[key], KindCityProfile
+		county, _, _ := strings.Cut(key, "/")
+		c.need(s.countyBySlug[county] != nil, k, key, "key", true, "does not start with a county slug")
+		c.need(strings.TrimSpace(p.CityName) != "", k, key, "cityName", true, "is empty")
+		c.need(len(p.ZipCodes) > 0, k, key, "zipCodes", false, "is empty")
+		c.need(len(p.FAQs) == 5, k, key, "faqs", false, "has %d entries, want 5", len(p.FAQs))
+		c.need(len(p.Reasons) == 3, k, key, "reasons", false, "has %d entries, want 3", len(p.Reasons))
+		c.seo(k, key, p.SEO)
 	}
 	cats := map[string]bool{}
 	for _, cat := range s.Categories {
+		dup(KindCategory, cat.Slug)
+		c.need(ValidSlug(cat.Slug), KindCategory, cat.Slug, "slug", true, "is not a slug (lower-case words joined by dashes)")
+		c.need(strings.TrimSpace(cat.Name) != "", KindCategory, cat.Slug, "name", true, "is empty")
 		cats[cat.Slug] = true
 	}
 	for _, a := range s.Articles {
-		w := "blog/" + a.Slug + ".md"
-		c.need(a.Title != "" && a.Excerpt != "" && a.Content != "", "%s: title, excerpt and body are required", w)
-		c.need(cats[a.Category], "%s: field category %q is not a category", w, a.Category)
+		k := KindArticle
+		dup(k, a.Slug)
+		c.need(ValidSlug(a.Slug), k, a.Slug, "slug", true, "is not a slug (lower-case words joined by dashes)")
+		c.need(strings.TrimSpace(a.Title) != "", k, a.Slug, "title", true, "is empty")
+		c.need(strings.TrimSpace(a.Excerpt) != "", k, a.Slug, "excerpt", true, "is empty")
+		c.need(strings.TrimSpace(a.Content) != "", k, a.Slug, "content", true, "is empty")
+		c.need(cats[a.Category], k, a.Slug, "category", true, "%q is not a category", a.Category)
 		_, err := time.Parse("2006-01-02", a.PublishDate)
-		c.need(err == nil, "%s: field publishDate %q is not YYYY-MM-DD", w, a.PublishDate)
-		c.seo(w, a.SEO)
+		c.need(err == nil, k, a.Slug, "publishDate", true, "%q is not YYYY-MM-DD", a.PublishDate)
+		c.need(a.ReadTime > 0 && a.ReadTime < 600, k, a.Slug, "readTime", false, "is %d minutes", a.ReadTime)
+		c.seo(k, a.Slug, a.SEO)
 	}
-	for slug, p := range s.Pages {
-		c.need(p.Title != "" && p.Content != "", "pages/%s.md: title and body are required", slug)
-		c.seo("pages/"+slug+".md", p.SEO)
+	for _, slug := range sortedKeys(s.Pages) {
+		p := s.Pages[slug]
+		c.need(strings.TrimSpace(p.Title) != "", KindPage, slug, "title", true, "is empty")
+		c.need(strings.TrimSpace(p.Content) != "", KindPage, slug, "content", true, "is empty")
+		c.seo(KindPage, slug, p.SEO)
 	}
-	if len(c.errs) > 0 {
-		return fmt.Errorf("content is invalid:\n  %s", strings.Join(c.errs, "\n  "))
+	s.checkUnique(c)
+	return c.out
+}
+
+// checkUnique flags every seoTitle and metaDescription that another record
+// uses too (spec 5: unique across the site).
+func (s *Site) checkUnique(c *checker) {
+	type owner struct{ kind, slug string }
+	titles, descs := map[string]owner{}, map[string]owner{}
+	check := func(kind, slug string, seo SEO) {
+		t, d := strings.ToLower(strings.TrimSpace(seo.SEOTitle)), strings.ToLower(strings.TrimSpace(seo.MetaDescription))
+		if o, ok := titles[t]; ok && t != "" {
+			c.need(false, kind, slug, "seoTitle", false, "is also the title of %s %s", o.kind, o.slug)
+		} else {
+			titles[t] = owner{kind, slug}
+		}
+		if o, ok := descs[d]; ok && d != "" {
+			c.need(false, kind, slug, "metaDescription", false, "is also the description of %s %s", o.kind, o.slug)
+		} else {
+			descs[d] = owner{kind, slug}
+		}
 	}
-	return nil
+	for _, sv := range s.Services {
+		check(KindService, sv.Slug, sv.SEO)
+	}
+	for _, co := range s.Counties {
+		check(KindCounty, co.Slug, co.SEO)
+	}
+	for _, ci := range s.Cities {
+		check(KindCity, ci.County+"/"+ci.Slug, ci.SEO)
+	}
+	for _, k := range sortedKeys(s.CityProfiles) {
+		check(KindCityProfile, k, s.CityProfiles[k].SEO)
+	}
+	for _, a := range s.Articles {
+		check(KindArticle, a.Slug, a.SEO)
+	}
+	for _, k := range sortedKeys(s.Pages) {
+		check(KindPage, k, s.Pages[k].SEO)
+	}
+}
+
+// fileOf names where a record lives among the content files.
+func fileOf(kind, slug string) string {
+	switch kind {
+	case KindService:
+		return "services.json (" + slug + ")"
+	case KindCounty:
+		return "counties.json (" + slug + ")"
+	case KindCity:
+		county, city, _ := strings.Cut(slug, "/")
+		return "cities/" + county + ".json (" + city + ")"
+	case KindCityProfile:
+		return "city-profiles.json[" + slug + "]"
+	case KindCategory:
+		return "blog/categories.json (" + slug + ")"
+	case KindArticle:
+		return "blog/" + slug + ".md"
+	case KindPage:
+		return "pages/" + slug + ".md"
+	case KindFAQ:
+		return "faqs.json[" + slug + "]"
+	}
+	return "home.json"
+}
+
+func (s *Site) validate() error {
+	ps := s.Check()
+	if len(ps) == 0 {
+		return nil
+	}
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = fileOf(p.Kind, p.Slug) + ": field " + p.Field + ": " + p.Message
+	}
+	return fmt.Errorf("content is invalid:\n  %s", strings.Join(lines, "\n  "))
 }
 
 // Service returns a service by slug.

@@ -230,7 +230,7 @@ func TestCachedServing(t *testing.T) {
 		t.Errorf("If-None-Match: status %d", r.StatusCode)
 	}
 	// Invalidation re-renders: still the same content, still served.
-	srv.Invalidate("test")
+	srv.Changed("test")
 	if r := get(t, h, "/"); r.StatusCode != 200 {
 		t.Errorf("after invalidate: %d", r.StatusCode)
 	}

@@ -75,7 +75,7 @@ type jobSet struct {
 
 // newJobs builds the jobs and registers them; StartJobs starts them. The
 // render cache reports every completed warm-up (boot, and after each
-// Invalidate: an upload, a delete, a settings save, a review refresh) to
+// change: an upload, a delete, a settings save, a review refresh) to
 // IndexNow, and asks for an SEO audit and a schema check; the first one
 // also asks for a security scan.
 func (s *Server) newJobs() *jobSet {

@@ -20,7 +20,7 @@ import (
 )
 
 // warmServer is a test server whose render cache warms after boot and
-// after every Invalidate, as in production, with its jobs running.
+// after every change, as in production, with its jobs running.
 // IndexNow posts to fake, with key testIndexNowKey and a short debounce.
 func warmServer(t *testing.T, fake *fakeIndexNow, env map[string]string) (*Server, *db.Store) {
 	t.Helper()
@@ -167,7 +167,7 @@ func TestSameContentSameETag(t *testing.T) {
 		if err != nil {
 			t.Fatal(p, err)
 		}
-		srv.Invalidate("test")
+		srv.Changed("test")
 		b, err := srv.pages.Render(ctx, p)
 		if err != nil {
 			t.Fatal(p, err)

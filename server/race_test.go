@@ -41,7 +41,7 @@ func TestRaceConcurrentRequests(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := 0; i < 3; i++ {
-			srv.Invalidate("race test")
+			srv.Changed("race test")
 			req := httptest.NewRequest("POST", "/api/estimate", strings.NewReader("name=A+B&phone=7705550100&city=X&damageType=Mold&emergency=no"))
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 			req.Header.Set("Accept", "application/json")

@@ -133,7 +133,7 @@ func New(o Options) (*Server, error) {
 
 	// The public site: settings and reviews feed every page.
 	s.settings = &settings.Service{Store: o.Store, Defaults: o.Config.Business, BaseURL: o.Config.BaseURL, Log: o.Log}
-	s.reviews = &reviews.Service{Client: reviews.NewClient(o.Config.Reviews), Store: o.Store, Owner: s.settings.Owner, Changed: s.Invalidate, Log: o.Log}
+	s.reviews = &reviews.Service{Client: reviews.NewClient(o.Config.Reviews), Store: o.Store, Owner: s.settings.Owner, Changed: s.Changed, Log: o.Log}
 	s.site = site.New(site.Options{BaseURL: o.Config.BaseURL, Content: o.Content, Settings: s.settings, Reviews: s.reviews, Media: o.Store, Log: o.Log})
 	if s.engine == nil {
 		e, err := ssr.NewEngine(ssr.EngineOptions{
@@ -173,8 +173,8 @@ func New(o Options) (*Server, error) {
 		}
 	}
 	s.uploads = uploads.New(uploads.Handler{Store: o.Store, Files: files, MaxUpload: o.Config.Admin.MaxUpload,
-		TempDir: filepath.Join(o.Config.DataDir, "tmp"), Changed: s.Invalidate, NotFound: site.ErrNotFound, Log: o.Log})
-	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Changed: s.Invalidate, Log: o.Log}
+		TempDir: filepath.Join(o.Config.DataDir, "tmp"), Changed: s.Changed, NotFound: site.ErrNotFound, Log: o.Log})
+	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Changed: s.Changed, Log: o.Log}
 	// The HTTP edge.
 	s.accessLog = o.Config.AccessLog
 	if s.bodyLimit, err = gbytes.Parse(o.Config.BodyLimit); err != nil {
@@ -189,12 +189,12 @@ func New(o Options) (*Server, error) {
 		ScanEvery: SecurityScanEvery, Jobs: audits.Jobs{Runner: s.jobs.runner, SEOAudit: jobSEOAudit, Security: jobSecurity, Schema: jobSchema}, Log: o.Log}
 	s.dashboard = &dashboard.Handler{Store: o.Store, Site: s.site, Notifier: s.notifier, Spool: s.leads, JobTitles: jobTitles}
 	// Content changes: a rebuilt bundle, and other instances' changes.
-	s.releaseEngine = s.engine.OnReload(func() { s.Invalidate("bundle rebuilt") })
+	s.releaseEngine = s.engine.OnReload(func() { s.pages.InvalidateLocal("bundle rebuilt") })
 	dsn := ""
 	if s.store.Dialect() == "postgres" {
 		dsn = o.Config.DatabaseURL
 	}
-	s.sync = contentsync.New(s.store, dsn, s.pages.InvalidateLocal, o.Log)
+	s.sync = contentsync.New(s.store, dsn, s.pages.RefreshLocal, o.Log)
 	s.purge = cdnpurge.New(o.Config.CDN.PurgeURL, o.Config.CDN.PurgeToken, o.Log)
 	if err := s.sync.Init(context.Background()); err != nil {
 		return nil, err
@@ -227,15 +227,17 @@ func (s *Server) Site() *site.Site { return s.site }
 // Warm starts the background warm-up of every public route.
 func (s *Server) Warm() { s.pages.Cache().Warm() }
 
-// Invalidate drops every rendered page and re-warms in the background,
-// and announces the change to the other instances. Uploads, deletes,
-// review refreshes and settings saves call it.
-func (s *Server) Invalidate(reason string) {
+// Changed re-renders the pages a change touched (an upload, a delete, a
+// review refresh, a settings save), tells the other instances through
+// the content version, and purges the pages whose bytes changed from the
+// CDN. Only pages whose props changed are rendered again
+// (pages.RefreshLocal).
+func (s *Server) Changed(reason string) {
 	var before map[string]string
 	if s.purge != nil {
 		before = s.etags()
 	}
-	s.pages.InvalidateLocal(reason)
+	s.pages.RefreshLocal(reason)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	version, _ := s.sync.Publish(ctx, reason)

@@ -181,7 +181,7 @@ type CityProfileData struct {
 // so a content edit cannot empty the card.
 func (s *Site) areaService(slug, title, icon, fallback string) AreaService {
 	text := fallback
-	if sv, ok := s.content.Service(slug); ok && sv.ShortDescription != "" {
+	if sv, ok := s.content().Service(slug); ok && sv.ShortDescription != "" {
 		text = sv.ShortDescription
 		if title == "" {
 			title = sv.Title
@@ -246,7 +246,7 @@ func (s *Site) cityServices(ci *content.City) []AreaService {
 			}
 			href := "/services"
 			text := "Professional " + lower + " for " + ci.City + " homes and businesses."
-			for _, sv := range s.content.Services {
+			for _, sv := range s.content().Services {
 				if strings.EqualFold(sv.Title, name) {
 					href, text = "/services/"+sv.Slug, sv.ShortDescription
 				}
@@ -265,8 +265,8 @@ func (s *Site) cityServices(ci *content.City) []AreaService {
 
 func loadServiceAreas(_ context.Context, s *Site, _ Params) (Page, error) {
 	d := ServiceAreasData{Counties: []CountySummary{}}
-	for _, co := range s.content.Counties {
-		cities := s.content.CitiesOf(co.Slug)
+	for _, co := range s.content().Counties {
+		cities := s.content().CitiesOf(co.Slug)
 		if len(cities) == 0 {
 			continue
 		}
@@ -309,8 +309,8 @@ func loadCounty(ctx context.Context, s *Site, p Params) (Page, error) {
 	if slug == "" {
 		return Page{}, &NotFoundError{Title: "County not found", LinkHref: "/service-areas", LinkText: "Back to Service Areas"}
 	}
-	cities := s.content.CitiesOf(slug)
-	co, ok := s.content.County(slug)
+	cities := s.content().CitiesOf(slug)
+	co, ok := s.content().County(slug)
 	if len(cities) == 0 || !ok {
 		return Page{}, &NotFoundError{
 			Title:    "County Not Found",
@@ -392,11 +392,11 @@ func loadCity(ctx context.Context, s *Site, p Params) (Page, error) {
 	if county == "" || slug == "" {
 		return Page{}, notFound
 	}
-	ci, ok := s.content.City(county, slug)
+	ci, ok := s.content().City(county, slug)
 	if !ok || ci.County != county {
 		return Page{}, notFound
 	}
-	co, ok := s.content.County(county)
+	co, ok := s.content().County(county)
 	if !ok {
 		return Page{}, notFound
 	}
@@ -433,10 +433,10 @@ func (s *Site) nearby(ci *content.City) []AreaLink {
 
 // nearbyCity prefers a city of the same county, then any county.
 func (s *Site) nearbyCity(county, slug string) (*content.City, bool) {
-	if o, ok := s.content.City(county, slug); ok {
+	if o, ok := s.content().City(county, slug); ok {
 		return o, true
 	}
-	return s.content.CityBySlug(slug)
+	return s.content().CityBySlug(slug)
 }
 
 func cityReasons(city, county string) []content.Reason {
@@ -494,14 +494,14 @@ func (s *Site) cityFAQs(ctx context.Context, ci *content.City, co *content.Count
 
 // loadCityProfile serves one of the four fixed city pages.
 func loadCityProfile(s *Site, key string) (Page, error) {
-	pr, ok := s.content.CityProfiles[key]
+	pr, ok := s.content().CityProfiles[key]
 	if !ok {
 		return Page{}, &NotFoundError{Title: "City not found", LinkHref: "/service-areas", LinkText: "Back to Service Areas"}
 	}
 	countySlug, _, _ := strings.Cut(key, "/")
 	path := "/areas/" + key
 	countyName := pr.CountyName
-	if co, ok := s.content.County(countySlug); ok {
+	if co, ok := s.content().County(countySlug); ok {
 		countyName = co.Name
 	}
 	d := CityProfileData{

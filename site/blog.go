@@ -41,23 +41,23 @@ type BlogIndexData struct {
 }
 
 func loadBlog(_ context.Context, s *Site, _ Params) (Page, error) {
-	all := s.articleCards(s.content.Articles)
+	all := s.articleCards(s.content().Articles)
 	// Content loads them newest first; keep that order even if it changes.
 	sort.SliceStable(all, func(i, j int) bool { return all[i].PublishDate > all[j].PublishDate })
 	var featured []content.Article
-	for _, a := range s.content.Articles {
+	for _, a := range s.content().Articles {
 		if a.Featured {
 			featured = append(featured, a)
 		}
 	}
-	posts := make([]map[string]any, 0, len(s.content.Articles))
-	for _, a := range s.content.Articles {
+	posts := make([]map[string]any, 0, len(s.content().Articles))
+	for _, a := range s.content().Articles {
 		posts = append(posts, map[string]any{
 			"@type": "BlogPosting", "headline": a.Title, "url": s.Abs("/blog/" + a.Slug), "datePublished": a.PublishDate,
 		})
 	}
 	return Page{
-		Data: BlogIndexData{Categories: s.content.Categories, Featured: s.articleCards(featured), Articles: all},
+		Data: BlogIndexData{Categories: s.content().Categories, Featured: s.articleCards(featured), Articles: all},
 		Head: HeadSpec{
 			Title:       "Restoration Blog: Water, Fire & Storm Damage Guides",
 			Description: "Guides from our Atlanta restoration team on water, fire, storm and mold damage, insurance claims, prevention and rebuilding after a loss.",
@@ -90,7 +90,7 @@ type BlogPostData struct {
 }
 
 func loadBlogPost(ctx context.Context, s *Site, p Params) (Page, error) {
-	a, ok := s.content.Article(p["slug"])
+	a, ok := s.content().Article(p["slug"])
 	if !ok {
 		return Page{}, &NotFoundError{
 			Title: "Blog Post Not Found", Message: "The blog post you're looking for doesn't exist.",
@@ -98,7 +98,7 @@ func loadBlogPost(ctx context.Context, s *Site, p Params) (Page, error) {
 		}
 	}
 	var same, others []content.Article
-	for _, o := range s.content.Articles {
+	for _, o := range s.content().Articles {
 		if o.Slug == a.Slug {
 			continue
 		}

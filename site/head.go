@@ -149,7 +149,7 @@ func (s *Site) localBusiness(b config.Business, av settings.Availability, rating
 
 func (s *Site) areaServed() []map[string]any {
 	var out []map[string]any
-	for _, c := range s.content.Counties {
+	for _, c := range s.content().Counties {
 		out = append(out, map[string]any{"@type": "AdministrativeArea", "name": c.Name + " County, Georgia"})
 	}
 	return out

@@ -30,29 +30,29 @@ const LatestArticles = 6
 func loadHome(ctx context.Context, s *Site, _ Params) (Page, error) {
 	b := s.business(ctx)
 	var featured []ArticleCard
-	for _, a := range s.articleCards(s.content.Articles) {
-		for _, full := range s.content.Articles {
+	for _, a := range s.articleCards(s.content().Articles) {
+		for _, full := range s.content().Articles {
 			if full.Slug == a.Slug && full.Featured {
 				featured = append(featured, a)
 			}
 		}
 	}
-	latest := s.articleCards(s.content.Articles)
+	latest := s.articleCards(s.content().Articles)
 	if len(latest) > LatestArticles {
 		latest = latest[:LatestArticles]
 	}
 	return Page{
 		Data: HomeData{
 			HeroCity: b.City, HeroCounty: b.County,
-			Services:        serviceCards(s.content.PrimaryServices()),
+			Services:        serviceCards(s.content().PrimaryServices()),
 			Gallery:         s.gallery(ctx),
 			Reviews:         s.reviews.Top(ctx),
 			Trust:           s.trustData(ctx),
-			Categories:      s.content.Categories,
+			Categories:      s.content().Categories,
 			Featured:        featured,
 			Latest:          latest,
-			FAQs:            s.content.FAQs["home"],
-			DescriptionFAQs: s.content.FAQs["homeDescriptions"],
+			FAQs:            s.content().FAQs["home"],
+			DescriptionFAQs: s.content().FAQs["homeDescriptions"],
 			Related:         s.related(""),
 		},
 		Head: HeadSpec{

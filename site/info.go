@@ -49,7 +49,7 @@ type ContactData struct {
 
 func (s *Site) countyLinks() []LinkItem {
 	out := []LinkItem{}
-	for _, c := range s.content.Counties {
+	for _, c := range s.content().Counties {
 		out = append(out, LinkItem{Slug: c.Slug, Name: c.Name})
 	}
 	return out
@@ -85,7 +85,7 @@ var emergencyServices = []string{"water-damage-restoration", "fire-damage-restor
 func loadEmergency(ctx context.Context, s *Site, _ Params) (Page, error) {
 	var svcs []content.Service
 	for _, slug := range emergencyServices {
-		if sv, ok := s.content.Service(slug); ok {
+		if sv, ok := s.content().Service(slug); ok {
 			svcs = append(svcs, *sv)
 		}
 	}
@@ -118,7 +118,7 @@ var infoLeads = map[string]string{
 
 func infoPage(slug string) func(context.Context, *Site, Params) (Page, error) {
 	return func(ctx context.Context, s *Site, _ Params) (Page, error) {
-		p, ok := s.content.Pages[slug]
+		p, ok := s.content().Pages[slug]
 		if !ok {
 			return Page{}, ErrNotFound
 		}
@@ -170,7 +170,7 @@ func labelFromPath(p string) string {
 
 // loadHTMLSitemap lists every indexable route of the table, grouped.
 func loadHTMLSitemap(_ context.Context, s *Site, _ Params) (Page, error) {
-	c := s.content
+	c := s.content()
 	main := SitemapGroup{ID: "main", Title: "Main Pages", Links: []Link{}, Subs: []SitemapGroup{}}
 	services := SitemapGroup{ID: "services", Title: "Services", Href: "", Links: []Link{}, Subs: []SitemapGroup{}}
 	counties := SitemapGroup{ID: "counties", Title: "Service Areas by County", Links: []Link{}, Subs: []SitemapGroup{}}

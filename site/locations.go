@@ -21,9 +21,9 @@ func (s *Site) Locations() LocationCounts {
 	for _, r := range s.routes {
 		switch r.Page {
 		case "county":
-			out.Counties += len(r.Paths(s.content))
+			out.Counties += len(r.Paths(s.content()))
 		case "city", "city-profile":
-			out.Cities += len(r.Paths(s.content))
+			out.Cities += len(r.Paths(s.content()))
 		}
 	}
 	out.Sitemap = len(s.SitemapPaths())
@@ -38,7 +38,7 @@ func (s *Site) CityPages() map[string][]string {
 		if r.Page != "city" && r.Page != "city-profile" {
 			continue
 		}
-		for _, p := range r.Paths(s.content) {
+		for _, p := range r.Paths(s.content()) {
 			parts := strings.Split(strings.TrimPrefix(p, "/areas/"), "/")
 			if len(parts) == 2 {
 				out[parts[0]] = append(out[parts[0]], p)
@@ -52,10 +52,10 @@ func (s *Site) CityPages() map[string][]string {
 // publishes: a fixed city page's own, else its city record's.
 func (s *Site) CityPage(county, path string) (string, content.SEO, bool) {
 	slug := path[strings.LastIndex(path, "/")+1:]
-	if pr, ok := s.content.CityProfiles[county+"/"+slug]; ok {
+	if pr, ok := s.content().CityProfiles[county+"/"+slug]; ok {
 		return pr.CityName, pr.SEO, true
 	}
-	if ci, ok := s.content.City(county, slug); ok {
+	if ci, ok := s.content().City(county, slug); ok {
 		return ci.City, ci.SEO, true
 	}
 	return "", content.SEO{}, false

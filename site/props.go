@@ -71,10 +71,10 @@ func (s *Site) siteProps(b config.Business, av settings.Availability) SiteProps 
 
 func (s *Site) chrome() Chrome {
 	c := Chrome{}
-	for _, sv := range s.content.Services {
+	for _, sv := range s.content().Services {
 		c.Services = append(c.Services, LinkItem{Slug: sv.Slug, Name: sv.Title})
 	}
-	for i, co := range s.content.Counties {
+	for i, co := range s.content().Counties {
 		if i == FooterCounties {
 			break
 		}
@@ -114,7 +114,7 @@ type ArticleCard struct {
 
 func (s *Site) articleCards(as []content.Article) []ArticleCard {
 	names := map[string]string{}
-	for _, c := range s.content.Categories {
+	for _, c := range s.content().Categories {
 		names[c.Slug] = c.Name
 	}
 	out := []ArticleCard{}
@@ -147,7 +147,7 @@ type Link struct {
 // locations and 3 resources.
 func (s *Site) related(current string) RelatedData {
 	r := RelatedData{}
-	for _, sv := range s.content.PrimaryServices() {
+	for _, sv := range s.content().PrimaryServices() {
 		if sv.Slug == current {
 			continue
 		}

@@ -88,7 +88,7 @@ func (s *Site) Routes() []Route { return s.routes }
 func (s *Site) AllPaths() []string {
 	var out []string
 	for _, r := range s.routes {
-		out = append(out, r.Paths(s.content)...)
+		out = append(out, r.Paths(s.content())...)
 	}
 	return out
 }
@@ -100,7 +100,7 @@ func (s *Site) IndexablePaths() []string {
 	var out []string
 	for _, r := range s.routes {
 		if r.Indexable {
-			out = append(out, r.Paths(s.content)...)
+			out = append(out, r.Paths(s.content())...)
 		}
 	}
 	return out
@@ -111,7 +111,7 @@ func (s *Site) SitemapPaths() []string {
 	var out []string
 	for _, r := range s.routes {
 		if r.InSitemap && r.Indexable {
-			out = append(out, r.Paths(s.content)...)
+			out = append(out, r.Paths(s.content())...)
 		}
 	}
 	return out

@@ -18,10 +18,11 @@ type SearchData struct {
 // empty state from the render cache.
 const SearchPath = "/search"
 
-// searchIndex is built on first use: content never changes at run time.
+// searchIndex is built on the first search of a content version.
 func (s *Site) searchIndex() *search.Index {
-	s.searchOnce.Do(func() { s.searchIx = search.NewIndex(s.content) })
-	return s.searchIx
+	st := s.state()
+	st.searchOnce.Do(func() { st.searchIx = search.NewIndex(st.content) })
+	return st.searchIx
 }
 
 // Search returns the documents containing every term of q, best first.

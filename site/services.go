@@ -71,17 +71,17 @@ type ServicesData struct {
 
 func loadServices(_ context.Context, s *Site, _ Params) (Page, error) {
 	var more []content.Service
-	for _, sv := range s.content.Services {
+	for _, sv := range s.content().Services {
 		if !sv.Primary {
 			more = append(more, sv)
 		}
 	}
-	faqs := s.content.FAQs["services"]
+	faqs := s.content().FAQs["services"]
 	if faqs == nil {
 		faqs = []content.FAQ{}
 	}
 	return Page{
-		Data: ServicesData{Services: serviceCards(s.content.PrimaryServices()), More: serviceCards(more), FAQs: faqs},
+		Data: ServicesData{Services: serviceCards(s.content().PrimaryServices()), More: serviceCards(more), FAQs: faqs},
 		Head: HeadSpec{
 			Title:       "Restoration & Construction Services | Metro Atlanta",
 			Description: "Every service we offer: water, fire and storm damage restoration, mold remediation, roof repair, remodeling and insurance claim help across metro Atlanta.",
@@ -121,12 +121,12 @@ func serviceNotFound() *NotFoundError {
 }
 
 func loadService(_ context.Context, s *Site, p Params) (Page, error) {
-	sv, ok := s.content.Service(p["slug"])
+	sv, ok := s.content().Service(p["slug"])
 	if !ok {
 		return Page{}, serviceNotFound()
 	}
 	var rel []content.Service
-	for _, o := range s.content.PrimaryServices() {
+	for _, o := range s.content().PrimaryServices() {
 		if o.Slug == sv.Slug {
 			continue
 		}
@@ -190,7 +190,7 @@ func loadWaterLanding(_ context.Context, s *Site, _ Params) (Page, error) {
 	areas := []WaterArea{}
 	for _, key := range waterAreas {
 		county, slug, _ := strings.Cut(key, "/")
-		c, ok := s.content.City(county, slug)
+		c, ok := s.content().City(county, slug)
 		if !ok {
 			s.log.Warn("water landing: city missing from content", "city", key)
 			continue

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/content"
@@ -48,27 +49,59 @@ type Options struct {
 }
 
 // Site builds every public page's data from the content, the settings,
-// the reviews and the media.
+// the reviews and the media. The content can change while the site runs
+// (SetContent, when the owner publishes); a Snapshot reads one version of
+// it from start to end, so a page is never built from two.
 type Site struct {
+	*shared
+	// fixed is the content a snapshot reads; nil reads the current one.
+	fixed *state
+}
+
+// shared is what every snapshot of a site shares.
+type shared struct {
 	base     string
-	content  *content.Site
 	routes   []Route
 	settings Settings
 	reviews  Reviews
 	media    media.GalleryStore
 	log      *slog.Logger
+	cur      atomic.Pointer[state]
+}
 
+// state is one version of the content, with its search index (built on
+// the first search of that version).
+type state struct {
+	content    *content.Site
 	searchOnce sync.Once
 	searchIx   *search.Index
 }
 
 // New returns the site of the content.
 func New(o Options) *Site {
-	return &Site{base: o.BaseURL, content: o.Content, routes: publicRoutes(), settings: o.Settings, reviews: o.Reviews, media: o.Media, log: o.Log}
+	s := &Site{shared: &shared{base: o.BaseURL, routes: publicRoutes(), settings: o.Settings, reviews: o.Reviews, media: o.Media, log: o.Log}}
+	s.cur.Store(&state{content: o.Content})
+	return s
 }
 
-// Content is the site's content.
-func (s *Site) Content() *content.Site { return s.content }
+func (s *Site) state() *state {
+	if s.fixed != nil {
+		return s.fixed
+	}
+	return s.cur.Load()
+}
+
+func (s *Site) content() *content.Site { return s.state().content }
+
+// Content is the site's content (the snapshot's, for a snapshot).
+func (s *Site) Content() *content.Site { return s.content() }
+
+// SetContent replaces the content every page is built from (a publish).
+// Snapshots taken before keep reading the content they started with.
+func (s *Site) SetContent(c *content.Site) { s.cur.Store(&state{content: c}) }
+
+// Snapshot is the site fixed at the current content.
+func (s *Site) Snapshot() *Site { return &Site{shared: s.shared, fixed: s.state()} }
 
 // Abs makes an absolute URL from a site path.
 func (s *Site) Abs(path string) string {
@@ -126,9 +159,13 @@ func (s *Site) Props(ctx context.Context, path string, pg Page) PageProps {
 	return PageProps{Head: s.head(b, av, rating, pg.Head), Site: s.siteProps(b, av), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
 }
 
-// Load runs the loader of a route-table path. A path that names nothing
-// is a *NotFoundError.
+// Load runs the loader of a route-table path on one version of the
+// content (call it on a Snapshot to build the props from the same one).
+// A path that names nothing is a *NotFoundError.
 func (s *Site) Load(ctx context.Context, path string) (*Route, Page, error) {
+	if s.fixed == nil {
+		s = s.Snapshot()
+	}
 	r, p, ok := s.Lookup(path)
 	if !ok {
 		return nil, Page{}, ErrNotFound
@@ -162,7 +199,7 @@ func (s *Site) ServedPages() map[string]string {
 		if r.Page == "admin" || (r.IsDynamic() && r.Expand == nil) {
 			continue
 		}
-		for _, p := range r.Paths(s.content) {
+		for _, p := range r.Paths(s.content()) {
 			if _, moved := redirects[p]; moved {
 				continue
 			}

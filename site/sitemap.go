@@ -29,7 +29,7 @@ func (s *Site) SitemapURLs() []SitemapURL {
 		if !r.InSitemap || !r.Indexable {
 			continue
 		}
-		for _, p := range r.Paths(s.content) {
+		for _, p := range r.Paths(s.content()) {
 			out = append(out, SitemapURL{Loc: s.Abs(p), LastMod: s.lastMod(p), ChangeFreq: r.ChangeFreq, Priority: priorities[r.Priority]})
 		}
 	}
@@ -39,11 +39,11 @@ func (s *Site) SitemapURLs() []SitemapURL {
 // lastMod is an article's publish date, else the content's update date.
 func (s *Site) lastMod(path string) string {
 	if slug, ok := strings.CutPrefix(path, "/blog/"); ok {
-		if a, ok := s.content.Article(slug); ok {
+		if a, ok := s.content().Article(slug); ok {
 			return a.PublishDate
 		}
 	}
-	return s.content.Updated
+	return s.content().Updated
 }
 
 // SitemapXML renders sitemap.xml.

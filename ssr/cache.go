@@ -29,6 +29,9 @@ type Page struct {
 	ETag string
 	// Location is set for cached redirects.
 	Location string
+	// Tag is what the render func says the page was rendered from (a
+	// hash of its props): Refresh keeps a page whose tag has not changed.
+	Tag string
 }
 
 // NewPage compresses body once and computes its strong ETag.
@@ -145,6 +148,41 @@ func (c *Cache) Invalidate(reason string) {
 	c.mu.Unlock()
 	c.log.Info("render cache invalidated", "reason", reason)
 	c.Warm()
+}
+
+// Refresh starts a new version that keeps the pages keep approves (their
+// source has not changed: their tag is the same) and drops the others,
+// then warms again in the background, so a change re-renders exactly the
+// pages it touches. keep runs outside the cache's lock and may be slow;
+// pages rendered while it runs belong to the old version and are
+// dropped. It returns how many pages it kept and dropped.
+func (c *Cache) Refresh(reason string, keep func(key string, p *Page) bool) (kept, dropped int) {
+	c.mu.RLock()
+	snapshot := make(map[string]*Page, len(c.pages))
+	for k, p := range c.pages {
+		snapshot[k] = p
+	}
+	c.mu.RUnlock()
+	keepers := map[string]*Page{}
+	for k, p := range snapshot {
+		if keep(k, p) {
+			keepers[k] = p
+		}
+	}
+	c.mu.Lock()
+	c.version++
+	next := make(map[string]*Page, len(keepers))
+	for k, p := range keepers {
+		if c.pages[k] == p {
+			next[k] = p
+		}
+	}
+	kept, dropped = len(next), len(c.pages)-len(next)
+	c.pages = next
+	c.mu.Unlock()
+	c.log.Info("render cache refreshed", "reason", reason, "kept", kept, "dropped", dropped)
+	c.Warm()
+	return kept, dropped
 }
 
 // OnWarm registers f to be called after every complete warm-up with the

@@ -115,6 +115,15 @@ func (e *Engine) BuildErr() error {
 
 // Render renders kind with props and assembles the full document.
 func (e *Engine) Render(ctx context.Context, kind string, props any, o DocumentOptions) ([]byte, error) {
+	data, err := MarshalProps(props)
+	if err != nil {
+		return nil, fmt.Errorf("ssr: props for %s: %w", kind, err)
+	}
+	return e.RenderJSON(ctx, kind, data, o)
+}
+
+// RenderJSON renders kind with props already serialised by MarshalProps.
+func (e *Engine) RenderJSON(ctx context.Context, kind string, data []byte, o DocumentOptions) ([]byte, error) {
 	e.mu.RLock()
 	b, p, berr := e.bundle, e.pool, e.buildErr
 	e.mu.RUnlock()
@@ -124,10 +133,6 @@ func (e *Engine) Render(ctx context.Context, kind string, props any, o DocumentO
 	entry, ok := b.Entries[kind]
 	if !ok {
 		return nil, fmt.Errorf("ssr: unknown page kind %q", kind)
-	}
-	data, err := MarshalProps(props)
-	if err != nil {
-		return nil, fmt.Errorf("ssr: props for %s: %w", kind, err)
 	}
 	res, err := p.Render(ctx, kind, data)
 	if err != nil {

@@ -421,3 +421,54 @@ func TestCompactPageServesIdentityFromGzip(t *testing.T) {
 		}
 	}
 }
+
+// Refresh re-renders exactly the pages whose source changed: the others
+// keep their bytes, the warm-up that follows renders only the dropped
+// ones, and it still reports every page's ETag.
+func TestCacheRefreshKeepsUnchangedPages(t *testing.T) {
+	var mu sync.Mutex
+	source := map[string]string{"/a": "a", "/b": "b", "/c": "c"}
+	var renders sync.Map
+	c := NewCache(func(ctx context.Context, key string) (*Page, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		n, _ := renders.LoadOrStore(key, new(atomic.Int32))
+		n.(*atomic.Int32).Add(1)
+		p := NewPage(200, []byte(source[key]))
+		p.Tag = source[key]
+		return p, nil
+	}, func() []string { return []string{"/a", "/b", "/c"} }, 2, quiet)
+	got := make(chan map[string]string, 4)
+	c.OnWarm(func(etags map[string]string) { got <- etags })
+	c.WarmSync(context.Background())
+	<-got
+	before := c.Peek("/a")
+	v := c.Version()
+	mu.Lock()
+	source["/b"] = "b2"
+	mu.Unlock()
+	kept, dropped := c.Refresh("test", func(key string, p *Page) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return p.Tag == source[key]
+	})
+	if kept != 2 || dropped != 1 {
+		t.Errorf("kept %d dropped %d, want 2 and 1", kept, dropped)
+	}
+	etags := <-got
+	if len(etags) != 3 || c.Version() != v+1 {
+		t.Errorf("after refresh: %d ETags, version %d (was %d)", len(etags), c.Version(), v)
+	}
+	if c.Peek("/a") != before {
+		t.Error("an unchanged page was re-rendered")
+	}
+	for key, want := range map[string]int32{"/a": 1, "/b": 2, "/c": 1} {
+		n, _ := renders.Load(key)
+		if got := n.(*atomic.Int32).Load(); got != want {
+			t.Errorf("%s rendered %d times, want %d", key, got, want)
+		}
+	}
+	if p := c.Peek("/b"); p == nil || string(p.Body) != "b2" {
+		t.Error("the changed page was not re-rendered")
+	}
+}

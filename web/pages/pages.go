@@ -9,6 +9,8 @@ package pages
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -121,9 +123,32 @@ func (h *Handler) StaticPaths() []string {
 	return out
 }
 
-// InvalidateLocal drops this instance's rendered pages (the 404 and 500
-// pages re-rendered at once, the rest re-warmed in the background).
+// InvalidateLocal drops every page this instance rendered (a rebuilt
+// client bundle changes them all): the 404 and 500 pages are re-rendered
+// at once, the rest re-warmed in the background.
 func (h *Handler) InvalidateLocal(reason string) {
+	h.dropFixed()
+	h.cache.Invalidate(reason)
+}
+
+// RefreshLocal re-renders exactly the pages whose props changed (an
+// upload, a settings save, a publish): every path of the table is loaded
+// again, and a cached page whose kind and props hash the same is kept.
+// The chrome and the business facts are in every page's props, so a
+// change to them re-renders every page.
+func (h *Handler) RefreshLocal(reason string) {
+	h.dropFixed()
+	v := h.site.Snapshot()
+	ctx := context.Background()
+	h.cache.Refresh(reason, func(path string, p *ssr.Page) bool {
+		kind, props, err := h.props(ctx, v, path)
+		return err == nil && p.Tag != "" && tag(kind, props) == p.Tag
+	})
+}
+
+// dropFixed re-renders the 404 and 500 pages and drops the search shell
+// and the specific not-found pages, which read the chrome and settings.
+func (h *Handler) dropFixed() {
 	if err := h.renderFixed(context.Background()); err != nil {
 		h.log.Error("re-render error pages", "err", err)
 	}
@@ -131,26 +156,52 @@ func (h *Handler) InvalidateLocal(reason string) {
 	h.nfCache, h.nfOrder = map[string]*ssr.Page{}, nil
 	h.nfMu.Unlock()
 	h.search.invalidate()
-	h.cache.Invalidate(reason)
 }
 
 // Render renders a route-table path; it is the render cache's RenderFunc.
-// Not-found states come back as *site.NotFoundError, uncached.
+// Not-found states come back as *site.NotFoundError, uncached. The page's
+// tag is a hash of its kind and props: RefreshLocal keeps it while they
+// do not change.
 func (h *Handler) Render(ctx context.Context, path string) (*ssr.Page, error) {
-	r, pg, err := h.site.Load(ctx, path)
+	kind, props, err := h.props(ctx, h.site.Snapshot(), path)
 	if err != nil {
 		return nil, err
 	}
-	body, err := h.RenderDoc(ctx, r.Page, path, pg)
+	body, err := h.engine.RenderJSON(ctx, kind, props, h.docOptions())
 	if err != nil {
 		return nil, err
 	}
-	return ssr.NewPage(http.StatusOK, body).Compact(), nil
+	p := ssr.NewPage(http.StatusOK, body).Compact()
+	p.Tag = tag(kind, props)
+	return p, nil
+}
+
+// props loads a path on one version of the content and serialises its
+// props as the page receives them.
+func (h *Handler) props(ctx context.Context, v *site.Site, path string) (string, []byte, error) {
+	r, pg, err := v.Load(ctx, path)
+	if err != nil {
+		return "", nil, err
+	}
+	data, err := ssr.MarshalProps(v.Props(ctx, path, pg))
+	if err != nil {
+		return "", nil, fmt.Errorf("props of %s: %w", path, err)
+	}
+	return r.Page, data, nil
+}
+
+func tag(kind string, props []byte) string {
+	sum := sha256.Sum256(append([]byte(kind+"\x00"), props...))
+	return hex.EncodeToString(sum[:16])
+}
+
+func (h *Handler) docOptions() ssr.DocumentOptions {
+	return ssr.DocumentOptions{Hydrate: true, Icons: h.icons}
 }
 
 // RenderDoc renders a page's document, neither cached nor compressed.
 func (h *Handler) RenderDoc(ctx context.Context, kind, path string, pg site.Page) ([]byte, error) {
-	return h.engine.Render(ctx, kind, h.site.Props(ctx, path, pg), ssr.DocumentOptions{Hydrate: true, Icons: h.icons})
+	return h.engine.Render(ctx, kind, h.site.Props(ctx, path, pg), h.docOptions())
 }
 
 // RenderEstimate renders the estimate page with the form's state: the

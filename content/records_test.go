@@ -1,0 +1,117 @@
+package content
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// The embedded content survives the trip through records unchanged, with
+// no problem found.
+func TestRecordsRoundTrip(t *testing.T) {
+	s, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := s.Records()
+	back, problems, err := FromRecords(rs)
+	if err != nil || len(problems) != 0 {
+		t.Fatalf("FromRecords: %v %v", err, problems)
+	}
+	again := back.Records()
+	if len(again) != len(rs) {
+		t.Fatalf("%d records, then %d", len(rs), len(again))
+	}
+	for i := range rs {
+		if rs[i].Kind != again[i].Kind || rs[i].Slug != again[i].Slug || !bytes.Equal(rs[i].JSON, again[i].JSON) {
+			t.Errorf("record %d (%s %s) changed", i, rs[i].Kind, rs[i].Slug)
+		}
+	}
+	kinds := map[string]int{}
+	for _, r := range rs {
+		kinds[r.Kind]++
+	}
+	for _, k := range Kinds {
+		if kinds[k] == 0 {
+			t.Errorf("no record of kind %s", k)
+		}
+	}
+	if len(back.Cities) != len(s.Cities) || back.Articles[0].Slug != s.Articles[0].Slug || back.Home != s.Home {
+		t.Error("the rebuilt site differs")
+	}
+}
+
+func replace(t *testing.T, rs []Record, kind, slug string, edit func(m map[string]any)) []Record {
+	t.Helper()
+	out := append([]Record(nil), rs...)
+	for i, r := range out {
+		if r.Kind == kind && r.Slug == slug {
+			var m map[string]any
+			if err := json.Unmarshal(r.JSON, &m); err != nil {
+				t.Fatal(err)
+			}
+			edit(m)
+			out[i].JSON, _ = json.Marshal(m)
+			return out
+		}
+	}
+	t.Fatalf("no %s %s", kind, slug)
+	return nil
+}
+
+// Check tells what blocks a publish from what only guides the editor,
+// and names the record and the field.
+func TestCheckHardAndGuidance(t *testing.T) {
+	s, _ := Load()
+	rs := s.Records()
+	for _, c := range []struct {
+		name, kind, slug string
+		edit             func(map[string]any)
+		field            string
+		hard             bool
+	}{
+		{"unknown nearby city", KindCity, "cobb/marietta", func(m map[string]any) { m["nearby"] = []string{"atlantis"} }, "nearby", true},
+		{"empty title", KindArticle, s.Articles[0].Slug, func(m map[string]any) { m["title"] = " " }, "title", true},
+		{"long title", KindService, "roof-repair", func(m map[string]any) { m["seoTitle"] = strings.Repeat("x", 61) }, "seoTitle", false},
+		{"long description", KindCounty, "fulton", func(m map[string]any) { m["metaDescription"] = strings.Repeat("y", 161) }, "metaDescription", false},
+		{"duplicate title", KindPage, "terms", func(m map[string]any) { m["seoTitle"] = s.Pages["about"].SEOTitle }, "seoTitle", false},
+		{"unknown category", KindArticle, s.Articles[1].Slug, func(m map[string]any) { m["category"] = "nope" }, "category", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, problems, err := FromRecords(replace(t, rs, c.kind, c.slug, c.edit))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var found bool
+			for _, p := range problems {
+				if p.Kind == c.kind && p.Slug == c.slug && p.Field == c.field {
+					found = true
+					if p.Hard != c.hard {
+						t.Errorf("%s: hard = %v, want %v", p, p.Hard, c.hard)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no problem on %s %s field %s: %v", c.kind, c.slug, c.field, problems)
+			}
+		})
+	}
+}
+
+// A record that cannot be read, or whose content names another key than
+// its own, is refused outright.
+func TestDecodeRefuses(t *testing.T) {
+	if _, err := Decode(KindService, "roof-repair", []byte(`{"slug":"roof-repair","extra":1}`)); err == nil {
+		t.Error("unknown field accepted")
+	}
+	if _, err := Decode(KindCity, "cobb/marietta", []byte(`{"county":"cobb","slug":"smyrna","city":"Smyrna"}`)); err == nil {
+		t.Error("a city stored under another key accepted")
+	}
+	if _, err := Decode("widget", "x", []byte(`{}`)); err == nil {
+		t.Error("unknown kind accepted")
+	}
+	if _, _, err := FromRecords([]Record{{Kind: KindPage, Slug: "about", JSON: []byte(`not json`)}}); err == nil {
+		t.Error("unreadable record accepted")
+	}
+}
