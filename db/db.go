@@ -35,6 +35,9 @@ type Store struct {
 	// accountsMu serialises account changes on SQLite (one process);
 	// PostgreSQL uses a transaction advisory lock instead.
 	accountsMu sync.Mutex
+	// serial holds Serialized's per-name mutexes (SQLite only).
+	serialMu sync.Mutex
+	serial   map[string]*sync.Mutex
 }
 
 // Open connects to databaseURL, or to SQLite in dataDir when it is empty,
