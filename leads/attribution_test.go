@@ -174,9 +174,9 @@ func TestCheckNote(t *testing.T) {
 		t.Errorf("note %q %v", got, err)
 	}
 	for body, msg := range map[string]string{
-		" \n\t":                          MsgNoteEmpty,
-		"a\x00b":                         MsgNoteInvalid,
-		"a\xffb":                         MsgNoteInvalid,
+		" \n\t":                           MsgNoteEmpty,
+		"a\x00b":                          MsgNoteInvalid,
+		"a\xffb":                          MsgNoteInvalid,
 		strings.Repeat("é", MaxNoteLen+1): "Notes are too long (2000 characters at most).",
 	} {
 		if _, err := CheckNote(body); err == nil || err.Error() != msg {
