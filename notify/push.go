@@ -80,14 +80,15 @@ func LoadVAPIDKeys(ctx context.Context, store *db.Store, now time.Time) (VAPIDKe
 	var k VAPIDKeys
 	raw, err := store.GetSetting(ctx, VAPIDSetting)
 	if errors.Is(err, db.ErrNotFound) {
-		fresh, err := GenerateVAPIDKeys()
-		if err != nil {
-			return k, fmt.Errorf("VAPID keys: %w", err)
+		fresh, gerr := GenerateVAPIDKeys()
+		if gerr != nil {
+			return k, fmt.Errorf("VAPID keys: %w", gerr)
 		}
 		b, _ := json.Marshal(fresh)
-		if _, err := store.SetSettingIfAbsent(ctx, VAPIDSetting, string(b), now); err != nil {
-			return k, fmt.Errorf("VAPID keys: %w", err)
+		if _, serr := store.SetSettingIfAbsent(ctx, VAPIDSetting, string(b), now); serr != nil {
+			return k, fmt.Errorf("VAPID keys: %w", serr)
 		}
+		// Ours, or the pair another instance stored first.
 		raw, err = store.GetSetting(ctx, VAPIDSetting)
 	}
 	if err != nil {
