@@ -55,6 +55,9 @@ func NewTwilio(t testing.TB, sid, token string) *Twilio {
 	return f
 }
 
+// Close stops the fake: its address then refuses connections.
+func (f *Twilio) Close() { f.srv.Close() }
+
 // Answer queues error answers for the next authenticated requests.
 func (f *Twilio) Answer(a ...TwilioAnswer) {
 	f.mu.Lock()
