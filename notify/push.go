@@ -175,9 +175,8 @@ const (
 
 // Messages of CheckSubscription, for the person subscribing.
 var (
-	ErrBadEndpoint  = errors.New("This browser's push service is not one the site sends to.")
-	ErrBadPushKeys  = errors.New("This browser's push keys are not valid.")
-	errPushNotSetUp = errors.New("push is not set up")
+	ErrBadEndpoint = errors.New("This browser's push service is not one the site sends to.")
+	ErrBadPushKeys = errors.New("This browser's push keys are not valid.")
 )
 
 // CheckSubscription checks what a browser's pushManager.subscribe
@@ -341,8 +340,10 @@ func LeadURL(id string) string { return "/admin/leads?lead=" + url.QueryEscape(i
 func NewPushMessage(ev Event, role string) PushMessage {
 	l := ev.Lead
 	what := cut(oneLine(l.DamageType), 40)
-	if c := cut(oneLine(l.City), 40); c != "" {
-		what = strings.TrimSpace(what + " in " + c)
+	if c := cut(oneLine(l.City), 40); c != "" && what != "" {
+		what += " in " + c
+	} else if c != "" {
+		what = c
 	}
 	m := PushMessage{URL: LeadURL(l.ID), LeadID: l.ID, Tag: "lead-" + l.ID, Emergency: l.IsEmergency, Escalated: ev.StillNewMinutes > 0}
 	switch {
