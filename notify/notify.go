@@ -377,7 +377,13 @@ func (n *Notifier) deliver(ctx context.Context, r db.OutboxRow) bool {
 	// log keeps the detail.
 	msg := failure.Text(err)
 	if errors.Is(err, errNotConfigured) || isGiveUp(err) || (permanent(r.Kind, err) && r.Attempts >= PermanentAttempts) {
-		log.Error("lead notification failed: giving up", "err", err)
+		if isGiveUp(err) {
+			// A device gone, an address refused: the row's own end, not
+			// an outage.
+			log.Warn("lead notification not sent: giving up", "err", err)
+		} else {
+			log.Error("lead notification failed: giving up", "err", err)
+		}
 		if ferr := n.store.OutboxFailed(ctx, r.ID, msg, now); ferr != nil {
 			log.Warn("lead notification: cannot record the failure", "err", ferr)
 		}
