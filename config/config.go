@@ -11,9 +11,12 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/atlanta-restoration/site/phone"
 )
 
 // Business holds the company facts shown on every page. They come from
@@ -152,10 +155,34 @@ type Notify struct {
 	// WebhookURL receives each lead as signed JSON; empty: no webhook.
 	WebhookURL    string
 	WebhookSecret string
+	// VAPIDSubject is the contact the push services see in every Web
+	// Push's VAPID claim (RFC 8292 "sub"): a mailto: or https: URI.
+	// VAPID_SUBJECT, else derived (see Vars).
+	VAPIDSubject string
+	// SMS texts each new lead to the owner's phones; off unless
+	// SMS_PROVIDER is set.
+	SMS SMS
+	// EscalateAfter is how long an emergency lead may stay 'new' before
+	// every admin is notified again (LEAD_ESCALATE_AFTER).
+	EscalateAfter time.Duration
+}
+
+// SMS configures new-lead texts (issue 23). Provider "" is off.
+type SMS struct {
+	Provider   string // "" or "twilio"
+	AccountSID string
+	AuthToken  string
+	// From is the sending number in E.164, or a Twilio Messaging Service
+	// SID (MG...).
+	From string
+	// APIBase is Twilio's API address (tests point it at a fake).
+	APIBase string
+	// To are the owner's numbers in E.164 (LEAD_NOTIFY_SMS).
+	To []string
 }
 
 // SecretVars are the variables whose values must never reach a log.
-var SecretVars = []string{"CDN_PURGE_TOKEN", "ADMIN_PIN", "GOOGLE_PLACES_API_KEY", "S3_ACCESS_KEY", "S3_SECRET_KEY", "SMTP_URL", "LEAD_WEBHOOK_SECRET", "LEAD_WEBHOOK_URL", "INDEXNOW_KEY", "DATABASE_URL", "HEALTH_TOKEN"}
+var SecretVars = []string{"CDN_PURGE_TOKEN", "ADMIN_PIN", "GOOGLE_PLACES_API_KEY", "S3_ACCESS_KEY", "S3_SECRET_KEY", "SMTP_URL", "LEAD_WEBHOOK_SECRET", "LEAD_WEBHOOK_URL", "INDEXNOW_KEY", "DATABASE_URL", "HEALTH_TOKEN", "TWILIO_AUTH_TOKEN"}
 
 // Secrets returns every configured secret value (and the password part of
 // URLs that carry one), for log redaction.
@@ -235,6 +262,15 @@ var Vars = []Var{
 	{"LEAD_WEBHOOK_URL", "", "http(s) address that receives every new lead as JSON, signed in X-Signature-256 (optional)"},
 	{"LEAD_WEBHOOK_SECRET", "", "HMAC-SHA256 key for LEAD_WEBHOOK_URL's signature, at least 16 characters (required with LEAD_WEBHOOK_URL)"},
 	{"HEALTH_TOKEN", "", "bearer token (16+ characters) that shows a monitor /healthz's details (database, spool, outbox, cache); without it only loopback requests that no proxy forwarded see them"},
+	// Speed to lead (issue 23)
+	{"VAPID_SUBJECT", "", "contact the push services see in every Web Push (mailto:you@example.com or an https: URL); empty: mailto:BUSINESS_EMAIL, else mailto: the SMTP_FROM address, else BASE_URL when it is https, else mailto:noreply@ the BASE_URL host"},
+	{"LEAD_ESCALATE_AFTER", "10m", "how long an emergency lead may stay new before every admin is notified again, by push and email (at least 1m)"},
+	{"SMS_PROVIDER", "", "twilio to text every new lead to LEAD_NOTIFY_SMS; empty sends no texts"},
+	{"TWILIO_ACCOUNT_SID", "", "Twilio account SID, AC and 32 hex digits (required with SMS_PROVIDER=twilio)"},
+	{"TWILIO_AUTH_TOKEN", "", "Twilio auth token (required with SMS_PROVIDER=twilio; never logged)"},
+	{"TWILIO_FROM", "", "the texts' sender: a Twilio number (e.g. +17705550134) or a Messaging Service SID (MG...)"},
+	{"TWILIO_API_BASE", "https://api.twilio.com", "Twilio's API address (tests point it at a fake; https unless on this machine)"},
+	{"LEAD_NOTIFY_SMS", "", "comma-separated US phone numbers that get a text for every new lead (required with SMS_PROVIDER)"},
 }
 
 func defaults() map[string]string {
@@ -471,6 +507,17 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 			bad("LEAD_WEBHOOK_SECRET", "is required when LEAD_WEBHOOK_URL is set, at least 16 characters")
 		}
 	}
+	c.Notify.VAPIDSubject = get("VAPID_SUBJECT")
+	if v := c.Notify.VAPIDSubject; v != "" && !ValidVAPIDSubject(v) {
+		bad("VAPID_SUBJECT", "%q must be mailto: and an email address, or an https: URL", v)
+	}
+	if c.Notify.VAPIDSubject == "" {
+		c.Notify.VAPIDSubject = defaultVAPIDSubject(c.Business.Email, c.Notify.SMTPFrom, c.BaseURL)
+	}
+	if c.Notify.EscalateAfter, err = time.ParseDuration(get("LEAD_ESCALATE_AFTER")); err != nil || c.Notify.EscalateAfter < time.Minute {
+		bad("LEAD_ESCALATE_AFTER", "%q is not a duration of at least 1m, such as 10m", get("LEAD_ESCALATE_AFTER"))
+	}
+	c.Notify.SMS, errs = loadSMS(get, errs)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -487,6 +534,114 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// ValidVAPIDSubject reports whether s is what RFC 8292 asks of a VAPID
+// "sub": mailto: and one bare email address, or an absolute https: URL.
+func ValidVAPIDSubject(s string) bool {
+	if addr, ok := strings.CutPrefix(s, "mailto:"); ok {
+		a, err := mail.ParseAddress(addr)
+		return err == nil && a.Address == addr
+	}
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme == "https" && u.Host != "" && u.User == nil
+}
+
+// defaultVAPIDSubject is the push services' contact when VAPID_SUBJECT is
+// unset: the business's public email, else the address lead emails come
+// from, else the site (when it is https), else noreply@ its host. Apple's
+// push service refuses a subject that is neither mailto: nor https:.
+func defaultVAPIDSubject(businessEmail, smtpFrom, baseURL string) string {
+	if a, err := mail.ParseAddress(businessEmail); err == nil {
+		return "mailto:" + a.Address
+	}
+	if a, err := mail.ParseAddress(smtpFrom); err == nil {
+		return "mailto:" + a.Address
+	}
+	u, err := url.Parse(baseURL)
+	if err == nil && u.Scheme == "https" {
+		return baseURL
+	}
+	host := "localhost"
+	if err == nil && u.Hostname() != "" {
+		host = u.Hostname()
+	}
+	return "mailto:noreply@" + host
+}
+
+var (
+	twilioSIDRE     = regexp.MustCompile(`^AC[0-9a-fA-F]{32}$`)
+	twilioServiceRE = regexp.MustCompile(`^MG[0-9a-fA-F]{32}$`)
+)
+
+// MaxSMSRecipients bounds LEAD_NOTIFY_SMS: every number costs a text per
+// lead.
+const MaxSMSRecipients = 10
+
+// loadSMS reads and checks the SMS variables. The auth token is never
+// quoted in an error.
+func loadSMS(get func(string) string, errs []error) (SMS, []error) {
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("config: %s: %s", name, fmt.Sprintf(format, args...)))
+	}
+	s := SMS{Provider: get("SMS_PROVIDER"), AccountSID: get("TWILIO_ACCOUNT_SID"), AuthToken: get("TWILIO_AUTH_TOKEN"), APIBase: strings.TrimRight(get("TWILIO_API_BASE"), "/")}
+	if u, err := url.Parse(s.APIBase); err != nil || u.Host == "" || (u.Scheme != "https" && !(u.Scheme == "http" && loopback(u.Hostname()))) || u.User != nil {
+		// Plain http would carry the auth token in clear.
+		bad("TWILIO_API_BASE", "%q must be an absolute https address (http only to this machine)", s.APIBase)
+	}
+	if from := get("TWILIO_FROM"); from != "" {
+		if twilioServiceRE.MatchString(from) {
+			s.From = from
+		} else if e164, ok := phone.Normalize(from); ok {
+			s.From = e164
+		} else {
+			bad("TWILIO_FROM", "%q must be a US phone number such as +17705550134, or a Messaging Service SID (MG...)", from)
+		}
+	}
+	for _, n := range strings.Split(get("LEAD_NOTIFY_SMS"), ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		e164, ok := phone.Normalize(n)
+		if !ok {
+			bad("LEAD_NOTIFY_SMS", "%q is not a US phone number such as (770) 555-0134", n)
+			continue
+		}
+		if !slices.Contains(s.To, e164) {
+			s.To = append(s.To, e164)
+		}
+	}
+	if len(s.To) > MaxSMSRecipients {
+		bad("LEAD_NOTIFY_SMS", "lists %d numbers; at most %d", len(s.To), MaxSMSRecipients)
+	}
+	switch s.Provider {
+	case "":
+		for _, name := range []string{"TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_FROM", "LEAD_NOTIFY_SMS"} {
+			if get(name) != "" {
+				bad(name, "is set but SMS_PROVIDER is not: set SMS_PROVIDER=twilio to send texts")
+			}
+		}
+	case "twilio":
+		if !twilioSIDRE.MatchString(s.AccountSID) {
+			bad("TWILIO_ACCOUNT_SID", "must be AC and 32 hex digits when SMS_PROVIDER=twilio")
+		}
+		if len(s.AuthToken) < 16 || strings.ContainsAny(s.AuthToken, " \t\r\n") {
+			bad("TWILIO_AUTH_TOKEN", "is required when SMS_PROVIDER=twilio: at least 16 characters, no spaces (value not shown)")
+		}
+		if s.From == "" && get("TWILIO_FROM") == "" {
+			bad("TWILIO_FROM", "is required when SMS_PROVIDER=twilio: the number the texts come from")
+		}
+		if len(s.To) == 0 && get("LEAD_NOTIFY_SMS") == "" {
+			bad("LEAD_NOTIFY_SMS", "is required when SMS_PROVIDER=twilio: whom should new leads be texted to?")
+		}
+	default:
+		bad("SMS_PROVIDER", "%q must be twilio or empty", s.Provider)
+	}
+	return s, errs
+}
+
+func loopback(host string) bool {
+	return host == "localhost" || host == "127.0.0.1" || host == "::1"
 }
 
 // indexNowKeyRE is the IndexNow protocol's key rule.

@@ -297,6 +297,11 @@ const (
 	AuditTwoFactorFailed   = "2fa_failed"
 	AuditRecoveryCodeUsed  = "recovery_code_used"
 	AuditTwoFactorReset    = "2fa_reset"
+	// Working a lead (issue 23).
+	AuditLeadNote          = "lead_note"
+	AuditLeadAssign        = "lead_assign"
+	AuditPushDeviceAdded   = "push_device_added"
+	AuditPushDeviceRemoved = "push_device_removed"
 )
 
 // AddAudit appends an entry to the audit log. A missing id is generated.

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,14 +34,57 @@ type Lead struct {
 	InsuranceCarrier string `db:"insurance_carrier" json:"insurance_carrier"`
 	ClaimNumber      string `db:"claim_number" json:"claim_number"`
 	Notes            string `db:"notes" json:"notes"`
+	// Attribution is where the visit that sent the lead came from
+	// (leads.ParseAttribution bounds every field before it gets here).
+	Attribution `json:"attribution"`
+	// AssignedTo is the id of the account working the lead (nil: nobody).
+	AssignedTo *string `db:"assigned_to" json:"assigned_to"`
+	// FirstResponseAt is when a person first changed the status or added
+	// a note: the end of the lead's first response time.
+	FirstResponseAt *time.Time `db:"first_response_at" json:"first_response_at"`
+	// EscalatedAt is when the lead, an emergency still new, was escalated.
+	EscalatedAt *time.Time `db:"escalated_at" json:"escalated_at"`
+}
+
+// Attribution is where a lead's visit came from (issue 23): the columns
+// of migration 023. Every field is "" when it was not recorded. The rules
+// that admit a value are package leads' (ParseAttribution); this is only
+// their stored form, here so that a spooled lead carries it too.
+type Attribution struct {
+	// LandingPage is the path of the visit's first page on the site.
+	LandingPage string `db:"landing_page" json:"landing_page"`
+	// ReferrerHost is the host of the page that sent the visitor, when
+	// it was another site's.
+	ReferrerHost string `db:"referrer_host" json:"referrer_host"`
+	UTMSource    string `db:"utm_source" json:"utm_source"`
+	UTMMedium    string `db:"utm_medium" json:"utm_medium"`
+	UTMCampaign  string `db:"utm_campaign" json:"utm_campaign"`
+	UTMTerm      string `db:"utm_term" json:"utm_term"`
+	UTMContent   string `db:"utm_content" json:"utm_content"`
+	// The ad platforms' click ids: Google (gclid, and gbraid and wbraid
+	// for iOS app and web campaigns), Meta (fbclid), Microsoft (msclkid).
+	GCLID   string `db:"gclid" json:"gclid"`
+	GBRAID  string `db:"gbraid" json:"gbraid"`
+	WBRAID  string `db:"wbraid" json:"wbraid"`
+	FBCLID  string `db:"fbclid" json:"fbclid"`
+	MSCLKID string `db:"msclkid" json:"msclkid"`
+	// DeviceClass is the screen class: mobile, tablet, laptop or desktop.
+	DeviceClass string `db:"device_class" json:"device_class"`
+	// VisitID is the first-party id of the visit, which ties the lead to
+	// it in the site's analytics.
+	VisitID string `db:"visit_id" json:"visit_id"`
 }
 
 const leadColumns = `id, created_at, updated_at, first_name, last_name, phone, phone_typed, email, city, street_address, zip_code,
-	damage_type, status, is_emergency, source, insurance_carrier, claim_number, notes`
+	damage_type, status, is_emergency, source, insurance_carrier, claim_number, notes,
+	landing_page, referrer_host, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
+	gclid, gbraid, wbraid, fbclid, msclkid, device_class, visit_id, assigned_to, first_response_at, escalated_at`
 
 // leadValues are leadColumns' named parameters.
 const leadValues = `:id, :created_at, :updated_at, :first_name, :last_name, :phone, :phone_typed, :email, :city, :street_address,
-	:zip_code, :damage_type, :status, :is_emergency, :source, :insurance_carrier, :claim_number, :notes`
+	:zip_code, :damage_type, :status, :is_emergency, :source, :insurance_carrier, :claim_number, :notes,
+	:landing_page, :referrer_host, :utm_source, :utm_medium, :utm_campaign, :utm_term, :utm_content,
+	:gclid, :gbraid, :wbraid, :fbclid, :msclkid, :device_class, :visit_id, :assigned_to, :first_response_at, :escalated_at`
 
 // Normalized is l with its phone in the stored form: PhoneTyped keeps
 // what was typed (when the caller has not set it), Phone becomes E.164
@@ -253,4 +297,133 @@ func (s *Store) EachLead(ctx context.Context, q LeadQuery, fn func(Lead) error) 
 		}
 	}
 	return rows.Err()
+}
+
+// EscalateLeads escalates the emergency leads still 'new' that were
+// created at or before cutoff and never escalated: at most limit of
+// them, oldest first. For each it sets escalated_at to now, writes the
+// outbox rows that rows returns (their Event is OutboxEscalated) and an
+// 'escalated' event on its timeline, all in one transaction, and it
+// returns the leads it escalated.
+//
+// A lead is escalated once, however many instances run this at the same
+// moment: escalated_at is set by one conditional UPDATE (... WHERE
+// escalated_at IS NULL), which PostgreSQL re-checks on the row after
+// waiting for another transaction's lock (and rows another instance holds
+// are skipped), and which SQLite runs one writer at a time. The UPDATE is
+// the transaction's first statement, so on SQLite it waits for another
+// writer rather than failing. rows runs inside the transaction: it must
+// not use the store.
+func (s *Store) EscalateLeads(ctx context.Context, cutoff, now time.Time, limit int, rows func(Lead) ([]OutboxRow, error)) ([]Lead, error) {
+	lock := ""
+	if s.dialect == "postgres" {
+		lock = ` FOR UPDATE SKIP LOCKED`
+	}
+	var out []Lead
+	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
+		out = nil
+		if err := tx.SelectContext(ctx, &out, tx.Rebind(`UPDATE avatar_leads SET escalated_at = ?
+			WHERE escalated_at IS NULL AND status = 'new' AND id IN (SELECT id FROM avatar_leads
+				WHERE is_emergency = ? AND status = 'new' AND escalated_at IS NULL AND created_at <= ?
+				ORDER BY created_at, id LIMIT ?`+lock+`)
+			RETURNING `+leadColumns), now.UTC(), true, cutoff.UTC(), limit); err != nil {
+			return err
+		}
+		for _, l := range out {
+			rs, err := rows(l)
+			if err != nil {
+				return fmt.Errorf("lead %s: %w", l.ID, err)
+			}
+			for i := range rs {
+				rs[i].Event = OutboxEscalated
+			}
+			if err := insertOutbox(ctx, tx, l.ID, rs); err != nil {
+				return err
+			}
+			if err := addLeadEvent(ctx, tx, SystemActor.event(l.ID, EventEscalated, now)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("escalate leads: %w", err)
+	}
+	return out, nil
+}
+
+// ResponseStats sums up the first response times of the leads created
+// in a window: the time from a lead's creation to the first status
+// change or note by a person.
+type ResponseStats struct {
+	// Leads were created in the window; Answered of them have had a
+	// response. Leads not yet answered are not in the percentiles.
+	Leads    int `json:"leads"`
+	Answered int `json:"answered"`
+	// Median and P90 are nearest-rank percentiles of the answered leads'
+	// response times: the value at rank ceil(p·n) of the n times sorted
+	// ascending (for an even n the median is the lower middle value, a
+	// time that some lead really had). 0 when none was answered.
+	Median time.Duration `json:"median"`
+	P90    time.Duration `json:"p90"`
+}
+
+// ResponseTimes are the dashboard's first response figures.
+type ResponseTimes struct {
+	Last7Days  ResponseStats `json:"last7Days"`
+	Last30Days ResponseStats `json:"last30Days"`
+}
+
+// LeadResponseTimes returns the first response figures of the leads
+// created in the 7 and the 30 days before now.
+func (s *Store) LeadResponseTimes(ctx context.Context, now time.Time) (ResponseTimes, error) {
+	var rt ResponseTimes
+	var err error
+	if rt.Last7Days, err = s.LeadResponseStats(ctx, now.Add(-7*24*time.Hour), now); err != nil {
+		return rt, err
+	}
+	rt.Last30Days, err = s.LeadResponseStats(ctx, now.Add(-30*24*time.Hour), now)
+	return rt, err
+}
+
+// LeadResponseStats sums up the first response times of the leads
+// created in [from, to). The times are read and ranked here, in Go, so
+// the figures are the same on both databases (SQLite has no percentile
+// function, and its timestamps are text).
+func (s *Store) LeadResponseStats(ctx context.Context, from, to time.Time) (ResponseStats, error) {
+	var rows []struct {
+		CreatedAt   time.Time  `db:"created_at"`
+		RespondedAt *time.Time `db:"first_response_at"`
+	}
+	if err := s.db.SelectContext(ctx, &rows, s.q(`SELECT created_at, first_response_at FROM avatar_leads WHERE created_at >= ? AND created_at < ?`),
+		from.UTC(), to.UTC()); err != nil {
+		return ResponseStats{}, fmt.Errorf("lead response times: %w", err)
+	}
+	st := ResponseStats{Leads: len(rows)}
+	var ds []time.Duration
+	for _, r := range rows {
+		if r.RespondedAt == nil {
+			continue
+		}
+		// A clock that stepped back between the two cannot make a
+		// response faster than instant.
+		ds = append(ds, max(r.RespondedAt.Sub(r.CreatedAt), 0))
+	}
+	st.Answered = len(ds)
+	slices.Sort(ds)
+	st.Median, st.P90 = NearestRank(ds, 50), NearestRank(ds, 90)
+	return st, nil
+}
+
+// NearestRank is the p-th percentile (0 < p <= 100) of sorted by the
+// nearest-rank method: the element at rank ceil(p/100·n), 1-based. It is
+// always one of the values; 0 for none.
+func NearestRank(sorted []time.Duration, p int) time.Duration {
+	n := len(sorted)
+	if n == 0 {
+		return 0
+	}
+	rank := (p*n + 99) / 100 // ceil(p·n/100) in integers
+	rank = min(max(rank, 1), n)
+	return sorted[rank-1]
 }

@@ -11,10 +11,19 @@ import (
 )
 
 // OutboxRow is a row of outbox: one notification of one lead on one
-// channel, delivered at least once by the sender (notify.Notifier).
+// channel to one recipient, delivered at least once by the sender
+// (notify.Notifier).
 type OutboxRow struct {
-	ID     string `db:"id" json:"id"`
-	Kind   string `db:"kind" json:"kind"` // OutboxEmail or OutboxWebhook
+	ID   string `db:"id" json:"id"`
+	Kind string `db:"kind" json:"kind"` // OutboxEmail, OutboxWebhook, OutboxPush, OutboxSMS or OutboxAck
+	// Event is what the row announces: OutboxCreated or OutboxEscalated.
+	// Empty is OutboxCreated.
+	Event string `db:"event" json:"event"`
+	// Target is the recipient within the channel: a push subscription's
+	// id, an E.164 number, an email address; "" for the channel's
+	// configured recipients. It may be a homeowner's address, so it is
+	// never sent to a browser.
+	Target string `db:"target" json:"-"`
 	LeadID string `db:"lead_id" json:"leadId"`
 	// Payload is the JSON event; the webhook posts it byte for byte.
 	Payload  string `db:"payload" json:"-"`
@@ -32,12 +41,26 @@ type OutboxRow struct {
 const (
 	OutboxEmail   = "email"
 	OutboxWebhook = "webhook"
+	// OutboxPush is Web Push to one subscribed device (Target: the
+	// subscription's id).
+	OutboxPush = "push"
+	// OutboxSMS is a text to one number (Target: E.164).
+	OutboxSMS = "sms"
+	// OutboxAck is the homeowner's acknowledgement email (Target: the
+	// lead's address).
+	OutboxAck = "ack"
+)
+
+// Outbox events.
+const (
+	OutboxCreated   = "created"
+	OutboxEscalated = "escalated"
 )
 
 // OutboxRetention is how long delivered and failed rows are kept.
 const OutboxRetention = 30 * 24 * time.Hour
 
-const outboxColumns = `id, kind, lead_id, payload, attempts, next_attempt_at, last_error, created_at, delivered_at, failed_at`
+const outboxColumns = `id, kind, event, target, lead_id, payload, attempts, next_attempt_at, last_error, created_at, delivered_at, failed_at`
 
 // CreateLeadWithOutbox stores a lead and its notifications in one
 // transaction: if any insert fails, nothing is stored. It is idempotent on
@@ -59,15 +82,8 @@ func (s *Store) CreateLeadWithOutbox(ctx context.Context, l Lead, rows []OutboxR
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return err
 		}
-		for _, r := range rows {
-			if r.ID == "" {
-				r.ID = newRowID()
-			}
-			r.LeadID = l.ID
-			if _, err := tx.NamedExecContext(ctx, `INSERT INTO outbox (`+outboxColumns+`) VALUES (:id, :kind, :lead_id, :payload,
-				:attempts, :next_attempt_at, :last_error, :created_at, :delivered_at, :failed_at)`, r); err != nil {
-				return fmt.Errorf("outbox %s: %w", r.Kind, err)
-			}
+		if err := insertOutbox(ctx, tx, l.ID, rows); err != nil {
+			return err
 		}
 		inserted = true
 		return nil
@@ -76,6 +92,25 @@ func (s *Store) CreateLeadWithOutbox(ctx context.Context, l Lead, rows []OutboxR
 		return false, fmt.Errorf("create lead %s: %w", l.ID, err)
 	}
 	return inserted, nil
+}
+
+// insertOutbox writes rows for lead leadID in tx. Empty ids are
+// generated, an empty Event is OutboxCreated.
+func insertOutbox(ctx context.Context, tx *sqlx.Tx, leadID string, rows []OutboxRow) error {
+	for _, r := range rows {
+		if r.ID == "" {
+			r.ID = newRowID()
+		}
+		if r.Event == "" {
+			r.Event = OutboxCreated
+		}
+		r.LeadID = leadID
+		if _, err := tx.NamedExecContext(ctx, `INSERT INTO outbox (`+outboxColumns+`) VALUES (:id, :kind, :event, :target, :lead_id, :payload,
+			:attempts, :next_attempt_at, :last_error, :created_at, :delivered_at, :failed_at)`, r); err != nil {
+			return fmt.Errorf("outbox %s: %w", r.Kind, err)
+		}
+	}
+	return nil
 }
 
 // ClaimOutbox takes up to limit rows that are due at now, counts an
@@ -99,9 +134,39 @@ func (s *Store) ClaimOutbox(ctx context.Context, now time.Time, lease time.Durat
 	return out, nil
 }
 
-// OutboxDelivered records a delivery.
+// OutboxDelivered records a delivery, and puts it on the lead's
+// timeline (a 'notified' event naming the channel, and the escalation
+// when it announced one), in one transaction.
 func (s *Store) OutboxDelivered(ctx context.Context, id string, now time.Time) error {
-	return s.outboxUpdate(ctx, id, `UPDATE outbox SET delivered_at = ? WHERE id = ?`, now, id)
+	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
+		var rows []OutboxRow
+		if err := tx.SelectContext(ctx, &rows, tx.Rebind(`UPDATE outbox SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL
+			RETURNING `+outboxColumns), now, id); err != nil {
+			return err
+		}
+		if len(rows) == 0 {
+			// Recorded already (delivery is at least once: a sender
+			// whose lease ran out sent it again), or no such row.
+			var n int
+			if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM outbox WHERE id = ?`), id); err != nil {
+				return err
+			}
+			if n == 0 {
+				return ErrNotFound
+			}
+			return nil
+		}
+		r := rows[0]
+		detail := ""
+		if r.Event == OutboxEscalated {
+			detail = OutboxEscalated
+		}
+		return addLeadEvent(ctx, tx, LeadEvent{LeadID: r.LeadID, At: now, Kind: EventNotified, Actor: SystemActor.Name, Channel: r.Kind, To: detail})
+	})
+	if err != nil {
+		return fmt.Errorf("outbox %s: %w", id, err)
+	}
+	return nil
 }
 
 // OutboxRetry records a failed attempt and when to try again. lastErr is
@@ -199,7 +264,7 @@ func (s *Store) OutboxStatus(ctx context.Context) (OutboxStats, error) {
 // RecentOutbox returns the newest rows, without their payloads.
 func (s *Store) RecentOutbox(ctx context.Context, limit int) ([]OutboxRow, error) {
 	out := []OutboxRow{}
-	err := s.db.SelectContext(ctx, &out, s.q(`SELECT id, kind, lead_id, '' AS payload, attempts, next_attempt_at, last_error,
+	err := s.db.SelectContext(ctx, &out, s.q(`SELECT id, kind, event, target, lead_id, '' AS payload, attempts, next_attempt_at, last_error,
 		created_at, delivered_at, failed_at FROM outbox ORDER BY created_at DESC, id LIMIT ?`), limit)
 	if err != nil {
 		return nil, fmt.Errorf("recent outbox: %w", err)

@@ -65,7 +65,7 @@ func TestCreateLeadWithOutboxIsAtomic(t *testing.T) {
 		ctx := context.Background()
 		now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 		// The second row breaks the kind CHECK.
-		if _, err := s.CreateLeadWithOutbox(ctx, outboxLead("l2", now), outboxRows(now, OutboxEmail, "sms")); err == nil {
+		if _, err := s.CreateLeadWithOutbox(ctx, outboxLead("l2", now), outboxRows(now, OutboxEmail, "fax")); err == nil {
 			t.Fatal("a bad outbox row was accepted")
 		}
 		if _, err := s.GetLead(ctx, "l2"); err == nil {

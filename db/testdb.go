@@ -36,11 +36,49 @@ func ForEachDB(t *testing.T, fn func(t *testing.T, s *Store)) {
 	})
 }
 
+// ForEachDBPair is ForEachDB with two stores on one database, as two
+// instances of the server share one: two handles on one SQLite file, and
+// two connection pools on one PostgreSQL schema. Races between instances
+// are tested with it.
+func ForEachDBPair(t *testing.T, fn func(t *testing.T, a, b *Store)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "test.db")
+		fn(t, openTestSQLite(t, file), openTestSQLite(t, file))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		a, dsn, err := newTestPostgres(t)
+		if err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("PostgreSQL is required in CI: %v", err)
+			}
+			t.Skipf("PostgreSQL not reachable: %v", err)
+		}
+		x, err := sqlx.ConnectContext(context.Background(), "postgres", dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := FromDB(context.Background(), x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Registered after a's cleanup, so it runs first: b's pool is
+		// closed before a's drops the schema.
+		t.Cleanup(func() { x.Close() })
+		fn(t, a, b)
+	})
+}
+
 // NewTestSQLite opens a migrated SQLite store in a temp folder.
 func NewTestSQLite(t testing.TB) *Store {
 	t.Helper()
+	return openTestSQLite(t, filepath.Join(t.TempDir(), "test.db"))
+}
+
+func openTestSQLite(t testing.TB, file string) *Store {
+	t.Helper()
 	ctx := context.Background()
-	x, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), "test.db"))
+	x, err := OpenSQLite(ctx, file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,35 +94,43 @@ func NewTestSQLite(t testing.TB) *Store {
 // and drops it when the test ends.
 func NewTestPostgres(t testing.TB) (*Store, error) {
 	t.Helper()
+	s, _, err := newTestPostgres(t)
+	return s, err
+}
+
+// newTestPostgres is NewTestPostgres, and the address of its schema.
+func newTestPostgres(t testing.TB) (*Store, string, error) {
+	t.Helper()
 	base := os.Getenv("TEST_DATABASE_URL")
 	if base == "" {
 		base = DefaultTestPostgres
 	}
 	if c, err := net.DialTimeout("tcp", hostOf(base), time.Second); err != nil {
-		return nil, err
+		return nil, "", err
 	} else {
 		c.Close()
 	}
 	ctx := context.Background()
 	admin, err := sqlx.ConnectContext(ctx, "postgres", base)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	b := make([]byte, 6)
 	rand.Read(b)
 	schema := "t_" + hex.EncodeToString(b)
 	if _, err := admin.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
 		admin.Close()
-		return nil, err
+		return nil, "", err
 	}
 	sep := "?"
 	if strings.Contains(base, "?") {
 		sep = "&"
 	}
-	x, err := sqlx.ConnectContext(ctx, "postgres", base+sep+"search_path="+schema)
+	dsn := base + sep + "search_path=" + schema
+	x, err := sqlx.ConnectContext(ctx, "postgres", dsn)
 	if err != nil {
 		admin.Close()
-		return nil, err
+		return nil, "", err
 	}
 	s, err := FromDB(ctx, x)
 	t.Cleanup(func() {
@@ -95,7 +141,7 @@ func NewTestPostgres(t testing.TB) (*Store, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, nil
+	return s, dsn, nil
 }
 
 func hostOf(dsn string) string {

@@ -47,6 +47,12 @@ var (
 	Places   = Party{Label: "Google Places", Who: "Google Places"}
 	CDN      = Party{Label: "CDN purge", Who: "the purge hook"}
 	Database = Party{Label: "database", Who: "the database"}
+	// Push is a Web Push service (the browser maker's: FCM, Mozilla,
+	// Apple, Microsoft).
+	Push = Party{Label: "push", Who: "the push service"}
+	SMS  = Party{Label: "SMS", Who: "Twilio"}
+	// Ack is the mail server, sending the homeowner's acknowledgement.
+	Ack = Party{Label: "acknowledgement", Who: "the mail server"}
 )
 
 // labels are the leading words Scrub keeps: today's labels and the
@@ -54,6 +60,7 @@ var (
 var labels = map[string]Party{
 	"webhook": Webhook, "email": Email, "smtp": Email, "indexnow": IndexNow, "google places": Places,
 	"reviews": Places, "cdn purge": CDN, "purge hook": CDN, "database": Database,
+	"push": Push, "sms": SMS, "acknowledgement": Ack,
 }
 
 // The phrases: the only words, besides a party's label and a status code,

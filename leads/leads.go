@@ -264,14 +264,30 @@ func (f Filter) Describe() string {
 // CSVHeader is the export's header row, exactly as issue 8 names it.
 var CSVHeader = []string{"ID", "Date", "Name", "Phone", "Email", "City", "Damage Type", "Status", "Emergency"}
 
+// SourceCSVHeader are the columns 'Export with source' adds after
+// CSVHeader's nine, for admins: the lead's attribution.
+var SourceCSVHeader = []string{"Landing Page", "Referrer", "UTM Source", "UTM Medium", "UTM Campaign", "UTM Term", "UTM Content",
+	"GCLID", "GBRAID", "WBRAID", "FBCLID", "MSCLKID", "Device", "Visit ID"}
+
 // CSVWriter writes the export row by row (RFC 4180, as encoding/csv
 // writes it, with more cells quoted: see row).
-type CSVWriter struct{ w *bufio.Writer }
+type CSVWriter struct {
+	w *bufio.Writer
+	// source adds the attribution columns (SourceCSVHeader).
+	source bool
+}
 
 // NewCSVWriter writes the header to w.
 func NewCSVWriter(w io.Writer) (*CSVWriter, error) {
-	c := &CSVWriter{bufio.NewWriter(w)}
+	c := &CSVWriter{w: bufio.NewWriter(w)}
 	return c, c.row(CSVHeader)
+}
+
+// NewSourceCSVWriter writes the header of 'Export with source' to w:
+// spec's nine columns, then the attribution's.
+func NewSourceCSVWriter(w io.Writer) (*CSVWriter, error) {
+	c := &CSVWriter{w: bufio.NewWriter(w), source: true}
+	return c, c.row(append(append([]string{}, CSVHeader...), SourceCSVHeader...))
 }
 
 // row writes one record. A cell is quoted when it holds a quote, a line
@@ -311,6 +327,11 @@ func (c *CSVWriter) Write(l db.Lead) error {
 	// for a formula and get SafeCell's apostrophe. Numbers that could not
 	// be normalised are exported as typed.
 	row := []string{l.ID, l.CreatedAt.In(Zone).Format("2006-01-02 15:04"), name, phone.Display(l.Phone), l.Email, l.City, l.DamageType, l.Status, emergency}
+	if c.source {
+		a := l.Attribution
+		row = append(row, a.LandingPage, a.ReferrerHost, a.UTMSource, a.UTMMedium, a.UTMCampaign, a.UTMTerm, a.UTMContent,
+			a.GCLID, a.GBRAID, a.WBRAID, a.FBCLID, a.MSCLKID, a.DeviceClass, a.VisitID)
+	}
 	for i := range row {
 		row[i] = SafeCell(row[i])
 	}

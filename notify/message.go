@@ -37,6 +37,9 @@ type Event struct {
 	// Lead is the stored lead, with avatar_leads' column names: phone in
 	// E.164 when it could be normalised, phone_typed as typed.
 	Lead db.Lead `json:"lead"`
+	// StillNewMinutes is set on an escalation ("lead.escalated"): how
+	// long the emergency has been new.
+	StillNewMinutes int `json:"stillNewMinutes,omitempty"`
 }
 
 // NewEvent is the event announcing l, with l's phone in its stored form.
@@ -97,6 +100,9 @@ func ComposeEmail(ev Event, from *mail.Address, to []string, messageID string, n
 		domain = from.Address[i+1:]
 	}
 	subject := Subject(l)
+	if ev.StillNewMinutes > 0 {
+		subject = fmt.Sprintf("EMERGENCY still new after %d min: %s", ev.StillNewMinutes, strings.TrimPrefix(subject, "EMERGENCY: "))
+	}
 	header("From", (&mail.Address{Name: headerValue(from.Name), Address: headerValue(from.Address)}).String())
 	header("To", strings.Join(addrs, ", "))
 	if l.Email != "" {
@@ -141,6 +147,9 @@ func emailText(ev Event, now time.Time, loc *time.Location) string {
 		if v = strings.TrimSpace(v); v != "" {
 			fmt.Fprintf(&b, "%-11s %s\r\n", label+":", oneLine(v))
 		}
+	}
+	if ev.StillNewMinutes > 0 {
+		fmt.Fprintf(&b, "ESCALATED: this emergency has been new for %d minutes and nobody has changed its status.\r\n", ev.StillNewMinutes)
 	}
 	if l.IsEmergency {
 		b.WriteString("EMERGENCY: the customer says this is an emergency. Call them back now.\r\n\r\n")
@@ -219,7 +228,8 @@ func emailFields(ev Event, now time.Time, loc *time.Location) []emailField {
 var emailPage = template.Must(template.New("email").Parse(`<!doctype html>
 <html><head><meta charset="utf-8"><title>{{.Subject}}</title></head>
 <body style="margin:0;padding:16px;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#111827;background:#ffffff">
-{{if .Emergency}}<p style="margin:0 0 16px;padding:12px 14px;background:#b91c1c;color:#ffffff;font-weight:bold;border-radius:6px">EMERGENCY: the customer says this is an emergency. Call them back now.</p>
+{{if .StillNew}}<p style="margin:0 0 8px;font-weight:bold;color:#b91c1c">ESCALATED: this emergency has been new for {{.StillNew}} minutes and nobody has changed its status.</p>
+{{end}}{{if .Emergency}}<p style="margin:0 0 16px;padding:12px 14px;background:#b91c1c;color:#ffffff;font-weight:bold;border-radius:6px">EMERGENCY: the customer says this is an emergency. Call them back now.</p>
 {{end}}<p style="margin:0 0 12px">A new estimate request came in through the website.</p>
 <table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:collapse">
 {{range .Fields}}<tr><th scope="row" align="left" valign="top" style="padding:4px 16px 4px 0;color:#4b5563;font-weight:bold;white-space:nowrap">{{.Label}}</th><td style="padding:4px 0">{{if .Href}}<a href="{{.Href}}" style="color:#1d4ed8;font-weight:bold">{{.Value}}</a>{{else}}{{.Value}}{{end}}</td></tr>
@@ -235,7 +245,7 @@ func emailHTML(ev Event, now time.Time, loc *time.Location) string {
 	l := ev.Lead
 	var b strings.Builder
 	err := emailPage.Execute(&b, map[string]any{
-		"Subject": Subject(l), "Emergency": l.IsEmergency, "Fields": emailFields(ev, now, loc),
+		"Subject": Subject(l), "Emergency": l.IsEmergency, "StillNew": ev.StillNewMinutes, "Fields": emailFields(ev, now, loc),
 		"Notes": strings.TrimSpace(strings.ReplaceAll(l.Notes, "\r\n", "\n")), "AdminURL": ev.AdminURL, "ID": l.ID,
 	})
 	if err != nil {

@@ -1,5 +1,8 @@
-// Package notify tells the owner about every new lead: an email through
-// SMTP and, optionally, a signed JSON webhook for a CRM.
+// Package notify tells the owner and the crew about every new lead: an
+// email through SMTP, optionally a signed JSON webhook for a CRM, a Web
+// Push to every subscribed phone (push.go), a text through Twilio
+// (sms.go); it sends the homeowner an acknowledgement (ack.go) and
+// escalates emergencies nobody has answered (escalate.go).
 //
 // Delivery goes through an outbox. The rows announcing a lead are written
 // in the lead's own transaction (SaveLead), so the visitor's submission
@@ -27,10 +30,11 @@ import (
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/failure"
+	"github.com/atlanta-restoration/site/leads"
 )
 
-// Config says where notifications go. A nil SMTP or Webhook turns that
-// channel off.
+// Config says where notifications go. A nil SMTP, Webhook, Push, SMS or
+// Ack turns that channel off.
 type Config struct {
 	// BaseURL is the site's address, for the link to the leads manager.
 	BaseURL string
@@ -38,17 +42,33 @@ type Config struct {
 	From    *mail.Address
 	To      []string
 	Webhook *Webhook
+	// Push sends each new lead to every subscribed device (LoadPush).
+	Push *Push
+	// SMS texts each new lead to the owner's numbers (NewTwilio).
+	SMS *Twilio
+	// Ack sends the homeowner an acknowledgement; it needs SMTP (NewAck).
+	Ack *Ack
+	// EscalateAfter is how long an emergency may stay new before
+	// Escalate notifies every admin again (0: DefaultEscalateAfter).
+	EscalateAfter time.Duration
 	// Location is the time zone of times in emails (nil: America/New_York,
 	// or UTC where the zone database is missing).
 	Location *time.Location
 }
 
-// FromConfig builds the channels from the validated configuration. The
-// sender defaults to SMTP_URL's user when that is an email address (most
+// FromConfig builds the channels the configuration alone describes:
+// email, webhook and SMS, and the escalation's delay. The sender
+// defaults to SMTP_URL's user when that is an email address (most
 // providers only relay for the signed-in sender), else noreply@ the
 // BASE_URL host, named after the business.
+//
+// Push needs the database (its VAPID keys) and the acknowledgement a
+// switch System Settings may own, so the wiring adds them:
+//
+//	nc.Push, err = notify.LoadPush(ctx, store, cfg.Notify.VAPIDSubject)
+//	nc.Ack = notify.NewAck(cfg) // then nc.Ack.Enabled, nc.Ack.Phone from settings
 func FromConfig(cfg *config.Config) (Config, error) {
-	c := Config{BaseURL: cfg.BaseURL, To: cfg.Notify.To}
+	c := Config{BaseURL: cfg.BaseURL, To: cfg.Notify.To, SMS: NewTwilio(cfg.Notify.SMS), EscalateAfter: cfg.Notify.EscalateAfter}
 	host := "localhost"
 	if u, err := url.Parse(cfg.BaseURL); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
@@ -148,14 +168,34 @@ func New(store *db.Store, cfg Config, log *slog.Logger) *Notifier {
 // SetBackoff changes the retry spacing and the longest sleep (tests).
 func (n *Notifier) SetBackoff(b Backoff, poll time.Duration) { n.backoff, n.poll = b, poll }
 
-// Configured says which channels are on.
+// Configured says which of the first two channels are on.
 func (n *Notifier) Configured() (email, webhook bool) {
 	return n.cfg.SMTP != nil && len(n.cfg.To) > 0, n.cfg.Webhook != nil
 }
 
-// SaveLead stores l with one outbox row per configured channel, in one
-// transaction, and wakes the sender. Saving a lead whose id is stored
-// already changes nothing (a spool replay), and reports no error.
+// Channels says which channels are on.
+type Channels struct {
+	Email   bool `json:"email"`
+	Webhook bool `json:"webhook"`
+	Push    bool `json:"push"`
+	SMS     bool `json:"sms"`
+	// Ack is the homeowner's acknowledgement (its switch aside).
+	Ack bool `json:"ack"`
+}
+
+// Channels says which channels are on.
+func (n *Notifier) Channels() Channels {
+	email, webhook := n.Configured()
+	return Channels{Email: email, Webhook: webhook, Push: n.cfg.Push != nil, SMS: n.cfg.SMS != nil && len(n.cfg.SMS.To) > 0,
+		Ack: n.cfg.Ack != nil && n.cfg.SMTP != nil}
+}
+
+// SaveLead stores l with its outbox rows, in one transaction, and wakes
+// the sender: one row per configured channel and recipient (Rows), one
+// per device subscribed to push, and the homeowner's acknowledgement
+// when it is on and the lead left a valid email. Saving a lead whose id
+// is stored already changes nothing (a spool replay), and reports no
+// error.
 func (n *Notifier) SaveLead(ctx context.Context, l db.Lead) error {
 	if n.store == nil {
 		return errors.New("no database")
@@ -166,6 +206,11 @@ func (n *Notifier) SaveLead(ctx context.Context, l db.Lead) error {
 	if err != nil {
 		return err
 	}
+	more, err := n.storedRows(ctx, l)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, more...)
 	inserted, err := n.store.CreateLeadWithOutbox(ctx, l, rows)
 	if err != nil {
 		return err
@@ -176,10 +221,11 @@ func (n *Notifier) SaveLead(ctx context.Context, l db.Lead) error {
 	return nil
 }
 
-// Rows are the outbox rows announcing l on the configured channels.
+// Rows are the outbox rows announcing l on the channels the
+// configuration alone decides: email, webhook, and a text per number.
 func (n *Notifier) Rows(l db.Lead) ([]db.OutboxRow, error) {
-	email, webhook := n.Configured()
-	if !email && !webhook {
+	ch := n.Channels()
+	if !ch.Email && !ch.Webhook && !ch.SMS {
 		return nil, nil
 	}
 	payload, err := marshalEvent(NewEvent(l, n.cfg.BaseURL))
@@ -188,14 +234,60 @@ func (n *Notifier) Rows(l db.Lead) ([]db.OutboxRow, error) {
 	}
 	now := n.now()
 	var rows []db.OutboxRow
-	add := func(kind string) {
-		rows = append(rows, db.OutboxRow{Kind: kind, LeadID: l.ID, Payload: payload, NextAttemptAt: now, CreatedAt: now})
+	add := func(kind, target string) {
+		rows = append(rows, db.OutboxRow{Kind: kind, Target: target, LeadID: l.ID, Payload: payload, NextAttemptAt: now, CreatedAt: now})
 	}
-	if email {
-		add(db.OutboxEmail)
+	if ch.Email {
+		add(db.OutboxEmail, "")
 	}
-	if webhook {
-		add(db.OutboxWebhook)
+	if ch.Webhook {
+		add(db.OutboxWebhook, "")
+	}
+	if ch.SMS {
+		for _, to := range n.cfg.SMS.To {
+			add(db.OutboxSMS, to)
+		}
+	}
+	return rows, nil
+}
+
+// storedRows are the rows that depend on what the database holds: one
+// push per device whose account may see leads now (each device is its
+// own row, so its retries, and a push service's 410, concern it alone),
+// and the acknowledgement when its switch is on and the lead's email
+// passes leads.ValidEmail.
+func (n *Notifier) storedRows(ctx context.Context, l db.Lead) ([]db.OutboxRow, error) {
+	ch := n.Channels()
+	wantAck := ch.Ack && leads.ValidEmail(l.Email)
+	if !ch.Push && !wantAck {
+		return nil, nil
+	}
+	payload, err := marshalEvent(NewEvent(l, n.cfg.BaseURL))
+	if err != nil {
+		return nil, fmt.Errorf("lead %s event: %w", l.ID, err)
+	}
+	now := n.now()
+	var rows []db.OutboxRow
+	add := func(kind, target string) {
+		rows = append(rows, db.OutboxRow{Kind: kind, Target: target, LeadID: l.ID, Payload: payload, NextAttemptAt: now, CreatedAt: now})
+	}
+	if ch.Push {
+		devices, err := n.store.PushRecipients(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("lead %s: %w", l.ID, err)
+		}
+		for _, d := range devices {
+			add(db.OutboxPush, d.ID)
+		}
+	}
+	if wantAck {
+		on, err := n.ackEnabled(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("lead %s: acknowledgement switch: %w", l.ID, err)
+		}
+		if on {
+			add(db.OutboxAck, l.Email)
+		}
 	}
 	return rows, nil
 }
@@ -284,14 +376,25 @@ func (n *Notifier) deliver(ctx context.Context, r db.OutboxRow) bool {
 	// The row, which the dashboard shows, gets the kind of failure; the
 	// log keeps the detail.
 	msg := failure.Text(err)
-	if errors.Is(err, errNotConfigured) || (permanent(r.Kind, err) && r.Attempts >= PermanentAttempts) {
-		log.Error("lead notification failed: giving up", "err", err)
+	if errors.Is(err, errNotConfigured) || isGiveUp(err) || (permanent(r.Kind, err) && r.Attempts >= PermanentAttempts) {
+		if isGiveUp(err) {
+			// A device gone, an address refused: the row's own end, not
+			// an outage.
+			log.Warn("lead notification not sent: giving up", "err", err)
+		} else {
+			log.Error("lead notification failed: giving up", "err", err)
+		}
 		if ferr := n.store.OutboxFailed(ctx, r.ID, msg, now); ferr != nil {
 			log.Warn("lead notification: cannot record the failure", "err", ferr)
 		}
 		return false
 	}
 	wait := n.backoff.Next(r.Attempts)
+	var ra interface{ RetryAfter() time.Duration }
+	if errors.As(err, &ra) && ra.RetryAfter() > wait {
+		// The service said how long to wait (a 429's Retry-After).
+		wait = min(ra.RetryAfter(), max(n.backoff.Max, wait))
+	}
 	log.Warn("lead notification failed: will retry", "err", err, "retry_in", wait.Round(time.Second).String())
 	if rerr := n.store.OutboxRetry(ctx, r.ID, msg, now.Add(wait)); rerr != nil {
 		log.Warn("lead notification: cannot record the failure", "err", rerr)
@@ -301,26 +404,53 @@ func (n *Notifier) deliver(ctx context.Context, r db.OutboxRow) bool {
 
 var errNotConfigured = errors.New("this channel is no longer configured")
 
+// giveUpError marks a failure that no retry can mend (the device is
+// gone, the address is not valid): the row is given up at once.
+type giveUpError struct{ err error }
+
+func (e *giveUpError) Error() string { return e.err.Error() }
+func (e *giveUpError) Unwrap() error { return e.err }
+
+func giveUp(err error) error { return &giveUpError{err} }
+
+func isGiveUp(err error) bool {
+	var g *giveUpError
+	return errors.As(err, &g)
+}
+
 func permanent(kind string, err error) bool {
-	if kind == db.OutboxWebhook {
-		return webhookPermanent(err)
+	switch kind {
+	case db.OutboxWebhook, db.OutboxPush, db.OutboxSMS:
+		return httpPermanent(err)
 	}
 	return smtpPermanent(err)
 }
 
 func (n *Notifier) send(ctx context.Context, r db.OutboxRow) error {
-	email, webhook := n.Configured()
-	switch {
-	case r.Kind == db.OutboxEmail && email:
-		var ev Event
+	ch := n.Channels()
+	var ev Event
+	if r.Kind != db.OutboxWebhook {
 		if err := json.Unmarshal([]byte(r.Payload), &ev); err != nil {
 			// %v: our own payload, not an answer from outside.
 			return fmt.Errorf("outbox payload unreadable: %v", err)
 		}
+	}
+	switch {
+	case r.Kind == db.OutboxEmail && r.Target != "" && n.cfg.SMTP != nil:
+		// An escalation, to one admin's address.
+		m := ComposeEmail(ev, n.cfg.From, []string{r.Target}, r.ID, n.now(), n.loc)
+		return n.cfg.SMTP.Send(ctx, m.From, m.To, m.Body)
+	case r.Kind == db.OutboxEmail && ch.Email:
 		m := ComposeEmail(ev, n.cfg.From, n.cfg.To, r.ID, n.now(), n.loc)
 		return n.cfg.SMTP.Send(ctx, m.From, m.To, m.Body)
-	case r.Kind == db.OutboxWebhook && webhook:
+	case r.Kind == db.OutboxWebhook && ch.Webhook:
 		return n.cfg.Webhook.Post(ctx, r.ID, []byte(r.Payload))
+	case r.Kind == db.OutboxPush && ch.Push:
+		return n.sendPush(ctx, r, ev)
+	case r.Kind == db.OutboxSMS && n.cfg.SMS != nil:
+		return n.cfg.SMS.Send(ctx, r.Target, SMSText(ev, n.cfg.BaseURL))
+	case r.Kind == db.OutboxAck && ch.Ack:
+		return n.sendAck(ctx, r, ev)
 	}
 	return errNotConfigured
 }
@@ -329,6 +459,9 @@ func (n *Notifier) send(ctx context.Context, r db.OutboxRow) error {
 type Status struct {
 	Email   bool `json:"email"`
 	Webhook bool `json:"webhook"`
+	Push    bool `json:"push"`
+	SMS     bool `json:"sms"`
+	Ack     bool `json:"ack"`
 	db.OutboxStats
 	Recent []db.OutboxRow `json:"recent"`
 }
@@ -337,7 +470,8 @@ type Status struct {
 // and the newest rows (without payloads).
 func (n *Notifier) Status(ctx context.Context, recent int) (Status, error) {
 	var st Status
-	st.Email, st.Webhook = n.Configured()
+	ch := n.Channels()
+	st.Email, st.Webhook, st.Push, st.SMS, st.Ack = ch.Email, ch.Webhook, ch.Push, ch.SMS, ch.Ack
 	st.Recent = []db.OutboxRow{}
 	if n.store == nil {
 		return st, nil

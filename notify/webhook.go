@@ -106,10 +106,15 @@ func (w *Webhook) Post(ctx context.Context, delivery string, body []byte) error 
 
 // webhookPermanent reports an answer that retrying will not change: a 3xx
 // or a 4xx other than 408 (timeout) and 429 (slow down).
-func webhookPermanent(err error) bool {
-	var se *StatusError
+func webhookPermanent(err error) bool { return httpPermanent(err) }
+
+// httpPermanent is webhookPermanent's rule for any HTTP answer (the
+// webhook's, a push service's, Twilio's).
+func httpPermanent(err error) bool {
+	var se interface{ HTTPStatus() int }
 	if !errors.As(err, &se) {
 		return false
 	}
-	return se.Code >= 300 && se.Code < 500 && se.Code != http.StatusRequestTimeout && se.Code != http.StatusTooManyRequests
+	c := se.HTTPStatus()
+	return c >= 300 && c < 500 && c != http.StatusRequestTimeout && c != http.StatusTooManyRequests
 }

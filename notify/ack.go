@@ -1,0 +1,190 @@
+package notify
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"mime/quotedprintable"
+	"net/mail"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/atlanta-restoration/site/config"
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/failure"
+	"github.com/atlanta-restoration/site/leads"
+	"github.com/atlanta-restoration/site/phone"
+)
+
+// The homeowner's acknowledgement (issue 23): when the visitor left a
+// valid email, the outbox sends them, once, a plain-text email saying
+// what happens next, with the 24/7 phone as a tel: link.
+
+// AckSetting is the settings key that switches the acknowledgement:
+// "false" turns it off; any other value, or none, leaves it on.
+const AckSetting = "lead_ack"
+
+// AckResponseClaim is the response-time claim the visitor has just read
+// on the estimate form's thank-you message (components/estimate-form.tsx;
+// spec 1 and 9: emergency contact within 60 minutes, general inquiries
+// within 2 hours). The acknowledgement repeats it word for word; a test
+// keeps the two identical.
+const AckResponseClaim = "Our team will contact you within 60 minutes for emergencies and within 2 hours for general inquiries."
+
+// Ack configures the acknowledgement. It needs the SMTP channel.
+type Ack struct {
+	// BusinessName signs the email.
+	BusinessName string
+	// ReplyTo is the business email (BUSINESS_EMAIL): a reply reaches a
+	// person, not the sending mailbox. "" sets no Reply-To.
+	ReplyTo string
+	// Phone is the 24/7 emergency phone (System Settings' when the
+	// wiring plugs it in; nil: DefaultPhone).
+	Phone        func(ctx context.Context) string
+	DefaultPhone string
+	// Enabled reads the switch when a lead is saved (System Settings'
+	// when the wiring plugs it in); nil reads AckSetting from the store,
+	// on by default.
+	Enabled func(ctx context.Context) (bool, error)
+}
+
+// NewAck returns the acknowledgement's configuration from the validated
+// configuration: the business's name, email and phone.
+func NewAck(cfg *config.Config) *Ack {
+	return &Ack{BusinessName: cfg.Business.Name, ReplyTo: cfg.Business.Email, DefaultPhone: cfg.Business.Phone}
+}
+
+// ackEnabled reads the switch.
+func (n *Notifier) ackEnabled(ctx context.Context) (bool, error) {
+	if n.cfg.Ack.Enabled != nil {
+		return n.cfg.Ack.Enabled(ctx)
+	}
+	v, err := n.store.GetSetting(ctx, AckSetting)
+	if errors.Is(err, db.ErrNotFound) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return v != "false", nil
+}
+
+func (a *Ack) phone(ctx context.Context) string {
+	if a.Phone != nil {
+		if p := a.Phone(ctx); p != "" {
+			return p
+		}
+	}
+	return a.DefaultPhone
+}
+
+// AckMessage is what ComposeAck needs besides the lead.
+type AckMessage struct {
+	From     *mail.Address
+	To       string
+	ReplyTo  string
+	Business string
+	Phone    string
+	// SiteURL is the site's address (BASE_URL).
+	SiteURL string
+	// MessageID makes the Message-ID, stable across retries.
+	MessageID string
+	Now       time.Time
+}
+
+// ComposeAck builds the acknowledgement of ev. It is text/plain (a
+// short, personal note reads as one, and spam filters trust it more).
+// It repeats nothing the visitor typed but the fact of an emergency: an
+// estimate form that mails any address it is given must not carry a
+// stranger's words to it.
+func ComposeAck(ev Event, m AckMessage) Email {
+	l := ev.Lead
+	business := oneLine(m.Business)
+	var h bytes.Buffer
+	header := func(k, v string) { fmt.Fprintf(&h, "%s: %s\r\n", k, v) }
+	domain := "localhost"
+	if i := strings.LastIndex(m.From.Address, "@"); i >= 0 {
+		domain = m.From.Address[i+1:]
+	}
+	subject := "We received your request"
+	if business != "" {
+		subject += " - " + business
+	}
+	header("From", (&mail.Address{Name: headerValue(m.From.Name), Address: headerValue(m.From.Address)}).String())
+	header("To", (&mail.Address{Address: headerValue(m.To)}).String())
+	if a, err := mail.ParseAddress(headerValue(m.ReplyTo)); err == nil && m.ReplyTo != "" {
+		header("Reply-To", (&mail.Address{Name: business, Address: a.Address}).String())
+	}
+	header("Subject", mime.QEncoding.Encode("utf-8", subject))
+	header("Date", m.Now.Format(time.RFC1123Z))
+	header("Message-ID", "<ack-"+headerValue(m.MessageID)+"@"+headerValue(domain)+">")
+	// RFC 3834: sent by a machine, so autoresponders do not answer it.
+	header("Auto-Submitted", "auto-generated")
+	header("MIME-Version", "1.0")
+	header("Content-Type", "text/plain; charset=UTF-8")
+	header("Content-Transfer-Encoding", "quoted-printable")
+	h.WriteString("\r\n")
+	qp := quotedprintable.NewWriter(&h)
+	qp.Write([]byte(ackText(l, business, m.Phone, m.SiteURL)))
+	qp.Close()
+	return Email{From: m.From.Address, To: []string{m.To}, Subject: subject, Body: h.Bytes()}
+}
+
+// ackText is the body: thanks, what happens next, the phone.
+func ackText(l db.Lead, business, tel, siteURL string) string {
+	var b strings.Builder
+	line := func(s string) { b.WriteString(s + "\r\n") }
+	line("Hello,")
+	line("")
+	who := "us"
+	if business != "" {
+		who = business
+	}
+	if l.IsEmergency {
+		line(fmt.Sprintf("Thank you for contacting %s. We received your request and you told us it is an emergency.", who))
+	} else {
+		line(fmt.Sprintf("Thank you for contacting %s. We received your request for a free estimate.", who))
+	}
+	line("")
+	line("What happens next:")
+	line("")
+	line("- " + AckResponseClaim)
+	line("- We will call you at the number you gave us, talk through the damage and, if you wish, book a visit.")
+	line("- If you have insurance, keep your policy number at hand: we bill insurers directly.")
+	line("")
+	if p := phone.Display(tel); p != "" {
+		line("Is water still coming in, or is the damage getting worse? Do not wait for us: call our 24/7 emergency line now.")
+		if href := phone.Href(tel); href != "" {
+			line(p + " <" + href + ">")
+		} else {
+			line(p)
+		}
+		line("")
+	}
+	line("Your request number: " + oneLine(l.ID))
+	line("")
+	line(business)
+	if u, err := url.Parse(siteURL); err == nil && u.Host != "" {
+		line(siteURL)
+	}
+	line("")
+	line("You receive this email because this address was entered in the estimate form on our website. If that was not you, please ignore it: we will not email you again about this request.")
+	return b.String()
+}
+
+// sendAck delivers an acknowledgement row, to the address the row names
+// and only if it passes leads.ValidEmail.
+func (n *Notifier) sendAck(ctx context.Context, r db.OutboxRow, ev Event) error {
+	if !leads.ValidEmail(r.Target) {
+		return giveUp(failure.At(failure.Ack, errors.New("the visitor's address is not valid: not sent")))
+	}
+	m := ComposeAck(ev, AckMessage{From: n.cfg.From, To: r.Target, ReplyTo: n.cfg.Ack.ReplyTo, Business: n.cfg.Ack.BusinessName,
+		Phone: n.cfg.Ack.phone(ctx), SiteURL: n.cfg.BaseURL, MessageID: r.ID, Now: n.now().In(n.loc)})
+	if err := n.cfg.SMTP.Send(ctx, m.From, m.To, m.Body); err != nil {
+		return failure.At(failure.Ack, err)
+	}
+	return nil
+}
