@@ -1,0 +1,603 @@
+// Package editor is content editing (issue 22): the owner and editors
+// change the site's texts from the admin, with drafts, checks, publishing
+// now or on a schedule, revisions, slug changes that leave a 301 behind,
+// redirects and the 404 monitor. The database holds the content once the
+// site runs (db/contentdb); the embedded content/ files seed an empty
+// database. Every check is package content's one set of rules. No HTTP
+// here: the room is web/editing.
+package editor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/atlanta-restoration/site/content"
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/db/contentdb"
+)
+
+// Store is where content is kept (contentdb.Store).
+type Store interface {
+	Count(ctx context.Context) (int, error)
+	Seed(ctx context.Context, items []contentdb.SeedItem, at time.Time) (int, error)
+	Live(ctx context.Context) ([]contentdb.Item, error)
+	List(ctx context.Context, kind string) ([]contentdb.Item, error)
+	Get(ctx context.Context, id string) (contentdb.Item, error)
+	Create(ctx context.Context, kind, slug, draftJSON string, position int, by contentdb.Actor, now time.Time) (contentdb.Item, error)
+	SaveDraft(ctx context.Context, id string, base int, slug, draftJSON string, by contentdb.Actor, now time.Time) (contentdb.Item, error)
+	PublishWith(ctx context.Context, id string, base int, by contentdb.Actor, now time.Time, plan contentdb.RedirectPlan) (contentdb.Item, contentdb.Revision, error)
+	Schedule(ctx context.Context, id string, base int, at time.Time, by contentdb.Actor, now time.Time) (contentdb.Item, error)
+	Unschedule(ctx context.Context, id string, base int, by contentdb.Actor, now time.Time) (contentdb.Item, error)
+	Due(ctx context.Context, now time.Time) ([]contentdb.Item, error)
+	Unpublish(ctx context.Context, id string, base int, by contentdb.Actor, now time.Time) (contentdb.Item, error)
+	Delete(ctx context.Context, id string, base int) (contentdb.Item, error)
+	Revisions(ctx context.Context, itemID string) ([]contentdb.Revision, error)
+	Restore(ctx context.Context, itemID, revisionID string, base int, by contentdb.Actor, now time.Time) (contentdb.Item, error)
+	Redirects(ctx context.Context) ([]contentdb.Redirect, error)
+	ChangeRedirects(ctx context.Context, plan func(current []contentdb.Redirect) ([]contentdb.Redirect, []string, error)) error
+	AddNotFoundHits(ctx context.Context, day string, hits map[string]int, now time.Time, maxPathsPerDay int) error
+	TopNotFound(ctx context.Context, fromDay string, limit int) ([]contentdb.NotFoundRow, error)
+	PruneNotFound(ctx context.Context, beforeDay string) (int64, error)
+	DeleteNotFound(ctx context.Context, path string) error
+}
+
+// Auditor records who published, unpublished, deleted or restored what
+// (db.Store's audit log).
+type Auditor interface {
+	AddAudit(ctx context.Context, e db.AuditEntry) error
+}
+
+// Audit log actions of content editing.
+const (
+	AuditPublish     = "content_publish"
+	AuditSchedule    = "content_schedule"
+	AuditUnschedule  = "content_unschedule"
+	AuditUnpublish   = "content_unpublish"
+	AuditDelete      = "content_delete"
+	AuditRestore     = "content_restore"
+	AuditCreate      = "content_create"
+	AuditRedirectAdd = "redirect_add"
+	AuditRedirectDel = "redirect_delete"
+)
+
+// Service edits content.
+type Service struct {
+	Store Store
+	Audit Auditor
+	// Changed makes the database's live content current on this instance
+	// and every other one, and re-renders the pages it changed.
+	Changed func(reason string)
+	// Paths are the public paths the current site serves (the route
+	// table): a redirect may not shadow one.
+	Paths func() []string
+	Log   *slog.Logger
+	// Now is the clock (tests move it).
+	Now func() time.Time
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// Errors a caller shows as they are.
+var (
+	// ErrNotFound: no such item (or revision).
+	ErrNotFound = errors.New("not found")
+	// ErrFixedSlug: this kind's slug names a fixed page or is referred to
+	// by other records, so it cannot change.
+	ErrFixedSlug = errors.New("this page's address cannot change")
+	// ErrNotCreatable: items of this kind are edited, never added or
+	// deleted (the services, counties, fixed city pages, info pages, FAQ
+	// blocks and the home page).
+	ErrNotCreatable = errors.New("pages of this kind can be edited but not added or deleted")
+	// ErrPast: a schedule must be in the future.
+	ErrPast = errors.New("choose a time in the future")
+)
+
+// Invalid is a draft that cannot be read or that a hard problem blocks.
+type Invalid struct {
+	Message  string
+	Problems []content.Problem
+}
+
+func (e *Invalid) Error() string { return e.Message }
+
+// Actor is who edits.
+type Actor = contentdb.Actor
+
+// Seed stores the embedded content when the database holds none (a fresh
+// install, or the first boot after this feature shipped). Several
+// instances booting at once seed it once.
+func (s *Service) Seed(ctx context.Context, c *content.Site) (int, error) {
+	if n, err := s.Store.Count(ctx); err != nil || n > 0 {
+		return 0, err
+	}
+	var items []contentdb.SeedItem
+	for _, r := range c.Records() {
+		items = append(items, contentdb.SeedItem{Kind: r.Kind, Slug: r.Slug, JSON: string(r.JSON), Position: r.Position})
+	}
+	at, err := time.Parse("2006-01-02", c.Updated)
+	if err != nil {
+		at = s.now()
+	}
+	return s.Store.Seed(ctx, items, at)
+}
+
+// Load builds the site's content from what is live in the database, with
+// the problems the rules find in it. Hard problems were refused when
+// published, so they are logged, not fatal: a boot never fails on what
+// the owner saved.
+func (s *Service) Load(ctx context.Context) (*content.Site, error) {
+	items, err := s.Store.Live(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("content: %w", err)
+	}
+	c, problems, err := content.FromRecords(records(items, true))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range content.HardProblems(problems) {
+		s.Log.Error("published content has a problem", "problem", p.String())
+	}
+	return c, nil
+}
+
+// records turns items into content records: their live copies (live) or
+// their working copies.
+func records(items []contentdb.Item, live bool) []content.Record {
+	out := make([]content.Record, 0, len(items))
+	for _, it := range items {
+		r := content.Record{Kind: it.Kind, Slug: it.Slug, JSON: []byte(it.Draft), Position: it.Position, PublishedAt: it.PublishedAt}
+		if live {
+			r.Slug, r.JSON = it.LiveSlug, []byte(it.Live)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// Candidate is the site as it would be with one item's working copy
+// published: the live content with that record replaced (or added).
+func (s *Service) Candidate(ctx context.Context, it contentdb.Item) (*content.Site, []content.Problem, error) {
+	live, err := s.Store.Live(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("content: %w", err)
+	}
+	rs := make([]content.Record, 0, len(live)+1)
+	for _, l := range live {
+		if l.ID != it.ID {
+			rs = append(rs, records([]contentdb.Item{l}, true)...)
+		}
+	}
+	now := s.now()
+	rs = append(rs, content.Record{Kind: it.Kind, Slug: it.Slug, JSON: []byte(it.Draft), Position: it.Position, PublishedAt: &now})
+	c, problems, err := content.FromRecords(rs)
+	if err != nil {
+		return nil, nil, &Invalid{Message: err.Error()}
+	}
+	return c, problems, nil
+}
+
+// Problems are the problems of one item's working copy, in the site it
+// would make: its own, and the site-wide ones it would cause (a seventh
+// primary service).
+func (s *Service) Problems(ctx context.Context, it contentdb.Item) ([]content.Problem, error) {
+	_, all, err := s.Candidate(ctx, it)
+	if err != nil {
+		return nil, err
+	}
+	out := []content.Problem{}
+	for _, p := range all {
+		if (p.Kind == it.Kind && p.Slug == it.Slug) || p.Slug == "" {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// creatable kinds can be added and deleted.
+func creatable(kind string) bool {
+	switch kind {
+	case content.KindArticle, content.KindCity, content.KindCategory:
+		return true
+	}
+	return false
+}
+
+// movable kinds may change their slug once published: their address
+// moves, and a 301 from the old one is recorded.
+func movable(kind string) bool { return kind == content.KindArticle || kind == content.KindCity }
+
+// PathOf is the public address of a record, "" for records with no page
+// of their own.
+func PathOf(kind, slug string) string {
+	switch kind {
+	case content.KindService:
+		return "/services/" + slug
+	case content.KindCounty:
+		return "/service-areas/" + slug
+	case content.KindCity, content.KindCityProfile:
+		return "/areas/" + slug
+	case content.KindArticle:
+		return "/blog/" + slug
+	case content.KindPage:
+		return "/" + slug
+	case content.KindHome:
+		return "/"
+	}
+	return ""
+}
+
+// decode reads a working copy sent by an editor: it must be its kind's
+// JSON with no unknown field, and its key is what its content says.
+func decode(kind string, data json.RawMessage) (string, string, error) {
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return "", "", &Invalid{Message: "The page could not be read: " + err.Error()}
+	}
+	slug := ""
+	switch kind {
+	case content.KindCity:
+		county, _ := m["county"].(string)
+		city, _ := m["slug"].(string)
+		slug = county + "/" + city
+	default:
+		slug, _ = m["slug"].(string)
+	}
+	slug = strings.TrimSpace(slug)
+	compact, err := json.Marshal(m)
+	if err != nil {
+		return "", "", &Invalid{Message: "The page could not be read."}
+	}
+	if _, err := content.Decode(kind, slug, compact); err != nil {
+		return "", "", &Invalid{Message: "The page could not be read: " + err.Error()}
+	}
+	return slug, string(compact), nil
+}
+
+// keyed says whether a kind's key is in its content (the others keep the
+// key they were stored with).
+func keyed(kind string) bool {
+	switch kind {
+	case content.KindCityProfile, content.KindFAQ, content.KindHome, content.KindPage:
+		return false
+	}
+	return true
+}
+
+// slugProblem checks a new or changed key's form before the store sees it.
+func slugProblem(kind, slug string) error {
+	parts := []string{slug}
+	if kind == content.KindCity {
+		county, city, ok := strings.Cut(slug, "/")
+		if !ok {
+			return &Invalid{Message: "Give the city a county and a slug."}
+		}
+		parts = []string{county, city}
+	}
+	for _, p := range parts {
+		if !content.ValidSlug(p) {
+			return &Invalid{Message: fmt.Sprintf("%q is not a valid address: use lower-case letters, digits and single dashes, such as my-page-title.", p),
+				Problems: []content.Problem{{Kind: kind, Slug: slug, Field: "slug", Message: "is not a slug (lower-case words joined by dashes)", Hard: true}}}
+		}
+	}
+	return nil
+}
+
+// storeErr turns the store's refusals into the errors callers show.
+func storeErr(err error) error {
+	switch {
+	case errors.Is(err, db.ErrNotFound):
+		return ErrNotFound
+	case errors.Is(err, contentdb.ErrSlugTaken):
+		return &Invalid{Message: "Another page already uses this address. Choose another slug."}
+	}
+	return err
+}
+
+// List lists the items of a kind.
+func (s *Service) List(ctx context.Context, kind string) ([]contentdb.Item, error) {
+	if !known(kind) {
+		return nil, &Invalid{Message: "Unknown kind of content."}
+	}
+	return s.Store.List(ctx, kind)
+}
+
+func known(kind string) bool {
+	for _, k := range content.Kinds {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// Get reads one item.
+func (s *Service) Get(ctx context.Context, id string) (contentdb.Item, error) {
+	it, err := s.Store.Get(ctx, id)
+	return it, storeErr(err)
+}
+
+// Create adds a draft of a kind that can be added (a post, a city, a
+// category). It is not public until published.
+func (s *Service) Create(ctx context.Context, kind string, data json.RawMessage, by Actor) (contentdb.Item, error) {
+	if !known(kind) {
+		return contentdb.Item{}, &Invalid{Message: "Unknown kind of content."}
+	}
+	if !creatable(kind) {
+		return contentdb.Item{}, ErrNotCreatable
+	}
+	slug, draft, err := decode(kind, data)
+	if err != nil {
+		return contentdb.Item{}, err
+	}
+	if err := slugProblem(kind, slug); err != nil {
+		return contentdb.Item{}, err
+	}
+	items, err := s.Store.List(ctx, kind)
+	if err != nil {
+		return contentdb.Item{}, err
+	}
+	pos := 0
+	for _, it := range items {
+		pos = max(pos, it.Position+1)
+	}
+	it, err := s.Store.Create(ctx, kind, slug, draft, pos, by, s.now())
+	if err != nil {
+		return contentdb.Item{}, storeErr(err)
+	}
+	s.audit(ctx, by, AuditCreate, it, "")
+	return it, nil
+}
+
+// Save stores a working copy based on version base. It may have problems
+// (a draft need not be finished); the stale base of a second editor is a
+// *contentdb.Conflict.
+func (s *Service) Save(ctx context.Context, id string, base int, data json.RawMessage, by Actor) (contentdb.Item, error) {
+	cur, err := s.Store.Get(ctx, id)
+	if err != nil {
+		return contentdb.Item{}, storeErr(err)
+	}
+	slug, draft, err := decode(cur.Kind, data)
+	if err != nil {
+		return contentdb.Item{}, err
+	}
+	if !keyed(cur.Kind) {
+		slug = cur.Slug
+	}
+	if slug != cur.Slug {
+		if !movable(cur.Kind) {
+			return contentdb.Item{}, ErrFixedSlug
+		}
+		if cur.Kind == content.KindCity && strings.SplitN(slug, "/", 2)[0] != strings.SplitN(cur.Slug, "/", 2)[0] {
+			return contentdb.Item{}, &Invalid{Message: "A city stays in its county; add it to the other county instead."}
+		}
+		if err := slugProblem(cur.Kind, slug); err != nil {
+			return contentdb.Item{}, err
+		}
+	}
+	it, err := s.Store.SaveDraft(ctx, id, base, slug, draft, by, s.now())
+	return it, storeErr(err)
+}
+
+// Publish makes an item's working copy live, refused while it has a hard
+// problem. A published page that changed address leaves a 301 from the
+// old one (chains collapsed, no loops), and the pages the change touches
+// are re-rendered on every instance.
+func (s *Service) Publish(ctx context.Context, id string, base int, by Actor) (contentdb.Item, error) {
+	cur, err := s.Store.Get(ctx, id)
+	if err != nil {
+		return contentdb.Item{}, storeErr(err)
+	}
+	if err := s.publishable(ctx, cur); err != nil {
+		return contentdb.Item{}, err
+	}
+	it, _, err := s.Store.PublishWith(ctx, id, base, by, s.now(), s.movePlan(cur, by))
+	if err != nil {
+		return contentdb.Item{}, storeErr(err)
+	}
+	s.audit(ctx, by, AuditPublish, it, "")
+	s.Changed("published " + it.Kind + " " + it.LiveSlug)
+	return it, nil
+}
+
+// publishable refuses a working copy with a hard problem.
+func (s *Service) publishable(ctx context.Context, it contentdb.Item) error {
+	problems, err := s.Problems(ctx, it)
+	if err != nil {
+		return err
+	}
+	if hard := content.HardProblems(problems); len(hard) > 0 {
+		return &Invalid{Message: "Fix the problems marked before publishing: " + hard[0].Field + " " + hard[0].Message + ".", Problems: hard}
+	}
+	return nil
+}
+
+// movePlan is a publish's redirect change: a page whose address changes
+// leaves a 301 from the old address (and every redirect that led there
+// now leads to the new one); a redirect from the new address goes, as a
+// page answers there now.
+func (s *Service) movePlan(cur contentdb.Item, by Actor) contentdb.RedirectPlan {
+	from, to := PathOf(cur.Kind, cur.LiveSlug), PathOf(cur.Kind, cur.Slug)
+	return func(current []contentdb.Redirect) ([]contentdb.Redirect, []string, error) {
+		var remove []string
+		rest := current[:0:0]
+		for _, r := range current {
+			if r.From == to {
+				remove = append(remove, r.From)
+			} else {
+				rest = append(rest, r)
+			}
+		}
+		if cur.LiveSlug == "" || from == to || from == "" {
+			return nil, remove, nil
+		}
+		up, rm, err := planRedirect(rest, from, to, contentdb.SourceAuto, by.Name, s.now())
+		return up, append(remove, rm...), err
+	}
+}
+
+// Schedule publishes an item's working copy at a time to come (the
+// publish job does it, once across instances). It is checked now as a
+// publish would be.
+func (s *Service) Schedule(ctx context.Context, id string, base int, at time.Time, by Actor) (contentdb.Item, error) {
+	if !at.After(s.now()) {
+		return contentdb.Item{}, ErrPast
+	}
+	cur, err := s.Store.Get(ctx, id)
+	if err != nil {
+		return contentdb.Item{}, storeErr(err)
+	}
+	if err := s.publishable(ctx, cur); err != nil {
+		return contentdb.Item{}, err
+	}
+	it, err := s.Store.Schedule(ctx, id, base, at, by, s.now())
+	if err != nil {
+		return contentdb.Item{}, storeErr(err)
+	}
+	s.audit(ctx, by, AuditSchedule, it, at.UTC().Format(time.RFC3339))
+	return it, nil
+}
+
+// Unschedule cancels a schedule.
+func (s *Service) Unschedule(ctx context.Context, id string, base int, by Actor) (contentdb.Item, error) {
+	it, err := s.Store.Unschedule(ctx, id, base, by, s.now())
+	if err != nil {
+		return contentdb.Item{}, storeErr(err)
+	}
+	s.audit(ctx, by, AuditUnschedule, it, "")
+	return it, nil
+}
+
+// PublishDue publishes every scheduled item that is due: the publish
+// job's work. An item that can no longer be published (a problem came
+// in with another change) stays scheduled and is reported.
+func (s *Service) PublishDue(ctx context.Context) (string, error) {
+	due, err := s.Store.Due(ctx, s.now())
+	if err != nil {
+		return "", err
+	}
+	var done, failed []string
+	for _, it := range due {
+		by := Actor{ID: it.UpdatedByID, Name: it.UpdatedBy}
+		if err := s.publishable(ctx, it); err != nil {
+			failed = append(failed, it.Slug)
+			s.Log.Warn("scheduled content not published", "kind", it.Kind, "slug", it.Slug, "err", err)
+			continue
+		}
+		pub, _, err := s.Store.PublishWith(ctx, it.ID, it.Version, by, s.now(), s.movePlan(it, by))
+		if err != nil {
+			// Another instance published it first, or an editor saved
+			// since: the next run sees the new state.
+			failed = append(failed, it.Slug)
+			s.Log.Warn("scheduled content not published", "kind", it.Kind, "slug", it.Slug, "err", err)
+			continue
+		}
+		s.audit(ctx, by, AuditPublish, pub, "scheduled")
+		done = append(done, pub.Kind+" "+pub.LiveSlug)
+	}
+	if len(done) > 0 {
+		s.Changed("scheduled publish: " + strings.Join(done, ", "))
+	}
+	switch {
+	case len(done) == 0 && len(failed) == 0:
+		return "nothing due", nil
+	case len(failed) > 0:
+		return fmt.Sprintf("published %d, %d could not be: %s", len(done), len(failed), strings.Join(failed, ", ")), nil
+	}
+	return "published " + strings.Join(done, ", "), nil
+}
+
+// Unpublish takes a page down: it answers 404 and leaves the sitemap.
+func (s *Service) Unpublish(ctx context.Context, id string, base int, by Actor) (contentdb.Item, error) {
+	cur, err := s.Store.Get(ctx, id)
+	if err != nil {
+		return contentdb.Item{}, storeErr(err)
+	}
+	if !creatable(cur.Kind) {
+		return contentdb.Item{}, ErrNotCreatable
+	}
+	it, err := s.Store.Unpublish(ctx, id, base, by, s.now())
+	if err != nil {
+		return contentdb.Item{}, storeErr(err)
+	}
+	s.audit(ctx, by, AuditUnpublish, cur, "")
+	s.Changed("unpublished " + cur.Kind + " " + cur.LiveSlug)
+	return it, nil
+}
+
+// Delete removes an item (its revisions stay readable in the history).
+func (s *Service) Delete(ctx context.Context, id string, base int, by Actor) (contentdb.Item, error) {
+	cur, err := s.Store.Get(ctx, id)
+	if err != nil {
+		return contentdb.Item{}, storeErr(err)
+	}
+	if !creatable(cur.Kind) {
+		return contentdb.Item{}, ErrNotCreatable
+	}
+	it, err := s.Store.Delete(ctx, id, base)
+	if err != nil {
+		return contentdb.Item{}, storeErr(err)
+	}
+	s.audit(ctx, by, AuditDelete, it, "")
+	if it.LiveSlug != "" {
+		s.Changed("deleted " + it.Kind + " " + it.LiveSlug)
+	}
+	return it, nil
+}
+
+// Restore copies a revision into the working copy, as a new draft.
+func (s *Service) Restore(ctx context.Context, id, revision string, base int, by Actor) (contentdb.Item, error) {
+	cur, err := s.Store.Get(ctx, id)
+	if err != nil {
+		return contentdb.Item{}, storeErr(err)
+	}
+	revs, err := s.Store.Revisions(ctx, id)
+	if err != nil {
+		return contentdb.Item{}, err
+	}
+	var rev *contentdb.Revision
+	for i := range revs {
+		if revs[i].ID == revision {
+			rev = &revs[i]
+		}
+	}
+	if rev == nil {
+		return contentdb.Item{}, ErrNotFound
+	}
+	if rev.Slug != cur.Slug && !movable(cur.Kind) {
+		return contentdb.Item{}, ErrFixedSlug
+	}
+	it, err := s.Store.Restore(ctx, id, revision, base, by, s.now())
+	if err != nil {
+		return contentdb.Item{}, storeErr(err)
+	}
+	s.audit(ctx, by, AuditRestore, it, fmt.Sprintf("revision %d", rev.Number))
+	return it, nil
+}
+
+func (s *Service) audit(ctx context.Context, by Actor, action string, it contentdb.Item, detail string) {
+	slug := it.Slug
+	if slug == "" {
+		slug = it.LiveSlug
+	}
+	d := it.Kind + " " + slug
+	if detail != "" {
+		d += " (" + detail + ")"
+	}
+	e := db.AuditEntry{At: s.now().UTC(), Actor: by.Name, Action: action, Detail: d}
+	if by.ID != "" && by.ID != "pin" && by.ID != "seed" {
+		e.UserID = by.ID
+	}
+	if err := s.Audit.AddAudit(ctx, e); err != nil {
+		s.Log.Error("audit log write failed", "action", action, "err", err)
+	}
+}
