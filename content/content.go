@@ -171,6 +171,10 @@ type Site struct {
 	// their own.
 	Updated string
 
+	// stamps are when each record's live copy was published by a person
+	// (kind + "\x00" + slug); the embedded files have none.
+	stamps map[string]time.Time
+
 	serviceBySlug map[string]*Service
 	countyBySlug  map[string]*County
 	cityByKey     map[string]*City
@@ -533,6 +537,12 @@ func (s *Site) validate() error {
 		lines[i] = fileOf(p.Kind, p.Slug) + ": field " + p.Field + ": " + p.Message
 	}
 	return fmt.Errorf("content is invalid:\n  %s", strings.Join(lines, "\n  "))
+}
+
+// PublishedAt is when a record was last published from the admin.
+func (s *Site) PublishedAt(kind, slug string) (time.Time, bool) {
+	t, ok := s.stamps[kind+"\x00"+slug]
+	return t, ok
 }
 
 // Service returns a service by slug.

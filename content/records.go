@@ -41,8 +41,8 @@ type Record struct {
 	Slug     string
 	JSON     []byte
 	Position int
-	// PublishedAt is when the record was published (nil: unknown, as for
-	// the embedded files).
+	// PublishedAt is when the record's live copy was published (nil:
+	// unknown, as for the embedded files and the copies seeded from them).
 	PublishedAt *time.Time
 }
 
@@ -151,12 +151,13 @@ func keyOf(v any) string {
 }
 
 // FromRecords builds a site from records (the database's live copies),
-// with the problems Check finds. It fails only when a record cannot be
+// with the problems Check finds. updated is the content's date when no
+// record carries a publish time (the day it was seeded). It fails only when a record cannot be
 // read at all; what the problems mean is the caller's to decide (a
 // publish refuses hard ones; a boot from the database logs them, as they
 // were refused when published).
-func FromRecords(rs []Record) (*Site, []Problem, error) {
-	s := &Site{CityProfiles: map[string]*CityProfile{}, Pages: map[string]*InfoPage{}, FAQs: map[string][]FAQ{}, Home: DefaultHome()}
+func FromRecords(rs []Record, updated string) (*Site, []Problem, error) {
+	s := &Site{CityProfiles: map[string]*CityProfile{}, Pages: map[string]*InfoPage{}, FAQs: map[string][]FAQ{}, Home: DefaultHome(), stamps: map[string]time.Time{}}
 	sorted := append([]Record(nil), rs...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		if sorted[i].Kind != sorted[j].Kind {
@@ -170,8 +171,11 @@ func FromRecords(rs []Record) (*Site, []Problem, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("content: %s %s: %w", r.Kind, r.Slug, err)
 		}
-		if r.PublishedAt != nil && r.PublishedAt.After(latest) {
-			latest = *r.PublishedAt
+		if r.PublishedAt != nil {
+			s.stamps[r.Kind+"\x00"+r.Slug] = *r.PublishedAt
+			if r.PublishedAt.After(latest) {
+				latest = *r.PublishedAt
+			}
 		}
 		switch x := v.(type) {
 		case *Service:
@@ -196,9 +200,9 @@ func FromRecords(rs []Record) (*Site, []Problem, error) {
 		}
 	}
 	sort.SliceStable(s.Articles, func(i, j int) bool { return s.Articles[i].PublishDate > s.Articles[j].PublishDate })
-	s.Updated = latest.UTC().Format("2006-01-02")
-	if latest.IsZero() {
-		s.Updated = time.Now().UTC().Format("2006-01-02")
+	s.Updated = updated
+	if !latest.IsZero() && latest.UTC().Format("2006-01-02") > updated {
+		s.Updated = latest.UTC().Format("2006-01-02")
 	}
 	s.index()
 	return s, s.Check(), nil

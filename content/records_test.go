@@ -15,7 +15,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs := s.Records()
-	back, problems, err := FromRecords(rs)
+	back, problems, err := FromRecords(rs, s.Updated)
 	if err != nil || len(problems) != 0 {
 		t.Fatalf("FromRecords: %v %v", err, problems)
 	}
@@ -37,7 +37,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 			t.Errorf("no record of kind %s", k)
 		}
 	}
-	if len(back.Cities) != len(s.Cities) || back.Articles[0].Slug != s.Articles[0].Slug || back.Home != s.Home {
+	if len(back.Cities) != len(s.Cities) || back.Articles[0].Slug != s.Articles[0].Slug || back.Home != s.Home || back.Updated != s.Updated {
 		t.Error("the rebuilt site differs")
 	}
 }
@@ -79,7 +79,7 @@ func TestCheckHardAndGuidance(t *testing.T) {
 		{"unknown category", KindArticle, s.Articles[1].Slug, func(m map[string]any) { m["category"] = "nope" }, "category", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, problems, err := FromRecords(replace(t, rs, c.kind, c.slug, c.edit))
+			_, problems, err := FromRecords(replace(t, rs, c.kind, c.slug, c.edit), s.Updated)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +111,7 @@ func TestDecodeRefuses(t *testing.T) {
 	if _, err := Decode("widget", "x", []byte(`{}`)); err == nil {
 		t.Error("unknown kind accepted")
 	}
-	if _, _, err := FromRecords([]Record{{Kind: KindPage, Slug: "about", JSON: []byte(`not json`)}}); err == nil {
+	if _, _, err := FromRecords([]Record{{Kind: KindPage, Slug: "about", JSON: []byte(`not json`)}}, "2026-01-01"); err == nil {
 		t.Error("unreadable record accepted")
 	}
 }

@@ -140,7 +140,7 @@ func (s *Service) Load(ctx context.Context) (*content.Site, error) {
 	if err != nil {
 		return nil, fmt.Errorf("content: %w", err)
 	}
-	c, problems, err := content.FromRecords(records(items, true))
+	c, problems, err := content.FromRecords(records(items, true), updated(items))
 	if err != nil {
 		return nil, err
 	}
@@ -151,17 +151,38 @@ func (s *Service) Load(ctx context.Context) (*content.Site, error) {
 }
 
 // records turns items into content records: their live copies (live) or
-// their working copies.
+// their working copies. A copy seeded from the embedded files has no
+// publish time of its own: it was not published by anybody.
 func records(items []contentdb.Item, live bool) []content.Record {
 	out := make([]content.Record, 0, len(items))
 	for _, it := range items {
-		r := content.Record{Kind: it.Kind, Slug: it.Slug, JSON: []byte(it.Draft), Position: it.Position, PublishedAt: it.PublishedAt}
+		r := content.Record{Kind: it.Kind, Slug: it.Slug, JSON: []byte(it.Draft), Position: it.Position}
+		if it.UpdatedByID != seedActor {
+			r.PublishedAt = it.PublishedAt
+		}
 		if live {
 			r.Slug, r.JSON = it.LiveSlug, []byte(it.Live)
 		}
 		out = append(out, r)
 	}
 	return out
+}
+
+// seedActor is who stored the seeded copies (contentdb.Seed).
+const seedActor = "seed"
+
+// updated is the content's date: the latest publish, seeding included.
+func updated(items []contentdb.Item) string {
+	var latest time.Time
+	for _, it := range items {
+		if it.PublishedAt != nil && it.PublishedAt.After(latest) {
+			latest = *it.PublishedAt
+		}
+	}
+	if latest.IsZero() {
+		return time.Now().UTC().Format("2006-01-02")
+	}
+	return latest.UTC().Format("2006-01-02")
 }
 
 // Candidate is the site as it would be with one item's working copy
@@ -179,7 +200,7 @@ func (s *Service) Candidate(ctx context.Context, it contentdb.Item) (*content.Si
 	}
 	now := s.now()
 	rs = append(rs, content.Record{Kind: it.Kind, Slug: it.Slug, JSON: []byte(it.Draft), Position: it.Position, PublishedAt: &now})
-	c, problems, err := content.FromRecords(rs)
+	c, problems, err := content.FromRecords(rs, updated(live))
 	if err != nil {
 		return nil, nil, &Invalid{Message: err.Error()}
 	}
@@ -594,7 +615,7 @@ func (s *Service) audit(ctx context.Context, by Actor, action string, it content
 		d += " (" + detail + ")"
 	}
 	e := db.AuditEntry{At: s.now().UTC(), Actor: by.Name, Action: action, Detail: d}
-	if by.ID != "" && by.ID != "pin" && by.ID != "seed" {
+	if by.ID != "" && by.ID != "pin" && by.ID != seedActor {
 		e.UserID = by.ID
 	}
 	if err := s.Audit.AddAudit(ctx, e); err != nil {

@@ -45,7 +45,9 @@ type Options struct {
 	Reviews  Reviews
 	// Media lists the portfolio's photos and videos.
 	Media media.GalleryStore
-	Log   *slog.Logger
+	// Redirects are the owner's (editor.RedirectMap): from -> to.
+	Redirects map[string]string
+	Log       *slog.Logger
 }
 
 // Site builds every public page's data from the content, the settings,
@@ -69,10 +71,11 @@ type shared struct {
 	cur      atomic.Pointer[state]
 }
 
-// state is one version of the content, with its search index (built on
-// the first search of that version).
+// state is one version of the content and of the owner's redirects, with
+// its search index (built on the first search of that version).
 type state struct {
 	content    *content.Site
+	moved      map[string]string
 	searchOnce sync.Once
 	searchIx   *search.Index
 }
@@ -80,7 +83,7 @@ type state struct {
 // New returns the site of the content.
 func New(o Options) *Site {
 	s := &Site{shared: &shared{base: o.BaseURL, routes: publicRoutes(), settings: o.Settings, reviews: o.Reviews, media: o.Media, log: o.Log}}
-	s.cur.Store(&state{content: o.Content})
+	s.cur.Store(&state{content: o.Content, moved: o.Redirects})
 	return s
 }
 
@@ -96,9 +99,12 @@ func (s *Site) content() *content.Site { return s.state().content }
 // Content is the site's content (the snapshot's, for a snapshot).
 func (s *Site) Content() *content.Site { return s.content() }
 
-// SetContent replaces the content every page is built from (a publish).
-// Snapshots taken before keep reading the content they started with.
-func (s *Site) SetContent(c *content.Site) { s.cur.Store(&state{content: c}) }
+// Set replaces the content every page is built from and the owner's
+// redirects (a publish, a redirect change). Snapshots taken before keep
+// reading the content they started with.
+func (s *Site) Set(c *content.Site, redirects map[string]string) {
+	s.cur.Store(&state{content: c, moved: redirects})
+}
 
 // Snapshot is the site fixed at the current content.
 func (s *Site) Snapshot() *Site { return &Site{shared: s.shared, fixed: s.state()} }
@@ -180,12 +186,16 @@ func (s *Site) Load(ctx context.Context, path string) (*Route, Page, error) {
 	return r, pg, nil
 }
 
-// redirects are permanent moves of earlier or alias routes.
+// redirects are permanent moves of earlier or alias routes, in code.
 var redirects = map[string]string{}
 
-// Redirect returns where a moved path now lives.
+// Redirect returns where a moved path now lives: the site's own moves
+// first, then the owner's (a renamed post, the Redirects screen).
 func (s *Site) Redirect(path string) (string, bool) {
-	to, ok := redirects[path]
+	if to, ok := redirects[path]; ok {
+		return to, true
+	}
+	to, ok := s.state().moved[path]
 	return to, ok
 }
 
@@ -200,7 +210,7 @@ func (s *Site) ServedPages() map[string]string {
 			continue
 		}
 		for _, p := range r.Paths(s.content()) {
-			if _, moved := redirects[p]; moved {
+			if _, moved := s.Redirect(p); moved {
 				continue
 			}
 			if rt, _, ok := s.Lookup(p); ok && rt.Page != "admin" {

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/atlanta-restoration/site/content"
 )
 
 // Sitemap priorities (spec 9): high 0.9, medium 0.7, other 0.5.
@@ -36,14 +39,48 @@ func (s *Site) SitemapURLs() []SitemapURL {
 	return out
 }
 
-// lastMod is an article's publish date, else the content's update date.
+// lastMod is when the page's own record was last published from the
+// admin (W3C datetime), else an article's publish date, else the
+// content's date.
 func (s *Site) lastMod(path string) string {
+	c := s.content()
+	if kind, slug := recordOf(c, path); kind != "" {
+		if t, ok := c.PublishedAt(kind, slug); ok {
+			return t.UTC().Format(time.RFC3339)
+		}
+	}
 	if slug, ok := strings.CutPrefix(path, "/blog/"); ok {
-		if a, ok := s.content().Article(slug); ok {
+		if a, ok := c.Article(slug); ok {
 			return a.PublishDate
 		}
 	}
-	return s.content().Updated
+	return c.Updated
+}
+
+// recordOf names the content record a page is made from, if it has one.
+func recordOf(c *content.Site, path string) (kind, slug string) {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	switch {
+	case path == "/":
+		return content.KindHome, content.KindHome
+	case len(segs) == 2 && segs[0] == "services":
+		return content.KindService, segs[1]
+	case len(segs) == 2 && segs[0] == "service-areas":
+		return content.KindCounty, segs[1]
+	case len(segs) == 3 && segs[0] == "areas":
+		key := segs[1] + "/" + segs[2]
+		if _, ok := c.CityProfiles[key]; ok {
+			return content.KindCityProfile, key
+		}
+		return content.KindCity, key
+	case len(segs) == 2 && segs[0] == "blog":
+		return content.KindArticle, segs[1]
+	case len(segs) == 1:
+		if _, ok := c.Pages[segs[0]]; ok {
+			return content.KindPage, segs[0]
+		}
+	}
+	return "", ""
 }
 
 // SitemapXML renders sitemap.xml.
