@@ -93,7 +93,7 @@ func TestCLI(t *testing.T) {
 	if code, _, errs := run("", "add", "--email", "owner@example.com", "--role", "admin"); code != 1 || !strings.Contains(errs, "no password") {
 		t.Errorf("no password: %d %q", code, errs)
 	}
-	if code, _, errs := run("x\n", "add", "--email", "owner@example.com", "--role", "boss"); code != 1 || !strings.Contains(errs, "Role must be admin or staff") {
+	if code, _, errs := run("x\n", "add", "--email", "owner@example.com", "--role", "boss"); code != 1 || !strings.Contains(errs, "Role must be admin, staff or editor") {
 		t.Errorf("bad role: %d %q", code, errs)
 	}
 	if code, out, errs := run("correct horse battery\n", "add", "--email", "Owner@Example.com", "--role", "admin", "--name", "The Owner"); code != 0 || !strings.Contains(out, "Created admin account owner@example.com") {

@@ -59,7 +59,7 @@ func (c *CLI) Run(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("site user "+args[0], flag.ContinueOnError)
 	fs.SetOutput(c.Err)
 	email := fs.String("email", "", "the account's email")
-	role := fs.String("role", "", "admin or staff")
+	role := fs.String("role", "", "admin, staff or editor")
 	name := fs.String("name", "", "the account's display name")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2

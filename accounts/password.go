@@ -13,10 +13,13 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
+
+	"github.com/atlanta-restoration/site/db"
 )
 
 // argon2id parameters: OWASP's recommended minimum (19 MiB, 2 passes, one
@@ -144,10 +147,10 @@ func NormalizeEmail(email string) (string, error) {
 	return e, nil
 }
 
-// CheckRole says whether role is one spec 6 knows.
+// CheckRole says whether role is an account role (db.Roles).
 func CheckRole(role string) error {
-	if role != "admin" && role != "staff" {
-		return errors.New("Role must be admin or staff.")
+	if !slices.Contains(db.Roles, role) {
+		return errors.New("Role must be admin, staff or editor.")
 	}
 	return nil
 }

@@ -34,8 +34,9 @@ type User struct {
 	Roles         []string   `db:"-" json:"roles"`
 }
 
-// Roles are the account roles spec 6 knows.
-var Roles = []string{"admin", "staff"}
+// Roles are the account roles: spec 6's admin and staff, and issue 22's editor
+// (content and photos, no leads).
+var Roles = []string{"admin", "staff", "editor"}
 
 // ErrDuplicate is returned when an account with the same email exists.
 var ErrDuplicate = errors.New("already exists")

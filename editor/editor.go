@@ -19,6 +19,7 @@ import (
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/db/contentdb"
+	"github.com/atlanta-restoration/site/jobs"
 )
 
 // Store is where content is kept (contentdb.Store).
@@ -224,8 +225,9 @@ func (s *Service) Problems(ctx context.Context, it contentdb.Item) ([]content.Pr
 	return out, nil
 }
 
-// creatable kinds can be added and deleted.
-func creatable(kind string) bool {
+// Creatable reports whether items of a kind can be added, taken down and
+// deleted (posts, cities, categories); the others are edited only.
+func Creatable(kind string) bool {
 	switch kind {
 	case content.KindArticle, content.KindCity, content.KindCategory:
 		return true
@@ -353,7 +355,7 @@ func (s *Service) Create(ctx context.Context, kind string, data json.RawMessage,
 	if !known(kind) {
 		return contentdb.Item{}, &Invalid{Message: "Unknown kind of content."}
 	}
-	if !creatable(kind) {
+	if !Creatable(kind) {
 		return contentdb.Item{}, ErrNotCreatable
 	}
 	slug, draft, err := decode(kind, data)
@@ -530,7 +532,7 @@ func (s *Service) PublishDue(ctx context.Context) (string, error) {
 	}
 	switch {
 	case len(done) == 0 && len(failed) == 0:
-		return "nothing due", nil
+		return "", jobs.Skip("nothing due")
 	case len(failed) > 0:
 		return fmt.Sprintf("published %d, %d could not be: %s", len(done), len(failed), strings.Join(failed, ", ")), nil
 	}
@@ -543,7 +545,7 @@ func (s *Service) Unpublish(ctx context.Context, id string, base int, by Actor) 
 	if err != nil {
 		return contentdb.Item{}, storeErr(err)
 	}
-	if !creatable(cur.Kind) {
+	if !Creatable(cur.Kind) {
 		return contentdb.Item{}, ErrNotCreatable
 	}
 	it, err := s.Store.Unpublish(ctx, id, base, by, s.now())
@@ -561,7 +563,7 @@ func (s *Service) Delete(ctx context.Context, id string, base int, by Actor) (co
 	if err != nil {
 		return contentdb.Item{}, storeErr(err)
 	}
-	if !creatable(cur.Kind) {
+	if !Creatable(cur.Kind) {
 		return contentdb.Item{}, ErrNotCreatable
 	}
 	it, err := s.Store.Delete(ctx, id, base)

@@ -10,6 +10,7 @@ import (
 	"github.com/atlanta-restoration/site/analytics"
 	"github.com/atlanta-restoration/site/db/contentdb"
 	"github.com/atlanta-restoration/site/guard"
+	"github.com/atlanta-restoration/site/jobs"
 )
 
 // The 404 monitor: which paths answered 404 most over the last 30 days,
@@ -67,13 +68,14 @@ func (l *NotFoundLog) Hit(path, client string, now time.Time) {
 	l.hits[path]++
 }
 
-// Flush writes the counts taken since the last flush.
+// Flush writes the counts taken since the last flush; with none, it is a
+// skipped run of the flush job.
 func (l *NotFoundLog) Flush(ctx context.Context, now time.Time) error {
 	l.mu.Lock()
 	day, hits := l.day, l.hits
 	if len(hits) == 0 {
 		l.mu.Unlock()
-		return nil
+		return jobs.Skip("no 404 to write")
 	}
 	l.hits = map[string]int{}
 	l.mu.Unlock()

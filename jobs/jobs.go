@@ -39,7 +39,11 @@ type Job struct {
 	Once bool
 	// Timeout bounds one run (default 10 minutes).
 	Timeout time.Duration
-	Run     Func
+	// Quiet is for frequent jobs that usually find nothing to do (publish
+	// what is due, write counted 404s): a skipped run is neither logged
+	// nor recorded, so they do not fill the log and the dashboard.
+	Quiet bool
+	Run   Func
 }
 
 // Recorder stores runs; *db.Store is one.
@@ -328,6 +332,8 @@ func (r *Runner) run(j *job, manual bool) (outcome string, retryable bool) {
 	var skip *skipError
 	var permanent *noRetryError
 	switch {
+	case errors.As(err, &skip) && j.Quiet:
+		return db.OutcomeSkipped, false
 	case errors.As(err, &skip):
 		rec.Outcome, rec.Summary = db.OutcomeSkipped, skip.reason
 		r.log.Info("jobs: skipped", "job", j.Name, "reason", skip.reason)

@@ -356,3 +356,28 @@ func TestAdvisoryLockTwoRunners(t *testing.T) {
 		t.Errorf("run after release: %s", got[2])
 	}
 }
+
+// A quiet job's skipped runs are neither recorded nor logged; its runs
+// that did something are.
+func TestQuietJobRecordsOnlyWork(t *testing.T) {
+	r, s, logs := newRunner(t, Options{})
+	var calls atomic.Int32
+	r.Register(Job{Name: "due", Quiet: true, Run: func(context.Context) (string, error) {
+		if calls.Add(1) == 1 {
+			return "", Skip("nothing due")
+		}
+		return "published 1", nil
+	}})
+	r.Start()
+	r.RunNow("due")
+	for calls.Load() < 1 {
+		time.Sleep(time.Millisecond)
+	}
+	r.RunNow("due")
+	if diff := cmp.Diff([]string{"ok: published 1"}, outcomes(runsOf(t, s, "due", 1))); diff != "" {
+		t.Errorf("(-want, +got):\n%s", diff)
+	}
+	if strings.Contains(logs.String(), "nothing due") {
+		t.Error("a quiet job's skipped run was logged")
+	}
+}

@@ -19,10 +19,12 @@ import (
 )
 
 const (
-	adminEmail = "owner@example.com"
-	adminPass  = "correct horse battery"
-	staffEmail = "crew@example.com"
-	staffPass  = "another good phrase"
+	adminEmail  = "owner@example.com"
+	adminPass   = "correct horse battery"
+	staffEmail  = "crew@example.com"
+	staffPass   = "another good phrase"
+	editorEmail = "words@example.com"
+	editorPass  = "a writer's passphrase"
 )
 
 // accountServer is an admin server with one admin and one staff account.
@@ -533,7 +535,7 @@ func TestUsersAPI(t *testing.T) {
 		{map[string]string{"email": "new@example.com", "password": "short", "role": "staff"}, 400, "at least 12"},
 		{map[string]string{"email": "new@example.com", "password": "password12345", "role": "staff"}, 400, "too common"},
 		{map[string]string{"email": "not-an-email", "password": "a fine passphrase", "role": "staff"}, 400, "valid email"},
-		{map[string]string{"email": "new@example.com", "password": "a fine passphrase", "role": "owner"}, 400, "admin or staff"},
+		{map[string]string{"email": "new@example.com", "password": "a fine passphrase", "role": "owner"}, 400, "admin, staff or editor"},
 		{map[string]string{"email": "CREW@example.com", "password": "a fine passphrase", "role": "staff"}, 409, "already exists"},
 		{map[string]string{"email": "New@Example.com", "name": "New Hire", "password": "a fine passphrase", "role": "staff"}, 201, `"email":"new@example.com"`},
 	} {

@@ -318,7 +318,7 @@ func TestAttackLogoutCSRFCannotClearTheCookie(t *testing.T) {
 
 // principals are the kinds of caller a route is tried with.
 type principals struct {
-	pin, staff, admin, roleless, totp, enrol, expired, revoked, forged string
+	pin, staff, editor, admin, roleless, totp, enrol, expired, revoked, forged string
 }
 
 // attackSession stores a session for userID ("" the PIN) at stage,
@@ -345,10 +345,12 @@ func newID() string { return fmt.Sprintf("attack%020d", idSeq.Add(1)) }
 func allPrincipals(t *testing.T, store *db.Store, h http.Handler) principals {
 	t.Helper()
 	addUser(t, store, "norole@example.com", "a role-less passphrase", "", "No Role")
+	addUser(t, store, editorEmail, editorPass, "editor", "Eddie Editor")
 	soon := time.Now().UTC().Add(time.Hour)
 	p := principals{
 		pin:      unlock(t, h),
 		staff:    signIn(t, h, staffEmail, staffPass),
+		editor:   signIn(t, h, editorEmail, editorPass),
 		admin:    signIn(t, h, adminEmail, adminPass),
 		roleless: attackSession(t, store, "u-norole", db.StageFull, soon),
 		totp:     attackSession(t, store, "u-owner", db.StageTOTP, soon),
@@ -410,6 +412,22 @@ var routeCaps = map[string][]auth.Capability{
 	"GET /api/admin/leads/export.csv?status=new":   {auth.LeadsFull},
 	"GET /api/admin/leads?full=true&q=%25":         {auth.LeadsFull},
 	"DELETE /api/admin/sessions/no-such-session-x": nil,
+	"GET /api/admin/content":                       {auth.ContentEdit},
+	"POST /api/admin/content":                      {auth.ContentEdit},
+	"GET /api/admin/content/:id":                   {auth.ContentEdit},
+	"PUT /api/admin/content/:id":                   {auth.ContentEdit},
+	"DELETE /api/admin/content/:id":                {auth.ContentEdit},
+	"POST /api/admin/content/:id/publish":          {auth.ContentEdit},
+	"POST /api/admin/content/:id/schedule":         {auth.ContentEdit},
+	"POST /api/admin/content/:id/unschedule":       {auth.ContentEdit},
+	"POST /api/admin/content/:id/unpublish":        {auth.ContentEdit},
+	"POST /api/admin/content/:id/restore":          {auth.ContentEdit},
+	"GET /api/admin/content/:id/revisions":         {auth.ContentEdit},
+	"GET /api/admin/content/:id/guidance":          {auth.ContentEdit},
+	"GET /api/admin/redirects":                     {auth.ContentEdit},
+	"POST /api/admin/redirects":                    {auth.ContentEdit},
+	"DELETE /api/admin/redirects":                  {auth.ContentEdit},
+	"GET /api/admin/not-found":                     {auth.ContentEdit},
 }
 
 // signInRoutes open without a finished session and are attacked by the
@@ -458,11 +476,11 @@ func TestAttackEveryAdminRouteForEveryPrincipal(t *testing.T) {
 	if len(calls) < 40 {
 		t.Fatalf("only %d admin routes found", len(calls))
 	}
-	roles := map[string]string{p.pin: auth.RolePIN, p.staff: auth.RoleStaff, p.admin: auth.RoleAdmin, p.roleless: ""}
+	roles := map[string]string{p.pin: auth.RolePIN, p.staff: auth.RoleStaff, p.editor: auth.RoleEditor, p.admin: auth.RoleAdmin, p.roleless: ""}
 	names := map[string]string{"": "no session", p.forged: "forged", p.expired: "expired", p.revoked: "revoked", p.totp: "totp stage",
-		p.enrol: "enrol stage", p.pin: "pin", p.staff: "staff", p.admin: "admin", p.roleless: "role-less account"}
+		p.enrol: "enrol stage", p.pin: "pin", p.staff: "staff", p.editor: "editor", p.admin: "admin", p.roleless: "role-less account"}
 	for _, c := range calls {
-		for _, tok := range []string{"", p.forged, p.expired, p.revoked, p.totp, p.enrol, p.pin, p.staff, p.roleless, p.admin} {
+		for _, tok := range []string{"", p.forged, p.expired, p.revoked, p.totp, p.enrol, p.pin, p.staff, p.editor, p.roleless, p.admin} {
 			var body any
 			switch c.method {
 			case "POST", "PUT", "PATCH":
@@ -512,7 +530,7 @@ func TestAttackEveryAdminRouteForEveryPrincipal(t *testing.T) {
 		checkHardening(t, m+" unknown admin path", r, true)
 	}
 	// No lead data reached a caller without leads.full.
-	for _, tok := range []string{p.pin, p.staff, p.roleless} {
+	for _, tok := range []string{p.pin, p.staff, p.editor, p.roleless} {
 		for _, path := range []string{"/api/admin/leads?full=1", "/api/admin/leads/lead-000", "/api/admin/leads/export.csv", "/api/admin/leads"} {
 			if r := jsonReq(t, h, "GET", path, tok, nil); strings.Contains(r.Body, "bulk@example.com") || strings.Contains(r.Body, "555-0100") {
 				t.Errorf("%s as %s: full contact data in %.200s", path, names[tok], r.Body)

@@ -6,9 +6,11 @@ import (
 	"html"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/site"
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/web/httperr"
@@ -85,6 +87,9 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		}
 	}
 	if status == http.StatusNotFound {
+		if r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, "/api/") {
+			s.notFound.Hit(r.URL.Path, guard.ClientKey(c.RealIP()), time.Now())
+		}
 		var nf *site.NotFoundError
 		if !errors.As(err, &nf) {
 			nf = &site.NotFoundError{}

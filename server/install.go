@@ -8,6 +8,7 @@ import (
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/dashboard"
+	"github.com/atlanta-restoration/site/web/editing"
 	"github.com/atlanta-restoration/site/web/estimate"
 	"github.com/atlanta-restoration/site/web/indexing"
 	"github.com/atlanta-restoration/site/web/insights"
@@ -30,6 +31,7 @@ type rooms struct {
 	indexing     *indexing.Handler     // IndexNow, health monitor, routes
 	audits       *audits.Handler       // SEO audit, security, schema, locations
 	dashboard    *dashboard.Handler    // tiles, activity, notifications
+	editing      *editing.Handler      // content, preview, redirects, 404 monitor
 }
 
 // install lists every route the site answers, with its guard: public,
@@ -136,6 +138,29 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/api/admin/users", lm.CreateUser, users)
 	e.PATCH("/api/admin/users/:id", lm.UpdateUser, users)
 	e.GET("/api/admin/audit", lm.Audit, users)
+
+	// Admin: content editing (docs/content-api.md): accounts whose role
+	// may edit (admin, editor); the PIN may not, as a publish names who
+	// made it (ADR 035)
+	content := a.Require(auth.ContentEdit)
+	ed := s.editing
+	e.GET("/api/admin/content", ed.List, content)
+	e.POST("/api/admin/content", ed.Create, content)
+	e.GET("/api/admin/content/:id", ed.Get, content)
+	e.PUT("/api/admin/content/:id", ed.Save, content)
+	e.DELETE("/api/admin/content/:id", ed.Delete, content)
+	e.POST("/api/admin/content/:id/publish", ed.Publish, content)
+	e.POST("/api/admin/content/:id/schedule", ed.Schedule, content)
+	e.POST("/api/admin/content/:id/unschedule", ed.Unschedule, content)
+	e.POST("/api/admin/content/:id/unpublish", ed.Unpublish, content)
+	e.POST("/api/admin/content/:id/restore", ed.Restore, content)
+	e.GET("/api/admin/content/:id/revisions", ed.Revisions, content)
+	e.GET("/api/admin/content/:id/guidance", ed.Guidance, content)
+	getHead(e, "/admin/preview/:id", content(ed.Preview)) // a private page: noindex, no-store
+	e.GET("/api/admin/redirects", ed.Redirects, content)
+	e.POST("/api/admin/redirects", ed.AddRedirect, content)
+	e.DELETE("/api/admin/redirects", ed.DeleteRedirect, content)
+	e.GET("/api/admin/not-found", ed.NotFound, content)
 
 	// Any other admin path: 401 without a session, 404 with one, so
 	// probing reveals nothing.

@@ -45,11 +45,23 @@ const (
 	jobSEOAudit  = "seo-audit"
 	jobSecurity  = "security-scan"
 	jobSchema    = "schema-check"
+	jobPublish   = "content-publish"
+	jobNotFound  = "not-found-flush"
+	jobNFPrune   = "not-found-prune"
 )
 
 // jobTitles name the jobs on the dashboard.
 var jobTitles = map[string]string{jobAnalytics: "Analytics roll-up", jobIndexNow: "IndexNow auto-submit", jobHealth: "SEO health check", jobReviews: "Review refresh",
-	jobSEOAudit: "SEO audit", jobSecurity: "Security scan", jobSchema: "Schema check"}
+	jobSEOAudit: "SEO audit", jobSecurity: "Security scan", jobSchema: "Schema check", jobPublish: "Scheduled publishing",
+	jobNotFound: "404 monitor", jobNFPrune: "404 monitor clean-up"}
+
+// PublishEvery is how often scheduled content is published: a post
+// scheduled for 6:00 is live by 6:00:30. NotFoundFlushEvery is how often
+// each instance writes the 404s it counted.
+const (
+	PublishEvery       = 30 * time.Second
+	NotFoundFlushEvery = 30 * time.Second
+)
 
 // ReviewsEvery is how often the reviews job fetches from Google Places.
 const ReviewsEvery = 24 * time.Hour
@@ -103,6 +115,12 @@ func (s *Server) newJobs() *jobSet {
 	js.runner.Register(jobs.Job{Name: jobSEOAudit, Debounce: SEOAuditDebounce, Once: true, Run: js.seo.Run})
 	js.runner.Register(jobs.Job{Name: jobSecurity, Every: SecurityScanEvery, Once: true, Run: js.security.Run})
 	js.runner.Register(jobs.Job{Name: jobSchema, Debounce: SEOAuditDebounce, Once: true, Run: js.schema.Run})
+	js.runner.Register(jobs.Job{Name: jobPublish, Every: PublishEvery, Once: true, Quiet: true, Run: s.editor.PublishDue})
+	// Each instance counts its own 404s, so each flushes its own.
+	js.runner.Register(jobs.Job{Name: jobNotFound, Every: NotFoundFlushEvery, Quiet: true, Run: func(ctx context.Context) (string, error) {
+		return "", s.notFound.Flush(ctx, time.Now())
+	}})
+	js.runner.Register(jobs.Job{Name: jobNFPrune, Every: 24 * time.Hour, Once: true, Run: s.editor.PruneNotFound})
 	s.Cache().OnWarm(func(etags map[string]string) {
 		var pages []indexnow.Page
 		for _, p := range s.site.SitemapPaths() {

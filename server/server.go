@@ -26,6 +26,8 @@ import (
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/contentsync"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/db/contentdb"
+	"github.com/atlanta-restoration/site/editor"
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/reviews"
@@ -37,6 +39,7 @@ import (
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/dashboard"
+	"github.com/atlanta-restoration/site/web/editing"
 	"github.com/atlanta-restoration/site/web/estimate"
 	"github.com/atlanta-restoration/site/web/indexing"
 	"github.com/atlanta-restoration/site/web/insights"
@@ -76,8 +79,11 @@ type Server struct {
 	releaseEngine func()
 	echo          *echo.Echo
 
-	// site builds the public pages' data.
-	site *site.Site
+	// site builds the public pages' data; editor edits their content
+	// and notFound counts the 404s its monitor lists.
+	site     *site.Site
+	editor   *editor.Service
+	notFound *editor.NotFoundLog
 	// rooms are the HTTP rooms the routes lead to (install.go).
 	rooms
 	// settings are System Settings; reviews the trust section's reviews.
@@ -131,10 +137,22 @@ func New(o Options) (*Server, error) {
 	}
 	s.noteFirstAdmin(context.Background())
 
-	// The public site: settings and reviews feed every page.
+	// The public site: its content is the database's once the site runs
+	// (the embedded files seed an empty one, issue 22); settings, reviews
+	// and media feed every page.
+	s.editor = &editor.Service{Store: contentdb.New(o.Store), Audit: o.Store, Changed: s.contentChanged,
+		Paths: func() []string { return s.site.AllPaths() }, Log: o.Log}
+	s.notFound = &editor.NotFoundLog{Store: contentdb.New(o.Store)}
+	if _, err := s.editor.Seed(context.Background(), o.Content); err != nil {
+		return nil, fmt.Errorf("seed content: %w", err)
+	}
+	live, moved, err := s.loadContent(context.Background())
+	if err != nil {
+		return nil, err
+	}
 	s.settings = &settings.Service{Store: o.Store, Defaults: o.Config.Business, BaseURL: o.Config.BaseURL, Log: o.Log}
 	s.reviews = &reviews.Service{Client: reviews.NewClient(o.Config.Reviews), Store: o.Store, Owner: s.settings.Owner, Changed: s.Changed, Log: o.Log}
-	s.site = site.New(site.Options{BaseURL: o.Config.BaseURL, Content: o.Content, Settings: s.settings, Reviews: s.reviews, Media: o.Store, Log: o.Log})
+	s.site = site.New(site.Options{BaseURL: o.Config.BaseURL, Content: live, Redirects: moved, Settings: s.settings, Reviews: s.reviews, Media: o.Store, Log: o.Log})
 	if s.engine == nil {
 		e, err := ssr.NewEngine(ssr.EngineOptions{
 			Root: o.Config.SourceDir, Kinds: site.PageKinds(), FullKinds: site.FullHydrationKinds, PoolSize: o.Config.PoolSize,
@@ -146,7 +164,6 @@ func New(o Options) (*Server, error) {
 		s.engine = e
 	}
 	s.pageCC = pageCacheControl(o.Config.CDN.SMaxAge)
-	var err error
 	if s.pages, err = pages.New(pages.Options{Site: s.site, Engine: s.engine, StaticDir: filepath.Join(o.Config.SourceDir, "static"),
 		Settings: s.settings, Reviews: s.reviews, PageCC: s.pageCC, Dev: o.Config.Dev(), NoWarm: o.NoWarm, Log: o.Log}); err != nil {
 		return nil, err
@@ -175,6 +192,7 @@ func New(o Options) (*Server, error) {
 	s.uploads = uploads.New(uploads.Handler{Store: o.Store, Files: files, MaxUpload: o.Config.Admin.MaxUpload,
 		TempDir: filepath.Join(o.Config.DataDir, "tmp"), Changed: s.Changed, NotFound: site.ErrNotFound, Log: o.Log})
 	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Changed: s.Changed, Log: o.Log}
+	s.editing = editing.New(editing.Handler{Editor: s.editor, Render: s.pages.Preview, BaseURL: o.Config.BaseURL, Log: o.Log})
 	// The HTTP edge.
 	s.accessLog = o.Config.AccessLog
 	if s.bodyLimit, err = gbytes.Parse(o.Config.BodyLimit); err != nil {
@@ -194,7 +212,7 @@ func New(o Options) (*Server, error) {
 	if s.store.Dialect() == "postgres" {
 		dsn = o.Config.DatabaseURL
 	}
-	s.sync = contentsync.New(s.store, dsn, s.pages.RefreshLocal, o.Log)
+	s.sync = contentsync.New(s.store, dsn, s.applyRemote, o.Log)
 	s.purge = cdnpurge.New(o.Config.CDN.PurgeURL, o.Config.CDN.PurgeToken, o.Log)
 	if err := s.sync.Init(context.Background()); err != nil {
 		return nil, err
@@ -244,6 +262,50 @@ func (s *Server) Changed(reason string) {
 	if s.purge != nil {
 		go s.purgeChanged(before, reason, version)
 	}
+}
+
+// loadContent reads the live content and the owner's redirects from the
+// database.
+func (s *Server) loadContent(ctx context.Context) (*content.Site, map[string]string, error) {
+	c, err := s.editor.Load(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	moved, err := s.editor.RedirectMap(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("redirects: %w", err)
+	}
+	return c, moved, nil
+}
+
+// reloadContent makes the database's live content current on this
+// instance: the pages, the search index and analytics' served pages. On a
+// failed read the site keeps serving what it has.
+func (s *Server) reloadContent(reason string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, moved, err := s.loadContent(ctx)
+	if err != nil {
+		s.log.Error("content not reloaded; the site keeps serving the version it has", "reason", reason, "err", err)
+		return false
+	}
+	s.site.Set(c, moved)
+	s.insights.Refresh()
+	return true
+}
+
+// contentChanged follows a publish or a redirect change made here: the
+// new content, then the pages it changed, here and on the other instances.
+func (s *Server) contentChanged(reason string) {
+	s.reloadContent(reason)
+	s.Changed(reason)
+}
+
+// applyRemote follows another instance's change (the content version
+// moved): its content and redirects, then the pages that changed.
+func (s *Server) applyRemote(reason string) {
+	s.reloadContent(reason)
+	s.pages.RefreshLocal(reason)
 }
 
 // pageCacheControl is what cached public pages send: browsers revalidate

@@ -109,6 +109,12 @@ func (s *Site) Set(c *content.Site, redirects map[string]string) {
 // Snapshot is the site fixed at the current content.
 func (s *Site) Snapshot() *Site { return &Site{shared: s.shared, fixed: s.state()} }
 
+// With is the site as it would be with content c (a draft's preview):
+// the current redirects, nothing shared with the live pages' snapshots.
+func (s *Site) With(c *content.Site) *Site {
+	return &Site{shared: s.shared, fixed: &state{content: c, moved: s.state().moved}}
+}
+
 // Abs makes an absolute URL from a site path.
 func (s *Site) Abs(path string) string {
 	if path == "" {

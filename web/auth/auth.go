@@ -42,33 +42,41 @@ const (
 	LeadsStatus   Capability = "leads.status"   // change a lead's status
 	LeadsFull     Capability = "leads.full"     // details, full data, export
 	UsersManage   Capability = "users.manage"   // accounts and the audit log
+	ContentEdit   Capability = "content.edit"   // edit, publish and redirect the site's content (issue 22)
 )
 
-// Roles: RolePIN is the PIN gate's; accounts are admin or staff.
+// Roles: RolePIN is the PIN gate's; accounts are admin, staff or editor.
 const (
-	RolePIN   = "pin"
-	RoleAdmin = "admin"
-	RoleStaff = "staff"
+	RolePIN    = "pin"
+	RoleAdmin  = "admin"
+	RoleStaff  = "staff"
+	RoleEditor = "editor"
 )
 
-// roleCaps is the one place that says what each role may do.
+// roleCaps is the one place that says what each role may do. Editing
+// content is an account's: a publish names who made it, which the shared
+// PIN cannot (ADR 035). An editor edits content and photos and sees no
+// lead.
 var roleCaps = map[string][]Capability{
-	RolePIN:   {Tools, MediaWrite, SettingsWrite, SessionsAll},
-	RoleStaff: {LeadsRead, LeadsStatus, MediaWrite},
-	RoleAdmin: {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, UsersManage},
+	RolePIN:    {Tools, MediaWrite, SettingsWrite, SessionsAll},
+	RoleStaff:  {LeadsRead, LeadsStatus, MediaWrite},
+	RoleEditor: {ContentEdit, MediaWrite},
+	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, UsersManage, ContentEdit},
 }
 
 // Capabilities lists what role may do.
 func Capabilities(role string) []Capability { return slices.Clone(roleCaps[role]) }
 
 // RoleOf is spec 6's resolution of an account's roles: admin wins, then
-// staff, else none.
+// staff, then editor, else none.
 func RoleOf(roles []string) string {
 	switch {
 	case slices.Contains(roles, RoleAdmin):
 		return RoleAdmin
 	case slices.Contains(roles, RoleStaff):
 		return RoleStaff
+	case slices.Contains(roles, RoleEditor):
+		return RoleEditor
 	}
 	return ""
 }

@@ -25,6 +25,7 @@ const (
 	titleAccessDenied = "Access Denied"
 	msgAdminOnlyUsers = "Only admins can manage accounts and read the audit log."
 	msgToolsNeedPIN   = "Sign in with an admin account, or enter the PIN, to use this tool."
+	msgContentAccount = "Sign in with an admin or editor account to edit the site's content."
 )
 
 // denial is the answer to a live session that lacks a capability: spec
@@ -42,6 +43,8 @@ func denial(p Principal, c Capability) *httperr.Error {
 		return httperr.Titled(http.StatusForbidden, titleAccessDenied, msgAdminOnlyUsers)
 	case Tools, SettingsWrite, SessionsAll:
 		return httperr.New(http.StatusForbidden, msgToolsNeedPIN)
+	case ContentEdit:
+		return httperr.New(http.StatusForbidden, msgContentAccount)
 	}
 	return httperr.New(http.StatusForbidden, msgRoleCannot)
 }

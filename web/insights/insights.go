@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -61,8 +62,8 @@ type Handler struct {
 	c       *analytics.Collector
 	limit   *guard.Limiter
 	budget  *analytics.Budget
-	intake  *analytics.Intake
-	places  *analytics.Places
+	pages   *site.Site
+	now     atomic.Pointer[served]
 	site    *url.URL
 	log     *slog.Logger
 	runOnce sync.Once
@@ -70,10 +71,15 @@ type Handler struct {
 	done    chan struct{}
 }
 
-// New builds the collector over the site's served pages (content is
-// loaded once at start, so the set is fixed).
+// served are the site's pages and places as the current content has them.
+type served struct {
+	intake *analytics.Intake
+	places *analytics.Places
+}
+
+// New builds the collector over the site's served pages; Refresh follows
+// a content change.
 func New(o Options) *Handler {
-	places := Places(o.Site)
 	budget := analytics.NewBudget()
 	budget.OnFull = func(network string, private bool) {
 		if private {
@@ -86,8 +92,17 @@ func New(o Options) *Handler {
 	if err != nil {
 		u = &url.URL{}
 	}
-	return &Handler{store: o.Store, c: analytics.NewCollector(o.Store, o.Log), limit: guard.NewLimiter(CollectPerIP, time.Minute), budget: budget,
-		intake: &analytics.Intake{Pages: o.Site.ServedPages(), Places: places, SiteHost: u.Hostname()}, places: places, site: u, log: o.Log, done: make(chan struct{})}
+	h := &Handler{store: o.Store, c: analytics.NewCollector(o.Store, o.Log), limit: guard.NewLimiter(CollectPerIP, time.Minute), budget: budget,
+		pages: o.Site, site: u, log: o.Log, done: make(chan struct{})}
+	h.Refresh()
+	return h
+}
+
+// Refresh reads the pages the site serves and the places of its area
+// again (a page published, a city added or retired).
+func (h *Handler) Refresh() {
+	places := Places(h.pages)
+	h.now.Store(&served{intake: &analytics.Intake{Pages: h.pages.ServedPages(), Places: places, SiteHost: h.site.Hostname()}, places: places})
 }
 
 // Places are the service area's cities, for the Geography table: a city
@@ -158,7 +173,7 @@ func (h *Handler) Collect(c echo.Context) error {
 		return nothing()
 	}
 	now := time.Now()
-	e, ok := h.intake.Event(b, now)
+	e, ok := h.now.Load().intake.Event(b, now)
 	if !ok {
 		return nothing()
 	}
@@ -198,16 +213,17 @@ func (h *Handler) RecordLead(c echo.Context) {
 	req := c.Request()
 	// The page the form was sent from, when it is one the site serves
 	// (the Referer is the client's to write).
+	cur := h.now.Load()
 	path := "/estimate"
 	if u, err := url.Parse(req.Referer()); err == nil && u.Host == h.site.Host {
 		if p, ok := analytics.BeaconPath(u.Path); ok {
-			if _, served := h.intake.Pages[p]; served {
+			if _, served := cur.intake.Pages[p]; served {
 				path = p
 			}
 		}
 	}
 	now := time.Now()
-	e := db.Event{At: now.UTC(), Day: analytics.Day(now), Kind: db.EventLead, Path: path, Area: h.places.OfCity(c.FormValue("city"))}
+	e := db.Event{At: now.UTC(), Day: analytics.Day(now), Kind: db.EventLead, Path: path, Area: cur.places.OfCity(c.FormValue("city"))}
 	if tracked(req) {
 		if salt, err := h.c.Salt(req.Context(), e.Day); err == nil {
 			e.Visitor = analytics.Visitor(salt, c.RealIP(), req.UserAgent(), e.Day)
@@ -275,7 +291,7 @@ func (h *Handler) Report(c echo.Context) error {
 		}
 		days = n
 	}
-	r, err := analytics.BuildReport(ctx, h.store, h.places, time.Now(), days)
+	r, err := analytics.BuildReport(ctx, h.store, h.now.Load().places, time.Now(), days)
 	if err != nil {
 		return httperr.Unavailable("Analytics could not be loaded.", err)
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/site"
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/web/estimate"
@@ -202,6 +203,22 @@ func (h *Handler) docOptions() ssr.DocumentOptions {
 // RenderDoc renders a page's document, neither cached nor compressed.
 func (h *Handler) RenderDoc(ctx context.Context, kind, path string, pg site.Page) ([]byte, error) {
 	return h.engine.Render(ctx, kind, h.site.Props(ctx, path, pg), h.docOptions())
+}
+
+// Preview renders path as it would be with content c: a draft's real
+// render in the real layout, noindex, never cached.
+func (h *Handler) Preview(ctx context.Context, c *content.Site, path string) ([]byte, error) {
+	v := h.site.With(c)
+	r, pg, err := v.Load(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	pg.Head.NoIndex = true
+	data, err := ssr.MarshalProps(v.Props(ctx, path, pg))
+	if err != nil {
+		return nil, err
+	}
+	return h.engine.RenderJSON(ctx, r.Page, data, h.docOptions())
 }
 
 // RenderEstimate renders the estimate page with the form's state: the
