@@ -38,6 +38,16 @@ type SEO struct {
 	Keywords        []string `json:"keywords"`
 }
 
+// Image is a photo from the media library shown as a page's hero or a
+// post's cover (issue 22): the media item's id, the alt text the page
+// gives it (required: it says what the photo shows) and an optional
+// caption.
+type Image struct {
+	Media   string `json:"media"`
+	Alt     string `json:"alt"`
+	Caption string `json:"caption,omitempty"`
+}
+
 // Service is one service record (spec 3).
 type Service struct {
 	ID               string   `json:"id"`
@@ -49,8 +59,9 @@ type Service struct {
 	Icon             string   `json:"icon"`
 	Features         []string `json:"features"`
 	SEO
-	Body []string `json:"body"`
-	FAQs []FAQ    `json:"faqs"`
+	Body  []string `json:"body"`
+	FAQs  []FAQ    `json:"faqs"`
+	Image *Image   `json:"image,omitempty"`
 }
 
 // CountyProfile is the extra data of the seven fixed county pages.
@@ -71,6 +82,7 @@ type County struct {
 	Intro string `json:"intro"`
 	SEO
 	Profile *CountyProfile `json:"profile,omitempty"`
+	Image   *Image         `json:"image,omitempty"`
 }
 
 // City is one city record (spec 3).
@@ -84,6 +96,7 @@ type City struct {
 	Services    []string `json:"services,omitempty"`
 	Nearby      []string `json:"nearby"`
 	SEO
+	Image *Image `json:"image,omitempty"`
 }
 
 // CityProfile is one of the four fixed city pages.
@@ -98,6 +111,7 @@ type CityProfile struct {
 	SEO
 	Reasons []Reason `json:"reasons"`
 	FAQs    []FAQ    `json:"faqs"`
+	Image   *Image   `json:"image,omitempty"`
 }
 
 // Category is a blog category.
@@ -117,7 +131,8 @@ type Article struct {
 	PublishDate string `json:"publishDate"`
 	ReadTime    int    `json:"readTime"`
 	SEO
-	Featured bool `json:"featured"`
+	Featured bool   `json:"featured"`
+	Image    *Image `json:"image,omitempty"`
 }
 
 // InfoPage is a plain content page (about, privacy, terms).
@@ -139,6 +154,8 @@ type Home struct {
 	ServicesLead  string `json:"servicesLead"`
 	ProvideTitle  string `json:"provideTitle"`
 	WhyText       string `json:"whyText"`
+	// Image is the hero's photo (none: the hero is the blue gradient).
+	Image *Image `json:"image,omitempty"`
 }
 
 // DefaultHome are the home page's texts as the spec writes them.
@@ -461,8 +478,40 @@ func (s *Site) Check() []Problem {
 		c.need(strings.TrimSpace(p.Content) != "", KindPage, slug, "content", true, "is empty")
 		c.seo(KindPage, slug, p.SEO)
 	}
+	s.checkImages(c)
 	s.checkUnique(c)
 	return c.out
+}
+
+// checkImages requires what a hero or cover photo needs: which photo, and
+// alt text saying what it shows (the media library's own check that the
+// photo exists is the editor's).
+func (s *Site) checkImages(c *checker) {
+	check := func(kind, slug string, im *Image) {
+		if im == nil {
+			return
+		}
+		c.need(strings.TrimSpace(im.Media) != "", kind, slug, "image.media", true, "choose a photo, or remove the image")
+		c.need(strings.TrimSpace(im.Alt) != "", kind, slug, "image.alt", true, "is required: say what the photo shows")
+		c.need(len([]rune(im.Alt)) <= 200, kind, slug, "image.alt", false, "is %d characters; keep it under 200", len([]rune(im.Alt)))
+		c.need(len([]rune(im.Caption)) <= 300, kind, slug, "image.caption", false, "is %d characters; keep it under 300", len([]rune(im.Caption)))
+	}
+	for _, sv := range s.Services {
+		check(KindService, sv.Slug, sv.Image)
+	}
+	for _, co := range s.Counties {
+		check(KindCounty, co.Slug, co.Image)
+	}
+	for _, ci := range s.Cities {
+		check(KindCity, ci.County+"/"+ci.Slug, ci.Image)
+	}
+	for _, k := range sortedKeys(s.CityProfiles) {
+		check(KindCityProfile, k, s.CityProfiles[k].Image)
+	}
+	for _, a := range s.Articles {
+		check(KindArticle, a.Slug, a.Image)
+	}
+	check(KindHome, KindHome, s.Home.Image)
 }
 
 // checkUnique flags every seoTitle and metaDescription that another record
