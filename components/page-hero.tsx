@@ -1,14 +1,31 @@
 import type { ReactNode } from "react";
 import { CallButton } from "./emergency";
-import type { Site } from "./types";
+import type { HeroImage, Site } from "./types";
+
+/** HeroPhoto is a hero's photo behind its text (issue 22): the page's LCP
+ * candidate, so it loads eagerly at high priority, the smallest variant a
+ * screen needs from srcset, its width and height holding its place. A
+ * dark overlay keeps the white text readable on any photo. The caption,
+ * when there is one, sits in the hero's corner. */
+export function HeroPhoto({ photo }: { photo: HeroImage | null | undefined }) {
+  if (!photo) return null;
+  return (
+    <>
+      <img className="hero-photo" src={photo.src} srcSet={photo.srcset || undefined} sizes="100vw" width={photo.width} height={photo.height}
+        alt={photo.alt} fetchPriority="high" decoding="async" />
+      {photo.caption && <p className="hero-photo__caption">{photo.caption}</p>}
+    </>
+  );
+}
 
 /** PageHero is the top of every inner page: the page's only H1, a lead
- * paragraph and optional call and estimate buttons. */
-export function PageHero({ title, lead, site, badge, call = true, estimateHref = "/contact", children }: {
-  title: string; lead?: string; site: Site; badge?: string; call?: boolean; estimateHref?: string | null; children?: ReactNode;
+ * paragraph, optional call and estimate buttons, and an optional photo. */
+export function PageHero({ title, lead, site, badge, call = true, estimateHref = "/contact", photo, children }: {
+  title: string; lead?: string; site: Site; badge?: string; call?: boolean; estimateHref?: string | null; photo?: HeroImage | null; children?: ReactNode;
 }) {
   return (
-    <section className="page-hero" aria-labelledby="page-title">
+    <section className={photo ? "page-hero page-hero--photo" : "page-hero"} aria-labelledby="page-title">
+      <HeroPhoto photo={photo} />
       <div className="container">
         {badge && <p className="hero__badge">{badge}</p>}
         <h1 id="page-title" className="page-hero__title">{title}</h1>

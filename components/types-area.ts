@@ -1,5 +1,5 @@
 // Props of the area pages (site/areas.go fills them).
-import type { FAQItem } from "./types";
+import type { FAQItem, HeroImage } from "./types";
 
 export interface AreaLink { name: string; href: string }
 
@@ -46,6 +46,7 @@ export interface CountyData {
   services: AreaService[];
   /** only for the seven fixed county pages */
   profile: CountyProfileView | null;
+  hero: HeroImage | null;
 }
 
 export interface CityData {
@@ -60,6 +61,7 @@ export interface CityData {
   reasons: Reason[];
   nearby: AreaLink[];
   faqs: FAQItem[];
+  hero: HeroImage | null;
 }
 
 export interface CityProfileData {
@@ -74,4 +76,5 @@ export interface CityProfileData {
   services: AreaService[];
   reasons: Reason[];
   faqs: FAQItem[];
+  hero: HeroImage | null;
 }

@@ -1,5 +1,5 @@
 // Props shapes of the blog pages (site/blog.go).
-import type { ArticleCard, Category, RelatedData } from "./types";
+import type { ArticleCard, Category, RelatedData, HeroImage } from "./types";
 
 export interface BlogIndexData {
   categories: Category[];
@@ -20,4 +20,5 @@ export interface BlogPostData {
   /** latest other articles, only when the category has no other article */
   more: ArticleCard[];
   relatedLinks: RelatedData;
+  cover: HeroImage | null;
 }

@@ -1,5 +1,5 @@
 // Props shapes of the service pages (site/services.go).
-import type { FAQItem, RelatedData, ServiceCard } from "./types";
+import type { FAQItem, RelatedData, ServiceCard, HeroImage } from "./types";
 
 /** ServicesData is the /services listing's data. */
 export interface ServicesData {
@@ -23,6 +23,7 @@ export interface ServiceData {
   /** the first three other primary services */
   relatedServices: ServiceCard[];
   related: RelatedData;
+  hero: HeroImage | null;
 }
 
 export interface WaterArea { name: string; href: string }

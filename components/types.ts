@@ -149,7 +149,30 @@ export interface ArticleCard {
   readTime: number;
 }
 
+/** HeroImage is a page's hero or a post's cover photo (site/images.go):
+ * the page's LCP candidate, loaded eagerly at high priority. */
+export interface HeroImage {
+  src: string;
+  srcset: string;
+  width: number;
+  height: number;
+  alt: string;
+  caption: string;
+}
+
+/** HomeTexts are the home page's editable texts (content/home.json). */
+export interface HomeTexts {
+  heroLead: string;
+  banner: string;
+  servicesTitle: string;
+  servicesLead: string;
+  provideTitle: string;
+  whyText: string;
+}
+
 export interface HomeData {
+  texts: HomeTexts;
+  hero: HeroImage | null;
   heroCity: string;
   heroCounty: string;
   services: ServiceCard[];

@@ -76,6 +76,9 @@ type Service struct {
 	// Paths are the public paths the current site serves (the route
 	// table): a redirect may not shadow one.
 	Paths func() []string
+	// Photo reports whether a media item is a photo of the library (a
+	// hero or cover must be one).
+	Photo func(ctx context.Context, id string) (bool, error)
 	Log   *slog.Logger
 	// Now is the clock (tests move it).
 	Now func() time.Time
@@ -222,7 +225,26 @@ func (s *Service) Problems(ctx context.Context, it contentdb.Item) ([]content.Pr
 			out = append(out, p)
 		}
 	}
-	return out, nil
+	return append(out, s.photoProblems(ctx, it)...), nil
+}
+
+// photoProblems checks that a working copy's photo is one of the media
+// library's photos.
+func (s *Service) photoProblems(ctx context.Context, it contentdb.Item) []content.Problem {
+	var d struct {
+		Image *content.Image `json:"image"`
+	}
+	if json.Unmarshal([]byte(it.Draft), &d) != nil || d.Image == nil || d.Image.Media == "" || s.Photo == nil {
+		return nil
+	}
+	ok, err := s.Photo(ctx, d.Image.Media)
+	if err != nil {
+		return []content.Problem{{Kind: it.Kind, Slug: it.Slug, Field: "image.media", Message: "the media library could not be read; try again", Hard: true}}
+	}
+	if !ok {
+		return []content.Problem{{Kind: it.Kind, Slug: it.Slug, Field: "image.media", Message: "is not a photo of the media library (it may have been deleted)", Hard: true}}
+	}
+	return nil
 }
 
 // Creatable reports whether items of a kind can be added, taken down and

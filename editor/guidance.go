@@ -61,6 +61,7 @@ func (s *Service) Guidance(ctx context.Context, it contentdb.Item, render Render
 			g.Problems = append(g.Problems, p)
 		}
 	}
+	g.Problems = append(g.Problems, s.photoProblems(ctx, it)...)
 	if len(content.HardProblems(g.Problems)) > 0 {
 		g.RenderError = "The page is shown once the problems marked are fixed."
 		return g, nil

@@ -23,7 +23,7 @@ export default function BlogPost(props: PageProps<BlogPostData>) {
   const toc = headings(a.content);
   return (
     <Layout props={props}>
-      <PageHero site={site} title={a.title} lead={a.excerpt} badge={a.categoryName} call={false} estimateHref={null}>
+      <PageHero site={site} title={a.title} lead={a.excerpt} badge={a.categoryName} call={false} estimateHref={null} photo={data.cover}>
         <p className="post-meta">
           <span className="post-meta__item"><Icon name="calendar" size={16} /> <time dateTime={a.publishDate}>{formatDate(a.publishDate)}</time></span>
           <span className="post-meta__item"><Icon name="clock" size={16} /> {a.readTime} min read</span>

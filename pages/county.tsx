@@ -88,6 +88,7 @@ export default function County(props: PageProps<CountyData>) {
     <Layout props={props}>
       <PageHero
         site={site}
+        photo={data.hero}
         badge={`Serving ${data.name} County, Georgia`}
         title={`Water, Fire & Storm Damage Restoration in ${data.name} County`}
         lead={data.intro}

@@ -9,14 +9,14 @@ import { FAQ } from "../components/faq";
 import { RelatedGrid } from "../components/related-links";
 import { Icon } from "../components/icons";
 import { callUs, em } from "../components/emergency";
-import type { HomeData, PageProps, Site, FAQItem, ServiceCard } from "../components/types";
+import type { HomeData, HomeTexts, PageProps, Site, FAQItem, ServiceCard } from "../components/types";
 
-function ServiceDescriptions({ site, services, faqs }: { site: Site; services: ServiceCard[]; faqs: FAQItem[] }) {
+function ServiceDescriptions({ site, services, faqs, texts }: { site: Site; services: ServiceCard[]; faqs: FAQItem[]; texts: HomeTexts }) {
   return (
     <section className="section" aria-labelledby="provide-title">
       <div className="container two-col">
         <div>
-          <h2 id="provide-title" className="section__title section__title--left">Services We Provide</h2>
+          <h2 id="provide-title" className="section__title section__title--left">{texts.provideTitle}</h2>
           <ul className="provide-list">
             {services.map((s) => (
               <li key={s.slug}>
@@ -29,7 +29,7 @@ function ServiceDescriptions({ site, services, faqs }: { site: Site; services: S
         <div>
           <div className="card card--accent">
             <h3 className="card__title">Why {site.city} Chooses Us</h3>
-            <p>Our office is right here in {site.city}, so {site.county} County homeowners get a crew that knows local housing, local storms and local insurance adjusters. We handle the emergency mitigation and the full rebuild with one licensed team, and we bill your insurance directly.</p>
+            <p>{texts.whyText}</p>
             <ul className="checklist">
               <li><Icon name="check" size={16} />{em(site, "Local crews on call 24/7", `Local crews · ${callUs(site)}`)}</li>
               <li><Icon name="check" size={16} />Mitigation and rebuild under one licence</li>
@@ -64,15 +64,14 @@ export default function Home(props: PageProps<HomeData>) {
   const { site, data } = props;
   return (
     <Layout props={props}>
-      <Hero site={site} city={data.heroCity} county={data.heroCounty} />
-      <div className="banner"><p className="container">Professional Restoration and Construction Services in Atlanta</p></div>
-      <ServicesGrid id="services" services={data.services} title="Our Restoration & Construction Services"
-        lead="From the first call to the final coat of paint: emergency mitigation, insurance documentation and complete rebuilds." />
+      <Hero site={site} city={data.heroCity} county={data.heroCounty} lead={data.texts.heroLead} photo={data.hero} />
+      <div className="banner"><p className="container">{data.texts.banner}</p></div>
+      <ServicesGrid id="services" services={data.services} title={data.texts.servicesTitle} lead={data.texts.servicesLead} />
       <GalleryBlock gallery={data.gallery} />
       <TrustSection site={site} reviews={data.reviews} trust={data.trust} />
       <QuoteSection site={site} height={900} />
       <BlogTeaser categories={data.categories} featured={data.featured} latest={data.latest} />
-      <ServiceDescriptions site={site} services={data.services} faqs={data.descriptionFaqs} />
+      <ServiceDescriptions site={site} services={data.services} faqs={data.descriptionFaqs} texts={data.texts} />
       <FAQ title="Frequently Asked Questions" faqs={data.faqs} schemaId="home-faq" site={site} />
       <RelatedGrid current="/" site={site} />
     </Layout>

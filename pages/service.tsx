@@ -61,7 +61,7 @@ export default function Service(props: PageProps<ServiceData>) {
   return (
     <Layout props={props}>
       <div className="svc-page">
-        <PageHero site={site} badge={s.primary ? em(site, "24/7 service across metro Atlanta", "Serving metro Atlanta") : "Also available across metro Atlanta"} title={s.title} lead={s.description} />
+        <PageHero site={site} badge={s.primary ? em(site, "24/7 service across metro Atlanta", "Serving metro Atlanta") : "Also available across metro Atlanta"} title={s.title} lead={s.description} photo={data.hero} />
 
         <section className="section" aria-labelledby="svc-what-title">
           <div className="container svc-layout">

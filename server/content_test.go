@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/net/html"
+
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/web/editing"
 )
@@ -267,5 +269,89 @@ func TestContentRoles(t *testing.T) {
 	}
 	if r := jsonReq(t, h, "GET", "/api/admin/content?kind=article", tok, nil); r.StatusCode != 200 || !strings.Contains(r.Body, `"creatable":true`) {
 		t.Errorf("an editor's content list: %d %s", r.StatusCode, r.Body)
+	}
+}
+
+// A service page gets a hero photo from the media library: the photo is
+// the page's only eager image, at high priority, with its size and
+// srcset, the alt text the editor gave it, and the page's og:image. A
+// photo that is deleted later leaves the gradient hero, not a broken
+// image. A photo that is not in the library cannot be published.
+func TestHeroPhoto(t *testing.T) {
+	_, h, tok := editorServer(t)
+	r := upload(t, h, tok, "Roof Repair Jobs", "roof.jpg", testJPEG(t, 1600, 900))
+	if r.StatusCode != http.StatusCreated {
+		t.Fatalf("upload: %d %s", r.StatusCode, r.Body)
+	}
+	var photo struct{ ID string }
+	json.Unmarshal([]byte(r.Body), &photo)
+	var l editing.ItemList
+	json.Unmarshal([]byte(jsonReq(t, h, "GET", "/api/admin/content?kind=service", tok, nil).Body), &l)
+	var id string
+	for _, it := range l.Items {
+		if it.Slug == "roof-repair" {
+			id = it.ID
+		}
+	}
+	it := decodeItem(t, jsonReq(t, h, "GET", "/api/admin/content/"+id, tok, nil))
+	var sv map[string]any
+	json.Unmarshal(it.Draft, &sv)
+	sv["image"] = map[string]string{"media": "no-such-photo", "alt": "A new roof"}
+	it = decodeItem(t, jsonReq(t, h, "PUT", "/api/admin/content/"+id, tok, map[string]any{"version": it.Version, "data": sv}))
+	if r := jsonReq(t, h, "POST", "/api/admin/content/"+id+"/publish", tok, map[string]any{"version": it.Version}); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, "image.media") {
+		t.Errorf("a photo not in the library: %d %s", r.StatusCode, r.Body)
+	}
+	sv["image"] = map[string]string{"media": photo.ID, "alt": ""}
+	it = decodeItem(t, jsonReq(t, h, "PUT", "/api/admin/content/"+id, tok, map[string]any{"version": it.Version, "data": sv}))
+	if r := jsonReq(t, h, "POST", "/api/admin/content/"+id+"/publish", tok, map[string]any{"version": it.Version}); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, "image.alt") {
+		t.Errorf("a photo without alt text: %d %s", r.StatusCode, r.Body)
+	}
+	sv["image"] = map[string]string{"media": photo.ID, "alt": "A crew replacing shingles on a Marietta home", "caption": "Marietta, 2026"}
+	it = decodeItem(t, jsonReq(t, h, "PUT", "/api/admin/content/"+id, tok, map[string]any{"version": it.Version, "data": sv}))
+	if r := jsonReq(t, h, "POST", "/api/admin/content/"+id+"/publish", tok, map[string]any{"version": it.Version}); r.StatusCode != 200 {
+		t.Fatalf("publish: %d %s", r.StatusCode, r.Body)
+	}
+	page := get(t, h, "/services/roof-repair")
+	imgs := find(page.Doc, tag("img"))
+	var hero *html.Node
+	eager := 0
+	for _, n := range imgs {
+		if attr(n, "loading") != "lazy" {
+			eager++
+		}
+		if strings.Contains(attr(n, "class"), "hero-photo") {
+			hero = n
+		}
+	}
+	if hero == nil {
+		t.Fatal("no hero photo")
+	}
+	if attr(hero, "alt") != "A crew replacing shingles on a Marietta home" || attr(hero, "width") != "1600" || attr(hero, "height") != "900" ||
+		!strings.Contains(attr(hero, "srcset"), "w, ") || attr(hero, "sizes") != "100vw" || !strings.EqualFold(attr(hero, "fetchpriority"), "high") {
+		t.Errorf("hero photo %v", hero.Attr)
+	}
+	if eager != 1 {
+		t.Errorf("%d images load eagerly, want only the hero", eager)
+	}
+	if !strings.Contains(text(bodyOf(page.Doc)), "Marietta, 2026") {
+		t.Error("caption missing")
+	}
+	og := ""
+	for _, m := range find(headOf(page.Doc), tag("meta")) {
+		if attr(m, "property") == "og:image" {
+			og = attr(m, "content")
+		}
+	}
+	if !strings.HasPrefix(og, testBase+"/media/") {
+		t.Errorf("og:image %q", og)
+	}
+	// The photo deleted: the page goes back to the gradient hero.
+	if r := jsonReq(t, h, "DELETE", "/api/admin/media/"+photo.ID, tok, nil); r.StatusCode != 200 {
+		t.Fatalf("delete photo: %d %s", r.StatusCode, r.Body)
+	}
+	for _, n := range find(get(t, h, "/services/roof-repair").Doc, tag("img")) {
+		if strings.Contains(attr(n, "class"), "hero-photo") {
+			t.Error("a deleted photo is still shown")
+		}
 	}
 }

@@ -9,6 +9,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -29,6 +30,7 @@ import (
 	"github.com/atlanta-restoration/site/db/contentdb"
 	"github.com/atlanta-restoration/site/editor"
 	"github.com/atlanta-restoration/site/guard"
+	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/reviews"
 	"github.com/atlanta-restoration/site/settings"
@@ -141,7 +143,7 @@ func New(o Options) (*Server, error) {
 	// (the embedded files seed an empty one, issue 22); settings, reviews
 	// and media feed every page.
 	s.editor = &editor.Service{Store: contentdb.New(o.Store), Audit: o.Store, Changed: s.contentChanged,
-		Paths: func() []string { return s.site.AllPaths() }, Log: o.Log}
+		Paths: func() []string { return s.site.AllPaths() }, Photo: s.isPhoto, Log: o.Log}
 	s.notFound = &editor.NotFoundLog{Store: contentdb.New(o.Store)}
 	if _, err := s.editor.Seed(context.Background(), o.Content); err != nil {
 		return nil, fmt.Errorf("seed content: %w", err)
@@ -262,6 +264,19 @@ func (s *Server) Changed(reason string) {
 	if s.purge != nil {
 		go s.purgeChanged(before, reason, version)
 	}
+}
+
+// isPhoto reports whether a media item is a stored photo (a hero or a
+// cover must be one).
+func (s *Server) isPhoto(ctx context.Context, id string) (bool, error) {
+	m, err := s.store.GetMedia(ctx, id)
+	if errors.Is(err, db.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return m.Kind != "video" && !media.IsVideoName(m.Name) && m.Width > 0, nil
 }
 
 // loadContent reads the live content and the owner's redirects from the

@@ -30,7 +30,7 @@ func areaRoutes() []Route {
 		rs = append(rs, Route{
 			Pattern: "/areas/" + key, Page: "city-profile", Priority: "high", ChangeFreq: "monthly",
 			InSitemap: true, Indexable: true,
-			Load: func(_ context.Context, s *Site, _ Params) (Page, error) { return loadCityProfile(s, key) },
+			Load: func(ctx context.Context, s *Site, _ Params) (Page, error) { return loadCityProfile(ctx, s, key) },
 		})
 	}
 	return append(rs,
@@ -143,6 +143,7 @@ type CountyData struct {
 	Cities   []CountyCityCard   `json:"cities"`
 	Services []AreaService      `json:"services"`
 	Profile  *CountyProfileView `json:"profile"`
+	Hero     *HeroImage         `json:"hero"`
 }
 
 // CityData is the generic city page.
@@ -158,6 +159,7 @@ type CityData struct {
 	Reasons     []content.Reason `json:"reasons"`
 	Nearby      []AreaLink       `json:"nearby"`
 	FAQs        []content.FAQ    `json:"faqs"`
+	Hero        *HeroImage       `json:"hero"`
 }
 
 // CityProfileData is one of the four fixed city pages.
@@ -173,6 +175,7 @@ type CityProfileData struct {
 	Services      []AreaService    `json:"services"`
 	Reasons       []content.Reason `json:"reasons"`
 	FAQs          []content.FAQ    `json:"faqs"`
+	Hero          *HeroImage       `json:"hero"`
 }
 
 // ---- services shown on area pages ----
@@ -319,7 +322,7 @@ func loadCounty(ctx context.Context, s *Site, p Params) (Page, error) {
 		}
 	}
 	path := "/service-areas/" + co.Slug
-	d := CountyData{Slug: co.Slug, Name: co.Name, Intro: co.Intro, Cities: []CountyCityCard{}, Services: s.countyServices()}
+	d := CountyData{Slug: co.Slug, Name: co.Name, Intro: co.Intro, Cities: []CountyCityCard{}, Services: s.countyServices(), Hero: s.heroImage(ctx, co.Image)}
 	for _, ci := range cities {
 		d.Cities = append(d.Cities, CountyCityCard{Name: ci.City, Href: CityPath(co.Slug, ci.Slug), Text: firstSentence(ci.Intro)})
 	}
@@ -336,6 +339,7 @@ func loadCounty(ctx context.Context, s *Site, p Params) (Page, error) {
 			Title: co.SEOTitle, Description: co.MetaDescription, Keywords: co.Keywords, Path: path,
 			Crumbs: []Crumb{{"Service Areas", "/service-areas"}, {co.Name + " County", path}},
 			Extra:  []map[string]any{s.areaServiceLD(co.Name+" County restoration services", path, map[string]any{"@type": "AdministrativeArea", "name": co.Name + " County, Georgia"})},
+			Image:  s.ogImage(d.Hero),
 		},
 	}, nil
 }
@@ -406,7 +410,7 @@ func loadCity(ctx context.Context, s *Site, p Params) (Page, error) {
 		Heading: "Water Damage Restoration in " + ci.City + ", GA",
 		Intro:   ci.Intro, Description: ci.Description,
 		Services: s.cityServices(ci), Reasons: cityReasons(ci.City, co.Name),
-		Nearby: s.nearby(ci), FAQs: nil,
+		Nearby: s.nearby(ci), FAQs: nil, Hero: s.heroImage(ctx, ci.Image),
 	}
 	d.FAQs = s.cityFAQs(ctx, ci, co, d.Nearby)
 	return Page{
@@ -415,6 +419,7 @@ func loadCity(ctx context.Context, s *Site, p Params) (Page, error) {
 			Title: ci.SEOTitle, Description: ci.MetaDescription, Keywords: ci.Keywords, Path: path,
 			Crumbs: []Crumb{{"Service Areas", "/service-areas"}, {co.Name + " County", "/service-areas/" + co.Slug}, {ci.City, path}},
 			Extra:  []map[string]any{s.areaServiceLD("Water damage restoration in "+ci.City+", GA", path, map[string]any{"@type": "City", "name": ci.City + ", Georgia"})},
+			Image:  s.ogImage(d.Hero),
 		},
 	}, nil
 }
@@ -493,7 +498,7 @@ func (s *Site) cityFAQs(ctx context.Context, ci *content.City, co *content.Count
 // ---- fixed city pages ----
 
 // loadCityProfile serves one of the four fixed city pages.
-func loadCityProfile(s *Site, key string) (Page, error) {
+func loadCityProfile(ctx context.Context, s *Site, key string) (Page, error) {
 	pr, ok := s.content().CityProfiles[key]
 	if !ok {
 		return Page{}, &NotFoundError{Title: "City not found", LinkHref: "/service-areas", LinkText: "Back to Service Areas"}
@@ -508,7 +513,7 @@ func loadCityProfile(s *Site, key string) (Page, error) {
 		City: pr.CityName, County: countyName, CountySlug: countySlug,
 		Heading: "Water, Fire & Storm Damage Restoration in " + pr.CityName + ", GA",
 		Intro:   pr.Intro, ZipCodes: orEmpty(pr.ZipCodes), Landmarks: orEmpty(pr.Landmarks), Neighborhoods: orEmpty(pr.Neighborhoods),
-		Services: s.fourServices(), Reasons: pr.Reasons, FAQs: pr.FAQs,
+		Services: s.fourServices(), Reasons: pr.Reasons, FAQs: pr.FAQs, Hero: s.heroImage(ctx, pr.Image),
 	}
 	return Page{
 		Data: d,
@@ -516,6 +521,7 @@ func loadCityProfile(s *Site, key string) (Page, error) {
 			Title: pr.SEOTitle, Description: pr.MetaDescription, Keywords: pr.Keywords, Path: path,
 			Crumbs: []Crumb{{"Service Areas", "/service-areas"}, {countyName + " County", "/service-areas/" + countySlug}, {pr.CityName, path}},
 			Extra:  []map[string]any{s.areaServiceLD("Water, fire and storm damage restoration in "+pr.CityName+", GA", path, map[string]any{"@type": "City", "name": pr.CityName + ", Georgia"})},
+			Image:  s.ogImage(d.Hero),
 		},
 	}, nil
 }

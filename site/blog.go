@@ -87,6 +87,8 @@ type BlogPostData struct {
 	// other article so the reader is never left at a dead end.
 	More         []ArticleCard `json:"more"`
 	RelatedLinks RelatedData   `json:"relatedLinks"`
+	// Cover is the post's photo (nil: none).
+	Cover *HeroImage `json:"cover"`
 }
 
 func loadBlogPost(ctx context.Context, s *Site, p Params) (Page, error) {
@@ -111,7 +113,8 @@ func loadBlogPost(ctx context.Context, s *Site, p Params) (Page, error) {
 		}
 	}
 	card := s.articleCards([]content.Article{*a})[0]
-	data := BlogPostData{Article: ArticleView{ArticleCard: card, Content: a.Content}, Related: s.articleCards(same), More: []ArticleCard{}, RelatedLinks: s.related("")}
+	data := BlogPostData{Article: ArticleView{ArticleCard: card, Content: a.Content}, Related: s.articleCards(same), More: []ArticleCard{}, RelatedLinks: s.related(""),
+		Cover: s.heroImage(ctx, a.Image)}
 	if len(same) == 0 {
 		data.More = s.articleCards(others)
 	}
@@ -124,7 +127,7 @@ func loadBlogPost(ctx context.Context, s *Site, p Params) (Page, error) {
 		"author":           map[string]any{"@type": "Organization", "name": b.Name, "url": s.Abs("/about")},
 		"publisher":        map[string]any{"@id": s.Abs("/#organization")},
 		"mainEntityOfPage": map[string]any{"@type": "WebPage", "@id": s.Abs(path)},
-		"image":            s.Abs("/og-image.png"),
+		"image":            orDefault(s.ogImage(data.Cover), s.Abs("/og-image.png")),
 		"articleSection":   card.CategoryName,
 		"inLanguage":       "en-US",
 	}
@@ -137,6 +140,7 @@ func loadBlogPost(ctx context.Context, s *Site, p Params) (Page, error) {
 			Title: a.SEOTitle, Description: a.MetaDescription, Keywords: a.Keywords, Path: path, OGType: "article",
 			Crumbs: []Crumb{{"Blog", "/blog"}, {a.Title, path}},
 			Extra:  []map[string]any{article},
+			Image:  s.ogImage(data.Cover),
 		},
 	}, nil
 }

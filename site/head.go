@@ -45,6 +45,8 @@ type HeadSpec struct {
 	OGType      string
 	Crumbs      []Crumb // without Home; empty on the home page
 	Extra       []map[string]any
+	// Image is the page's Open Graph image ("" for the site's).
+	Image string
 }
 
 // Douglasville office coordinates for the geo tags and structured data.
@@ -82,7 +84,7 @@ func (s *Site) head(b config.Business, av settings.Availability, rating reviews.
 		Canonical:   s.Abs(h.Path),
 		Robots:      robots,
 		OGType:      og,
-		Image:       s.Abs("/og-image.png"),
+		Image:       orDefault(h.Image, s.Abs("/og-image.png")),
 		JSONLD:      []string{js},
 		Geo: Geo{
 			Region:    "US-GA",
@@ -205,4 +207,11 @@ func nonEmpty(v ...string) []string {
 func jsonLD(v any) (string, error) {
 	b, err := ssr.MarshalProps(v)
 	return string(b), err
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
 }

@@ -2,7 +2,9 @@ package site
 
 import (
 	"context"
+	"strings"
 
+	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/reviews"
@@ -22,6 +24,10 @@ type HomeData struct {
 	FAQs            any            `json:"faqs"`
 	DescriptionFAQs any            `json:"descriptionFaqs"`
 	Related         RelatedData    `json:"related"`
+	// Texts are the home page's editable texts, {city} and {county}
+	// filled in; Hero is its photo (nil: the blue gradient).
+	Texts content.Home `json:"texts"`
+	Hero  *HeroImage   `json:"hero"`
 }
 
 // LatestArticles is spec 9's "latest articles 6".
@@ -41,8 +47,13 @@ func loadHome(ctx context.Context, s *Site, _ Params) (Page, error) {
 	if len(latest) > LatestArticles {
 		latest = latest[:LatestArticles]
 	}
+	texts := s.content().Home
+	texts.WhyText = strings.NewReplacer("{city}", b.City, "{county}", b.County).Replace(texts.WhyText)
+	texts.Image = nil
+	hero := s.heroImage(ctx, s.content().Home.Image)
 	return Page{
 		Data: HomeData{
+			Texts: texts, Hero: hero,
 			HeroCity: b.City, HeroCounty: b.County,
 			Services:        serviceCards(s.content().PrimaryServices()),
 			Gallery:         s.gallery(ctx),
@@ -60,6 +71,7 @@ func loadHome(ctx context.Context, s *Site, _ Params) (Page, error) {
 			Description: "24/7 water, fire and storm damage restoration and licensed general contractor in metro Atlanta. IICRC certified, direct insurance billing, free estimates.",
 			Keywords:    []string{"water damage restoration Atlanta", "fire damage restoration", "storm damage repair", "general contractor Atlanta", "emergency restoration Douglasville"},
 			Path:        "/",
+			Image:       s.ogImage(hero),
 		},
 	}, nil
 }

@@ -106,6 +106,7 @@ type ServiceData struct {
 	// RelatedServices are the first three other primary services.
 	RelatedServices []ServiceCard `json:"relatedServices"`
 	Related         RelatedData   `json:"related"`
+	Hero            *HeroImage    `json:"hero"`
 }
 
 // RelatedServicesShown is spec 9's "related services 3".
@@ -120,7 +121,7 @@ func serviceNotFound() *NotFoundError {
 	}
 }
 
-func loadService(_ context.Context, s *Site, p Params) (Page, error) {
+func loadService(ctx context.Context, s *Site, p Params) (Page, error) {
 	sv, ok := s.content().Service(p["slug"])
 	if !ok {
 		return Page{}, serviceNotFound()
@@ -137,8 +138,10 @@ func loadService(_ context.Context, s *Site, p Params) (Page, error) {
 	}
 	path := "/services/" + sv.Slug
 	card := serviceCards([]content.Service{*sv})[0]
+	hero := s.heroImage(ctx, sv.Image)
 	return Page{
 		Data: ServiceData{
+			Hero:            hero,
 			Service:         ServiceDetail{ServiceCard: card, Primary: sv.Primary, Body: sv.Body},
 			FAQs:            sv.FAQs,
 			RelatedServices: serviceCards(rel),
@@ -151,6 +154,7 @@ func loadService(_ context.Context, s *Site, p Params) (Page, error) {
 			Path:        path,
 			Crumbs:      []Crumb{{"Services", "/services"}, {sv.Title, path}},
 			Extra:       []map[string]any{s.serviceLD(sv.Title, sv.Title, sv.Description, path)},
+			Image:       s.ogImage(hero),
 		},
 	}, nil
 }

@@ -43,8 +43,8 @@ type Options struct {
 	Content  *content.Site
 	Settings Settings
 	Reviews  Reviews
-	// Media lists the portfolio's photos and videos.
-	Media media.GalleryStore
+	// Media is the media library: the portfolio, and hero photos.
+	Media Media
 	// Redirects are the owner's (editor.RedirectMap): from -> to.
 	Redirects map[string]string
 	Log       *slog.Logger
@@ -66,7 +66,7 @@ type shared struct {
 	routes   []Route
 	settings Settings
 	reviews  Reviews
-	media    media.GalleryStore
+	media    Media
 	log      *slog.Logger
 	cur      atomic.Pointer[state]
 }

@@ -30,8 +30,9 @@ func (fixed) Top(context.Context) []db.Review { return []db.Review{} }
 func (fixed) Figures(context.Context) reviews.Figures {
 	return reviews.FromOwner(reviews.DefaultOwner())
 }
-func (fixed) Configured() bool                              { return false }
-func (fixed) ListMedia(context.Context) ([]db.Media, error) { return nil, nil }
+func (fixed) Configured() bool                                   { return false }
+func (fixed) ListMedia(context.Context) ([]db.Media, error)      { return nil, nil }
+func (fixed) GetMedia(context.Context, string) (db.Media, error) { return db.Media{}, db.ErrNotFound }
 
 func newTestSite(t *testing.T) *Site {
 	t.Helper()
