@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -20,7 +21,10 @@ import (
 	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/content"
+	"github.com/atlanta-restoration/site/contentsync"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/db/contentdb"
+	"github.com/atlanta-restoration/site/editor"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/server"
 	"github.com/atlanta-restoration/site/spool"
@@ -36,6 +40,9 @@ func main() {
 	}
 	if len(os.Args) > 1 && os.Args[1] == "user" {
 		os.Exit(userCommand(cfg, os.Args[2:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "content" {
+		os.Exit(contentCommand(cfg, os.Args[2:], os.Stdout, os.Stderr))
 	}
 	out := server.NewLogWriter(os.Stderr, 200*time.Millisecond)
 	log := server.NewLogger(out, cfg.Secrets())
@@ -149,4 +156,67 @@ func userCommand(cfg *config.Config, args []string) int {
 		}
 	}
 	return cli.Run(ctx, args)
+}
+
+// contentCommand runs `site content export DIR` (the live content as the
+// files of content/, for git) and `site content import DIR` (those files
+// published, validated as a publish is; the running site follows within
+// its poll).
+func contentCommand(cfg *config.Config, args []string, out, errw io.Writer) int {
+	if len(args) != 2 || (args[0] != "export" && args[0] != "import") {
+		fmt.Fprintln(errw, "usage: site content export DIR | site content import DIR")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	store, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		fmt.Fprintln(errw, "error:", err)
+		return 1
+	}
+	defer store.Close()
+	log := slog.New(slog.NewTextHandler(errw, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	versions := contentsync.New(store, "", func(string) {}, log)
+	ed := &editor.Service{Store: contentdb.New(store), Audit: store, Log: log,
+		Changed: func(reason string) { versions.Publish(context.Background(), reason) }}
+	embedded, err := content.Load()
+	if err != nil {
+		fmt.Fprintln(errw, "error:", err)
+		return 1
+	}
+	if _, err := ed.Seed(ctx, embedded); err != nil {
+		fmt.Fprintln(errw, "error:", err)
+		return 1
+	}
+	dir := args[1]
+	if args[0] == "export" {
+		c, err := ed.Load(ctx)
+		if err == nil {
+			err = c.Export(dir)
+		}
+		if err != nil {
+			fmt.Fprintln(errw, "error:", err)
+			return 1
+		}
+		fmt.Fprintf(out, "exported %d records to %s\n", len(c.Records()), dir)
+		return 0
+	}
+	c, err := content.ReadFS(os.DirFS(dir))
+	if err != nil {
+		fmt.Fprintln(errw, "error:", err)
+		return 1
+	}
+	rep, err := ed.Import(ctx, c, editor.Actor{Name: "site content import"})
+	if err != nil {
+		fmt.Fprintln(errw, "error:", err)
+		return 1
+	}
+	fmt.Fprintf(out, "published %d records, %d unchanged\n", rep.Published, rep.Unchanged)
+	for _, p := range rep.Guidance {
+		fmt.Fprintln(out, "guidance:", p.String())
+	}
+	for _, k := range rep.NotInFiles {
+		fmt.Fprintln(out, "left as it is (not in the files):", k)
+	}
+	return 0
 }

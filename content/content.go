@@ -201,8 +201,24 @@ type Site struct {
 // Load reads and validates every embedded content file.
 func Load() (*Site, error) { return LoadFS(files) }
 
-// LoadFS reads content from fsys (tests pass broken trees).
+// LoadFS reads content from fsys and refuses any problem at all: the
+// embedded files are the developers' and must pass every rule (tests pass
+// broken trees).
 func LoadFS(fsys fs.FS) (*Site, error) {
+	s, err := ReadFS(fsys)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ReadFS reads content files without judging them: `site content
+// import` refuses their hard problems and reports the rest, as a publish
+// does.
+func ReadFS(fsys fs.FS) (*Site, error) {
 	s := &Site{CityProfiles: map[string]*CityProfile{}, Pages: map[string]*InfoPage{}}
 	if err := readJSON(fsys, "services.json", &s.Services); err != nil {
 		return nil, err
@@ -263,9 +279,6 @@ func LoadFS(fsys fs.FS) (*Site, error) {
 			SEO: SEO{SEOTitle: fm["seoTitle"], MetaDescription: fm["metaDescription"], Keywords: splitList(fm["keywords"])}}
 	}
 	s.index()
-	if err := s.validate(); err != nil {
-		return nil, err
-	}
 	return s, nil
 }
 
@@ -318,12 +331,16 @@ func readArticle(fsys fs.FS, name string) (*Article, error) {
 	if err != nil {
 		return nil, fmt.Errorf("content: %s: field readTime: %q is not a number of minutes", name, fm["readTime"])
 	}
-	return &Article{
+	a := &Article{
 		Slug: strings.TrimSuffix(path.Base(name), ".md"), Title: fm["title"], Excerpt: fm["excerpt"],
 		Content: body, Category: fm["category"], PublishDate: fm["publishDate"], ReadTime: rt,
 		SEO:      SEO{SEOTitle: fm["seoTitle"], MetaDescription: fm["metaDescription"], Keywords: splitList(fm["keywords"])},
 		Featured: fm["featured"] == "true",
-	}, nil
+	}
+	if fm["image"] != "" {
+		a.Image = &Image{Media: fm["image"], Alt: fm["imageAlt"], Caption: fm["imageCaption"]}
+	}
+	return a, nil
 }
 
 func splitList(s string) []string {

@@ -4,8 +4,9 @@
 // PostgreSQL, sends NOTIFY; every instance LISTENs and drops its render
 // cache when a newer version is announced. A dropped listen connection is
 // re-established and the versions compared, and a slow poll compares them
-// too, so no change is missed. On SQLite (one process) the change is
-// in-process only and the version row is just a record.
+// too, so no change is missed. On SQLite one server process serves the
+// site, and the slow poll alone catches the changes another process made
+// to the same file (`site content import`).
 package contentsync
 
 import (
@@ -113,10 +114,19 @@ func (s *Syncer) compare(ctx context.Context, why string) {
 }
 
 // Run listens for other instances' changes until ctx ends. On SQLite it
-// returns at once.
+// only polls.
 func (s *Syncer) Run(ctx context.Context) {
 	if s.dsn == "" {
-		return
+		poll := time.NewTicker(s.Poll)
+		defer poll.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-poll.C:
+				s.compare(ctx, "poll")
+			}
+		}
 	}
 	l := pq.NewListener(s.dsn, 100*time.Millisecond, 5*time.Second, func(ev pq.ListenerEventType, err error) {
 		switch ev {

@@ -1,0 +1,117 @@
+package content
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Export writes the site as the content files LoadFS reads (the layout of
+// content/ in the repository), so a developer can keep the owner's edits
+// in git: `site content export DIR`. What it writes loads back the same
+// (TestExportRoundTrip).
+func (s *Site) Export(dir string) error {
+	write := func(name string, data []byte) error {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, data, 0o644)
+	}
+	writeJSON := func(name string, v any) error {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return write(name, b.Bytes())
+	}
+	if err := writeJSON("services.json", s.Services); err != nil {
+		return err
+	}
+	if err := writeJSON("counties.json", s.Counties); err != nil {
+		return err
+	}
+	for _, co := range s.Counties {
+		cities := s.CitiesOf(co.Slug)
+		if cities == nil {
+			cities = []City{}
+		}
+		if err := writeJSON("cities/"+co.Slug+".json", cities); err != nil {
+			return err
+		}
+	}
+	if err := writeJSON("city-profiles.json", s.CityProfiles); err != nil {
+		return err
+	}
+	if err := writeJSON("faqs.json", s.FAQs); err != nil {
+		return err
+	}
+	if err := writeJSON("home.json", s.Home); err != nil {
+		return err
+	}
+	if err := writeJSON("blog/categories.json", s.Categories); err != nil {
+		return err
+	}
+	if err := write("updated.txt", []byte(s.Updated+"\n")); err != nil {
+		return err
+	}
+	for _, a := range s.Articles {
+		fm := [][2]string{{"title", a.Title}, {"excerpt", a.Excerpt}, {"category", a.Category}, {"publishDate", a.PublishDate},
+			{"readTime", strconv.Itoa(a.ReadTime)}, {"seoTitle", a.SEOTitle}, {"metaDescription", a.MetaDescription},
+			{"keywords", strings.Join(a.Keywords, ", ")}, {"featured", strconv.FormatBool(a.Featured)}}
+		fm = append(fm, imageFrontMatter(a.Image)...)
+		if err := write("blog/"+a.Slug+".md", frontMatter(fm, a.Content)); err != nil {
+			return err
+		}
+	}
+	slugs := make([]string, 0, len(s.Pages))
+	for k := range s.Pages {
+		slugs = append(slugs, k)
+	}
+	sort.Strings(slugs)
+	for _, k := range slugs {
+		p := s.Pages[k]
+		fm := [][2]string{{"title", p.Title}, {"seoTitle", p.SEOTitle}, {"metaDescription", p.MetaDescription}}
+		if len(p.Keywords) > 0 {
+			fm = append(fm, [2]string{"keywords", strings.Join(p.Keywords, ", ")})
+		}
+		if err := write("pages/"+k+".md", frontMatter(fm, p.Content)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func imageFrontMatter(im *Image) [][2]string {
+	if im == nil {
+		return nil
+	}
+	out := [][2]string{{"image", im.Media}, {"imageAlt", im.Alt}}
+	if im.Caption != "" {
+		out = append(out, [2]string{"imageCaption", im.Caption})
+	}
+	return out
+}
+
+// frontMatter writes a Markdown file: "key: value" lines between "---"
+// lines, then the body. A value is one line.
+func frontMatter(fields [][2]string, body string) []byte {
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	for _, f := range fields {
+		v := strings.Join(strings.Fields(f[1]), " ")
+		fmt.Fprintf(&b, "%s: %s\n", f[0], v)
+	}
+	b.WriteString("---\n")
+	b.WriteString(strings.TrimSpace(body))
+	b.WriteString("\n")
+	return b.Bytes()
+}
