@@ -49,32 +49,36 @@ const NO_POSTER = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAA
 function Slide({ item, index, total }: { item: GalleryItem; index: number; total: number }) {
   const video = item.type === "video";
   return (
-    <figure className="slide" role="group" aria-roledescription="slide" aria-label={`${index + 1} of ${total}: ${item.projectName}`}>
-      <div className="slide__media">
-        {video ? (
-          <>
-            {!item.poster && (
-              <div className="slide__placeholder" aria-hidden="true">
-                <Icon name="video" size={40} />
-                <span>{item.projectName}</span>
-              </div>
-            )}
-            <video src={item.url} controls preload="none" poster={item.poster || NO_POSTER} aria-label={item.alt}
-              width={item.width || 640} height={item.height || 360}>
-              Your browser does not support the video tag.
-            </video>
-          </>
-        ) : (
-          <img src={item.url} srcSet={item.srcset || undefined} sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
-            alt={item.alt} loading="lazy" decoding="async" width={item.width || 800} height={item.height || 600} draggable={false} />
-        )}
-      </div>
-      <figcaption className="slide__caption">
-        <span className="slide__badge">{item.projectName}</span>
-        <span className="slide__type">{video ? "Video" : "Photo"}</span>
-        {item.caption && <span className="slide__text">{item.caption}</span>}
-      </figcaption>
-    </figure>
+    // The slide is a group (a figure with a caption may not take another
+    // role, so the figure sits inside it).
+    <div className="slide" role="group" aria-roledescription="slide" aria-label={`${index + 1} of ${total}: ${item.projectName}`}>
+      <figure className="slide__figure">
+        <div className="slide__media">
+          {video ? (
+            <>
+              {!item.poster && (
+                <div className="slide__placeholder" aria-hidden="true">
+                  <Icon name="video" size={40} />
+                  <span>{item.projectName}</span>
+                </div>
+              )}
+              <video src={item.url} controls preload="none" poster={item.poster || NO_POSTER} aria-label={item.alt}
+                width={item.width || 640} height={item.height || 360}>
+                Your browser does not support the video tag.
+              </video>
+            </>
+          ) : (
+            <img src={item.url} srcSet={item.srcset || undefined} sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
+              alt={item.alt} loading="lazy" decoding="async" width={item.width || 800} height={item.height || 600} draggable={false} />
+          )}
+        </div>
+        <figcaption className="slide__caption">
+          <span className="slide__badge">{item.projectName}</span>
+          <span className="slide__type">{video ? "Video" : "Photo"}</span>
+          {item.caption && <span className="slide__text">{item.caption}</span>}
+        </figcaption>
+      </figure>
+    </div>
   );
 }
 

@@ -9,6 +9,7 @@
 // time.
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
 import { createServer } from "node:http";
 import { readFileSync, mkdtempSync } from "node:fs";
 import { tmpdir, loadavg, cpus } from "node:os";
@@ -40,14 +41,15 @@ let version = "unknown";
 try { version = execFileSync(chrome, ["--version"], { stdio: ["ignore", "pipe", "ignore"] }).toString().trim(); } catch {}
 // The no-script limit: a static server that answers a page's path with the
 // page's HTML minus every executable script (module, inline, speculation
-// rules; JSON-LD kept), and proxies everything else (photos, icons) to the
-// site.
+// rules; JSON-LD kept), gzipped as the site sends it, and proxies
+// everything else (photos, icons) to the site.
 const stripped = new Map();
 const noScript = createServer(async (req, res) => {
   const html = stripped.get(req.url);
   if (html) {
-    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
-    res.end(html);
+    const gz = /\bgzip\b/.test(req.headers["accept-encoding"] || "");
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", ...(gz ? { "Content-Encoding": "gzip" } : {}) });
+    res.end(gz ? gzipSync(html) : html);
     return;
   }
   const r = await fetch(base + req.url, { headers: { "Accept-Encoding": "identity" } });
