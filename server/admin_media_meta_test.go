@@ -87,7 +87,7 @@ func uploadVideo(t *testing.T, h http.Handler, tok, project string) media.Galler
 
 // slides are the portfolio carousel's cards on a rendered page.
 func slides(doc *html.Node) []*html.Node {
-	return find(doc, func(n *html.Node) bool { return n.Data == "figure" && hasClass(n, "slide") })
+	return find(doc, func(n *html.Node) bool { return hasClass(n, "slide") && attr(n, "role") == "group" })
 }
 
 func hasClass(n *html.Node, c string) bool {
