@@ -595,3 +595,113 @@ func (b *balancer) post(path string, form url.Values) (int, error) {
 		return r
 	})
 }
+
+// A post an editor publishes on A is served by B within 2 s, with the
+// lists that show it; IndexNow hears of the changed URLs only; renamed on
+// B, its old address answers 301 on A (issue 22).
+func TestPublishReachesEveryInstance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two servers")
+	}
+	c := newCluster(t)
+	email, password := "writer@cluster-test.example", "shared content, one truth"
+	add := exec.Command(c.bin, "user", "add", "--email", email, "--role", "editor", "--name", "Cluster Editor")
+	add.Dir, add.Env, add.Stdin = root, append(os.Environ(), c.env...), strings.NewReader(password+"\n")
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("user add: %v %s", err, out)
+	}
+	signIn := func(in *instance) string {
+		res, err := http.Post(in.base+"/api/admin/login", "application/json", strings.NewReader(`{"email":"`+email+`","password":"`+password+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		for _, ck := range res.Cookies() {
+			if strings.HasSuffix(ck.Name, "admin_session") {
+				return ck.Value
+			}
+		}
+		t.Fatalf("sign in on %s: %d", in.name, res.StatusCode)
+		return ""
+	}
+	tokA, tokB := signIn(c.a), signIn(c.b)
+	get := func(in *instance, path string) (int, string) { return do(t, "GET", in.base+path, "", "", nil) }
+	for _, p := range []string{"/blog", "/services/roof-repair"} { // cached on B
+		get(c.b, p)
+	}
+	// What IndexNow heard before the publish.
+	time.Sleep(2 * time.Second)
+	c.indexNowMu.Lock()
+	before := len(c.indexNow)
+	c.indexNowMu.Unlock()
+
+	post := map[string]any{"slug": "cluster-post", "title": "A Post Published Across The Cluster", "excerpt": "One instance publishes, the other serves it.",
+		"content": "## What happened\nIt was published on A.", "category": "restoration", "publishDate": "2026-11-26", "readTime": 2, "featured": false,
+		"seoTitle": "A Post Published Across The Cluster", "metaDescription": "A post published on one instance of the site and served by the other within two seconds, with the blog's lists.", "keywords": []string{}}
+	body, _ := json.Marshal(map[string]any{"kind": "article", "data": post})
+	code, out := do(t, "POST", c.a.base+"/api/admin/content", tokA, "application/json", bytes.NewReader(body))
+	if code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, out)
+	}
+	var it struct {
+		ID      string
+		Version int
+	}
+	json.Unmarshal([]byte(out), &it)
+	pub, _ := json.Marshal(map[string]any{"version": it.Version})
+	start := time.Now()
+	if code, out := do(t, "POST", c.a.base+"/api/admin/content/"+it.ID+"/publish", tokA, "application/json", bytes.NewReader(pub)); code != 200 {
+		t.Fatalf("publish: %d %s", code, out)
+	}
+	took, ok := waitFor(10*time.Second, func() bool {
+		code, _ := get(c.b, "/blog/cluster-post")
+		_, list := get(c.b, "/blog")
+		return code == 200 && strings.Contains(list, "/blog/cluster-post")
+	})
+	if !ok {
+		t.Fatal("the post published on A never reached B")
+	}
+	t.Logf("publish on A served by B (the post and /blog) after %v", time.Since(start).Round(time.Millisecond))
+	if took > 2*time.Second {
+		t.Errorf("B served the post after %v, want within 2 s", took)
+	}
+	// IndexNow: the post and the lists that changed, not the pages that did not.
+	var urls []string
+	waitFor(20*time.Second, func() bool {
+		c.indexNowMu.Lock()
+		defer c.indexNowMu.Unlock()
+		urls = nil
+		for _, b := range c.indexNow[before:] {
+			var p struct{ URLList []string }
+			json.Unmarshal([]byte(b), &p)
+			urls = append(urls, p.URLList...)
+		}
+		return strings.Contains(strings.Join(urls, " "), "/blog/cluster-post")
+	})
+	all := " " + strings.Join(urls, " ") + " "
+	if !strings.Contains(all, "/blog/cluster-post ") || !strings.Contains(all, "/blog ") || strings.Contains(all, "/services/roof-repair ") {
+		t.Errorf("IndexNow after the publish: %v", urls)
+	}
+	// Renamed on B: A answers 301 from the old address.
+	_, cur := do(t, "GET", c.b.base+"/api/admin/content/"+it.ID, tokB, "", nil)
+	json.Unmarshal([]byte(cur), &it)
+	post["slug"] = "cluster-post-renamed"
+	body, _ = json.Marshal(map[string]any{"version": it.Version, "data": post})
+	code, out = do(t, "PUT", c.b.base+"/api/admin/content/"+it.ID, tokB, "application/json", bytes.NewReader(body))
+	json.Unmarshal([]byte(out), &it)
+	pub, _ = json.Marshal(map[string]any{"version": it.Version})
+	if code, out := do(t, "POST", c.b.base+"/api/admin/content/"+it.ID+"/publish", tokB, "application/json", bytes.NewReader(pub)); code != 200 {
+		t.Fatalf("publish the rename on B: %d %s", code, out)
+	}
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	if _, ok := waitFor(10*time.Second, func() bool {
+		res, err := noFollow.Get(c.a.base + "/blog/cluster-post")
+		if err != nil {
+			return false
+		}
+		res.Body.Close()
+		return res.StatusCode == http.StatusMovedPermanently && res.Header.Get("Location") == "/blog/cluster-post-renamed"
+	}); !ok {
+		t.Error("A never answered 301 from the old address")
+	}
+}
