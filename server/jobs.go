@@ -45,11 +45,16 @@ const (
 	jobSEOAudit  = "seo-audit"
 	jobSecurity  = "security-scan"
 	jobSchema    = "schema-check"
+	jobEscalate  = "lead-escalation"
 )
 
 // jobTitles name the jobs on the dashboard.
 var jobTitles = map[string]string{jobAnalytics: "Analytics roll-up", jobIndexNow: "IndexNow auto-submit", jobHealth: "SEO health check", jobReviews: "Review refresh",
-	jobSEOAudit: "SEO audit", jobSecurity: "Security scan", jobSchema: "Schema check"}
+	jobSEOAudit: "SEO audit", jobSecurity: "Security scan", jobSchema: "Schema check", jobEscalate: "Emergency lead escalation"}
+
+// EscalateEvery is how often the escalation job looks for emergency leads
+// still new after LEAD_ESCALATE_AFTER (issue 23).
+const EscalateEvery = time.Minute
 
 // ReviewsEvery is how often the reviews job fetches from Google Places.
 const ReviewsEvery = 24 * time.Hour
@@ -103,6 +108,10 @@ func (s *Server) newJobs() *jobSet {
 	js.runner.Register(jobs.Job{Name: jobSEOAudit, Debounce: SEOAuditDebounce, Once: true, Run: js.seo.Run})
 	js.runner.Register(jobs.Job{Name: jobSecurity, Every: SecurityScanEvery, Once: true, Run: js.security.Run})
 	js.runner.Register(jobs.Job{Name: jobSchema, Debounce: SEOAuditDebounce, Once: true, Run: js.schema.Run})
+	// Emergency leads still new after LEAD_ESCALATE_AFTER notify every
+	// admin again (issue 23). The store escalates each lead once whatever
+	// runs it; Once keeps the work on one instance at a time.
+	js.runner.Register(jobs.Job{Name: jobEscalate, Every: EscalateEvery, Once: true, Timeout: time.Minute, Run: s.escalate})
 	s.Cache().OnWarm(func(etags map[string]string) {
 		var pages []indexnow.Page
 		for _, p := range s.site.SitemapPaths() {
@@ -243,6 +252,19 @@ func (s *Server) reviewsJob(ctx context.Context) (string, error) {
 		return "", err
 	}
 	return "fetched " + words.Count(n, "review", "reviews"), nil
+}
+
+// escalate is the escalation job's run. A minute with nothing to escalate
+// is recorded as skipped, so it stays out of the dashboard's activity.
+func (s *Server) escalate(ctx context.Context) (string, error) {
+	n, err := s.notifier.Escalate(ctx)
+	if err != nil {
+		return "", err
+	}
+	if n == 0 {
+		return "", jobs.Skip("no emergency lead waiting")
+	}
+	return "escalated " + words.Count(n, "emergency lead", "emergency leads") + " still new to every admin", nil
 }
 
 // rollUp folds finished days' raw analytics events into daily counts and
