@@ -219,13 +219,13 @@ type NotificationsStatus struct {
 	// Configured says which channels are on: email, webhook, Web Push,
 	// SMS and the homeowner's acknowledgement (its System Settings switch
 	// aside).
-	Configured notify.Channels `json:"configured"`
-	Pending         int        `json:"pending"`
-	Retrying        int        `json:"retrying"`
-	Failed          int        `json:"failed"`
-	LastError       string     `json:"lastError"`
-	LastDeliveredAt *time.Time `json:"lastDeliveredAt"`
-	SpoolBacklog    int        `json:"spoolBacklog"`
+	Configured      notify.Channels `json:"configured"`
+	Pending         int             `json:"pending"`
+	Retrying        int             `json:"retrying"`
+	Failed          int             `json:"failed"`
+	LastError       string          `json:"lastError"`
+	LastDeliveredAt *time.Time      `json:"lastDeliveredAt"`
+	SpoolBacklog    int             `json:"spoolBacklog"`
 	// SpoolRefused counts leads the database kept refusing, moved aside
 	// in DATA_DIR/spool/refused.jsonl for a person to look at.
 	SpoolRefused int               `json:"spoolRefused"`
