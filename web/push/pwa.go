@@ -5,6 +5,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/atlanta-restoration/site/site"
 )
 
 // The admin as an installable app (issue 23): its own web manifest and its
@@ -15,8 +17,8 @@ import (
 
 // Paths of the admin app's manifest and service worker.
 const (
-	ManifestPath = "/admin/manifest.webmanifest"
-	WorkerPath   = "/admin/sw.js"
+	ManifestPath = site.AdminManifestPath
+	WorkerPath   = site.AdminWorkerPath
 	// Scope is the service worker's scope: every admin screen but the
 	// dashboard's bare /admin, which needs no worker.
 	Scope = "/admin/"
