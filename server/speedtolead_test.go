@@ -268,7 +268,10 @@ func TestPushSubscriptionHostile(t *testing.T) {
 		name  string
 		setup func(*http.Request)
 	}{
-		{"cross-site", func(r *http.Request) { r.Header.Set("X-Requested-With", "fetch"); r.Header.Set("Sec-Fetch-Site", "cross-site") }},
+		{"cross-site", func(r *http.Request) {
+			r.Header.Set("X-Requested-With", "fetch")
+			r.Header.Set("Sec-Fetch-Site", "cross-site")
+		}},
 		{"without X-Requested-With", func(r *http.Request) {}},
 	} {
 		b, _ = json.Marshal(fakeSub(t))
