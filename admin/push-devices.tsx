@@ -137,21 +137,17 @@ export function PushDevices({ isAdmin }: { isAdmin: boolean }) {
             {allOpen ? "Hide every account's devices" : "Show every account's devices"}
           </Button>
           {allOpen && (all === null ? <p className="a-muted" role="status">Loading...</p> : all.length === 0 ? <p className="a-muted">No account has a device subscribed.</p> : (
-            <div className="al-table-wrap" tabIndex={0} role="region" aria-label="Every account's devices">
-              <table className="a-table al-table al-devices-all">
-                <thead><tr><th scope="col">Account</th><th scope="col">Device</th><th scope="col">Added</th><th scope="col">Last notified</th></tr></thead>
-                <tbody>
-                  {all.map((d) => (
-                    <tr key={d.id}>
-                      <th scope="row">{d.name || d.email}{d.name && <span className="a-muted al-device__when">{d.email}</span>}</th>
-                      <td>{d.label}</td>
-                      <td>{fmtDateTime(d.createdAt)}</td>
-                      <td>{d.lastSentAt ? fmtDateTime(d.lastSentAt) : <span className="a-muted">Not yet</span>}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ul className="al-devices" aria-label="Every account's devices">
+              {all.map((d) => (
+                <li key={d.id} className="al-device">
+                  <span className="al-device__what">
+                    <strong>{d.name || d.email}</strong> · {d.label}
+                    {d.name && <span className="a-muted al-device__when">{d.email}</span>}
+                    <span className="a-muted al-device__when">Added {fmtDateTime(d.createdAt)} · {d.lastSentAt ? `last notified ${fmtDateTime(d.lastSentAt)}` : "not notified yet"}</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
           ))}
         </div>
       )}

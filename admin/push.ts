@@ -9,6 +9,8 @@ import { saveSubscription, pushKey, type Device } from "./data/push";
 
 export const WORKER = "/admin/sw.js";
 export const SCOPE = "/admin/";
+/** SUBSCRIBE_TIMEOUT bounds the browser's registration with its push service. */
+export const SUBSCRIBE_TIMEOUT = 30_000;
 
 /** PushState is what this browser can do about push notifications. */
 export type PushState =
@@ -100,9 +102,14 @@ export async function subscribe(): Promise<Device> {
     sub = null;
   }
   try {
-    sub ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: appKey });
+    // The browser registers with its push service (Google's, Mozilla's,
+    // Apple's) over the network: give up after SUBSCRIBE_TIMEOUT.
+    sub ??= await Promise.race([
+      reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: appKey }),
+      new Promise<never>((_, fail) => setTimeout(() => fail(new Error("no answer from the push service")), SUBSCRIBE_TIMEOUT)),
+    ]);
   } catch (e) {
-    throw new PushError("browser", `The browser could not subscribe to its push service (${(e as Error).message || e}).`);
+    throw new PushError("browser", `The browser could not subscribe to its push service (${(e as Error).message || e}). Private (incognito) windows cannot get push notifications; otherwise check the connection and try again.`);
   }
   return (await saveSubscription(sub.toJSON())).device;
 }

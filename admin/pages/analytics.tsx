@@ -73,13 +73,12 @@ function LeadSources({ d }: { d: AnalyticsData }) {
         <div className="ai-scroll" tabIndex={0} role="region" aria-label="Leads by source and campaign table">
           <table className="a-table ai-table ai-table--dense">
             <thead>
-              <tr><th scope="col">Source</th><th scope="col">Campaign</th><th scope="col" className="ai-num">Leads</th><th scope="col" className="ai-num">Emergencies</th><th scope="col">Share</th></tr>
+              <tr><th scope="col">Source / campaign</th><th scope="col" className="ai-num">Leads</th><th scope="col" className="ai-num">Emergencies</th><th scope="col">Share</th></tr>
             </thead>
             <tbody>
               {d.leadSources.map((r) => (
                 <tr key={r.source + "\u0000" + r.campaign}>
-                  <th scope="row">{r.source}</th>
-                  <td>{r.campaign || <span className="a-muted">None</span>}</td>
+                  <th scope="row">{r.source}<span className="ai-campaign">{r.campaign ? r.campaign : "No campaign"}</span></th>
                   <td className="ai-num">{n(r.leads)}</td>
                   <td className="ai-num">{n(r.emergencies)}</td>
                   <td><Share value={r.percentage} label={`${r.source}${r.campaign ? " " + r.campaign : ""} share of leads`} /></td>
@@ -87,7 +86,7 @@ function LeadSources({ d }: { d: AnalyticsData }) {
               ))}
             </tbody>
             <tfoot>
-              <tr><th scope="row">All</th><td /><td className="ai-num">{n(total)}</td><td className="ai-num">{n(d.leadSources.reduce((sum, r) => sum + r.emergencies, 0))}</td><td>{pct(total > 0 ? 100 : 0)}</td></tr>
+              <tr><th scope="row">All</th><td className="ai-num">{n(total)}</td><td className="ai-num">{n(d.leadSources.reduce((sum, r) => sum + r.emergencies, 0))}</td><td>{pct(total > 0 ? 100 : 0)}</td></tr>
             </tfoot>
           </table>
         </div>
