@@ -24,6 +24,7 @@ import (
 	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/notify/notifytest"
+	"github.com/atlanta-restoration/site/settings"
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/web/leadsmanager"
 	"github.com/atlanta-restoration/site/web/push"
@@ -808,6 +809,9 @@ func TestEscalationJobOnceAcrossInstances(t *testing.T) {
 // System Settings' switch turns the homeowner's acknowledgement off and
 // on again, for leads saved after the change.
 func TestAckSwitch(t *testing.T) {
+	if settings.KeyLeadAck != notify.AckSetting {
+		t.Fatalf("System Settings saves %q, the notifier reads %q", settings.KeyLeadAck, notify.AckSetting)
+	}
 	fake := notifytest.NewServer(t, notifytest.Options{StartTLS: true, User: smtpUser, Password: smtpPassword})
 	env := notifyEnv(fake, "")
 	delete(env, "LEAD_WEBHOOK_URL")
