@@ -444,7 +444,7 @@ type LeadSourceCount struct {
 // LeadSources counts the leads created in [from, to) by their
 // attribution (issue 23: Analytics' 'Leads by source / campaign'). Every
 // stored lead is counted, spooled and no-JavaScript ones included: their
-// attribution is what the server could read, ” where nothing.
+// attribution is what the server could read, empty where nothing.
 func (s *Store) LeadSources(ctx context.Context, from, to time.Time) ([]LeadSourceCount, error) {
 	out := []LeadSourceCount{}
 	err := s.db.SelectContext(ctx, &out, s.q(`SELECT utm_source, utm_medium, utm_campaign, referrer_host, click_from,
