@@ -2,6 +2,7 @@ package leadsmanager
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -27,6 +28,7 @@ var errNoLead = &httperr.Error{Status: http.StatusNotFound, Message: "No such le
 const (
 	msgNoteBody     = "Send the note as JSON: body."
 	msgNoteBusy     = "The note could not be saved. Try again."
+	msgTooManyNotes = "This lead has the most notes it may have (%d)."
 	msgAssignBody   = "Send the assignment as JSON: userId (empty to take the lead from whoever has it)."
 	msgCannotAssign = "That account cannot take leads: it does not exist, is disabled, or is neither staff nor admin."
 	msgAssignBusy   = "The assignment could not be saved. Try again."
@@ -70,6 +72,8 @@ func (h *Handler) AddNote(c echo.Context) error {
 	ev, err := h.Store.AddLeadNote(c.Request().Context(), id, actor(c), body, time.Now().UTC())
 	if errors.Is(err, db.ErrNotFound) {
 		return errNoLead
+	} else if errors.Is(err, db.ErrTooManyNotes) {
+		return httperr.New(http.StatusConflict, fmt.Sprintf(msgTooManyNotes, db.MaxLeadNotes))
 	} else if err != nil {
 		return httperr.Unavailable(msgNoteBusy, err)
 	}
