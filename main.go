@@ -66,7 +66,7 @@ func run(cfg *config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer store.Close()
-	leads, notifier, err := leadIntake(cfg, store, log)
+	leads, notifier, err := leadIntake(ctx, cfg, store, log)
 	if err != nil {
 		return err
 	}
@@ -121,11 +121,13 @@ func run(cfg *config.Config, log *slog.Logger) error {
 	return nil
 }
 
-// leadIntake builds the notifier (SMTP and webhook from the configuration)
-// and the intake that stores each lead, or spools it under
-// DATA_DIR/spool when the database cannot take it.
-func leadIntake(cfg *config.Config, store *db.Store, log *slog.Logger) (*spool.Intake, *notify.Notifier, error) {
-	nc, err := notify.FromConfig(cfg)
+// leadIntake builds the notifier (server.NotifyConfig: SMTP, webhook and
+// SMS from the configuration, Web Push with the VAPID keys stored in the
+// database, made at first boot, and the homeowner's acknowledgement
+// switched from System Settings) and the intake with its spool under
+// DATA_DIR. main runs both in the background.
+func leadIntake(ctx context.Context, cfg *config.Config, store *db.Store, log *slog.Logger) (*spool.Intake, *notify.Notifier, error) {
+	nc, err := server.NotifyConfig(ctx, cfg, store, log)
 	if err != nil {
 		return nil, nil, err
 	}

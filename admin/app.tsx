@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Head } from "../components/head";
 import { api, beginSession, endSession, onSessionExpired } from "./api";
 import { Gate } from "./gate";
+import { registerWorker } from "./push";
 import { AdminLayout } from "./layout";
 import { useToast } from "./toast";
 import { ADMIN_PAGES } from "./pages";
@@ -49,6 +50,12 @@ export function AdminApp({ initial, site, baseUrl }: { initial: string; pages?: 
         setResume(s);
       }
     }).catch(() => { /* no live session: the gate */ }).finally(() => setChecking(false));
+    // The admin's own service worker (scope /admin/): it shows new leads'
+    // push notifications and makes the admin installable. Registered once
+    // the page has loaded, so it never competes with the first paint.
+    const register = () => { registerWorker(); };
+    if (document.readyState === "complete") setTimeout(register, 0);
+    else window.addEventListener("load", register, { once: true });
     const onPop = () => setSlug(slugFrom(window.location.pathname));
     window.addEventListener("popstate", onPop);
     return () => window.removeEventListener("popstate", onPop);

@@ -4,6 +4,7 @@ import { useServer } from "./live";
 import { Badge, Card, StatCard } from "./ui";
 
 const rowState = (r: NotificationRow) => (r.deliveredAt ? "delivered" : r.failedAt ? "failed" : r.lastError ? "retrying" : "pending");
+const KIND_NAMES: Record<string, string> = { email: "Email", webhook: "Webhook", push: "Push", sms: "Text", ack: "Acknowledgement" };
 const stateTone = { delivered: "good", failed: "bad", retrying: "warn", pending: "neutral" } as const;
 
 /** LeadNotifications is the dashboard's card on how new leads reach the
@@ -12,7 +13,7 @@ const stateTone = { delivered: "good", failed: "bad", retrying: "warn", pending:
 export function LeadNotifications({ source = liveNotifications }: { source?: NotificationsSource }) {
   const { data, error } = useServer(source.status);
   return (
-    <Card title="Lead notifications" description="Every new estimate request is emailed to you and, if set, posted to your CRM; failed deliveries are retried until they go through.">
+    <Card title="Lead notifications" description="Every new estimate request is emailed to you, pushed to subscribed phones and, if set, texted and posted to your CRM; failed deliveries are retried until they go through.">
       {error && <p className="a-error" role="alert">Lead notifications: {error}</p>}
       {!data ? (!error && <p className="a-muted" role="status">Loading...</p>) : (
         <>
@@ -22,6 +23,25 @@ export function LeadNotifications({ source = liveNotifications }: { source?: Not
                 {!data.configured.email && <span className="a-muted act-summary">not configured — set SMTP_URL and LEAD_NOTIFY_TO</span>}
               </span>
               <Badge tone={data.configured.email ? "good" : "warn"}>{data.configured.email ? "configured" : "not configured"}</Badge>
+            </li>
+            <li>
+              <span className="act-what"><span className="act-title">Push to phones</span>
+                {!data.configured.push && <span className="a-muted act-summary">unavailable — the server could not load its push keys; see its log</span>}
+                {data.configured.push && <span className="a-muted act-summary">every device subscribed with 'Notify me on this device' on the leads screen</span>}
+              </span>
+              <Badge tone={data.configured.push ? "good" : "warn"}>{data.configured.push ? "on" : "off"}</Badge>
+            </li>
+            <li>
+              <span className="act-what"><span className="act-title">Text messages</span>
+                {!data.configured.sms && <span className="a-muted act-summary">optional — set SMS_PROVIDER=twilio, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM and LEAD_NOTIFY_SMS</span>}
+              </span>
+              <Badge tone={data.configured.sms ? "good" : "neutral"}>{data.configured.sms ? "configured" : "off"}</Badge>
+            </li>
+            <li>
+              <span className="act-what"><span className="act-title">Homeowner acknowledgement</span>
+                <span className="a-muted act-summary">{data.configured.ack ? "emailed to the homeowner when they leave an address; its switch is in System Settings" : "needs outgoing email (SMTP_URL)"}</span>
+              </span>
+              <Badge tone={data.configured.ack ? "good" : "neutral"}>{data.configured.ack ? "configured" : "off"}</Badge>
             </li>
             <li>
               <span className="act-what"><span className="act-title">Webhook</span>
@@ -44,10 +64,10 @@ export function LeadNotifications({ source = liveNotifications }: { source?: Not
           {data.lastError && <p className="a-error" role="alert">Last error: {data.lastError}</p>}
           {data.recent.length > 0 && (
             <ul className="a-activity act-list" aria-label="Recent notifications">
-              {data.recent.slice(0, 5).map((r) => (
-                <li key={r.kind + r.leadId}>
+              {data.recent.slice(0, 5).map((r, i) => (
+                <li key={`${r.kind}-${r.leadId}-${i}`}>
                   <span className="act-what">
-                    <span className="act-title">{r.kind === "email" ? "Email" : "Webhook"} for lead {r.leadId.slice(0, 8)}</span>
+                    <span className="act-title">{KIND_NAMES[r.kind] || r.kind} for lead {r.leadId.slice(0, 8)}</span>
                     <span className="a-muted act-summary">{r.attempts} attempt{r.attempts === 1 ? "" : "s"}{r.lastError ? ` — ${r.lastError}` : ""}</span>
                   </span>
                   <Badge tone={stateTone[rowState(r)]}>{rowState(r)}</Badge>

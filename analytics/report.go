@@ -73,6 +73,17 @@ type Report struct {
 	// fewer than 50). A visit counts on every page it viewed, so their
 	// visitors do not add up to Visitors.
 	Pages []PageRow `json:"pages"`
+	// CallPages are the pages tap-to-call links were clicked on, most
+	// calls first (issue 23): every page with a call, whether or not it
+	// is among Pages. Calls on the not-found page have no page and are
+	// not listed, so these add up to Calls or less.
+	CallPages []CallPageRow `json:"callPages"`
+}
+
+// CallPageRow is one page's tap-to-call clicks.
+type CallPageRow struct {
+	Path  string `json:"path"`
+	Calls int64  `json:"calls"`
 }
 
 // LeadCounts are leads: Leads = Estimates + Calls.
@@ -293,6 +304,23 @@ func arrange(cs []db.Count, places *Places) Report {
 	}
 	if r.Pages == nil {
 		r.Pages = []PageRow{}
+	}
+
+	// Calls by page.
+	r.CallPages = []CallPageRow{}
+	for _, c := range cs {
+		if c.Kind == db.EventTelClick && c.Dim == db.DimPath && c.Key != "" && c.Events > 0 {
+			r.CallPages = append(r.CallPages, CallPageRow{Path: c.Key, Calls: c.Events})
+		}
+	}
+	sort.SliceStable(r.CallPages, func(i, j int) bool {
+		if r.CallPages[i].Calls != r.CallPages[j].Calls {
+			return r.CallPages[i].Calls > r.CallPages[j].Calls
+		}
+		return r.CallPages[i].Path < r.CallPages[j].Path
+	})
+	if len(r.CallPages) > MaxPages {
+		r.CallPages = r.CallPages[:MaxPages]
 	}
 	return r
 }

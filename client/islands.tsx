@@ -6,6 +6,7 @@
 import { scrollToAnchor } from "./anchors";
 import { popoverSupported } from "./popover";
 import { startBeacon } from "./beacon";
+import { fillForms } from "./attribution";
 
 type Trigger = "interaction" | "visible" | "idle";
 
@@ -139,6 +140,9 @@ export function hydrateIslands() {
   const id = decodeURIComponent(window.location.hash.slice(1));
   if (id) setTimeout(() => scrollToAnchor(id), 100);
   registerServiceWorker();
+  // The visit's attribution, recorded on its first page and carried by
+  // the estimate form's hidden fields.
+  try { fillForms(); } catch { /* storage or URL APIs missing: the server reads the Referer */ }
   startBeacon();
   renderDeferredSections();
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { FIELDS as ATTRIBUTION_FIELDS, fillForm } from "../client/attribution";
 import { Icon } from "./icons";
 import type { LeadContact } from "./types";
 
@@ -14,6 +15,9 @@ export interface EstimateState {
   values: EstimateValues;
   errors: Partial<Record<keyof EstimateValues | "form", string>>;
   success: boolean;
+  /** where the visit came from, as the server admitted it (hidden field
+   * name → value): a form rendered again without JavaScript carries it on */
+  attribution?: Record<string, string>;
 }
 
 export const DAMAGE_TYPES = ["Water Damage", "Fire & Smoke Damage", "Storm Damage", "Mold", "Roof Damage", "Remodeling / Construction", "Other"];
@@ -110,6 +114,7 @@ export function EstimateForm({ site, state, idPrefix = "est" }: { site: Pick<Lea
     setBusy(true);
     const fail = { form: `We could not send your request. Please call us at ${site.phone}.` };
     try {
+      fillForm(e.currentTarget);
       const body = new URLSearchParams(new FormData(e.currentTarget) as unknown as Record<string, string>);
       const r = await fetch("/api/estimate", { method: "POST", body, headers: { Accept: "application/json" } });
       const data = await r.json().catch(() => ({}));
@@ -197,6 +202,10 @@ export function EstimateForm({ site, state, idPrefix = "est" }: { site: Pick<Lea
       <Field id={id("notes")} label="Tell us what happened" error={errors.notes}>
         <textarea id={id("notes")} name="notes" rows={4} value={values.notes} onChange={set("notes")} aria-invalid={!!errors.notes} aria-describedby={described("notes")} maxLength={2000} />
       </Field>
+      {/* Where the visit came from (issue 23): filled from this visit's
+          record in sessionStorage by the page's script; without it, the
+          server reads the Referer. */}
+      {ATTRIBUTION_FIELDS.map((f) => <input key={f} type="hidden" name={f} defaultValue={state?.attribution?.[f] || ""} />)}
       <div className="hp" aria-hidden="true">
         <label htmlFor={id("website")}>Leave this field empty</label>
         <input id={id("website")} name="website" tabIndex={-1} autoComplete="off" defaultValue="" />

@@ -27,6 +27,14 @@ const (
 // message for the (smaller) limit they see.
 const MaxNoteBytes = 16 << 10
 
+// MaxLeadNotes bounds the notes of one lead: a lead worked for months
+// has a few dozen; an account that writes thousands is a script, and each
+// note is a row every timeline read returns.
+const MaxLeadNotes = 500
+
+// ErrTooManyNotes is returned when a lead has MaxLeadNotes notes already.
+var ErrTooManyNotes = errors.New("this lead has too many notes")
+
 // ErrCannotAssign is returned when the account a lead is given to does
 // not exist, is disabled or has no role that may see leads.
 var ErrCannotAssign = errors.New("that account cannot take leads")
@@ -173,7 +181,8 @@ func validLeadStatus(s string) bool {
 // AddLeadNote adds a note to a lead's timeline and, when by is a person,
 // ends its first response time if nothing had. body is stored as given
 // (leads.CheckNote is the rule people are held to); an empty or
-// oversized one is refused.
+// oversized one is refused, and so is a note past MaxLeadNotes
+// (ErrTooManyNotes).
 func (s *Store) AddLeadNote(ctx context.Context, leadID string, by Actor, body string, now time.Time) (LeadEvent, error) {
 	if strings.TrimSpace(body) == "" || len(body) > MaxNoteBytes {
 		return LeadEvent{}, fmt.Errorf("lead %s note: empty or over %d bytes", leadID, MaxNoteBytes)
@@ -183,6 +192,14 @@ func (s *Store) AddLeadNote(ctx context.Context, leadID string, by Actor, body s
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
 		if err := lockLead(ctx, tx, leadID); err != nil {
 			return err
+		}
+		// Counted under the lead's lock: racing notes cannot pass the bound.
+		var n int
+		if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM lead_events WHERE lead_id = ? AND kind = ?`), leadID, EventNote); err != nil {
+			return err
+		}
+		if n >= MaxLeadNotes {
+			return ErrTooManyNotes
 		}
 		if err := addLeadEvent(ctx, tx, e); err != nil {
 			return err

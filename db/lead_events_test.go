@@ -449,3 +449,43 @@ func TestLeadAttributionStored(t *testing.T) {
 		}
 	})
 }
+
+// A lead takes at most MaxLeadNotes notes, however many are added at once.
+func TestLeadNotesBounded(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+		if err := s.CreateLead(ctx, outboxLead("full", now)); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < MaxLeadNotes-2; i++ {
+			if _, err := s.AddLeadNote(ctx, "full", SystemActor, "n", now); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		ok, full := 0, 0
+		for i := 0; i < 6; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := s.AddLeadNote(ctx, "full", SystemActor, "racing", now)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					ok++
+				case errors.Is(err, ErrTooManyNotes):
+					full++
+				default:
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if ok != 2 || full != 4 {
+			t.Errorf("6 racing notes with room for 2: %d added, %d refused", ok, full)
+		}
+	})
+}

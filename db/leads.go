@@ -427,3 +427,35 @@ func NearestRank(sorted []time.Duration, p int) time.Duration {
 	rank = min(max(rank, 1), n)
 	return sorted[rank-1]
 }
+
+// LeadSourceCount is how many leads created in a window share one
+// attribution: the UTM source, medium and campaign, the referrer's host
+// and the ad platform of a click id ("google", "meta", "microsoft" or "").
+type LeadSourceCount struct {
+	UTMSource    string `db:"utm_source"`
+	UTMMedium    string `db:"utm_medium"`
+	UTMCampaign  string `db:"utm_campaign"`
+	ReferrerHost string `db:"referrer_host"`
+	ClickFrom    string `db:"click_from"`
+	Leads        int64  `db:"leads"`
+	Emergencies  int64  `db:"emergencies"`
+}
+
+// LeadSources counts the leads created in [from, to) by their
+// attribution (issue 23: Analytics' 'Leads by source / campaign'). Every
+// stored lead is counted, spooled and no-JavaScript ones included: their
+// attribution is what the server could read, empty where nothing.
+func (s *Store) LeadSources(ctx context.Context, from, to time.Time) ([]LeadSourceCount, error) {
+	out := []LeadSourceCount{}
+	err := s.db.SelectContext(ctx, &out, s.q(`SELECT utm_source, utm_medium, utm_campaign, referrer_host, click_from,
+		COUNT(*) AS leads, SUM(emergency) AS emergencies FROM (
+			SELECT utm_source, utm_medium, utm_campaign, referrer_host,
+				CASE WHEN gclid <> '' OR gbraid <> '' OR wbraid <> '' THEN 'google' WHEN fbclid <> '' THEN 'meta' WHEN msclkid <> '' THEN 'microsoft' ELSE '' END AS click_from,
+				CASE WHEN is_emergency THEN 1 ELSE 0 END AS emergency
+			FROM avatar_leads WHERE created_at >= ? AND created_at < ?) l
+		GROUP BY utm_source, utm_medium, utm_campaign, referrer_host, click_from`), from.UTC(), to.UTC())
+	if err != nil {
+		return nil, fmt.Errorf("lead sources: %w", err)
+	}
+	return out, nil
+}

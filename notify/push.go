@@ -146,6 +146,11 @@ func LoadPush(ctx context.Context, store *db.Store, subject string) (*Push, erro
 	return NewPush(k, subject), nil
 }
 
+// PushChannel is the notifier's push sender, nil when push is off: what
+// the subscribe endpoint checks subscriptions with and hands the browser
+// the public key of.
+func (n *Notifier) PushChannel() *Push { return n.cfg.Push }
+
 // PublicKey is the applicationServerKey for pushManager.subscribe.
 func (p *Push) PublicKey() string { return p.Keys.Public }
 

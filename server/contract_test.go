@@ -9,12 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atlanta-restoration/site/analytics"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/seoaudit"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/dashboard"
 	"github.com/atlanta-restoration/site/web/indexing"
 	"github.com/atlanta-restoration/site/web/leadsmanager"
+	"github.com/atlanta-restoration/site/web/push"
 )
 
 // The admin API's types cross the wire once (issue 21): the Go answer
@@ -40,6 +42,22 @@ var adminContract = []struct {
 	{goType: dashboard.ActivityLine{}, file: "admin/data/dashboard.ts", ts: "Activity"},
 	{goType: seoaudit.PageResult{}, file: "admin/data/seo-audit.ts", ts: "PageResult"},
 	{goType: db.SEOAuditRun{}, file: "admin/data/seo-audit.ts", ts: "AuditRun"},
+	// Speed to lead (issue 23).
+	{goType: db.LeadEvent{}, file: "admin/data/leads.ts", ts: "TimelineEntry"},
+	{goType: db.Attribution{}, file: "admin/data/leads.ts", ts: "Attribution"},
+	{goType: leadsmanager.LeadWork{}, file: "admin/data/leads.ts", ts: "LeadWork"},
+	{goType: leadsmanager.Assignee{}, file: "admin/data/leads.ts", ts: "Assignee"},
+	{goType: leadsmanager.EventAnswer{}, file: "admin/data/leads.ts", ts: "EventAnswer"},
+	{goType: leadsmanager.ResponseWindow{}, file: "admin/data/leads.ts", ts: "ResponseWindow"},
+	{goType: leadsmanager.ResponseFigures{}, file: "admin/data/leads.ts", ts: "ResponseFigures"},
+	{goType: push.Key{}, file: "admin/data/push.ts", ts: "PushKey"},
+	{goType: push.Device{}, file: "admin/data/push.ts", ts: "Device"},
+	{goType: push.DeviceList{}, file: "admin/data/push.ts", ts: "DeviceList"},
+	{goType: push.AccountDevice{}, file: "admin/data/push.ts", ts: "AccountDevice"},
+	{goType: push.AllDevices{}, file: "admin/data/push.ts", ts: "AllDevices"},
+	{goType: push.DeviceAnswer{}, file: "admin/data/push.ts", ts: "DeviceAnswer"},
+	{goType: analytics.LeadSourceRow{}, file: "admin/data/analytics.ts", ts: "LeadSourceRow"},
+	{goType: analytics.CallPageRow{}, file: "admin/data/analytics.ts", ts: "CallPageRow"},
 }
 
 // jsonFields lists the JSON names a Go type is sent with: tagged fields,

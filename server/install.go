@@ -14,6 +14,7 @@ import (
 	"github.com/atlanta-restoration/site/web/insights"
 	"github.com/atlanta-restoration/site/web/leadsmanager"
 	"github.com/atlanta-restoration/site/web/pages"
+	"github.com/atlanta-restoration/site/web/push"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
 	"github.com/atlanta-restoration/site/web/uploads"
 )
@@ -32,6 +33,7 @@ type rooms struct {
 	audits       *audits.Handler       // SEO audit, security, schema, locations
 	dashboard    *dashboard.Handler    // tiles, activity, notifications
 	editing      *editing.Handler      // content, preview, redirects, 404 monitor
+	push         *push.Handler         // Web Push devices, the admin app's manifest and service worker
 }
 
 // install lists every route the site answers, with its guard: public,
@@ -70,6 +72,10 @@ func (s *Server) install(e *echo.Echo) {
 	// Service worker and the offline page it precaches
 	getHead(e, "/sw.js", pg.ServiceWorker)
 	getHead(e, pages.OfflinePath, pg.Offline)
+	// The admin app's own manifest and service worker (scope /admin/):
+	// public files, as the browser fetches them without credentials.
+	getHead(e, push.ManifestPath, s.push.WebManifest)
+	getHead(e, push.WorkerPath, s.push.Worker)
 
 	// Public forms and JSON
 	e.POST("/estimate", s.estimate.Post)       // no JavaScript
@@ -134,6 +140,12 @@ func (s *Server) install(e *echo.Echo) {
 	e.GET("/api/admin/leads/export.csv", lm.Export, a.RequireOr(exportRestricted, auth.LeadsRead, auth.LeadsFull))
 	e.GET("/api/admin/leads/:id", lm.Detail, a.RequireOr(restricted, auth.LeadsRead, auth.LeadsFull))
 	e.PATCH("/api/admin/leads/:id", lm.SetStatus, a.Require(auth.LeadsStatus))
+	// Working a lead (issue 23): staff add notes, admins also assign;
+	// the timeline and the first response figures for both.
+	e.GET("/api/admin/leads/response-times", lm.ResponseTimes, a.Require(auth.LeadsRead))
+	e.GET("/api/admin/leads/:id/work", lm.Work, a.Require(auth.LeadsRead))
+	e.POST("/api/admin/leads/:id/notes", lm.AddNote, a.Require(auth.LeadsNote))
+	e.PUT("/api/admin/leads/:id/assignee", lm.Assign, a.Require(auth.LeadsAssign))
 	e.GET("/api/admin/users", lm.Users, users)
 	e.POST("/api/admin/users", lm.CreateUser, users)
 	e.PATCH("/api/admin/users/:id", lm.UpdateUser, users)
@@ -161,6 +173,16 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/api/admin/redirects", ed.AddRedirect, content)
 	e.DELETE("/api/admin/redirects", ed.DeleteRedirect, content)
 	e.GET("/api/admin/not-found", ed.NotFound, content)
+
+	// Admin: Web Push of new leads to one's own devices (issue 23):
+	// accounts that may read leads, never the PIN; every account's
+	// devices for admins. A device is removed by its own account only.
+	pu := s.push
+	e.GET("/api/admin/push/key", pu.Key, a.Require(auth.PushSubscribe))
+	e.POST("/api/admin/push/subscriptions", pu.Subscribe, a.Require(auth.PushSubscribe))
+	e.GET("/api/admin/push/devices", pu.Devices, a.Require(auth.PushSubscribe))
+	e.DELETE("/api/admin/push/devices/:id", pu.Remove, a.Require(auth.PushSubscribe))
+	e.GET("/api/admin/push/devices/all", pu.AllDevices, a.Require(auth.PushAll))
 
 	// Any other admin path: 401 without a session, 404 with one, so
 	// probing reveals nothing.

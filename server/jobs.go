@@ -48,19 +48,23 @@ const (
 	jobPublish   = "content-publish"
 	jobNotFound  = "not-found-flush"
 	jobNFPrune   = "not-found-prune"
+	jobEscalate  = "lead-escalation"
 )
 
 // jobTitles name the jobs on the dashboard.
 var jobTitles = map[string]string{jobAnalytics: "Analytics roll-up", jobIndexNow: "IndexNow auto-submit", jobHealth: "SEO health check", jobReviews: "Review refresh",
 	jobSEOAudit: "SEO audit", jobSecurity: "Security scan", jobSchema: "Schema check", jobPublish: "Scheduled publishing",
-	jobNotFound: "404 monitor", jobNFPrune: "404 monitor clean-up"}
+	jobNotFound: "404 monitor", jobNFPrune: "404 monitor clean-up", jobEscalate: "Emergency lead escalation"}
 
 // PublishEvery is how often scheduled content is published: a post
 // scheduled for 6:00 is live by 6:00:30. NotFoundFlushEvery is how often
-// each instance writes the 404s it counted.
+// each instance writes the 404s it counted. EscalateEvery is how often
+// the escalation job looks for emergency leads still new after
+// LEAD_ESCALATE_AFTER (issue 23).
 const (
 	PublishEvery       = 30 * time.Second
 	NotFoundFlushEvery = 30 * time.Second
+	EscalateEvery      = time.Minute
 )
 
 // ReviewsEvery is how often the reviews job fetches from Google Places.
@@ -121,6 +125,10 @@ func (s *Server) newJobs() *jobSet {
 		return "", s.notFound.Flush(ctx, time.Now())
 	}})
 	js.runner.Register(jobs.Job{Name: jobNFPrune, Every: 24 * time.Hour, Once: true, Run: s.editor.PruneNotFound})
+	// Emergency leads still new after LEAD_ESCALATE_AFTER notify every
+	// admin again (issue 23). The store escalates each lead once whatever
+	// runs it; Once keeps the work on one instance at a time.
+	js.runner.Register(jobs.Job{Name: jobEscalate, Every: EscalateEvery, Once: true, Quiet: true, Timeout: time.Minute, Run: s.escalate})
 	s.Cache().OnWarm(func(etags map[string]string) {
 		var pages []indexnow.Page
 		for _, p := range s.site.SitemapPaths() {
@@ -261,6 +269,19 @@ func (s *Server) reviewsJob(ctx context.Context) (string, error) {
 		return "", err
 	}
 	return "fetched " + words.Count(n, "review", "reviews"), nil
+}
+
+// escalate is the escalation job's run. A minute with nothing to escalate
+// is recorded as skipped, so it stays out of the dashboard's activity.
+func (s *Server) escalate(ctx context.Context) (string, error) {
+	n, err := s.notifier.Escalate(ctx)
+	if err != nil {
+		return "", err
+	}
+	if n == 0 {
+		return "", jobs.Skip("no emergency lead waiting")
+	}
+	return "escalated " + words.Count(n, "emergency lead", "emergency leads") + " still new to every admin", nil
 }
 
 // rollUp folds finished days' raw analytics events into daily counts and

@@ -48,8 +48,9 @@ type leadKit struct {
 	spool    *spool.Spool
 }
 
-// leadServer builds a server on store. smtpTLS trusts the fake SMTP
-// server's certificate.
+// leadServer builds a server on store, its notifier configured as main.go
+// configures it (NotifyConfig: push with stored VAPID keys, the
+// acknowledgement on). smtpTLS trusts the fake SMTP server's certificate.
 func leadServer(t *testing.T, store *db.Store, env map[string]string, smtpTLS *tls.Config, log *slog.Logger) leadKit {
 	t.Helper()
 	newTestServer(t, nil) // the shared SSR engine and content
@@ -57,7 +58,7 @@ func leadServer(t *testing.T, store *db.Store, env map[string]string, smtpTLS *t
 		log = quiet
 	}
 	cfg := testConfig(t, mapWith(env, "ADMIN_PIN", testPIN, "DATA_DIR", t.TempDir()))
-	nc, err := notify.FromConfig(cfg)
+	nc, err := NotifyConfig(context.Background(), cfg, store, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,11 +145,18 @@ func TestNotificationsEndToEnd(t *testing.T) {
 	if r.StatusCode != http.StatusCreated {
 		t.Fatalf("submit: %d %s", r.StatusCode, r.Body)
 	}
-	msgs := fake.WaitMessages(1, 5*time.Second)
-	if len(msgs) != 1 {
-		t.Fatalf("%d emails within 5 s", len(msgs))
+	// The owner's email and the homeowner's acknowledgement.
+	msgs := fake.WaitMessages(2, 5*time.Second)
+	if len(msgs) != 2 {
+		t.Fatalf("%d emails within 5 s, want the owner's and the acknowledgement", len(msgs))
 	}
-	m := msgs[0]
+	m, ack := msgs[0], msgs[1]
+	if len(m.To) == 1 {
+		m, ack = ack, m
+	}
+	if strings.Join(ack.To, ",") != "maria@example.com" || !bytes.Contains(ack.Data, []byte(notify.AckResponseClaim[:40])) {
+		t.Errorf("acknowledgement to %v:\n%s", ack.To, ack.Data)
+	}
 	if !m.TLS || m.User != smtpUser || strings.Join(m.To, ",") != "owner@example-restoration.test,office@example-restoration.test" {
 		t.Errorf("email: TLS %v user %q to %v", m.TLS, m.User, m.To)
 	}
@@ -179,7 +187,7 @@ func TestNotificationsEndToEnd(t *testing.T) {
 		t.Fatalf("notifications: %d %s", res.StatusCode, res.Body)
 	}
 	if !st.Configured.Email || !st.Configured.Webhook || st.Pending != 0 || st.Failed != 0 || st.LastDeliveredAt == nil ||
-		len(st.Recent) != 2 || st.Recent[0].LeadID != ls[0].ID || st.Recent[0].DeliveredAt == nil {
+		len(st.Recent) != 3 || st.Recent[0].LeadID != ls[0].ID || st.Recent[0].DeliveredAt == nil {
 		t.Errorf("status %s", res.Body)
 	}
 	for _, private := range []string{"555-0199", "maria@example.com", smtpPassword, hookSecret, "TOKEN-do-not-log", fake.Addr} {

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -47,6 +48,7 @@ import (
 	"github.com/atlanta-restoration/site/web/insights"
 	"github.com/atlanta-restoration/site/web/leadsmanager"
 	"github.com/atlanta-restoration/site/web/pages"
+	"github.com/atlanta-restoration/site/web/push"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
 	"github.com/atlanta-restoration/site/web/uploads"
 )
@@ -208,6 +210,22 @@ func New(o Options) (*Server, error) {
 	s.audits = &audits.Handler{Store: o.Store, Site: s.site, SEO: s.jobs.seo, Checker: s.jobs.schema, Fetch: s.fetchPage, Running: s.runningSecurity(),
 		ScanEvery: SecurityScanEvery, Jobs: audits.Jobs{Runner: s.jobs.runner, SEOAudit: jobSEOAudit, Security: jobSecurity, Schema: jobSchema}, Log: o.Log}
 	s.dashboard = &dashboard.Handler{Store: o.Store, Site: s.site, Notifier: s.notifier, Spool: s.leads, JobTitles: jobTitles}
+
+	// Speed to lead (issue 23, ADR 034). The notifier's channels,
+	// acknowledgement included, are NotifyConfig's. Here: the estimate
+	// form keeps where each lead came from (checked against this host);
+	// the leads manager works leads (notes, assignment, timeline, first
+	// response: web/leadsmanager); devices subscribe to Web Push with the
+	// key the notifier signs with, and the admin app's manifest and
+	// service worker are served (web/push). The escalation job is in
+	// jobs.go, the routes in install.go.
+	if u, err := url.Parse(o.Config.BaseURL); err == nil {
+		s.estimate.SiteHost = u.Hostname()
+	}
+	s.push = &push.Handler{Store: o.Store, Name: func(ctx context.Context) string { return s.settings.Business(ctx).Name }, Log: o.Log}
+	if p := s.notifier.PushChannel(); p != nil {
+		s.push.Push = p
+	}
 	// Content changes: a rebuilt bundle, and other instances' changes.
 	s.releaseEngine = s.engine.OnReload(func() { s.pages.InvalidateLocal("bundle rebuilt") })
 	dsn := ""
@@ -434,12 +452,13 @@ func newStorage(cfg *config.Config) (storage.Storage, error) {
 }
 
 // setupLeads takes the lead intake and the notifier from the options, or
-// builds them from the configuration: the notifier on the store, the
-// intake without a spool (a failed save is then a 503).
+// builds them from the configuration: the notifier on the store
+// (NotifyConfig), the intake without a spool (a failed save is then a
+// 503).
 func (s *Server) setupLeads(o Options) error {
 	s.notifier, s.leads = o.Notifier, o.Leads
 	if s.notifier == nil {
-		nc, err := notify.FromConfig(o.Config)
+		nc, err := NotifyConfig(context.Background(), o.Config, o.Store, o.Log)
 		if err != nil {
 			return err
 		}
@@ -449,4 +468,29 @@ func (s *Server) setupLeads(o Options) error {
 		s.leads = spool.NewIntake(s.notifier, nil, o.Store.Ping, o.Log)
 	}
 	return nil
+}
+
+// NotifyConfig is the notifier's configuration as the application runs
+// it (main.go's leadIntake, and New without Options.Notifier): the
+// channels the configuration describes (email, webhook, SMS, the
+// escalation's delay), Web Push signed with the VAPID keys stored in the
+// database (made by the first instance to boot), and the homeowner's
+// acknowledgement, switched by System Settings (lead_ack) and giving the
+// emergency phone System Settings shows. Push that cannot start (a damaged
+// key pair) is logged and left off: leads still go out on the other
+// channels, and the devices screen says push is unavailable.
+func NotifyConfig(ctx context.Context, cfg *config.Config, store *db.Store, log *slog.Logger) (notify.Config, error) {
+	nc, err := notify.FromConfig(cfg)
+	if err != nil {
+		return nc, err
+	}
+	if nc.Push, err = notify.LoadPush(ctx, store, cfg.Notify.VAPIDSubject); err != nil {
+		log.Error("web push is off: its VAPID keys could not be loaded", "err", err)
+		nc.Push = nil
+	}
+	st := &settings.Service{Store: store, Defaults: cfg.Business, BaseURL: cfg.BaseURL, Log: log}
+	nc.Ack = notify.NewAck(cfg)
+	nc.Ack.Enabled = st.Toggle(func(v settings.Settings) bool { return v.AckOn() })
+	nc.Ack.Phone = func(ctx context.Context) string { return st.Availability(ctx).Phone }
+	return nc, nil
 }

@@ -128,8 +128,9 @@ func TestOfflinePage(t *testing.T) {
 }
 
 // TestServiceWorkerRegisteredByPublicPagesOnly: the islands script (every
-// public page) registers /sw.js after load; the admin bundle does not, and
-// the public page gains no module preload for it.
+// public page) registers /sw.js after load; the admin bundle does not (it
+// registers its own, /admin/sw.js), and the public page gains no module
+// preload for it.
 func TestServiceWorkerRegisteredByPublicPagesOnly(t *testing.T) {
 	srv, _ := adminServer(t, nil)
 	pub, _ := srv.engine.Entry("home")
@@ -139,10 +140,20 @@ func TestServiceWorkerRegisteredByPublicPagesOnly(t *testing.T) {
 	if !strings.Contains(js, `"/sw.js"`) || !strings.Contains(js, `addEventListener("load"`) {
 		t.Error("the islands script does not register /sw.js after load")
 	}
+	// The admin registers its own worker (issue 23: /admin/sw.js, scope
+	// /admin/, for push), never the public one.
+	registersOwn := false
 	for _, u := range append([]string{adm.Script}, adm.Preloads...) {
-		if strings.Contains(body(u), "serviceWorker.register") {
-			t.Errorf("%s (admin) registers the worker", u)
+		b := body(u)
+		if strings.Contains(b, `"/sw.js"`) {
+			t.Errorf("%s (admin) registers the public worker", u)
 		}
+		if strings.Contains(b, "serviceWorker.register") && strings.Contains(b, `"/admin/sw.js"`) && strings.Contains(b, `"/admin/"`) {
+			registersOwn = true
+		}
+	}
+	if !registersOwn {
+		t.Error("the admin bundle does not register /admin/sw.js with scope /admin/")
 	}
 	home := get(t, srv.Handler(), "/")
 	if strings.Contains(home.Body, "sw.js") {

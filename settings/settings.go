@@ -44,6 +44,10 @@ type Settings struct {
 	// ones.
 	ReviewRating FormValue `json:"reviewRating"`
 	ReviewCount  FormValue `json:"reviewCount"`
+	// LeadAck switches the homeowner's acknowledgement email (issue 23,
+	// notify.Ack): on by default. A save without it keeps the saved
+	// value; answers always carry it.
+	LeadAck *bool `json:"leadAck"`
 	// ReviewFigures says which figures the site shows now and where they
 	// come from. Read-only: a save ignores it.
 	ReviewFigures *ReviewFiguresInfo `json:"reviewFigures,omitempty"`
@@ -114,6 +118,13 @@ func (st Settings) Availability() Availability {
 	return a
 }
 
+// KeyLeadAck is the settings key of LeadAck, the one notify reads
+// (notify.AckSetting): "false" turns the acknowledgement off.
+const KeyLeadAck = "lead_ack"
+
+// AckOn reports whether the acknowledgement is switched on.
+func (st Settings) AckOn() bool { return st.LeadAck == nil || *st.LeadAck }
+
 // Store is where settings are kept (db.Store).
 type Store interface {
 	Settings(ctx context.Context) (map[string]string, error)
@@ -141,7 +152,7 @@ func formatAddress(b config.Business) string {
 func (s *Service) defaults() Settings {
 	b := s.Defaults
 	st := Settings{BusinessName: b.Name, Phone: b.Phone, Address: formatAddress(b), Website: s.BaseURL, EmergencyPhone: b.Phone,
-		AutoIndexNow: true, SEOMonitoring: true, AutoSchema: true, EmergencyMode: true, BusinessHours: DefaultHours}
+		AutoIndexNow: true, SEOMonitoring: true, AutoSchema: true, EmergencyMode: true, BusinessHours: DefaultHours, LeadAck: boolPtr(true)}
 	st.BusinessHoursText = HoursText(st.BusinessHours)
 	own := reviews.DefaultOwner()
 	st.ReviewRating, st.ReviewCount = Text(own.Rating), Text(strconv.Itoa(own.Count))
@@ -176,6 +187,9 @@ func (s *Service) Load(ctx context.Context) (Settings, error) {
 	flag("seo_monitoring", &st.SEOMonitoring)
 	flag("auto_schema", &st.AutoSchema)
 	flag("emergency_mode", &st.EmergencyMode)
+	if v, ok := m[KeyLeadAck]; ok {
+		st.LeadAck = boolPtr(v != "false")
+	}
 	st.BusinessHoursText = HoursText(st.BusinessHours)
 	own := reviews.OwnerFromSettings(m)
 	st.ReviewRating, st.ReviewCount = Text(own.Rating), Text(strconv.Itoa(own.Count))
@@ -267,7 +281,7 @@ func (e Invalid) Error() string { return fmt.Sprintf("settings: %d invalid field
 func (s *Service) Save(ctx context.Context, st Settings, now time.Time) (Settings, error) {
 	st.BusinessName, st.Phone, st.Address, st.Website, st.EmergencyPhone = strings.TrimSpace(st.BusinessName), strings.TrimSpace(st.Phone),
 		strings.TrimSpace(st.Address), strings.TrimSpace(st.Website), strings.TrimSpace(st.EmergencyPhone)
-	if strings.TrimSpace(st.BusinessHours) == "" || !st.ReviewRating.Set || !st.ReviewCount.Set {
+	if strings.TrimSpace(st.BusinessHours) == "" || !st.ReviewRating.Set || !st.ReviewCount.Set || st.LeadAck == nil {
 		if cur, err := s.Load(ctx); err == nil {
 			if strings.TrimSpace(st.BusinessHours) == "" {
 				st.BusinessHours = cur.BusinessHours
@@ -278,6 +292,12 @@ func (s *Service) Save(ctx context.Context, st Settings, now time.Time) (Setting
 			if !st.ReviewCount.Set {
 				st.ReviewCount = cur.ReviewCount
 			}
+			if st.LeadAck == nil {
+				st.LeadAck = cur.LeadAck
+			}
+		} else if st.LeadAck == nil {
+			// Unknown: keep the stored value rather than guess.
+			return st, err
 		}
 	}
 	if errs := Validate(st); len(errs) > 0 {
@@ -293,10 +313,12 @@ func (s *Service) Save(ctx context.Context, st Settings, now time.Time) (Setting
 		"business_name": st.BusinessName, "phone": st.Phone, "address": st.Address, "website": st.Website,
 		"emergency_phone": st.EmergencyPhone, "auto_indexnow": b(st.AutoIndexNow), "seo_monitoring": b(st.SEOMonitoring),
 		"auto_schema": b(st.AutoSchema), "emergency_mode": b(st.EmergencyMode), "business_hours": st.BusinessHours,
-		reviews.KeyOwnerRating: st.ReviewRating.Text, reviews.KeyOwnerCount: st.ReviewCount.Text,
+		reviews.KeyOwnerRating: st.ReviewRating.Text, reviews.KeyOwnerCount: st.ReviewCount.Text, KeyLeadAck: b(st.AckOn()),
 	}
 	if err := s.Store.SetSettings(ctx, kv, now); err != nil {
 		return st, err
 	}
 	return st, nil
 }
+
+func boolPtr(b bool) *bool { return &b }

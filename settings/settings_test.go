@@ -105,3 +105,38 @@ func TestReadFailureFallsBackToTheConfiguration(t *testing.T) {
 		t.Errorf("a valid save with the database down: %v, want the store's error", err)
 	}
 }
+
+// The acknowledgement switch (issue 23): on by default, saved under the
+// key notify reads, kept by a save that does not send it, and a save
+// without it when the saved value cannot be read saves nothing.
+func TestLeadAck(t *testing.T) {
+	s, store := newService(t)
+	ctx := context.Background()
+	st, _ := s.Load(ctx)
+	if !st.AckOn() || st.LeadAck == nil {
+		t.Fatal("the acknowledgement is off by default")
+	}
+	off := false
+	st.LeadAck = &off
+	if _, err := s.Save(ctx, st, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if store.m[KeyLeadAck] != "false" || KeyLeadAck != "lead_ack" {
+		t.Fatalf("stored %q under %q", store.m[KeyLeadAck], KeyLeadAck)
+	}
+	st.LeadAck = nil
+	got, err := s.Save(ctx, st, time.Now())
+	if err != nil || got.AckOn() || store.m[KeyLeadAck] != "false" {
+		t.Errorf("a save without leadAck: %+v %v, stored %q", got.LeadAck, err, store.m[KeyLeadAck])
+	}
+	if on, err := s.Toggle(func(v Settings) bool { return v.AckOn() })(ctx); on || err != nil {
+		t.Errorf("toggle %v %v", on, err)
+	}
+	store.fail = errors.New("database down")
+	if _, err := s.Save(ctx, st, time.Now()); err == nil {
+		t.Error("a save without leadAck while the database cannot be read succeeded")
+	}
+	if _, err := s.Toggle(func(v Settings) bool { return v.AckOn() })(ctx); err == nil {
+		t.Error("the switch read no error while the database is down")
+	}
+}

@@ -29,6 +29,14 @@ var AdminPages = func() []AdminPage {
 	return out
 }()
 
+// The admin app's own web manifest and service worker (issue 23,
+// web/push): admin pages link this manifest instead of the public site's,
+// so the admin installs as its own app, starting at the leads.
+const (
+	AdminManifestPath = "/admin/manifest.webmanifest"
+	AdminWorkerPath   = "/admin/sw.js"
+)
+
 // AdminData is the admin shell's data: which screen the URL names. The
 // server always renders the locked gate; the browser unlocks it.
 type AdminData struct {

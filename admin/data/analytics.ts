@@ -22,6 +22,12 @@ export interface Kpi { name: string; value: number; goal: number; unit: "" | "%"
 export interface Leads { leads: number; estimates: number; calls: number }
 /** PageRow is one page the site serves: its visits and page views. */
 export interface PageRow { path: string; visitors: number; pageviews: number }
+/** LeadSourceRow is a line of 'Leads by source / campaign': the lead
+ * records' own attribution (utm_source / utm_medium, else an ad click id,
+ * else the referring site), every stored estimate request counted. */
+export interface LeadSourceRow { source: string; campaign: string; leads: number; emergencies: number; percentage: number }
+/** CallPageRow is one page's taps on a phone number link. */
+export interface CallPageRow { path: string; calls: number }
 /** NotStored counts, since this server started, the beacons not stored:
  * over a client's daily limits, refused by the database (each alone, the
  * rest of its batch stored), dropped by a full queue. */
@@ -50,6 +56,10 @@ export interface AnalyticsData {
   notFound: number;
   notStored: NotStored;
   sources: TrafficSource[];
+  /** the period's estimate requests by their own source and campaign */
+  leadSources: LeadSourceRow[];
+  /** the pages call taps came from, most first */
+  callPages: CallPageRow[];
   metrics: AnalyticsMetric[];
   geography: GeographyRow[];
   kpis: Kpi[];
@@ -72,6 +82,8 @@ interface Answer {
   sources: { source: string; visitors: number; percentage: number; conversions: number; conversionRate: number; leads: number; estimates: number; calls: number }[];
   geography: { area: string; visitors: number; leads: number; percentage: number }[];
   pages: PageRow[];
+  leadSources?: LeadSourceRow[];
+  callPages?: CallPageRow[];
   goals: { visitors: number; leads: number; conversion: number };
   dropped: number; refused: number; capped: number;
 }
@@ -108,6 +120,8 @@ export function toData(a: Answer): AnalyticsData {
     notFound: a.notFound,
     notStored: { capped: a.capped, refused: a.refused, dropped: a.dropped },
     sources: a.sources.map((r) => ({ source: r.source, visitors: r.visitors, percentage: r.percentage, conversions: r.conversions, conversionRate: r.conversionRate, leads: r.leads })),
+    leadSources: a.leadSources ?? [],
+    callPages: a.callPages ?? [],
     metrics: [
       { name: "Total Visitors", value: fmt(a.visitors), ...change(a.visitors, a.previous.visitors), description: "Visits: each visitor once a day (no cookies, so a visitor is not followed across days)" },
       { name: "Leads", value: fmt(a.leads), ...change(a.leads, a.previous.leads), description: "Estimate requests and call taps, from counted visits or not" },

@@ -67,13 +67,14 @@ export const dashboardTools: DashboardSource = {
 };
 
 /** NotificationRow is one notification of a new lead (no contact details). */
-export interface NotificationRow { kind: "email" | "webhook"; leadId: string; attempts: number; lastError: string; createdAt: string; deliveredAt: string | null; failedAt: string | null }
+export interface NotificationRow { kind: "email" | "webhook" | "push" | "sms" | "ack"; leadId: string; attempts: number; lastError: string; createdAt: string; deliveredAt: string | null; failedAt: string | null }
 
 /** NotificationsStatus is GET /api/admin/notifications: which channels
  * announce new leads, how delivery is going, and the spool's backlog
  * (leads taken while the database was down, not stored yet). */
 export interface NotificationsStatus {
-  configured: { email: boolean; webhook: boolean };
+  /** the channels on (ack: the homeowner's acknowledgement, its System Settings switch aside) */
+  configured: { email: boolean; webhook: boolean; push: boolean; sms: boolean; ack: boolean };
   pending: number; retrying: number; failed: number;
   lastError: string; lastDeliveredAt: string | null;
   spoolBacklog: number;

@@ -57,8 +57,69 @@ function Sources({ d }: { d: AnalyticsData }) {
           </table>
         </div>
       </Card>
+      <LeadSources d={d} />
       <Pages d={d} />
     </>
+  );
+}
+
+/** LeadSources is 'Leads by source / campaign': the estimate requests of
+ * the period by where their visit came from, as each lead recorded it. */
+function LeadSources({ d }: { d: AnalyticsData }) {
+  const total = d.leadSources.reduce((sum, r) => sum + r.leads, 0);
+  return (
+    <Card title="Leads by source / campaign" description={`Estimate requests by the source each one recorded (UTM source and medium, else an ad click, else the referring site) and its campaign; every request stored is counted · ${d.period}`}>
+      {d.leadSources.length === 0 ? <p className="ai-small">No estimate request in the period yet.</p> : (
+        <div className="ai-scroll" tabIndex={0} role="region" aria-label="Leads by source and campaign table">
+          <table className="a-table ai-table ai-table--dense">
+            <thead>
+              <tr><th scope="col">Source / campaign</th><th scope="col" className="ai-num">Leads</th><th scope="col" className="ai-num">Emergencies</th><th scope="col">Share</th></tr>
+            </thead>
+            <tbody>
+              {d.leadSources.map((r) => (
+                <tr key={r.source + "\u0000" + r.campaign}>
+                  <th scope="row">{r.source}<span className="ai-campaign">{r.campaign ? r.campaign : "No campaign"}</span></th>
+                  <td className="ai-num">{n(r.leads)}</td>
+                  <td className="ai-num">{n(r.emergencies)}</td>
+                  <td><Share value={r.percentage} label={`${r.source}${r.campaign ? " " + r.campaign : ""} share of leads`} /></td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr><th scope="row">All</th><td className="ai-num">{n(total)}</td><td className="ai-num">{n(d.leadSources.reduce((sum, r) => sum + r.emergencies, 0))}</td><td>{pct(total > 0 ? 100 : 0)}</td></tr>
+            </tfoot>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+/** CallPages lists the pages phone number links were tapped on. */
+function CallPages({ d }: { d: AnalyticsData }) {
+  return (
+    <Card title="Calls by page" description={`Taps on a phone number link, by the page they were tapped on (taps on the not-found page have no page) · ${d.period}`}>
+      {d.callPages.length === 0 ? <p className="ai-small">No call tap in the period yet.</p> : (
+        <div className="ai-scroll" tabIndex={0} role="region" aria-label="Calls by page table">
+          <table className="a-table ai-table ai-table--dense ai-pages">
+            <thead>
+              <tr><th scope="col">Page</th><th scope="col" className="ai-num">Call taps</th></tr>
+            </thead>
+            <tbody>
+              {d.callPages.map((p) => (
+                <tr key={p.path}>
+                  <th scope="row"><code>{p.path}</code></th>
+                  <td className="ai-num">{n(p.calls)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr><th scope="row">All call taps</th><td className="ai-num">{n(d.leads.calls)}</td></tr>
+            </tfoot>
+          </table>
+        </div>
+      )}
+    </Card>
   );
 }
 
@@ -170,6 +231,7 @@ function Conversions({ d }: { d: AnalyticsData }) {
           </table>
         </div>
       </Card>
+      <CallPages d={d} />
     </>
   );
 }

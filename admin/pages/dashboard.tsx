@@ -1,12 +1,14 @@
 import { Icon } from "../../components/icons";
 import { HealthIssues, RecentActivity } from "../activity";
 import { dashboardTools, type DashboardSource, type ToolCard } from "../data/dashboard";
+import { duration, responseTimes } from "../data/leads";
+import { useServer } from "../live";
 import { LeadNotifications } from "../notifications";
 import { OverviewTiles } from "../overview";
 import { adminPath, SCREENS, screenFor } from "../screens";
 import { can, canOpen, useSession } from "../session";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, PageHeader } from "../ui";
+import { Badge, Button, Card, PageHeader, StatCard } from "../ui";
 
 const statusTone = (s: ToolCard["status"]) => (s === "Secure" || s === "Optimized" ? "good" : s === "Active" || s === "Ready" ? "info" : "neutral");
 const priorityTone = (p: ToolCard["priority"]) => (p === "high" ? "bad" : p === "medium" ? "warn" : "neutral");
@@ -49,6 +51,7 @@ export default function Dashboard({ navigate, source = dashboardTools }: AdminPa
         : "Estimate requests from the website. Lead details are shown only to staff and admin accounts: sign in with your account to open it."}>
         <a className="a-btn a-btn--primary" href={adminPath("leads")} onClick={link("leads")}>Open Secure Leads Manager</a>
       </Card>
+      {can(session, "leads.read") && <FirstResponse />}
       {more.length > 0 && (
         <Card title={tools ? "Accounts and sessions" : "Your screens"}>
           <ul className="a-screens">
@@ -84,5 +87,30 @@ export default function Dashboard({ navigate, source = dashboardTools }: AdminPa
       {tools && <HealthIssues navigate={navigate} />}
       {tools && <RecentActivity />}
     </>
+  );
+}
+
+/** FirstResponse is how fast the crew answers new leads: the median and
+ * 90th percentile of the time from a lead's creation to a person's first
+ * status change or note, over the leads created in the last 7 and 30 days
+ * (the server's figures). */
+function FirstResponse() {
+  const { data, error } = useServer(responseTimes);
+  return (
+    <Card title="First response time" description="From a new lead to the first status change or note by a person. A lead contacted within minutes is far more likely to become a job.">
+      {error && <p className="a-error" role="alert">First response time: {error}</p>}
+      {!data ? (!error && <p className="a-muted" role="status">Loading...</p>) : (
+        <div className="a-grid a-grid--4">
+          {data.windows.flatMap((w) => {
+            const hint = `${w.answered} of ${w.leads} lead${w.leads === 1 ? "" : "s"} answered, last ${w.days} days`;
+            const none = w.answered === 0;
+            return [
+              <StatCard key={`m${w.days}`} label={`Median, ${w.days} days`} value={none ? "—" : duration(w.medianSeconds)} hint={none ? (w.leads ? `No lead answered yet of ${w.leads}` : "No leads in these days") : hint} />,
+              <StatCard key={`p${w.days}`} label={`90th percentile, ${w.days} days`} value={none ? "—" : duration(w.p90Seconds)} hint={none ? "Fills once a lead is answered" : "9 in 10 answered leads got an answer within this"} />,
+            ];
+          })}
+        </div>
+      )}
+    </Card>
   );
 }

@@ -3,6 +3,9 @@ import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 
 import { DAMAGE_TYPES } from "../../components/estimate-form";
 import { Icon } from "../../components/icons";
 import { api, apiFetch, ApiError, titledError } from "../api";
+import type { Attribution } from "../data/leads";
+import { LeadSource, LeadWorkPanel } from "../lead-work";
+import { PushDevices } from "../push-devices";
 import { MOBILE_BREAKPOINT } from "../layout";
 import { fmtDateTime, Pager } from "../listing";
 import { can, useSession } from "../session";
@@ -25,6 +28,9 @@ export interface Lead {
   phone_masked?: string; email_masked?: string;
   phone?: string; phone_typed?: string; phone_display?: string; phone_href?: string; email?: string; email_href?: string;
   street_address?: string; insurance_carrier?: string; claim_number?: string; notes?: string;
+  /** admins' full row (issue 23): where the visit came from, who works the
+   * lead, when a person first answered it and when it was escalated */
+  attribution?: Attribution; assigned_to?: string | null; first_response_at?: string | null; escalated_at?: string | null;
 }
 
 interface LeadPage { leads: Lead[]; total: number; page: number; perPage: number; full: boolean }
@@ -152,14 +158,15 @@ export default function Leads(_: AdminPageProps) {
           <span className="a-muted al-who__name">{session.name || session.email}</span>
         </div>
       } />
-      <LeadsManager isAdmin={can(session, "leads.full")} />
+      <LeadsManager isAdmin={can(session, "leads.full")} canAssign={can(session, "leads.assign")} />
+      {can(session, "push.subscribe") && <PushDevices isAdmin={can(session, "push.all")} />}
     </>
   );
 }
 
 const rowId = (id: string) => "lead-row-" + id;
 
-function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
+function LeadsManager({ isAdmin, canAssign }: { isAdmin: boolean; canAssign: boolean }) {
   const toast = useToast();
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [q, setQ] = useState(""); // the search box, applied after a pause
@@ -170,8 +177,9 @@ function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
   const [data, setData] = useState<LeadPage | null>(null);
   const [loading, setLoading] = useState(true);
   const [updating, setUpdating] = useState<string | null>(null);
-  const [exporting, setExporting] = useState(false);
+  const [exporting, setExporting] = useState<"" | "plain" | "source">("");
   const [detail, setDetail] = useState<Lead | null>(null);
+  const [workKey, setWorkKey] = useState(0); // reloads the open dialog's timeline
   const [opening, setOpening] = useState<string | null>(null);
   const opener = useRef<HTMLElement | null>(null);
   const announce = useRef(true); // toast 'Data Loaded' for the first load, Refresh and the full-data toggle
@@ -230,9 +238,11 @@ function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
   const changeStatus = async (lead: Lead, status: string) => {
     setUpdating(lead.id);
     setData((d) => d && { ...d, leads: d.leads.map((l) => (l.id === lead.id ? { ...l, status } : l)) });
+    setDetail((d) => (d && d.id === lead.id ? { ...d, status } : d));
     try {
       await api(`/api/admin/leads/${encodeURIComponent(lead.id)}`, { method: "PATCH", body: JSON.stringify({ status }) });
       toast({ title: "Status Updated", description: `Lead status changed to ${status}` });
+      setWorkKey((k) => k + 1);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
       toast({ title: "Update Failed", description: "Failed to update lead status", variant: "destructive" });
@@ -242,8 +252,13 @@ function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
     }
   };
 
-  const openDetail = async (lead: Pick<Lead, "id">, el: HTMLElement | null) => {
+  const openDetail = async (lead: Pick<Lead, "id"> & Partial<Lead>, el: HTMLElement | null) => {
     opener.current = el;
+    if (!isAdmin) {
+      // Staff: the row they see (masked), with its notes and timeline.
+      if (lead.created_at) setDetail(lead as Lead);
+      return;
+    }
     setOpening(lead.id);
     try {
       const res = await api<Lead | { lead: Lead }>(`/api/admin/leads/${encodeURIComponent(lead.id)}`);
@@ -297,13 +312,20 @@ function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
     const el = document.getElementById(rowId(target));
     if (!el) return;
     el.scrollIntoView({ block: "center" });
-    if (!isAdmin) { el.focus({ preventScroll: true }); forgetLeadParam(); }
-  }, [target, data, loading, isAdmin]);
+    if (!isAdmin) {
+      el.focus({ preventScroll: true });
+      // A notification's link: open the lead's notes and timeline.
+      const row = data.leads.find((l) => l.id === target);
+      if (row) openDetail(row, el);
+    }
+  }, [target, data, loading, isAdmin]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const exportCsv = async () => {
-    setExporting(true);
+  const exportCsv = async (withSource: boolean) => {
+    setExporting(withSource ? "source" : "plain");
     try {
-      const res = await apiFetch("/api/admin/leads/export.csv?" + filterParams(filters).toString());
+      const params = filterParams(filters);
+      if (withSource) params.set("with", "source");
+      const res = await apiFetch("/api/admin/leads/export.csv?" + params.toString());
       if (res.status === 401) return;
       if (!res.ok) {
         const body = await res.json().catch(() => null);
@@ -312,7 +334,7 @@ function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
       const url = URL.createObjectURL(await res.blob());
       const a = document.createElement("a");
       a.href = url;
-      a.download = "leads-export.csv";
+      a.download = withSource ? "leads-export-with-source.csv" : "leads-export.csv";
       document.body.appendChild(a);
       a.click();
       a.remove();
@@ -321,7 +343,7 @@ function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
     } catch (err) {
       toast(titledError(err) ? { ...titledError(err)!, variant: "destructive" } : { title: "Export Failed", description: "Failed to export lead data", variant: "destructive" });
     } finally {
-      setExporting(false);
+      setExporting("");
     }
   };
 
@@ -338,7 +360,9 @@ function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
         actions={
           <div className="a-row">
             <Button variant="outline" onClick={() => reload(true)} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button>
-            {isAdmin && <Button onClick={exportCsv} disabled={exporting} aria-busy={exporting}>{exporting ? "Exporting..." : "Export CSV"}</Button>}
+            {isAdmin && <Button onClick={() => exportCsv(false)} disabled={!!exporting} aria-busy={exporting === "plain"}>{exporting === "plain" ? "Exporting..." : "Export CSV"}</Button>}
+            {isAdmin && <Button variant="outline" onClick={() => exportCsv(true)} disabled={!!exporting} aria-busy={exporting === "source"}
+              title="The nine columns, then each lead's landing page, referrer, campaign, click ids, device and visit">{exporting === "source" ? "Exporting..." : "Export with source"}</Button>}
           </div>
         }>
         <form className="al-filters" role="search" aria-label="Filter leads" onSubmit={(e) => { e.preventDefault(); setFilters((f) => ({ ...f, q })); setPage(1); }}>
@@ -418,7 +442,7 @@ function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
                     </dl>
                     <div className="al-card__actions">
                       <StatusSelect lead={l} updating={updating === l.id} onChange={changeStatus} />
-                      {isAdmin && <DetailsButton lead={l} opening={opening === l.id} onOpen={openDetail} />}
+                      <DetailsButton lead={l} admin={isAdmin} opening={opening === l.id} onOpen={openDetail} />
                     </div>
                   </article>
                 </li>
@@ -432,7 +456,7 @@ function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
                   <th scope="col">Date</th><th scope="col">Name</th><th scope="col">Phone</th><th scope="col">Email</th>
                   <th scope="col" className="al-fold">City</th><th scope="col" className="al-fold">Damage type</th><th scope="col">Status</th>
                   <th scope="col" className="al-fold">Emergency</th>
-                  {isAdmin && <th scope="col"><span className="visually-hidden">Actions</span></th>}
+                  <th scope="col"><span className="visually-hidden">Actions</span></th>
                 </tr>
               </thead>
               <tbody>
@@ -456,7 +480,7 @@ function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
                     <td className="al-fold">{l.damage_type}</td>
                     <td><StatusSelect lead={l} updating={updating === l.id} onChange={changeStatus} /></td>
                     <td className="al-fold">{l.is_emergency ? <EmergencyBadge /> : <span className="a-muted">No</span>}</td>
-                    {isAdmin && <td><DetailsButton lead={l} opening={opening === l.id} onOpen={openDetail} /></td>}
+                    <td><DetailsButton lead={l} admin={isAdmin} opening={opening === l.id} onOpen={openDetail} /></td>
                   </tr>
                 ))}
               </tbody>
@@ -465,7 +489,7 @@ function LeadsManager({ isAdmin }: { isAdmin: boolean }) {
         </div>
         {data && data.total > 0 && <Pager page={Math.min(page, pages)} pages={pages} onPage={setPage} label="Lead pages" />}
       </Card>
-      {detail && <LeadDialog lead={detail} onClose={() => {
+      {detail && <LeadDialog lead={detail} full={isAdmin} canAssign={canAssign} workKey={workKey} updating={updating === detail.id} onStatus={changeStatus} onClose={() => {
         setDetail(null);
         forgetLeadParam();
         // Back to the button that opened it; for a linked lead, its row
@@ -488,11 +512,13 @@ function StatusSelect({ lead, updating, onChange }: { lead: Lead; updating: bool
   );
 }
 
-/** DetailsButton opens the admin's full detail dialog. */
-function DetailsButton({ lead, opening, onOpen }: { lead: Lead; opening: boolean; onOpen: (l: Lead, el: HTMLElement) => void }) {
+/** DetailsButton opens a lead's dialog: the admin's full details, or for
+ * staff the masked row with its notes and timeline. */
+function DetailsButton({ lead, admin, opening, onOpen }: { lead: Lead; admin: boolean; opening: boolean; onOpen: (l: Lead, el: HTMLElement) => void }) {
+  const label = admin ? "Details" : "Notes";
   return (
     <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={opening}
-      aria-label={`Details for ${fullName(lead)}`} onClick={(e) => onOpen(lead, e.currentTarget)}>{opening ? "Loading..." : "Details"}</Button>
+      aria-label={`${admin ? "Details" : "Notes and timeline"} for ${fullName(lead)}`} onClick={(e) => onOpen(lead, e.currentTarget)}>{opening ? "Loading..." : label}</Button>
   );
 }
 
@@ -509,7 +535,9 @@ const DETAIL_FIELDS: { key: keyof Lead; label: string; kind?: "date" | "bool" }[
 /** LeadDialog is the admin's full lead detail: a modal dialog with focus
  * kept inside; Escape, the Close button or a click outside closes it, and
  * focus goes back to the button that opened it. */
-function LeadDialog({ lead, onClose }: { lead: Lead; onClose: () => void }) {
+function LeadDialog({ lead, full, canAssign, workKey, updating, onStatus, onClose }: {
+  lead: Lead; full: boolean; canAssign: boolean; workKey: number; updating: boolean; onStatus: (l: Lead, s: string) => void; onClose: () => void;
+}) {
   const panel = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
   close.current = onClose;
@@ -550,17 +578,30 @@ function LeadDialog({ lead, onClose }: { lead: Lead; onClose: () => void }) {
       <div className="a-dialog__overlay" aria-hidden="true" onClick={() => close.current()} />
       <div ref={panel} className="a-dialog__panel al-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
         <div className="al-dialog__head">
-          <h2 id={titleId} className="a-dialog__title">Lead details: {fullName(lead)}</h2>
+          <h2 id={titleId} className="a-dialog__title">{full ? "Lead details" : "Lead"}: {fullName(lead)}</h2>
           <button type="button" className="toast__close" aria-label="Close lead details" onClick={() => close.current()}>×</button>
         </div>
-        <dl className="al-detail">
-          {DETAIL_FIELDS.map((f) => (
-            <div key={f.key} className={f.key === "notes" || f.key === "id" ? "al-detail__wide" : undefined}>
-              <dt>{f.label}</dt>
-              <dd>{show(f)}</dd>
-            </div>
-          ))}
-        </dl>
+        {full ? (
+          <dl className="al-detail">
+            {DETAIL_FIELDS.map((f) => (
+              <div key={f.key} className={f.key === "notes" || f.key === "id" ? "al-detail__wide" : undefined}>
+                <dt>{f.label}</dt>
+                <dd>{f.key === "status" ? <StatusSelect lead={lead} updating={updating} onChange={onStatus} /> : show(f)}</dd>
+              </div>
+            ))}
+          </dl>
+        ) : (
+          <dl className="al-detail">
+            <div><dt>Received</dt><dd><time dateTime={lead.created_at}>{fmtDateTime(lead.created_at)}</time></dd></div>
+            <div><dt>Status</dt><dd><StatusSelect lead={lead} updating={updating} onChange={onStatus} /></dd></div>
+            <div><dt>Phone</dt><dd><Phone lead={lead} /></dd></div>
+            <div><dt>Email</dt><dd><Email lead={lead} /></dd></div>
+            <div><dt>City</dt><dd>{lead.city || <span className="a-muted">None</span>}</dd></div>
+            <div><dt>Damage type</dt><dd>{lead.damage_type}{lead.is_emergency && <> <EmergencyBadge /></>}</dd></div>
+          </dl>
+        )}
+        {full && <LeadSource attribution={lead.attribution} />}
+        <LeadWorkPanel leadId={lead.id} canAssign={canAssign} createdAt={lead.created_at} reloadKey={workKey} />
         <div className="a-dialog__actions">
           <Button variant="outline" onClick={() => close.current()}>Close</Button>
         </div>

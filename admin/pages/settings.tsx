@@ -7,6 +7,8 @@ import { Button, Card, PageHeader } from "../ui";
 interface Settings {
   businessName: string; phone: string; address: string; website: string; emergencyPhone: string;
   autoIndexNow: boolean; seoMonitoring: boolean; autoSchema: boolean; emergencyMode: boolean;
+  /** the homeowner's acknowledgement email after an estimate request (issue 23) */
+  leadAck: boolean;
   /** schema.org openingHours syntax, e.g. "Mo-Fr 08:00-18:00; Sa 09:00-13:00" */
   businessHours: string;
   /** how visitors read them (from the server) */
@@ -104,6 +106,15 @@ export default function SettingsPage(_: AdminPageProps) {
             </li>
           ))}
         </ul>
+      </Card>
+      <Card title="Homeowner Acknowledgement" description="What a homeowner hears from you the moment they send the estimate form.">
+        <label className="a-switch">
+          <input type="checkbox" role="switch" checked={s.leadAck} onChange={(e) => setS({ ...s, leadAck: e.target.checked })} aria-describedby="set-leadAck-hint" />
+          <span><strong>Acknowledgement email</strong><br />
+            <span id="set-leadAck-hint" className="a-muted">On: when the homeowner leaves an email address, they get a short plain-text email at once: what happens
+              next, the response time the form promised, and your emergency phone as a tap-to-call link. Replies go to your business email.
+              It needs outgoing email (SMTP_URL); it is sent once per request and never to an address that failed validation.</span></span>
+        </label>
       </Card>
       <Card title="Emergency Contact and Hours">
         {text("emergencyPhone", "Emergency phone", "tel", undefined, "Dialled by the 24/7 emergency bars and call buttons while 24/7 emergency mode is on.")}

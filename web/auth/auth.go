@@ -41,6 +41,10 @@ const (
 	LeadsRead     Capability = "leads.read"     // the masked lead list
 	LeadsStatus   Capability = "leads.status"   // change a lead's status
 	LeadsFull     Capability = "leads.full"     // details, full data, export
+	LeadsNote     Capability = "leads.note"     // add a note to a lead
+	LeadsAssign   Capability = "leads.assign"   // give a lead to an account
+	PushSubscribe Capability = "push.subscribe" // Web Push of new leads to one's own devices
+	PushAll       Capability = "push.all"       // list every account's devices
 	UsersManage   Capability = "users.manage"   // accounts and the audit log
 	ContentEdit   Capability = "content.edit"   // edit, publish and redirect the site's content (issue 22)
 )
@@ -59,9 +63,9 @@ const (
 // lead.
 var roleCaps = map[string][]Capability{
 	RolePIN:    {Tools, MediaWrite, SettingsWrite, SessionsAll},
-	RoleStaff:  {LeadsRead, LeadsStatus, MediaWrite},
+	RoleStaff:  {LeadsRead, LeadsStatus, LeadsNote, PushSubscribe, MediaWrite},
 	RoleEditor: {ContentEdit, MediaWrite},
-	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, UsersManage, ContentEdit},
+	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit},
 }
 
 // Capabilities lists what role may do.

@@ -216,16 +216,16 @@ type NotificationRow struct {
 // SMTP credentials, the webhook address or secret, or a lead's contact
 // details.
 type NotificationsStatus struct {
-	Configured struct {
-		Email   bool `json:"email"`
-		Webhook bool `json:"webhook"`
-	} `json:"configured"`
-	Pending         int        `json:"pending"`
-	Retrying        int        `json:"retrying"`
-	Failed          int        `json:"failed"`
-	LastError       string     `json:"lastError"`
-	LastDeliveredAt *time.Time `json:"lastDeliveredAt"`
-	SpoolBacklog    int        `json:"spoolBacklog"`
+	// Configured says which channels are on: email, webhook, Web Push,
+	// SMS and the homeowner's acknowledgement (its System Settings switch
+	// aside).
+	Configured      notify.Channels `json:"configured"`
+	Pending         int             `json:"pending"`
+	Retrying        int             `json:"retrying"`
+	Failed          int             `json:"failed"`
+	LastError       string          `json:"lastError"`
+	LastDeliveredAt *time.Time      `json:"lastDeliveredAt"`
+	SpoolBacklog    int             `json:"spoolBacklog"`
 	// SpoolRefused counts leads the database kept refusing, moved aside
 	// in DATA_DIR/spool/refused.jsonl for a person to look at.
 	SpoolRefused int               `json:"spoolRefused"`
@@ -243,7 +243,7 @@ func (h *Handler) Notifications(c echo.Context) error {
 	}
 	out := NotificationsStatus{Pending: st.Pending, Retrying: st.Retrying, Failed: st.Failed, LastError: st.LastError,
 		LastDeliveredAt: st.LastDeliveredAt, SpoolBacklog: h.Spool.Backlog(), SpoolRefused: h.Spool.Refused(), Recent: []NotificationRow{}}
-	out.Configured.Email, out.Configured.Webhook = st.Email, st.Webhook
+	out.Configured = notify.Channels{Email: st.Email, Webhook: st.Webhook, Push: st.Push, SMS: st.SMS, Ack: st.Ack}
 	for _, r := range st.Recent {
 		out.Recent = append(out.Recent, NotificationRow{Kind: r.Kind, LeadID: r.LeadID, Attempts: r.Attempts, LastError: r.LastError,
 			CreatedAt: r.CreatedAt, DeliveredAt: r.DeliveredAt, FailedAt: r.FailedAt})

@@ -25,6 +25,7 @@ import (
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/guard"
+	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/web/auth"
@@ -51,7 +52,10 @@ type Handler struct {
 	Recorded func(c echo.Context)
 	// Render renders the estimate page with st (the no-JavaScript answer).
 	Render func(ctx context.Context, st *State) ([]byte, error)
-	Log    *slog.Logger
+	// SiteHost is BASE_URL's host: a landing page or a Referer is this
+	// site's only on it (leads.ParseAttribution).
+	SiteHost string
+	Log      *slog.Logger
 }
 
 // Values are the native estimate form's fields, as typed.
@@ -74,6 +78,27 @@ type State struct {
 	Values  Values            `json:"values"`
 	Errors  map[string]string `json:"errors"`
 	Success bool              `json:"success"`
+	// Attribution is where the visit came from, as the server admitted
+	// it (hidden field name → value): a form rendered again without
+	// JavaScript carries it on, since its next post's Referer is the
+	// form's own address.
+	Attribution map[string]string `json:"attribution,omitempty"`
+}
+
+// AttributionFields are a's values under the estimate form's hidden
+// field names (leads.Field*, leads.AttributionParams), empty ones left out.
+func AttributionFields(a leads.Attribution) map[string]string {
+	out := map[string]string{}
+	for k, v := range map[string]string{
+		leads.FieldLanding: a.LandingPage, leads.FieldReferrer: a.ReferrerHost, leads.FieldDevice: a.DeviceClass, leads.FieldVisit: a.VisitID,
+		"utm_source": a.UTMSource, "utm_medium": a.UTMMedium, "utm_campaign": a.UTMCampaign, "utm_term": a.UTMTerm, "utm_content": a.UTMContent,
+		"gclid": a.GCLID, "gbraid": a.GBRAID, "wbraid": a.WBRAID, "fbclid": a.FBCLID, "msclkid": a.MSCLKID,
+	} {
+		if v != "" {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // DamageTypes are the form's choices; components/estimate-form.tsx shows
@@ -189,8 +214,11 @@ func (h *Handler) Post(c echo.Context) error {
 	if ok, retry := h.Posts.Allow(client, now); !ok {
 		return h.tooMany(c, v, retry)
 	}
+	// Where the visit came from: the hidden fields, else the Referer of
+	// the form's page; every value checked and bounded here.
+	attribution := leads.ParseAttribution(c.Request().Form, c.Request().Referer(), h.SiteHost)
 	if errs := Validate(v); len(errs) > 0 {
-		return h.reply(c, http.StatusUnprocessableEntity, State{Values: v.printable(), Errors: errs})
+		return h.reply(c, http.StatusUnprocessableEntity, State{Values: v.printable(), Errors: errs, Attribution: AttributionFields(attribution)})
 	}
 	if honeypot != "" {
 		// A bot filled the hidden field: answer exactly as a saved request
@@ -210,6 +238,7 @@ func (h *Handler) Post(c echo.Context) error {
 		return h.tooMany(c, v, retry)
 	}
 	lead := newLead(v, now)
+	lead.Attribution = attribution
 	outcome, err := h.Leads.Submit(ctx, lead)
 	if err != nil {
 		if slot != nil {
@@ -217,7 +246,7 @@ func (h *Handler) Post(c echo.Context) error {
 		}
 		h.Log.Error("estimate not saved", "lead", lead.ID, "err", err)
 		msg := fmt.Sprintf("We could not save your request right now. Please call us at %s: we answer 24/7.", h.Phone(ctx))
-		return h.reply(c, http.StatusServiceUnavailable, State{Values: v, Errors: map[string]string{"form": msg}})
+		return h.reply(c, http.StatusServiceUnavailable, State{Values: v, Errors: map[string]string{"form": msg}, Attribution: AttributionFields(attribution)})
 	}
 	h.Log.Info("estimate saved", "lead", lead.ID, "emergency", lead.IsEmergency, "spooled", outcome == spool.Spooled)
 	h.Recorded(c)

@@ -42,6 +42,7 @@ const (
 type Store interface {
 	analytics.Store
 	analytics.CountStore
+	analytics.LeadSourceStore
 	GetSetting(ctx context.Context, key string) (string, error)
 	SetSettings(ctx context.Context, kv map[string]string, now time.Time) error
 	VitalSamples(ctx context.Context, from, to string) ([]db.VitalSample, error)
@@ -273,10 +274,13 @@ func (h *Handler) PutGoals(c echo.Context) error {
 // (ADR 029).
 type AnalyticsAnswer struct {
 	analytics.Report
-	Goals   Goals `json:"goals"`
-	Dropped int64 `json:"dropped"`
-	Refused int64 `json:"refused"`
-	Capped  int64 `json:"capped"`
+	// LeadSources are the period's leads by their own source and
+	// campaign (the lead records' attribution, issue 23).
+	LeadSources []analytics.LeadSourceRow `json:"leadSources"`
+	Goals       Goals                     `json:"goals"`
+	Dropped     int64                     `json:"dropped"`
+	Refused     int64                     `json:"refused"`
+	Capped      int64                     `json:"capped"`
 }
 
 // Report is the Analytics screen's data for the last `days` days
@@ -295,7 +299,11 @@ func (h *Handler) Report(c echo.Context) error {
 	if err != nil {
 		return httperr.Unavailable("Analytics could not be loaded.", err)
 	}
-	return c.JSON(http.StatusOK, AnalyticsAnswer{Report: r, Goals: h.goals(ctx), Dropped: h.c.Dropped.Load(), Refused: h.c.Refused.Load(), Capped: h.budget.Capped.Load()})
+	sources, err := analytics.LeadSources(ctx, h.store, r.From, r.To)
+	if err != nil {
+		return httperr.Unavailable("Analytics could not be loaded.", err)
+	}
+	return c.JSON(http.StatusOK, AnalyticsAnswer{Report: r, LeadSources: sources, Goals: h.goals(ctx), Dropped: h.c.Dropped.Load(), Refused: h.c.Refused.Load(), Capped: h.budget.Capped.Load()})
 }
 
 // VitalsReport is GET /api/admin/vitals: the 75th percentile of each Core

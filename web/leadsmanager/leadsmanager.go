@@ -1,6 +1,8 @@
 // Package leadsmanager is the HTTP side of the Secure Leads Manager
 // (spec 6, docs/leads-api.md): the lead list, details, status changes and
-// the CSV export, and the admins' Users and Audit Log screens. What each
+// the CSV export; working a lead (issue 23, work.go): notes, assignment,
+// its timeline and the first response figures; and the admins' Users and
+// Audit Log screens. What each
 // role may see is decided here and in package leads, on the server: staff
 // get masked rows from every endpoint. The routes and their guards are in
 // server/install.go.
@@ -33,7 +35,11 @@ type Store interface {
 	QueryLeads(ctx context.Context, q db.LeadQuery) ([]db.Lead, int, error)
 	EachLead(ctx context.Context, q db.LeadQuery, fn func(db.Lead) error) error
 	GetLead(ctx context.Context, id string) (db.Lead, error)
-	SetLeadStatus(ctx context.Context, id, status string, now time.Time) error
+	ChangeLeadStatus(ctx context.Context, id, status string, by db.Actor, now time.Time) (db.LeadEvent, error)
+	AddLeadNote(ctx context.Context, leadID string, by db.Actor, body string, now time.Time) (db.LeadEvent, error)
+	AssignLead(ctx context.Context, leadID, userID string, by db.Actor, now time.Time) (db.LeadEvent, error)
+	LeadTimeline(ctx context.Context, leadID string) ([]db.LeadEvent, error)
+	LeadResponseTimes(ctx context.Context, now time.Time) (db.ResponseTimes, error)
 	ListUsers(ctx context.Context) ([]db.User, error)
 	CreateUser(ctx context.Context, u db.User) error
 	UserByID(ctx context.Context, id string) (db.User, error)
@@ -60,9 +66,11 @@ type LeadList struct {
 }
 
 // LeadAnswer is a status change's answer: the lead as the caller's role
-// may see it (leads.Full or leads.Masked).
+// may see it (leads.Full or leads.Masked), and the change as its timeline
+// records it (absent when the lead had that status already).
 type LeadAnswer struct {
-	Lead any `json:"lead"`
+	Lead  any           `json:"lead"`
+	Event *db.LeadEvent `json:"event,omitempty"`
 }
 
 // UserList is GET /api/admin/users.
@@ -135,7 +143,7 @@ func (h *Handler) Detail(c echo.Context) error {
 	}
 	l, err := h.Store.GetLead(c.Request().Context(), c.Param("id"))
 	if errors.Is(err, db.ErrNotFound) {
-		return &httperr.Error{Status: http.StatusNotFound, Message: "No such lead."}
+		return errNoLead
 	} else if err != nil {
 		return leadsUnavailable(err)
 	}
@@ -143,8 +151,9 @@ func (h *Handler) Detail(c echo.Context) error {
 	return c.JSON(http.StatusOK, leads.Unmasked(l))
 }
 
-// setLeadStatus changes a lead's status (staff and admins). The answer is
-// the updated row as the caller's role may see it.
+// SetStatus changes a lead's status (staff and admins), on its timeline
+// with who did it; a person's first change ends the lead's first response
+// time. The answer is the updated row as the caller's role may see it.
 func (h *Handler) SetStatus(c echo.Context) error {
 	var in struct {
 		Status string `json:"status"`
@@ -154,26 +163,34 @@ func (h *Handler) SetStatus(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	id := c.Param("id")
-	before, err := h.Store.GetLead(ctx, id)
-	if errors.Is(err, db.ErrNotFound) {
-		return &httperr.Error{Status: http.StatusNotFound, Message: "No such lead."}
-	} else if err != nil {
+	updateFailed := func(err error) error {
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "Failed to update lead status", Err: err}
 	}
-	if err := h.Store.SetLeadStatus(ctx, id, in.Status, time.Now().UTC()); errors.Is(err, db.ErrNotFound) {
-		return &httperr.Error{Status: http.StatusNotFound, Message: "No such lead."}
+	before, err := h.Store.GetLead(ctx, id)
+	if errors.Is(err, db.ErrNotFound) {
+		return errNoLead
 	} else if err != nil {
-		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "Failed to update lead status", Err: err}
+		return updateFailed(err)
+	}
+	ev, err := h.Store.ChangeLeadStatus(ctx, id, in.Status, actor(c), time.Now().UTC())
+	if errors.Is(err, db.ErrNotFound) {
+		return errNoLead
+	} else if err != nil {
+		return updateFailed(err)
 	}
 	l, err := h.Store.GetLead(ctx, id)
 	if err != nil {
-		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "Failed to update lead status", Err: err}
+		return updateFailed(err)
 	}
 	h.audit(c, auth.From(c).Account(), db.AuditStatusChange, id, before.Status+" → "+l.Status)
+	out := LeadAnswer{Lead: leads.Mask(l)}
 	if isAdmin(c) {
-		return c.JSON(http.StatusOK, LeadAnswer{Lead: leads.Unmasked(l)})
+		out.Lead = leads.Unmasked(l)
 	}
-	return c.JSON(http.StatusOK, LeadAnswer{Lead: leads.Mask(l)})
+	if ev.ID != "" {
+		out.Event = &ev
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 // exportLeads streams the CSV of the leads the current filters select
@@ -192,12 +209,19 @@ func (h *Handler) Export(c echo.Context) error {
 	if err := h.Store.Ping(ctx); err != nil {
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "Failed to export lead data", Err: err}
 	}
+	// 'Export with source' (issue 23): the spec's nine columns, then
+	// where each lead came from.
+	withSource := c.QueryParam("with") == "source"
+	newWriter, name := leads.NewCSVWriter, "leads-export.csv"
+	if withSource {
+		newWriter, name = leads.NewSourceCSVWriter, "leads-export-with-source.csv"
+	}
 	hdr := c.Response().Header()
 	hdr.Set("Content-Type", "text/csv; charset=utf-8")
-	hdr.Set("Content-Disposition", `attachment; filename="leads-export.csv"`)
+	hdr.Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	c.Response().WriteHeader(http.StatusOK)
-	w, err := leads.NewCSVWriter(c.Response())
+	w, err := newWriter(c.Response())
 	if err != nil {
 		return nil // the client went away
 	}
@@ -223,7 +247,11 @@ func (h *Handler) Export(c echo.Context) error {
 		h.Log.Error("lead export interrupted", "rows", n, "err", err)
 		panic(http.ErrAbortHandler)
 	}
-	h.audit(c, auth.From(c).Account(), db.AuditExport, "", f.Describe()+" ("+strconv.Itoa(n)+" rows)")
+	detail := f.Describe() + " (" + strconv.Itoa(n) + " rows)"
+	if withSource {
+		detail += " with source"
+	}
+	h.audit(c, auth.From(c).Account(), db.AuditExport, "", detail)
 	return nil
 }
 

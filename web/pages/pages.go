@@ -168,7 +168,7 @@ func (h *Handler) Render(ctx context.Context, path string) (*ssr.Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := h.engine.RenderJSON(ctx, kind, props, h.docOptions())
+	body, err := h.engine.RenderJSON(ctx, kind, props, h.docOptions(kind))
 	if err != nil {
 		return nil, err
 	}
@@ -196,13 +196,19 @@ func tag(kind string, props []byte) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-func (h *Handler) docOptions() ssr.DocumentOptions {
+// docOptions are a page kind's document options. Admin pages link the
+// admin app's own manifest (site.AdminManifestPath), so the admin
+// installs as an app of its own, apart from the public site.
+func (h *Handler) docOptions(kind string) ssr.DocumentOptions {
+	if kind == "admin" {
+		return ssr.DocumentOptions{Hydrate: true, Icons: strings.Replace(h.icons, `href="/site.webmanifest"`, `href="`+site.AdminManifestPath+`"`, 1)}
+	}
 	return ssr.DocumentOptions{Hydrate: true, Icons: h.icons}
 }
 
 // RenderDoc renders a page's document, neither cached nor compressed.
 func (h *Handler) RenderDoc(ctx context.Context, kind, path string, pg site.Page) ([]byte, error) {
-	return h.engine.Render(ctx, kind, h.site.Props(ctx, path, pg), h.docOptions())
+	return h.engine.Render(ctx, kind, h.site.Props(ctx, path, pg), h.docOptions(kind))
 }
 
 // Preview renders path as it would be with content c: a draft's real
@@ -218,7 +224,7 @@ func (h *Handler) Preview(ctx context.Context, c *content.Site, path string) ([]
 	if err != nil {
 		return nil, err
 	}
-	return h.engine.RenderJSON(ctx, r.Page, data, h.docOptions())
+	return h.engine.RenderJSON(ctx, r.Page, data, h.docOptions(r.Page))
 }
 
 // RenderEstimate renders the estimate page with the form's state: the

@@ -1,0 +1,77 @@
+// Working a lead (issue 23): the answers of the leads manager's work
+// endpoints (web/leadsmanager/work.go) and the calls that make them. The
+// server decides who may do what: staff add notes and change the status,
+// admins also assign; the browser only hides what it would refuse.
+import { api } from "../api";
+
+/** Attribution is where a lead's visit came from, as the server admitted
+ * it ("" where nothing was recorded). Admins see it in the lead's details. */
+export interface Attribution {
+  landing_page: string; referrer_host: string;
+  utm_source: string; utm_medium: string; utm_campaign: string; utm_term: string; utm_content: string;
+  gclid: string; gbraid: string; wbraid: string; fbclid: string; msclkid: string;
+  device_class: string; visit_id: string;
+}
+
+/** TimelineEntry is one entry of a lead's timeline (Go: db.LeadEvent):
+ * created (actor: the lead's source), notified (channel: email, webhook,
+ * push, sms or ack; to "escalated" for an escalation's), status (from, to),
+ * note (body), assigned (from and to are account ids, body the name),
+ * escalated. userId is "" for the server itself. */
+export interface TimelineEntry {
+  id: string; leadId: string; at: string;
+  kind: "created" | "notified" | "status" | "note" | "assigned" | "escalated";
+  userId: string; actor: string; channel?: string; from?: string; to?: string; body?: string;
+}
+
+/** Assignee is an account a lead may be given to (admins only). */
+export interface Assignee { id: string; name: string; email: string; role: string }
+
+/** LeadWork is GET /api/admin/leads/{id}/work. */
+export interface LeadWork {
+  leadId: string; status: string;
+  assignedTo: string | null; assignedName: string;
+  firstResponseAt: string | null; escalatedAt: string | null;
+  timeline: TimelineEntry[];
+  /** present for admins only */
+  assignees?: Assignee[];
+}
+
+/** EventAnswer answers a note or an assignment. */
+export interface EventAnswer { event?: TimelineEntry; assignedTo?: string }
+
+/** ResponseWindow is the first response figures of the leads created in
+ * the last `days` days: median and 90th percentile (nearest rank) of the
+ * answered leads' times from creation to a person's first status change
+ * or note. */
+export interface ResponseWindow { days: number; leads: number; answered: number; medianSeconds: number; p90Seconds: number }
+/** ResponseFigures is GET /api/admin/leads/response-times. */
+export interface ResponseFigures { windows: ResponseWindow[] }
+
+const leadPath = (id: string) => `/api/admin/leads/${encodeURIComponent(id)}`;
+
+export const loadWork = (id: string) => api<LeadWork>(leadPath(id) + "/work");
+export const addNote = (id: string, body: string) => api<EventAnswer>(leadPath(id) + "/notes", { method: "POST", body: JSON.stringify({ body }) });
+export const assignLead = (id: string, userId: string) => api<EventAnswer>(leadPath(id) + "/assignee", { method: "PUT", body: JSON.stringify({ userId }) });
+export const responseTimes = () => api<ResponseFigures>("/api/admin/leads/response-times");
+
+/** NOTE_MAX is the longest note (leads.MaxNoteLen); the server checks it. */
+export const NOTE_MAX = 2000;
+
+/** CHANNELS name a notification's channel on the timeline. */
+export const CHANNELS: Record<string, string> = {
+  email: "Email to the owner", webhook: "Webhook to the CRM", push: "Push to a phone", sms: "Text message", ack: "Acknowledgement email to the homeowner",
+};
+
+/** duration says a span of seconds as a person reads it: "45 s", "12 min",
+ * "1 h 20 min", "2 d 3 h". */
+export function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60), rm = m % 60;
+  if (h < 24) return rm ? `${h} h ${rm} min` : `${h} h`;
+  const d = Math.floor(h / 24), rh = h % 24;
+  return rh ? `${d} d ${rh} h` : `${d} d`;
+}

@@ -1,0 +1,167 @@
+// Working a lead in the Secure Leads Manager (issue 23): who has it, the
+// notes, and its timeline (created, notified, status changes, notes,
+// assignment, escalation, each with who and when); for admins, where the
+// lead came from. The server decides who may do what: staff add notes and
+// change the status, admins also assign.
+import { useCallback, useEffect, useId, useState } from "react";
+import { ApiError } from "./api";
+import { addNote, assignLead, CHANNELS, duration, loadWork, NOTE_MAX, type Attribution, type LeadWork, type TimelineEntry } from "./data/leads";
+import { fmtDateTime } from "./listing";
+import { useToast } from "./toast";
+import { Button } from "./ui";
+
+/** ATTRIBUTION_FIELDS are a lead's source, in the order the detail shows
+ * them (and 'Export with source' writes them). */
+const ATTRIBUTION_FIELDS: { key: keyof Attribution; label: string }[] = [
+  { key: "landing_page", label: "Landing page" }, { key: "referrer_host", label: "Referrer" },
+  { key: "utm_source", label: "UTM source" }, { key: "utm_medium", label: "UTM medium" }, { key: "utm_campaign", label: "UTM campaign" },
+  { key: "utm_term", label: "UTM term" }, { key: "utm_content", label: "UTM content" },
+  { key: "gclid", label: "Google click id (gclid)" }, { key: "gbraid", label: "gbraid" }, { key: "wbraid", label: "wbraid" },
+  { key: "fbclid", label: "Meta click id (fbclid)" }, { key: "msclkid", label: "Microsoft click id (msclkid)" },
+  { key: "device_class", label: "Device" }, { key: "visit_id", label: "Visit id" },
+];
+
+/** LeadSource shows where a lead came from (admins' details). */
+export function LeadSource({ attribution }: { attribution?: Partial<Attribution> | null }) {
+  const rows = ATTRIBUTION_FIELDS.filter((f) => attribution?.[f.key]);
+  return (
+    <section className="al-work__section" aria-labelledby="al-source-title">
+      <h3 id="al-source-title" className="al-work__title">Source</h3>
+      {rows.length === 0 ? (
+        <p className="a-muted al-work__empty">Not recorded: the visit left no landing page, referrer or campaign (an older lead, or a browser that sent none).</p>
+      ) : (
+        <dl className="al-detail al-source">
+          {rows.map((f) => (
+            <div key={f.key} className={f.key === "landing_page" || f.key.endsWith("clid") || f.key === "gbraid" || f.key === "wbraid" ? "al-detail__wide" : undefined}>
+              <dt>{f.label}</dt>
+              <dd className={f.key === "landing_page" || f.key.endsWith("clid") || f.key.endsWith("braid") || f.key === "visit_id" ? "al-mono" : undefined}>{attribution![f.key]}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** entryText says what a timeline entry records, in words. */
+function entryText(e: TimelineEntry): string {
+  switch (e.kind) {
+    case "created": return `Estimate request received (${e.actor || "website"})`;
+    case "notified": return `${CHANNELS[e.channel || ""] || "Notification"} delivered${e.to === "escalated" ? " (escalation)" : ""}`;
+    case "status": return `${e.actor} changed the status from ${e.from || "none"} to ${e.to}`;
+    case "note": return `${e.actor} added a note`;
+    case "assigned": return e.to ? `${e.actor} assigned the lead to ${e.body || "an account"}` : `${e.actor} took the lead from ${e.from ? "its account" : "nobody"}`;
+    case "escalated": return "Escalated to every admin: an emergency still new";
+  }
+  return e.kind;
+}
+
+/** Timeline lists a lead's entries, oldest first. */
+function Timeline({ entries }: { entries: TimelineEntry[] }) {
+  return (
+    <ol className="al-timeline" aria-label="Timeline, oldest first">
+      {entries.map((e, i) => (
+        <li key={e.id || `${e.kind}-${i}`} className={`al-timeline__item al-timeline__item--${e.kind}`}>
+          <time dateTime={e.at} className="al-timeline__when">{fmtDateTime(e.at)}</time>
+          <span className="al-timeline__what">{entryText(e)}</span>
+          {e.kind === "note" && e.body && <p className="al-timeline__note">{e.body}</p>}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** LeadWorkPanel is the work part of a lead's dialog: assignment (admins
+ * change it), the first response, a note form and the timeline. reloadKey
+ * reloads it (after a status change made elsewhere). */
+export function LeadWorkPanel({ leadId, canAssign, createdAt, reloadKey = 0 }: { leadId: string; canAssign: boolean; createdAt: string; reloadKey?: number }) {
+  const [work, setWork] = useState<LeadWork | null>(null);
+  const [error, setError] = useState("");
+  const [note, setNote] = useState("");
+  const [noteError, setNoteError] = useState("");
+  const [saving, setSaving] = useState(false);
+  const [assigning, setAssigning] = useState(false);
+  const toast = useToast();
+  const ids = useId();
+
+  const load = useCallback(() => {
+    loadWork(leadId).then((w) => { setWork(w); setError(""); }).catch((err) => {
+      if (err instanceof ApiError && err.status === 401) return;
+      setError(err instanceof Error ? err.message : String(err));
+    });
+  }, [leadId]);
+  useEffect(load, [load, reloadKey]);
+
+  const submitNote = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!note.trim()) { setNoteError("Please write the note."); return; }
+    setSaving(true);
+    setNoteError("");
+    try {
+      await addNote(leadId, note);
+      setNote("");
+      toast({ title: "Note added", description: "The note is on the lead's timeline." });
+      load();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return;
+      setNoteError(err instanceof Error ? err.message : "The note could not be saved. Try again.");
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const assign = async (userId: string) => {
+    setAssigning(true);
+    try {
+      await assignLead(leadId, userId);
+      const who = work?.assignees?.find((a) => a.id === userId);
+      toast({ title: "Lead assigned", description: userId ? `Assigned to ${who?.name || who?.email || "the account"}` : "The lead is assigned to nobody." });
+      load();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return;
+      toast({ title: "Assignment failed", description: err instanceof Error ? err.message : "The assignment could not be saved.", variant: "destructive" });
+    } finally {
+      setAssigning(false);
+    }
+  };
+
+  const responded = work?.firstResponseAt ? (new Date(work.firstResponseAt).getTime() - new Date(createdAt).getTime()) / 1000 : null;
+  return (
+    <div className="al-work" aria-busy={!work && !error}>
+      {error && <p className="a-error" role="alert">{error}</p>}
+      <section className="al-work__section" aria-labelledby={ids + "assign"}>
+        <h3 id={ids + "assign"} className="al-work__title">Assigned to</h3>
+        {!work ? <p className="a-muted">Loading...</p> : canAssign && work.assignees ? (
+          <div className="al-assign">
+            <label htmlFor={ids + "who"} className="visually-hidden">Assigned to</label>
+            <select id={ids + "who"} className="a-input al-assign__select" value={work.assignedTo || ""} disabled={assigning} onChange={(e) => assign(e.target.value)}>
+              <option value="">Nobody</option>
+              {work.assignedTo && !work.assignees.some((a) => a.id === work.assignedTo) && <option value={work.assignedTo}>{work.assignedName || "A removed account"}</option>}
+              {work.assignees.map((a) => <option key={a.id} value={a.id}>{a.name ? `${a.name} (${a.role})` : `${a.email} (${a.role})`}</option>)}
+            </select>
+          </div>
+        ) : <p className="al-work__value">{work.assignedTo ? work.assignedName || "Another account" : <span className="a-muted">Nobody yet</span>}</p>}
+        {work && (
+          <p className="a-muted al-work__response">
+            {responded !== null ? `First response after ${duration(responded)}.` : "No response by a person yet: a status change or a note ends the first response time."}
+          </p>
+        )}
+      </section>
+      <section className="al-work__section" aria-labelledby={ids + "notes"}>
+        <h3 id={ids + "notes"} className="al-work__title">Add a note</h3>
+        <form onSubmit={submitNote} noValidate>
+          <label htmlFor={ids + "note"} className="visually-hidden">Note</label>
+          <textarea id={ids + "note"} className="a-input al-note" rows={3} maxLength={NOTE_MAX} value={note} onChange={(e) => setNote(e.target.value)}
+            aria-invalid={!!noteError} aria-describedby={ids + "noteh" + (noteError ? " " + ids + "notee" : "")} placeholder="Called, left a voicemail..." />
+          <p id={ids + "noteh"} className="a-muted al-hint">{note.length}/{NOTE_MAX} characters. Notes are on the timeline with your name, for staff and admins.</p>
+          {noteError && <p id={ids + "notee"} className="a-error" role="alert">{noteError}</p>}
+          <Button type="submit" disabled={saving} aria-busy={saving}>{saving ? "Saving..." : "Add note"}</Button>
+        </form>
+      </section>
+      <section className="al-work__section" aria-labelledby={ids + "tl"}>
+        <h3 id={ids + "tl"} className="al-work__title">Timeline</h3>
+        {work ? <Timeline entries={work.timeline} /> : !error && <p className="a-muted">Loading...</p>}
+      </section>
+    </div>
+  );
+}
