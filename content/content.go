@@ -500,6 +500,38 @@ func (s *Site) Check() []Problem {
 	return c.out
 }
 
+// pageRecord is a record that is a page of its own: its head texts and
+// its photo.
+type pageRecord struct {
+	kind, slug string
+	seo        SEO
+	image      *Image
+}
+
+// pageRecords lists the records that are pages, in the site's order.
+func (s *Site) pageRecords() []pageRecord {
+	var out []pageRecord
+	for _, sv := range s.Services {
+		out = append(out, pageRecord{KindService, sv.Slug, sv.SEO, sv.Image})
+	}
+	for _, co := range s.Counties {
+		out = append(out, pageRecord{KindCounty, co.Slug, co.SEO, co.Image})
+	}
+	for _, ci := range s.Cities {
+		out = append(out, pageRecord{KindCity, ci.County + "/" + ci.Slug, ci.SEO, ci.Image})
+	}
+	for _, k := range sortedKeys(s.CityProfiles) {
+		out = append(out, pageRecord{KindCityProfile, k, s.CityProfiles[k].SEO, s.CityProfiles[k].Image})
+	}
+	for _, a := range s.Articles {
+		out = append(out, pageRecord{KindArticle, a.Slug, a.SEO, a.Image})
+	}
+	for _, k := range sortedKeys(s.Pages) {
+		out = append(out, pageRecord{KindPage, k, s.Pages[k].SEO, nil})
+	}
+	return out
+}
+
 // checkImages requires what a hero or cover photo needs: which photo, and
 // alt text saying what it shows (the media library's own check that the
 // photo exists is the editor's).
@@ -513,20 +545,8 @@ func (s *Site) checkImages(c *checker) {
 		c.need(len([]rune(im.Alt)) <= 200, kind, slug, "image.alt", false, "is %d characters; keep it under 200", len([]rune(im.Alt)))
 		c.need(len([]rune(im.Caption)) <= 300, kind, slug, "image.caption", false, "is %d characters; keep it under 300", len([]rune(im.Caption)))
 	}
-	for _, sv := range s.Services {
-		check(KindService, sv.Slug, sv.Image)
-	}
-	for _, co := range s.Counties {
-		check(KindCounty, co.Slug, co.Image)
-	}
-	for _, ci := range s.Cities {
-		check(KindCity, ci.County+"/"+ci.Slug, ci.Image)
-	}
-	for _, k := range sortedKeys(s.CityProfiles) {
-		check(KindCityProfile, k, s.CityProfiles[k].Image)
-	}
-	for _, a := range s.Articles {
-		check(KindArticle, a.Slug, a.Image)
+	for _, r := range s.pageRecords() {
+		check(r.kind, r.slug, r.image)
 	}
 	check(KindHome, KindHome, s.Home.Image)
 }
@@ -536,36 +556,18 @@ func (s *Site) checkImages(c *checker) {
 func (s *Site) checkUnique(c *checker) {
 	type owner struct{ kind, slug string }
 	titles, descs := map[string]owner{}, map[string]owner{}
-	check := func(kind, slug string, seo SEO) {
-		t, d := strings.ToLower(strings.TrimSpace(seo.SEOTitle)), strings.ToLower(strings.TrimSpace(seo.MetaDescription))
+	for _, r := range s.pageRecords() {
+		t, d := strings.ToLower(strings.TrimSpace(r.seo.SEOTitle)), strings.ToLower(strings.TrimSpace(r.seo.MetaDescription))
 		if o, ok := titles[t]; ok && t != "" {
-			c.need(false, kind, slug, "seoTitle", false, "is also the title of %s %s", o.kind, o.slug)
+			c.need(false, r.kind, r.slug, "seoTitle", false, "is also the title of %s %s", o.kind, o.slug)
 		} else {
-			titles[t] = owner{kind, slug}
+			titles[t] = owner{r.kind, r.slug}
 		}
 		if o, ok := descs[d]; ok && d != "" {
-			c.need(false, kind, slug, "metaDescription", false, "is also the description of %s %s", o.kind, o.slug)
+			c.need(false, r.kind, r.slug, "metaDescription", false, "is also the description of %s %s", o.kind, o.slug)
 		} else {
-			descs[d] = owner{kind, slug}
+			descs[d] = owner{r.kind, r.slug}
 		}
-	}
-	for _, sv := range s.Services {
-		check(KindService, sv.Slug, sv.SEO)
-	}
-	for _, co := range s.Counties {
-		check(KindCounty, co.Slug, co.SEO)
-	}
-	for _, ci := range s.Cities {
-		check(KindCity, ci.County+"/"+ci.Slug, ci.SEO)
-	}
-	for _, k := range sortedKeys(s.CityProfiles) {
-		check(KindCityProfile, k, s.CityProfiles[k].SEO)
-	}
-	for _, a := range s.Articles {
-		check(KindArticle, a.Slug, a.SEO)
-	}
-	for _, k := range sortedKeys(s.Pages) {
-		check(KindPage, k, s.Pages[k].SEO)
 	}
 }
 

@@ -228,27 +228,22 @@ func (n *Notifier) Rows(l db.Lead) ([]db.OutboxRow, error) {
 	if !ch.Email && !ch.Webhook && !ch.SMS {
 		return nil, nil
 	}
-	payload, err := marshalEvent(NewEvent(l, n.cfg.BaseURL))
+	b, err := n.rowsOf(l)
 	if err != nil {
-		return nil, fmt.Errorf("lead %s event: %w", l.ID, err)
-	}
-	now := n.now()
-	var rows []db.OutboxRow
-	add := func(kind, target string) {
-		rows = append(rows, db.OutboxRow{Kind: kind, Target: target, LeadID: l.ID, Payload: payload, NextAttemptAt: now, CreatedAt: now})
+		return nil, err
 	}
 	if ch.Email {
-		add(db.OutboxEmail, "")
+		b.add(db.OutboxEmail, "")
 	}
 	if ch.Webhook {
-		add(db.OutboxWebhook, "")
+		b.add(db.OutboxWebhook, "")
 	}
 	if ch.SMS {
 		for _, to := range n.cfg.SMS.To {
-			add(db.OutboxSMS, to)
+			b.add(db.OutboxSMS, to)
 		}
 	}
-	return rows, nil
+	return b.rows, nil
 }
 
 // storedRows are the rows that depend on what the database holds: one
@@ -262,14 +257,9 @@ func (n *Notifier) storedRows(ctx context.Context, l db.Lead) ([]db.OutboxRow, e
 	if !ch.Push && !wantAck {
 		return nil, nil
 	}
-	payload, err := marshalEvent(NewEvent(l, n.cfg.BaseURL))
+	b, err := n.rowsOf(l)
 	if err != nil {
-		return nil, fmt.Errorf("lead %s event: %w", l.ID, err)
-	}
-	now := n.now()
-	var rows []db.OutboxRow
-	add := func(kind, target string) {
-		rows = append(rows, db.OutboxRow{Kind: kind, Target: target, LeadID: l.ID, Payload: payload, NextAttemptAt: now, CreatedAt: now})
+		return nil, err
 	}
 	if ch.Push {
 		devices, err := n.store.PushRecipients(ctx)
@@ -277,7 +267,7 @@ func (n *Notifier) storedRows(ctx context.Context, l db.Lead) ([]db.OutboxRow, e
 			return nil, fmt.Errorf("lead %s: %w", l.ID, err)
 		}
 		for _, d := range devices {
-			add(db.OutboxPush, d.ID)
+			b.add(db.OutboxPush, d.ID)
 		}
 	}
 	if wantAck {
@@ -286,10 +276,33 @@ func (n *Notifier) storedRows(ctx context.Context, l db.Lead) ([]db.OutboxRow, e
 			return nil, fmt.Errorf("lead %s: acknowledgement switch: %w", l.ID, err)
 		}
 		if on {
-			add(db.OutboxAck, l.Email)
+			b.add(db.OutboxAck, l.Email)
 		}
 	}
-	return rows, nil
+	return b.rows, nil
+}
+
+// leadRows builds a lead's outbox rows, each carrying the lead's event as
+// it is now.
+type leadRows struct {
+	base db.OutboxRow
+	rows []db.OutboxRow
+}
+
+// add appends one row of a kind for a target.
+func (b *leadRows) add(kind, target string) {
+	r := b.base
+	r.Kind, r.Target = kind, target
+	b.rows = append(b.rows, r)
+}
+
+func (n *Notifier) rowsOf(l db.Lead) (*leadRows, error) {
+	payload, err := marshalEvent(NewEvent(l, n.cfg.BaseURL))
+	if err != nil {
+		return nil, fmt.Errorf("lead %s event: %w", l.ID, err)
+	}
+	now := n.now()
+	return &leadRows{base: db.OutboxRow{LeadID: l.ID, Payload: payload, NextAttemptAt: now, CreatedAt: now}}, nil
 }
 
 // Wake makes the sender look for due rows now.
