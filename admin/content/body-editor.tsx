@@ -3,18 +3,19 @@
 // live preview drawn by the very component the public pages use.
 import { useDeferredValue, useLayoutEffect, useRef, type KeyboardEvent } from "react";
 import { ArticleBody } from "../../components/article-body";
+import { Icon } from "../../components/icons";
 import type { ContentProblem } from "../data/content";
 import { fieldId, Notes } from "./fields";
 
 /** LineKind is what a toolbar button makes of the cursor's line. */
 export type LineKind = "h2" | "h3" | "bold" | "li" | "warn";
 
-const TOOLS: { kind: LineKind; label: string; show: string }[] = [
+const TOOLS: { kind: LineKind; label: string; show: string | null }[] = [
   { kind: "h2", label: "Heading", show: "##" },
   { kind: "h3", label: "Subheading", show: "###" },
   { kind: "bold", label: "Bold line", show: "**" },
   { kind: "li", label: "List item", show: "-" },
-  { kind: "warn", label: "Red warning line", show: "❌" },
+  { kind: "warn", label: "Red warning line", show: null },
 ];
 
 const PREFIX = /^(###\s|##\s|-\s|❌\uFE0F?\s?)/;
@@ -114,7 +115,7 @@ export function BodyEditor({ fieldKey, label, hint, value, onChange, problems }:
             {TOOLS.map((t, i) => (
               <button key={t.kind} ref={(el) => { tools.current[i] = el; }} type="button" className="ac-tool" tabIndex={i === 0 ? 0 : -1}
                 title={`${t.label}: applies to the line the cursor is on`} onClick={() => apply(t.kind)} onKeyDown={(e) => onToolKey(e, i)}>
-                <span aria-hidden="true" className="ac-tool__mark">{t.show}</span> {t.label}
+                <span aria-hidden="true" className={"ac-tool__mark" + (t.show ? "" : " ac-tool__mark--warn")}>{t.show ?? <Icon name="x" size={14} />}</span> {t.label}
               </button>
             ))}
           </div>

@@ -68,6 +68,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
   const [problems, setProblems] = useState<ContentProblem[]>([]);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState("");
+  const [errorAt, setErrorAt] = useState(0);
   const [saved, setSaved] = useState("");
   const [conflict, setConflict] = useState<ConflictAnswer | null>(null);
   const [kept, setKept] = useState<string | null>(null);
@@ -87,6 +88,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
   const kind = (item?.kind || "article") as Kind;
   const info = kindInfo(kind);
   const fields = useMemo(() => fieldsOf(kind), [kind]);
+  const labels = useMemo(() => Object.fromEntries(fields.filter((f) => f.key).map((f) => [f.key, f.label])), [fields]);
   const dirty = item !== null && data !== null && JSON.stringify(clean(kind, data)) !== base;
   const dirtyRef = useRef(false);
   dirtyRef.current = dirty;
@@ -144,14 +146,17 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
     if (c) {
       setConflict(c);
       setError("");
-      requestAnimationFrame(() => conflictRef.current?.focus());
       return;
     }
     const ps = problemsOf(e);
     if (ps) setProblems((cur) => [...ps, ...cur.filter((p) => !p.hard && !ps.some((q) => q.field === p.field && q.message === p.message))]);
     setError(errorText(e));
-    requestAnimationFrame(() => errorRef.current?.focus());
+    setErrorAt(Date.now());
   }, []);
+  // The message gets the focus, so a keyboard or screen reader user is
+  // where the choice is.
+  useEffect(() => { if (conflict) conflictRef.current?.focus(); }, [conflict]);
+  useEffect(() => { if (errorAt) errorRef.current?.focus(); }, [errorAt]);
 
   /** save stores the form as the working copy; it resolves with the
    * saved item, or null when the server refused. */
@@ -350,7 +355,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
       {problems.length > 0 && (
         <section className="ac-summary" aria-labelledby="ac-summary-title">
           <h2 id="ac-summary-title" className="ac-summary__title">
-            {hard.length > 0 ? `${hard.length} ${hard.length === 1 ? "problem blocks" : "problems block"} publishing` : "Publishing is not blocked"}
+            {dirty ? "As last saved: " : ""}{hard.length > 0 ? `${hard.length} ${hard.length === 1 ? "problem blocks" : "problems block"} publishing` : "Publishing is not blocked"}
             {problems.length > hard.length && `, ${problems.length - hard.length} ${problems.length - hard.length === 1 ? "warning" : "warnings"}`}
           </h2>
           <ul>
@@ -369,7 +374,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
         </section>
       )}
 
-      <form className="ac-form" onSubmit={(e) => { e.preventDefault(); onSave(); }} aria-label={`Edit ${info.one}`}>
+      <form className="ac-form" noValidate onSubmit={(e) => { e.preventDefault(); onSave(); }} aria-label={`Edit ${info.one}`}>
         {info.sections.filter((s) => !s.when || (getAt(data, s.when) && typeof getAt(data, s.when) === "object")).map((s) => (
           <section key={s.title} className="a-card ac-section" aria-label={s.title}>
             <h2 className="a-card__title">{s.title}</h2>
@@ -381,7 +386,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
           <Button type="submit" disabled={busy !== null || !dirty}>{busy === "save" ? "Saving..." : "Save draft"}</Button>
           <Button variant={dirty ? "outline" : "primary"} onClick={publish} disabled={busy !== null || upToDate}>{busy === "publish" ? "Publishing..." : "Publish"}</Button>
           <a className="a-btn a-btn--outline" href={previewUrl(item.id)} target="_blank" rel="noopener" onClick={preview} aria-disabled={busy !== null || undefined}>
-            {busy === "preview" ? "Saving..." : "Preview"}<span className="visually-hidden"> (saves, then opens in a new tab)</span>
+            {busy === "preview" ? "Saving..." : "Preview"}<span className="visually-hidden"> (opens in a new tab; unsaved changes are saved first)</span>
           </a>
           <p className="ac-bar__state" role="status">{dirty ? "Unsaved changes" : saved || "No unsaved changes"}</p>
         </div>
@@ -425,8 +430,8 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
       </div>
 
       <Card title="History" description="Every published version, with what it changed. Restoring one makes it a new draft: the live page changes when you publish."
-        actions={<Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" aria-expanded={history} aria-controls="ac-history" onClick={() => setHistory((h) => !h)}>{history ? "Hide history" : "Show history"}</Button>}>
-        <div id="ac-history">{history && <HistoryPanel id={item.id} version={item.version} busy={busy !== null} onRestore={(r) => setConfirm(r)} />}</div>
+        actions={<Button variant="outline" className="a-btn a-btn--outline ac-btn-sm ac-nowrap" aria-expanded={history} aria-controls="ac-history" onClick={() => setHistory((h) => !h)}>{history ? "Hide history" : "Show history"}</Button>}>
+        <div id="ac-history">{history && <HistoryPanel id={item.id} version={item.version} busy={busy !== null} onRestore={(r) => setConfirm(r)} labels={labels} />}</div>
       </Card>
 
       <ConfirmDialog open={confirm === "unpublish"} title="Unpublish this page?" confirmLabel="Unpublish" busy={busy !== null}

@@ -7,8 +7,16 @@ import { errorText } from "../live";
 import { contentApi, type RevisionView } from "../data/content";
 import { Button } from "../ui";
 
-/** fieldName shows a record path readably: "faqs.2.answer" as "faqs 3 answer". */
-const fieldName = (f: string) => f.split(".").map((p) => (/^\d+$/.test(p) ? String(Number(p) + 1) : p)).join(" › ");
+/** fieldName shows a record path readably, with the form's labels:
+ * "faqs.2.answer" as "FAQs › 3 › answer". */
+function fieldName(f: string, labels: Record<string, string>): string {
+  const parts = f.split(".");
+  for (let n = parts.length; n > 0; n--) {
+    const key = parts.slice(0, n).join(".");
+    if (labels[key]) return [labels[key], ...parts.slice(n).map((p) => (/^\d+$/.test(p) ? String(Number(p) + 1) : p))].join(" › ");
+  }
+  return parts.map((p) => (/^\d+$/.test(p) ? String(Number(p) + 1) : p)).join(" › ");
+}
 
 /** CONTEXT is how many unchanged lines are kept around a change. */
 const CONTEXT = 1;
@@ -35,8 +43,8 @@ function Lines({ lines }: { lines: RevisionView["changes"][number]["lines"] }) {
   return <ul className="ac-diff">{out}</ul>;
 }
 
-export function HistoryPanel({ id, version, busy, onRestore }: {
-  id: string; version: number; busy: boolean; onRestore: (rev: RevisionView) => void;
+export function HistoryPanel({ id, version, busy, onRestore, labels }: {
+  id: string; version: number; busy: boolean; onRestore: (rev: RevisionView) => void; labels: Record<string, string>;
 }) {
   const [revs, setRevs] = useState<RevisionView[] | null>(null);
   const [error, setError] = useState("");
@@ -63,7 +71,7 @@ export function HistoryPanel({ id, version, busy, onRestore }: {
             <ul className="ac-changes" aria-label={`Changes in version ${r.number}`}>
               {r.changes.map((c) => (
                 <li key={c.field}>
-                  <p className="ac-changes__field">{fieldName(c.field)}</p>
+                  <p className="ac-changes__field">{fieldName(c.field, labels)}</p>
                   <Lines lines={c.lines} />
                 </li>
               ))}

@@ -2,6 +2,7 @@
 // library (the Photo Upload tool's), the alt text the page gives it
 // (required: the server says so when it is missing) and a caption.
 import { useCallback, useEffect, useState } from "react";
+import { fmtDateTime } from "../listing";
 import { adminPath } from "../screens";
 import { contentApi, type ContentProblem, type MediaItem } from "../data/content";
 import { errorText } from "../live";
@@ -54,7 +55,7 @@ export function ImageField({ fieldKey, label, value, onChange, problems, navigat
 
   return (
     <div className="a-field ac-field ac-image">
-      <p className="a-label" id={id + "-label"}>{label}</p>
+      <p className="visually-hidden" id={id + "-label"}>{label}</p>
       {!value ? (
         <div className="ac-image__none">
           <p className="a-muted">No photo: the page shows its usual design.</p>
@@ -71,7 +72,7 @@ export function ImageField({ fieldKey, label, value, onChange, problems, navigat
             )}
           </div>
           <div className="ac-image__fields">
-            {chosen && <p className="ac-hint">{chosen.projectName}: {chosen.name}</p>}
+            {chosen && <p className="ac-hint">{chosen.projectName} project, uploaded {fmtDateTime(chosen.uploadedAt)}</p>}
             <div className="a-row">
               <Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" id={id} aria-describedby={mediaProblems.length ? id + "-notes" : undefined}
                 onClick={() => setPicking(true)}>Change photo<span className="visually-hidden"> of the {label.toLowerCase()}</span></Button>
@@ -80,7 +81,7 @@ export function ImageField({ fieldKey, label, value, onChange, problems, navigat
             <Notes id={id + "-notes"} label={label} problems={mediaProblems} />
             <label className="a-label" htmlFor={id + "-alt"}>Alt text (required)</label>
             <p className="ac-hint" id={id + "-alt-hint"}>Say what the photo shows, for people who cannot see it.</p>
-            <input id={id + "-alt"} className="a-input" required aria-required="true" value={value.alt || ""} onChange={(e) => set("alt", e.target.value)}
+            <input id={id + "-alt"} className="a-input" aria-required="true" value={value.alt || ""} onChange={(e) => set("alt", e.target.value)}
               aria-invalid={altProblems.some((p) => p.hard) || undefined}
               aria-describedby={[id + "-alt-hint", id + "-alt-count", altProblems.length ? id + "-alt-notes" : ""].filter(Boolean).join(" ")} />
             <p className="ac-count" id={id + "-alt-count"}>{runes(value.alt || "")}/200 characters</p>
@@ -112,8 +113,8 @@ export function ImageField({ fieldKey, label, value, onChange, problems, navigat
                 <li key={m.id}>
                   <button type="button" className="ac-picker__item" aria-pressed={m.id === value?.media} onClick={() => pick(m)}>
                     <img src={m.url} srcSet={m.srcset || undefined} sizes="180px" width={m.width || undefined} height={m.height || undefined} alt="" loading="lazy" />
-                    <span className="ac-picker__name">{m.altDefault ? m.name : m.alt}</span>
-                    <span className="ac-picker__project">{m.projectName}</span>
+                    <span className="ac-picker__name">{m.alt}</span>
+                    <span className="ac-picker__project">{m.caption || `Uploaded ${fmtDateTime(m.uploadedAt)}`}</span>
                   </button>
                 </li>
               ))}

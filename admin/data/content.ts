@@ -67,7 +67,7 @@ export interface Guidance { path: string; problems: ContentProblem[]; checks: Au
 
 /** MediaItem is a photo of the media library (media.GalleryItem). */
 export interface MediaItem {
-  id: string; name: string; url: string; type: "image" | "video"; projectName: string;
+  id: string; name: string; url: string; type: "image" | "video"; projectName: string; uploadedAt: string;
   width: number; height: number; srcset: string; alt: string; altDefault?: boolean; caption: string;
 }
 

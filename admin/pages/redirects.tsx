@@ -87,7 +87,7 @@ export default function Redirects(_: AdminPageProps) {
         {error && <p className="a-error" role="alert">{error}</p>}
       </Card>
 
-      <Card title={list.data ? `Redirects (${rows.length} of at most ${list.data.max})` : "Redirects"}
+      <Card title={list.data ? `Redirects (${rows.length.toLocaleString("en-US")} of at most ${list.data.max.toLocaleString("en-US")})` : "Redirects"}
         description="Auto: left by a published page whose address changed. Manual: added here.">
         {list.error ? <p className="a-error" role="alert">{list.error}</p> : !list.data ? <p role="status">Loading redirects...</p> : rows.length === 0 ? (
           <p className="a-empty">No redirects yet.</p>
