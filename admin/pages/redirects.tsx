@@ -8,6 +8,9 @@ import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, ConfirmDialog, PageHeader } from "../ui";
 import { redirectsApi, type RedirectRow } from "../data/redirects";
 
+// The tables carry their roles explicitly: on a phone their rows are laid
+// out as cards (display: block), which must not take the semantics away.
+
 /** Redirects (issue 22): the site's permanent redirects, added here or left
  * by a page whose address changed, and the 404 monitor: the paths that
  * answered "not found" most over the last 30 days, each a click away from
@@ -93,18 +96,18 @@ export default function Redirects(_: AdminPageProps) {
           <p className="a-empty">No redirects yet.</p>
         ) : (
           <div className="am-table-wrap">
-            <table className="a-table ar-table">
+            <table className="a-table ar-table" role="table">
               <caption className="visually-hidden">Redirects</caption>
-              <thead><tr><th scope="col">From</th><th scope="col">To</th><th scope="col">Kind</th><th scope="col">Added by</th><th scope="col">When</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
-              <tbody>
+              <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">From</th><th scope="col" role="columnheader">To</th><th scope="col" role="columnheader">Kind</th><th scope="col" role="columnheader">Added by</th><th scope="col" role="columnheader">When</th><th scope="col" role="columnheader"><span className="visually-hidden">Actions</span></th></tr></thead>
+              <tbody role="rowgroup">
                 {rows.map((r) => (
-                  <tr key={r.from}>
-                    <th scope="row" className="ar-path">{r.from}</th>
-                    <td data-label="To" className="ar-path"><a href={r.to} target="_blank" rel="noopener">{r.to}<span className="visually-hidden"> (opens in a new tab)</span></a></td>
-                    <td data-label="Kind"><Badge tone={r.source === "auto" ? "info" : "neutral"}>{r.source}</Badge></td>
-                    <td data-label="Added by">{r.createdBy || <span className="a-muted">unknown</span>}</td>
-                    <td data-label="When"><time dateTime={r.createdAt}>{fmtDateTime(r.createdAt)}</time></td>
-                    <td><Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" disabled={busy} onClick={() => setDeleting(r)}>Delete<span className="visually-hidden"> the redirect from {r.from}</span></Button></td>
+                  <tr role="row" key={r.from}>
+                    <th scope="row" role="rowheader" className="ar-path">{r.from}</th>
+                    <td role="cell" data-label="To" className="ar-path"><a href={r.to} target="_blank" rel="noopener">{r.to}<span className="visually-hidden"> (opens in a new tab)</span></a></td>
+                    <td role="cell" data-label="Kind"><Badge tone={r.source === "auto" ? "info" : "neutral"}>{r.source}</Badge></td>
+                    <td role="cell" data-label="Added by">{r.createdBy || <span className="a-muted">unknown</span>}</td>
+                    <td role="cell" data-label="When"><time dateTime={r.createdAt}>{fmtDateTime(r.createdAt)}</time></td>
+                    <td role="cell"><Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" disabled={busy} onClick={() => setDeleting(r)}>Delete<span className="visually-hidden"> the redirect from {r.from}</span></Button></td>
                   </tr>
                 ))}
               </tbody>
@@ -118,16 +121,16 @@ export default function Redirects(_: AdminPageProps) {
           <p className="a-empty">No address has answered “not found” in the last {missing.data.days} days.</p>
         ) : (
           <div className="am-table-wrap">
-            <table className="a-table ar-table">
+            <table className="a-table ar-table" role="table">
               <caption className="visually-hidden">Top 404 paths of the last {missing.data.days} days</caption>
-              <thead><tr><th scope="col">Path</th><th scope="col">Hits</th><th scope="col">Last seen</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
-              <tbody>
+              <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">Path</th><th scope="col" role="columnheader">Hits</th><th scope="col" role="columnheader">Last seen</th><th scope="col" role="columnheader"><span className="visually-hidden">Actions</span></th></tr></thead>
+              <tbody role="rowgroup">
                 {missing.data.paths.map((p) => (
-                  <tr key={p.path}>
-                    <th scope="row" className="ar-path">{p.path}</th>
-                    <td data-label="Hits">{p.hits.toLocaleString("en-US")}</td>
-                    <td data-label="Last seen"><time dateTime={p.lastSeen}>{fmtDateTime(p.lastSeen)}</time></td>
-                    <td><Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" onClick={() => prefill(p.path)}>Add redirect<span className="visually-hidden"> from {p.path}</span></Button></td>
+                  <tr role="row" key={p.path}>
+                    <th scope="row" role="rowheader" className="ar-path">{p.path}</th>
+                    <td role="cell" data-label="Hits">{p.hits.toLocaleString("en-US")}</td>
+                    <td role="cell" data-label="Last seen"><time dateTime={p.lastSeen}>{fmtDateTime(p.lastSeen)}</time></td>
+                    <td role="cell"><Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" onClick={() => prefill(p.path)}>Add redirect<span className="visually-hidden"> from {p.path}</span></Button></td>
                   </tr>
                 ))}
               </tbody>
