@@ -4,6 +4,7 @@ import { Head } from "../components/head";
 import { api, beginSession, endSession, onSessionExpired } from "./api";
 import { Gate } from "./gate";
 import { registerWorker } from "./push";
+import { LOCATION_EVENT, mayLeave } from "./leave";
 import { AdminLayout } from "./layout";
 import { useToast } from "./toast";
 import { ADMIN_PAGES } from "./pages";
@@ -56,14 +57,36 @@ export function AdminApp({ initial, site, baseUrl }: { initial: string; pages?: 
     const register = () => { registerWorker(); };
     if (document.readyState === "complete") setTimeout(register, 0);
     else window.addEventListener("load", register, { once: true });
-    const onPop = () => setSlug(slugFrom(window.location.pathname));
+    // Back and Forward: unsaved changes ask first (a refusal puts the
+    // address back); screens that keep state in the query string read it.
+    let shown = window.location.pathname + window.location.search;
+    const onPop = () => {
+      if (!mayLeave()) {
+        history.pushState(null, "", shown);
+        return;
+      }
+      shown = window.location.pathname + window.location.search;
+      setSlug(slugFrom(window.location.pathname));
+      window.dispatchEvent(new Event(LOCATION_EVENT));
+    };
+    const onMove = () => { shown = window.location.pathname + window.location.search; };
+    window.addEventListener(LOCATION_EVENT, onMove);
     window.addEventListener("popstate", onPop);
-    return () => window.removeEventListener("popstate", onPop);
+    return () => {
+      window.removeEventListener("popstate", onPop);
+      window.removeEventListener(LOCATION_EVENT, onMove);
+    };
   }, [toast]);
 
+  // navigate opens a screen, with a query string when next has one
+  // ("content?item=ID"); unsaved changes ask first.
   const navigate = useCallback((next: string) => {
-    if (next !== slugFrom(window.location.pathname) || window.location.search) history.pushState(null, "", adminPath(next));
-    setSlug(next);
+    if (!mayLeave()) return;
+    const [to, query] = next.split("?");
+    const target = adminPath(to) + (query ? "?" + query : "");
+    if (target !== window.location.pathname + window.location.search) history.pushState(null, "", target);
+    setSlug(to);
+    window.dispatchEvent(new Event(LOCATION_EVENT));
     window.scrollTo({ top: 0, behavior: "instant" as ScrollBehavior });
   }, []);
 
@@ -78,6 +101,7 @@ export function AdminApp({ initial, site, baseUrl }: { initial: string; pages?: 
     session,
     update: (s: Session) => setSession(s),
     signOut: () => {
+      if (!mayLeave()) return;
       const account = session.kind === "account";
       sessionStorage.removeItem("admin_authenticated");
       setSession(null);

@@ -6,6 +6,8 @@ import { Badge } from "./ui";
 
 export { adminPath };
 
+const ROLE_LABEL: Record<string, string> = { admin: "Admin", staff: "Staff", editor: "Editor" };
+
 export const SIDEBAR_COOKIE = "sidebar_state";
 const COOKIE_MAX_AGE = 60 * 60 * 24 * 7; // 7 days (spec 9)
 export const MOBILE_BREAKPOINT = 768;
@@ -89,7 +91,7 @@ export function AdminLayout({ current, navigate, children }: { current: string; 
           {!collapsed && (
             <p className="a-sidebar__who">
               {session.kind === "pin" ? <>Signed in with the <strong>admin PIN</strong></> : (
-                <><span className="a-sidebar__name">{session.name || session.email}</span> <Badge tone={session.role === "admin" ? "info" : session.role === "staff" ? "good" : "neutral"}>{session.role === "admin" ? "Admin" : session.role === "staff" ? "Staff" : "No role"}</Badge></>
+                <><span className="a-sidebar__name">{session.name || session.email}</span> <Badge tone={session.role === "admin" ? "info" : session.role === "staff" || session.role === "editor" ? "good" : "neutral"}>{ROLE_LABEL[session.role] || "No role"}</Badge></>
               )}
             </p>
           )}

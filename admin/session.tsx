@@ -8,7 +8,7 @@ import type { Screen } from "./screens";
 export interface Session {
   kind: "pin" | "account";
   /** "" is an account without a role: it opens only its own screens. */
-  role: "pin" | "admin" | "staff" | "";
+  role: "pin" | "admin" | "staff" | "editor" | "";
   stage: "full" | "totp" | "enrol";
   name: string;
   email: string;
@@ -31,9 +31,10 @@ export function can(s: Session | null | undefined, capability: string): boolean 
 
 export const canOpen = (s: Session | null | undefined, screen: Screen) => can(s, screen.capability);
 
-/** ACCOUNT_ONLY are the capabilities only an account (staff or admin) has:
- * a PIN session asking for them is pointed to the account sign-in. */
-export const ACCOUNT_ONLY = new Set(["leads.read", "leads.status", "leads.full", "users.manage"]);
+/** ACCOUNT_ONLY are the capabilities only an account (staff, editor or
+ * admin) has: a PIN session asking for them is pointed to the account
+ * sign-in. */
+export const ACCOUNT_ONLY = new Set(["leads.read", "leads.status", "leads.full", "users.manage", "content.edit"]);
 
 /** howToGet says, for a screen the session cannot open, which sign-in
  * opens it. It is guidance only: the server decides. */
@@ -47,6 +48,8 @@ export function howToGet(capability: string): string {
       return "an admin account";
     case "media.write":
       return "the admin PIN or an account";
+    case "content.edit":
+      return "an admin or editor account";
     default:
       return "an admin account or the admin PIN";
   }

@@ -55,9 +55,14 @@ export function Progress({ value, max = 100, label }: { value: number; max?: num
 }
 
 /** Tabs is an accessible tab set: arrow keys move between tabs, Home and
- * End jump, only the active panel is rendered. */
-export function Tabs({ tabs, label, initial }: { tabs: { id: string; label: string; content: ReactNode }[]; label: string; initial?: string }) {
-  const [active, setActive] = useState(initial || tabs[0].id);
+ * End jump, only the active panel is rendered. value and onChange make it
+ * controlled (a screen that keeps the tab in its address). */
+export function Tabs({ tabs, label, initial, value, onChange }: {
+  tabs: { id: string; label: string; content: ReactNode }[]; label: string; initial?: string; value?: string; onChange?: (id: string) => void;
+}) {
+  const [own, setOwn] = useState(initial || tabs[0].id);
+  const active = value ?? own;
+  const setActive = (id: string) => { setOwn(id); onChange?.(id); };
   const base = useId();
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const onKey = (e: React.KeyboardEvent, i: number) => {
@@ -84,6 +89,45 @@ export function Tabs({ tabs, label, initial }: { tabs: { id: string; label: stri
       </div>
       <div role="tabpanel" id={`${base}-${current.id}-panel`} aria-labelledby={`${base}-${current.id}-tab`} className="a-tabs__panel" tabIndex={0}>
         {current.content}
+      </div>
+    </div>
+  );
+}
+
+/** Dialog is a modal dialog: focus moves into it and is trapped there,
+ * Escape and the close button close it, and focus returns to where it
+ * was. A click outside does not dismiss it (spec 4). */
+export function Dialog({ open, title, onClose, children, wide }: { open: boolean; title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    if (!open) return;
+    const prev = document.activeElement as HTMLElement | null;
+    const panel = ref.current!;
+    const focusables = () => Array.from(panel.querySelectorAll<HTMLElement>("button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), a[href], [tabindex='0']"));
+    (panel.querySelector<HTMLElement>("[data-autofocus]") || focusables()[0])?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") { e.preventDefault(); onClose(); return; }
+      if (e.key !== "Tab") return;
+      const f = focusables();
+      if (!f.length) return;
+      const first = f[0], last = f[f.length - 1];
+      if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+      else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => { document.removeEventListener("keydown", onKey); prev?.focus?.(); };
+  }, [open, onClose]);
+  if (!open) return null;
+  return (
+    <div className="a-dialog">
+      <div className="a-dialog__overlay" aria-hidden="true" />
+      <div ref={ref} className={"a-dialog__panel" + (wide ? " a-dialog__panel--wide" : "")} role="dialog" aria-modal="true" aria-labelledby={titleId}>
+        <div className="a-dialog__head">
+          <h2 id={titleId} className="a-dialog__title">{title}</h2>
+          <button type="button" className="a-dialog__close" onClick={onClose} aria-label="Close">×</button>
+        </div>
+        {children}
       </div>
     </div>
   );

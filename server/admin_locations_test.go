@@ -8,16 +8,28 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/web/audits"
 )
+
+// editorToken signs an editor in: Location Pages is an account's that may
+// edit content (it opens the content editor), not the PIN's.
+func editorToken(t *testing.T, h http.Handler, store *db.Store) string {
+	t.Helper()
+	addUser(t, store, editorEmail, editorPass, "editor", "Eddie Editor")
+	return signIn(t, h, editorEmail, editorPass)
+}
 
 // Location Pages lists each city once. Atlanta has two real pages (the
 // spec's fixed page fulton/atlanta-service and the city page of its
 // record, fulton/atlanta): one entry, both pages, the fixed one first and
 // main, and why.
 func TestLocationPagesListEachCityOnce(t *testing.T) {
-	srv, _ := adminServer(t, nil)
-	tok := unlock(t, srv)
+	srv, store := adminServer(t, nil)
+	tok := editorToken(t, srv, store)
+	if r := jsonReq(t, srv, "GET", "/api/admin/locations", unlock(t, srv), nil); r.StatusCode != http.StatusForbidden {
+		t.Errorf("the PIN reads Location Pages: %d", r.StatusCode)
+	}
 	l := decode[audits.LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", tok, nil))
 	total := 0
 	var atlanta *audits.LocationCity

@@ -107,9 +107,9 @@ func TestOverviewBeforeAnyRun(t *testing.T) {
 }
 
 func TestLocationsAndBriefsFromTheRouteTable(t *testing.T) {
-	srv, _ := adminServer(t, nil)
+	srv, store := adminServer(t, nil)
 	tok := unlock(t, srv)
-	l := decode[audits.LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", tok, nil))
+	l := decode[audits.LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", editorToken(t, srv, store), nil))
 	counties, cities := countPaths(srv, "county"), countPaths(srv, "city", "city-profile")
 	if l.Summary.Counties != counties || l.Summary.CityPages != cities || l.Summary.SitemapURLs != len(srv.sitemapPages()) || l.Summary.LocalSchema != "Not checked" {
 		t.Errorf("summary %+v, want %d counties, %d cities, %d sitemap URLs", l.Summary, counties, cities, len(srv.sitemapPages()))
@@ -212,7 +212,7 @@ func TestSEOAuditAfterWarmUpAndOnRequest(t *testing.T) {
 	if seo := tile(t, o, "SEO Score"); seo.Value != strconv.Itoa(a.Run.Score)+"%" || !seo.Measured || !strings.Contains(seo.How, strconv.Itoa(len(paths))+" pages") {
 		t.Errorf("SEO Score tile %+v, want %d%%", seo, a.Run.Score)
 	}
-	l := decode[audits.LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", tok, nil))
+	l := decode[audits.LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", editorToken(t, srv, store), nil))
 	if l.Summary.LocalSchema != "Active" {
 		t.Errorf("local schema %q: %s", l.Summary.LocalSchema, l.How["localSchema"])
 	}

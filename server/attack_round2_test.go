@@ -380,7 +380,7 @@ var routeCaps = map[string][]auth.Capability{
 	"PUT /api/admin/settings":                      {auth.SettingsWrite},
 	"GET /api/admin/overview":                      {auth.Tools},
 	"GET /api/admin/routes":                        {auth.Tools},
-	"GET /api/admin/locations":                     {auth.Tools},
+	"GET /api/admin/locations":                     {auth.ContentEdit},
 	"GET /api/admin/notifications":                 {auth.Tools},
 	"GET /api/admin/jobs":                          {auth.Tools},
 	"GET /api/admin/health":                        {auth.Tools},

@@ -10,10 +10,14 @@ import (
 	"testing"
 
 	"github.com/atlanta-restoration/site/analytics"
+	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/editor"
+	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/seoaudit"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/dashboard"
+	"github.com/atlanta-restoration/site/web/editing"
 	"github.com/atlanta-restoration/site/web/indexing"
 	"github.com/atlanta-restoration/site/web/leadsmanager"
 	"github.com/atlanta-restoration/site/web/push"
@@ -58,6 +62,23 @@ var adminContract = []struct {
 	{goType: push.DeviceAnswer{}, file: "admin/data/push.ts", ts: "DeviceAnswer"},
 	{goType: analytics.LeadSourceRow{}, file: "admin/data/analytics.ts", ts: "LeadSourceRow"},
 	{goType: analytics.CallPageRow{}, file: "admin/data/analytics.ts", ts: "CallPageRow"},
+	// Content editing (issue 22, docs/content-api.md)
+	{goType: editing.ItemView{}, file: "admin/data/content.ts", ts: "ItemView"},
+	{goType: editing.ItemDetail{}, file: "admin/data/content.ts", ts: "ItemDetail"},
+	{goType: editing.ItemList{}, file: "admin/data/content.ts", ts: "ItemList"},
+	{goType: editing.ConflictAnswer{}, file: "admin/data/content.ts", ts: "ConflictAnswer"},
+	{goType: editing.InvalidAnswer{}, file: "admin/data/content.ts", ts: "InvalidAnswer"},
+	{goType: editing.History{}, file: "admin/data/content.ts", ts: "History"},
+	{goType: editor.RevisionView{}, file: "admin/data/content.ts", ts: "RevisionView"},
+	{goType: editor.FieldDiff{}, file: "admin/data/content.ts", ts: "FieldDiff"},
+	{goType: editor.DiffLine{}, file: "admin/data/content.ts", ts: "DiffLine"},
+	{goType: editor.Guidance{}, file: "admin/data/content.ts", ts: "Guidance"},
+	{goType: content.Problem{}, file: "admin/data/content.ts", ts: "ContentProblem"},
+	{goType: media.GalleryItem{}, file: "admin/data/content.ts", ts: "MediaItem"},
+	{goType: editing.RedirectList{}, file: "admin/data/redirects.ts", ts: "RedirectList"},
+	{goType: editing.RedirectRow{}, file: "admin/data/redirects.ts", ts: "RedirectRow"},
+	{goType: editing.NotFoundList{}, file: "admin/data/redirects.ts", ts: "NotFoundList"},
+	{goType: editing.NotFoundPath{}, file: "admin/data/redirects.ts", ts: "NotFoundPath"},
 }
 
 // jsonFields lists the JSON names a Go type is sent with: tagged fields,

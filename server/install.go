@@ -112,7 +112,9 @@ func (s *Server) install(e *echo.Echo) {
 	d, au := s.dashboard, s.audits
 	e.GET("/api/admin/overview", d.Overview, tools)
 	e.GET("/api/admin/routes", ix.Routes, tools)
-	e.GET("/api/admin/locations", au.Locations, tools)
+	// Location Pages opens the content editor: an account that may edit
+	// content (admin, editor), as the screen's manifest entry says
+	e.GET("/api/admin/locations", au.Locations, a.Require(auth.ContentEdit))
 	e.GET("/api/admin/notifications", d.Notifications, tools)
 	e.GET("/api/admin/jobs", d.Activity, tools)
 	e.GET("/api/admin/health", ix.Health, tools)

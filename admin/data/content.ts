@@ -1,23 +1,358 @@
-// Content Management data. The screen only lists the site's editable
-// pages; creating and editing are not wired (spec 2.4), so the list is a
-// fixed sample. A real source (the repository's content/ folder through an
-// API) can implement ContentSource later without touching the screen.
+// Content Management data (issue 22, docs/content-api.md): the site's
+// content as items, one per record, each with a working copy and, once
+// published, a live copy. Every rule (what blocks a publish, what is only
+// guidance, who may do what) is the server's: this module only carries
+// its answers, and describes how each kind's record is laid out as a form.
 
-export interface ContentPage { name: string; path: string; description: string }
-export interface ContentData { pages: ContentPage[]; blogPath: string }
+import { api, ApiError } from "../api";
+import type { AuditCheck } from "./seo-audit";
 
-export interface ContentSource { load(): ContentData }
+/** Kind is a record kind of the content API. */
+export type Kind = "article" | "category" | "service" | "county" | "city" | "city-profile" | "page" | "faq" | "home";
 
-/** NOT_WIRED is the note shown next to every disabled editing button. */
-export const CONTENT_NOT_WIRED = "Editing pages from the admin is not available yet; content lives in the repository's content/ folder.";
+/** ItemView is an item as lists show it (web/editing.ItemView). */
+export interface ItemView {
+  id: string;
+  kind: Kind;
+  slug: string;
+  liveSlug: string;
+  title: string;
+  status: "draft" | "published" | "scheduled" | "unpublished";
+  /** pending: the working copy differs from what is served */
+  pending: boolean;
+  version: number;
+  /** path is where the live copy is served ("" when nothing is) */
+  path: string;
+  previewPath: string;
+  publishAt: string | null;
+  publishedAt: string | null;
+  firstPublishedAt: string | null;
+  updatedAt: string;
+  updatedBy: string;
+}
 
-export const sampleContent: ContentSource = {
-  load: () => ({
-    pages: [
-      { name: "Homepage", path: "/", description: "Hero, services grid, portfolio, reviews, quote form and FAQ." },
-      { name: "Services", path: "/services", description: "Service cards with features, FAQ and emergency banner." },
-      { name: "Contact", path: "/contact", description: "Phone, service area and availability cards with the lead form." },
-    ],
-    blogPath: "/blog",
-  }),
+/** ItemList is GET /api/admin/content?kind= (web/editing.ItemList). */
+export interface ItemList { kind: Kind; creatable: boolean; items: ItemView[] }
+
+/** ContentProblem is one finding of the server's rules (content.Problem):
+ * hard ones block a publish, the others are guidance. */
+export interface ContentProblem { kind: string; slug: string; field: string; message: string; hard: boolean }
+
+/** ItemDetail is one item with its copies (web/editing.ItemDetail). */
+export interface ItemDetail extends ItemView {
+  draft: any;
+  live: any;
+  problems: ContentProblem[];
+}
+
+/** ConflictAnswer is a stale save's 409 (web/editing.ConflictAnswer). */
+export interface ConflictAnswer { error: string; version: number; by: string; at: string }
+
+/** InvalidAnswer is a refused change's 422 (web/editing.InvalidAnswer). */
+export interface InvalidAnswer { error: string; problems: ContentProblem[] }
+
+/** DiffLine and FieldDiff are a revision's changes (editor.FieldDiff). */
+export interface DiffLine { op: "=" | "+" | "-"; text: string }
+export interface FieldDiff { field: string; lines: DiffLine[] }
+
+/** RevisionView is one published version (editor.RevisionView). */
+export interface RevisionView { id: string; number: number; slug: string; publishedAt: string; publishedBy: string; changes: FieldDiff[] }
+
+/** History is GET /api/admin/content/{id}/revisions (web/editing.History). */
+export interface History { revisions: RevisionView[] }
+
+/** Guidance is GET /api/admin/content/{id}/guidance (editor.Guidance): the
+ * rules' problems and the SEO audit's page checks on the draft's render. */
+export interface Guidance { path: string; problems: ContentProblem[]; checks: AuditCheck[]; words: number; renderError?: string }
+
+/** MediaItem is a photo of the media library (media.GalleryItem). */
+export interface MediaItem {
+  id: string; name: string; url: string; type: "image" | "video"; projectName: string; uploadedAt: string;
+  width: number; height: number; srcset: string; alt: string; altDefault?: boolean; caption: string;
+}
+
+/** isConflict tells a stale save's 409 from the other 409s ("This page is
+ * not scheduled."). */
+export function conflictOf(err: unknown): ConflictAnswer | null {
+  if (err instanceof ApiError && err.status === 409 && err.body && typeof err.body.by === "string") return err.body as ConflictAnswer;
+  return null;
+}
+
+/** problemsOf reads the problems of a refused change. */
+export function problemsOf(err: unknown): ContentProblem[] | null {
+  if (err instanceof ApiError && err.status === 422 && Array.isArray(err.body?.problems)) return err.body.problems as ContentProblem[];
+  return null;
+}
+
+const json = (body: unknown): RequestInit => ({ method: "POST", body: JSON.stringify(body) });
+const item = (id: string) => `/api/admin/content/${encodeURIComponent(id)}`;
+
+export const contentApi = {
+  list: (kind: Kind) => api<ItemList>(`/api/admin/content?kind=${encodeURIComponent(kind)}`),
+  get: (id: string) => api<ItemDetail>(item(id)),
+  create: (kind: Kind, data: unknown) => api<ItemDetail>("/api/admin/content", json({ kind, data })),
+  save: (id: string, version: number, data: unknown) => api<ItemDetail>(item(id), { method: "PUT", body: JSON.stringify({ version, data }) }),
+  publish: (id: string, version: number) => api<ItemDetail>(item(id) + "/publish", json({ version })),
+  schedule: (id: string, version: number, at: string | null) => api<ItemDetail>(item(id) + "/schedule", json({ version, at })),
+  unschedule: (id: string, version: number) => api<ItemDetail>(item(id) + "/unschedule", json({ version })),
+  unpublish: (id: string, version: number) => api<ItemDetail>(item(id) + "/unpublish", json({ version })),
+  remove: (id: string, version: number) => api<{ deleted: string }>(item(id) + `?version=${version}`, { method: "DELETE" }),
+  history: (id: string) => api<History>(item(id) + "/revisions"),
+  restore: (id: string, version: number, revision: string) => api<ItemDetail>(item(id) + "/restore", json({ version, revision })),
+  guidance: (id: string) => api<Guidance>(item(id) + "/guidance"),
+  media: () => api<MediaItem[]>("/api/admin/media"),
 };
+
+/** previewUrl is the draft's private preview (a session's page, noindex). */
+export const previewUrl = (id: string) => `/admin/preview/${encodeURIComponent(id)}`;
+
+// ---- How each kind is laid out as a form --------------------------------
+
+/** Field is one control of an editor form. key is the record's JSON path
+ * ("profile.reasons"; "" is the record itself, a FAQ block's list), the
+ * same path the server's problems name. */
+export type Field =
+  | { key: string; label: string; type: "text" | "textarea" | "date" | "number" | "checkbox"; hint?: string; count?: number }
+  | { key: string; label: string; type: "readonly"; hint?: string }
+  | { key: string; label: string; type: "slug"; hint?: string; prefix: (d: any) => string }
+  | { key: string; label: string; type: "lines"; hint?: string }
+  | { key: string; label: string; type: "rows"; item: string; hint?: string }
+  | { key: string; label: string; type: "pairs"; item: string; a: [string, string]; b: [string, string]; hint?: string }
+  | { key: string; label: string; type: "body"; hint?: string }
+  | { key: string; label: string; type: "image"; hint?: string }
+  | { key: string; label: string; type: "category"; hint?: string };
+
+/** Section is a titled group of fields; when is the key that must hold an
+ * object for the section to show (a county's profile). */
+export interface Section { title: string; fields: Field[]; when?: string }
+
+/** KindInfo is a tab of Content Management. */
+export interface KindInfo { kind: Kind; label: string; one: string; sections: Section[] }
+
+const seo = (): Section => ({
+  title: "Search engines",
+  fields: [
+    { key: "seoTitle", label: "SEO title", type: "text", count: 60, hint: "Shown as the page's title in search results and browser tabs." },
+    { key: "metaDescription", label: "Meta description", type: "textarea", count: 160, hint: "The summary search engines show under the title." },
+    { key: "keywords", label: "Keywords", type: "lines", hint: "One per line." },
+  ],
+});
+
+const photo = (label: string): Section => ({ title: label, fields: [{ key: "image", label, type: "image" }] });
+
+const BODY_HINT = "One block per line: ‘## ’ a heading, ‘### ’ a subheading, a line wrapped in ** a bold line, ‘- ’ a list item, a line starting with ❌ a red warning. A blank line separates blocks.";
+
+const faqs = (key: string, label = "FAQs"): Field => ({ key, label, type: "pairs", item: "FAQ", a: ["question", "Question"], b: ["answer", "Answer"] });
+const reasons = (key: string): Field => ({ key, label: "Reasons to choose us", type: "pairs", item: "Reason", a: ["title", "Title"], b: ["text", "Text"] });
+
+/** KINDS are the tabs, in the order the screen shows them. */
+export const KINDS: KindInfo[] = [
+  {
+    kind: "article", label: "Blog posts", one: "blog post",
+    sections: [
+      {
+        title: "Post",
+        fields: [
+          { key: "title", label: "Title", type: "text" },
+          { key: "slug", label: "Slug", type: "slug", prefix: () => "/blog/", hint: "The post's address. Changing it once published leaves a permanent redirect (301) from the old address." },
+          { key: "excerpt", label: "Excerpt", type: "textarea", hint: "The summary shown on the blog's list and cards." },
+          { key: "category", label: "Category", type: "category" },
+          { key: "publishDate", label: "Date shown on the post", type: "date" },
+          { key: "readTime", label: "Reading time (minutes)", type: "number" },
+          { key: "featured", label: "Featured post", type: "checkbox" },
+        ],
+      },
+      { title: "Article", fields: [{ key: "content", label: "Article body", type: "body", hint: BODY_HINT }] },
+      photo("Cover photo"),
+      seo(),
+    ],
+  },
+  {
+    kind: "category", label: "Categories", one: "category",
+    sections: [{
+      title: "Category",
+      fields: [
+        { key: "name", label: "Name", type: "text" },
+        { key: "slug", label: "Slug", type: "readonly", hint: "A category's slug is fixed once it is added: posts name it." },
+        { key: "description", label: "Description", type: "textarea" },
+      ],
+    }],
+  },
+  {
+    kind: "service", label: "Services", one: "service",
+    sections: [
+      {
+        title: "Service",
+        fields: [
+          { key: "title", label: "Title", type: "text" },
+          { key: "slug", label: "Address", type: "readonly", hint: "A service's address is fixed." },
+          { key: "primary", label: "Primary service (one of the home page's six)", type: "checkbox" },
+          { key: "icon", label: "Icon", type: "text", hint: "An icon name, such as droplets, flame, cloud-lightning, hammer, home or shield." },
+          { key: "shortDescription", label: "Short description", type: "textarea" },
+          { key: "description", label: "Description", type: "textarea" },
+          { key: "features", label: "Features", type: "lines", hint: "One per line." },
+          { key: "body", label: "Body", type: "rows", item: "Paragraph" },
+          faqs("faqs"),
+        ],
+      },
+      photo("Hero photo"),
+      seo(),
+    ],
+  },
+  {
+    kind: "county", label: "Counties", one: "county",
+    sections: [
+      {
+        title: "County",
+        fields: [
+          { key: "name", label: "Name", type: "text" },
+          { key: "slug", label: "Address", type: "readonly", hint: "A county's address is fixed." },
+          { key: "intro", label: "Introduction", type: "textarea" },
+        ],
+      },
+      {
+        title: "County profile", when: "profile",
+        fields: [
+          { key: "profile.description", label: "Description", type: "textarea" },
+          { key: "profile.population", label: "Population", type: "text" },
+          { key: "profile.squareMiles", label: "Square miles", type: "text" },
+          { key: "profile.majorCities", label: "Major cities", type: "lines", hint: "One per line, as the cities are named." },
+          { key: "profile.features", label: "Features", type: "lines", hint: "One per line." },
+          { key: "profile.commonDamage", label: "Common damage", type: "lines", hint: "One per line." },
+          reasons("profile.reasons"),
+        ],
+      },
+      photo("Hero photo"),
+      seo(),
+    ],
+  },
+  {
+    kind: "city", label: "Cities", one: "city",
+    sections: [
+      {
+        title: "City",
+        fields: [
+          { key: "city", label: "City name", type: "text" },
+          { key: "county", label: "County", type: "readonly", hint: "A city stays in its county." },
+          { key: "slug", label: "Slug", type: "slug", prefix: (d) => `/areas/${d?.county || ""}/`, hint: "The city page's address. Changing it once published leaves a permanent redirect (301) from the old address." },
+          { key: "intro", label: "Introduction", type: "textarea" },
+          { key: "description", label: "Description", type: "textarea" },
+          { key: "services", label: "Services offered", type: "lines", hint: "Service slugs, one per line (such as water-damage-restoration)." },
+          { key: "nearby", label: "Nearby cities", type: "lines", hint: "City slugs, one per line (such as smyrna)." },
+        ],
+      },
+      photo("Hero photo"),
+      seo(),
+    ],
+  },
+  {
+    kind: "city-profile", label: "Fixed city pages", one: "fixed city page",
+    sections: [
+      {
+        title: "City page",
+        fields: [
+          { key: "cityName", label: "City name", type: "text" },
+          { key: "countyName", label: "County name", type: "text" },
+          { key: "intro", label: "Introduction", type: "textarea" },
+          { key: "zipCodes", label: "ZIP codes", type: "lines", hint: "One per line." },
+          { key: "landmarks", label: "Landmarks", type: "lines", hint: "One per line." },
+          { key: "neighborhoods", label: "Neighborhoods", type: "lines", hint: "One per line." },
+          reasons("reasons"),
+          faqs("faqs"),
+        ],
+      },
+      photo("Hero photo"),
+      seo(),
+    ],
+  },
+  {
+    kind: "page", label: "Info pages", one: "info page",
+    sections: [
+      {
+        title: "Page",
+        fields: [
+          { key: "title", label: "Title", type: "text" },
+          { key: "slug", label: "Address", type: "readonly", hint: "An info page's address is fixed." },
+        ],
+      },
+      { title: "Page text", fields: [{ key: "content", label: "Page body", type: "body", hint: BODY_HINT }] },
+      seo(),
+    ],
+  },
+  {
+    kind: "home", label: "Home page", one: "home page",
+    sections: [
+      {
+        title: "Home page texts",
+        fields: [
+          { key: "heroLead", label: "Hero sub-line", type: "textarea", hint: "Follows the hero's response-time claim." },
+          { key: "banner", label: "Banner", type: "text" },
+          { key: "servicesTitle", label: "Services section title", type: "text" },
+          { key: "servicesLead", label: "Services section text", type: "textarea" },
+          { key: "provideTitle", label: "Service descriptions title", type: "text" },
+          { key: "whyText", label: "Why choose us text", type: "textarea", hint: "{city} and {county} become the office's city and county from System Settings." },
+        ],
+      },
+      photo("Hero photo"),
+    ],
+  },
+  {
+    kind: "faq", label: "FAQs", one: "FAQ block",
+    sections: [{ title: "Questions and answers", fields: [faqs("", "Questions and answers")] }],
+  },
+];
+
+export const kindInfo = (kind: string): KindInfo => KINDS.find((k) => k.kind === kind) || KINDS[0];
+
+/** getAt and setAt read and write a record's value at a JSON path. */
+export function getAt(obj: any, key: string): any {
+  if (key === "") return obj;
+  return key.split(".").reduce((o, k) => (o == null ? undefined : o[k]), obj);
+}
+
+export function setAt(obj: any, key: string, value: any): any {
+  if (key === "") return value;
+  const [head, ...rest] = key.split(".");
+  const base = Array.isArray(obj) ? [...obj] : { ...(obj || {}) };
+  if (rest.length === 0) {
+    if (value === undefined) delete (base as any)[head];
+    else (base as any)[head] = value;
+  } else {
+    (base as any)[head] = setAt((base as any)[head], rest.join("."), value);
+  }
+  return base;
+}
+
+/** clean drops the blank lines a one-per-line list keeps while it is
+ * typed, before the record is sent. */
+export function clean(kind: Kind, data: any): any {
+  let out = data;
+  for (const s of kindInfo(kind).sections) {
+    for (const f of s.fields) {
+      if (f.type !== "lines") continue;
+      const v = getAt(out, f.key);
+      if (Array.isArray(v)) out = setAt(out, f.key, v.map((x: string) => x.trim()).filter((x: string) => x !== ""));
+    }
+  }
+  return out;
+}
+
+/** newRecord is the first draft of an item the editor adds: its name and
+ * address; the server's rules then say what it still needs. */
+export function newRecord(kind: Kind, name: string, slug: string, county: string, today: string): any {
+  switch (kind) {
+    case "article":
+      return { slug, title: name, excerpt: "", content: "", category: "", publishDate: today, readTime: 0, seoTitle: "", metaDescription: "", keywords: [], featured: false };
+    case "city":
+      return { county, city: name, slug, hero_image: "", intro: "", nearby: [], seoTitle: "", metaDescription: "", keywords: [] };
+    case "category":
+      return { slug, name, description: "" };
+  }
+  return { slug };
+}
+
+/** suggestSlug offers an address for a name (the server checks it). */
+export function suggestSlug(name: string): string {
+  return name.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/&/g, " and ")
+    .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80).replace(/-+$/, "");
+}

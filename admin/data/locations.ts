@@ -23,6 +23,4 @@ export interface LocationsData {
 
 export interface LocationsSource { load(): Promise<LocationsData> }
 
-export const LOCATIONS_NOT_WIRED = "Editing location pages from the admin is not available yet; county and city pages live in the repository's content/ folder (counties.json and cities/).";
-
 export const liveLocations: LocationsSource = { load: () => api("/api/admin/locations") };

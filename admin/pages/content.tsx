@@ -1,45 +1,200 @@
 import "../../styles/admin-manage.css";
-import { useId } from "react";
-import { Icon } from "../../components/icons";
-import { CONTENT_NOT_WIRED, sampleContent, type ContentSource } from "../data/content";
+import "../../styles/admin-content.css";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { LOCATION_EVENT } from "../leave";
+import { errorText } from "../live";
+import { adminPath } from "../screens";
+import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Button, Card, PageHeader } from "../ui";
+import { Button, Card, Dialog, PageHeader, Tabs } from "../ui";
+import { Editor, listPath, readRoute } from "../content/editor";
+import { fieldId, Notes } from "../content/fields";
+import { lastChange, StatusBadge } from "../content/status";
+import {
+  contentApi, KINDS, kindInfo, newRecord, problemsOf, suggestSlug,
+  type ContentProblem, type ItemList, type Kind,
+} from "../data/content";
 
-/** Content Management lists the editable pages. Creating and editing are
- * not wired (spec 2.4): the buttons are disabled and say why. */
-export default function Content({ source = sampleContent }: AdminPageProps & { source?: ContentSource }) {
-  const d = source.load();
-  const note = useId();
+/** Content Management (issue 22): the site's content by kind, each item
+ * with its state, and the editor. The address says what is shown:
+ * ?kind= a list, ?item= an editor, ?new=city&county= the add dialog. */
+export default function Content({ navigate }: AdminPageProps) {
+  const [route, setRoute] = useState(readRoute);
+  useEffect(() => {
+    const on = () => setRoute(readRoute());
+    window.addEventListener(LOCATION_EVENT, on);
+    return () => window.removeEventListener(LOCATION_EVENT, on);
+  }, []);
+  if (route.item) return <Editor key={route.item} id={route.item} navigate={navigate} />;
+  return <ContentLists route={route} navigate={navigate} />;
+}
+
+/** CREATABLE are the kinds that can be added, with their button. */
+const ADD_LABEL: Partial<Record<Kind, string>> = { article: "Create New Blog Post", city: "New city", category: "New category" };
+
+function ContentLists({ route, navigate }: { route: ReturnType<typeof readRoute>; navigate: (to: string) => void }) {
+  const kind = kindInfo(route.kind || "article").kind;
+  const [lists, setLists] = useState<Partial<Record<Kind, ItemList>>>({});
+  const [errors, setErrors] = useState<Partial<Record<Kind, string>>>({});
+  const [adding, setAdding] = useState<{ kind: Kind; county: string } | null>(route.create === "city" || route.create === "article" || route.create === "category" ? { kind: route.create as Kind, county: route.county } : null);
+
+  const load = useCallback((k: Kind) => {
+    contentApi.list(k).then((l) => { setLists((m) => ({ ...m, [k]: l })); setErrors((m) => ({ ...m, [k]: "" })); },
+      (e) => setErrors((m) => ({ ...m, [k]: errorText(e) })));
+  }, []);
+  useEffect(() => { load(kind); }, [kind, load]);
+
+  const choose = (k: string) => {
+    history.replaceState(null, "", adminPath(listPath(k)));
+    window.dispatchEvent(new Event(LOCATION_EVENT));
+  };
+  const open = (id: string) => navigate(`content?item=${encodeURIComponent(id)}`);
+  const closeAdd = useCallback(() => {
+    setAdding(null);
+    if (readRoute().create) history.replaceState(null, "", adminPath(listPath(readRoute().kind || "article")));
+  }, []);
+
   return (
     <>
-      <PageHeader title="Content Management" description="Pages and blog posts on the website."
-        actions={<>
-          <Button disabled aria-describedby={note}>Create New Page</Button>
-          <Button variant="outline" disabled aria-describedby={note}>Create New Blog Post</Button>
-        </>} />
-      <div className="am-note" id={note}>
-        <Icon name="alert-triangle" size={18} />
-        <p>{CONTENT_NOT_WIRED}</p>
+      <PageHeader title="Content Management" description="The website's pages and blog posts: edit, preview, publish now or on a schedule."
+        actions={<Button onClick={() => setAdding({ kind: "article", county: "" })}>Create New Blog Post</Button>} />
+      <Tabs label="Kinds of content" value={kind} onChange={choose}
+        tabs={KINDS.map((k) => ({
+          id: k.kind, label: k.label,
+          content: <KindList kind={k.kind} list={lists[k.kind]} error={errors[k.kind]} onOpen={open} onAdd={(county) => setAdding({ kind: k.kind, county })} onRetry={() => load(k.kind)} />,
+        }))} />
+      {adding && <AddDialog kind={adding.kind} county={adding.county} onClose={closeAdd} onAdded={(id) => { setAdding(null); open(id); }} />}
+    </>
+  );
+}
+
+function KindList({ kind, list, error, onOpen, onAdd, onRetry }: {
+  kind: Kind; list?: ItemList; error?: string; onOpen: (id: string) => void; onAdd: (county: string) => void; onRetry: () => void;
+}) {
+  const info = kindInfo(kind);
+  const [filter, setFilter] = useState("");
+  const filterId = useId();
+  if (error) {
+    return (
+      <div>
+        <p className="a-error" role="alert">The {info.label.toLowerCase()} could not be loaded: {error}</p>
+        <Button variant="outline" onClick={onRetry}>Try again</Button>
       </div>
-      <Card title="Pages" description="Main pages of the website.">
-        <ul className="am-list">
-          {d.pages.map((p) => (
-            <li key={p.path}>
+    );
+  }
+  if (!list) return <p role="status">Loading {info.label.toLowerCase()}...</p>;
+  const q = filter.trim().toLowerCase();
+  const items = q ? list.items.filter((it) => it.title.toLowerCase().includes(q) || it.slug.toLowerCase().includes(q)) : list.items;
+  const add = list.creatable && kind !== "article" ? ADD_LABEL[kind] : undefined;
+  return (
+    <Card title={`${info.label} (${list.items.length})`} className="ac-list"
+      actions={add && <Button variant="outline" className="a-btn a-btn--outline am-btn-sm" onClick={() => onAdd("")}>{add}</Button>}>
+      {list.items.length > 10 && (
+        <div className="ac-filter">
+          <label className="a-label" htmlFor={filterId}>Filter {info.label.toLowerCase()}</label>
+          <input id={filterId} type="search" className="a-input" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Name or address" />
+        </div>
+      )}
+      {items.length === 0 ? <p className="a-empty">{q ? "Nothing matches." : `No ${info.label.toLowerCase()} yet.`}</p> : (
+        <ul className="am-list ac-items" aria-label={info.label}>
+          {items.map((it) => (
+            <li key={it.id}>
               <div className="am-list__main">
-                <p className="am-list__title"><Icon name="file-text" size={16} />{p.name} <span className="a-muted">{p.path}</span></p>
-                <p className="am-list__desc">{p.description}</p>
+                <p className="am-list__title">{it.title || <span className="a-muted">Untitled</span>} <StatusBadge item={it} /></p>
+                <p className="am-list__desc">
+                  {it.path ? <span className="ac-mono">{it.path}</span> : <span className="ac-mono">{it.previewPath || it.slug}</span>}
+                  {" · "}{lastChange(it)}
+                </p>
               </div>
               <div className="am-list__actions">
-                <a className="a-link" href={p.path} target="_blank" rel="noopener">View<span className="visually-hidden"> {p.name} (opens in a new tab)</span></a>
-                <Button variant="outline" className="a-btn a-btn--outline am-btn-sm" disabled aria-describedby={note} aria-label={`Edit ${p.name}`}>Edit</Button>
+                {it.path && (
+                  <a className="a-link" href={it.path} target="_blank" rel="noopener">View live<span className="visually-hidden">: {it.title} (opens in a new tab)</span></a>
+                )}
+                <a className="a-btn a-btn--outline am-btn-sm" href={adminPath(`content?item=${encodeURIComponent(it.id)}`)}
+                  onClick={(e) => { if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return; e.preventDefault(); onOpen(it.id); }}>
+                  Edit<span className="visually-hidden"> {it.title}</span>
+                </a>
               </div>
             </li>
           ))}
         </ul>
-      </Card>
-      <Card title="Blog Posts" description="Articles live in content/blog, one file per post.">
-        <a className="a-link" href={d.blogPath} target="_blank" rel="noopener">View the blog<span className="visually-hidden"> (opens in a new tab)</span> <Icon name="arrow-right" size={14} /></a>
-      </Card>
-    </>
+      )}
+    </Card>
+  );
+}
+
+/** AddDialog adds a draft: a post, a city (in a county) or a category. It
+ * asks for the name and the address; the server checks both. */
+function AddDialog({ kind, county: initialCounty, onClose, onAdded }: { kind: Kind; county: string; onClose: () => void; onAdded: (id: string) => void }) {
+  const toast = useToast();
+  const info = kindInfo(kind);
+  const [name, setName] = useState("");
+  const [slug, setSlug] = useState("");
+  const [slugTyped, setSlugTyped] = useState(false);
+  const [county, setCounty] = useState(initialCounty);
+  const [counties, setCounties] = useState<{ slug: string; title: string }[] | null>(kind === "city" ? null : []);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const [problems, setProblems] = useState<ContentProblem[]>([]);
+  const nameRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (kind !== "city") return;
+    contentApi.list("county").then((l) => setCounties(l.items.map((c) => ({ slug: c.slug, title: c.title }))), (e) => setError(errorText(e)));
+  }, [kind]);
+  const nameLabel = kind === "article" ? "Title" : kind === "city" ? "City name" : "Name";
+  const title = kind === "article" ? "Create New Blog Post" : kind === "city" ? "New city" : "New category";
+  const prefix = kind === "article" ? "/blog/" : kind === "city" ? `/areas/${county || "county"}/` : "";
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError("");
+    setProblems([]);
+    try {
+      const today = new Date();
+      const pad = (n: number) => String(n).padStart(2, "0");
+      const d = await contentApi.create(kind, newRecord(kind, name.trim(), slug.trim(), county, `${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}`));
+      toast({ title: `Draft added: ${d.title}`, description: "It is not on the site until you publish it." });
+      onAdded(d.id);
+    } catch (err) {
+      setError(errorText(err));
+      setProblems(problemsOf(err) || []);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const slugProblems = problems.filter((p) => p.field === "slug");
+  return (
+    <Dialog open title={title} onClose={onClose}>
+      <form onSubmit={submit} className="ac-add">
+        <p className="a-muted">The new {info.one} is a draft: it is on the site once you publish it.</p>
+        {kind === "city" && (
+          <div className="a-field">
+            <label className="a-label" htmlFor="ac-add-county">County</label>
+            <select id="ac-add-county" className="a-input" value={county} onChange={(e) => setCounty(e.target.value)} required>
+              <option value="">Choose a county</option>
+              {(counties || []).map((c) => <option key={c.slug} value={c.slug}>{c.title}</option>)}
+            </select>
+          </div>
+        )}
+        <div className="a-field">
+          <label className="a-label" htmlFor="ac-add-name">{nameLabel}</label>
+          <input ref={nameRef} id="ac-add-name" className="a-input" data-autofocus value={name} required
+            onChange={(e) => { setName(e.target.value); if (!slugTyped) setSlug(suggestSlug(e.target.value)); }} />
+        </div>
+        <div className="a-field">
+          <label className="a-label" htmlFor="ac-add-slug">Slug</label>
+          <input id="ac-add-slug" className="a-input ac-mono" value={slug} required spellCheck={false} autoCapitalize="off"
+            aria-describedby={"ac-add-slug-hint" + (slugProblems.length ? " " + fieldId("add-slug") + "-notes" : "")}
+            onChange={(e) => { setSlug(e.target.value); setSlugTyped(true); }} />
+          <p className="ac-count" id="ac-add-slug-hint">{prefix ? <>Address: <span className="ac-mono">{prefix}{slug}</span></> : "Lower-case words joined by dashes; it cannot change later."}</p>
+          <Notes id={fieldId("add-slug") + "-notes"} label="Slug" problems={slugProblems} />
+        </div>
+        {error && <p className="a-error" role="alert">{error}</p>}
+        <div className="a-dialog__actions">
+          <Button variant="outline" onClick={onClose} disabled={busy}>Cancel</Button>
+          <Button type="submit" disabled={busy}>{busy ? "Adding..." : `Add ${info.one}`}</Button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

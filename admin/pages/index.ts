@@ -7,6 +7,7 @@ import SeoAudit from "./seo-audit";
 import Analytics from "./analytics";
 import Content from "./content";
 import Locations from "./locations";
+import Redirects from "./redirects";
 import Schema from "./schema";
 import Performance from "./performance";
 import Security from "./security";
@@ -25,6 +26,7 @@ const COMPONENTS: Record<string, ComponentType<AdminPageProps>> = {
   analytics: Analytics,
   content: Content,
   locations: Locations,
+  redirects: Redirects,
   schema: Schema,
   performance: Performance,
   security: Security,

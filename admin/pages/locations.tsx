@@ -1,18 +1,49 @@
 import "../../styles/admin-audits.css";
 import "../../styles/admin-manage.css";
-import { useId } from "react";
+import { useEffect, useState, type MouseEvent } from "react";
 import { Icon } from "../../components/icons";
-import { LOCATIONS_NOT_WIRED, liveLocations, type LocationsSource } from "../data/locations";
+import { contentApi, type ItemView } from "../data/content";
+import { liveLocations, type LocationsSource } from "../data/locations";
 import { useServer } from "../live";
+import { adminPath } from "../screens";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, PageHeader, StatCard } from "../ui";
+import { Badge, Card, PageHeader, StatCard } from "../ui";
+import { StatusBadge } from "../content/status";
+
+/** useLocationItems loads the content items behind the location pages
+ * (counties, cities, fixed city pages), for the edit links. */
+function useLocationItems() {
+  const [items, setItems] = useState<ItemView[] | null>(null);
+  useEffect(() => {
+    Promise.all((["county", "city", "city-profile"] as const).map((k) => contentApi.list(k)))
+      .then((ls) => setItems(ls.flatMap((l) => l.items)), () => setItems([]));
+  }, []);
+  return items;
+}
 
 /** Location Pages shows the county and city landing pages of the route
- * table, with how each figure is computed. Editing and adding are not
- * wired (spec 2.4): the buttons are disabled and say why. */
-export default function Locations({ source = liveLocations }: AdminPageProps & { source?: LocationsSource }) {
+ * table, with how each figure is computed, and opens each page in the
+ * content editor; Add City starts a city draft in its county. */
+export default function Locations({ source = liveLocations, navigate }: AdminPageProps & { source?: LocationsSource }) {
   const { data: d, error } = useServer(source.load);
-  const note = useId();
+  const items = useLocationItems();
+  const byPath = new Map((items || []).filter((it) => it.path).map((it) => [it.path, it]));
+  const editHref = (id: string) => adminPath(`content?item=${encodeURIComponent(id)}`);
+  const follow = (e: MouseEvent<HTMLAnchorElement>, to: string) => {
+    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    navigate(to);
+  };
+  /** editLink opens the page served at path in the editor. */
+  const editLink = (path: string, name: string, variant: "ghost" | "outline" = "ghost", children = "Edit") => {
+    const it = byPath.get(path);
+    if (!it) return null;
+    return (
+      <a className={`a-btn a-btn--${variant} am-btn-sm`} href={editHref(it.id)} onClick={(e) => follow(e, `content?item=${encodeURIComponent(it.id)}`)}>
+        {children}<span className="visually-hidden"> {name}</span>
+      </a>
+    );
+  };
   if (!d) {
     return (
       <>
@@ -22,6 +53,8 @@ export default function Locations({ source = liveLocations }: AdminPageProps & {
     );
   }
   const s = d.summary;
+  /** drafts are a county's cities that have no page yet (a new city). */
+  const drafts = (county: string) => (items || []).filter((it) => it.kind === "city" && !it.path && it.slug.startsWith(county + "/"));
   const schemaTone = s.localSchema === "Active" ? "good" : s.localSchema === "Inactive" ? "warn" : undefined;
   return (
     <>
@@ -43,10 +76,6 @@ export default function Locations({ source = liveLocations }: AdminPageProps & {
           <div><dt>Local Schema</dt><dd>{d.how.localSchema}</dd></div>
         </dl>
       </details>
-      <div className="am-note" id={note}>
-        <Icon name="alert-triangle" size={18} />
-        <p>{LOCATIONS_NOT_WIRED}</p>
-      </div>
       <h2 className="a-h2">Counties and Cities</h2>
       <div className="a-grid a-grid--2 am-counties">
         {d.counties.map((c) => (
@@ -56,7 +85,7 @@ export default function Locations({ source = liveLocations }: AdminPageProps & {
               {c.cities.map((ci) => (
                 <li key={ci.href} className={ci.pages.length > 1 ? "am-city--several" : undefined}>
                   <a href={ci.href} target="_blank" rel="noopener">{ci.name}<span className="visually-hidden"> (opens in a new tab)</span></a>
-                  <Button variant="ghost" className="a-btn a-btn--ghost am-btn-sm" disabled aria-describedby={note} aria-label={`Edit ${ci.name}`}>Edit</Button>
+                  {editLink(ci.href, ci.name)}
                   {ci.pages.length > 1 && (
                     <div className="am-city__pages">
                       <ul aria-label={`${ci.name} pages`}>
@@ -64,6 +93,7 @@ export default function Locations({ source = liveLocations }: AdminPageProps & {
                           <li key={p.href}>
                             <span className="a-muted">{p.kind}:</span>{" "}
                             <a href={p.href} target="_blank" rel="noopener">{p.href}<span className="visually-hidden"> (opens in a new tab)</span></a>
+                            {p.href !== ci.href && <> {editLink(p.href, `${ci.name}: ${p.kind.toLowerCase()}`)}</>}
                             <br /><span className="am-city__title">“{p.title}”</span>
                           </li>
                         ))}
@@ -74,9 +104,27 @@ export default function Locations({ source = liveLocations }: AdminPageProps & {
                 </li>
               ))}
             </ul>
+            {drafts(c.slug).length > 0 && (
+              <div className="am-drafts">
+                <p className="a-muted">Not on the site yet:</p>
+                <ul className="am-cities" aria-label={`${c.name} County cities not on the site`}>
+                  {drafts(c.slug).map((it) => (
+                    <li key={it.id}>
+                      <span>{it.title} <StatusBadge item={it} /></span>
+                      <a className="a-btn a-btn--ghost am-btn-sm" href={editHref(it.id)} onClick={(e) => follow(e, `content?item=${encodeURIComponent(it.id)}`)}>
+                        Edit<span className="visually-hidden"> {it.title}</span>
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
             <div className="am-county__foot">
-              <Button variant="outline" className="a-btn a-btn--outline am-btn-sm" disabled aria-describedby={note} aria-label={`Edit County Page: ${c.name}`}>Edit County Page</Button>
-              <Button variant="outline" className="a-btn a-btn--outline am-btn-sm" disabled aria-describedby={note} aria-label={`Add City to ${c.name} County`}>Add City</Button>
+              {editLink(c.href, `${c.name} County page`, "outline", "Edit County Page")}
+              <a className="a-btn a-btn--outline am-btn-sm" href={adminPath(`content?kind=city&new=city&county=${encodeURIComponent(c.slug)}`)}
+                onClick={(e) => follow(e, `content?kind=city&new=city&county=${encodeURIComponent(c.slug)}`)}>
+                Add City<span className="visually-hidden"> to {c.name} County</span>
+              </a>
             </div>
           </Card>
         ))}

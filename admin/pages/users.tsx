@@ -16,12 +16,17 @@ export interface User {
   totpEnabledAt?: string | null;
 }
 
-/** resolveRole is spec 6's role choice: admin wins, then staff. */
-function resolveRole(roles: string[] | null | undefined): "admin" | "staff" | "" {
+/** resolveRole is spec 6's role choice: admin wins, then staff, then
+ * editor (issue 22: content and photos, no leads). */
+function resolveRole(roles: string[] | null | undefined): "admin" | "staff" | "editor" | "" {
   if (roles?.includes("admin")) return "admin";
   if (roles?.includes("staff")) return "staff";
+  if (roles?.includes("editor")) return "editor";
   return "";
 }
+
+/** ROLE_NAMES say what a role change made of an account. */
+const ROLE_NAMES: Record<string, string> = { admin: "an admin", staff: "staff", editor: "an editor" };
 
 /** MIN_PASSWORD is the server's minimum password length. */
 export const MIN_PASSWORD = 12;
@@ -95,10 +100,11 @@ export default function Users(_: AdminPageProps) {
                       <td data-label="Email">{u.email}</td>
                       <td data-label="Role">
                         <select className="a-input al-status" aria-label={`Role for ${label}`} value={role} disabled={busy === u.id}
-                          onChange={(e) => update(u, { role: e.target.value }, `${label} is now ${e.target.value === "admin" ? "an admin" : "staff"}.`)}>
+                          onChange={(e) => update(u, { role: e.target.value }, `${label} is now ${ROLE_NAMES[e.target.value] || e.target.value}.`)}>
                           {role === "" && <option value="">No role</option>}
                           <option value="staff">Staff</option>
                           <option value="admin">Admin</option>
+                          <option value="editor">Editor</option>
                         </select>
                       </td>
                       <td data-label="State">
@@ -159,7 +165,7 @@ export default function Users(_: AdminPageProps) {
   );
 }
 
-/** AddUser is the form for a new staff or admin account. */
+/** AddUser is the form for a new staff, admin or editor account. */
 function AddUser({ onAdded }: { onAdded: () => void }) {
   const toast = useToast();
   const ids = useId();
@@ -189,7 +195,7 @@ function AddUser({ onAdded }: { onAdded: () => void }) {
     }
   };
   return (
-    <Card title="Add a user" description="Staff see masked leads and can change a lead's status; admins also see full details, export, and manage users.">
+    <Card title="Add a user" description="Staff see masked leads and can change a lead's status; admins also see full details, export, and manage users; editors edit and publish the website's content and photos, and see no leads.">
       <form onSubmit={submit} aria-label="Add a user">
         <div className="a-form-grid">
           <div className="a-field">
@@ -205,6 +211,7 @@ function AddUser({ onAdded }: { onAdded: () => void }) {
             <select id={ids + "r"} className="a-input" value={role} onChange={(e) => setRole(e.target.value)}>
               <option value="staff">Staff</option>
               <option value="admin">Admin</option>
+              <option value="editor">Editor</option>
             </select>
           </div>
           <div className="a-field">

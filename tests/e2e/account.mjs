@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { BASE, PIN } from "./lib.mjs";
+import { BASE, PIN, open, hydrated } from "./lib.mjs";
 
 const SITE = fileURLToPath(new URL("../../bin/site", import.meta.url));
 
@@ -136,4 +136,32 @@ export async function apiSession(u, base = BASE) {
   if (body.stage !== "full") throw new Error("apiSession needs an account without a second factor; stage " + body.stage);
   const cookie = (r.headers.getSetCookie?.() || [r.headers.get("set-cookie") || ""]).map((c) => c.split(";")[0]).filter(Boolean).join("; ");
   return (path, init = {}) => fetch(base + path, { ...init, headers: { ...(init.headers || {}), Cookie: cookie, "X-Requested-With": "fetch" } });
+}
+
+/** newEditor adds an editor account (content and photos, no leads, no
+ * second factor) to the test server. */
+export function newEditor(dataDir = process.env.DATA_DIR) {
+  const [t, T] = tag();
+  const u = { email: `editor.${t}@example.com`, name: `Editor ${T}`, password: password() };
+  addUser(u, "editor", dataDir);
+  return u;
+}
+
+/** states are the saved browser sessions of the accounts openAs signed in. */
+const states = new Map();
+
+/** openAs opens an admin path signed in as u (an account without a second
+ * factor): through the gate's account form the first time, then with the
+ * session's cookie, as a new tab would. */
+export async function openAs(browser, u, path, viewport) {
+  const o = await open(browser, path, viewport, { storageState: states.get(u.email) });
+  await hydrated(o.page);
+  if (!states.has(u.email)) {
+    const res = await fillAccount(o.page, u);
+    const { stage } = await res.json();
+    if (stage !== "full") throw new Error(`openAs ${u.email}: stage ${stage}`);
+    states.set(u.email, await o.context.storageState());
+  }
+  await o.page.locator("#admin-main").waitFor();
+  return o;
 }

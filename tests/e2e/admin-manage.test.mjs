@@ -1,11 +1,14 @@
 // Admin screens: Content Management, Location Pages and Security Scanner
-// (spec 2.4); Schema Management is tested in admin-schema.test.mjs. Each test unlocks with the PIN, opens its
-// screen through the sidebar, checks the spec's texts and works the
-// screen's simulated action and tabs by keyboard.
+// (spec 2.4); Schema Management is tested in admin-schema.test.mjs, content
+// editing in depth in admin-content.test.mjs. Each test opens its screen
+// through the sidebar (the PIN for the tools; an editor account for the
+// content screens, which the PIN cannot open), checks the spec's texts and
+// works the screen's actions and tabs by keyboard.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { launch, open, hydrated, BASE, DESKTOP, MOBILE, unlockAdmin, PIN } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
+import { apiSession, newEditor, openAs } from "./account.mjs";
 
 /** server reads an admin endpoint with a token of its own. */
 let token;
@@ -16,10 +19,12 @@ async function server(path) {
   return r.json();
 }
 
-const NOTE = "Editing pages from the admin is not available yet; content lives in the repository's content/ folder.";
-
-let browser;
-before(async () => { browser = await launch(); });
+let browser, editor, asEditor;
+before(async () => {
+  browser = await launch();
+  editor = newEditor();
+  asEditor = await apiSession(editor);
+});
 after(async () => { await browser?.close(); });
 
 /** unlock opens /admin unlocked (the shared helper in lib.mjs). */
@@ -59,33 +64,63 @@ async function noOverflow(page) {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
 }
 
-test("Content Management: buttons are disabled with an honest note", async () => {
+test("Content Management and Location Pages need an admin or editor account: the PIN is pointed to the account sign-in", async () => {
   const { context, page, problems } = await unlock();
-  await viaSidebar(page, "Content Management", "Content Management", "/admin/content");
-  const note = page.getByText(NOTE);
-  assert.ok(await note.isVisible(), "the not-available note is visible");
-  const noteId = await note.evaluate((el) => el.closest("[id]").id);
-  for (const name of ["Create New Page", "Create New Blog Post", "Edit Homepage", "Edit Services", "Edit Contact"]) {
-    const b = page.getByRole("button", { name, exact: true });
-    assert.ok(await b.isVisible(), name);
-    assert.ok(await b.isDisabled(), `${name} is disabled`);
-    assert.equal(await b.getAttribute("aria-describedby"), noteId, `${name} points at the note`);
+  const labels = await page.getByRole("navigation", { name: "Admin navigation" }).getByRole("link").allInnerTexts();
+  for (const l of ["Content Management", "Location Pages", "Redirects"]) assert.ok(!labels.includes(l), `the PIN's sidebar lists ${l}`);
+  // Reached inside the app (Back to an old address): which sign-in opens it.
+  await page.evaluate(() => { history.pushState(null, "", "/admin/content"); dispatchEvent(new PopStateEvent("popstate")); });
+  await page.getByRole("heading", { name: "Not available with your sign-in" }).waitFor();
+  assert.ok(await page.getByText("Content Management needs an admin or editor account.").isVisible());
+  assert.ok(await page.getByRole("button", { name: "Sign in with your account" }).isVisible());
+  for (const [path, title] of [["/admin/content", "Content Management"], ["/admin/locations", "Location Pages"], ["/admin/redirects", "Redirects"]]) {
+    await page.goto(BASE + path, { waitUntil: "networkidle" });
+    // A reload locks the PIN session (spec 4): the gate asks for an account.
+    await page.getByText(`The ${title} needs an account sign-in.`).waitFor();
+    assert.ok(await page.getByLabel("Email", { exact: true }).evaluate((el) => el === document.activeElement), "the account form has the focus");
   }
-  const titles = await page.locator(".am-list__title").allTextContents();
-  assert.deepEqual(titles.map((t) => t.split(" ")[0]), ["Homepage", "Services", "Contact"]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("Content Management: the site's content by kind, each with its state, for an editor", async () => {
+  const { context, page, problems } = await openAs(browser, editor, "/admin");
+  await viaSidebar(page, "Content Management", "Content Management", "/admin/content");
+  assert.equal(await page.getByText("not available yet").count(), 0, "no placeholder note");
+  assert.ok(await page.getByRole("button", { name: "Create New Blog Post" }).isEnabled());
+  const tabs = await page.getByRole("tab").allInnerTexts();
+  assert.deepEqual(tabs, ["Blog posts", "Categories", "Services", "Counties", "Cities", "Fixed city pages", "Info pages", "Home page", "FAQs"]);
+  const posts = (await (await asEditor("/api/admin/content?kind=article")).json()).items;
+  const list = page.getByRole("list", { name: "Blog posts" });
+  await list.waitFor();
+  assert.equal(await list.locator("> li").count(), posts.length, "every post");
+  // Services by keyboard: the tabs move with the arrows.
+  await page.getByRole("tab", { name: "Blog posts" }).focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await selectedTab(page), "Services");
+  const services = page.getByRole("list", { name: "Services" });
+  await services.waitFor();
+  const water = services.locator("> li").filter({ hasText: "Water Damage Restoration" });
+  assert.ok(await water.getByText("Published", { exact: true }).isVisible());
+  assert.equal(await water.getByRole("link", { name: /^View live/ }).getAttribute("href"), "/services/water-damage-restoration");
+  await water.getByRole("link", { name: "Edit Water Damage Restoration" }).click();
+  await page.getByRole("heading", { level: 1, name: "Water Damage Restoration" }).waitFor();
+  assert.equal(await page.getByLabel("Title", { exact: true }).inputValue(), "Water Damage Restoration");
+  assert.equal(await page.getByRole("group", { name: "FAQs" }).locator(".ac-pair").count() > 0, true, "the FAQs as question and answer groups");
   assert.ok(await noOverflow(page));
   assert.deepEqual(problems, []);
   await context.close();
 });
 
-test("Location Pages: figures from the route table and the sitemap, with how they are computed; disabled edit buttons", async () => {
+test("Location Pages: figures from the route table and the sitemap, with how they are computed; each page opens in the editor", async () => {
   const { routes } = await server("/api/admin/routes");
   const sitemap = await (await fetch(BASE + "/sitemap.xml")).text();
   const countyPages = routes.filter((r) => r.component === "county");
   const cityPages = routes.filter((r) => r.component === "city" || r.component === "city-profile");
-  const loc = await server("/api/admin/locations");
+  const loc = await (await asEditor("/api/admin/locations")).json();
   assert.equal(loc.summary.cityPages, cityPages.length);
-  const { context, page, problems } = await unlock();
+  const { context, page, problems } = await openAs(browser, editor, "/admin");
   await viaSidebar(page, "Location Pages", "Location Pages", "/admin/locations");
   const stat = (label) => page.locator(".a-stat").filter({ has: page.getByText(label, { exact: true }) }).locator(".a-stat__value");
   assert.equal(await stat("Counties").innerText(), String(countyPages.length));
@@ -112,16 +147,19 @@ test("Location Pages: figures from the route table and the sitemap, with how the
   const allHrefs = await page.locator('.am-cities a[href^="/areas/"]').evaluateAll((as) => as.map((a) => a.getAttribute("href")));
   assert.deepEqual([...new Set(allHrefs)].sort(), cityPages.map((r) => r.path).sort(), "every city page is linked");
   assert.equal(await page.getByRole("link", { name: /^Douglasville/ }).getAttribute("href"), "/areas/douglas/douglasville");
-  const note = page.getByText(/^Editing location pages from the admin is not available yet/);
-  assert.ok(await note.isVisible());
+  assert.equal(await page.getByText(/not available yet/).count(), 0, "no placeholder note");
   for (const name of ["Edit County Page", "Add City"]) {
-    const all = page.getByRole("button", { name: new RegExp(`^${name}`) });
+    const all = page.getByRole("link", { name: new RegExp(`^${name}`) });
     assert.equal(await all.count(), countyPages.length, `${name} per county`);
-    for (let i = 0; i < countyPages.length; i++) assert.ok(await all.nth(i).isDisabled());
   }
-  const edits = page.getByRole("button", { name: /^Edit (?!County)/ });
-  assert.equal(await edits.count(), loc.summary.cities, "an edit button per city");
-  assert.ok(await edits.first().isDisabled());
+  // An edit link for every city page (Atlanta's two included).
+  await page.getByRole("link", { name: "Edit Douglasville" }).waitFor();
+  const edits = page.getByRole("link", { name: /^Edit (?!County)/ });
+  assert.equal(await edits.count(), loc.summary.cityPages, "an edit link per city page");
+  assert.match(await edits.first().getAttribute("href"), /^\/admin\/content\?item=/);
+  await page.getByRole("link", { name: "Edit County Page Douglas County page" }).click();
+  await page.getByRole("heading", { level: 1, name: "Douglas" }).waitFor();
+  assert.equal(await page.locator(".ac-meta").getByRole("link", { name: /^View live/ }).getAttribute("href"), "/service-areas/douglas");
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -222,24 +260,30 @@ test("Security Scanner: the server's checks of itself, vulnerabilities with stat
   await context.close();
 });
 
-test("the four screens fit a 412 px screen without sideways scrolling", async () => {
-  const { context, page, problems } = await unlock(MOBILE);
-  for (const [label, h1, path] of [
-    ["Content Management", "Content Management", "/admin/content"],
-    ["Location Pages", "Location Pages", "/admin/locations"],
-    ["Schema Management", "Schema Management", "/admin/schema"],
-    ["Security", "Security Scanner", "/admin/security"],
-  ]) {
-    await viaSidebar(page, label, h1, path);
-    assert.ok(await noOverflow(page), `${path} overflows at 412 px`);
-    for (const tab of await page.getByRole("tab").all()) {
-      await tab.focus();
-      await page.keyboard.press("Enter");
-      const show = page.getByRole("button", { name: "Show Configuration" });
-      if (await show.count()) { await show.focus(); await page.keyboard.press("Enter"); }
-      assert.ok(await noOverflow(page), `${path} tab ${await tab.innerText()} overflows at 412 px`);
+test("the screens fit a 412 px screen without sideways scrolling", async () => {
+  const check = async (page, screens) => {
+    for (const [label, h1, path] of screens) {
+      await viaSidebar(page, label, h1, path);
+      assert.ok(await noOverflow(page), `${path} overflows at 412 px`);
+      for (const tab of await page.getByRole("tab").all()) {
+        await tab.focus();
+        await page.keyboard.press("Enter");
+        const show = page.getByRole("button", { name: "Show Configuration" });
+        if (await show.count()) { await show.focus(); await page.keyboard.press("Enter"); }
+        assert.ok(await noOverflow(page), `${path} tab ${await tab.innerText()} overflows at 412 px`);
+      }
     }
+  };
+  {
+    const { context, page, problems } = await unlock(MOBILE);
+    await check(page, [["Schema Management", "Schema Management", "/admin/schema"], ["Security", "Security Scanner", "/admin/security"]]);
+    assert.deepEqual(problems, []);
+    await context.close();
   }
-  assert.deepEqual(problems, []);
-  await context.close();
+  {
+    const { context, page, problems } = await openAs(browser, editor, "/admin", MOBILE);
+    await check(page, [["Content Management", "Content Management", "/admin/content"], ["Location Pages", "Location Pages", "/admin/locations"], ["Redirects", "Redirects", "/admin/redirects"]]);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
 });

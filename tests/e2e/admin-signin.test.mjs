@@ -119,7 +119,9 @@ async function viaSidebar(page, label) {
   await page.getByRole("navigation", { name: "Admin navigation" }).getByRole("link", { name: label, exact: true }).click();
 }
 
-const TOOLS = ["Dashboard", "Photo Upload", "SEO Audit", "Analytics", "Content Management", "Location Pages", "Schema Management", "Performance", "Security", "SEO & IndexNow", "System Settings"];
+const TOOLS = ["Dashboard", "Photo Upload", "SEO Audit", "Analytics", "Schema Management", "Performance", "Security", "SEO & IndexNow", "System Settings"];
+/** CONTENT are the content screens (issue 22): an admin's or an editor's, not the PIN's. */
+const CONTENT = ["Content Management", "Location Pages", "Redirects"];
 
 test("the gate offers the PIN, as the spec has it, and 'Sign in with your account'", async () => {
   for (const viewport of [PHONE, WIDE]) {
@@ -322,7 +324,7 @@ test("the sidebar lists what each sign-in may open; other screens say how to get
     // An admin: everything.
     {
       const { ctx, page, problems } = await asAdmin(viewport, "/admin");
-      assert.deepEqual(await sidebarLabels(page), [...TOOLS, "Secure Leads Manager", "Users", "Audit Log", "Sessions"]);
+      assert.deepEqual(await sidebarLabels(page), [...TOOLS.slice(0, 4), ...CONTENT, ...TOOLS.slice(4), "Secure Leads Manager", "Users", "Audit Log", "Sessions"]);
       await shot(page, "sidebar-admin");
       assert.deepEqual(ok(problems, 401), []);
       await ctx.close();

@@ -1,0 +1,455 @@
+// The content editor (issue 22): one item's working copy as a form made
+// from its record's fields, saved as a draft, published now or at a time,
+// previewed in the real layout, with its history. The server judges
+// everything: its problems show beside their fields, its SEO checks after
+// each save, its 409 names who changed the page first, and nothing typed
+// here is lost to it.
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
+import { ApiError } from "../api";
+import { setLeaveGuard } from "../leave";
+import { fmtDateTime } from "../listing";
+import { errorText } from "../live";
+import { adminPath } from "../screens";
+import { useToast } from "../toast";
+import { Badge, Button, Card, ConfirmDialog } from "../ui";
+import {
+  clean, conflictOf, contentApi, getAt, kindInfo, previewUrl, problemsOf, setAt,
+  type ConflictAnswer, type ContentProblem, type Field, type Guidance, type ItemDetail, type Kind, type RevisionView,
+} from "../data/content";
+import { BodyEditor } from "./body-editor";
+import { FieldControl, fieldId, problemText } from "./fields";
+import { HistoryPanel } from "./history";
+import { ImageField } from "./image-field";
+import { lastChange, StatusBadge } from "./status";
+
+/** listPath is the address of a kind's list. */
+export const listPath = (kind: string) => `content?kind=${encodeURIComponent(kind)}`;
+
+/** localRFC3339 writes a datetime-local value (the browser's time zone)
+ * as RFC 3339 with its offset: "2026-11-26T06:00:00-05:00". */
+export function localRFC3339(value: string): string | null {
+  if (!value) return null;
+  const d = new Date(value);
+  if (isNaN(d.getTime())) return null;
+  const pad = (n: number) => String(Math.abs(n)).padStart(2, "0");
+  const off = -d.getTimezoneOffset();
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}` +
+    `${off >= 0 ? "+" : "-"}${pad(Math.trunc(off / 60))}:${pad(off % 60)}`;
+}
+
+/** fieldsOf lists a kind's fields with their labels, for the problems summary. */
+function fieldsOf(kind: Kind): Field[] {
+  return kindInfo(kind).sections.flatMap((s) => s.fields);
+}
+
+/** ownerOf finds the field a problem is about: its own, or the group it
+ * belongs to ("image.alt" is the photo's, "faqs.2" the FAQs'). */
+function ownerOf(fields: Field[], p: ContentProblem): Field | undefined {
+  return fields.find((f) => f.key === p.field) ||
+    fields.filter((f) => f.key !== "" && p.field.startsWith(f.key + ".")).sort((a, b) => b.key.length - a.key.length)[0] ||
+    (p.field === "" ? fields.find((f) => f.key === "") : undefined);
+}
+
+/** anchorOf is the id a problem's link goes to. */
+function anchorOf(f: Field | undefined, p: ContentProblem): string | undefined {
+  if (!f) return undefined;
+  if (f.type === "image") return p.field === f.key + ".alt" ? fieldId(f.key) + "-alt" : p.field === f.key + ".caption" ? fieldId(f.key) + "-caption" : fieldId(f.key);
+  return fieldId(f.key);
+}
+
+const CHECK_TONE = { pass: "good", warning: "warn", fail: "bad" } as const;
+
+export function Editor({ id, navigate }: { id: string; navigate: (to: string) => void }) {
+  const toast = useToast();
+  const [item, setItem] = useState<ItemDetail | null>(null);
+  const [loadError, setLoadError] = useState("");
+  const [data, setDataState] = useState<any>(null);
+  const [base, setBase] = useState("");
+  const [problems, setProblems] = useState<ContentProblem[]>([]);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState("");
+  const [errorAt, setErrorAt] = useState(0);
+  const [saved, setSaved] = useState("");
+  const [conflict, setConflict] = useState<ConflictAnswer | null>(null);
+  const [kept, setKept] = useState<string | null>(null);
+  const [keptNote, setKeptNote] = useState("");
+  const [guidance, setGuidance] = useState<Guidance | null>(null);
+  const [guidanceState, setGuidanceState] = useState<"idle" | "busy" | string>("idle");
+  const [when, setWhen] = useState("");
+  const [confirm, setConfirm] = useState<null | "unpublish" | "delete" | RevisionView>(null);
+  const [history, setHistory] = useState(false);
+  const [categories, setCategories] = useState<{ slug: string; title: string }[]>([]);
+  const cancelConfirm = useCallback(() => setConfirm(null), []);
+  const dataRef = useRef<any>(null);
+  const conflictRef = useRef<HTMLDivElement>(null);
+  const errorRef = useRef<HTMLDivElement>(null);
+
+  const setData = useCallback((d: any) => { dataRef.current = d; setDataState(d); }, []);
+  const kind = (item?.kind || "article") as Kind;
+  const info = kindInfo(kind);
+  const fields = useMemo(() => fieldsOf(kind), [kind]);
+  const labels = useMemo(() => Object.fromEntries(fields.filter((f) => f.key).map((f) => [f.key, f.label])), [fields]);
+  const dirty = item !== null && data !== null && JSON.stringify(clean(kind, data)) !== base;
+  const dirtyRef = useRef(false);
+  dirtyRef.current = dirty;
+
+  // Unsaved changes: the app asks before leaving; the browser before closing.
+  useEffect(() => {
+    setLeaveGuard(() => dirtyRef.current);
+    const onUnload = (e: BeforeUnloadEvent) => {
+      if (!dirtyRef.current) return;
+      e.preventDefault();
+      e.returnValue = "";
+    };
+    window.addEventListener("beforeunload", onUnload);
+    return () => { setLeaveGuard(null); window.removeEventListener("beforeunload", onUnload); };
+  }, []);
+
+  const loadGuidance = useCallback((itemId: string) => {
+    setGuidanceState("busy");
+    contentApi.guidance(itemId).then((g) => { setGuidance(g); setGuidanceState("idle"); }, (e) => setGuidanceState(errorText(e)));
+  }, []);
+
+  /** accept takes the server's answer as the item; the form takes its
+   * working copy unless more was typed while the answer was on its way. */
+  const accept = useCallback((d: ItemDetail, sent?: any) => {
+    setItem(d);
+    setBase(JSON.stringify(d.draft));
+    setProblems(d.problems || []);
+    if (sent === undefined || dataRef.current === sent) setData(d.draft);
+  }, [setData]);
+
+  const load = useCallback(async () => {
+    try {
+      const d = await contentApi.get(id);
+      accept(d);
+      setLoadError("");
+      loadGuidance(d.id);
+      return d;
+    } catch (e) {
+      setLoadError(errorText(e));
+      return null;
+    }
+  }, [id, accept, loadGuidance]);
+  useEffect(() => { load(); }, [load]);
+
+  useEffect(() => {
+    if (kind !== "article") return;
+    contentApi.list("category").then((l) => setCategories(l.items.map((c) => ({ slug: c.slug, title: c.status === "published" || c.status === "scheduled" ? c.title : `${c.title} (${c.status})` }))), () => {});
+  }, [kind]);
+
+  /** fail shows why a change was refused, beside the fields when the
+   * server named them. */
+  const fail = useCallback((e: unknown) => {
+    if (e instanceof ApiError && e.status === 401) return;
+    const c = conflictOf(e);
+    if (c) {
+      setConflict(c);
+      setError("");
+      return;
+    }
+    const ps = problemsOf(e);
+    if (ps) setProblems((cur) => [...ps, ...cur.filter((p) => !p.hard && !ps.some((q) => q.field === p.field && q.message === p.message))]);
+    setError(errorText(e));
+    setErrorAt(Date.now());
+  }, []);
+  // The message gets the focus, so a keyboard or screen reader user is
+  // where the choice is.
+  useEffect(() => { if (conflict) conflictRef.current?.focus(); }, [conflict]);
+  useEffect(() => { if (errorAt) errorRef.current?.focus(); }, [errorAt]);
+
+  /** save stores the form as the working copy; it resolves with the
+   * saved item, or null when the server refused. */
+  const save = useCallback(async (): Promise<ItemDetail | null> => {
+    if (!item) return null;
+    const sent = dataRef.current;
+    setError("");
+    try {
+      const d = await contentApi.save(item.id, item.version, clean(item.kind, sent));
+      accept(d, sent);
+      setConflict(null);
+      setSaved(`Draft saved at ${new Date().toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit" })}.`);
+      loadGuidance(d.id);
+      return d;
+    } catch (e) {
+      fail(e);
+      return null;
+    }
+  }, [item, accept, fail, loadGuidance]);
+
+  /** run does one action: saves first when there are changes, then asks
+   * the server, and takes its answer. */
+  const run = async (name: string, act: (cur: ItemDetail) => Promise<ItemDetail>, done: (d: ItemDetail) => string) => {
+    if (!item || busy) return;
+    setBusy(name);
+    setError("");
+    try {
+      let cur: ItemDetail | null = item;
+      if (dirtyRef.current) cur = await save();
+      if (!cur) return;
+      const d = await act(cur);
+      accept(d);
+      setConflict(null);
+      toast({ title: done(d) });
+      setSaved(done(d));
+    } catch (e) {
+      fail(e);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const onSave = async () => {
+    if (busy) return;
+    setBusy("save");
+    await save();
+    setBusy(null);
+  };
+  const publish = () => run("publish", (c) => contentApi.publish(c.id, c.version), (d) => d.path ? `Published: ${d.path}` : "Published.");
+  const schedule = () => run("schedule", (c) => contentApi.schedule(c.id, c.version, localRFC3339(when)), (d) => `Scheduled for ${fmtDateTime(d.publishAt)}.`);
+  const unschedule = () => run("unschedule", (c) => contentApi.unschedule(c.id, c.version), () => "The schedule is cancelled.");
+  const unpublish = () => { setConfirm(null); run("unpublish", (c) => contentApi.unpublish(c.id, c.version), () => "Unpublished: the page is no longer on the site."); };
+  const restore = (rev: RevisionView) => {
+    setConfirm(null);
+    if (!item || busy) return;
+    setBusy("restore");
+    setError("");
+    contentApi.restore(item.id, item.version, rev.id).then((d) => {
+      accept(d);
+      setConflict(null);
+      toast({ title: `Version ${rev.number} restored as a new draft.` });
+      setSaved(`Version ${rev.number} restored as a new draft.`);
+      loadGuidance(d.id);
+    }, fail).finally(() => setBusy(null));
+  };
+  const remove = async () => {
+    setConfirm(null);
+    if (!item || busy) return;
+    setBusy("delete");
+    try {
+      await contentApi.remove(item.id, item.version);
+      setLeaveGuard(null);
+      dirtyRef.current = false;
+      toast({ title: `Deleted: ${item.title}` });
+      navigate(listPath(item.kind));
+    } catch (e) {
+      fail(e);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  /** preview opens the draft's real render in a new tab, after saving
+   * what was typed (the tab opens at once, so no pop-up blocker stops it). */
+  const preview = async (e: MouseEvent<HTMLAnchorElement>) => {
+    if (!item || !dirtyRef.current) return; // the link opens it
+    e.preventDefault();
+    const tab = window.open("about:blank", "_blank");
+    setBusy("preview");
+    const d = await save();
+    setBusy(null);
+    if (!d) { tab?.close(); return; }
+    if (tab) {
+      tab.opener = null;
+      tab.location.href = previewUrl(d.id);
+    }
+  };
+
+  const myText = () => JSON.stringify(clean(kind, dataRef.current), null, 2);
+  const copyMine = async () => {
+    const text = myText();
+    setKept(text);
+    try {
+      await navigator.clipboard.writeText(text);
+      setKeptNote("Your text is copied to the clipboard, and shown below.");
+    } catch {
+      setKeptNote("The clipboard is not available: select your text below and copy it.");
+    }
+  };
+  const reloadTheirs = async () => {
+    if (kept === null) {
+      setKept(myText());
+      setKeptNote("Your text is kept below: copy what you need from it.");
+    }
+    setBusy("reload");
+    try {
+      const d = await contentApi.get(id);
+      accept(d);
+      setConflict(null);
+      setError("");
+      setSaved(`Reloaded the version ${d.updatedBy} saved.`);
+      loadGuidance(d.id);
+    } catch (e) {
+      fail(e);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  if (!item || data === null) {
+    return (
+      <>
+        <p className="ac-crumbs"><a href={adminPath("content")} onClick={(e) => { e.preventDefault(); navigate("content"); }}>Content Management</a></p>
+        {loadError ? <p className="a-error" role="alert">This page could not be loaded: {loadError}</p> : <p role="status">Loading...</p>}
+      </>
+    );
+  }
+
+  const forField = (f: Field) => problems.filter((p) => ownerOf(fields, p) === f);
+  const hard = problems.filter((p) => p.hard);
+  const creatable = item.kind === "article" || item.kind === "city" || item.kind === "category";
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const upToDate = item.status === "published" && !item.pending && !dirty;
+
+  const renderField = (f: Field) => {
+    const value = getAt(data, f.key);
+    const onChange = (v: any) => setData(setAt(dataRef.current, f.key, v));
+    const ps = forField(f);
+    if (f.type === "body") return <BodyEditor key={f.key} fieldKey={f.key} label={f.label} hint={f.hint} value={typeof value === "string" ? value : ""} onChange={onChange} problems={ps} />;
+    if (f.type === "image") return <ImageField key={f.key} fieldKey={f.key} label={f.label} value={value} onChange={onChange} problems={ps} navigate={navigate} />;
+    return <FieldControl key={f.key} field={f} value={value} onChange={onChange} problems={ps} data={data} categories={categories} />;
+  };
+
+  return (
+    <div className="ac-editor">
+      <p className="ac-crumbs">
+        <a href={adminPath("content")} onClick={(e) => { e.preventDefault(); navigate("content"); }}>Content Management</a>
+        <span aria-hidden="true"> › </span>
+        <a href={adminPath(listPath(item.kind))} onClick={(e) => { e.preventDefault(); navigate(listPath(item.kind)); }}>{info.label}</a>
+      </p>
+      <div className="a-pagehead">
+        <div>
+          <h1 className="a-pagehead__title">{item.title || "Untitled"}</h1>
+          <p className="a-pagehead__desc ac-meta">
+            <StatusBadge item={item} /> <span>{info.one[0].toUpperCase() + info.one.slice(1)}</span> <span>{lastChange(item)}</span>
+            {item.path && <a className="a-link" href={item.path} target="_blank" rel="noopener">View live<span className="visually-hidden"> (opens in a new tab)</span></a>}
+          </p>
+        </div>
+      </div>
+
+      {conflict && (
+        <div ref={conflictRef} tabIndex={-1} className="ac-alert ac-alert--conflict" role="alert">
+          <p className="ac-alert__title">Not saved: someone else changed this page</p>
+          <p>{conflict.error}</p>
+          <div className="a-row">
+            <Button onClick={reloadTheirs} disabled={busy !== null}>Reload their version</Button>
+            <Button variant="outline" onClick={copyMine}>Copy my text</Button>
+          </div>
+        </div>
+      )}
+      {kept !== null && (
+        <Card className="ac-kept" title="Your text, not saved" description={keptNote}
+          actions={<div className="a-row">
+            <Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" onClick={() => navigator.clipboard?.writeText(kept).then(() => setKeptNote("Your text is copied to the clipboard, and shown below."), () => setKeptNote("The clipboard is not available: select your text below and copy it."))}>Copy again</Button>
+            <Button variant="ghost" className="a-btn a-btn--ghost ac-btn-sm" onClick={() => { setKept(null); setKeptNote(""); }}>Dismiss</Button>
+          </div>}>
+          <label className="visually-hidden" htmlFor="ac-kept-text">Your text, not saved</label>
+          <textarea id="ac-kept-text" className="a-input ac-mono" readOnly rows={10} value={kept} />
+        </Card>
+      )}
+      {error && (
+        <div ref={errorRef} tabIndex={-1} className="ac-alert ac-alert--error" role="alert">
+          <p>{error}</p>
+        </div>
+      )}
+      {problems.length > 0 && (
+        <section className="ac-summary" aria-labelledby="ac-summary-title">
+          <h2 id="ac-summary-title" className="ac-summary__title">
+            {dirty ? "As last saved: " : ""}{hard.length > 0 ? `${hard.length} ${hard.length === 1 ? "problem blocks" : "problems block"} publishing` : "Publishing is not blocked"}
+            {problems.length > hard.length && `, ${problems.length - hard.length} ${problems.length - hard.length === 1 ? "warning" : "warnings"}`}
+          </h2>
+          <ul>
+            {problems.map((p, i) => {
+              const f = ownerOf(fields, p);
+              const text = problemText(f?.label || p.field, p);
+              const anchor = anchorOf(f, p);
+              return (
+                <li key={i} className={p.hard ? "ac-note--error" : "ac-note--warn"}>
+                  <strong>{p.hard ? "Error:" : "Warning:"}</strong>{" "}
+                  {anchor ? <a href={"#" + anchor} onClick={(e) => { e.preventDefault(); const el = document.getElementById(anchor); el?.scrollIntoView({ block: "center" }); el?.focus(); }}>{text}</a> : text}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+
+      <form className="ac-form" noValidate onSubmit={(e) => { e.preventDefault(); onSave(); }} aria-label={`Edit ${info.one}`}>
+        {info.sections.filter((s) => !s.when || (getAt(data, s.when) && typeof getAt(data, s.when) === "object")).map((s) => (
+          <section key={s.title} className="a-card ac-section" aria-label={s.title}>
+            <h2 className="a-card__title">{s.title}</h2>
+            {s.fields.map(renderField)}
+          </section>
+        ))}
+
+        <div className="ac-bar" role="group" aria-label="Save and publish">
+          <Button type="submit" disabled={busy !== null || !dirty}>{busy === "save" ? "Saving..." : "Save draft"}</Button>
+          <Button variant={dirty ? "outline" : "primary"} onClick={publish} disabled={busy !== null || upToDate}>{busy === "publish" ? "Publishing..." : "Publish"}</Button>
+          <a className="a-btn a-btn--outline" href={previewUrl(item.id)} target="_blank" rel="noopener" onClick={preview} aria-disabled={busy !== null || undefined}>
+            {busy === "preview" ? "Saving..." : "Preview"}<span className="visually-hidden"> (opens in a new tab; unsaved changes are saved first)</span>
+          </a>
+          <p className="ac-bar__state" role="status">{dirty ? "Unsaved changes" : saved || "No unsaved changes"}</p>
+        </div>
+      </form>
+
+      <div className="ac-after">
+        <Card title="Publishing" className="ac-publishing">
+          <p><StatusBadge item={item} /></p>
+          {item.publishedAt && <p className="a-muted">Last published {fmtDateTime(item.publishedAt)}.</p>}
+          <div className="ac-schedule">
+            <label className="a-label" htmlFor="ac-when">Publish at</label>
+            <p className="ac-hint" id="ac-when-hint">In your time zone ({tz}).</p>
+            <div className="a-row">
+              <input id="ac-when" type="datetime-local" className="a-input ac-when" aria-describedby="ac-when-hint" value={when} onChange={(e) => setWhen(e.target.value)} />
+              <Button variant="outline" onClick={schedule} disabled={busy !== null}>{busy === "schedule" ? "Scheduling..." : "Schedule"}</Button>
+            </div>
+          </div>
+          <div className="a-row ac-takedown">
+            {item.status === "scheduled" && <Button variant="outline" onClick={unschedule} disabled={busy !== null}>Unschedule</Button>}
+            {creatable && item.liveSlug && <Button variant="outline" onClick={() => setConfirm("unpublish")} disabled={busy !== null}>Unpublish</Button>}
+            {creatable && <Button variant="danger" onClick={() => setConfirm("delete")} disabled={busy !== null}>Delete</Button>}
+          </div>
+        </Card>
+
+        <Card title="SEO checks" className="ac-checks" description={guidance ? `On the draft's render of ${guidance.path}${guidance.words ? `: ${guidance.words} words` : ""}.` : "The SEO audit's page rules, run by the server on the draft."}>
+          {guidanceState === "busy" && <p role="status">Checking the draft...</p>}
+          {guidanceState !== "busy" && guidanceState !== "idle" && <p className="a-error">The checks could not be run: {guidanceState}</p>}
+          {guidance?.renderError && <p className="ac-note--warn">{guidance.renderError}</p>}
+          {guidance && guidance.checks.length > 0 && (
+            <ul className="ac-checklist">
+              {guidance.checks.map((c) => (
+                <li key={c.check}>
+                  <span className="ac-status"><Badge tone={CHECK_TONE[c.status] || "neutral"}>{c.status}</Badge></span>{" "}
+                  <strong>{c.check}</strong>: {c.message}
+                  {c.fix && c.status !== "pass" && <span className="a-muted"> {c.fix}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+
+      <Card title="History" description="Every published version, with what it changed. Restoring one makes it a new draft: the live page changes when you publish."
+        actions={<Button variant="outline" className="a-btn a-btn--outline ac-btn-sm ac-nowrap" aria-expanded={history} aria-controls="ac-history" onClick={() => setHistory((h) => !h)}>{history ? "Hide history" : "Show history"}</Button>}>
+        <div id="ac-history">{history && <HistoryPanel id={item.id} version={item.version} busy={busy !== null} onRestore={(r) => setConfirm(r)} labels={labels} />}</div>
+      </Card>
+
+      <ConfirmDialog open={confirm === "unpublish"} title="Unpublish this page?" confirmLabel="Unpublish" busy={busy !== null}
+        description={<p><strong>{item.title}</strong> leaves the site: its address answers “not found” and it leaves the sitemap. The draft stays here to publish again.</p>}
+        onConfirm={unpublish} onCancel={cancelConfirm} />
+      <ConfirmDialog open={confirm === "delete"} title="Delete this page?" confirmLabel="Delete" busy={busy !== null}
+        description={<p><strong>{item.title}</strong> is deleted{item.liveSlug ? " and leaves the site" : ""}. This cannot be undone.</p>}
+        onConfirm={remove} onCancel={cancelConfirm} />
+      <ConfirmDialog open={typeof confirm === "object" && confirm !== null} title={`Restore version ${(confirm as RevisionView | null)?.number ?? ""}?`} confirmLabel="Restore" busy={busy !== null}
+        description={<p>The editor's text becomes that version's, as a new draft{dirty ? "; your unsaved changes are replaced" : ""}. The live page does not change until you publish.</p>}
+        onConfirm={() => restore(confirm as RevisionView)} onCancel={cancelConfirm} />
+    </div>
+  );
+}
+
+/** readRoute reads the content screen's address: ?kind= (a list),
+ * ?item= (an editor), ?new=city&county= (the add dialog). */
+export function readRoute(): { kind: string; item: string; create: string; county: string } {
+  const q = new URLSearchParams(typeof window === "undefined" ? "" : window.location.search);
+  return { kind: q.get("kind") || "", item: q.get("item") || "", create: q.get("new") || "", county: q.get("county") || "" };
+}

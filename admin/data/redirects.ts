@@ -1,0 +1,25 @@
+// Redirects and the 404 monitor (issue 22, docs/content-api.md): the
+// server keeps the site's 301s (added here, or left by a published page
+// whose address changed), refuses loops and redirects off the site, and
+// counts the paths that answer 404.
+
+import { api } from "../api";
+
+/** RedirectRow is one redirect (web/editing.RedirectRow). */
+export interface RedirectRow { from: string; to: string; source: "auto" | "manual"; createdAt: string; createdBy: string }
+
+/** RedirectList is GET /api/admin/redirects (web/editing.RedirectList). */
+export interface RedirectList { redirects: RedirectRow[]; max: number }
+
+/** NotFoundPath is one path of the 404 monitor (web/editing.NotFoundPath). */
+export interface NotFoundPath { path: string; hits: number; lastSeen: string }
+
+/** NotFoundList is GET /api/admin/not-found (web/editing.NotFoundList). */
+export interface NotFoundList { paths: NotFoundPath[]; days: number }
+
+export const redirectsApi = {
+  list: () => api<RedirectList>("/api/admin/redirects"),
+  add: (from: string, to: string) => api<RedirectRow>("/api/admin/redirects", { method: "POST", body: JSON.stringify({ from, to }) }),
+  remove: (from: string) => api<{ deleted: string }>(`/api/admin/redirects?from=${encodeURIComponent(from)}`, { method: "DELETE" }),
+  notFound: () => api<NotFoundList>("/api/admin/not-found"),
+};
