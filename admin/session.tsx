@@ -23,10 +23,12 @@ export interface SessionRow {
   createdAt: string; lastSeenAt: string; ip: string; current: boolean;
 }
 
-/** can says whether the session has capability ("" always). */
+/** can says whether the session has capability ("" always; "a|b" either
+ * of them, as the manifest writes a screen two roles may open). */
 export function can(s: Session | null | undefined, capability: string): boolean {
   if (!s || s.stage !== "full") return false;
-  return capability === "" || (Array.isArray(s.capabilities) && s.capabilities.includes(capability));
+  if (capability === "") return true;
+  return Array.isArray(s.capabilities) && capability.split("|").some((c) => s.capabilities.includes(c));
 }
 
 export const canOpen = (s: Session | null | undefined, screen: Screen) => can(s, screen.capability);

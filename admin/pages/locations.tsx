@@ -5,6 +5,7 @@ import { Icon } from "../../components/icons";
 import { contentApi, type ItemView } from "../data/content";
 import { liveLocations, type LocationsSource } from "../data/locations";
 import { useServer } from "../live";
+import { can, useSession } from "../session";
 import { adminPath } from "../screens";
 import type { AdminPageProps } from "../types";
 import { Badge, Card, PageHeader, StatCard } from "../ui";
@@ -12,12 +13,13 @@ import { StatusBadge } from "../content/status";
 
 /** useLocationItems loads the content items behind the location pages
  * (counties, cities, fixed city pages), for the edit links. */
-function useLocationItems() {
+function useLocationItems(editor: boolean) {
   const [items, setItems] = useState<ItemView[] | null>(null);
   useEffect(() => {
+    if (!editor) return;
     Promise.all((["county", "city", "city-profile"] as const).map((k) => contentApi.list(k)))
       .then((ls) => setItems(ls.flatMap((l) => l.items)), () => setItems([]));
-  }, []);
+  }, [editor]);
   return items;
 }
 
@@ -26,7 +28,9 @@ function useLocationItems() {
  * content editor; Add City starts a city draft in its county. */
 export default function Locations({ source = liveLocations, navigate }: AdminPageProps & { source?: LocationsSource }) {
   const { data: d, error } = useServer(source.load);
-  const items = useLocationItems();
+  // The PIN sees the figures; editing is an admin's or an editor's.
+  const editor = can(useSession().session, "content.edit");
+  const items = useLocationItems(editor);
   const byPath = new Map((items || []).filter((it) => it.path).map((it) => [it.path, it]));
   const editHref = (id: string) => adminPath(`content?item=${encodeURIComponent(id)}`);
   const follow = (e: MouseEvent<HTMLAnchorElement>, to: string) => {
@@ -76,6 +80,7 @@ export default function Locations({ source = liveLocations, navigate }: AdminPag
           <div><dt>Local Schema</dt><dd>{d.how.localSchema}</dd></div>
         </dl>
       </details>
+      {!editor && <p className="a-muted am-note-line">Editing these pages, and adding a city, needs an admin or editor account: sign in with one to edit.</p>}
       <h2 className="a-h2">Counties and Cities</h2>
       <div className="a-grid a-grid--2 am-counties">
         {d.counties.map((c) => (
@@ -119,13 +124,15 @@ export default function Locations({ source = liveLocations, navigate }: AdminPag
                 </ul>
               </div>
             )}
-            <div className="am-county__foot">
-              {editLink(c.href, `${c.name} County page`, "outline", "Edit County Page")}
-              <a className="a-btn a-btn--outline am-btn-sm" href={adminPath(`content?kind=city&new=city&county=${encodeURIComponent(c.slug)}`)}
-                onClick={(e) => follow(e, `content?kind=city&new=city&county=${encodeURIComponent(c.slug)}`)}>
-                Add City<span className="visually-hidden"> to {c.name} County</span>
-              </a>
-            </div>
+            {editor && (
+              <div className="am-county__foot">
+                {editLink(c.href, `${c.name} County page`, "outline", "Edit County Page")}
+                <a className="a-btn a-btn--outline am-btn-sm" href={adminPath(`content?kind=city&new=city&county=${encodeURIComponent(c.slug)}`)}
+                  onClick={(e) => follow(e, `content?kind=city&new=city&county=${encodeURIComponent(c.slug)}`)}>
+                  Add City<span className="visually-hidden"> to {c.name} County</span>
+                </a>
+              </div>
+            )}
           </Card>
         ))}
       </div>

@@ -64,16 +64,22 @@ async function noOverflow(page) {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
 }
 
-test("Content Management and Location Pages need an admin or editor account: the PIN is pointed to the account sign-in", async () => {
+test("Content Management and Redirects need an admin or editor account: the PIN is pointed to the account sign-in, and reads Location Pages' figures without editing them", async () => {
   const { context, page, problems } = await unlock();
   const labels = await page.getByRole("navigation", { name: "Admin navigation" }).getByRole("link").allInnerTexts();
-  for (const l of ["Content Management", "Location Pages", "Redirects"]) assert.ok(!labels.includes(l), `the PIN's sidebar lists ${l}`);
+  for (const l of ["Content Management", "Redirects"]) assert.ok(!labels.includes(l), `the PIN's sidebar lists ${l}`);
+  assert.ok(labels.includes("Location Pages"), "the PIN's sidebar lacks Location Pages");
+  await page.getByRole("navigation", { name: "Admin navigation" }).getByRole("link", { name: "Location Pages" }).click();
+  await page.getByRole("heading", { name: "Counties and Cities" }).waitFor();
+  assert.ok(await page.getByText("Editing these pages, and adding a city, needs an admin or editor account").isVisible());
+  assert.equal(await page.getByRole("link", { name: /^Add City/ }).count(), 0, "the PIN is offered Add City");
+  assert.equal(await page.getByRole("link", { name: /^Edit County Page/ }).count(), 0, "the PIN is offered an edit");
   // Reached inside the app (Back to an old address): which sign-in opens it.
   await page.evaluate(() => { history.pushState(null, "", "/admin/content"); dispatchEvent(new PopStateEvent("popstate")); });
   await page.getByRole("heading", { name: "Not available with your sign-in" }).waitFor();
   assert.ok(await page.getByText("Content Management needs an admin or editor account.").isVisible());
   assert.ok(await page.getByRole("button", { name: "Sign in with your account" }).isVisible());
-  for (const [path, title] of [["/admin/content", "Content Management"], ["/admin/locations", "Location Pages"], ["/admin/redirects", "Redirects"]]) {
+  for (const [path, title] of [["/admin/content", "Content Management"], ["/admin/redirects", "Redirects"]]) {
     await page.goto(BASE + path, { waitUntil: "networkidle" });
     // A reload locks the PIN session (spec 4): the gate asks for an account.
     await page.getByText(`The ${title} needs an account sign-in.`).waitFor();

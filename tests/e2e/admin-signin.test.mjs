@@ -120,7 +120,8 @@ async function viaSidebar(page, label) {
 }
 
 const TOOLS = ["Dashboard", "Photo Upload", "SEO Audit", "Analytics", "Schema Management", "Performance", "Security", "SEO & IndexNow", "System Settings"];
-/** CONTENT are the content screens (issue 22): an admin's or an editor's, not the PIN's. */
+/** CONTENT are the content screens (issue 22): an admin's or an editor's;
+ * the PIN opens Location Pages' figures only, to read them. */
 const CONTENT = ["Content Management", "Location Pages", "Redirects"];
 
 test("the gate offers the PIN, as the spec has it, and 'Sign in with your account'", async () => {
@@ -315,7 +316,7 @@ test("the sidebar lists what each sign-in may open; other screens say how to get
     // The PIN: the tools, not the leads.
     {
       const { context: ctx, page, problems } = await unlockAdmin(browser, "/admin", viewport);
-      assert.deepEqual(await sidebarLabels(page), [...TOOLS, "Sessions"]);
+      assert.deepEqual(await sidebarLabels(page), [...TOOLS.slice(0, 4), "Location Pages", ...TOOLS.slice(4), "Sessions"]);
       assert.ok(await page.locator("#admin-sidebar").getByText("admin PIN").isVisible());
       await shot(page, "sidebar-pin");
       assert.deepEqual(problems, []);

@@ -58,6 +58,27 @@ func (a *Service) Require(caps ...Capability) echo.MiddlewareFunc {
 	return a.RequireOr(nil, caps...)
 }
 
+// RequireAny admits a live, finished session whose role has at least one
+// of caps: a screen two roles may open (Location Pages: the PIN's tools,
+// an editor's content).
+func (a *Service) RequireAny(caps ...Capability) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			p, err := a.principal(c, false)
+			if err != nil {
+				return err
+			}
+			for _, cp := range caps {
+				if p.Can(cp) {
+					c.Set(principalKey, p)
+					return next(c)
+				}
+			}
+			return denial(p, caps[0])
+		}
+	}
+}
+
 // RequireOr is Require with the answer for a missing capability chosen
 // by the route ('Access Restricted', 'Export Restricted').
 func (a *Service) RequireOr(deny *httperr.Error, caps ...Capability) echo.MiddlewareFunc {
