@@ -449,9 +449,23 @@ func (s *Service) Publish(ctx context.Context, id string, base int, by Actor) (c
 	if err != nil {
 		return contentdb.Item{}, storeErr(err)
 	}
+	s.answered(ctx, cur, it)
 	s.audit(ctx, by, AuditPublish, it, "")
 	s.Changed("published " + it.Kind + " " + it.LiveSlug)
 	return it, nil
+}
+
+// answered takes a published item's addresses off the 404 monitor: its
+// page answers at the new one, and a 301 at the old one.
+func (s *Service) answered(ctx context.Context, before, after contentdb.Item) {
+	for _, p := range []string{PathOf(after.Kind, after.LiveSlug), PathOf(before.Kind, before.LiveSlug)} {
+		if p == "" {
+			continue
+		}
+		if err := s.Store.DeleteNotFound(ctx, p); err != nil {
+			s.Log.Warn("404 list not updated", "path", p, "err", err)
+		}
+	}
 }
 
 // publishable refuses a working copy with a hard problem.
@@ -546,6 +560,7 @@ func (s *Service) PublishDue(ctx context.Context) (string, error) {
 			s.Log.Warn("scheduled content not published", "kind", it.Kind, "slug", it.Slug, "err", err)
 			continue
 		}
+		s.answered(ctx, it, pub)
 		s.audit(ctx, by, AuditPublish, pub, "scheduled")
 		done = append(done, pub.Kind+" "+pub.LiveSlug)
 	}

@@ -431,3 +431,35 @@ func TestDiff(t *testing.T) {
 		t.Errorf("body diff %+v", d[0].Lines)
 	}
 }
+
+// A page published at an address takes it off the 404 monitor, and so
+// does the 301 a rename leaves at the old one.
+func TestPublishClearsTheNotFoundList(t *testing.T) {
+	db.ForEachDB(t, func(t *testing.T, s *db.Store) {
+		ctx := context.Background()
+		e := newEnv(t, s)
+		l := &NotFoundLog{Store: contentdb.New(s)}
+		for _, p := range []string{"/blog/wanted-post", "/blog/renamed-post"} {
+			l.Hit(p, "visitor", e.now())
+		}
+		l.Flush(ctx, e.now())
+		it, _ := e.svc.Create(ctx, content.KindArticle, article("wanted-post", "The Wanted Post", "restoration"), owner)
+		it, err := e.svc.Publish(ctx, it.ID, it.Version, owner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := e.svc.NotFound(ctx, 10)
+		if len(rows) != 1 || rows[0].Path != "/blog/renamed-post" {
+			t.Fatalf("after publishing /blog/wanted-post: %+v", rows)
+		}
+		l.Hit("/blog/wanted-post", "visitor", e.now())
+		l.Flush(ctx, e.now())
+		it, _ = e.svc.Save(ctx, it.ID, it.Version, article("renamed-post", "The Wanted Post", "restoration"), owner)
+		if _, err := e.svc.Publish(ctx, it.ID, it.Version, owner); err != nil {
+			t.Fatal(err)
+		}
+		if rows, _ := e.svc.NotFound(ctx, 10); len(rows) != 0 {
+			t.Errorf("after the rename: %+v", rows)
+		}
+	})
+}

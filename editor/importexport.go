@@ -101,6 +101,7 @@ func (s *Service) importRecord(ctx context.Context, r content.Record, by Actor) 
 	if err != nil {
 		return false, storeErr(err)
 	}
+	s.answered(ctx, *cur, pub)
 	s.audit(ctx, by, AuditPublish, pub, "imported")
 	return true, nil
 }

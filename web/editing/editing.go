@@ -114,6 +114,10 @@ type History struct {
 }
 
 func view(it contentdb.Item) ItemView {
+	if it.UpdatedByID == "seed" {
+		// Seeded from the site's files: nobody has edited it here yet.
+		it.UpdatedBy = "the original content"
+	}
 	v := ItemView{ID: it.ID, Kind: it.Kind, Slug: it.Slug, LiveSlug: it.LiveSlug, Title: titleOf(it), Status: it.Status, Pending: it.Pending,
 		Version: it.Version, PreviewPath: editor.PreviewPath(it.Kind, it.Slug), PublishAt: it.PublishAt, PublishedAt: it.PublishedAt,
 		FirstPublishedAt: it.FirstPublishedAt, UpdatedAt: it.UpdatedAt, UpdatedBy: it.UpdatedBy}
