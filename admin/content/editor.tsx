@@ -70,6 +70,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
   const [error, setError] = useState("");
   const [errorAt, setErrorAt] = useState(0);
   const [saved, setSaved] = useState("");
+  const [restored, setRestored] = useState(false);
   const [conflict, setConflict] = useState<ConflictAnswer | null>(null);
   const [kept, setKept] = useState<string | null>(null);
   const [keptNote, setKeptNote] = useState("");
@@ -92,6 +93,14 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
   const dirty = item !== null && data !== null && JSON.stringify(clean(kind, data)) !== base;
   const dirtyRef = useRef(false);
   dirtyRef.current = dirty;
+
+  // Unsaved changes are kept in this tab's sessionStorage until saved, so
+  // an ended session or a reload loses none of them.
+  useEffect(() => {
+    if (!item) return;
+    if (dirty) writeBackup(item.id, base, clean(kind, data));
+    else clearBackup(item.id);
+  }, [item, dirty, base, kind, data]);
 
   // Unsaved changes: the app asks before leaving; the browser before closing.
   useEffect(() => {
@@ -125,6 +134,17 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
       accept(d);
       setLoadError("");
       loadGuidance(d.id);
+      // Text typed before the session ended (a sign-in again, a reload)
+      // is kept in this tab: back in the form when the page has not
+      // changed since, else shown to copy.
+      const backup = readBackup(id);
+      if (backup && backup.base === JSON.stringify(d.draft)) {
+        setData(backup.data);
+        setRestored(true);
+      } else if (backup) {
+        setKept(JSON.stringify(backup.data, null, 2));
+        setKeptNote("This page changed since you last typed in it: your unsaved text is kept below to copy.");
+      }
       return d;
     } catch (e) {
       setLoadError(errorText(e));
@@ -168,6 +188,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
       const d = await contentApi.save(item.id, item.version, clean(item.kind, sent));
       accept(d, sent);
       setConflict(null);
+      setRestored(false);
       setSaved(`Draft saved at ${new Date().toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit" })}.`);
       loadGuidance(d.id);
       return d;
@@ -327,6 +348,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
         </div>
       </div>
 
+      {restored && dirty && <p className="ac-restored" role="status">Your unsaved changes are back. Save them when ready.</p>}
       {conflict && (
         <div ref={conflictRef} tabIndex={-1} className="ac-alert ac-alert--conflict" role="alert">
           <p className="ac-alert__title">Not saved: someone else changed this page</p>
@@ -452,4 +474,25 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
 export function readRoute(): { kind: string; item: string; create: string; county: string } {
   const q = new URLSearchParams(typeof window === "undefined" ? "" : window.location.search);
   return { kind: q.get("kind") || "", item: q.get("item") || "", create: q.get("new") || "", county: q.get("county") || "" };
+}
+
+/** The unsaved text of an item, kept in this tab (never sent anywhere). */
+interface Backup { base: string; data: unknown }
+const backupKey = (id: string) => "content-unsaved:" + id;
+
+function readBackup(id: string): Backup | null {
+  try {
+    const raw = sessionStorage.getItem(backupKey(id));
+    return raw ? (JSON.parse(raw) as Backup) : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeBackup(id: string, base: string, data: unknown) {
+  try { sessionStorage.setItem(backupKey(id), JSON.stringify({ base, data })); } catch { /* storage full or off: the leave guard still asks */ }
+}
+
+function clearBackup(id: string) {
+  try { sessionStorage.removeItem(backupKey(id)); } catch { /* nothing kept */ }
 }

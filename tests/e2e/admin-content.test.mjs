@@ -412,6 +412,26 @@ test("two tabs save the same page: the second gets the conflict, keeps its text,
   await context.close();
 });
 
+test("text typed and not saved survives a reload or a new sign-in in the same tab", { timeout: 120_000 }, async () => {
+  const terms = (await (await api("/api/admin/content?kind=page")).json()).items.find((it) => it.slug === "terms");
+  const { context, page, problems } = await signedIn(`/admin/content?item=${terms.id}`);
+  await page.getByRole("heading", { level: 1, name: "Terms of Use" }).waitFor();
+  await page.getByLabel("Title", { exact: true }).fill("Terms of Use (typed, not saved)");
+  // The browser asks before leaving with unsaved changes; the person says leave.
+  page.on("dialog", (d) => d.accept());
+  await page.reload({ waitUntil: "networkidle" });
+  await page.getByText("Your unsaved changes are back. Save them when ready.").waitFor();
+  assert.equal(await page.getByLabel("Title", { exact: true }).inputValue(), "Terms of Use (typed, not saved)");
+  // Saved, nothing is kept any more: a reload shows the saved page.
+  assert.equal((await saveDraft(page)).status(), 200);
+  await page.reload({ waitUntil: "networkidle" });
+  await page.getByRole("heading", { level: 1 }).waitFor();
+  assert.equal(await page.getByText("Your unsaved changes are back").count(), 0);
+  assert.equal(await page.getByLabel("Title", { exact: true }).inputValue(), "Terms of Use (typed, not saved)");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test("Location Pages opens the editor: Edit County Page, a city's Edit, and Add City makes a draft in that county", { timeout: 120_000 }, async () => {
   const { context, page, problems } = await signedIn("/admin");
   await viaSidebar(page, "Location Pages", "Location Pages");
