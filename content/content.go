@@ -483,10 +483,14 @@ func (s *Site) Check() []Problem {
 		c.need(strings.TrimSpace(a.Title) != "", k, a.Slug, "title", true, "is empty")
 		c.need(strings.TrimSpace(a.Excerpt) != "", k, a.Slug, "excerpt", true, "is empty")
 		c.need(strings.TrimSpace(a.Content) != "", k, a.Slug, "content", true, "is empty")
-		c.need(cats[a.Category], k, a.Slug, "category", true, "%q is not a category", a.Category)
+		if strings.TrimSpace(a.Category) == "" {
+			c.need(false, k, a.Slug, "category", true, "is empty: choose a category")
+		} else {
+			c.need(cats[a.Category], k, a.Slug, "category", true, "%q is not a category", a.Category)
+		}
 		_, err := time.Parse("2006-01-02", a.PublishDate)
 		c.need(err == nil, k, a.Slug, "publishDate", true, "%q is not YYYY-MM-DD", a.PublishDate)
-		c.need(a.ReadTime > 0 && a.ReadTime < 600, k, a.Slug, "readTime", false, "is %d minutes", a.ReadTime)
+		c.need(a.ReadTime > 0 && a.ReadTime < 600, k, a.Slug, "readTime", false, "should be between 1 and 599 minutes (it is %d)", a.ReadTime)
 		c.seo(k, a.Slug, a.SEO)
 	}
 	for _, slug := range sortedKeys(s.Pages) {
