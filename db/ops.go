@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"sort"
 	"strconv"
@@ -107,4 +108,61 @@ func (s *Store) OutboxByChannel(ctx context.Context) ([]OutboxChannel, time.Time
 		return out, time.Time{}, nil
 	}
 	return out, oldest[0], nil
+}
+
+// Snapshot runs fn inside a read-only, repeatable-read transaction whose
+// snapshot is exported (PostgreSQL only): pg_dump --snapshot reads the
+// very state fn counts, so a backup's row counts match its dump even
+// while leads keep arriving.
+func (s *Store) Snapshot(ctx context.Context, fn func(q sqlx.QueryerContext, snapshot string) error) error {
+	if s.dialect != "postgres" {
+		return fmt.Errorf("db: exported snapshots need PostgreSQL")
+	}
+	tx, err := s.db.BeginTxx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("db: snapshot: %w", err)
+	}
+	defer tx.Rollback()
+	var id string
+	if err := tx.GetContext(ctx, &id, `SELECT pg_export_snapshot()`); err != nil {
+		return fmt.Errorf("db: export snapshot: %w", err)
+	}
+	return fn(tx, id)
+}
+
+// VacuumInto writes a consistent copy of the SQLite database to file
+// (VACUUM INTO): one read transaction, so writers are not held up.
+func (s *Store) VacuumInto(ctx context.Context, file string) error {
+	if s.dialect != "sqlite" {
+		return fmt.Errorf("db: VACUUM INTO needs SQLite")
+	}
+	if _, err := s.db.ExecContext(ctx, `VACUUM INTO ?`, file); err != nil {
+		return fmt.Errorf("db: copy the database: %w", err)
+	}
+	return nil
+}
+
+// DropTables drops every table of the current schema (a PostgreSQL
+// restore empties the site's schema before pg_restore fills it).
+func DropTables(ctx context.Context, x *sqlx.DB) error {
+	names, err := Tables(ctx, x, "postgres")
+	if err != nil {
+		return err
+	}
+	tx, err := x.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, n := range names {
+		if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS "`+strings.ReplaceAll(n, `"`, `""`)+`" CASCADE`); err != nil {
+			return fmt.Errorf("drop %s: %w", n, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// RowCounts counts every table's rows (CountRows on the store).
+func (s *Store) RowCounts(ctx context.Context) (map[string]int64, error) {
+	return CountRows(ctx, s.db, s.dialect)
 }
