@@ -116,6 +116,11 @@ func (s *Service) run(ctx context.Context, start time.Time) (Result, error) {
 	if !ok {
 		return Result{}, errors.New("the media storage cannot be listed")
 	}
+	if s.o.Target.ready != nil {
+		if err := s.o.Target.ready(ctx); err != nil {
+			return Result{}, err
+		}
+	}
 	name, err := s.freeName(ctx, start)
 	if err != nil {
 		return Result{}, err

@@ -22,6 +22,9 @@ type Target struct {
 	list   storage.Lister
 	prefix string // "" or "backups" (no slashes at the ends)
 	where  string
+	// ready makes the bucket when it is missing; it runs before a backup
+	// writes, not when the target is opened (a boot must not wait on it).
+	ready func(ctx context.Context) error
 }
 
 // LocalTarget keeps backups in dir (made if missing).
@@ -34,24 +37,27 @@ func LocalTarget(dir string) (*Target, error) {
 }
 
 // S3Target keeps backups under prefix in an S3-compatible bucket, with the
-// site's S3 endpoint and keys (the bucket is made if missing).
-func S3Target(ctx context.Context, o storage.S3Options, prefix string) (*Target, error) {
+// site's S3 endpoint and keys (the bucket is made, if missing, before the
+// first backup writes to it).
+func S3Target(o storage.S3Options, prefix string) *Target {
 	b := storage.NewS3(o)
-	if err := b.EnsureBucket(ctx); err != nil {
-		return nil, fmt.Errorf("backup bucket %s: %w", o.Bucket, err)
-	}
 	prefix = strings.Trim(prefix, "/")
-	return &Target{files: b, list: b, prefix: prefix, where: "s3://" + o.Bucket + "/" + prefix}, nil
+	return &Target{files: b, list: b, prefix: prefix, where: "s3://" + o.Bucket + "/" + prefix, ready: func(ctx context.Context) error {
+		if err := b.EnsureBucket(ctx); err != nil {
+			return fmt.Errorf("backup bucket %s: %w", o.Bucket, err)
+		}
+		return nil
+	}}
 }
 
 // Open returns the target a location names: s3://bucket/prefix (with the
-// configuration's S3 endpoint and keys) or a folder.
-func Open(ctx context.Context, location string, st config.Storage) (*Target, error) {
+// configuration's S3 endpoint and keys) or a folder (made if missing).
+func Open(location string, st config.Storage) (*Target, error) {
 	if bucket, prefix, ok := config.ParseS3URL(location); ok {
 		if st.Endpoint == "" || st.AccessKey == "" || st.SecretKey == "" {
 			return nil, fmt.Errorf("%s: an s3:// location needs S3_ENDPOINT, S3_ACCESS_KEY and S3_SECRET_KEY", location)
 		}
-		return S3Target(ctx, storage.S3Options{Endpoint: st.Endpoint, Region: st.Region, Bucket: bucket, AccessKey: st.AccessKey, SecretKey: st.SecretKey}, prefix)
+		return S3Target(storage.S3Options{Endpoint: st.Endpoint, Region: st.Region, Bucket: bucket, AccessKey: st.AccessKey, SecretKey: st.SecretKey}, prefix), nil
 	}
 	return LocalTarget(location)
 }

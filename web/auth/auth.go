@@ -48,6 +48,7 @@ const (
 	PushAll       Capability = "push.all"       // list every account's devices
 	UsersManage   Capability = "users.manage"   // accounts and the audit log
 	ContentEdit   Capability = "content.edit"   // edit, publish and redirect the site's content (issue 22)
+	LeadsErase    Capability = "leads.erase"    // privacy requests: export one person's data, delete a lead (issue 24)
 )
 
 // Roles: RolePIN is the PIN gate's; accounts are admin, staff or editor.
@@ -66,7 +67,7 @@ var roleCaps = map[string][]Capability{
 	RolePIN:    {Tools, MediaWrite, SettingsWrite, SessionsAll},
 	RoleStaff:  {LeadsRead, LeadsStatus, LeadsNote, PushSubscribe, MediaWrite},
 	RoleEditor: {ContentEdit, MediaWrite},
-	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit},
+	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit, LeadsErase},
 }
 
 // Capabilities lists what role may do.
