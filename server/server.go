@@ -481,6 +481,10 @@ func (s *Server) noteFirstAdmin(ctx context.Context) {
 	}
 }
 
+// MediaStorage is the media storage the configuration names, as the
+// server opens it (site backup and site restore read and write the same).
+func MediaStorage(cfg *config.Config) (storage.Storage, error) { return newStorage(cfg) }
+
 // newStorage builds the media storage the configuration names.
 func newStorage(cfg *config.Config) (storage.Storage, error) {
 	if cfg.Storage.Kind == "s3" {
