@@ -254,6 +254,9 @@ func (s *Service) copySpool(ctx context.Context, name string) ([]File, error) {
 		if !e.Type().IsRegular() || !storage.ValidKey("spool/"+e.Name()) {
 			continue
 		}
+		if info, err := e.Info(); err != nil || info.Size() == 0 {
+			continue // an empty spool holds no lead
+		}
 		f, err := s.upload(ctx, name, "spool/"+e.Name(), filepath.Join(dir, e.Name()))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

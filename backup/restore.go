@@ -73,16 +73,24 @@ func (r Report) Lines() []string {
 	for _, t := range names {
 		counts = append(counts, fmt.Sprintf("%s %d", t, m.Tables[t]))
 	}
+	checked := "integrity and row counts checked"
+	if m.Dialect == "postgres" {
+		checked = "the dump reads back (pg_restore --list); row counts are checked once it is restored"
+	}
 	out := []string{
 		fmt.Sprintf("%s backup %s (made %s by site %s) from %s", verb, r.Name, m.CreatedAt.UTC().Format("2006-01-02 15:04:05 UTC"), orUnknown(m.Site), r.From),
-		fmt.Sprintf("database: %s, schema %d, %s, integrity and row counts checked", m.Dialect, m.Schema, words.Bytes(m.Database.Bytes)),
+		fmt.Sprintf("database: %s, schema %d, %s, %s", m.Dialect, m.Schema, words.Bytes(m.Database.Bytes), checked),
 		"rows: " + strings.Join(counts, ", "),
 		fmt.Sprintf("media: %s, %s, every SHA-256 checked", words.Count(n, "file", "files"), words.Bytes(mb)),
 	}
 	if r.CheckOnly {
 		return out
 	}
-	out[1] = fmt.Sprintf("database: %s, schema %d, %s, into %s; integrity and row counts checked", m.Dialect, m.Schema, words.Bytes(m.Database.Bytes), r.Database)
+	checked = "integrity and row counts checked"
+	if m.Dialect == "postgres" {
+		checked = "row counts checked against the manifest"
+	}
+	out[1] = fmt.Sprintf("database: %s, schema %d, %s, into %s; %s", m.Dialect, m.Schema, words.Bytes(m.Database.Bytes), r.Database, checked)
 	out[3] = fmt.Sprintf("media: %s restored, %s already in place, byte-identical (every SHA-256 checked)", words.Count(r.MediaRestored, "file", "files"), words.Count(r.MediaInPlace, "file", "files"))
 	if len(r.SpoolRestored) > 0 {
 		out = append(out, "lead spool: restored "+strings.Join(r.SpoolRestored, ", ")+" (the site stores these leads when it starts)")
