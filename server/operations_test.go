@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -151,6 +152,16 @@ func TestMetricsContent(t *testing.T) {
 	for _, never := range []string{"maria", "example.com", "555-01", "5550199", "10.9.8", "no-such-page", "water", testPIN, adminPass, "/search", "Gonzalez"} {
 		if strings.Contains(body, never) {
 			t.Errorf("/metrics shows %q", never)
+		}
+	}
+	// Every series the example alert rules use exists.
+	rules, err := os.ReadFile("../docs/prometheus-alerts.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range regexp.MustCompile(`site_[a-z_]+`).FindAllString(string(rules), -1) {
+		if !strings.Contains(body, "\n"+name) {
+			t.Errorf("docs/prometheus-alerts.yml uses %s, which /metrics does not show", name)
 		}
 	}
 	// Route kinds are a small fixed set whatever the paths asked for.
