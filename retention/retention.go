@@ -20,9 +20,10 @@ import (
 
 // Store deletes the records past their time (db.Store).
 type Store interface {
-	// RollUp folds finished days' raw analytics events into daily totals
-	// and deletes the raw events of rolled-up days before keepRawFrom.
-	RollUp(ctx context.Context, today, keepRawFrom string, now time.Time) ([]string, error)
+	// PruneRawEvents deletes the raw analytics events of the rolled-up
+	// days before keepRawFrom (the hourly roll-up folds them into daily
+	// totals first).
+	PruneRawEvents(ctx context.Context, keepRawFrom string) (int64, error)
 	PruneAnalyticsDaily(ctx context.Context, beforeDay string) (int64, error)
 	PruneAudit(ctx context.Context, before time.Time) (int64, error)
 	PruneOutbox(ctx context.Context, before time.Time) (int64, error)
@@ -63,16 +64,13 @@ func (s *Service) Run(ctx context.Context) (string, error) {
 	}
 	days := func(n int) time.Time { return now.AddDate(0, 0, -n) }
 
-	if _, err := s.Store.RollUp(ctx, analytics.Day(now), analytics.Day(days(p.AnalyticsRawDays)), now); err != nil {
-		errs = append(errs, fmt.Errorf("raw analytics: %w", err))
-	} else {
-		done = append(done, "raw analytics events before "+analytics.Day(days(p.AnalyticsRawDays)))
-	}
+	n, err := s.Store.PruneRawEvents(ctx, analytics.Day(days(p.AnalyticsRawDays)))
+	step("raw analytics event", n, err)
 	if p.AnalyticsDailyDays > 0 {
 		n, err := s.Store.PruneAnalyticsDaily(ctx, analytics.Day(days(p.AnalyticsDailyDays)))
 		step("analytics total", n, err)
 	}
-	n, err := s.Store.PruneAudit(ctx, days(p.AuditDays))
+	n, err = s.Store.PruneAudit(ctx, days(p.AuditDays))
 	step("audit entry", n, err)
 	n, err = s.Store.PruneOutbox(ctx, days(p.OutboxDays))
 	step("sent notification", n, err)
