@@ -5,13 +5,17 @@ WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
-# Stage 2: the Go binary.
+# Stage 2: the Go binary. VERSION and COMMIT name the build in
+# `site version`, /metrics and backups' manifests:
+#   docker build --build-arg VERSION=1.4.0 --build-arg COMMIT=$(git rev-parse --short HEAD) .
 FROM golang:1.26-bookworm AS build
+ARG VERSION=dev
+ARG COMMIT=unknown
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/site . && mkdir -p /out/data
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION} -X main.commit=${COMMIT}" -o /out/site . && mkdir -p /out/data
 
 # Stage 3: a slim runtime. The binary bundles the React sources with
 # esbuild at startup, so it ships with them and the npm packages.
@@ -32,4 +36,8 @@ ENV SOURCE_DIR=/app DATA_DIR=/data PORT=8080
 VOLUME /data
 EXPOSE 8080
 USER nonroot
+# Liveness through the binary itself (distroless has no shell or curl):
+# 0 while the site answers /healthz on $PORT. The first start renders
+# every page, hence the start period.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["/app/site", "healthcheck"]
 ENTRYPOINT ["/app/site"]

@@ -12,8 +12,12 @@ node_modules/.installed: package.json package-lock.json
 
 deps: node_modules/.installed
 
+# The build is named in `site version`, /metrics and backups' manifests.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+
 build: deps
-	$(GO) build -o bin/site .
+	$(GO) build -ldflags "-X main.version=$(VERSION) -X main.commit=$(COMMIT)" -o bin/site .
 
 run: build
 	./bin/site

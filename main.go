@@ -1,5 +1,7 @@
 // Command site serves the restoration company's website: the public pages,
-// rendered by React inside goja, and the admin area.
+// rendered by React inside goja, and the admin area. Its other commands
+// (migrate, backup, restore, healthcheck, version, user, content) are
+// listed in commands.go.
 package main
 
 import (
@@ -32,26 +34,26 @@ import (
 )
 
 func main() {
+	os.Exit(command(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// serve runs the site until SIGTERM (commands.go lists the others).
+func serve() int {
 	ssr.TuneGC()
 	cfg, err := config.Load()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if len(os.Args) > 1 && os.Args[1] == "user" {
-		os.Exit(userCommand(cfg, os.Args[2:]))
-	}
-	if len(os.Args) > 1 && os.Args[1] == "content" {
-		os.Exit(contentCommand(cfg, os.Args[2:], os.Stdout, os.Stderr))
+		return 1
 	}
 	out := server.NewLogWriter(os.Stderr, 200*time.Millisecond)
-	log := server.NewLogger(out, cfg.Secrets())
+	log := server.NewFormatLogger(out, cfg.Secrets(), cfg.Log.Format, cfg.Log.Level)
 	err = run(cfg, log)
 	out.Close()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
 
 func run(cfg *config.Config, log *slog.Logger) error {
@@ -66,11 +68,19 @@ func run(cfg *config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer store.Close()
+	// This instance holds the database while it runs: site restore
+	// refuses to replace it under us (issue 24).
+	release, err := store.HoldInstance(ctx, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer release()
 	leads, notifier, err := leadIntake(ctx, cfg, store, log)
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(server.Options{Config: cfg, Log: log, Store: store, Content: site, Leads: leads, Notifier: notifier})
+	v, c := buildInfo()
+	srv, err := server.New(server.Options{Config: cfg, Log: log, Store: store, Content: site, Leads: leads, Notifier: notifier, Build: server.Build{Version: v, Commit: c}})
 	if err != nil {
 		return err
 	}
@@ -95,7 +105,7 @@ func run(cfg *config.Config, log *slog.Logger) error {
 	}
 	errc := make(chan error, 1)
 	go func() {
-		log.Info("listening: open "+cfg.BaseURL+"/", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", store.Dialect(), "env", cfg.Env)
+		log.Info("listening: open "+cfg.BaseURL+"/", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", store.Dialect(), "env", cfg.Env, "version", v, "commit", c)
 		errc <- hs.Serve(ln)
 	}()
 	select {

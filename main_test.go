@@ -2,6 +2,10 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,5 +55,109 @@ func TestContentExportImport(t *testing.T) {
 	}
 	if code, _, _ := run("frobnicate", dir); code != 2 {
 		t.Errorf("unknown subcommand: %d", code)
+	}
+}
+
+// An unknown or misspelt command prints the usage and exits 2; it never
+// starts the site. help prints the usage and exits 0.
+func TestUnknownCommandPrintsUsage(t *testing.T) {
+	t.Setenv("DATA_DIR", t.TempDir())
+	for _, args := range [][]string{{"versoin"}, {"serv"}, {"backups"}, {"--port=9000"}, {""}, {"Restore"}} {
+		var out, errw bytes.Buffer
+		if code := command(args, &out, &errw); code != 2 || !strings.Contains(errw.String(), "unknown command") || !strings.Contains(errw.String(), "usage: site") {
+			t.Errorf("%q: %d %q %q", args, code, out.String(), errw.String())
+		}
+	}
+	var out, errw bytes.Buffer
+	if code := command([]string{"help"}, &out, &errw); code != 0 || !strings.Contains(out.String(), "healthcheck") {
+		t.Errorf("help: %d %q", code, out.String())
+	}
+}
+
+// site version prints the version and commit: from -ldflags when given,
+// and never needs the configuration.
+func TestVersionCommand(t *testing.T) {
+	t.Setenv("PORT", "not a port") // a broken configuration does not matter
+	var out, errw bytes.Buffer
+	if code := command([]string{"version"}, &out, &errw); code != 0 || !strings.HasPrefix(out.String(), "site dev (commit ") {
+		t.Errorf("version: %d %q %q", code, out.String(), errw.String())
+	}
+	version, commit = "1.4.0", "abc1234"
+	defer func() { version, commit = "", "" }()
+	out.Reset()
+	command([]string{"version"}, &out, &errw)
+	if !strings.HasPrefix(out.String(), "site 1.4.0 (commit abc1234, go") {
+		t.Errorf("with ldflags: %q", out.String())
+	}
+}
+
+// site migrate applies the migrations and says where the database
+// stands.
+func TestMigrateCommand(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("DATA_DIR", dir)
+	var out, errw bytes.Buffer
+	if code := command([]string{"migrate"}, &out, &errw); code != 0 || !strings.Contains(out.String(), "migrated: sqlite database at schema") {
+		t.Fatalf("migrate: %d %q %q", code, out.String(), errw.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "site.db")); err != nil {
+		t.Error(err)
+	}
+}
+
+// site healthcheck exits 0 when /healthz answers up (or degraded: the
+// database is down but the site serves), 1 when it is down, not ready,
+// not there or answers something else.
+func TestHealthcheckCommand(t *testing.T) {
+	answer := func(code int, body string) *httptest.Server {
+		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/healthz" {
+				http.NotFound(w, r)
+				return
+			}
+			if r.URL.Query().Get("ready") == "1" && strings.Contains(body, "degraded") {
+				code = 503
+			}
+			w.WriteHeader(code)
+			io.WriteString(w, body)
+		}))
+	}
+	run := func(args ...string) int {
+		var out, errw bytes.Buffer
+		return healthcheckCommand(args, func(string) string { return "" }, &out, &errw)
+	}
+	up := answer(200, `{"status":"up"}`)
+	defer up.Close()
+	dbDown := answer(503, `{"status":"degraded","db":"unavailable"}`)
+	defer dbDown.Close()
+	down := answer(503, `{"status":"down"}`)
+	defer down.Close()
+	html := answer(200, `<html>not the site</html>`)
+	defer html.Close()
+	gone := answer(200, "")
+	gone.Close()
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--url", up.URL + "/healthz"}, 0},
+		{[]string{"--url", up.URL + "/healthz", "--ready"}, 0},
+		{[]string{"--url", dbDown.URL + "/healthz"}, 0},
+		{[]string{"--url", dbDown.URL + "/healthz", "--ready"}, 1},
+		{[]string{"--url", down.URL + "/healthz"}, 1},
+		{[]string{"--url", html.URL + "/healthz"}, 1},
+		{[]string{"--url", gone.URL + "/healthz", "--timeout", "1s"}, 1},
+		{[]string{"--url", up.URL + "/elsewhere"}, 1},
+		{[]string{"extra"}, 2},
+	} {
+		if got := run(c.args...); got != c.want {
+			t.Errorf("%v: %d, want %d", c.args, got, c.want)
+		}
+	}
+	// The default address is this machine's PORT.
+	var out, errw bytes.Buffer
+	u, _ := url.Parse(up.URL)
+	if code := healthcheckCommand(nil, func(k string) string { return map[string]string{"PORT": u.Port()}[k] }, &out, &errw); code != 0 {
+		t.Errorf("default URL on PORT %s: %d %s", u.Port(), code, errw.String())
 	}
 }

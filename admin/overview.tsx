@@ -1,5 +1,5 @@
 import "../styles/admin-audits.css";
-import { liveOverview, type DashboardTile, type OverviewSource } from "./data/dashboard";
+import { ago, bytes, liveOverview, type BackupStatus, type DashboardTile, type OverviewSource } from "./data/dashboard";
 import { useServer } from "./live";
 import { StatCard } from "./ui";
 
@@ -17,6 +17,7 @@ export function OverviewTiles({ source = liveOverview }: { source?: OverviewSour
         {tiles.map((t) => <StatCard key={t.label} label={t.label} value={t.value} hint={t.measured === false ? `${t.hint}. ${t.how}` : t.hint} />)}
       </div>
       {error && <p className="a-error" role="alert">The figures could not be loaded: {error}</p>}
+      {data?.backup && <Backups b={data.backup} />}
       {data && (
         <details className="a-how">
           <summary>How these figures are computed</summary>
@@ -26,5 +27,26 @@ export function OverviewTiles({ source = liveOverview }: { source?: OverviewSour
         </details>
       )}
     </>
+  );
+}
+
+/** Backups is the dashboard's line on backups (issue 24): the last good
+ * one, and the alarm when the last one failed or the last good one is
+ * too old. The same alarm is on /healthz and /metrics. */
+function Backups({ b }: { b: BackupStatus }) {
+  const schedule = b.everyHours > 0 ? `Backed up every ${b.everyHours} hours to ${b.location}.` : `No scheduled backup: run site backup (for example from cron). Backups go to ${b.location}.`;
+  return (
+    <section className={"a-backup" + (b.alarm ? " a-backup--alarm" : "")} aria-labelledby="a-backup-title">
+      <h2 id="a-backup-title" className="a-backup__title">Backups</h2>
+      {b.error ? <p className="a-error" role="alert">{b.error}</p> : (
+        <>
+          {b.alarm && <p className="a-backup__alarm" role="alert">{b.alarm}</p>}
+          <p className="a-backup__last">{b.lastGoodAt
+            ? <>Last good backup: <time dateTime={b.lastGoodAt} title={new Date(b.lastGoodAt).toLocaleString("en-US")}>{ago(b.lastGoodAt)}</time> ({b.lastGoodName}, {bytes(b.lastGoodBytes)}).</>
+            : <>No backup yet.</>}</p>
+          <p className="a-muted a-backup__where">{schedule}</p>
+        </>
+      )}
+    </section>
   );
 }

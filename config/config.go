@@ -6,6 +6,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/mail"
 	"net/url"
 	"os"
@@ -109,6 +110,15 @@ type Config struct {
 	Notify Notify
 	// HealthToken opens /healthz's details to a monitor (HEALTH_TOKEN).
 	HealthToken string
+	// Log is how the server writes its log (LOG_FORMAT, LOG_LEVEL).
+	Log Log
+	// MetricsToken opens /metrics to a Prometheus scraper (METRICS_TOKEN);
+	// empty: only this machine, unforwarded, may read it.
+	MetricsToken string
+	// Backup is where and how often the site backs itself up (issue 24).
+	Backup Backup
+	// Retention is how long each kind of record is kept (issue 24).
+	Retention Retention
 
 	// secrets are the configured secret values, for log redaction.
 	secrets []string
@@ -167,6 +177,56 @@ type Notify struct {
 	EscalateAfter time.Duration
 }
 
+// Log configures the server's log. Format is "text" (slog's key=value
+// lines) or "json" (one object per line, the same keys); Level is the
+// least severe level written.
+type Log struct {
+	Format string
+	Level  slog.Level
+}
+
+// Backup configures backups (README "Operating the site", ADR 036).
+type Backup struct {
+	// To is where backups go: a folder, or s3://bucket/prefix (with the
+	// S3_* credentials). Never empty after Load: DATA_DIR/backups, or
+	// s3://S3_BUCKET/backups with STORAGE=s3.
+	To string
+	// Every is the scheduled backup's interval; 0 turns it off (backups
+	// then come from `site backup`, e.g. in cron).
+	Every time.Duration
+	// KeepDaily and KeepWeekly are how many backups the scheduled job
+	// keeps: the newest of each of the last KeepDaily days and of each
+	// of the last KeepWeekly weeks.
+	KeepDaily, KeepWeekly int
+	// MaxAge raises the alarm (dashboard, /healthz, metrics) when the
+	// last good backup is older; 0 turns the alarm off.
+	MaxAge time.Duration
+	// PGBinDir is the folder holding pg_dump and pg_restore; empty
+	// searches PATH.
+	PGBinDir string
+}
+
+// Retention says how long records are kept, in days (README
+// "Operating the site"). The daily retention job deletes what is older;
+// the privacy page states the same figures.
+type Retention struct {
+	// AnalyticsRawDays keeps raw analytics events (no IP, a daily
+	// visitor code) before only their daily totals remain.
+	AnalyticsRawDays int
+	// AnalyticsDailyDays keeps the daily totals; 0 keeps them (they
+	// hold no personal data).
+	AnalyticsDailyDays int
+	// AuditDays keeps the audit log (sign-ins with their IP, views,
+	// exports, changes).
+	AuditDays int
+	// OutboxDays keeps sent and given-up lead notifications (each holds
+	// the lead's contact details).
+	OutboxDays int
+	// NotFoundDays keeps the 404 log (the 404 monitor lists this many
+	// days).
+	NotFoundDays int
+}
+
 // SMS configures new-lead texts (issue 23). Provider "" is off.
 type SMS struct {
 	Provider   string // "" or "twilio"
@@ -182,7 +242,7 @@ type SMS struct {
 }
 
 // SecretVars are the variables whose values must never reach a log.
-var SecretVars = []string{"CDN_PURGE_TOKEN", "ADMIN_PIN", "GOOGLE_PLACES_API_KEY", "S3_ACCESS_KEY", "S3_SECRET_KEY", "SMTP_URL", "LEAD_WEBHOOK_SECRET", "LEAD_WEBHOOK_URL", "INDEXNOW_KEY", "DATABASE_URL", "HEALTH_TOKEN", "TWILIO_AUTH_TOKEN"}
+var SecretVars = []string{"CDN_PURGE_TOKEN", "ADMIN_PIN", "GOOGLE_PLACES_API_KEY", "S3_ACCESS_KEY", "S3_SECRET_KEY", "SMTP_URL", "LEAD_WEBHOOK_SECRET", "LEAD_WEBHOOK_URL", "INDEXNOW_KEY", "DATABASE_URL", "HEALTH_TOKEN", "TWILIO_AUTH_TOKEN", "METRICS_TOKEN"}
 
 // Secrets returns every configured secret value (and the password part of
 // URLs that carry one), for log redaction.
@@ -271,6 +331,21 @@ var Vars = []Var{
 	{"TWILIO_FROM", "", "the texts' sender: a Twilio number (e.g. +17705550134) or a Messaging Service SID (MG...)"},
 	{"TWILIO_API_BASE", "https://api.twilio.com", "Twilio's API address (tests point it at a fake; https unless on this machine)"},
 	{"LEAD_NOTIFY_SMS", "", "comma-separated US phone numbers that get a text for every new lead (required with SMS_PROVIDER)"},
+	// Operations (issue 24): logs, metrics, backups, retention
+	{"LOG_FORMAT", "text", "text (slog key=value lines) or json (one object per line, the same keys)"},
+	{"LOG_LEVEL", "info", "least severe log level written: debug, info, warn or error"},
+	{"METRICS_TOKEN", "", "bearer token (16+ characters) that opens /metrics to a Prometheus scraper; empty: only requests from this machine that no proxy forwarded"},
+	{"BACKUP_TO", "", "where backups go: a folder or s3://bucket/prefix (with the S3_* credentials); empty: DATA_DIR/backups, or s3://S3_BUCKET/backups with STORAGE=s3"},
+	{"BACKUP_EVERY", "24h", "how often the scheduled backup runs (on one instance); 0 turns it off"},
+	{"BACKUP_KEEP_DAILY", "7", "scheduled backups kept: the newest of each of this many days"},
+	{"BACKUP_KEEP_WEEKLY", "4", "and the newest of each of this many weeks"},
+	{"BACKUP_MAX_AGE", "26h", "alarm (dashboard, /healthz, /metrics) when the last good backup is older than this or the last one failed; 0 turns the alarm off"},
+	{"PG_BIN_DIR", "", "folder holding pg_dump and pg_restore for backups on PostgreSQL; empty: searched in PATH"},
+	{"RETAIN_ANALYTICS_RAW_DAYS", "30", "days raw analytics events are kept before only daily totals remain (at least 28: the Performance Monitor reads 28 days)"},
+	{"RETAIN_ANALYTICS_DAILY_DAYS", "0", "days analytics daily totals are kept; 0 keeps them (they hold no personal data)"},
+	{"RETAIN_AUDIT_DAYS", "730", "days the audit log (sign-ins with IP, views, exports, changes) is kept"},
+	{"RETAIN_OUTBOX_DAYS", "30", "days sent or given-up lead notifications (which hold the lead's contact details) are kept"},
+	{"RETAIN_NOT_FOUND_DAYS", "30", "days the 404 log is kept (the 404 monitor lists them)"},
 }
 
 func defaults() map[string]string {
@@ -518,6 +593,7 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		bad("LEAD_ESCALATE_AFTER", "%q is not a duration of at least 1m, such as 10m", get("LEAD_ESCALATE_AFTER"))
 	}
 	c.Notify.SMS, errs = loadSMS(get, errs)
+	errs = loadOps(c, get, errs)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

@@ -42,3 +42,52 @@ func TestScriptNeedsForm(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// The operations variables (issue 24): defaults that boot, and a bad
+// value stops the boot naming its variable, a secret never quoted.
+func TestOpsVariables(t *testing.T) {
+	c, err := LoadFrom(env(map[string]string{"DATA_DIR": "/srv/data"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Log.Format != "text" || LevelName(c.Log.Level) != "info" || c.Backup.To != "/srv/data/backups" || c.Backup.KeepDaily != 7 || c.Backup.KeepWeekly != 4 ||
+		c.Backup.MaxAge.Hours() != 26 || c.Backup.Every.Hours() != 24 || c.Retention.AuditDays != 730 || c.Retention.AnalyticsRawDays != 30 {
+		t.Errorf("defaults: %+v %+v %+v", c.Log, c.Backup, c.Retention)
+	}
+	s3 := map[string]string{"STORAGE": "s3", "S3_ENDPOINT": "https://s3.example.com", "S3_ACCESS_KEY": "k", "S3_SECRET_KEY": "s", "S3_BUCKET": "media-bucket"}
+	if c, err := LoadFrom(env(s3)); err != nil || c.Backup.To != "s3://media-bucket/backups" {
+		t.Errorf("backups with STORAGE=s3: %v %q", err, c.Backup.To)
+	}
+	for name, val := range map[string]string{
+		"LOG_FORMAT": "xml", "LOG_LEVEL": "loud", "METRICS_TOKEN": "short", "BACKUP_TO": "s3://Bad_Bucket/x", "BACKUP_EVERY": "5m",
+		"BACKUP_KEEP_DAILY": "-1", "BACKUP_MAX_AGE": "soon", "RETAIN_ANALYTICS_RAW_DAYS": "7", "RETAIN_AUDIT_DAYS": "0", "RETAIN_OUTBOX_DAYS": "x",
+		"RETAIN_NOT_FOUND_DAYS": "0", "RETAIN_ANALYTICS_DAILY_DAYS": "29",
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := LoadFrom(env(map[string]string{name: val}))
+			if err == nil || !strings.Contains(err.Error(), name) {
+				t.Fatalf("err = %v, want one naming %s", err, name)
+			}
+			if name == "METRICS_TOKEN" && strings.Contains(err.Error(), val) {
+				t.Errorf("the token is quoted: %v", err)
+			}
+		})
+	}
+	// An s3:// destination needs credentials.
+	if _, err := LoadFrom(env(map[string]string{"BACKUP_TO": "s3://backups-bucket/site"})); err == nil || !strings.Contains(err.Error(), "S3_ENDPOINT") {
+		t.Errorf("s3 backups without credentials: %v", err)
+	}
+	c, err = LoadFrom(env(map[string]string{"METRICS_TOKEN": "0123456789abcdef-metrics"}))
+	if err != nil || c.MetricsToken == "" || !contains(c.Secrets(), "0123456789abcdef-metrics") {
+		t.Errorf("METRICS_TOKEN is a secret: %v", err)
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

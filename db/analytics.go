@@ -223,13 +223,27 @@ func (s *Store) RollUp(ctx context.Context, today string, keepRawFrom string, no
 			return nil, fmt.Errorf("roll up %s: %w", day, err)
 		}
 	}
-	if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM analytics_events WHERE day < ? AND day IN (SELECT day FROM analytics_rollups)`), keepRawFrom); err != nil {
-		return days, fmt.Errorf("prune events: %w", err)
+	if _, err := s.PruneRawEvents(ctx, keepRawFrom); err != nil {
+		return days, err
 	}
 	if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM analytics_salts WHERE day < ?`), today); err != nil {
 		return days, fmt.Errorf("prune salts: %w", err)
 	}
 	return days, nil
+}
+
+// PruneRawEvents deletes the raw events of the days before keepRawFrom
+// that are rolled up (never those of a day that is not: its figures would
+// be lost) and says how many. The hourly roll-up and the daily retention
+// job (RETAIN_ANALYTICS_RAW_DAYS) both call it; it only deletes, so the
+// two never conflict.
+func (s *Store) PruneRawEvents(ctx context.Context, keepRawFrom string) (int64, error) {
+	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM analytics_events WHERE day < ? AND day IN (SELECT day FROM analytics_rollups)`), keepRawFrom)
+	if err != nil {
+		return 0, fmt.Errorf("prune events: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n, nil
 }
 
 // Counts returns every figure over the days from..to (inclusive), summed

@@ -52,7 +52,9 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 		if err != nil {
 			return nil, fmt.Errorf("db: connect postgres: %w", err)
 		}
-		x.SetMaxOpenConns(10)
+		// Ten for the work, and one that the running instance's lock
+		// (HoldInstance) keeps for as long as it runs.
+		x.SetMaxOpenConns(11)
 	} else {
 		if err := os.MkdirAll(dataDir, 0o755); err != nil {
 			return nil, fmt.Errorf("db: data dir: %w", err)

@@ -57,9 +57,6 @@ const (
 	OutboxEscalated = "escalated"
 )
 
-// OutboxRetention is how long delivered and failed rows are kept.
-const OutboxRetention = 30 * 24 * time.Hour
-
 const outboxColumns = `id, kind, event, target, lead_id, payload, attempts, next_attempt_at, last_error, created_at, delivered_at, failed_at`
 
 // CreateLeadWithOutbox stores a lead and its notifications in one
@@ -275,10 +272,13 @@ func (s *Store) RecentOutbox(ctx context.Context, limit int) ([]OutboxRow, error
 	return out, nil
 }
 
-// PruneOutbox drops rows delivered or given up before before.
-func (s *Store) PruneOutbox(ctx context.Context, before time.Time) error {
-	if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM outbox WHERE delivered_at < ? OR failed_at < ?`), before, before); err != nil {
-		return fmt.Errorf("prune outbox: %w", err)
+// PruneOutbox drops rows delivered or given up before before (the
+// retention job, RETAIN_OUTBOX_DAYS) and says how many.
+func (s *Store) PruneOutbox(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM outbox WHERE delivered_at < ? OR failed_at < ?`), before, before)
+	if err != nil {
+		return 0, fmt.Errorf("prune outbox: %w", err)
 	}
-	return nil
+	n, _ := res.RowsAffected()
+	return n, nil
 }

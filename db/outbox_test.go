@@ -143,7 +143,7 @@ func TestOutboxLifecycle(t *testing.T) {
 			t.Errorf("claimed %+v", got)
 		}
 		// Pruning drops delivered and failed rows older than the cut.
-		if err := s.PruneOutbox(ctx, now.Add(2*time.Minute)); err != nil {
+		if _, err := s.PruneOutbox(ctx, now.Add(2*time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 		if n := countRows(t, s, "outbox"); n != 1 {

@@ -82,6 +82,9 @@ type Service struct {
 	Log   *slog.Logger
 	// Now is the clock (tests move it).
 	Now func() time.Time
+	// NotFoundKeep is how many days the 404 log keeps and the monitor
+	// lists (RETAIN_NOT_FOUND_DAYS); 0 is NotFoundDays.
+	NotFoundKeep int
 }
 
 func (s *Service) now() time.Time {

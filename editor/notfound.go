@@ -23,7 +23,7 @@ import (
 //     counted still count;
 //   - at most NotFoundPathsPerDay paths are held in memory between
 //     flushes, and stored per day;
-//   - days older than NotFoundDays are pruned.
+//   - days older than NotFoundDays (RETAIN_NOT_FOUND_DAYS) are pruned.
 const (
 	NotFoundDays         = 30
 	NotFoundPathsPerDay  = 1000
@@ -93,15 +93,24 @@ func (l *NotFoundLog) Flush(ctx context.Context, now time.Time) error {
 	return nil
 }
 
-// NotFound lists the paths that answered 404 most over the last 30 days.
+// NotFoundWindow is how many days the 404 log keeps and the monitor
+// lists: NotFoundKeep, else NotFoundDays.
+func (s *Service) NotFoundWindow() int {
+	if s.NotFoundKeep > 0 {
+		return s.NotFoundKeep
+	}
+	return NotFoundDays
+}
+
+// NotFound lists the paths that answered 404 most over the window's days.
 func (s *Service) NotFound(ctx context.Context, limit int) ([]contentdb.NotFoundRow, error) {
-	from := analytics.Day(s.now().AddDate(0, 0, -(NotFoundDays - 1)))
+	from := analytics.Day(s.now().AddDate(0, 0, -(s.NotFoundWindow() - 1)))
 	return s.Store.TopNotFound(ctx, from, limit)
 }
 
-// PruneNotFound drops days past the monitor's window (a daily job).
+// PruneNotFound drops days past the window (the retention job).
 func (s *Service) PruneNotFound(ctx context.Context) (string, error) {
-	n, err := s.Store.PruneNotFound(ctx, analytics.Day(s.now().AddDate(0, 0, -NotFoundDays)))
+	n, err := s.Store.PruneNotFound(ctx, analytics.Day(s.now().AddDate(0, 0, -s.NotFoundWindow())))
 	if err != nil {
 		return "", err
 	}

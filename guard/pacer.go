@@ -3,6 +3,7 @@ package guard
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -20,6 +21,23 @@ type Pacer struct {
 	rate    *rate.Limiter
 	slots   chan struct{}
 	MaxWait time.Duration
+
+	// waiting counts work waiting for its turn; refused what was turned
+	// away (Stats, for /metrics).
+	waiting atomic.Int64
+	refused atomic.Uint64
+}
+
+// PacerStats are a pacer's counts: work waiting for its turn now, work
+// running now, and work refused since the start.
+type PacerStats struct {
+	Waiting, Running int
+	Refused          uint64
+}
+
+// Stats reads the pacer's counts.
+func (p *Pacer) Stats() PacerStats {
+	return PacerStats{Waiting: int(p.waiting.Load()), Running: len(p.slots), Refused: p.refused.Load()}
 }
 
 // NewPacer starts at most perSecond runs a second (burst at once after a
@@ -32,6 +50,23 @@ func NewPacer(perSecond float64, burst, concurrent int, maxWait time.Duration) *
 // the turn is further than MaxWait away, or ctx ends or MaxWait passes
 // before a run slot frees up.
 func (p *Pacer) Do(ctx context.Context, fn func()) error {
+	err := p.do(ctx, fn)
+	if err != nil {
+		p.refused.Add(1)
+	}
+	return err
+}
+
+func (p *Pacer) do(ctx context.Context, fn func()) error {
+	p.waiting.Add(1)
+	waiting := true
+	done := func() {
+		if waiting {
+			waiting = false
+			p.waiting.Add(-1)
+		}
+	}
+	defer done()
 	start := time.Now()
 	r := p.rate.ReserveN(start, 1)
 	if !r.OK() {
@@ -64,6 +99,7 @@ func (p *Pacer) Do(ctx context.Context, fn func()) error {
 			return ErrPaced
 		}
 	}
+	done()
 	defer func() { <-p.slots }()
 	fn()
 	return nil

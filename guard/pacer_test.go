@@ -79,3 +79,31 @@ func TestPacerRefuses(t *testing.T) {
 		t.Errorf("after release: %v ran=%v", err, ran)
 	}
 }
+
+// Stats count the work waiting, running and refused (/metrics' search
+// queue and rejections).
+func TestPacerStats(t *testing.T) {
+	p := NewPacer(1000, 10, 1, 300*time.Millisecond)
+	held, release := make(chan struct{}), make(chan struct{})
+	go p.Do(context.Background(), func() { close(held); <-release })
+	<-held
+	waiting := make(chan error, 1)
+	go func() { waiting <- p.Do(context.Background(), func() {}) }()
+	deadline := time.Now().Add(time.Second)
+	for p.Stats().Waiting != 1 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if st := p.Stats(); st.Waiting != 1 || st.Running != 1 || st.Refused != 0 {
+		t.Errorf("one running, one waiting: %+v", st)
+	}
+	if err := <-waiting; err != ErrPaced {
+		t.Fatalf("the waiting one: %v", err)
+	}
+	close(release)
+	for p.Stats().Running != 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if st := p.Stats(); st.Waiting != 0 || st.Running != 0 || st.Refused != 1 {
+		t.Errorf("after: %+v", st)
+	}
+}

@@ -64,6 +64,9 @@ type Options struct {
 	// MaxRetries is how many times a failing run is retried before the job
 	// waits for its next interval or event (default 5).
 	MaxRetries int
+	// Observe, when set, hears of every run's outcome (ok, failed or
+	// skipped) and duration: the server's /metrics counts them by job.
+	Observe func(job, outcome string, took time.Duration)
 	// StartDelay is the least wait before an interval job's first run
 	// after Start (default 1 minute), so boot and warm-up go first. A job
 	// that ran less than an interval ago waits for the rest of it.
@@ -331,6 +334,16 @@ func (r *Runner) run(j *job, manual bool) (outcome string, retryable bool) {
 	rec.FinishedAt = time.Now().UTC()
 	var skip *skipError
 	var permanent *noRetryError
+	if r.opt.Observe != nil {
+		outcome := db.OutcomeOK
+		switch {
+		case errors.As(err, &skip):
+			outcome = db.OutcomeSkipped
+		case err != nil:
+			outcome = db.OutcomeFailed
+		}
+		r.opt.Observe(j.Name, outcome, rec.FinishedAt.Sub(rec.StartedAt))
+	}
 	switch {
 	case errors.As(err, &skip) && j.Quiet:
 		return db.OutcomeSkipped, false

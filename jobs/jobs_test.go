@@ -381,3 +381,39 @@ func TestQuietJobRecordsOnlyWork(t *testing.T) {
 		t.Error("a quiet job's skipped run was logged")
 	}
 }
+
+// Observe hears every run's outcome, quiet skips included (the server's
+// /metrics counts runs and failures by job).
+func TestObserveHearsEveryOutcome(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]int{}
+	r, s, _ := newRunner(t, Options{MaxRetries: 1, Observe: func(job, outcome string, took time.Duration) {
+		mu.Lock()
+		seen[job+" "+outcome]++
+		mu.Unlock()
+	}})
+	r.Register(Job{Name: "good", Run: func(context.Context) (string, error) { return "done", nil }})
+	r.Register(Job{Name: "bad", Run: func(context.Context) (string, error) { return "", NoRetry(errors.New("refused")) }})
+	r.Register(Job{Name: "quiet", Quiet: true, Run: func(context.Context) (string, error) { return "", Skip("nothing to do") }})
+	r.Start()
+	r.RunNow("good")
+	r.RunNow("bad")
+	r.RunNow("quiet")
+	runsOf(t, s, "good", 1)
+	runsOf(t, s, "bad", 1)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := seen["quiet skipped"]
+		mu.Unlock()
+		if n == 1 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff(map[string]int{"good ok": 1, "bad failed": 1, "quiet skipped": 1}, seen); diff != "" {
+		t.Errorf("observed (-want, +got):\n%s", diff)
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"math/rand/v2"
 	"net/mail"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/atlanta-restoration/site/config"
@@ -147,6 +148,37 @@ type Notifier struct {
 	now     func() time.Time
 	backoff Backoff
 	poll    time.Duration
+	// deliveries count each channel's attempts by outcome (Deliveries).
+	deliveries map[string]*[3]atomic.Uint64
+}
+
+// Channels' delivery outcomes, as Deliveries counts them: sent, failed
+// and to be retried, failed and given up.
+const (
+	DeliverySent    = "sent"
+	DeliveryRetry   = "retry"
+	DeliveryGivenUp = "given_up"
+)
+
+// DeliveryOutcomes lists the outcomes in Deliveries' order.
+var DeliveryOutcomes = [3]string{DeliverySent, DeliveryRetry, DeliveryGivenUp}
+
+// Deliveries are this process's delivery attempts per channel (email,
+// webhook, push, sms, ack) and outcome (DeliveryOutcomes' order), for
+// /metrics. They carry no lead and no recipient.
+func (n *Notifier) Deliveries() map[string][3]uint64 {
+	out := make(map[string][3]uint64, len(n.deliveries))
+	for k, c := range n.deliveries {
+		out[k] = [3]uint64{c[0].Load(), c[1].Load(), c[2].Load()}
+	}
+	return out
+}
+
+// counted records one attempt's outcome (an index of DeliveryOutcomes).
+func (n *Notifier) counted(kind string, outcome int) {
+	if c := n.deliveries[kind]; c != nil {
+		c[outcome].Add(1)
+	}
 }
 
 // New returns a notifier on store (nil: every save fails, nothing is sent).
@@ -161,8 +193,12 @@ func New(store *db.Store, cfg Config, log *slog.Logger) *Notifier {
 	if cfg.SMTP != nil && cfg.From == nil {
 		cfg.From = &mail.Address{Address: "noreply@localhost"}
 	}
+	deliveries := map[string]*[3]atomic.Uint64{}
+	for _, k := range []string{db.OutboxEmail, db.OutboxWebhook, db.OutboxPush, db.OutboxSMS, db.OutboxAck} {
+		deliveries[k] = new([3]atomic.Uint64)
+	}
 	return &Notifier{store: store, cfg: cfg, log: log, wake: make(chan struct{}, 1), loc: loc,
-		now: func() time.Time { return time.Now().UTC() }, backoff: DefaultBackoff, poll: Poll}
+		now: func() time.Time { return time.Now().UTC() }, backoff: DefaultBackoff, poll: Poll, deliveries: deliveries}
 }
 
 // SetBackoff changes the retry spacing and the longest sleep (tests).
@@ -320,15 +356,11 @@ func (n *Notifier) Run(ctx context.Context) {
 	if n.store == nil {
 		return
 	}
-	lastPrune := time.Time{}
+	// Sent and given-up rows are deleted by the retention job
+	// (RETAIN_OUTBOX_DAYS), on one instance.
 	for {
 		if _, err := n.DeliverDue(ctx); err != nil && ctx.Err() == nil {
 			n.log.Warn("lead notifications: cannot read the outbox", "err", err)
-		}
-		if now := n.now(); now.Sub(lastPrune) > 24*time.Hour {
-			if err := n.store.PruneOutbox(ctx, now.Add(-db.OutboxRetention)); err == nil {
-				lastPrune = now
-			}
 		}
 		wait := n.poll
 		if next, ok, err := n.store.NextOutboxAttempt(ctx); err == nil && ok {
@@ -377,6 +409,7 @@ func (n *Notifier) deliver(ctx context.Context, r db.OutboxRow) bool {
 	now := n.now()
 	log := n.log.With(slog.Group("notification", "kind", r.Kind, "lead", r.LeadID, "attempt", r.Attempts))
 	if err == nil {
+		n.counted(r.Kind, 0)
 		if derr := n.store.OutboxDelivered(ctx, r.ID, now); derr != nil {
 			// Sent but not recorded: the lease runs out and it is sent
 			// again (at least once).
@@ -397,6 +430,7 @@ func (n *Notifier) deliver(ctx context.Context, r db.OutboxRow) bool {
 		} else {
 			log.Error("lead notification failed: giving up", "err", err)
 		}
+		n.counted(r.Kind, 2)
 		if ferr := n.store.OutboxFailed(ctx, r.ID, msg, now); ferr != nil {
 			log.Warn("lead notification: cannot record the failure", "err", ferr)
 		}
@@ -408,6 +442,7 @@ func (n *Notifier) deliver(ctx context.Context, r db.OutboxRow) bool {
 		// The service said how long to wait (a 429's Retry-After).
 		wait = min(ra.RetryAfter(), max(n.backoff.Max, wait))
 	}
+	n.counted(r.Kind, 1)
 	log.Warn("lead notification failed: will retry", "err", err, "retry_in", wait.Round(time.Second).String())
 	if rerr := n.store.OutboxRetry(ctx, r.ID, msg, now.Add(wait)); rerr != nil {
 		log.Warn("lead notification: cannot record the failure", "err", rerr)

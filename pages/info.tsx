@@ -7,11 +7,36 @@ import type { PageProps, Site } from "../components/types";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/info.css";
 
+/** RetentionItem is one kind of record and how long it is kept. */
+export interface RetentionItem { what: string; kept: string }
+
 export interface InfoData {
   slug: string;
   title: string;
   lead: string;
   content: string;
+  /** retention is, on /privacy only, what the site keeps and for how
+   * long: from the server's configuration, the same the deletion job
+   * follows (never typed into the content). */
+  retention?: RetentionItem[];
+}
+
+/** Retention lists how long each kind of record is kept. */
+function Retention({ items }: { items: RetentionItem[] }) {
+  return (
+    <section className="prose retention" aria-labelledby="retention-title">
+      <h2 id="retention-title">How long we keep your information</h2>
+      <p>These periods come from the website&apos;s own settings: the site deletes each kind of record automatically once its time is up.</p>
+      <dl className="retention__list">
+        {items.map((it) => (
+          <div key={it.what} className="retention__item">
+            <dt>{it.what}</dt>
+            <dd>{it.kept}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
 }
 
 function ContactCard({ site, topic }: { site: Site; topic: string }) {
@@ -38,6 +63,7 @@ export default function Info(props: PageProps<InfoData>) {
       <section className="section info">
         <div className="container">
           <ArticleBody body={data.content} />
+          {data.retention && data.retention.length > 0 && <Retention items={data.retention} />}
           {!about && <div className="prose"><ContactCard site={site} topic={data.slug === "privacy" ? "your information" : "these terms"} /></div>}
         </div>
       </section>

@@ -41,6 +41,14 @@ func (s *Server) healthz(c echo.Context) error {
 		"cache": map[string]any{"pages": s.Cache().Len(), "version": s.Cache().Version(), "lastWarmMs": s.Cache().LastWarm().Milliseconds(), "warm": warm},
 	}
 	s.leadHealth(c.Request().Context(), out, dbStatus == "ok")
+	if dbStatus == "ok" {
+		// The backup alarm (issue 24): a monitor sees it here too.
+		b := s.backupStatus(ctx)
+		out["backup"] = b
+		if a, _ := b["alarm"].(string); a != "" {
+			out["status"] = "degraded"
+		}
+	}
 	out["content"] = map[string]any{"version": s.sync.Version(), "shared": s.sync.Shared(), "listening": s.sync.Listening()}
 	// ?ready=1 is the load balancer's readiness check: 503 until the
 	// first warm-up is done, and from the moment a shutdown begins.

@@ -50,8 +50,10 @@ func (s *Server) install(e *echo.Echo) {
 	restricted := &StatusError{Status: http.StatusForbidden, Title: "Access Restricted", Message: "Only admins can view full lead details"}
 	exportRestricted := &StatusError{Status: http.StatusForbidden, Title: "Export Restricted", Message: "Only admins can export lead data"}
 
-	// Operations
+	// Operations: health, and metrics for a scraper with METRICS_TOKEN
+	// or on this machine (issue 24)
 	getHead(e, "/healthz", s.healthz)
+	e.GET("/metrics", s.serveMetrics, s.requireMetrics)
 
 	// Crawlers: generated from the route table
 	pg := s.pages
@@ -148,6 +150,11 @@ func (s *Server) install(e *echo.Echo) {
 	e.GET("/api/admin/leads/:id/work", lm.Work, a.Require(auth.LeadsRead))
 	e.POST("/api/admin/leads/:id/notes", lm.AddNote, a.Require(auth.LeadsNote))
 	e.PUT("/api/admin/leads/:id/assignee", lm.Assign, a.Require(auth.LeadsAssign))
+	// Privacy requests (issue 24): admins only, audited without the
+	// person's contact data.
+	erase := a.Require(auth.LeadsErase)
+	e.GET("/api/admin/leads/person", lm.ExportPerson, erase)
+	e.DELETE("/api/admin/leads/:id", lm.DeleteLead, erase)
 	e.GET("/api/admin/users", lm.Users, users)
 	e.POST("/api/admin/users", lm.CreateUser, users)
 	e.PATCH("/api/admin/users/:id", lm.UpdateUser, users)

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/analytics"
-	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/health"
 	"github.com/atlanta-restoration/site/indexnow"
 	"github.com/atlanta-restoration/site/jobs"
@@ -47,14 +46,15 @@ const (
 	jobSchema    = "schema-check"
 	jobPublish   = "content-publish"
 	jobNotFound  = "not-found-flush"
-	jobNFPrune   = "not-found-prune"
 	jobEscalate  = "lead-escalation"
+	jobBackup    = "backup"
+	jobRetention = "retention"
 )
 
 // jobTitles name the jobs on the dashboard.
 var jobTitles = map[string]string{jobAnalytics: "Analytics roll-up", jobIndexNow: "IndexNow auto-submit", jobHealth: "SEO health check", jobReviews: "Review refresh",
 	jobSEOAudit: "SEO audit", jobSecurity: "Security scan", jobSchema: "Schema check", jobPublish: "Scheduled publishing",
-	jobNotFound: "404 monitor", jobNFPrune: "404 monitor clean-up", jobEscalate: "Emergency lead escalation"}
+	jobNotFound: "404 monitor", jobEscalate: "Emergency lead escalation", jobBackup: "Backup", jobRetention: "Data retention"}
 
 // PublishEvery is how often scheduled content is published: a post
 // scheduled for 6:00 is live by 6:00:30. NotFoundFlushEvery is how often
@@ -100,7 +100,8 @@ func (s *Server) newJobs() *jobSet {
 		locker = jobs.PostgresLocker{DB: s.store.SQL()}
 	}
 	cfg := s.cfg
-	js := &jobSet{runner: jobs.New(jobs.Options{Log: s.log, Recorder: s.store, Locker: locker})}
+	js := &jobSet{runner: jobs.New(jobs.Options{Log: s.log, Recorder: s.store, Locker: locker,
+		Observe: func(job, outcome string, took time.Duration) { s.metrics.ObserveJob(job, outcome, took) }})}
 	js.indexNow = &indexnow.Service{Client: indexnow.NewClient(cfg.IndexNowEndpoint), Keys: &indexnow.Keys{Fixed: cfg.IndexNowKey, Store: s.store},
 		Store: s.store, Base: cfg.BaseURL, Enabled: s.settings.Toggle(func(st settings.Settings) bool { return st.AutoIndexNow }), Log: s.log}
 	js.health = &health.Monitor{Fetch: s.fetchLocal, Pages: s.sitemapPages, SitemapURL: s.site.Abs("/sitemap.xml"), Store: s.store,
@@ -124,7 +125,13 @@ func (s *Server) newJobs() *jobSet {
 	js.runner.Register(jobs.Job{Name: jobNotFound, Every: NotFoundFlushEvery, Quiet: true, Run: func(ctx context.Context) (string, error) {
 		return "", s.notFound.Flush(ctx, time.Now())
 	}})
-	js.runner.Register(jobs.Job{Name: jobNFPrune, Every: 24 * time.Hour, Once: true, Run: s.editor.PruneNotFound})
+	// Issue 24: the daily backup (BACKUP_EVERY, with its retention) and
+	// the retention job (RETAIN_*_DAYS; the 404 log's prune is part of
+	// it), each on one instance.
+	if cfg.Backup.Every > 0 {
+		js.runner.Register(jobs.Job{Name: jobBackup, Every: cfg.Backup.Every, Once: true, Timeout: 4 * time.Hour, Run: s.backups.Job})
+	}
+	js.runner.Register(jobs.Job{Name: jobRetention, Every: 24 * time.Hour, Once: true, Run: s.retention.Run})
 	// Emergency leads still new after LEAD_ESCALATE_AFTER notify every
 	// admin again (issue 23). The store escalates each lead once whatever
 	// runs it; Once keeps the work on one instance at a time.
@@ -285,10 +292,10 @@ func (s *Server) escalate(ctx context.Context) (string, error) {
 }
 
 // rollUp folds finished days' raw analytics events into daily counts and
-// drops raw events past db.RawDays.
+// drops raw events past RETAIN_ANALYTICS_RAW_DAYS.
 func (s *Server) rollUp(ctx context.Context) (string, error) {
 	now := time.Now()
-	days, err := s.store.RollUp(ctx, analytics.Day(now), analytics.Day(now.AddDate(0, 0, -db.RawDays)), now.UTC())
+	days, err := s.store.RollUp(ctx, analytics.Day(now), analytics.Day(now.AddDate(0, 0, -s.cfg.Retention.AnalyticsRawDays)), now.UTC())
 	if err != nil {
 		return "", err
 	}

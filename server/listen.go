@@ -138,17 +138,20 @@ func (s *Server) readFormBody(w http.ResponseWriter, r *http.Request) bool {
 	if err != nil {
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
+			s.metrics.ObserveRequest("refused", http.StatusRequestTimeout, 0)
 			s.refuseEarly(w, r, http.StatusRequestTimeout, "The request body did not arrive in time.")
-			s.logRequest(r.Method, r.URL.Path, http.StatusRequestTimeout, 0, 0, false, errors.New("body read timeout"))
+			s.logRequest(r.Method, r.URL.Path, w.Header().Get(requestIDHeader), http.StatusRequestTimeout, 0, 0, false, errors.New("body read timeout"))
 			return false
 		}
+		s.metrics.ObserveRequest("refused", http.StatusBadRequest, 0)
 		s.refuseEarly(w, r, http.StatusBadRequest, "The request body could not be read.")
-		s.logRequest(r.Method, r.URL.Path, http.StatusBadRequest, 0, 0, false, err)
+		s.logRequest(r.Method, r.URL.Path, w.Header().Get(requestIDHeader), http.StatusBadRequest, 0, 0, false, err)
 		return false
 	}
 	if int64(len(b)) > limit {
+		s.metrics.ObserveRequest("refused", http.StatusRequestEntityTooLarge, 0)
 		s.refuseEarly(w, r, http.StatusRequestEntityTooLarge, "The request body is too large.")
-		s.logRequest(r.Method, r.URL.Path, http.StatusRequestEntityTooLarge, 0, 0, false, nil)
+		s.logRequest(r.Method, r.URL.Path, w.Header().Get(requestIDHeader), http.StatusRequestEntityTooLarge, 0, 0, false, nil)
 		return false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(b))

@@ -9,13 +9,24 @@ import (
 	"time"
 )
 
-// NewLogger returns the server's logger: slog text lines on out, with
-// every configured secret (and the password part of URLs that carry one)
-// replaced by [REDACTED] in every message and attribute, errors included.
-// Secrets can reach a log through text nobody wrote on purpose, such as a
-// Go error that quotes a whole request URL.
+// NewLogger returns the server's logger: slog text lines at info on out,
+// with every configured secret (and the password part of URLs that carry
+// one) replaced by [REDACTED] in every message and attribute, errors
+// included. Secrets can reach a log through text nobody wrote on purpose,
+// such as a Go error that quotes a whole request URL.
 func NewLogger(out io.Writer, secrets []string) *slog.Logger {
-	return slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{ReplaceAttr: redactor(secrets)}))
+	return NewFormatLogger(out, secrets, "text", slog.LevelInfo)
+}
+
+// NewFormatLogger is NewLogger in LOG_FORMAT (text, or json: one object
+// per line with the same keys) at LOG_LEVEL. Both formats go through the
+// same redaction.
+func NewFormatLogger(out io.Writer, secrets []string, format string, level slog.Level) *slog.Logger {
+	o := &slog.HandlerOptions{Level: level, ReplaceAttr: redactor(secrets)}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(out, o))
+	}
+	return slog.New(slog.NewTextHandler(out, o))
 }
 
 // minSecretLen keeps redaction from rewriting ordinary short strings.
@@ -57,9 +68,10 @@ func redactor(secrets []string) func([]string, slog.Attr) slog.Attr {
 }
 
 // logRequest writes the one line a request gets, cached or not, with the
-// same keys: method, path, status, bytes, dur_ms, and cached or err when
-// they apply. 5xx are errors; expected failures and 4xx are info.
-func (s *Server) logRequest(method, path string, status int, bytes int64, durMs float64, cached bool, err error) {
+// same keys: method, path, status, bytes, dur_ms, req_id (also sent as
+// X-Request-Id), and cached or err when they apply. 5xx are errors;
+// expected failures and 4xx are info.
+func (s *Server) logRequest(method, path, id string, status int, bytes int64, durMs float64, cached bool, err error) {
 	level := slog.LevelInfo
 	if status >= 500 && !isQuiet(err) {
 		level = slog.LevelError
@@ -75,13 +87,17 @@ func (s *Server) logRequest(method, path string, status int, bytes int64, durMs 
 		return
 	}
 	r := slog.NewRecord(time.Now(), level, "http", 0)
-	r.AddAttrs(slog.String("method", method), slog.String("path", path), slog.Int("status", status),
-		slog.Int64("bytes", bytes), slog.Float64("dur_ms", durMs))
+	// One AddAttrs call: a record keeps five attributes inline and
+	// allocates once for the rest, not once per call.
+	var buf [8]slog.Attr
+	attrs := append(buf[:0], slog.String("method", method), slog.String("path", path), slog.Int("status", status),
+		slog.Int64("bytes", bytes), slog.Float64("dur_ms", durMs), slog.String("req_id", id))
 	if cached {
-		r.AddAttrs(slog.Bool("cached", true))
+		attrs = append(attrs, slog.Bool("cached", true))
 	}
 	if err != nil && !isPlainNotFound(err) {
-		r.AddAttrs(slog.Any("err", err))
+		attrs = append(attrs, slog.Any("err", err))
 	}
+	r.AddAttrs(attrs...)
 	_ = h.Handle(context.Background(), r)
 }

@@ -21,14 +21,20 @@ func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Error(err)
 		}
 		res := c.Response()
-		s.logRequest(c.Request().Method, c.Request().URL.Path, res.Status, res.Size, msSince(start), false, err)
+		var id string
+		if v := res.Header()[requestIDHeader]; len(v) > 0 {
+			id = v[0]
+		}
+		d := time.Since(start)
+		s.metrics.ObserveRequest(routeKind(c), res.Status, d)
+		s.logRequest(c.Request().Method, c.Request().URL.Path, id, res.Status, res.Size, msDur(d), false, err)
 		return nil
 	}
 }
 
-func msSince(t time.Time) float64 {
-	return float64(time.Since(t).Microseconds()) / 1000
-}
+func msSince(t time.Time) float64 { return msDur(time.Since(t)) }
+
+func msDur(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // noStore marks every admin API answer uncacheable: they carry session
 // state and personal data, and must never sit in a browser or proxy cache.

@@ -23,6 +23,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	gbytes "github.com/labstack/gommon/bytes"
 
+	"github.com/atlanta-restoration/site/backup"
 	"github.com/atlanta-restoration/site/cdnpurge"
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/content"
@@ -32,7 +33,9 @@ import (
 	"github.com/atlanta-restoration/site/editor"
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/media"
+	"github.com/atlanta-restoration/site/metrics"
 	"github.com/atlanta-restoration/site/notify"
+	"github.com/atlanta-restoration/site/retention"
 	"github.com/atlanta-restoration/site/reviews"
 	"github.com/atlanta-restoration/site/settings"
 	"github.com/atlanta-restoration/site/site"
@@ -71,6 +74,14 @@ type Options struct {
 	// without a spool.
 	Leads    *spool.Intake
 	Notifier *notify.Notifier
+	// Build is the running build's version and commit (site version,
+	// /metrics, backups' manifests).
+	Build Build
+}
+
+// Build names a build of the site.
+type Build struct {
+	Version, Commit string
 }
 
 // Server is the application: its services, its rooms and its router.
@@ -79,7 +90,8 @@ type Server struct {
 	log    *slog.Logger
 	store  *db.Store
 	engine *ssr.Engine
-	// releaseEngine removes the server's rebuild hook from the engine (Close).
+	// releaseEngine removes the server's rebuild hook and render observer
+	// from the engine (Close).
 	releaseEngine func()
 	echo          *echo.Echo
 
@@ -116,6 +128,13 @@ type Server struct {
 	// draining is set on SIGTERM: readiness fails while in-flight
 	// requests finish.
 	draining atomic.Bool
+
+	// Operations (issue 24): request ids, /metrics, backups and the
+	// retention job (jobs.go).
+	ids       idMinter
+	metrics   *metrics.Metrics
+	backups   *backup.Service
+	retention *retention.Service
 }
 
 // New builds the application: every service and room, wired together,
@@ -145,7 +164,7 @@ func New(o Options) (*Server, error) {
 	// (the embedded files seed an empty one, issue 22); settings, reviews
 	// and media feed every page.
 	s.editor = &editor.Service{Store: contentdb.New(o.Store), Audit: o.Store, Changed: s.contentChanged,
-		Paths: func() []string { return s.site.AllPaths() }, Photo: s.isPhoto, Log: o.Log}
+		Paths: func() []string { return s.site.AllPaths() }, Photo: s.isPhoto, NotFoundKeep: o.Config.Retention.NotFoundDays, Log: o.Log}
 	s.notFound = &editor.NotFoundLog{Store: contentdb.New(o.Store)}
 	if _, err := s.editor.Seed(context.Background(), o.Content); err != nil {
 		return nil, fmt.Errorf("seed content: %w", err)
@@ -156,7 +175,13 @@ func New(o Options) (*Server, error) {
 	}
 	s.settings = &settings.Service{Store: o.Store, Defaults: o.Config.Business, BaseURL: o.Config.BaseURL, Log: o.Log}
 	s.reviews = &reviews.Service{Client: reviews.NewClient(o.Config.Reviews), Store: o.Store, Owner: s.settings.Owner, Changed: s.Changed, Log: o.Log}
-	s.site = site.New(site.Options{BaseURL: o.Config.BaseURL, Content: live, Redirects: moved, Settings: s.settings, Reviews: s.reviews, Media: o.Store, Log: o.Log})
+	// The privacy page states the retention the job enforces (issue 24).
+	kept := retention.Items(o.Config.Retention, retention.Backups{})
+	if o.Config.Backup.Every > 0 {
+		kept = retention.Items(o.Config.Retention, retention.Backups{KeepDaily: o.Config.Backup.KeepDaily, KeepWeekly: o.Config.Backup.KeepWeekly})
+	}
+	s.site = site.New(site.Options{BaseURL: o.Config.BaseURL, Content: live, Redirects: moved, Settings: s.settings, Reviews: s.reviews, Media: o.Store,
+		Retention: kept, Log: o.Log})
 	if s.engine == nil {
 		e, err := ssr.NewEngine(ssr.EngineOptions{
 			Root: o.Config.SourceDir, Kinds: site.PageKinds(), FullKinds: site.FullHydrationKinds, PoolSize: o.Config.PoolSize,
@@ -196,6 +221,16 @@ func New(o Options) (*Server, error) {
 	s.uploads = uploads.New(uploads.Handler{Store: o.Store, Files: files, MaxUpload: o.Config.Admin.MaxUpload,
 		TempDir: filepath.Join(o.Config.DataDir, "tmp"), Changed: s.Changed, NotFound: site.ErrNotFound, Log: o.Log})
 	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Changed: s.Changed, Log: o.Log}
+	// Backups and retention (issue 24): the jobs are in jobs.go, the
+	// status on the dashboard, /healthz and /metrics.
+	target, err := backup.Open(o.Config.Backup.To, o.Config.Storage)
+	if err != nil {
+		return nil, err
+	}
+	s.backups = backup.New(backup.Options{Store: o.Store, DatabaseURL: o.Config.DatabaseURL, DataDir: o.Config.DataDir, Media: files, Target: target,
+		PGBinDir: o.Config.Backup.PGBinDir, KeepDaily: o.Config.Backup.KeepDaily, KeepWeekly: o.Config.Backup.KeepWeekly,
+		Every: o.Config.Backup.Every, MaxAge: o.Config.Backup.MaxAge, Version: o.Build.Version, Log: o.Log})
+	s.retention = &retention.Service{Policy: o.Config.Retention, Store: o.Store, PruneNotFound: s.editor.PruneNotFound}
 	s.editing = editing.New(editing.Handler{Editor: s.editor, Render: s.pages.Preview, BaseURL: o.Config.BaseURL, Log: o.Log})
 	// The HTTP edge.
 	s.accessLog = o.Config.AccessLog
@@ -209,7 +244,7 @@ func New(o Options) (*Server, error) {
 		HealthInterval: o.Config.HealthInterval, Monitoring: s.settings.Toggle(func(st settings.Settings) bool { return st.SEOMonitoring }), Log: o.Log}
 	s.audits = &audits.Handler{Store: o.Store, Site: s.site, SEO: s.jobs.seo, Checker: s.jobs.schema, Fetch: s.fetchPage, Running: s.runningSecurity(),
 		ScanEvery: SecurityScanEvery, Jobs: audits.Jobs{Runner: s.jobs.runner, SEOAudit: jobSEOAudit, Security: jobSecurity, Schema: jobSchema}, Log: o.Log}
-	s.dashboard = &dashboard.Handler{Store: o.Store, Site: s.site, Notifier: s.notifier, Spool: s.leads, JobTitles: jobTitles}
+	s.dashboard = &dashboard.Handler{Store: o.Store, Site: s.site, Notifier: s.notifier, Spool: s.leads, Backups: s.backups, JobTitles: jobTitles}
 
 	// Speed to lead (issue 23, ADR 034). The notifier's channels,
 	// acknowledgement included, are NotifyConfig's. Here: the estimate
@@ -227,7 +262,7 @@ func New(o Options) (*Server, error) {
 		s.push.Push = p
 	}
 	// Content changes: a rebuilt bundle, and other instances' changes.
-	s.releaseEngine = s.engine.OnReload(func() { s.pages.InvalidateLocal("bundle rebuilt") })
+	releaseReload := s.engine.OnReload(func() { s.pages.InvalidateLocal("bundle rebuilt") })
 	dsn := ""
 	if s.store.Dialect() == "postgres" {
 		dsn = o.Config.DatabaseURL
@@ -235,8 +270,13 @@ func New(o Options) (*Server, error) {
 	s.sync = contentsync.New(s.store, dsn, s.applyRemote, o.Log)
 	s.purge = cdnpurge.New(o.Config.CDN.PurgeURL, o.Config.CDN.PurgeToken, o.Log)
 	if err := s.sync.Init(context.Background()); err != nil {
+		releaseReload()
 		return nil, err
 	}
+	// Metrics last: they read every service above.
+	s.metrics = s.newMetrics(o)
+	releaseRender := s.engine.OnRender(s.metrics.ObserveRender)
+	s.releaseEngine = func() { releaseReload(); releaseRender() }
 	s.echo = s.router()
 	return s, nil
 }
@@ -440,6 +480,10 @@ func (s *Server) noteFirstAdmin(ctx context.Context) {
 		s.log.Info("no admin account yet: the Secure Leads Manager needs one. Create it with: site user add --email you@example.com --role admin")
 	}
 }
+
+// MediaStorage is the media storage the configuration names, as the
+// server opens it (site backup and site restore read and write the same).
+func MediaStorage(cfg *config.Config) (storage.Storage, error) { return newStorage(cfg) }
 
 // newStorage builds the media storage the configuration names.
 func newStorage(cfg *config.Config) (storage.Storage, error) {

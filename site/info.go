@@ -7,6 +7,7 @@ import (
 
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/media"
+	"github.com/atlanta-restoration/site/retention"
 )
 
 // infoRoutes are the portfolio, contact, emergency, about, privacy, terms
@@ -107,6 +108,10 @@ type InfoData struct {
 	Title   string `json:"title"`
 	Lead    string `json:"lead"`
 	Content string `json:"content"`
+	// Retention is, on the privacy page only, what the site keeps and for
+	// how long: rendered from the configuration the retention job
+	// enforces, never typed into the content (issue 24).
+	Retention []retention.Item `json:"retention,omitempty"`
 }
 
 // infoLeads are the hero lines under each info page's title.
@@ -133,7 +138,11 @@ func infoPage(slug string) func(context.Context, *Site, Params) (Page, error) {
 				"about": map[string]any{"@id": s.Abs("/#organization")},
 			}}
 		}
-		return Page{Data: InfoData{Slug: slug, Title: p.Title, Lead: infoLeads[slug], Content: p.Content}, Head: h}, nil
+		d := InfoData{Slug: slug, Title: p.Title, Lead: infoLeads[slug], Content: p.Content}
+		if slug == "privacy" {
+			d.Retention = s.kept
+		}
+		return Page{Data: d, Head: h}, nil
 	}
 }
 

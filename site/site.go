@@ -17,6 +17,7 @@ import (
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
+	"github.com/atlanta-restoration/site/retention"
 	"github.com/atlanta-restoration/site/reviews"
 	"github.com/atlanta-restoration/site/search"
 	"github.com/atlanta-restoration/site/settings"
@@ -47,6 +48,9 @@ type Options struct {
 	Media Media
 	// Redirects are the owner's (editor.RedirectMap): from -> to.
 	Redirects map[string]string
+	// Retention is what the site keeps and for how long, from the
+	// configuration the retention job enforces: the privacy page lists it.
+	Retention []retention.Item
 	Log       *slog.Logger
 }
 
@@ -67,6 +71,7 @@ type shared struct {
 	settings Settings
 	reviews  Reviews
 	media    Media
+	kept     []retention.Item
 	log      *slog.Logger
 	cur      atomic.Pointer[state]
 }
@@ -82,7 +87,7 @@ type state struct {
 
 // New returns the site of the content.
 func New(o Options) *Site {
-	s := &Site{shared: &shared{base: o.BaseURL, routes: publicRoutes(), settings: o.Settings, reviews: o.Reviews, media: o.Media, log: o.Log}}
+	s := &Site{shared: &shared{base: o.BaseURL, routes: publicRoutes(), settings: o.Settings, reviews: o.Reviews, media: o.Media, kept: o.Retention, log: o.Log}}
 	s.cur.Store(&state{content: o.Content, moved: o.Redirects})
 	return s
 }

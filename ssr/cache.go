@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/singleflight"
@@ -71,6 +72,10 @@ type Cache struct {
 	pages   map[string]*Page
 	sf      singleflight.Group
 
+	// hits and misses count lookups by requests: Served's, and Get's
+	// (a miss renders). Read by /metrics.
+	hits, misses atomic.Uint64
+
 	warmMu   sync.Mutex
 	warmKeys func() []string
 	warmers  int
@@ -95,8 +100,10 @@ func (c *Cache) Get(ctx context.Context, key string) (*Page, error) {
 	v := c.version
 	c.mu.RUnlock()
 	if ok {
+		c.hits.Add(1)
 		return p, nil
 	}
+	c.misses.Add(1)
 	res, err, _ := c.sf.Do(strconv.FormatUint(v, 10)+"\x00"+key, func() (any, error) {
 		// The render must finish even if the first caller goes away:
 		// others may be waiting on it.
@@ -124,6 +131,19 @@ func (c *Cache) Peek(key string) *Page {
 	c.mu.RUnlock()
 	return p
 }
+
+// Served is Peek for a request: a page found counts as a hit (the cached
+// fast path's lookup).
+func (c *Cache) Served(key string) *Page {
+	p := c.Peek(key)
+	if p != nil {
+		c.hits.Add(1)
+	}
+	return p
+}
+
+// Stats are the hits and misses counted since the cache was made.
+func (c *Cache) Stats() (hits, misses uint64) { return c.hits.Load(), c.misses.Load() }
 
 // Len is the number of cached pages.
 func (c *Cache) Len() int {

@@ -42,7 +42,14 @@ type Engine struct {
 	buildErr error
 	onReload map[int]func()
 	nextHook int
+	// onRender are the render observers (OnRender), by id.
+	onRender map[int]RenderObserver
 }
+
+// RenderObserver hears of every render: the page kind, how long it
+// waited for a runtime, how long the runtime took, and its error. It
+// runs on the render's goroutine and must be quick (a metric).
+type RenderObserver func(kind string, wait, render time.Duration, err error)
 
 // NewEngine builds the bundles and starts the pool. In production a build
 // error stops the boot. In dev mode it is kept and shown on every page until
@@ -106,6 +113,25 @@ func (e *Engine) OnReload(f func()) (remove func()) {
 	}
 }
 
+// OnRender registers f for every render (the server's metrics). The
+// engine may be shared by several servers (tests): each removes its own
+// observer when it closes.
+func (e *Engine) OnRender(f RenderObserver) (remove func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.onRender == nil {
+		e.onRender = map[int]RenderObserver{}
+	}
+	id := e.nextHook
+	e.nextHook++
+	e.onRender[id] = f
+	return func() {
+		e.mu.Lock()
+		delete(e.onRender, id)
+		e.mu.Unlock()
+	}
+}
+
 // BuildErr is the last build error in dev mode, or nil.
 func (e *Engine) BuildErr() error {
 	e.mu.RLock()
@@ -126,6 +152,10 @@ func (e *Engine) Render(ctx context.Context, kind string, props any, o DocumentO
 func (e *Engine) RenderJSON(ctx context.Context, kind string, data []byte, o DocumentOptions) ([]byte, error) {
 	e.mu.RLock()
 	b, p, berr := e.bundle, e.pool, e.buildErr
+	var observers []RenderObserver
+	for _, f := range e.onRender {
+		observers = append(observers, f)
+	}
 	e.mu.RUnlock()
 	if berr != nil {
 		return nil, berr
@@ -134,7 +164,12 @@ func (e *Engine) RenderJSON(ctx context.Context, kind string, data []byte, o Doc
 	if !ok {
 		return nil, fmt.Errorf("ssr: unknown page kind %q", kind)
 	}
-	res, err := p.Render(ctx, kind, data)
+	start := time.Now()
+	res, wait, err := p.RenderTimed(ctx, kind, data)
+	total := time.Since(start)
+	for _, f := range observers {
+		f(kind, wait, total-wait, err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -94,12 +94,21 @@ func (p *Pool) newVM() (*vm, error) {
 // Render renders page kind with props (JSON). It blocks until a runtime is
 // free or ctx ends.
 func (p *Pool) Render(ctx context.Context, kind string, props []byte) (*Result, error) {
+	res, _, err := p.RenderTimed(ctx, kind, props)
+	return res, err
+}
+
+// RenderTimed is Render, also saying how long it waited for a runtime
+// (the pool wait /metrics reports).
+func (p *Pool) RenderTimed(ctx context.Context, kind string, props []byte) (*Result, time.Duration, error) {
+	start := time.Now()
 	var v *vm
 	select {
 	case v = <-p.vms:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, time.Since(start), ctx.Err()
 	}
+	wait := time.Since(start)
 	res, err := p.run(v, kind, props)
 	if err != nil {
 		// The runtime may hold half-built state or an interrupt flag:
@@ -111,10 +120,10 @@ func (p *Pool) Render(ctx context.Context, kind string, props []byte) (*Result, 
 			v.rt.ClearInterrupt()
 		}
 		p.vms <- nv
-		return nil, err
+		return nil, wait, err
 	}
 	p.vms <- v
-	return res, nil
+	return res, wait, nil
 }
 
 func (p *Pool) run(v *vm, kind string, props []byte) (res *Result, err error) {

@@ -137,6 +137,61 @@ func (l *Local) Delete(_ context.Context, key string) error {
 	return nil
 }
 
+// List walks the folder under prefix. Temporary files of uploads under
+// way (dot names) and anything that is not a valid key are left out.
+func (l *Local) List(ctx context.Context, prefix string, fn func(key string, size int64) error) error {
+	// Walk only the folder the prefix names (its part up to the last
+	// slash); the prefix itself filters the keys.
+	start := l.root
+	if i := strings.LastIndex(prefix, "/"); i > 0 {
+		p, err := l.path(prefix[:i])
+		if err != nil {
+			return err
+		}
+		start = p
+	}
+	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if strings.HasPrefix(d.Name(), ".") && p != start {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(l.root, p)
+		if err != nil {
+			return err
+		}
+		key := filepath.ToSlash(rel)
+		if !ValidKey(key) || !strings.HasPrefix(key, prefix) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // deleted while listing
+			}
+			return err
+		}
+		return fn(key, info.Size())
+	})
+	if err != nil {
+		return fmt.Errorf("storage: list %s: %w", prefix, err)
+	}
+	return nil
+}
+
 // ctxReader stops a copy when the request is cancelled.
 type ctxReader struct {
 	ctx context.Context

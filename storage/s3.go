@@ -181,6 +181,27 @@ func (b *S3) Delete(ctx context.Context, key string) error {
 	return err
 }
 
+// List lists the bucket's objects under prefix, a page at a time.
+func (b *S3) List(ctx context.Context, prefix string, fn func(key string, size int64) error) error {
+	pages := s3.NewListObjectsV2Paginator(b.client, &s3.ListObjectsV2Input{Bucket: &b.bucket, Prefix: &prefix})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("storage: s3 list %s: %w", prefix, err)
+		}
+		for _, o := range page.Contents {
+			key := aws.ToString(o.Key)
+			if !ValidKey(key) {
+				continue
+			}
+			if err := fn(key, aws.ToInt64(o.Size)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func isNotFound(err error) bool {
 	var nf *types.NotFound
 	var nk *types.NoSuchKey

@@ -35,6 +35,13 @@ type Storage interface {
 	Delete(ctx context.Context, key string) error
 }
 
+// Lister lists stored files: fn gets every key under prefix (a key
+// prefix such as "projects/") with its size, in no set order. Files being
+// written are not listed. Backups read the media through it.
+type Lister interface {
+	List(ctx context.Context, prefix string, fn func(key string, size int64) error) error
+}
+
 var keyRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)*$`)
 
 // ValidKey reports whether key is a safe relative path: lower-case

@@ -208,3 +208,46 @@ func TestEnsureBucketForeignBucketFails(t *testing.T) {
 		t.Fatalf("EnsureBucket on a foreign bucket: %v, want BucketAlreadyExists", err)
 	}
 }
+
+// List gives every stored key under a prefix with its size, on both
+// backends, and never a file still being written.
+func TestList(t *testing.T) {
+	backends(t, func(t *testing.T, s Storage) {
+		ctx := context.Background()
+		for key, body := range map[string]string{"projects/a/1.jpg": "one", "projects/a/2.jpg": "two!", "projects/b/3.jpg": "3", "backups/x/manifest.json": "{}"} {
+			if _, err := s.Put(ctx, key, strings.NewReader(body), "image/jpeg"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if l, ok := s.(*Local); ok {
+			// An upload under way.
+			os.WriteFile(filepath.Join(l.root, "projects", "a", ".upload-123"), []byte("partial"), 0o644)
+		}
+		got := map[string]int64{}
+		err := s.(Lister).List(ctx, "projects/", func(key string, size int64) error {
+			got[key] = size
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int64{"projects/a/1.jpg": 3, "projects/a/2.jpg": 4, "projects/b/3.jpg": 1}
+		if len(got) != len(want) {
+			t.Fatalf("listed %v", got)
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s: %d, want %d (%v)", k, got[k], v, got)
+			}
+		}
+		n := 0
+		s.(Lister).List(ctx, "projects/a/", func(string, int64) error { n++; return nil })
+		if n != 2 {
+			t.Errorf("projects/a/: %d keys", n)
+		}
+		s.(Lister).List(ctx, "nothing/", func(string, int64) error { n++; return nil })
+		if n != 2 {
+			t.Errorf("an empty prefix listed something")
+		}
+	})
+}

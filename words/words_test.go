@@ -12,3 +12,16 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestBytesAndDays(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 bytes", 1: "1 byte", 999: "999 bytes", 1000: "1.0 KB", 3_200_000: "3.2 MB", 2_000_000_000: "2.0 GB"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for n, want := range map[int]string{1: "1 day", 30: "30 days", 60: "2 months", 180: "6 months", 365: "1 year", 366: "1 year", 730: "2 years", 400: "400 days", 28: "28 days"} {
+		if got := Days(n); got != want {
+			t.Errorf("Days(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -13,8 +13,27 @@ export interface DashboardTile { label: string; value: string; hint: string; how
 export interface ToolCard { slug: string; title: string; description: string; status: "Secure" | "Ready" | "Active" | "Monitoring" | "Available" | "Optimized"; priority: "high" | "medium" | "low" }
 export interface DashboardData { tools: ToolCard[] }
 
-/** OverviewSource reads the tiles from the server. */
-export interface OverviewSource { tiles(): Promise<{ tiles: DashboardTile[] }> }
+/** BackupStatus is how backups stand (GET /api/admin/overview's backup;
+ * Go: dashboard.BackupStatus): the last good backup, the newest run when
+ * it failed, and the alarm (older than BACKUP_MAX_AGE, or failed). */
+export interface BackupStatus {
+  location: string; everyHours: number;
+  lastGoodAt: string | null; lastGoodName: string; lastGoodBytes: number;
+  lastFailedAt: string | null; lastError: string;
+  alarm: string; error?: string;
+}
+
+/** OverviewSource reads the tiles (and how backups stand) from the server. */
+export interface OverviewSource { tiles(): Promise<{ tiles: DashboardTile[]; backup?: BackupStatus }> }
+
+/** bytes says a size as people read it (powers of 1,000, as the server's). */
+export function bytes(n: number): string {
+  if (n < 1000) return `${n} bytes`;
+  const units = ["KB", "MB", "GB", "TB"];
+  let v = n / 1000, i = 0;
+  while (v >= 1000 && i < units.length - 1) { v /= 1000; i++; }
+  return `${v.toFixed(1)} ${units[i]}`;
+}
 
 export const liveOverview: OverviewSource = { tiles: () => api("/api/admin/overview") };
 

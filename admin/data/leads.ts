@@ -75,3 +75,21 @@ export function duration(seconds: number): string {
   const d = Math.floor(h / 24), rh = h % 24;
   return rh ? `${d} d ${rh} h` : `${d} d`;
 }
+
+/** PersonExport is GET /api/admin/leads/person (Go: leads.PersonExport):
+ * everything held about one person, for a privacy request: every lead
+ * with their email or phone, in full, each with its timeline. */
+export interface PersonExport { email: string; phone: string; exportedAt: string; leads: ({ id: string; timeline: TimelineEntry[] } & Record<string, unknown>)[] }
+
+/** exportPerson asks for one person's data (admins, leads.erase); the
+ * server audits it without the person's contact data. */
+export function exportPerson(email: string, phone: string) {
+  const p = new URLSearchParams();
+  if (email.trim()) p.set("email", email.trim());
+  if (phone.trim()) p.set("phone", phone.trim());
+  return api<PersonExport>("/api/admin/leads/person?" + p.toString());
+}
+
+/** deleteLead erases a lead (admins, leads.erase): its details, notes,
+ * timeline and notifications; the audit log keeps who and when. */
+export const deleteLead = (id: string) => api<{ id: string; deleted: boolean }>(leadPath(id), { method: "DELETE" });

@@ -17,6 +17,7 @@ const ACTION_LABELS: Record<string, string> = {
   export: "Exported leads", status_change: "Changed lead status", user_created: "Added a user", user_updated: "Updated a user",
   "2fa_enrolled": "Set up two-factor", "2fa_failed": "Wrong two-factor code", recovery_code_used: "Used a recovery code",
   "2fa_reset": "Reset someone's two-factor",
+  lead_deleted: "Deleted a lead", privacy_export: "Exported a person's data",
 };
 
 /** Audit is the admins' audit log: who saw or changed lead data and

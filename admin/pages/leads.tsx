@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 
 import { DAMAGE_TYPES } from "../../components/estimate-form";
 import { Icon } from "../../components/icons";
 import { api, apiFetch, ApiError, titledError } from "../api";
-import type { Attribution } from "../data/leads";
+import { deleteLead, exportPerson, type Attribution } from "../data/leads";
 import { LeadSource, LeadWorkPanel } from "../lead-work";
 import { PushDevices } from "../push-devices";
 import { MOBILE_BREAKPOINT } from "../layout";
@@ -11,7 +11,7 @@ import { fmtDateTime, Pager } from "../listing";
 import { can, useSession } from "../session";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, PageHeader } from "../ui";
+import { Badge, Button, Card, ConfirmDialog, PageHeader } from "../ui";
 
 /** LEAD_STATUSES are spec 4's lead states, in order. */
 export const LEAD_STATUSES = ["new", "contacted", "scheduled", "completed", "cancelled"] as const;
@@ -158,7 +158,8 @@ export default function Leads(_: AdminPageProps) {
           <span className="a-muted al-who__name">{session.name || session.email}</span>
         </div>
       } />
-      <LeadsManager isAdmin={can(session, "leads.full")} canAssign={can(session, "leads.assign")} />
+      <LeadsManager isAdmin={can(session, "leads.full")} canAssign={can(session, "leads.assign")} canErase={can(session, "leads.erase")} />
+      {can(session, "leads.erase") && <PrivacyRequests />}
       {can(session, "push.subscribe") && <PushDevices isAdmin={can(session, "push.all")} />}
     </>
   );
@@ -166,7 +167,7 @@ export default function Leads(_: AdminPageProps) {
 
 const rowId = (id: string) => "lead-row-" + id;
 
-function LeadsManager({ isAdmin, canAssign }: { isAdmin: boolean; canAssign: boolean }) {
+function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canAssign: boolean; canErase: boolean }) {
   const toast = useToast();
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [q, setQ] = useState(""); // the search box, applied after a pause
@@ -181,6 +182,8 @@ function LeadsManager({ isAdmin, canAssign }: { isAdmin: boolean; canAssign: boo
   const [detail, setDetail] = useState<Lead | null>(null);
   const [workKey, setWorkKey] = useState(0); // reloads the open dialog's timeline
   const [opening, setOpening] = useState<string | null>(null);
+  const [erasing, setErasing] = useState<Lead | null>(null); // the lead whose deletion awaits confirmation
+  const [erasingBusy, setErasingBusy] = useState(false);
   const opener = useRef<HTMLElement | null>(null);
   const announce = useRef(true); // toast 'Data Loaded' for the first load, Refresh and the full-data toggle
   const failures = useRef(0);
@@ -347,6 +350,25 @@ function LeadsManager({ isAdmin, canAssign }: { isAdmin: boolean; canAssign: boo
     }
   };
 
+  // Deleting a lead (a privacy request): confirmed in its own dialog, in
+  // place of the lead's.
+  const erase = async () => {
+    if (!erasing) return;
+    setErasingBusy(true);
+    try {
+      await deleteLead(erasing.id);
+      toast({ title: "Lead Deleted", description: `${fullName(erasing)}'s request, notes and timeline were deleted. The audit log records that you deleted it.` });
+      setErasing(null);
+      reload();
+      wrap.current?.focus();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return;
+      toast(titledError(err) ? { ...titledError(err)!, variant: "destructive" } : { title: "Delete Failed", description: (err as Error).message || "The lead could not be deleted.", variant: "destructive" });
+    } finally {
+      setErasingBusy(false);
+    }
+  };
+
   const leads = data?.leads || [];
   const first = data && data.total > 0 ? (data.page - 1) * data.perPage + 1 : 0;
   const summary = badRange ? "" : loading && !data ? "Loading leads..." : !data ? "Lead data could not be loaded." : data.total === 0 ? "No leads match these filters."
@@ -489,7 +511,14 @@ function LeadsManager({ isAdmin, canAssign }: { isAdmin: boolean; canAssign: boo
         </div>
         {data && data.total > 0 && <Pager page={Math.min(page, pages)} pages={pages} onPage={setPage} label="Lead pages" />}
       </Card>
-      {detail && <LeadDialog lead={detail} full={isAdmin} canAssign={canAssign} workKey={workKey} updating={updating === detail.id} onStatus={changeStatus} onClose={() => {
+      <ConfirmDialog open={erasing !== null} title="Delete this lead?" confirmLabel="Delete lead" busy={erasingBusy}
+        description={erasing && <>
+          <p>{fullName(erasing)}&apos;s estimate request, its notes, timeline and notifications are deleted for good. This cannot be undone.</p>
+          <p>The audit log keeps only that you deleted it, and when. Backups still hold it until they expire.</p>
+        </>}
+        onConfirm={erase} onCancel={() => { setErasing(null); (opener.current || wrap.current)?.focus(); }} />
+      {detail && <LeadDialog lead={detail} full={isAdmin} canAssign={canAssign} workKey={workKey} updating={updating === detail.id} onStatus={changeStatus}
+        onErase={canErase ? (l) => { setDetail(null); forgetLeadParam(); setErasing(l); } : undefined} onClose={() => {
         setDetail(null);
         forgetLeadParam();
         // Back to the button that opened it; for a linked lead, its row
@@ -535,8 +564,10 @@ const DETAIL_FIELDS: { key: keyof Lead; label: string; kind?: "date" | "bool" }[
 /** LeadDialog is the admin's full lead detail: a modal dialog with focus
  * kept inside; Escape, the Close button or a click outside closes it, and
  * focus goes back to the button that opened it. */
-function LeadDialog({ lead, full, canAssign, workKey, updating, onStatus, onClose }: {
-  lead: Lead; full: boolean; canAssign: boolean; workKey: number; updating: boolean; onStatus: (l: Lead, s: string) => void; onClose: () => void;
+function LeadDialog({ lead, full, canAssign, workKey, updating, onStatus, onErase, onClose }: {
+  lead: Lead; full: boolean; canAssign: boolean; workKey: number; updating: boolean; onStatus: (l: Lead, s: string) => void;
+  /** onErase asks to delete the lead (admins: a privacy request) */
+  onErase?: (l: Lead) => void; onClose: () => void;
 }) {
   const panel = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
@@ -603,9 +634,69 @@ function LeadDialog({ lead, full, canAssign, workKey, updating, onStatus, onClos
         {full && <LeadSource attribution={lead.attribution} />}
         <LeadWorkPanel leadId={lead.id} canAssign={canAssign} createdAt={lead.created_at} reloadKey={workKey} />
         <div className="a-dialog__actions">
+          {onErase && <Button variant="danger" onClick={() => onErase(lead)}>Delete lead…</Button>}
           <Button variant="outline" onClick={() => close.current()}>Close</Button>
         </div>
       </div>
     </div>
+  );
+}
+
+/** PrivacyRequests is an admin's answer to a person who asks what the
+ * business holds about them: every lead with their email or phone, with
+ * notes and timeline, as a JSON file (the server audits the export
+ * without the person's contact data). Erasing is per lead, from its
+ * details. */
+function PrivacyRequests() {
+  const toast = useToast();
+  const ids = useId();
+  const [email, setEmail] = useState("");
+  const [phone, setPhone] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState("");
+  const run = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!email.trim() && !phone.trim()) { setResult("Give the person's email address or phone number, or both."); return; }
+    setBusy(true);
+    setResult("");
+    try {
+      const data = await exportPerson(email, phone);
+      const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = `personal-data-${data.exportedAt.slice(0, 10)}.json`;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      const n = data.leads.length;
+      const msg = n === 0 ? "No lead has this email or phone. The file says so." : `Exported ${n} lead${n === 1 ? "" : "s"} with their notes and timeline.`;
+      setResult(msg);
+      toast({ title: "Export Complete", description: msg });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return;
+      setResult((err as Error).message || "The export failed.");
+      toast(titledError(err) ? { ...titledError(err)!, variant: "destructive" } : { title: "Export Failed", description: (err as Error).message || "The export failed.", variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title="Privacy requests" description="When someone asks what you hold about them: every lead with their email or phone, with notes and timeline, as a file to send them. To delete a lead, open its details and press Delete lead. Both are recorded in the audit log, without the person's contact details.">
+      <form className="al-privacy" onSubmit={run} aria-label="Export one person's data">
+        <div className="a-field">
+          <label htmlFor={ids + "pe"} className="a-label">Email</label>
+          <input id={ids + "pe"} type="email" className="a-input" value={email} onChange={(e) => setEmail(e.target.value)} maxLength={254} autoComplete="off" />
+        </div>
+        <div className="a-field">
+          <label htmlFor={ids + "pp"} className="a-label">Phone</label>
+          <input id={ids + "pp"} type="tel" className="a-input" value={phone} onChange={(e) => setPhone(e.target.value)} maxLength={40} autoComplete="off" />
+        </div>
+        <div className="al-privacy__actions">
+          <Button type="submit" disabled={busy} aria-busy={busy}>{busy ? "Exporting..." : "Export their data"}</Button>
+        </div>
+      </form>
+      <p role="status" className="al-summary">{result}</p>
+    </Card>
   );
 }

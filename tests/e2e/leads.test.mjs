@@ -296,3 +296,57 @@ test("Sign out ends the account session on the server; the PIN does not open lea
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test("admin: a privacy request: one person's data exported, a lead deleted, both in the audit log", async () => {
+  const { context, page, problems } = await signIn(ADMIN);
+  await page.getByText("Admin Access").waitFor();
+  const ben = LEADS[1];
+  // Export: every lead with the email or phone, as a JSON file.
+  const card = page.locator("section.a-card", { has: page.getByRole("heading", { name: "Privacy requests" }) });
+  await card.getByLabel("Email").fill(ben.email);
+  const [download] = await Promise.all([page.waitForEvent("download"), card.getByRole("button", { name: "Export their data" }).click()]);
+  assert.match(download.suggestedFilename(), /^personal-data-\d{4}-\d{2}-\d{2}\.json$/);
+  const exported = JSON.parse(readFileSync(await download.path(), "utf8"));
+  assert.equal(exported.leads.length, 1);
+  assert.equal(exported.leads[0].email, ben.email);
+  assert.ok(Array.isArray(exported.leads[0].timeline));
+  await card.getByText("Exported 1 lead with their notes and timeline.").waitFor();
+
+  // Delete: from the lead's details, after a confirmation.
+  await search(page, Tag, 3);
+  await page.getByRole("button", { name: `Details for ${fullName(ben)}` }).click();
+  await page.getByRole("dialog", { name: `Lead details: ${fullName(ben)}` }).getByRole("button", { name: "Delete lead…" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete this lead?" });
+  await confirm.waitFor();
+  assert.ok((await confirm.textContent()).includes("The audit log keeps only that you deleted it"));
+  // Cancel first: nothing is deleted.
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await confirm.waitFor({ state: "detached" });
+  assert.deepEqual((await rowNames(page, 3)).length, 3);
+  await page.getByRole("button", { name: `Details for ${fullName(ben)}` }).click();
+  await page.getByRole("dialog", { name: `Lead details: ${fullName(ben)}` }).getByRole("button", { name: "Delete lead…" }).click();
+  await page.getByRole("alertdialog", { name: "Delete this lead?" }).getByRole("button", { name: "Delete lead" }).click();
+  await page.getByText("Lead Deleted").waitFor();
+  const names = await rowNames(page, 2);
+  assert.ok(!names.includes(fullName(ben)), "the deleted lead is gone from the list");
+
+  // The audit log: the deletion and the export, no contact data.
+  await page.getByRole("navigation", { name: "Admin navigation" }).getByRole("link", { name: "Audit Log" }).click();
+  await page.getByRole("heading", { name: "Audit Log", exact: true }).waitFor();
+  await page.getByRole("cell", { name: "Deleted a lead" }).first().waitFor();
+  await page.getByRole("cell", { name: "Exported a person's data" }).first().waitFor();
+  const log = await page.locator("table.al-table").textContent();
+  assert.ok(!log.includes(ben.email) && !log.includes(ben.phone), "no contact data in the audit log");
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("staff: no privacy requests, no delete", async () => {
+  const { context, page, problems } = await signIn(STAFF);
+  await page.getByText("Staff Access").waitFor();
+  await page.locator(".al-table-wrap[aria-busy='false']").waitFor();
+  assert.equal(await page.getByRole("heading", { name: "Privacy requests" }).count(), 0);
+  assert.equal(await page.getByRole("button", { name: "Delete lead…" }).count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

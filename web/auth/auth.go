@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -47,6 +48,7 @@ const (
 	PushAll       Capability = "push.all"       // list every account's devices
 	UsersManage   Capability = "users.manage"   // accounts and the audit log
 	ContentEdit   Capability = "content.edit"   // edit, publish and redirect the site's content (issue 22)
+	LeadsErase    Capability = "leads.erase"    // privacy requests: export one person's data, delete a lead (issue 24)
 )
 
 // Roles: RolePIN is the PIN gate's; accounts are admin, staff or editor.
@@ -65,7 +67,7 @@ var roleCaps = map[string][]Capability{
 	RolePIN:    {Tools, MediaWrite, SettingsWrite, SessionsAll},
 	RoleStaff:  {LeadsRead, LeadsStatus, LeadsNote, PushSubscribe, MediaWrite},
 	RoleEditor: {ContentEdit, MediaWrite},
-	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit},
+	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit, LeadsErase},
 }
 
 // Capabilities lists what role may do.
@@ -185,6 +187,48 @@ type Service struct {
 
 	// clock is time.Now, or a test's clock (second-factor codes follow it).
 	clock func() time.Time
+
+	// counts are the wrong secrets and the refusals by a limit, per kind
+	// of secret (Counts, for /metrics).
+	counts signInCounts
+}
+
+// SecretKinds are the secrets sign-in checks: the PIN, an account's
+// password, a second-factor or recovery code.
+var SecretKinds = []string{"pin", "password", "code"}
+
+// signInCounts holds one counter per secret kind (SecretKinds' order).
+type signInCounts struct {
+	failures, lockouts [3]atomic.Uint64
+}
+
+// SignInCounts are the sign-in figures /metrics shows, per secret kind
+// (SecretKinds): wrong secrets, and attempts refused because a limit was
+// reached (429).
+type SignInCounts struct {
+	Failures, Lockouts map[string]uint64
+}
+
+// Counts reads the sign-in figures since the server started. They carry
+// no account, address or secret.
+func (a *Service) Counts() SignInCounts {
+	out := SignInCounts{Failures: map[string]uint64{}, Lockouts: map[string]uint64{}}
+	for i, k := range SecretKinds {
+		out.Failures[k] = a.counts.failures[i].Load()
+		out.Lockouts[k] = a.counts.lockouts[i].Load()
+	}
+	return out
+}
+
+// secretIndex is the counter of what checkSecret calls the secret.
+func secretIndex(what string) int {
+	switch what {
+	case "PINs":
+		return 0
+	case "sign-ins":
+		return 1
+	}
+	return 2
 }
 
 // SetLogger replaces the logger (a test captures what sign-in logs).

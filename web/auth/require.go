@@ -32,7 +32,7 @@ const (
 // 6's titled messages where the spec has them.
 func denial(p Principal, c Capability) *httperr.Error {
 	switch c {
-	case LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll:
+	case LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, LeadsErase, PushSubscribe, PushAll:
 		if p.IsPIN() {
 			return httperr.Titled(http.StatusForbidden, titleAuthRequired, msgLoginForLeads)
 		}

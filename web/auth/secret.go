@@ -43,6 +43,7 @@ func (a *Service) checkSecret(ctx context.Context, c echo.Context, what string, 
 		}
 		if !ok {
 			release()
+			a.counts.lockouts[secretIndex(what)].Add(1)
 			c.Response().Header().Set("Retry-After", strconv.Itoa(int(retry.Seconds())+1))
 			return false, httperr.New(http.StatusTooManyRequests, fmt.Sprintf("Too many incorrect %s. Try again in %s.", what, RoundUp(retry)))
 		}
@@ -55,6 +56,9 @@ func (a *Service) checkSecret(ctx context.Context, c echo.Context, what string, 
 		release() // nothing was checked: the attempt does not count
 		c.Response().Header().Set("Retry-After", "5")
 		return false, &httperr.Error{Status: http.StatusServiceUnavailable, Message: "The server is busy checking other sign-ins. Try again in a few seconds.", Err: err}
+	}
+	if !match {
+		a.counts.failures[secretIndex(what)].Add(1)
 	}
 	if match {
 		// Only the success's own attempt is given back. The failures stay

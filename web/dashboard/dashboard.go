@@ -1,6 +1,6 @@
 // Package dashboard is the HTTP side of the admin dashboard (spec 2.4):
-// the four stat tiles, the recent activity (job runs and uploads) and the
-// lead notifications' outbox and spool. Every figure is measured, or says
+// the four stat tiles and how backups stand, the recent activity (job
+// runs and uploads) and the lead notifications' outbox and spool. Every figure is measured, or says
 // how it will fill. The routes and their guards are in server/install.go.
 package dashboard
 
@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/analytics"
+	"github.com/atlanta-restoration/site/backup"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/notify"
@@ -45,19 +46,48 @@ type Spool interface {
 	Refused() int
 }
 
+// Backups says how backups stand (backup.Service).
+type Backups interface {
+	Status(ctx context.Context) (backup.Status, error)
+}
+
 // Handler answers the dashboard.
 type Handler struct {
 	Store    Store
 	Site     *site.Site
 	Notifier Notifier
 	Spool    Spool
+	Backups  Backups
 	// JobTitles name the jobs in the recent activity.
 	JobTitles map[string]string
 }
 
-// Overview is GET /api/admin/overview: the dashboard's tiles.
+// Overview is GET /api/admin/overview: the dashboard's tiles, and how
+// backups stand (issue 24).
 type Overview struct {
-	Tiles []Tile `json:"tiles"`
+	Tiles  []Tile       `json:"tiles"`
+	Backup BackupStatus `json:"backup"`
+}
+
+// BackupStatus is the dashboard's line on backups: the last good one,
+// the newest run when it failed, and the alarm when there is one.
+type BackupStatus struct {
+	// Location is where backups go; EveryHours the schedule (0: none,
+	// backups come from site backup).
+	Location   string  `json:"location"`
+	EveryHours float64 `json:"everyHours"`
+	// LastGoodAt, LastGoodName and LastGoodBytes describe the last good
+	// backup (LastGoodAt null: none yet).
+	LastGoodAt    *time.Time `json:"lastGoodAt"`
+	LastGoodName  string     `json:"lastGoodName"`
+	LastGoodBytes int64      `json:"lastGoodBytes"`
+	// LastFailedAt and LastError are the newest run's, when it failed.
+	LastFailedAt *time.Time `json:"lastFailedAt"`
+	LastError    string     `json:"lastError"`
+	// Alarm says what is wrong ("" when nothing is); Error that the
+	// status could not be read.
+	Alarm string `json:"alarm"`
+	Error string `json:"error,omitempty"`
 }
 
 // ActivityList is GET /api/admin/jobs: the dashboard's recent activity.
@@ -101,7 +131,29 @@ func (h *Handler) Overview(c echo.Context) error {
 		{Label: "Location Pages", Value: strconv.Itoa(loc.Counties + loc.Cities), Hint: "County and city pages", Measured: true,
 			How: words.Count(loc.Counties, "county page", "county pages") + " (/service-areas/{county}) and " + words.Count(loc.Cities, "city page", "city pages") + " (/areas/{county}/{city}) in the route table."},
 		sec}
-	return c.JSON(http.StatusOK, Overview{Tiles: tiles})
+	return c.JSON(http.StatusOK, Overview{Tiles: tiles, Backup: h.backup(ctx)})
+}
+
+// backup reads how backups stand; a failure to read it is said on the
+// dashboard, not a failed dashboard.
+func (h *Handler) backup(ctx context.Context) BackupStatus {
+	if h.Backups == nil {
+		return BackupStatus{Error: "Backups are not set up."}
+	}
+	st, err := h.Backups.Status(ctx)
+	if err != nil {
+		return BackupStatus{Location: st.Location, Error: "The backup status could not be read."}
+	}
+	out := BackupStatus{Location: st.Location, EveryHours: st.EveryHours, Alarm: st.Alarm}
+	if g := st.LastGood; g != nil {
+		at := g.FinishedAt
+		out.LastGoodAt, out.LastGoodName, out.LastGoodBytes = &at, g.Name, g.Bytes
+	}
+	if st.LastFailed() {
+		at := st.Last.StartedAt
+		out.LastFailedAt, out.LastError = &at, st.Last.Summary
+	}
+	return out
 }
 
 // pageSpeed is the dashboard's Page Speed: spec 5's performance score

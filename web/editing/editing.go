@@ -512,7 +512,7 @@ func (h *Handler) NotFound(c echo.Context) error {
 	if err != nil {
 		return httperr.Unavailable("The 404 list could not be loaded.", err)
 	}
-	out := NotFoundList{Paths: make([]NotFoundPath, len(rows)), Days: editor.NotFoundDays}
+	out := NotFoundList{Paths: make([]NotFoundPath, len(rows)), Days: h.Editor.NotFoundWindow()}
 	for i, r := range rows {
 		out.Paths[i] = NotFoundPath{Path: r.Path, Hits: r.Hits, LastSeen: r.LastSeen}
 	}

@@ -1,8 +1,9 @@
 // Package leadsmanager is the HTTP side of the Secure Leads Manager
 // (spec 6, docs/leads-api.md): the lead list, details, status changes and
 // the CSV export; working a lead (issue 23, work.go): notes, assignment,
-// its timeline and the first response figures; and the admins' Users and
-// Audit Log screens. What each
+// its timeline and the first response figures; privacy requests (issue
+// 24, privacy.go): one person's data exported, a lead erased; and the
+// admins' Users and Audit Log screens. What each
 // role may see is decided here and in package leads, on the server: staff
 // get masked rows from every endpoint. The routes and their guards are in
 // server/install.go.
@@ -47,6 +48,9 @@ type Store interface {
 	ResetTOTP(ctx context.Context, userID string) error
 	ListAudit(ctx context.Context, limit, offset int) ([]db.AuditEntry, int, error)
 	AddAudit(ctx context.Context, e db.AuditEntry) error
+	// Privacy requests (issue 24, privacy.go).
+	LeadsByContact(ctx context.Context, email, tel string) ([]db.Lead, error)
+	DeleteLead(ctx context.Context, id string, audit db.AuditEntry) error
 }
 
 // Locks says whether strangers' failed sign-ins have locked an account

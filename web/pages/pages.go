@@ -25,6 +25,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/content"
+	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/site"
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/web/estimate"
@@ -114,6 +115,10 @@ func New(o Options) (*Handler, error) {
 
 // Cache is the render cache.
 func (h *Handler) Cache() *ssr.Cache { return h.cache }
+
+// SearchStats are the search pacer's counts: searches waiting for their
+// turn, running, and refused with a 503 (/metrics).
+func (h *Handler) SearchStats() guard.PacerStats { return h.search.gate.Stats() }
 
 // StaticPaths are the paths of the static files.
 func (h *Handler) StaticPaths() []string {

@@ -1,0 +1,82 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/atlanta-restoration/site/failure"
+)
+
+// BackupRun is a row of backup_runs: one backup, good or failed
+// (package backup makes them).
+type BackupRun struct {
+	ID          string    `db:"id" json:"id"`
+	StartedAt   time.Time `db:"started_at" json:"startedAt"`
+	FinishedAt  time.Time `db:"finished_at" json:"finishedAt"`
+	Outcome     string    `db:"outcome" json:"outcome"` // OutcomeOK or OutcomeFailed
+	TriggeredBy string    `db:"triggered_by" json:"triggeredBy"`
+	// Name is the backup's folder under Location.
+	Name     string `db:"name" json:"name"`
+	Location string `db:"location" json:"location"`
+	Bytes    int64  `db:"bytes" json:"bytes"`
+	Summary  string `db:"summary" json:"summary"`
+}
+
+// BackupRunRetention is how long backup runs are remembered: longer than
+// the weekly backups are kept.
+const BackupRunRetention = 90 * 24 * time.Hour
+
+const backupRunColumns = `id, started_at, finished_at, outcome, triggered_by, name, location, bytes, summary`
+
+// RecordBackup stores a backup run (an empty ID is generated) and drops
+// runs older than BackupRunRetention.
+func (s *Store) RecordBackup(ctx context.Context, r BackupRun) error {
+	if r.ID == "" {
+		r.ID = newRowID()
+	}
+	if r.Outcome == OutcomeFailed {
+		r.Summary = failure.Scrub(r.Summary)
+	}
+	r.Summary = cleanText(r.Summary, 2000)
+	if _, err := s.db.NamedExecContext(ctx, `INSERT INTO backup_runs (`+backupRunColumns+`) VALUES (:id, :started_at, :finished_at, :outcome, :triggered_by, :name, :location, :bytes, :summary)`, r); err != nil {
+		return fmt.Errorf("record backup: %w", err)
+	}
+	if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM backup_runs WHERE started_at < ?`), r.StartedAt.Add(-BackupRunRetention)); err != nil {
+		return fmt.Errorf("prune backup runs: %w", err)
+	}
+	return nil
+}
+
+// LastBackups returns the latest backup run and the latest good one;
+// either is nil when there is none.
+func (s *Store) LastBackups(ctx context.Context) (last, good *BackupRun, err error) {
+	var runs []BackupRun
+	if err := s.db.SelectContext(ctx, &runs, `SELECT `+backupRunColumns+` FROM backup_runs ORDER BY started_at DESC, id DESC LIMIT 1`); err != nil {
+		return nil, nil, fmt.Errorf("last backup: %w", err)
+	}
+	if len(runs) > 0 {
+		last = &runs[0]
+	}
+	var goods []BackupRun
+	if err := s.db.SelectContext(ctx, &goods, s.q(`SELECT `+backupRunColumns+` FROM backup_runs WHERE outcome = ? ORDER BY started_at DESC, id DESC LIMIT 1`), OutcomeOK); err != nil {
+		return nil, nil, fmt.Errorf("last good backup: %w", err)
+	}
+	if len(goods) > 0 {
+		good = &goods[0]
+	}
+	return last, good, nil
+}
+
+// InstalledAt is when the database was made (its first migration): a
+// site younger than the backup alarm's age has not missed a backup yet.
+func (s *Store) InstalledAt(ctx context.Context) (time.Time, error) {
+	var t []time.Time
+	if err := s.db.SelectContext(ctx, &t, `SELECT applied_at FROM schema_migrations ORDER BY version LIMIT 1`); err != nil {
+		return time.Time{}, fmt.Errorf("installed at: %w", err)
+	}
+	if len(t) == 0 {
+		return time.Time{}, fmt.Errorf("installed at: %w", ErrNotFound)
+	}
+	return t[0], nil
+}
