@@ -67,19 +67,36 @@ const stripScripts = (html) => html
 // keeps serving the no-script pages while Chromium loads them.
 const run = promisify(execFile);
 async function lighthouse(url, out) {
-  await run("npx", ["lighthouse", url, "--output=json", `--output-path=${out}`,
+  await run("npx", ["lighthouse", url, "--output=json", `--output-path=${out}`, ...(assert ? [] : ["--save-assets"]),
     `--only-categories=${cats.join(",")}`, "--quiet",
     "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync"],
     { env: { ...process.env, CHROME_PATH: chrome }, maxBuffer: 64 << 20 });
   return JSON.parse(readFileSync(out, "utf8"));
 }
 
+// postPaintTask is the longest main-thread task that starts after the
+// first contentful paint, as observed in the trace Lighthouse recorded
+// (--save-assets). Lighthouse's throttling is a simulation: the page runs
+// at the machine's speed and the simulation multiplies each task by 4, so
+// this is the observed duration, before that multiplication (issue 25's
+// bound: 50 ms). It reads the renderer's main thread that painted FCP.
+function postPaintTask(out) {
+  const events = JSON.parse(readFileSync(out.replace(/\.json$/, "-0.trace.json"), "utf8")).traceEvents;
+  const fcp = events.find((e) => e.name === "firstContentfulPaint");
+  if (!fcp) return NaN;
+  let longest = 0;
+  for (const e of events) {
+    if (e.pid === fcp.pid && e.tid === fcp.tid && e.ph === "X" && e.name === "RunTask" && e.ts >= fcp.ts) longest = Math.max(longest, e.dur / 1000);
+  }
+  return longest;
+}
+
 console.log(`Lighthouse mobile, median of ${runs} run(s); ${version}; load average ${load()} on ${cpus().length} CPUs`);
 console.log(assert ? "page     perf  a11y  best  seo   LCP     TBT    CLS"
-  : "page     perf  a11y  best  seo   LCP     TBT    CLS     | no-script limit: LCP    TBT    | LCP within 5%+50ms");
+  : "page     perf  a11y  best  seo   LCP     TBT    CLS    task | no-script limit: LCP    TBT   task | LCP within 5%+50ms  TBT within 30ms");
 for (const [name, path] of Object.entries(pages)) {
   const scores = Object.fromEntries(cats.map((c) => [c, []]));
-  const lcp = [], tbt = [], cls = [], limLCP = [], limTBT = [];
+  const lcp = [], tbt = [], cls = [], task = [], limLCP = [], limTBT = [], limTask = [];
   let last;
   if (!assert) {
     const page = await fetch(base + path, { headers: { "Accept-Encoding": "identity" } });
@@ -92,16 +109,20 @@ for (const [name, path] of Object.entries(pages)) {
     tbt.push(last.audits["total-blocking-time"].numericValue);
     cls.push(last.audits["cumulative-layout-shift"].numericValue);
     if (!assert) {
+      task.push(postPaintTask(join(dir, `${name}-${i}.json`)));
       const lim = await lighthouse(limitBase + path, join(dir, `${name}-limit-${i}.json`));
       limLCP.push(lim.audits["largest-contentful-paint"].numericValue);
       limTBT.push(lim.audits["total-blocking-time"].numericValue);
+      limTask.push(postPaintTask(join(dir, `${name}-limit-${i}.json`)));
     }
   }
   const m = Object.fromEntries(cats.map((c) => [c, median(scores[c])]));
   let row = `${name.padEnd(8)} ${String(m.performance).padStart(4)}  ${String(m.accessibility).padStart(4)}  ${String(m["best-practices"]).padStart(4)}  ${String(m.seo).padStart(4)}  ${(median(lcp) / 1000).toFixed(2)}s  ${String(Math.round(median(tbt))).padStart(3)}ms  ${median(cls).toFixed(3)}`;
   if (!assert) {
     const within = median(lcp) <= median(limLCP) * 1.05 + 50;
-    row += `   |                  ${(median(limLCP) / 1000).toFixed(2)}s  ${String(Math.round(median(limTBT))).padStart(3)}ms  | ${within ? "yes" : "NO"}`;
+    const tbtWithin = median(tbt) <= median(limTBT) + 30;
+    const ms = (v) => `${String(Math.round(v)).padStart(3)}ms`;
+    row += `  ${ms(median(task))} |                  ${(median(limLCP) / 1000).toFixed(2)}s  ${ms(median(limTBT))}  ${ms(median(limTask))} | ${within ? "yes" : "NO "}                 ${tbtWithin ? "yes" : "NO"}`;
   }
   console.log(row);
   for (const c of ["accessibility", "best-practices", "seo"]) {
