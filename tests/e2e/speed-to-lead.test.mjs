@@ -303,7 +303,9 @@ test("'Notify me on this device' with the browser's push service stood in for: s
   const saved = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/admin/push/subscriptions");
   await card.getByRole("button", { name: "Notify me on this device" }).click();
   assert.equal((await saved).status(), 201);
-  await page.getByText("Notifications on").waitFor();
+  // The toast's title, not the card's heading ("Phone notifications On
+  // for this device"), which also holds the words.
+  await page.getByText("Notifications on", { exact: true }).waitFor();
   await card.getByText("On for this device").waitFor();
   const mine = card.getByRole("list", { name: "Your devices" }).getByRole("listitem");
   assert.equal(await mine.count(), 1);
