@@ -27,7 +27,9 @@ run: build
 dev: deps
 	APP_ENV=development $(GO) run .
 
-test: test-ts test-go test-e2e test-lighthouse
+# Every test: the Go tests run beside the browser tests (scripts/test.sh).
+test: deps
+	bash scripts/test.sh
 
 # The TypeScript of the public pages, the islands and the admin app must
 # type-check (esbuild strips types without checking them).
