@@ -55,18 +55,6 @@ func isUniqueViolation(err error) bool {
 	return strings.Contains(m, "UNIQUE constraint failed") || strings.Contains(m, "duplicate key value") || strings.Contains(m, "23505")
 }
 
-// lockAccounts serialises account changes so the last-admin rule holds
-// under concurrency: a transaction advisory lock on PostgreSQL (every
-// instance); on SQLite (one process) ChangeUser holds accountsMu around
-// the whole transaction, commit included.
-func (s *Store) lockAccounts(ctx context.Context, tx *sqlx.Tx) error {
-	if s.dialect == "postgres" {
-		_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey("accounts"))
-		return err
-	}
-	return nil
-}
-
 // CreateUser stores a new account with its roles. The email is stored
 // lower-cased; ErrDuplicate when it is taken, whatever its case.
 func (s *Store) CreateUser(ctx context.Context, u User) error {
@@ -172,14 +160,11 @@ type UserChange struct {
 // role ends its sessions in the same transaction (issue 21).
 func (s *Store) ChangeUser(ctx context.Context, id string, ch UserChange, now time.Time) (User, error) {
 	var out User
-	if s.dialect != "postgres" {
-		s.accountsMu.Lock()
-		defer s.accountsMu.Unlock()
-	}
-	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
-		if err := s.lockAccounts(ctx, tx); err != nil {
-			return err
-		}
+	// Serialized: the last-admin rule holds under concurrency (an advisory
+	// lock on PostgreSQL, every instance), and on SQLite the transaction
+	// takes the write lock before it reads, so a commit elsewhere between
+	// its read and its write cannot fail it with "database is locked".
+	err := s.Serialized(ctx, "accounts", func(tx *sqlx.Tx) error {
 		u, err := s.loadUser(ctx, tx, `id = ?`, id)
 		if err != nil {
 			return err

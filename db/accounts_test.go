@@ -238,3 +238,43 @@ func TestAuditLog(t *testing.T) {
 		}
 	})
 }
+
+// TestChangeUserBesideOtherWrites: account changes on one handle while
+// another handle on the same database records sign-ins. On SQLite a
+// transaction that read before it wrote failed with "database is locked
+// (517)" when the other committed in between; ChangeUser now takes the
+// write lock first (Serialized).
+func TestChangeUserBesideOtherWrites(t *testing.T) {
+	ForEachDBPair(t, func(t *testing.T, a, b *Store) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+		for _, u := range []User{testUser("u1", "one@example.com", "admin", now), testUser("u2", "two@example.com", "admin", now)} {
+			if err := a.CreateUser(ctx, u); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, 200)
+		for i := 0; i < 40; i++ {
+			wg.Add(2)
+			go func(i int) {
+				defer wg.Done()
+				name := fmt.Sprintf("Name %d", i)
+				if _, err := a.ChangeUser(ctx, []string{"u1", "u2"}[i%2], UserChange{Name: &name}, now); err != nil {
+					errs <- fmt.Errorf("change %d: %w", i, err)
+				}
+			}(i)
+			go func(i int) {
+				defer wg.Done()
+				if err := b.RecordLogin(ctx, []string{"u2", "u1"}[i%2], now.Add(time.Duration(i)*time.Second)); err != nil {
+					errs <- fmt.Errorf("login %d: %w", i, err)
+				}
+			}(i)
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+	})
+}

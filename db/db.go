@@ -32,9 +32,6 @@ var ErrNotFound = errors.New("not found")
 type Store struct {
 	db      *sqlx.DB
 	dialect string // "sqlite" or "postgres"
-	// accountsMu serialises account changes on SQLite (one process);
-	// PostgreSQL uses a transaction advisory lock instead.
-	accountsMu sync.Mutex
 	// serial holds Serialized's per-name mutexes (SQLite only).
 	serialMu sync.Mutex
 	serial   map[string]*sync.Mutex
