@@ -50,7 +50,7 @@ export function LeadNotifications({ source = liveNotifications }: { source?: Not
               <Badge tone={data.configured.webhook ? "good" : "neutral"}>{data.configured.webhook ? "configured" : "off"}</Badge>
             </li>
           </ul>
-          <div className="a-grid a-grid--3">
+          <div className="a-grid a-grid--3 an-tiles">
             <StatCard label="Pending" value={data.pending} hint={data.retrying > 0 ? `${data.retrying} retrying after an error` : data.lastDeliveredAt ? `Last delivered ${ago(data.lastDeliveredAt).toLowerCase()}` : "Nothing delivered yet"} tone={data.retrying > 0 ? "warn" : undefined} />
             <StatCard label="Failed" value={data.failed} hint={data.failed > 0 ? "Given up after repeated refusals; the leads are in the leads manager" : "None"} tone={data.failed > 0 ? "bad" : undefined} />
             <StatCard label="Spool backlog" value={data.spoolBacklog} hint={data.spoolBacklog > 0 ? "Leads taken while the database was down, stored as soon as it is back" : "Every lead is in the database"} tone={data.spoolBacklog > 0 ? "warn" : undefined} />

@@ -1,12 +1,20 @@
 import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
 
-export interface Toast { id: number; title: string; description?: string; variant?: "default" | "destructive" }
-type ToastFn = (t: Omit<Toast, "id">) => void;
+export interface Toast { id: number; title: string; description?: string; variant?: "default" | "destructive"; at: number }
+type ToastFn = (t: Omit<Toast, "id" | "at">) => void;
 
 const ToastContext = createContext<ToastFn>(() => {});
+const DismissContext = createContext<() => void>(() => {});
 
 /** useToast returns toast({title, description, variant}). */
 export function useToast() { return useContext(ToastContext); }
+
+/** useDismissToasts returns a function that closes the toasts shown for
+ * more than half a second. A modal dialog calls it as it opens: a toast
+ * from before (the leads' 'Data Loaded', say) would otherwise sit over the
+ * dialog's buttons for the rest of its 5 s. A toast raised by the same
+ * action that opened the dialog, and any the dialog raises, still show. */
+export function useDismissToasts() { return useContext(DismissContext); }
 
 let nextId = 1;
 
@@ -17,11 +25,16 @@ export function Toaster({ children }: { children: ReactNode }) {
   const dismiss = useCallback((id: number) => setToasts((ts) => ts.filter((t) => t.id !== id)), []);
   const toast = useCallback<ToastFn>((t) => {
     const id = nextId++;
-    setToasts((ts) => [...ts.slice(-3), { ...t, id }]);
+    setToasts((ts) => [...ts.slice(-3), { ...t, id, at: Date.now() }]);
     setTimeout(() => dismiss(id), 5000);
   }, [dismiss]);
+  const dismissAll = useCallback(() => setToasts((ts) => {
+    const old = Date.now() - 500;
+    return ts.some((t) => t.at < old) ? ts.filter((t) => t.at >= old) : ts;
+  }), []);
   return (
     <ToastContext.Provider value={toast}>
+      <DismissContext.Provider value={dismissAll}>
       {children}
       <ol className="toasts" aria-live="polite" aria-label="Notifications">
         {toasts.map((t) => (
@@ -34,6 +47,7 @@ export function Toaster({ children }: { children: ReactNode }) {
           </li>
         ))}
       </ol>
+      </DismissContext.Provider>
     </ToastContext.Provider>
   );
 }

@@ -1,5 +1,6 @@
 // Admin design-system primitives. Tool pages compose these.
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useDismissToasts } from "./toast";
 
 export function Card({ title, description, children, className, actions }: { title?: ReactNode; description?: ReactNode; children?: ReactNode; className?: string; actions?: ReactNode }) {
   return (
@@ -100,6 +101,8 @@ export function Tabs({ tabs, label, initial, value, onChange }: {
 export function Dialog({ open, title, onClose, children, wide }: { open: boolean; title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
+  const dismissToasts = useDismissToasts();
+  useEffect(() => { if (open) dismissToasts(); }, [open, dismissToasts]);
   useEffect(() => {
     if (!open) return;
     const prev = document.activeElement as HTMLElement | null;
@@ -175,6 +178,8 @@ export function ConfirmDialog({ open, title, description, confirmLabel, onConfir
   open: boolean; title: string; description: ReactNode; confirmLabel: string; onConfirm: () => void; onCancel: () => void; busy?: boolean;
 }) {
   const ref = useRef<HTMLDivElement>(null);
+  const dismissToasts = useDismissToasts();
+  useEffect(() => { if (open) dismissToasts(); }, [open, dismissToasts]);
   useEffect(() => {
     if (!open) return;
     const prev = document.activeElement as HTMLElement | null;

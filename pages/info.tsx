@@ -25,7 +25,7 @@ export interface InfoData {
 function Retention({ items }: { items: RetentionItem[] }) {
   return (
     <section className="prose retention" aria-labelledby="retention-title">
-      <h2 id="retention-title">How long we keep your information</h2>
+      <h2 id="retention-title">What this website keeps, and for how long</h2>
       <p>These periods come from the website&apos;s own settings: the site deletes each kind of record automatically once its time is up.</p>
       <dl className="retention__list">
         {items.map((it) => (

@@ -55,27 +55,27 @@ func (s *Service) Run(ctx context.Context) (string, error) {
 	p := s.Policy
 	var done []string
 	var errs []error
-	step := func(what string, n int64, err error) {
+	step := func(what, whats string, n int64, err error) {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", what, err))
 			return
 		}
-		done = append(done, words.Count(int(n), what, what+"s"))
+		done = append(done, words.Count(int(n), what, whats))
 	}
 	days := func(n int) time.Time { return now.AddDate(0, 0, -n) }
 
 	n, err := s.Store.PruneRawEvents(ctx, analytics.Day(days(p.AnalyticsRawDays)))
-	step("raw analytics event", n, err)
+	step("raw analytics event", "raw analytics events", n, err)
 	if p.AnalyticsDailyDays > 0 {
 		n, err := s.Store.PruneAnalyticsDaily(ctx, analytics.Day(days(p.AnalyticsDailyDays)))
-		step("analytics total", n, err)
+		step("analytics total", "analytics totals", n, err)
 	}
 	n, err = s.Store.PruneAudit(ctx, days(p.AuditDays))
-	step("audit entry", n, err)
+	step("audit entry", "audit entries", n, err)
 	n, err = s.Store.PruneOutbox(ctx, days(p.OutboxDays))
-	step("sent notification", n, err)
+	step("sent notification", "sent notifications", n, err)
 	n, err = s.Store.PruneEndedSessions(ctx, now)
-	step("ended session", n, err)
+	step("ended session", "ended sessions", n, err)
 	if s.PruneNotFound != nil {
 		if msg, err := s.PruneNotFound(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("404 log: %w", err))

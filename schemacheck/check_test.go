@@ -210,7 +210,7 @@ func TestCheckerRun(t *testing.T) {
 	if pages[3].Error != "HTTP 404: only pages that answer 200 are checked" || pages[3].StatusCode != 404 {
 		t.Errorf("/gone: %+v", pages[3])
 	}
-	if !strings.Contains(Summary(run), "2 of 4 pages carry structured data; 83% of items valid (1 errors, 1 warnings); 1 pages could not be checked") {
+	if !strings.Contains(Summary(run), "2 of 4 pages carry structured data; 83% of items valid (1 error, 1 warning); 1 page could not be checked") {
 		t.Errorf("summary %q", Summary(run))
 	}
 	// A failing store fails the run; nothing is half saved.

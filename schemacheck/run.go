@@ -12,6 +12,7 @@ import (
 
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/jobs"
+	"github.com/atlanta-restoration/site/words"
 )
 
 // Fetch runs a GET for a site path through the server's own handler and
@@ -66,9 +67,9 @@ func (c *Checker) Run(ctx context.Context) (string, error) {
 
 // Summary is a run's line for the dashboard's recent activity.
 func Summary(r db.SchemaCheckRun) string {
-	s := fmt.Sprintf("Schema check: %d of %d pages carry structured data; %d%% of items valid (%d errors, %d warnings)", r.Covered, r.Pages, r.Score, r.Errors, r.Warnings)
+	s := fmt.Sprintf("Schema check: %d of %s carry structured data; %d%% of items valid (%s, %s)", r.Covered, words.Count(r.Pages, "page", "pages"), r.Score, words.Count(r.Errors, "error", "errors"), words.Count(r.Warnings, "warning", "warnings"))
 	if r.Unreadable > 0 {
-		s += fmt.Sprintf("; %d pages could not be checked", r.Unreadable)
+		s += fmt.Sprintf("; %s could not be checked", words.Count(r.Unreadable, "page", "pages"))
 	}
 	return s
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/jobs"
+	sitewords "github.com/atlanta-restoration/site/words"
 )
 
 // Fetch runs a GET for a site path through the server's own handler and
@@ -79,9 +80,9 @@ func (a *Auditor) Run(ctx context.Context) (string, error) {
 
 // Summary is the run's line for the dashboard's recent activity.
 func Summary(r db.SEOAuditRun) string {
-	s := fmt.Sprintf("SEO audit: %d%% site-wide across %d pages (%d passed, %d warnings, %d failed)", r.Score, r.Pages, r.Passed, r.Warnings, r.Failed)
+	s := fmt.Sprintf("SEO audit: %d%% site-wide across %s (%d passed, %s, %d failed)", r.Score, sitewords.Count(r.Pages, "page", "pages"), r.Passed, sitewords.Count(r.Warnings, "warning", "warnings"), r.Failed)
 	if r.Errors > 0 {
-		s += fmt.Sprintf("; %d pages could not be audited", r.Errors)
+		s += fmt.Sprintf("; %s could not be audited", sitewords.Count(r.Errors, "page", "pages"))
 	}
 	return s
 }

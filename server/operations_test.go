@@ -483,12 +483,12 @@ func TestPrivacyPageStatesRetention(t *testing.T) {
 	if r.StatusCode != 200 {
 		t.Fatalf("/privacy: %d", r.StatusCode)
 	}
-	for _, want := range []string{"How long we keep", "Deleted after 1 year", "Deleted 14 days after they are sent", "Kept at most 28 days", "Detailed records deleted after 30 days"} {
+	for _, want := range []string{"What this website keeps, and for how long", "Deleted after 1 year", "Deleted 14 days after they are sent", "Kept at most 28 days", "Detailed records deleted after 30 days"} {
 		if !strings.Contains(r.Body, want) {
 			t.Errorf("/privacy lacks %q", want)
 		}
 	}
-	if r := get(t, srv.Handler(), "/terms"); strings.Contains(r.Body, "How long we keep") {
+	if r := get(t, srv.Handler(), "/terms"); strings.Contains(r.Body, "What this website keeps") {
 		t.Error("/terms shows the retention block")
 	}
 }

@@ -2,7 +2,25 @@
 // screens share when they write figures in sentences.
 package words
 
-import "strconv"
+import (
+	"strconv"
+	"time"
+)
+
+// eastern is the business's time zone (metro Atlanta); UTC where the
+// system has no zone data.
+var eastern = func() *time.Location {
+	if z, err := time.LoadLocation("America/New_York"); err == nil {
+		return z
+	}
+	return time.UTC
+}()
+
+// When writes a moment the way the admin reads it, in the business's time
+// zone: "Nov 26, 2026, 4:27 AM EST".
+func When(t time.Time) string {
+	return t.In(eastern).Format("Jan 2, 2006, 3:04 PM MST")
+}
 
 // Count writes n with the noun that agrees with it: "1 page", "3 pages".
 func Count(n int, one, many string) string {

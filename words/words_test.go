@@ -1,6 +1,9 @@
 package words
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestCount(t *testing.T) {
 	for _, c := range []struct {
@@ -22,6 +25,21 @@ func TestBytesAndDays(t *testing.T) {
 	for n, want := range map[int]string{1: "1 day", 30: "30 days", 60: "2 months", 180: "6 months", 365: "1 year", 366: "1 year", 730: "2 years", 400: "400 days", 28: "28 days"} {
 		if got := Days(n); got != want {
 			t.Errorf("Days(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestWhen(t *testing.T) {
+	if eastern == time.UTC {
+		t.Skip("no zone data on this system")
+	}
+	for in, want := range map[string]string{
+		"2026-11-26T09:27:23Z": "Nov 26, 2026, 4:27 AM EST",
+		"2026-07-04T17:05:00Z": "Jul 4, 2026, 1:05 PM EDT",
+	} {
+		at, _ := time.Parse(time.RFC3339, in)
+		if got := When(at); got != want {
+			t.Errorf("When(%s) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -375,7 +375,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
         </div>
       )}
       {problems.length > 0 && (
-        <section className="ac-summary" aria-labelledby="ac-summary-title">
+        <section className={"ac-summary" + (hard.length ? "" : " ac-summary--warn")} aria-labelledby="ac-summary-title">
           <h2 id="ac-summary-title" className="ac-summary__title">
             {dirty ? "As last saved: " : ""}{hard.length > 0 ? `${hard.length} ${hard.length === 1 ? "problem blocks" : "problems block"} publishing` : "Publishing is not blocked"}
             {problems.length > hard.length && `, ${problems.length - hard.length} ${problems.length - hard.length === 1 ? "warning" : "warnings"}`}

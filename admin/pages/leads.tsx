@@ -9,7 +9,7 @@ import { PushDevices } from "../push-devices";
 import { MOBILE_BREAKPOINT } from "../layout";
 import { fmtDateTime, Pager } from "../listing";
 import { can, useSession } from "../session";
-import { useToast } from "../toast";
+import { useDismissToasts, useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, ConfirmDialog, PageHeader } from "../ui";
 
@@ -573,6 +573,8 @@ function LeadDialog({ lead, full, canAssign, workKey, updating, onStatus, onEras
   const close = useRef(onClose);
   close.current = onClose;
   const titleId = useId();
+  const dismissToasts = useDismissToasts();
+  useEffect(() => { dismissToasts(); }, [dismissToasts]);
   useEffect(() => {
     const el = panel.current!;
     const focusables = () => Array.from(el.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])"));

@@ -98,16 +98,16 @@ export default function Redirects(_: AdminPageProps) {
           <div className="am-table-wrap">
             <table className="a-table ar-table" role="table">
               <caption className="visually-hidden">Redirects</caption>
-              <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">From</th><th scope="col" role="columnheader">To</th><th scope="col" role="columnheader">Kind</th><th scope="col" role="columnheader">Added by</th><th scope="col" role="columnheader">When</th><th scope="col" role="columnheader"><span className="visually-hidden">Actions</span></th></tr></thead>
+              <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">From</th><th scope="col" role="columnheader">To</th><th scope="col" role="columnheader">Kind</th><th scope="col" role="columnheader" className="ar-nowrap">Added by</th><th scope="col" role="columnheader">When</th><th scope="col" role="columnheader"><span className="visually-hidden">Actions</span></th></tr></thead>
               <tbody role="rowgroup">
                 {rows.map((r) => (
                   <tr role="row" key={r.from}>
                     <th scope="row" role="rowheader" className="ar-path">{r.from}</th>
                     <td role="cell" data-label="To" className="ar-path"><a href={r.to} target="_blank" rel="noopener">{r.to}<span className="visually-hidden"> (opens in a new tab)</span></a></td>
-                    <td role="cell" data-label="Kind"><Badge tone={r.source === "auto" ? "info" : "neutral"}>{r.source}</Badge></td>
+                    <td role="cell" data-label="Kind" className="ar-nowrap"><Badge tone={r.source === "auto" ? "info" : "neutral"}>{r.source}</Badge></td>
                     <td role="cell" data-label="Added by">{r.createdBy || <span className="a-muted">unknown</span>}</td>
-                    <td role="cell" data-label="When"><time dateTime={r.createdAt}>{fmtDateTime(r.createdAt)}</time></td>
-                    <td role="cell"><Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" disabled={busy} onClick={() => setDeleting(r)}>Delete<span className="visually-hidden"> the redirect from {r.from}</span></Button></td>
+                    <td role="cell" data-label="When" className="ar-nowrap"><time dateTime={r.createdAt}>{fmtDateTime(r.createdAt)}</time></td>
+                    <td role="cell" className="ar-nowrap"><Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" disabled={busy} onClick={() => setDeleting(r)}>Delete<span className="visually-hidden"> the redirect from {r.from}</span></Button></td>
                   </tr>
                 ))}
               </tbody>
@@ -129,8 +129,8 @@ export default function Redirects(_: AdminPageProps) {
                   <tr role="row" key={p.path}>
                     <th scope="row" role="rowheader" className="ar-path">{p.path}</th>
                     <td role="cell" data-label="Hits">{p.hits.toLocaleString("en-US")}</td>
-                    <td role="cell" data-label="Last seen"><time dateTime={p.lastSeen}>{fmtDateTime(p.lastSeen)}</time></td>
-                    <td role="cell"><Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" onClick={() => prefill(p.path)}>Add redirect<span className="visually-hidden"> from {p.path}</span></Button></td>
+                    <td role="cell" data-label="Last seen" className="ar-nowrap"><time dateTime={p.lastSeen}>{fmtDateTime(p.lastSeen)}</time></td>
+                    <td role="cell" className="ar-nowrap"><Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" onClick={() => prefill(p.path)}>Add redirect<span className="visually-hidden"> from {p.path}</span></Button></td>
                   </tr>
                 ))}
               </tbody>

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useState } from "react";
 import { api, ApiError } from "../api";
 import { fmtDateTime } from "../listing";
 import { useSession } from "../session";
-import { useToast } from "../toast";
+import { useDismissToasts, useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, ConfirmDialog, PageHeader } from "../ui";
 
@@ -233,6 +233,8 @@ function ResetPassword({ user, onSave, onClose }: { user: User; onSave: (pw: str
   const [pw, setPw] = useState("");
   const [busy, setBusy] = useState(false);
   const ids = useId();
+  const dismissToasts = useDismissToasts();
+  useEffect(() => { dismissToasts(); }, [dismissToasts]);
   useEffect(() => {
     const prev = document.activeElement as HTMLElement | null;
     document.getElementById(ids + "pw")?.focus();

@@ -302,7 +302,7 @@ func (h *Handler) localSchema(ctx context.Context) (string, string) {
 			}
 		}
 	}
-	how := strconv.Itoa(with) + " of " + words.Count(total, "county and city page", "county and city pages") + " carry LocalBusiness structured data in the latest SEO audit (" + run.FinishedAt.Format(time.RFC3339) + ")."
+	how := strconv.Itoa(with) + " of " + words.Count(total, "county and city page", "county and city pages") + " carry LocalBusiness structured data in the latest SEO audit (" + words.When(run.FinishedAt) + ")."
 	if total > 0 && with == total {
 		return "Active", how
 	}

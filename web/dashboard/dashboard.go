@@ -112,7 +112,7 @@ func (h *Handler) Overview(c echo.Context) error {
 		How: "Fills after the first SEO audit: it runs once the pages are rendered at boot, after every content change, and when you press Run Audit on the SEO Audit screen."}
 	if run, err := h.Store.LatestSEOAuditRun(ctx); err == nil {
 		seo = Tile{Label: "SEO Score", Value: strconv.Itoa(run.Score) + "%", Hint: "Site-wide audit", Measured: true,
-			How: "Passing checks across " + words.Count(run.Pages-run.Errors, "page", "pages") + " in the latest SEO audit (" + run.FinishedAt.Format(time.RFC3339) + "): " + strconv.Itoa(run.Passed) + " of " + strconv.Itoa(run.Passed+run.Warnings+run.Failed) + "."}
+			How: "Passing checks across " + words.Count(run.Pages-run.Errors, "page", "pages") + " in the latest SEO audit (" + words.When(run.FinishedAt) + "): " + strconv.Itoa(run.Passed) + " of " + strconv.Itoa(run.Passed+run.Warnings+run.Failed) + "."}
 	} else if !errors.Is(err, db.ErrNotFound) {
 		return httperr.Unavailable("The dashboard could not be loaded.", err)
 	}
