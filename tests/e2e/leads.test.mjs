@@ -8,7 +8,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
-import { launch, open, hydrated, BASE, PIN } from "./lib.mjs";
+import { launch, open, hydrated, until, BASE, PIN } from "./lib.mjs";
 import { fillAccount, signIn as accountSignIn } from "./account.mjs";
 
 const SITE = fileURLToPath(new URL("../../bin/site", import.meta.url));
@@ -213,10 +213,14 @@ test("admin: full-data toggle, detail dialog, CSV export, users and audit log", 
   assert.ok((await avaRow.textContent()).includes(ava.email));
 
   // Detail dialog: every column of spec 3; Escape closes, focus returns.
+  // The 'Data Loaded' toast from before it (still within its 5 s) closes
+  // as the dialog opens, so it cannot sit over the dialog's buttons.
+  await page.waitForTimeout(600);
   const details = page.getByRole("button", { name: `Details for ${fullName(ava)}` });
   await details.click();
   const dialog = page.getByRole("dialog", { name: `Lead details: ${fullName(ava)}` });
   await dialog.waitFor();
+  assert.ok(await until(async () => (await page.locator(".toast").count()) === 0, 2000), "toasts from before the dialog close");
   assert.equal(await dialog.getAttribute("aria-modal"), "true");
   const labels = await dialog.locator("dt").allTextContents();
   assert.deepEqual(labels, ["ID", "Created", "Updated", "First name", "Last name", "Phone", "Email", "City", "Street address", "ZIP code",
