@@ -7,15 +7,23 @@ import { errorText } from "../live";
 import { contentApi, type RevisionView } from "../data/content";
 import { Button } from "../ui";
 
+/** part shows one step of a record path: a list index counted from 1, a
+ * key as words ("imageAlt" as "Image alt"). */
+function part(p: string): string {
+  if (/^\d+$/.test(p)) return String(Number(p) + 1);
+  const words = p.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** fieldName shows a record path readably, with the form's labels:
- * "faqs.2.answer" as "FAQs › 3 › answer". */
+ * "faqs.2.answer" as "FAQs › 3 › Answer". */
 function fieldName(f: string, labels: Record<string, string>): string {
   const parts = f.split(".");
   for (let n = parts.length; n > 0; n--) {
     const key = parts.slice(0, n).join(".");
-    if (labels[key]) return [labels[key], ...parts.slice(n).map((p) => (/^\d+$/.test(p) ? String(Number(p) + 1) : p))].join(" › ");
+    if (labels[key]) return [labels[key], ...parts.slice(n).map(part)].join(" › ");
   }
-  return parts.map((p) => (/^\d+$/.test(p) ? String(Number(p) + 1) : p)).join(" › ");
+  return parts.map(part).join(" › ");
 }
 
 /** CONTEXT is how many unchanged lines are kept around a change. */
