@@ -10,21 +10,25 @@ import (
 // aliased to. It renders with renderToString only and needs no polyfills.
 const reactServerFile = "react-dom/cjs/react-dom-server-legacy.browser.production.min.js"
 
-// accumulatorPatches rewrite renderToString's `g += chunk` string accumulator
-// into an array joined once at the end. goja has no rope strings, so every +=
-// copies the whole output and a render becomes O(n^2): measured 190-230 ms and
-// ~280 MiB allocated per home render unpatched, ~40 ms and 8 MiB patched
-// (see ../shared/docs/ssr-facts.md). Each pattern must match exactly once, so a
-// React upgrade that changes the build text fails the build instead of silently
-// undoing the patch.
+// accumulatorPatches replace renderToString's `g += chunk` string
+// accumulator with the Go sink (sink.go). goja has no rope strings, so
+// every += copied the whole output and a render was O(n^2): measured
+// 190-230 ms and ~280 MiB allocated per home render unpatched, ~40 ms and
+// 8 MiB with an array joined at the end (see ../shared/docs/ssr-facts.md).
+// The sink goes further: each chunk is appended to a Go buffer as UTF-8 by
+// one native call, with no JavaScript array (an append to a goja array
+// looks the index up on Array.prototype and Object.prototype by name), no
+// join and no conversion of the joined UTF-16 page for Go. Each pattern
+// must match exactly once, so a React upgrade that changes the build text
+// fails the build instead of silently undoing the patch.
 var accumulatorPatches = []struct{ from, to string }{
 	{
 		from: `g="",h={push:function(a){null!==a&&(g+=a);return!0}`,
-		to:   `g=[],h={push:function(a){null!==a&&(g[g.length]=a);return!0}`,
+		to:   `g=` + sinkGlobal + `.begin(b),h={push:` + sinkGlobal + `.push`,
 	},
 	{
 		from: `if(!k)throw Error(l(426));return g}`,
-		to:   `if(!k)throw Error(l(426));return g.join("")}`,
+		to:   `if(!k)throw Error(l(426));return ` + sinkGlobal + `.done(g)}`,
 	},
 }
 

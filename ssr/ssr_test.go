@@ -36,8 +36,8 @@ func TestPatchReactServerOnRealBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(out, "g+=a") || !strings.Contains(out, `(g[g.length]=a)`) || !strings.Contains(out, `return g.join("")}`) {
-		t.Error("patched source still uses the string accumulator")
+	if strings.Contains(out, "g+=a") || !strings.Contains(out, `g=__ssrSink.begin(b),h={push:__ssrSink.push,destroy:`) || !strings.Contains(out, `return __ssrSink.done(g)}`) {
+		t.Error("patched source does not write to the Go sink")
 	}
 	if ownPropLoop.MatchString(out) || strings.Count(out, "Object.keys(") < ownPropLoops {
 		t.Error("patched source still loops over own properties with for-in")
