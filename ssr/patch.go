@@ -32,6 +32,26 @@ var accumulatorPatches = []struct{ from, to string }{
 	},
 }
 
+// chunkArrayPatches give every segment's chunk array (React pushes each
+// piece of markup into one before flushing it to the sink) a prototype of
+// its own: a plain object holding only Array.prototype.push. Appending to
+// a goja array whose prototype is the built-in Array.prototype looks the
+// new index up, by its decimal string, in the lazily built property maps
+// of Array.prototype and Object.prototype before adding it; a plain
+// prototype with no indexed properties answers at once. React uses only
+// push, length and indexing on these arrays, and Array.isArray still
+// holds.
+var chunkArrayPatches = []struct{ from, to string }{
+	{
+		from: `'use strict';var aa=require("react");`,
+		to:   `'use strict';var $ssrChunkProto=Object.create(null);$ssrChunkProto.push=Array.prototype.push;var aa=require("react");`,
+	},
+	{
+		from: `parentFlushed:!1,chunks:[],children:[]`,
+		to:   `parentFlushed:!1,chunks:Object.setPrototypeOf([],$ssrChunkProto),children:[]`,
+	},
+}
+
 // ownPropLoop is React's `for(k in o)if(p.call(o,k)…` (p is
 // Object.prototype.hasOwnProperty): a loop over an object's own
 // properties. goja's for-in walks the prototype chain and tracks visited
@@ -48,6 +68,12 @@ func PatchReactServer(src string) (string, error) {
 	for _, p := range accumulatorPatches {
 		if n := strings.Count(src, p.from); n != 1 {
 			return "", fmt.Errorf("ssr: renderToString accumulator patch: pattern %q found %d times in %s, want exactly 1 (React build changed? update ssr/patch.go)", p.from, n, reactServerFile)
+		}
+		src = strings.Replace(src, p.from, p.to, 1)
+	}
+	for _, p := range chunkArrayPatches {
+		if n := strings.Count(src, p.from); n != 1 {
+			return "", fmt.Errorf("ssr: chunk array patch: pattern %q found %d times in %s, want exactly 1 (React build changed? update ssr/patch.go)", p.from, n, reactServerFile)
 		}
 		src = strings.Replace(src, p.from, p.to, 1)
 	}

@@ -39,6 +39,9 @@ func TestPatchReactServerOnRealBuild(t *testing.T) {
 	if strings.Contains(out, "g+=a") || !strings.Contains(out, `g=__ssrSink.begin(b),h={push:__ssrSink.push,destroy:`) || !strings.Contains(out, `return __ssrSink.done(g)}`) {
 		t.Error("patched source does not write to the Go sink")
 	}
+	if strings.Contains(out, "chunks:[]") || !strings.Contains(out, "chunks:Object.setPrototypeOf([],$ssrChunkProto)") {
+		t.Error("segment chunk arrays keep Array.prototype")
+	}
 	if ownPropLoop.MatchString(out) || strings.Count(out, "Object.keys(") < ownPropLoops {
 		t.Error("patched source still loops over own properties with for-in")
 	}
@@ -102,8 +105,9 @@ export default function T({ items, extra }: { items: string[]; extra: Record<str
 
 func TestPatchReactServerFailsLoudly(t *testing.T) {
 	for name, src := range map[string]string{
-		"missing": "function Tb(){var g='';return g}",
-		"twice":   accumulatorPatches[0].from + accumulatorPatches[0].from + accumulatorPatches[1].from,
+		"missing":         "function Tb(){var g='';return g}",
+		"twice":           accumulatorPatches[0].from + accumulatorPatches[0].from + accumulatorPatches[1].from,
+		"no chunk arrays": accumulatorPatches[0].from + accumulatorPatches[1].from + chunkArrayPatches[0].from,
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := PatchReactServer(src)
