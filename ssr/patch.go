@@ -52,6 +52,16 @@ var chunkArrayPatches = []struct{ from, to string }{
 	},
 }
 
+// escapePatch replaces React's escapeTextForBrowser (every text node and
+// attribute value goes through it) with the native escape of escape.go,
+// which returns a string with nothing to escape as it is. In goja React's
+// version costs a regular expression exec per call. The whole function is
+// matched, so a React release that escapes differently fails the build.
+var escapePatch = struct{ from, to string }{
+	from: `function v(a){if("boolean"===typeof a||"number"===typeof a)return""+a;a=""+a;var b=na.exec(a);if(b){var c="",d,f=0;for(d=b.index;d<a.length;d++){switch(a.charCodeAt(d)){case 34:b="&quot;";break;case 38:b="&amp;";break;case 39:b="&#x27;";break;case 60:b="&lt;";break;case 62:b="&gt;";break;default:continue}f!==d&&(c+=a.substring(f,d));f=d+1;c+=b}a=f!==d?c+a.substring(f,d):c}return a}`,
+	to:   `var v=` + escapeGlobal + `;`,
+}
+
 // ownPropLoop is React's `for(k in o)if(p.call(o,k)…` (p is
 // Object.prototype.hasOwnProperty): a loop over an object's own
 // properties. goja's for-in walks the prototype chain and tracks visited
@@ -71,9 +81,9 @@ func PatchReactServer(src string) (string, error) {
 		}
 		src = strings.Replace(src, p.from, p.to, 1)
 	}
-	for _, p := range chunkArrayPatches {
+	for _, p := range append(chunkArrayPatches, escapePatch) {
 		if n := strings.Count(src, p.from); n != 1 {
-			return "", fmt.Errorf("ssr: chunk array patch: pattern %q found %d times in %s, want exactly 1 (React build changed? update ssr/patch.go)", p.from, n, reactServerFile)
+			return "", fmt.Errorf("ssr: renderToString patch: pattern %q found %d times in %s, want exactly 1 (React build changed? update ssr/patch.go)", p.from, n, reactServerFile)
 		}
 		src = strings.Replace(src, p.from, p.to, 1)
 	}

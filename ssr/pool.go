@@ -41,7 +41,7 @@ type vm struct {
 }
 
 // Natives are the Go functions the server bundle calls in one runtime:
-// the output sink of the patched renderToString.
+// the output sink of the patched renderToString and its HTML escaping.
 type Natives struct {
 	rt   *goja.Runtime
 	sink *outSink
@@ -51,9 +51,17 @@ type Natives struct {
 // bundle outside a Pool (a test) must call it before running the bundle,
 // Reset them before each render and read each render with Result.
 func InstallNatives(rt *goja.Runtime) (*Natives, error) {
-	s, err := installSink(rt)
+	fn, err := rt.RunString(`(function(a){return ""+a})`)
+	if err != nil {
+		return nil, err
+	}
+	concat, _ := goja.AssertFunction(fn)
+	s, err := installSink(rt, concat)
 	if err != nil {
 		return nil, fmt.Errorf("ssr: install the output sink: %w", err)
+	}
+	if err := installEscape(rt, concat); err != nil {
+		return nil, fmt.Errorf("ssr: install the escape: %w", err)
 	}
 	return &Natives{rt: rt, sink: s}, nil
 }

@@ -59,13 +59,8 @@ var (
 
 // installSink defines the sink global in rt. Every runtime that runs the
 // server bundle needs it (InstallNatives).
-func installSink(rt *goja.Runtime) (*outSink, error) {
-	s := &outSink{rt: rt, yes: rt.ToValue(true)}
-	fn, err := rt.RunString(`(function(a){return ""+a})`)
-	if err != nil {
-		return nil, err
-	}
-	s.concat, _ = goja.AssertFunction(fn)
+func installSink(rt *goja.Runtime, concat goja.Callable) (*outSink, error) {
+	s := &outSink{rt: rt, yes: rt.ToValue(true), concat: concat}
 	o := rt.NewObject()
 	if err := o.Set("begin", s.begin); err != nil {
 		return nil, err

@@ -42,6 +42,9 @@ func TestPatchReactServerOnRealBuild(t *testing.T) {
 	if strings.Contains(out, "chunks:[]") || !strings.Contains(out, "chunks:Object.setPrototypeOf([],$ssrChunkProto)") {
 		t.Error("segment chunk arrays keep Array.prototype")
 	}
+	if strings.Contains(out, "na.exec(a)") || !strings.Contains(out, "var v=__ssrEscape;") {
+		t.Error("escapeTextForBrowser is not the native one")
+	}
 	if ownPropLoop.MatchString(out) || strings.Count(out, "Object.keys(") < ownPropLoops {
 		t.Error("patched source still loops over own properties with for-in")
 	}
@@ -108,6 +111,7 @@ func TestPatchReactServerFailsLoudly(t *testing.T) {
 		"missing":         "function Tb(){var g='';return g}",
 		"twice":           accumulatorPatches[0].from + accumulatorPatches[0].from + accumulatorPatches[1].from,
 		"no chunk arrays": accumulatorPatches[0].from + accumulatorPatches[1].from + chunkArrayPatches[0].from,
+		"no escape":       accumulatorPatches[0].from + accumulatorPatches[1].from + chunkArrayPatches[0].from + chunkArrayPatches[1].from,
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := PatchReactServer(src)
