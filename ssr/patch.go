@@ -27,6 +27,15 @@ var accumulatorPatches = []struct{ from, to string }{
 		to:   `g=` + sinkGlobal + `.begin(b),h={push:` + sinkGlobal + `.push`,
 	},
 	{
+		// The flush of a segment (Z) hands the sink the chunks after the
+		// segment's last child (all of them, when it has none) in one
+		// push.apply instead of one push per chunk; goja passes a dense
+		// array to a native function as its arguments without a copy.
+		// push returns true, as the last push did.
+		from: `for(;e<d.length-1;e++)b.push(d[e]);e<d.length&&(f=b.push(d[e]));return f;`,
+		to:   `e<d.length&&(f=b.push.apply(b,0===e?d:d.slice(e)));return f;`,
+	},
+	{
 		from: `if(!k)throw Error(l(426));return g}`,
 		to:   `if(!k)throw Error(l(426));return ` + sinkGlobal + `.done(g)}`,
 	},

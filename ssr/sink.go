@@ -112,16 +112,20 @@ func (s *outSink) begin(call goja.FunctionCall) goja.Value {
 	return s.rt.ToValue(len(s.levels))
 }
 
-// push(chunk) appends a chunk; null (React's end of stream) is ignored, as
-// the accumulator did. It returns true: the destination never applies
-// back-pressure.
+// push(...chunks) appends its arguments; null (React's end of stream) is
+// ignored, as the accumulator did. It returns true: the destination never
+// applies back-pressure. React calls it with one chunk; the patched flush
+// of a segment calls push.apply with the segment's whole chunk array, which
+// goja passes as the arguments without a copy.
 func (s *outSink) push(call goja.FunctionCall) goja.Value {
 	if len(s.levels) == 0 {
 		panic(s.rt.NewGoError(errNoSink))
 	}
-	a := call.Argument(0)
-	if !goja.IsNull(a) {
-		l := &s.levels[len(s.levels)-1]
+	l := &s.levels[len(s.levels)-1]
+	for _, a := range call.Arguments {
+		if a == nil || goja.IsNull(a) {
+			continue
+		}
 		if o, ok := a.(*goja.Object); ok {
 			v, err := s.concat(goja.Undefined(), o)
 			if err != nil {

@@ -137,3 +137,23 @@ func TestSinkNestingAndKeep(t *testing.T) {
 		t.Error("push outside a render must throw")
 	}
 }
+
+// The flush of a segment pushes its whole chunk array with push.apply:
+// every argument is appended in order, nulls skipped, and a pair split
+// between two arguments joined.
+func TestSinkPushApply(t *testing.T) {
+	rt, _ := sinkRuntime(t)
+	v, err := rt.RunString(`(function(){
+		var d = __ssrSink.begin();
+		var chunks = Object.setPrototypeOf(["<p>", null, "café", "x\ud83d", "\udca7", 7, "</p>"], Object.create(null));
+		if (__ssrSink.push.apply(null, chunks) !== true) throw "push.apply";
+		__ssrSink.push.apply(null, []);
+		return __ssrSink.done(d);
+	})()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.String(); got != "<p>caféx💧7</p>" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -36,7 +36,7 @@ func TestPatchReactServerOnRealBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(out, "g+=a") || !strings.Contains(out, `g=__ssrSink.begin(b),h={push:__ssrSink.push,destroy:`) || !strings.Contains(out, `return __ssrSink.done(g)}`) {
+	if strings.Contains(out, "g+=a") || !strings.Contains(out, `g=__ssrSink.begin(b),h={push:__ssrSink.push,destroy:`) || !strings.Contains(out, `b.push.apply(b,0===e?d:d.slice(e))`) || !strings.Contains(out, `return __ssrSink.done(g)}`) {
 		t.Error("patched source does not write to the Go sink")
 	}
 	if strings.Contains(out, "chunks:[]") || !strings.Contains(out, "chunks:Object.setPrototypeOf([],$ssrChunkProto)") {
