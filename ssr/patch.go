@@ -33,7 +33,7 @@ var accumulatorPatches = []struct{ from, to string }{
 		// array to a native function as its arguments without a copy.
 		// push returns true, as the last push did.
 		from: `for(;e<d.length-1;e++)b.push(d[e]);e<d.length&&(f=b.push(d[e]));return f;`,
-		to:   `e<d.length&&(f=b.push.apply(b,0===e?d:d.slice(e)));return f;`,
+		to:   `e<d.length&&(f=b.push.apply(b,0===e?d:Array.prototype.slice.call(d,e)));return f;`,
 	},
 	{
 		from: `if(!k)throw Error(l(426));return g}`,
@@ -71,6 +71,31 @@ var escapePatch = struct{ from, to string }{
 	to:   `var v=` + escapeGlobal + `;`,
 }
 
+// treeContextPatches make the useId tree context of a child in an array
+// lazy. React's renderer gives each child of every array a new context
+// (gb: two Math.clz32 calls, bit arithmetic and an object), which only
+// useId and a suspended task ever read. The patched loop (Ib) keeps one
+// mutable {$l,p,n,i} per array instead, its index updated per child, and
+// every reader resolves a context with $ssrTC, which computes exactly
+// what gb would have. A context that outlives the loop (a suspended
+// task's) is resolved when the task is made, while the loop still points
+// at the child. treeContextUses is how often the build names treeContext,
+// so a React release that reads it somewhere new fails the build.
+var treeContextPatches = []struct{ from, to string }{
+	{
+		from: `function Ib(a,b,c){for(var d=c.length,f=0;f<d;f++){var e=b.treeContext;b.treeContext=gb(e,d,f);try{Hb(a,b,c[f])}finally{b.treeContext=e}}}`,
+		to: `function $ssrTC(a){return 1===a.$l?gb($ssrTC(a.p),a.n,a.i):a}` +
+			`function Ib(a,b,c){for(var d=c.length,e=b.treeContext,g={$l:1,p:e,n:d,i:0},f=0;f<d;f++){g.i=f;b.treeContext=g;try{Hb(a,b,c[f])}finally{b.treeContext=e}}}`,
+	},
+	{from: `d=b.treeContext;b.treeContext=gb(d,1,0);`, to: `d=b.treeContext;b.treeContext=gb($ssrTC(d),1,0);`},
+	{from: `c=b.treeContext;b.treeContext=gb(c,1,0);`, to: `c=b.treeContext;b.treeContext=gb($ssrTC(c),1,0);`},
+	{from: `b=Bb(a,e,c,k,g,b.legacyContext,b.context,b.treeContext);`, to: `b=Bb(a,e,c,k,g,b.legacyContext,b.context,$ssrTC(b.treeContext));`},
+	{from: `b.legacyContext,b.context,b.treeContext).ping;`, to: `b.legacyContext,b.context,$ssrTC(b.treeContext)).ping;`},
+	{from: `useId:function(){var a=ob.treeContext;`, to: `useId:function(){var a=$ssrTC(ob.treeContext);`},
+}
+
+const treeContextUses = 13
+
 // ownPropLoop is React's `for(k in o)if(p.call(o,k)…` (p is
 // Object.prototype.hasOwnProperty): a loop over an object's own
 // properties. goja's for-in walks the prototype chain and tracks visited
@@ -90,7 +115,12 @@ func PatchReactServer(src string) (string, error) {
 		}
 		src = strings.Replace(src, p.from, p.to, 1)
 	}
-	for _, p := range append(chunkArrayPatches, escapePatch) {
+	if n := strings.Count(src, "treeContext"); n != treeContextUses {
+		return "", fmt.Errorf("ssr: tree context patch: treeContext named %d times in %s, want %d (React build changed? update ssr/patch.go)", n, reactServerFile, treeContextUses)
+	}
+	patches := make([]struct{ from, to string }, 0, len(chunkArrayPatches)+1+len(treeContextPatches))
+	patches = append(append(append(patches, chunkArrayPatches...), escapePatch), treeContextPatches...)
+	for _, p := range patches {
 		if n := strings.Count(src, p.from); n != 1 {
 			return "", fmt.Errorf("ssr: renderToString patch: pattern %q found %d times in %s, want exactly 1 (React build changed? update ssr/patch.go)", p.from, n, reactServerFile)
 		}

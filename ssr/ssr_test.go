@@ -36,7 +36,7 @@ func TestPatchReactServerOnRealBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(out, "g+=a") || !strings.Contains(out, `g=__ssrSink.begin(b),h={push:__ssrSink.push,destroy:`) || !strings.Contains(out, `b.push.apply(b,0===e?d:d.slice(e))`) || !strings.Contains(out, `return __ssrSink.done(g)}`) {
+	if strings.Contains(out, "g+=a") || !strings.Contains(out, `g=__ssrSink.begin(b),h={push:__ssrSink.push,destroy:`) || !strings.Contains(out, `b.push.apply(b,0===e?d:Array.prototype.slice.call(d,e))`) || !strings.Contains(out, `return __ssrSink.done(g)}`) {
 		t.Error("patched source does not write to the Go sink")
 	}
 	if strings.Contains(out, "chunks:[]") || !strings.Contains(out, "chunks:Object.setPrototypeOf([],$ssrChunkProto)") {
@@ -44,6 +44,13 @@ func TestPatchReactServerOnRealBuild(t *testing.T) {
 	}
 	if strings.Contains(out, "na.exec(a)") || !strings.Contains(out, "var v=__ssrEscape;") {
 		t.Error("escapeTextForBrowser is not the native one")
+	}
+	if strings.Contains(out, "gb(e,d,f)") || strings.Count(out, "$ssrTC(") != 7 {
+		t.Errorf("tree contexts are not lazy (%d $ssrTC)", strings.Count(out, "$ssrTC("))
+	}
+	// A React build that reads the tree context somewhere new must fail.
+	if _, err := PatchReactServer(string(src) + ";x.treeContext"); err == nil || !strings.Contains(err.Error(), "treeContext named 14 times") {
+		t.Errorf("an extra treeContext use must fail the build: %v", err)
 	}
 	if ownPropLoop.MatchString(out) || strings.Count(out, "Object.keys(") < ownPropLoops {
 		t.Error("patched source still loops over own properties with for-in")
@@ -127,7 +134,7 @@ func TestBuildProjectBundles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.Server, `.join("")`) {
+	if !strings.Contains(b.Server, `__ssrSink.begin(`) {
 		t.Error("server bundle lacks the patched accumulator")
 	}
 	if strings.Contains(b.Server, "react.development") || strings.Contains(b.Server, "react-dom.development") {
