@@ -27,39 +27,32 @@ var accumulatorPatches = []struct{ from, to string }{
 		to:   `g=` + sinkGlobal + `.begin(b),h={push:` + sinkGlobal + `.push`,
 	},
 	{
-		// The flush of a segment (Z) hands the sink the chunks after the
-		// segment's last child (all of them, when it has none) in one
-		// push.apply instead of one push per chunk; goja passes a dense
-		// array to a native function as its arguments without a copy.
-		// push returns true, as the last push did.
-		from: `for(;e<d.length-1;e++)b.push(d[e]);e<d.length&&(f=b.push(d[e]));return f;`,
-		to:   `e<d.length&&(f=b.push.apply(b,0===e?d:Array.prototype.slice.call(d,e)));return f;`,
-	},
-	{
 		from: `if(!k)throw Error(l(426));return g}`,
 		to:   `if(!k)throw Error(l(426));return ` + sinkGlobal + `.done(g)}`,
 	},
 }
 
-// chunkArrayPatches give every segment's chunk array (React pushes each
-// piece of markup into one before flushing it to the sink) a prototype of
-// its own: a plain object holding only Array.prototype.push. Appending to
-// a goja array whose prototype is the built-in Array.prototype looks the
-// new index up, by its decimal string, in the lazily built property maps
-// of Array.prototype and Object.prototype before adding it; a plain
-// prototype with no indexed properties answers at once. React uses only
-// push, length and indexing on these arrays, and Array.isArray still
-// holds.
-var chunkArrayPatches = []struct{ from, to string }{
-	{
-		from: `'use strict';var aa=require("react");`,
-		to:   `'use strict';var $ssrChunkProto=Object.create(null);$ssrChunkProto.push=Array.prototype.push;var aa=require("react");`,
-	},
+// segmentPatches keep each segment's chunk list in Go (segment.go): a
+// page's ~20,000 chunks are converted into a UTF-8 buffer as React pushes
+// them, instead of growing a goja array (each push boxing the new length)
+// that is then walked to flush it. The flush of a segment (Z) copies runs
+// of the buffer with flushTo instead of pushing chunk by chunk; f becomes
+// true when the last run is written, as the last push made it.
+// segmentChunkUses is how often the build names chunks: every use is a
+// push, a length or the flush, and a React release that uses the list in
+// a new way fails the build.
+var segmentPatches = []struct{ from, to string }{
 	{
 		from: `parentFlushed:!1,chunks:[],children:[]`,
-		to:   `parentFlushed:!1,chunks:Object.setPrototypeOf([],$ssrChunkProto),children:[]`,
+		to:   `parentFlushed:!1,chunks:` + sinkGlobal + `.segment(),children:[]`,
+	},
+	{
+		from: `c=c.children;for(var g=0;g<c.length;g++){for(f=c[g];e<f.index;e++)b.push(d[e]);f=Nb(a,b,f)}for(;e<d.length-1;e++)b.push(d[e]);e<d.length&&(f=b.push(d[e]));return f;`,
+		to:   `c=c.children;for(var g=0;g<c.length;g++){f=c[g];e=d.flushTo(b,e,f.index);f=Nb(a,b,f)}e<d.length&&(d.flushTo(b,e,d.length),f=!0);return f;`,
 	},
 }
+
+const segmentChunkUses = 11
 
 // escapePatch replaces React's escapeTextForBrowser (every text node and
 // attribute value goes through it) with the native escape of escape.go,
@@ -118,8 +111,11 @@ func PatchReactServer(src string) (string, error) {
 	if n := strings.Count(src, "treeContext"); n != treeContextUses {
 		return "", fmt.Errorf("ssr: tree context patch: treeContext named %d times in %s, want %d (React build changed? update ssr/patch.go)", n, reactServerFile, treeContextUses)
 	}
-	patches := make([]struct{ from, to string }, 0, len(chunkArrayPatches)+1+len(treeContextPatches))
-	patches = append(append(append(patches, chunkArrayPatches...), escapePatch), treeContextPatches...)
+	if n := strings.Count(src, "chunks"); n != segmentChunkUses {
+		return "", fmt.Errorf("ssr: segment patch: chunks named %d times in %s, want %d (React build changed? update ssr/patch.go)", n, reactServerFile, segmentChunkUses)
+	}
+	patches := make([]struct{ from, to string }, 0, len(segmentPatches)+1+len(treeContextPatches))
+	patches = append(append(append(patches, segmentPatches...), escapePatch), treeContextPatches...)
 	for _, p := range patches {
 		if n := strings.Count(src, p.from); n != 1 {
 			return "", fmt.Errorf("ssr: renderToString patch: pattern %q found %d times in %s, want exactly 1 (React build changed? update ssr/patch.go)", p.from, n, reactServerFile)

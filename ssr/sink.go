@@ -10,7 +10,7 @@ import (
 )
 
 // outSink is where the patched renderToString writes its output (see
-// sinkPatches in patch.go): each chunk React flushes goes straight into a
+// accumulatorPatches in patch.go): each chunk React flushes goes straight into a
 // Go byte buffer as UTF-8, instead of into a JavaScript array that is
 // joined into one string and then converted for Go. goja strings are
 // either ASCII (a Go string, appended as it is) or UTF-16 (converted here,
@@ -36,6 +36,13 @@ type outSink struct {
 	// that it is converted exactly as the accumulator's `g += a` did.
 	concat goja.Callable
 	yes    goja.Value
+	// pushFn is push as the bundle sees it (a segment's flush checks its
+	// destination is the sink).
+	pushFn goja.Value
+	// segs are the chunk lists made since the last reset; freeSegs are
+	// buffers of earlier ones, for reuse.
+	segs     []*segment
+	freeSegs [][]byte
 }
 
 type sinkLevel struct {
@@ -65,7 +72,11 @@ func installSink(rt *goja.Runtime, concat goja.Callable) (*outSink, error) {
 	if err := o.Set("begin", s.begin); err != nil {
 		return nil, err
 	}
-	if err := o.Set("push", s.push); err != nil {
+	s.pushFn = rt.ToValue(s.push)
+	if err := o.Set("push", s.pushFn); err != nil {
+		return nil, err
+	}
+	if err := o.Set("segment", s.newSegment); err != nil {
 		return nil, err
 	}
 	if err := o.Set("done", s.done); err != nil {
@@ -74,8 +85,10 @@ func installSink(rt *goja.Runtime, concat goja.Callable) (*outSink, error) {
 	return s, rt.Set(sinkGlobal, o)
 }
 
-// reset drops any state a failed render left behind.
+// reset drops any state a failed render left behind, and takes back the
+// chunk lists of the renders before.
 func (s *outSink) reset() {
+	s.reclaimSegments()
 	for len(s.levels) > 0 {
 		s.pop()
 	}
@@ -114,9 +127,7 @@ func (s *outSink) begin(call goja.FunctionCall) goja.Value {
 
 // push(...chunks) appends its arguments; null (React's end of stream) is
 // ignored, as the accumulator did. It returns true: the destination never
-// applies back-pressure. React calls it with one chunk; the patched flush
-// of a segment calls push.apply with the segment's whole chunk array, which
-// goja passes as the arguments without a copy.
+// applies back-pressure. (A segment's chunks come by flushTo.)
 func (s *outSink) push(call goja.FunctionCall) goja.Value {
 	if len(s.levels) == 0 {
 		panic(s.rt.NewGoError(errNoSink))

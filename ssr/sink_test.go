@@ -138,9 +138,8 @@ func TestSinkNestingAndKeep(t *testing.T) {
 	}
 }
 
-// The flush of a segment pushes its whole chunk array with push.apply:
-// every argument is appended in order, nulls skipped, and a pair split
-// between two arguments joined.
+// push takes any number of chunks: every argument is appended in order,
+// nulls skipped, and a pair split between two arguments joined.
 func TestSinkPushApply(t *testing.T) {
 	rt, _ := sinkRuntime(t)
 	v, err := rt.RunString(`(function(){
@@ -155,5 +154,62 @@ func TestSinkPushApply(t *testing.T) {
 	}
 	if got := v.String(); got != "<p>caféx💧7</p>" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// A segment's chunk list (segment.go) as React uses it: pushes of any
+// number of chunks, length read where a child segment goes, flushes of
+// runs between children and of the rest, into the sink in progress.
+func TestSegmentChunkList(t *testing.T) {
+	rt, nat := sinkRuntime(t)
+	v, err := rt.RunString(`(function(){
+		var d = __ssrSink.begin({ssrKeepInGo: true});
+		var h = {push: __ssrSink.push};
+		var seg = __ssrSink.segment();
+		if (seg.length !== 0) throw "empty length " + seg.length;
+		seg.push("<div", " id=\"", "x", "\"", ">");
+		var at = seg.length;                 // a child goes here
+		seg.push("café ", null, "\ud83d", "\udca7");
+		var at2 = seg.length;
+		seg.push("</div>");
+		if (seg.length !== 10) throw "length " + seg.length;
+		var e = seg.flushTo(h, 0, at);
+		h.push("[child]");
+		e = seg.flushTo(h, e, at2);
+		if (seg.flushTo(h, e, e) !== e) throw "empty run";
+		h.push("[child2]");
+		seg.flushTo(h, e, seg.length);
+		return [__ssrSink.done(d), "", ""];
+	})()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := nat.Result(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `<div id="x">[child]café 💧[child2]</div>`; res.HTML != want {
+		t.Errorf("got %q, want %q", res.HTML, want)
+	}
+	for name, js := range map[string]string{
+		"flush at an unread length": `var s=__ssrSink.segment(); var d=__ssrSink.begin(); s.push("a","b"); s.flushTo({push:__ssrSink.push}, 0, 1)`,
+		"flush elsewhere":           `var s=__ssrSink.segment(); var d=__ssrSink.begin(); s.push("a"); s.flushTo({push:function(){}}, 0, s.length)`,
+		"set a property":            `"use strict"; __ssrSink.segment().x = 1`,
+	} {
+		if _, err := rt.RunString(js); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	// After Reset (the next render) a chunk list of a render before is
+	// dead: its buffer is reused.
+	nat.Reset()
+	old, err := rt.RunString(`__ssrSink.segment()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.Set("old", old)
+	nat.Reset()
+	if _, err := rt.RunString(`old.push("x")`); err == nil {
+		t.Error("a dead chunk list took a push")
 	}
 }

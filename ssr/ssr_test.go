@@ -3,6 +3,7 @@ package ssr
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -36,11 +37,11 @@ func TestPatchReactServerOnRealBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(out, "g+=a") || !strings.Contains(out, `g=__ssrSink.begin(b),h={push:__ssrSink.push,destroy:`) || !strings.Contains(out, `b.push.apply(b,0===e?d:Array.prototype.slice.call(d,e))`) || !strings.Contains(out, `return __ssrSink.done(g)}`) {
+	if strings.Contains(out, "g+=a") || !strings.Contains(out, `g=__ssrSink.begin(b),h={push:__ssrSink.push,destroy:`) || !strings.Contains(out, `e=d.flushTo(b,e,f.index)`) || !strings.Contains(out, `return __ssrSink.done(g)}`) {
 		t.Error("patched source does not write to the Go sink")
 	}
-	if strings.Contains(out, "chunks:[]") || !strings.Contains(out, "chunks:Object.setPrototypeOf([],$ssrChunkProto)") {
-		t.Error("segment chunk arrays keep Array.prototype")
+	if strings.Contains(out, "chunks:[]") || !strings.Contains(out, "chunks:__ssrSink.segment()") {
+		t.Error("segment chunk lists are JavaScript arrays")
 	}
 	if strings.Contains(out, "na.exec(a)") || !strings.Contains(out, "var v=__ssrEscape;") {
 		t.Error("escapeTextForBrowser is not the native one")
@@ -113,17 +114,41 @@ export default function T({ items, extra }: { items: string[]; extra: Record<str
 	}
 }
 
+// Every pattern a patch rewrites must be found exactly as often as
+// expected in the React build: a release that changes any of them fails
+// the build, naming the pattern, instead of rendering unpatched.
 func TestPatchReactServerFailsLoudly(t *testing.T) {
-	for name, src := range map[string]string{
-		"missing":         "function Tb(){var g='';return g}",
-		"twice":           accumulatorPatches[0].from + accumulatorPatches[0].from + accumulatorPatches[1].from,
-		"no chunk arrays": accumulatorPatches[0].from + accumulatorPatches[1].from + chunkArrayPatches[0].from,
-		"no escape":       accumulatorPatches[0].from + accumulatorPatches[1].from + chunkArrayPatches[0].from + chunkArrayPatches[1].from,
-	} {
+	data, err := os.ReadFile(filepath.Join(root(t), "node_modules", reactServerFile))
+	if err != nil {
+		t.Fatalf("read React server build (run npm ci): %v", err)
+	}
+	real := string(data)
+	anchors := []string{escapePatch.from}
+	for _, p := range accumulatorPatches {
+		anchors = append(anchors, p.from)
+	}
+	for _, p := range segmentPatches {
+		anchors = append(anchors, p.from)
+	}
+	for _, p := range treeContextPatches {
+		anchors = append(anchors, p.from)
+	}
+	cases := map[string]string{
+		"unrelated source":      "function Tb(){var g='';return g}",
+		"twice":                 real + ";" + accumulatorPatches[0].from,
+		"no own-property loops": ownPropLoop.ReplaceAllString(real, "for(;;)"),
+	}
+	for i, a := range anchors {
+		if !strings.Contains(real, a) {
+			t.Fatalf("anchor %d is not in the real build: %q", i, a)
+		}
+		cases[fmt.Sprintf("anchor %d changed", i)] = strings.Replace(real, a, a[:len(a)/2]+" "+a[len(a)/2:], 1)
+	}
+	for name, src := range cases {
 		t.Run(name, func(t *testing.T) {
 			_, err := PatchReactServer(src)
-			if err == nil || !strings.Contains(err.Error(), "want exactly 1") {
-				t.Fatalf("err = %v, want a pattern-count error", err)
+			if err == nil || !strings.Contains(err.Error(), "update ssr/patch.go") {
+				t.Fatalf("err = %v, want a pattern error", err)
 			}
 		})
 	}
