@@ -54,6 +54,39 @@ var segmentPatches = []struct{ from, to string }{
 
 const segmentChunkUses = 11
 
+// pushAttribute (x) decides from the prop's name alone whether it is the
+// style, a prop React never writes (an event handler, defaultValue...), a
+// known property with its own rules (from the table t), or an attribute
+// written as it is (and whether a boolean value is kept, for data- and
+// aria-): a switch, two string indexings and a length (each a map write
+// in goja, which wraps the primitive string), hasOwnProperty, and the
+// attribute name check. The patched x looks the decision up by name in a
+// null-prototype object and works it out ($ssrAttrOf, the same steps in
+// the same order) only for a name it has not seen; what depends on the
+// value is unchanged. The table grows with the names the pages use, like
+// React's own cache of checked attribute names. The whole function is
+// matched, with the value switch kept as it is.
+var (
+	attrHead = `function x(a,b,c,d){switch(c){case "style":ta(a,b,d);return;case "defaultValue":case "defaultChecked":case "innerHTML":case "suppressContentEditableWarning":case "suppressHydrationWarning":return}if(!(2<c.length)||"o"!==c[0]&&"O"!==c[0]||"n"!==c[1]&&"N"!==c[1])if(b=t.hasOwnProperty(c)?t[c]:null,null!==b){switch(typeof d){case "function":case "symbol":return;case "boolean":if(!b.acceptsBooleans)return}c=b.attributeName;`
+	// (React's build has a line break inside this switch.)
+	attrValueSwitch = `switch(b.type){case 3:d&&a.push(" ",c,'=""');break;case 4:!0===d?a.push(" ",c,'=""'):` + "\n" +
+		`!1!==d&&a.push(" ",c,'="',v(d),'"');break;case 5:isNaN(d)||a.push(" ",c,'="',v(d),'"');break;case 6:!isNaN(d)&&1<=d&&a.push(" ",c,'="',v(d),'"');break;default:b.sanitizeURL&&(d=""+d),a.push(" ",c,'="',v(d),'"')}`
+	attrTail = `}else if(ja(c)){switch(typeof d){case "function":case "symbol":return;case "boolean":if(b=c.toLowerCase().slice(0,5),"data-"!==b&&"aria-"!==b)return}a.push(" ",c,'="',v(d),'"')}}`
+
+	attributePatch = struct{ from, to string }{
+		from: attrHead + attrValueSwitch + attrTail,
+		to: `function $ssrAttrOf(c){switch(c){case "style":return 1;case "defaultValue":case "defaultChecked":case "innerHTML":case "suppressContentEditableWarning":case "suppressHydrationWarning":return 0}` +
+			`if(!(2<c.length)||"o"!==c[0]&&"O"!==c[0]||"n"!==c[1]&&"N"!==c[1]){var b=t.hasOwnProperty(c)?t[c]:null;if(null!==b)return b;` +
+			`if(ja(c))return b=c.toLowerCase().slice(0,5),"data-"===b||"aria-"===b?3:2}return 0}` +
+			`var $ssrAttrs=Object.create(null);` +
+			`function x(a,b,c,d){var k="__proto__"===c?$ssrAttrOf(c):$ssrAttrs[c];void 0===k&&(k=$ssrAttrs[c]=$ssrAttrOf(c));` +
+			`if(1===k){ta(a,b,d);return}if(0===k)return;` +
+			`if(2===k||3===k){switch(typeof d){case "function":case "symbol":return;case "boolean":if(3!==k)return}a.push(" ",c,'="',v(d),'"');return}` +
+			`b=k;switch(typeof d){case "function":case "symbol":return;case "boolean":if(!b.acceptsBooleans)return}c=b.attributeName;` +
+			attrValueSwitch + `}`,
+	}
+)
+
 // escapePatch replaces React's escapeTextForBrowser (every text node and
 // attribute value goes through it) with the native escape of escape.go,
 // which returns a string with nothing to escape as it is. In goja React's
@@ -114,8 +147,8 @@ func PatchReactServer(src string) (string, error) {
 	if n := strings.Count(src, "chunks"); n != segmentChunkUses {
 		return "", fmt.Errorf("ssr: segment patch: chunks named %d times in %s, want %d (React build changed? update ssr/patch.go)", n, reactServerFile, segmentChunkUses)
 	}
-	patches := make([]struct{ from, to string }, 0, len(segmentPatches)+1+len(treeContextPatches))
-	patches = append(append(append(patches, segmentPatches...), escapePatch), treeContextPatches...)
+	patches := make([]struct{ from, to string }, 0, len(segmentPatches)+2+len(treeContextPatches))
+	patches = append(append(append(patches, segmentPatches...), escapePatch, attributePatch), treeContextPatches...)
 	for _, p := range patches {
 		if n := strings.Count(src, p.from); n != 1 {
 			return "", fmt.Errorf("ssr: renderToString patch: pattern %q found %d times in %s, want exactly 1 (React build changed? update ssr/patch.go)", p.from, n, reactServerFile)
@@ -145,10 +178,12 @@ const jsxRuntimeFile = "react/cjs/react-jsx-runtime.production.min.js"
 // instead of copying it key by key (a for-in, the hottest function of a
 // render in goja) when there is nothing to take out or fill in: no key or
 // ref among the props and no defaultProps. The object is always a fresh
-// literal made at the call site, so sharing it is safe.
+// literal made at the call site, so sharing it is safe. A host element's
+// type is a string, which has no defaultProps: asking would make goja wrap
+// the string in an object (a map write) and search two prototypes.
 var jsxFastPath = struct{ from, to string }{
 	from: `function q(c,a,g){var b,d={},e=null,h=null;`,
-	to: `function q(c,a,g){if(void 0===a.key&&void 0===a.ref&&void 0===a.__self&&void 0===a.__source&&!(c&&c.defaultProps))` +
+	to: `function q(c,a,g){if(void 0===a.key&&void 0===a.ref&&void 0===a.__self&&void 0===a.__source&&("string"===typeof c||!(c&&c.defaultProps)))` +
 		`return{$$typeof:k,type:c,key:void 0!==g?""+g:null,ref:null,props:a,_owner:n.current};var b,d={},e=null,h=null;`,
 }
 

@@ -46,6 +46,9 @@ func TestPatchReactServerOnRealBuild(t *testing.T) {
 	if strings.Contains(out, "na.exec(a)") || !strings.Contains(out, "var v=__ssrEscape;") {
 		t.Error("escapeTextForBrowser is not the native one")
 	}
+	if strings.Contains(out, "t.hasOwnProperty(c)?t[c]:null,null!==b") || !strings.Contains(out, "function $ssrAttrOf(c)") {
+		t.Error("pushAttribute does not look its decisions up by name")
+	}
 	if strings.Contains(out, "gb(e,d,f)") || strings.Count(out, "$ssrTC(") != 7 {
 		t.Errorf("tree contexts are not lazy (%d $ssrTC)", strings.Count(out, "$ssrTC("))
 	}
@@ -123,7 +126,7 @@ func TestPatchReactServerFailsLoudly(t *testing.T) {
 		t.Fatalf("read React server build (run npm ci): %v", err)
 	}
 	real := string(data)
-	anchors := []string{escapePatch.from}
+	anchors := []string{escapePatch.from, attributePatch.from}
 	for _, p := range accumulatorPatches {
 		anchors = append(anchors, p.from)
 	}
