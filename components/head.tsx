@@ -55,7 +55,12 @@ export function Head({ tags }: { tags: HeadTag[] }) {
   return null;
 }
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+// The expressions are made once: a regular expression literal is a new
+// object (several in goja) each time it is evaluated, and esc runs for
+// every attribute of every head tag of every render. replace() starts a
+// global expression from the beginning whatever its lastIndex.
+const SPECIAL = /[&<>"]/, AMP = /&/g, LT = /</g, GT = />/g, QUOT = /"/g, CLOSE = /<\//g;
+const esc = (s: string) => (SPECIAL.test(s) ? s.replace(AMP, "&amp;").replace(LT, "&lt;").replace(GT, "&gt;").replace(QUOT, "&quot;") : s);
 
 /** renderHead turns collected tags into markup; a later tag with the same
  * key wins, as it does in the browser. Script text is JSON-LD that was
@@ -67,7 +72,7 @@ export function renderHead(collected: HeadCollector): string {
   for (const [key, t] of byKey) {
     const attrs = Object.entries(t.attrs).map(([k, v]) => ` ${k}="${esc(v)}"`).join("") + ` data-head="${esc(key)}"`;
     if (t.tag === "title") out += `<title${attrs}>${esc(t.text || "")}</title>`;
-    else if (t.tag === "script") out += `<script${attrs}>${(t.text || "").replace(/<\//g, "<\\/")}</script>`;
+    else if (t.tag === "script") out += `<script${attrs}>${(t.text || "").replace(CLOSE, "<\\/")}</script>`;
     else out += `<${t.tag}${attrs}>`;
   }
   return out;

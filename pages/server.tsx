@@ -32,6 +32,12 @@ function chromeMarkup(props: any): ChromeParts | null {
   return chromeParts;
 }
 
+/** KEEP_IN_GO asks the patched renderToString to leave the page's markup in
+ * Go's output buffer (ssr/sink.go) and return "": the body never crosses
+ * back into JavaScript as one big string. React reads only
+ * identifierPrefix from the options, so the output is the same. */
+const KEEP_IN_GO = { ssrKeepInGo: true };
+
 export function renderPage(pages: Record<string, ComponentType<any>>, kind: string, propsJSON: string): [string, string, string] {
   const Page = pages[kind];
   if (!Page) throw new Error(`unknown page kind ${kind}`);
@@ -43,6 +49,7 @@ export function renderPage(pages: Record<string, ComponentType<any>>, kind: stri
         <Page {...props} />
       </HeadProvider>
     </ChromeMarkup.Provider>,
+    KEEP_IN_GO as {},
   );
   return [html, renderHead(collected), 'lang="en"'];
 }

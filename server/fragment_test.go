@@ -24,6 +24,10 @@ func TestChromeMarkupMatchesInlineChrome(t *testing.T) {
 		t.Fatal(err)
 	}
 	rt := goja.New()
+	nat, err := ssr.InstallNatives(rt)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := rt.RunString(b.Server); err != nil {
 		t.Fatal(err)
 	}
@@ -34,15 +38,16 @@ func TestChromeMarkupMatchesInlineChrome(t *testing.T) {
 	body := func(kind string, props []byte, inPlace bool) string {
 		t.Helper()
 		rt.Set("__ssrNoFragments", inPlace)
+		nat.Reset()
 		out, err := render(goja.Undefined(), rt.ToValue(kind), rt.ToValue(string(props)))
 		if err != nil {
 			t.Fatalf("render %s: %v", kind, err)
 		}
-		var parts []string
-		if err := rt.ExportTo(out, &parts); err != nil || len(parts) != 3 {
+		res, err := nat.Result(out)
+		if err != nil {
 			t.Fatalf("render %s: %v", kind, err)
 		}
-		return parts[0]
+		return res.HTML
 	}
 
 	ctx := context.Background()

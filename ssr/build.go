@@ -78,7 +78,7 @@ func Build(opts BuildOptions) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	server, err := buildServer(root, opts.Kinds, opts.Dev)
+	server, err := buildServer(root, opts.Kinds, opts.Dev, false)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,10 @@ func serverEntry(kinds []string) string {
 	return b.String()
 }
 
-func buildServer(root string, kinds []string, dev bool) (string, error) {
+// buildServer bundles the server program. unpatched leaves React as it
+// is published (the tests' reference for what the patches must not
+// change); such a bundle needs no natives.
+func buildServer(root string, kinds []string, dev, unpatched bool) (string, error) {
 	var patched, jsxPatched atomic.Int32
 	o := commonOptions(root)
 	entry := serverEntry(kinds)
@@ -149,6 +152,9 @@ func buildServer(root string, kinds []string, dev bool) (string, error) {
 						return api.OnLoadResult{}, err
 					}
 					src, err := PatchReactServer(string(data))
+					if unpatched {
+						src, err = string(data), nil
+					}
 					if err != nil {
 						return api.OnLoadResult{}, err
 					}
@@ -162,6 +168,9 @@ func buildServer(root string, kinds []string, dev bool) (string, error) {
 						return api.OnLoadResult{}, err
 					}
 					src, err := PatchJSXRuntime(string(data))
+					if unpatched {
+						src, err = string(data), nil
+					}
 					if err != nil {
 						return api.OnLoadResult{}, err
 					}

@@ -37,6 +37,56 @@ type Pool struct {
 type vm struct {
 	rt     *goja.Runtime
 	render goja.Callable
+	nat    *Natives
+}
+
+// Natives are the Go functions the server bundle calls in one runtime:
+// the output sink of the patched renderToString and its HTML escaping.
+type Natives struct {
+	rt   *goja.Runtime
+	sink *outSink
+}
+
+// InstallNatives defines the natives in rt. A runtime that runs the
+// bundle outside a Pool (a test) must call it before running the bundle,
+// Reset them before each render and read each render with Result.
+func InstallNatives(rt *goja.Runtime) (*Natives, error) {
+	fn, err := rt.RunString(`(function(a){return ""+a})`)
+	if err != nil {
+		return nil, err
+	}
+	concat, _ := goja.AssertFunction(fn)
+	s, err := installSink(rt, concat)
+	if err != nil {
+		return nil, fmt.Errorf("ssr: install the output sink: %w", err)
+	}
+	if err := installEscape(rt, concat); err != nil {
+		return nil, fmt.Errorf("ssr: install the escape: %w", err)
+	}
+	return &Natives{rt: rt, sink: s}, nil
+}
+
+// Reset drops what an earlier (possibly failed) render left behind.
+func (n *Natives) Reset() { n.sink.reset() }
+
+// Result reads what SSR.render returned. The bundle returns [html, head,
+// htmlAttributes]: three strings read straight from the runtime.
+// (Returning them as JSON made goja quote the whole page and Go parse it
+// back: ~5% of a render.) The page's own renderToString keeps its output
+// in Go (keepInGoOption): then html is "" and the body is the sink's.
+func (n *Natives) Result(out goja.Value) (*Result, error) {
+	var parts []string
+	if err := n.rt.ExportTo(out, &parts); err != nil || len(parts) != 3 {
+		return nil, fmt.Errorf("the bundle must return [html, head, htmlAttributes], got %v (%v)", out, err)
+	}
+	html := parts[0]
+	if page, ok := n.sink.takePage(); ok {
+		if html != "" {
+			return nil, errors.New("the page was kept in Go and also returned")
+		}
+		html = page
+	}
+	return &Result{HTML: html, Head: parts[1], HTMLAttrs: parts[2]}, nil
 }
 
 // NewPool compiles the server bundle once and starts size runtimes.
@@ -77,6 +127,10 @@ func (p *Pool) newVM() (*vm, error) {
 	console.Set("warn", logf(slog.LevelWarn))
 	console.Set("error", logf(slog.LevelError))
 	rt.Set("console", console)
+	nat, err := InstallNatives(rt)
+	if err != nil {
+		return nil, err
+	}
 	if _, err := rt.RunProgram(p.program); err != nil {
 		return nil, fmt.Errorf("ssr: run server bundle: %w", err)
 	}
@@ -88,7 +142,7 @@ func (p *Pool) newVM() (*vm, error) {
 	if !ok {
 		return nil, errors.New("ssr: SSR.render is not a function")
 	}
-	return &vm{rt: rt, render: fn}, nil
+	return &vm{rt: rt, render: fn, nat: nat}, nil
 }
 
 // Render renders page kind with props (JSON). It blocks until a runtime is
@@ -134,6 +188,7 @@ func (p *Pool) run(v *vm, kind string, props []byte) (res *Result, err error) {
 			err = fmt.Errorf("ssr: render %s panicked: %v", kind, r)
 		}
 	}()
+	v.nat.Reset()
 	out, err := v.render(goja.Undefined(), v.rt.ToValue(kind), v.rt.ToValue(string(props)))
 	if err != nil {
 		var ie *goja.InterruptedError
@@ -146,14 +201,11 @@ func (p *Pool) run(v *vm, kind string, props []byte) (res *Result, err error) {
 		}
 		return nil, fmt.Errorf("ssr: render %s: %w", kind, err)
 	}
-	// The bundle returns [html, head, htmlAttributes]: three strings read
-	// straight from the runtime. (Returning them as JSON made goja quote
-	// the whole page and Go parse it back: ~5% of a render.)
-	var parts []string
-	if err := v.rt.ExportTo(out, &parts); err != nil || len(parts) != 3 {
-		return nil, fmt.Errorf("ssr: render %s: the bundle must return [html, head, htmlAttributes], got %v (%v)", kind, out, err)
+	res, err = v.nat.Result(out)
+	if err != nil {
+		return nil, fmt.Errorf("ssr: render %s: %w", kind, err)
 	}
-	return &Result{HTML: parts[0], Head: parts[1], HTMLAttrs: parts[2]}, nil
+	return res, nil
 }
 
 // Size is the number of runtimes.

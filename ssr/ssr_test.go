@@ -3,6 +3,7 @@ package ssr
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -36,8 +37,24 @@ func TestPatchReactServerOnRealBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(out, "g+=a") || !strings.Contains(out, `(g[g.length]=a)`) || !strings.Contains(out, `return g.join("")}`) {
-		t.Error("patched source still uses the string accumulator")
+	if strings.Contains(out, "g+=a") || !strings.Contains(out, `g=__ssrSink.begin(b),h={push:__ssrSink.push,destroy:`) || !strings.Contains(out, `e=d.flushTo(b,e,f.index)`) || !strings.Contains(out, `return __ssrSink.done(g)}`) {
+		t.Error("patched source does not write to the Go sink")
+	}
+	if strings.Contains(out, "chunks:[]") || !strings.Contains(out, "chunks:__ssrSink.segment()") {
+		t.Error("segment chunk lists are JavaScript arrays")
+	}
+	if strings.Contains(out, "na.exec(a)") || !strings.Contains(out, "var v=__ssrEscape;") {
+		t.Error("escapeTextForBrowser is not the native one")
+	}
+	if strings.Contains(out, "t.hasOwnProperty(c)?t[c]:null,null!==b") || !strings.Contains(out, "function $ssrAttrOf(c)") {
+		t.Error("pushAttribute does not look its decisions up by name")
+	}
+	if strings.Contains(out, "gb(e,d,f)") || strings.Count(out, "$ssrTC(") != 7 {
+		t.Errorf("tree contexts are not lazy (%d $ssrTC)", strings.Count(out, "$ssrTC("))
+	}
+	// A React build that reads the tree context somewhere new must fail.
+	if _, err := PatchReactServer(string(src) + ";x.treeContext"); err == nil || !strings.Contains(err.Error(), "treeContext named 14 times") {
+		t.Errorf("an extra treeContext use must fail the build: %v", err)
 	}
 	if ownPropLoop.MatchString(out) || strings.Count(out, "Object.keys(") < ownPropLoops {
 		t.Error("patched source still loops over own properties with for-in")
@@ -100,15 +117,41 @@ export default function T({ items, extra }: { items: string[]; extra: Record<str
 	}
 }
 
+// Every pattern a patch rewrites must be found exactly as often as
+// expected in the React build: a release that changes any of them fails
+// the build, naming the pattern, instead of rendering unpatched.
 func TestPatchReactServerFailsLoudly(t *testing.T) {
-	for name, src := range map[string]string{
-		"missing": "function Tb(){var g='';return g}",
-		"twice":   accumulatorPatches[0].from + accumulatorPatches[0].from + accumulatorPatches[1].from,
-	} {
+	data, err := os.ReadFile(filepath.Join(root(t), "node_modules", reactServerFile))
+	if err != nil {
+		t.Fatalf("read React server build (run npm ci): %v", err)
+	}
+	real := string(data)
+	anchors := []string{escapePatch.from, attributePatch.from}
+	for _, p := range accumulatorPatches {
+		anchors = append(anchors, p.from)
+	}
+	for _, p := range segmentPatches {
+		anchors = append(anchors, p.from)
+	}
+	for _, p := range treeContextPatches {
+		anchors = append(anchors, p.from)
+	}
+	cases := map[string]string{
+		"unrelated source":      "function Tb(){var g='';return g}",
+		"twice":                 real + ";" + accumulatorPatches[0].from,
+		"no own-property loops": ownPropLoop.ReplaceAllString(real, "for(;;)"),
+	}
+	for i, a := range anchors {
+		if !strings.Contains(real, a) {
+			t.Fatalf("anchor %d is not in the real build: %q", i, a)
+		}
+		cases[fmt.Sprintf("anchor %d changed", i)] = strings.Replace(real, a, a[:len(a)/2]+" "+a[len(a)/2:], 1)
+	}
+	for name, src := range cases {
 		t.Run(name, func(t *testing.T) {
 			_, err := PatchReactServer(src)
-			if err == nil || !strings.Contains(err.Error(), "want exactly 1") {
-				t.Fatalf("err = %v, want a pattern-count error", err)
+			if err == nil || !strings.Contains(err.Error(), "update ssr/patch.go") {
+				t.Fatalf("err = %v, want a pattern error", err)
 			}
 		})
 	}
@@ -119,7 +162,7 @@ func TestBuildProjectBundles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.Server, `.join("")`) {
+	if !strings.Contains(b.Server, `__ssrSink.begin(`) {
 		t.Error("server bundle lacks the patched accumulator")
 	}
 	if strings.Contains(b.Server, "react.development") || strings.Contains(b.Server, "react-dom.development") {
