@@ -2,8 +2,6 @@ package ssr
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -85,16 +83,7 @@ export default function K({ items, rows, text }: { items: string[]; rows: string
 // bundle and with React as published, in goja both, and requires the same
 // bytes.
 func TestPatchedReactRendersAsPublished(t *testing.T) {
-	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "pages"), 0o755)
-	os.Symlink(filepath.Join(root(t), "node_modules"), filepath.Join(dir, "node_modules"))
-	os.WriteFile(filepath.Join(dir, "pages", "server.tsx"), []byte(`import { renderToString } from "react-dom/server";
-export function renderPage(pages: any, kind: string, props: string) {
-  const P = pages[kind];
-  return [renderToString(<P {...JSON.parse(props)} />), "", ""];
-}
-`), 0o644)
-	os.WriteFile(filepath.Join(dir, "pages", "k.tsx"), []byte(kitchenSink), 0o644)
+	dir := miniProject(t, map[string]string{"k": kitchenSink})
 	props := `{"items":["one","two & <three>","drei — 💧","vier"],"rows":[["a","b","c"],["d","e"]],"text":"Tom & Jerry's <b>\"café\"</b> 🔥 \u2028"}`
 
 	render := func(unpatched bool) string {

@@ -16,6 +16,21 @@ func sinkRuntime(t *testing.T) (*goja.Runtime, *Natives) {
 	return rt, nat
 }
 
+// runResult runs js, which returns a render's [html, head, attrs], and
+// reads it as the pool does.
+func runResult(t *testing.T, rt *goja.Runtime, nat *Natives, js string) *Result {
+	t.Helper()
+	v, err := rt.RunString(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := nat.Result(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // The sink must give Go exactly the bytes that joining the chunks in
 // JavaScript and exporting the string gave: ASCII, Latin-1, BMP text,
 // surrogate pairs (whole, and split across two chunks), unpaired
@@ -89,24 +104,17 @@ func TestAppendJSString(t *testing.T) {
 // between begin and done) is dropped by the outer done and by Reset.
 func TestSinkNestingAndKeep(t *testing.T) {
 	rt, nat := sinkRuntime(t)
-	v, err := rt.RunString(`(function(){
+	res := runResult(t, rt, nat, `(function(){
 		var outer = __ssrSink.begin({ssrKeepInGo: true});
 		__ssrSink.push("kept");
 		__ssrSink.begin({ssrKeepInGo: true}); __ssrSink.push("abandoned");
 		return [__ssrSink.done(outer), "", ""];
 	})()`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := nat.Result(v)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if res.HTML != "kept" {
 		t.Fatalf("html %q, want the outer render's only", res.HTML)
 	}
 	nat.Reset()
-	v, err = rt.RunString(`(function(){
+	res = runResult(t, rt, nat, `(function(){
 		var outer = __ssrSink.begin({ssrKeepInGo: true});
 		__ssrSink.push("a");
 		var inner = __ssrSink.begin();
@@ -115,23 +123,13 @@ func TestSinkNestingAndKeep(t *testing.T) {
 		__ssrSink.push(i + "é💧");
 		return [__ssrSink.done(outer), "h", "l"];
 	})()`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err = nat.Result(v)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if res.HTML != "a<i>é💧" || res.Head != "h" || res.HTMLAttrs != "l" {
 		t.Errorf("result %+v", res)
 	}
 	// A kept render must not also return markup, and Reset forgets it.
 	nat.Reset()
-	if v, err = rt.RunString(`["plain", "", ""]`); err != nil {
-		t.Fatal(err)
-	}
-	if res, err = nat.Result(v); err != nil || res.HTML != "plain" {
-		t.Errorf("after Reset: %+v %v", res, err)
+	if res = runResult(t, rt, nat, `["plain", "", ""]`); res.HTML != "plain" {
+		t.Errorf("after Reset: %+v", res)
 	}
 	if _, err := rt.RunString(`__ssrSink.push("x")`); err == nil {
 		t.Error("push outside a render must throw")
@@ -162,7 +160,7 @@ func TestSinkPushApply(t *testing.T) {
 // runs between children and of the rest, into the sink in progress.
 func TestSegmentChunkList(t *testing.T) {
 	rt, nat := sinkRuntime(t)
-	v, err := rt.RunString(`(function(){
+	res := runResult(t, rt, nat, `(function(){
 		var d = __ssrSink.begin({ssrKeepInGo: true});
 		var h = {push: __ssrSink.push};
 		var seg = __ssrSink.segment();
@@ -181,13 +179,6 @@ func TestSegmentChunkList(t *testing.T) {
 		seg.flushTo(h, e, seg.length);
 		return [__ssrSink.done(d), "", ""];
 	})()`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := nat.Result(v)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if want := `<div id="x">[child]café 💧[child2]</div>`; res.HTML != want {
 		t.Errorf("got %q, want %q", res.HTML, want)
 	}

@@ -82,24 +82,37 @@ func TestPatchJSXRuntimeOnRealBuild(t *testing.T) {
 // defaultProps take the copying path, everything else shares the props
 // object. Rendered through the real bundle, a keyed list, a component
 // with defaultProps and a spread of props all come out as React 18 would.
-func TestJSXFastPathRendersTheSame(t *testing.T) {
+// miniProject is a project folder with the real node_modules, a plain
+// pages/server.tsx that renders one page kind with renderToString, and
+// each of pages (file name without ".tsx", source) under pages/.
+func miniProject(t *testing.T, pages map[string]string) string {
+	t.Helper()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "pages"), 0o755)
 	os.MkdirAll(filepath.Join(dir, "client"), 0o755)
 	os.WriteFile(filepath.Join(dir, "client", "islands.tsx"), []byte("export function hydrateIslands(..._: unknown[]) {}\n"), 0o644)
 	os.Symlink(filepath.Join(root(t), "node_modules"), filepath.Join(dir, "node_modules"))
-	os.WriteFile(filepath.Join(dir, "pages", "server.tsx"), []byte(`import { renderToString } from "react-dom/server";
+	pages["server"] = `import { renderToString } from "react-dom/server";
 export function renderPage(pages: any, kind: string, props: string) {
   const P = pages[kind];
   return [renderToString(<P {...JSON.parse(props)} />), "", ""];
 }
-`), 0o644)
-	os.WriteFile(filepath.Join(dir, "pages", "t.tsx"), []byte(`function Item({ label, tone }: { label: string; tone?: string }) { return <li className={tone}>{label}</li>; }
+`
+	for name, src := range pages {
+		if err := os.WriteFile(filepath.Join(dir, "pages", name+".tsx"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestJSXFastPathRendersTheSame(t *testing.T) {
+	dir := miniProject(t, map[string]string{"t": `function Item({ label, tone }: { label: string; tone?: string }) { return <li className={tone}>{label}</li>; }
 (Item as any).defaultProps = { tone: "plain" };
 export default function T({ items, extra }: { items: string[]; extra: Record<string, string> }) {
   return <ul {...extra}>{items.map((s, i) => <Item key={s} label={s} tone={i === 1 ? "loud" : undefined} />)}<li key="k" data-x="y">z</li></ul>;
 }
-`), 0o644)
+`})
 	b, err := Build(BuildOptions{Root: dir, Kinds: []string{"t"}})
 	if err != nil {
 		t.Fatal(err)
