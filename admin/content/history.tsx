@@ -51,6 +51,25 @@ function Lines({ lines }: { lines: RevisionView["changes"][number]["lines"] }) {
   return <ul className="ac-diff">{out}</ul>;
 }
 
+/** firstVersion says whether rev is the first publish, over nothing:
+ * version 1, every line of every change an addition. */
+function firstVersion(rev: RevisionView): boolean {
+  return rev.number === 1 && rev.changes.every((c) => c.lines.every((l) => l.op === "+"));
+}
+
+function Changes({ rev, labels }: { rev: RevisionView; labels: Record<string, string> }) {
+  return (
+    <ul className="ac-changes" aria-label={`Changes in version ${rev.number}`}>
+      {rev.changes.map((c) => (
+        <li key={c.field}>
+          <p className="ac-changes__field">{fieldName(c.field, labels)}</p>
+          <Lines lines={c.lines} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function HistoryPanel({ id, version, busy, onRestore, labels }: {
   id: string; version: number; busy: boolean; onRestore: (rev: RevisionView) => void; labels: Record<string, string>;
 }) {
@@ -75,16 +94,14 @@ export function HistoryPanel({ id, version, busy, onRestore, labels }: {
               Restore as a new draft<span className="visually-hidden">: version {r.number}</span>
             </Button>
           </div>
-          {r.changes.length === 0 ? <p className="a-muted">No text changed.</p> : (
-            <ul className="ac-changes" aria-label={`Changes in version ${r.number}`}>
-              {r.changes.map((c) => (
-                <li key={c.field}>
-                  <p className="ac-changes__field">{fieldName(c.field, labels)}</p>
-                  <Lines lines={c.lines} />
-                </li>
-              ))}
-            </ul>
-          )}
+          {r.changes.length === 0 ? <p className="a-muted">No text changed.</p> : firstVersion(r) ? (
+            // Against nothing, every field is one long "added": folded, so
+            // the versions after it stay in reach on a phone.
+            <details className="ac-rev__first">
+              <summary>The first version: {r.changes.length === 1 ? "1 field" : `${r.changes.length} fields`} as published</summary>
+              <Changes rev={r} labels={labels} />
+            </details>
+          ) : <Changes rev={r} labels={labels} />}
         </li>
       ))}
     </ol>

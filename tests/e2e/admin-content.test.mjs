@@ -324,6 +324,15 @@ test("renamed and published, the old address answers 301; the history shows the 
   const slugChange = versions.first().locator(".ac-changes > li").filter({ has: page.locator(".ac-changes__field", { hasText: /^Slug$/ }) });
   assert.match(await slugChange.locator(".ac-diff__del").innerText(), new RegExp(POST.slug), "the old slug, removed");
   assert.match(await slugChange.locator(".ac-diff__add").innerText(), new RegExp(RENAMED));
+  // The first version, published over nothing, is folded until asked for.
+  const first = versions.last();
+  assert.match(await first.locator(".ac-rev__title").innerText(), /^Version 1$/);
+  const fold = first.locator("details.ac-rev__first");
+  assert.match(await fold.locator("summary").innerText(), /^The first version: \d+ fields as published$/);
+  assert.equal(await first.locator(".ac-changes").isVisible(), false);
+  await fold.locator("summary").click();
+  assert.ok(await first.locator(".ac-changes").isVisible());
+  assert.equal(await versions.first().locator("details").count(), 0, "a later version is never folded");
   await versions.first().scrollIntoViewIfNeeded();
   await shot(page, "history");
 
