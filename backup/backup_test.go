@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +17,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jmoiron/sqlx"
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
@@ -61,30 +58,7 @@ func newPostgresDatabase(t *testing.T) string {
 		}
 		t.Skip(err)
 	}
-	admin := os.Getenv("TEST_ADMIN_DATABASE_URL")
-	if admin == "" {
-		admin = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	}
-	adb, err := sqlx.Connect("postgres", admin)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("PostgreSQL is required in CI: %v", err)
-		}
-		t.Skipf("PostgreSQL not reachable: %v", err)
-	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	name := "backup_" + hex.EncodeToString(b)
-	if _, err := adb.Exec("CREATE DATABASE " + name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		adb.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
-		adb.Close()
-	})
-	u, _ := url.Parse(admin)
-	u.Path = "/" + name
-	return u.String()
+	return db.NewTestPostgresDatabase(t, "backup")
 }
 
 func newPostgresSite(t *testing.T, dsn string, media storage.Storage) *site {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -195,6 +196,41 @@ func newTestPostgres(t testing.TB) (*Store, string, error) {
 		t.Fatal(err)
 	}
 	return s, dsn, nil
+}
+
+// NewTestPostgresDatabase creates a whole database of its own, named
+// prefix and random hex, for tests that need one rather than a schema
+// (pg_dump dumps a database; several site processes share one). It is
+// dropped when the test ends. TEST_ADMIN_DATABASE_URL names the server
+// (the postgres database on 127.0.0.1:5432 by default). Without
+// PostgreSQL the test is skipped, or fails with CI=true.
+func NewTestPostgresDatabase(t testing.TB, prefix string) string {
+	t.Helper()
+	admin := os.Getenv("TEST_ADMIN_DATABASE_URL")
+	if admin == "" {
+		admin = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+	}
+	adb, err := sqlx.Connect("postgres", admin)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("PostgreSQL is required in CI: %v", err)
+		}
+		t.Skipf("PostgreSQL not reachable: %v", err)
+	}
+	b := make([]byte, 6)
+	rand.Read(b)
+	name := prefix + "_" + hex.EncodeToString(b)
+	if _, err := adb.Exec("CREATE DATABASE " + name); err != nil {
+		adb.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		adb.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
+		adb.Close()
+	})
+	u, _ := url.Parse(admin)
+	u.Path = "/" + name
+	return u.String()
 }
 
 func hostOf(dsn string) string {

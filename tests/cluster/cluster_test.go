@@ -8,22 +8,15 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/color"
-	"image/jpeg"
 	"io"
-	"mime/multipart"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,37 +28,17 @@ import (
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	_ "github.com/lib/pq"
+
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/tests/sitetest"
 )
 
 const pin = "739154"
 
-var root = func() string { r, _ := filepath.Abs("../.."); return r }()
-
 // instance is one running site process.
-type instance struct {
-	name string
-	base string
-	cmd  *exec.Cmd
-	log  *syncBuffer
-	done chan error
-}
+type instance = sitetest.Process
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+var root = sitetest.Root
 
 // cluster is two instances on one database and one bucket.
 type cluster struct {
@@ -82,30 +55,7 @@ type cluster struct {
 
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
-	admin := os.Getenv("TEST_ADMIN_DATABASE_URL")
-	if admin == "" {
-		admin = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	}
-	adb, err := sqlx.Connect("postgres", admin)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("PostgreSQL is required in CI: %v", err)
-		}
-		t.Skipf("PostgreSQL not reachable: %v", err)
-	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	name := "cluster_" + hex.EncodeToString(b)
-	if _, err := adb.Exec("CREATE DATABASE " + name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		adb.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
-		adb.Close()
-	})
-	u, _ := url.Parse(admin)
-	u.Path = "/" + name
-	c := &cluster{t: t, dsn: u.String()}
+	c := &cluster{t: t, dsn: db.NewTestPostgresDatabase(t, "cluster")}
 
 	c.s3 = httptest.NewServer(gofakes3.New(s3mem.New()).Server())
 	t.Cleanup(c.s3.Close)
@@ -122,12 +72,7 @@ func newCluster(t *testing.T) *cluster {
 	}))
 	t.Cleanup(hook.Close)
 
-	c.bin = filepath.Join(t.TempDir(), "site")
-	build := exec.Command("go", "build", "-o", c.bin, ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	c.bin = sitetest.Build(t)
 	c.env = []string{
 		"DATABASE_URL=" + c.dsn, "STORAGE=s3", "S3_ENDPOINT=" + c.s3.URL, "S3_BUCKET=project-photos",
 		"S3_ACCESS_KEY=test-access", "S3_SECRET_KEY=test-secret", "ADMIN_PIN=" + pin, "ADMIN_MAX_ATTEMPTS=5",
@@ -137,60 +82,19 @@ func newCluster(t *testing.T) *cluster {
 	}
 	c.a = c.start("A")
 	c.b = c.start("B")
-	c.waitReady(c.a)
-	c.waitReady(c.b)
+	c.a.WaitReady(t, 60*time.Second)
+	c.b.WaitReady(t, 60*time.Second)
 	return c
-}
-
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 func (c *cluster) start(name string) *instance {
 	c.t.Helper()
-	port := freePort(c.t)
-	cmd := exec.Command(c.bin)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), c.env...)
-	cmd.Env = append(cmd.Env, fmt.Sprintf("PORT=%d", port), "DATA_DIR="+c.t.TempDir())
-	in := &instance{name: name, base: fmt.Sprintf("http://127.0.0.1:%d", port), cmd: cmd, log: &syncBuffer{}, done: make(chan error, 1)}
-	cmd.Stdout, cmd.Stderr = in.log, in.log
-	if err := cmd.Start(); err != nil {
-		c.t.Fatal(err)
-	}
-	go func() { in.done <- cmd.Wait() }()
-	c.t.Cleanup(func() {
-		cmd.Process.Kill()
-		if c.t.Failed() {
-			c.t.Logf("--- log of %s ---\n%s", name, in.log.String())
-		}
-	})
-	return in
-}
-
-func (c *cluster) waitReady(in *instance) {
-	c.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if res, err := http.Get(in.base + "/healthz?ready=1"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	c.t.Fatalf("%s never became ready:\n%s", in.name, in.log.String())
+	return sitetest.Start(c.t, c.bin, name, append(c.env, "DATA_DIR="+c.t.TempDir()))
 }
 
 func unlock(t *testing.T, in *instance, p string) (int, string) {
 	t.Helper()
-	res, err := http.Post(in.base+"/api/admin/unlock", "application/json", strings.NewReader(`{"pin":"`+p+`"}`))
+	res, err := http.Post(in.Base+"/api/admin/unlock", "application/json", strings.NewReader(`{"pin":"`+p+`"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,44 +104,12 @@ func unlock(t *testing.T, in *instance, p string) (int, string) {
 	return res.StatusCode, out.Token
 }
 
-func do(t *testing.T, method, u, token, contentType string, body io.Reader) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest(method, u, body)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, u, err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(b)
-}
+var (
+	do            = sitetest.Do
+	multipartFile = sitetest.MultipartFile
+)
 
-func jpegBytes(w, h int) []byte {
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 90, 255})
-		}
-	}
-	var b bytes.Buffer
-	jpeg.Encode(&b, img, nil)
-	return b.Bytes()
-}
-
-func multipartFile(name string, data []byte) ([]byte, string) {
-	var b bytes.Buffer
-	mw := multipart.NewWriter(&b)
-	part, _ := mw.CreateFormFile("file", name)
-	part.Write(data)
-	mw.Close()
-	return b.Bytes(), mw.FormDataContentType()
-}
+func jpegBytes(w, h int) []byte { return sitetest.JPEG(w, h, 90) }
 
 // waitFor polls until ok or the limit passes, and returns how long it took.
 func waitFor(limit time.Duration, ok func() bool) (time.Duration, bool) {
@@ -258,15 +130,24 @@ func TestTwoInstancesBehaveAsOneSite(t *testing.T) {
 	c := newCluster(t)
 	_, tokA := unlock(t, c.a, pin)
 	_, tokB := unlock(t, c.b, pin)
-	portfolio := func(in *instance) string { _, b := do(t, "GET", in.base+"/portfolio", "", "", nil); return b }
+	portfolio := func(in *instance) string { _, b := do(t, "GET", in.Base+"/portfolio", "", "", nil); return b }
 	if strings.Contains(portfolio(c.b), "Cluster Kitchen") {
 		t.Fatal("the project exists before the upload")
+	}
+
+	// IndexNow's first run records the baseline that later changes are
+	// judged against (INDEXNOW_DEBOUNCE after the boot's warm-up); an
+	// upload before it would be part of the baseline and never sent.
+	if _, ok := waitFor(30*time.Second, func() bool {
+		return strings.Contains(c.a.Log.String()+c.b.Log.String(), "recorded the current version of")
+	}); !ok {
+		t.Fatal("IndexNow never recorded its baseline")
 	}
 
 	// An upload on A appears on B's cached /portfolio.
 	portfolio(c.b) // make sure B has it cached
 	body, ct := multipartFile("kitchen.jpg", jpegBytes(640, 480))
-	code, up := do(t, "POST", c.a.base+"/api/admin/media?project=Cluster+Kitchen", tokA, ct, bytes.NewReader(body))
+	code, up := do(t, "POST", c.a.Base+"/api/admin/media?project=Cluster+Kitchen", tokA, ct, bytes.NewReader(body))
 	if code != http.StatusCreated {
 		t.Fatalf("upload on A: %d %s", code, up)
 	}
@@ -326,7 +207,7 @@ func TestTwoInstancesBehaveAsOneSite(t *testing.T) {
 		t.Errorf("IndexNow urlList %v: want / and /portfolio, not /services", sub.URLList)
 	}
 	// B serves the file from the shared bucket, with Range support.
-	req, _ := http.NewRequest("GET", c.b.base+item.URL, nil)
+	req, _ := http.NewRequest("GET", c.b.Base+item.URL, nil)
 	req.Header.Set("Range", "bytes=0-1")
 	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusPartialContent {
 		t.Errorf("B serving A's upload with a range: %v %v", err, res)
@@ -335,7 +216,7 @@ func TestTwoInstancesBehaveAsOneSite(t *testing.T) {
 	}
 
 	// A delete on B disappears from A.
-	if code, b := do(t, "DELETE", c.b.base+"/api/admin/media/"+item.ID, tokB, "", nil); code != 200 {
+	if code, b := do(t, "DELETE", c.b.Base+"/api/admin/media/"+item.ID, tokB, "", nil); code != 200 {
 		t.Fatalf("delete on B: %d %s", code, b)
 	}
 	took, ok = waitFor(10*time.Second, func() bool { return !strings.Contains(portfolio(c.a), "Cluster Kitchen") })
@@ -345,7 +226,7 @@ func TestTwoInstancesBehaveAsOneSite(t *testing.T) {
 	t.Logf("delete on B gone from A's /portfolio after %v", took.Round(time.Millisecond))
 
 	// A settings save on A changes B's home page.
-	_, cur := do(t, "GET", c.a.base+"/api/admin/settings", tokA, "", nil)
+	_, cur := do(t, "GET", c.a.Base+"/api/admin/settings", tokA, "", nil)
 	var st map[string]any
 	json.Unmarshal([]byte(cur), &st)
 	if s, ok := st["settings"].(map[string]any); ok {
@@ -353,11 +234,11 @@ func TestTwoInstancesBehaveAsOneSite(t *testing.T) {
 	}
 	st["businessName"] = "Clustered Restoration Co"
 	nb, _ := json.Marshal(st)
-	if code, b := do(t, "PUT", c.a.base+"/api/admin/settings", tokA, "application/json", bytes.NewReader(nb)); code != 200 {
+	if code, b := do(t, "PUT", c.a.Base+"/api/admin/settings", tokA, "application/json", bytes.NewReader(nb)); code != 200 {
 		t.Fatalf("settings save on A: %d %s", code, b)
 	}
 	took, ok = waitFor(10*time.Second, func() bool {
-		_, b := do(t, "GET", c.b.base+"/", "", "", nil)
+		_, b := do(t, "GET", c.b.Base+"/", "", "", nil)
 		return strings.Contains(b, "Clustered Restoration Co")
 	})
 	if !ok {
@@ -389,8 +270,8 @@ func TestTwoInstancesBehaveAsOneSite(t *testing.T) {
 			Listening bool
 		}
 	}
-	_, ja := do(t, "GET", c.a.base+"/healthz", "", "", nil)
-	_, jb := do(t, "GET", c.b.base+"/healthz", "", "", nil)
+	_, ja := do(t, "GET", c.a.Base+"/healthz", "", "", nil)
+	_, jb := do(t, "GET", c.b.Base+"/healthz", "", "", nil)
 	json.Unmarshal([]byte(ja), &ha)
 	json.Unmarshal([]byte(jb), &hb)
 	if ha.Content.Version == 0 || ha.Content.Version != hb.Content.Version || !ha.Content.Listening || !hb.Content.Listening {
@@ -435,7 +316,7 @@ func TestRollingRestartLosesNothing(t *testing.T) {
 	body, ct := multipartFile("slow.jpg", jpegBytes(800, 600))
 	upload := make(chan string, 1)
 	go func() {
-		conn, err := net.Dial("tcp", strings.TrimPrefix(c.a.base, "http://"))
+		conn, err := net.Dial("tcp", strings.TrimPrefix(c.a.Base, "http://"))
 		if err != nil {
 			upload <- err.Error()
 			return
@@ -456,7 +337,7 @@ func TestRollingRestartLosesNothing(t *testing.T) {
 	}()
 
 	time.Sleep(700 * time.Millisecond)
-	c.a.cmd.Process.Signal(syscall.SIGTERM)
+	c.a.Cmd.Process.Signal(syscall.SIGTERM)
 	// Leads submitted while A drains and stops.
 	var leadCodes []int
 	for i := 0; i < 4; i++ {
@@ -466,7 +347,7 @@ func TestRollingRestartLosesNothing(t *testing.T) {
 		time.Sleep(400 * time.Millisecond)
 	}
 	select {
-	case err := <-c.a.done:
+	case err := <-c.a.Done():
 		t.Logf("A exited: %v", err)
 	case <-time.After(40 * time.Second):
 		t.Fatal("A did not exit after SIGTERM")
@@ -519,7 +400,7 @@ func newBalancer(ins ...*instance) *balancer {
 		client: &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 8}}}
 	check := func() {
 		for i, in := range b.ins {
-			res, err := http.Get(in.base + "/healthz?ready=1")
+			res, err := http.Get(in.Base + "/healthz?ready=1")
 			ok := err == nil && res.StatusCode == 200
 			if res != nil {
 				res.Body.Close()
@@ -566,7 +447,7 @@ func (b *balancer) pick() []int {
 func (b *balancer) send(mk func(base string) *http.Request) (int, error) {
 	var lastErr error
 	for _, i := range b.pick() {
-		res, err := b.client.Do(mk(b.ins[i].base))
+		res, err := b.client.Do(mk(b.ins[i].Base))
 		if err != nil {
 			lastErr = err // connection refused or reset: try the next one
 			continue
@@ -611,7 +492,7 @@ func TestPublishReachesEveryInstance(t *testing.T) {
 		t.Fatalf("user add: %v %s", err, out)
 	}
 	signIn := func(in *instance) string {
-		res, err := http.Post(in.base+"/api/admin/login", "application/json", strings.NewReader(`{"email":"`+email+`","password":"`+password+`"}`))
+		res, err := http.Post(in.Base+"/api/admin/login", "application/json", strings.NewReader(`{"email":"`+email+`","password":"`+password+`"}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -621,11 +502,11 @@ func TestPublishReachesEveryInstance(t *testing.T) {
 				return ck.Value
 			}
 		}
-		t.Fatalf("sign in on %s: %d", in.name, res.StatusCode)
+		t.Fatalf("sign in on %s: %d", in.Name, res.StatusCode)
 		return ""
 	}
 	tokA, tokB := signIn(c.a), signIn(c.b)
-	get := func(in *instance, path string) (int, string) { return do(t, "GET", in.base+path, "", "", nil) }
+	get := func(in *instance, path string) (int, string) { return do(t, "GET", in.Base+path, "", "", nil) }
 	for _, p := range []string{"/blog", "/services/roof-repair"} { // cached on B
 		get(c.b, p)
 	}
@@ -639,7 +520,7 @@ func TestPublishReachesEveryInstance(t *testing.T) {
 		"content": "## What happened\nIt was published on A.", "category": "restoration", "publishDate": "2026-11-26", "readTime": 2, "featured": false,
 		"seoTitle": "A Post Published Across The Cluster", "metaDescription": "A post published on one instance of the site and served by the other within two seconds, with the blog's lists.", "keywords": []string{}}
 	body, _ := json.Marshal(map[string]any{"kind": "article", "data": post})
-	code, out := do(t, "POST", c.a.base+"/api/admin/content", tokA, "application/json", bytes.NewReader(body))
+	code, out := do(t, "POST", c.a.Base+"/api/admin/content", tokA, "application/json", bytes.NewReader(body))
 	if code != http.StatusCreated {
 		t.Fatalf("create: %d %s", code, out)
 	}
@@ -650,7 +531,7 @@ func TestPublishReachesEveryInstance(t *testing.T) {
 	json.Unmarshal([]byte(out), &it)
 	pub, _ := json.Marshal(map[string]any{"version": it.Version})
 	start := time.Now()
-	if code, out := do(t, "POST", c.a.base+"/api/admin/content/"+it.ID+"/publish", tokA, "application/json", bytes.NewReader(pub)); code != 200 {
+	if code, out := do(t, "POST", c.a.Base+"/api/admin/content/"+it.ID+"/publish", tokA, "application/json", bytes.NewReader(pub)); code != 200 {
 		t.Fatalf("publish: %d %s", code, out)
 	}
 	took, ok := waitFor(10*time.Second, func() bool {
@@ -683,19 +564,19 @@ func TestPublishReachesEveryInstance(t *testing.T) {
 		t.Errorf("IndexNow after the publish: %v", urls)
 	}
 	// Renamed on B: A answers 301 from the old address.
-	_, cur := do(t, "GET", c.b.base+"/api/admin/content/"+it.ID, tokB, "", nil)
+	_, cur := do(t, "GET", c.b.Base+"/api/admin/content/"+it.ID, tokB, "", nil)
 	json.Unmarshal([]byte(cur), &it)
 	post["slug"] = "cluster-post-renamed"
 	body, _ = json.Marshal(map[string]any{"version": it.Version, "data": post})
-	code, out = do(t, "PUT", c.b.base+"/api/admin/content/"+it.ID, tokB, "application/json", bytes.NewReader(body))
+	code, out = do(t, "PUT", c.b.Base+"/api/admin/content/"+it.ID, tokB, "application/json", bytes.NewReader(body))
 	json.Unmarshal([]byte(out), &it)
 	pub, _ = json.Marshal(map[string]any{"version": it.Version})
-	if code, out := do(t, "POST", c.b.base+"/api/admin/content/"+it.ID+"/publish", tokB, "application/json", bytes.NewReader(pub)); code != 200 {
+	if code, out := do(t, "POST", c.b.Base+"/api/admin/content/"+it.ID+"/publish", tokB, "application/json", bytes.NewReader(pub)); code != 200 {
 		t.Fatalf("publish the rename on B: %d %s", code, out)
 	}
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	if _, ok := waitFor(10*time.Second, func() bool {
-		res, err := noFollow.Get(c.a.base + "/blog/cluster-post")
+		res, err := noFollow.Get(c.a.Base + "/blog/cluster-post")
 		if err != nil {
 			return false
 		}

@@ -11,16 +11,9 @@ package drill_test
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/color"
-	"image/jpeg"
 	"io"
-	"mime/multipart"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -31,7 +24,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -40,6 +32,9 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	_ "github.com/lib/pq"
 	_ "modernc.org/sqlite"
+
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/tests/sitetest"
 )
 
 const (
@@ -50,35 +45,9 @@ const (
 	adminPass = "correct horse battery staple"
 )
 
-var root = func() string { r, _ := filepath.Abs("../.."); return r }()
+var root = sitetest.Root
 
-// buildOnce builds the binary once for both variants.
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-func build(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "drill-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "site")
-		cmd := exec.Command("go", "build", "-ldflags", "-X main.version=drill -X main.commit=test", "-o", binPath, ".")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binPath
-}
+func build(t *testing.T) string { return sitetest.Build(t) }
 
 // install is one site's configuration; instance a running process of it.
 type install struct {
@@ -87,127 +56,23 @@ type install struct {
 	env []string
 }
 
-type instance struct {
-	base string
-	cmd  *exec.Cmd
-	log  *syncBuffer
-	done chan error
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+type instance = sitetest.Process
 
 // run runs a command of the binary to its end.
 func (in *install) run(stdin string, args ...string) (int, string, string) {
 	in.t.Helper()
-	cmd := exec.Command(in.bin, args...)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), in.env...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errw bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errw
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		in.t.Fatal(err)
-	}
-	return code, out.String(), errw.String()
+	return sitetest.Run(in.t, in.bin, in.env, stdin, args...)
 }
 
 // start boots the site and waits until it is ready.
 func (in *install) start() *instance {
-	t := in.t
-	t.Helper()
-	port := freePort(t)
-	cmd := exec.Command(in.bin)
-	cmd.Dir = root
-	cmd.Env = append(append(os.Environ(), in.env...), fmt.Sprintf("PORT=%d", port))
-	p := &instance{base: fmt.Sprintf("http://127.0.0.1:%d", port), cmd: cmd, log: &syncBuffer{}, done: make(chan error, 1)}
-	cmd.Stdout, cmd.Stderr = p.log, p.log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { p.done <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		if t.Failed() {
-			t.Logf("--- log ---\n%s", p.log.String())
-		}
-	})
-	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) {
-		if res, err := http.Get(p.base + "/healthz?ready=1"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return p
-			}
-		}
-		select {
-		case err := <-p.done:
-			t.Fatalf("the site exited: %v\n%s", err, p.log.String())
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-	t.Fatalf("the site never became ready:\n%s", p.log.String())
-	return nil
+	in.t.Helper()
+	p := sitetest.Start(in.t, in.bin, "the site", in.env)
+	p.WaitReady(in.t, 90*time.Second)
+	return p
 }
 
-// stop sends SIGTERM and waits for the exit.
-func (p *instance) stop(t *testing.T) {
-	t.Helper()
-	p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the site did not stop")
-	}
-}
-
-func do(t *testing.T, method, u, token, ctype string, body io.Reader, hdr ...string) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest(method, u, body)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	if ctype != "" {
-		req.Header.Set("Content-Type", ctype)
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(b)
-}
+var do = sitetest.Do
 
 func tokenFrom(t *testing.T, body string) string {
 	var out struct{ Token string }
@@ -218,26 +83,10 @@ func tokenFrom(t *testing.T, body string) string {
 	return out.Token
 }
 
-func jpegBytes(w, h int, shade uint8) []byte {
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			img.Set(x, y, color.RGBA{uint8(x), uint8(y), shade, 255})
-		}
-	}
-	var b bytes.Buffer
-	jpeg.Encode(&b, img, nil)
-	return b.Bytes()
-}
-
-func multipartFile(name string, data []byte) ([]byte, string) {
-	var b bytes.Buffer
-	mw := multipart.NewWriter(&b)
-	part, _ := mw.CreateFormFile("file", name)
-	part.Write(data)
-	mw.Close()
-	return b.Bytes(), mw.FormDataContentType()
-}
+var (
+	jpegBytes     = sitetest.JPEG
+	multipartFile = sitetest.MultipartFile
+)
 
 // estimate posts one estimate request from its own address (TRUST_PROXY
 // is on: the limits count X-Forwarded-For).
@@ -272,7 +121,7 @@ func populate(t *testing.T, in *install, p *instance) made {
 	m := made{media: map[string][]byte{}, business: "Drill Restoration & Rebuild"}
 	for i := 0; i < 6; i++ {
 		name := fmt.Sprintf("Drill Person%d", i)
-		if code, err := estimate(p.base, 1000+i, name); err != nil || code != http.StatusCreated {
+		if code, err := estimate(p.Base, 1000+i, name); err != nil || code != http.StatusCreated {
 			t.Fatalf("estimate %d: %d %v", i, code, err)
 		}
 		m.leads = append(m.leads, name)
@@ -283,9 +132,9 @@ func populate(t *testing.T, in *install, p *instance) made {
 	if code, out, errs := in.run(staffPass+"\n", "user", "add", "--email", staffMail, "--role", "staff", "--name", "Crew"); code != 0 {
 		t.Fatalf("user add staff: %d %s %s", code, out, errs)
 	}
-	_, body := do(t, "POST", p.base+"/api/admin/unlock", "", "application/json", strings.NewReader(`{"pin":"`+pin+`"}`))
+	_, body := do(t, "POST", p.Base+"/api/admin/unlock", "", "application/json", strings.NewReader(`{"pin":"`+pin+`"}`))
 	tok := tokenFrom(t, body)
-	_, cur := do(t, "GET", p.base+"/api/admin/settings", tok, "", nil)
+	_, cur := do(t, "GET", p.Base+"/api/admin/settings", tok, "", nil)
 	var st map[string]any
 	json.Unmarshal([]byte(cur), &st)
 	if s, ok := st["settings"].(map[string]any); ok {
@@ -293,23 +142,23 @@ func populate(t *testing.T, in *install, p *instance) made {
 	}
 	st["businessName"] = m.business
 	nb, _ := json.Marshal(st)
-	if code, b := do(t, "PUT", p.base+"/api/admin/settings", tok, "application/json", bytes.NewReader(nb)); code != 200 {
+	if code, b := do(t, "PUT", p.Base+"/api/admin/settings", tok, "application/json", bytes.NewReader(nb)); code != 200 {
 		t.Fatalf("settings: %d %s", code, b)
 	}
 	for i, project := range []string{"Drill Kitchen", "Drill Basement"} {
 		body, ct := multipartFile("photo.jpg", jpegBytes(640+i*10, 480, uint8(40*i)))
-		code, up := do(t, "POST", p.base+"/api/admin/media?project="+url.QueryEscape(project), tok, ct, bytes.NewReader(body))
+		code, up := do(t, "POST", p.Base+"/api/admin/media?project="+url.QueryEscape(project), tok, ct, bytes.NewReader(body))
 		if code != http.StatusCreated {
 			t.Fatalf("upload: %d %s", code, up)
 		}
 	}
 	// Every stored file (originals, variants) as the site serves it.
-	_, list := do(t, "GET", p.base+"/api/admin/media", tok, "", nil)
+	_, list := do(t, "GET", p.Base+"/api/admin/media", tok, "", nil)
 	for _, u := range regexp.MustCompile(`/media/[a-z0-9][a-z0-9/._-]*`).FindAllString(list, -1) {
 		if _, ok := m.media[u]; ok {
 			continue
 		}
-		code, b := do(t, "GET", p.base+u, "", "", nil)
+		code, b := do(t, "GET", p.Base+u, "", "", nil)
 		if code != 200 {
 			t.Fatalf("%s: %d", u, code)
 		}
@@ -360,19 +209,19 @@ func burstDuring(t *testing.T, base string, fn func()) (posted int64) {
 func check(t *testing.T, p *instance, m made, leadCount func() int, wantLeads int) {
 	t.Helper()
 	for u, b := range m.media {
-		code, got := do(t, "GET", p.base+u, "", "", nil)
+		code, got := do(t, "GET", p.Base+u, "", "", nil)
 		if code != 200 || !bytes.Equal([]byte(got), b) {
 			t.Errorf("%s after the restore: %d, %d bytes (want %d, byte-identical)", u, code, len(got), len(b))
 		}
 	}
-	if _, home := do(t, "GET", p.base+"/", "", "", nil); !strings.Contains(home, "Drill Restoration &amp; Rebuild") {
+	if _, home := do(t, "GET", p.Base+"/", "", "", nil); !strings.Contains(home, "Drill Restoration &amp; Rebuild") {
 		t.Error("the settings (business name) are not back")
 	}
-	if _, portfolio := do(t, "GET", p.base+"/portfolio", "", "", nil); !strings.Contains(portfolio, "Drill Kitchen") || !strings.Contains(portfolio, "Drill Basement") {
+	if _, portfolio := do(t, "GET", p.Base+"/portfolio", "", "", nil); !strings.Contains(portfolio, "Drill Kitchen") || !strings.Contains(portfolio, "Drill Basement") {
 		t.Error("the portfolio's projects are not back")
 	}
 	// The staff account signs in with its password and reads the leads.
-	code, body := do(t, "POST", p.base+"/api/admin/login", "", "application/json", strings.NewReader(`{"email":"`+staffMail+`","password":"`+staffPass+`"}`))
+	code, body := do(t, "POST", p.Base+"/api/admin/login", "", "application/json", strings.NewReader(`{"email":"`+staffMail+`","password":"`+staffPass+`"}`))
 	if code != 200 {
 		t.Fatalf("the staff account after the restore: %d %s", code, body)
 	}
@@ -392,10 +241,10 @@ func TestRestoreDrillSQLite(t *testing.T) {
 		"SSR_POOL_SIZE=1", "MAX_CONNS_PER_IP=0", "BACKUP_EVERY=0", "BACKUP_TO=" + backups, "SHUTDOWN_DRAIN=0s", "LOG_FORMAT=json"}}
 	p := in.start()
 	// The binary's healthcheck against the running site.
-	if code, out, errs := in.run("", "healthcheck", "--url", p.base+"/healthz"); code != 0 {
+	if code, out, errs := in.run("", "healthcheck", "--url", p.Base+"/healthz"); code != 0 {
 		t.Errorf("healthcheck: %d %s %s", code, out, errs)
 	}
-	if code, _, _ := in.run("", "healthcheck", "--url", p.base+"/healthz", "--ready"); code != 0 {
+	if code, _, _ := in.run("", "healthcheck", "--url", p.Base+"/healthz", "--ready"); code != 0 {
 		t.Errorf("healthcheck --ready: %d", code)
 	}
 	m := populate(t, in, p)
@@ -405,7 +254,7 @@ func TestRestoreDrillSQLite(t *testing.T) {
 	var out, errs string
 	var code int
 	var took time.Duration
-	posted := burstDuring(t, p.base, func() {
+	posted := burstDuring(t, p.Base, func() {
 		start := time.Now()
 		code, out, errs = in.run("", "backup", "--to", backups)
 		took = time.Since(start)
@@ -430,8 +279,8 @@ func TestRestoreDrillSQLite(t *testing.T) {
 		t.Errorf("the backup holds %d leads: %d made before it, %d posted during it", wantLeads, len(m.leads), posted)
 	}
 	// The dashboard's last good backup.
-	_, body := do(t, "POST", p.base+"/api/admin/unlock", "", "application/json", strings.NewReader(`{"pin":"`+pin+`"}`))
-	if _, ov := do(t, "GET", p.base+"/api/admin/overview", tokenFrom(t, body), "", nil); !strings.Contains(ov, filepath.Base(from)) {
+	_, body := do(t, "POST", p.Base+"/api/admin/unlock", "", "application/json", strings.NewReader(`{"pin":"`+pin+`"}`))
+	if _, ov := do(t, "GET", p.Base+"/api/admin/overview", tokenFrom(t, body), "", nil); !strings.Contains(ov, filepath.Base(from)) {
 		t.Errorf("the dashboard does not show the backup: %s", ov)
 	}
 
@@ -439,8 +288,8 @@ func TestRestoreDrillSQLite(t *testing.T) {
 	if code, out, errs := in.run("", "restore", from); code != 1 || !strings.Contains(errs, "restore refused") {
 		t.Errorf("restore while the site runs: %d %s %s", code, out, errs)
 	}
-	p.stop(t)
-	if code, _, _ := in.run("", "healthcheck", "--url", p.base+"/healthz", "--timeout", "2s"); code != 1 {
+	p.Stop(t)
+	if code, _, _ := in.run("", "healthcheck", "--url", p.Base+"/healthz", "--timeout", "2s"); code != 1 {
 		t.Errorf("healthcheck of a stopped site: %d", code)
 	}
 
@@ -470,7 +319,7 @@ func TestRestoreDrillSQLite(t *testing.T) {
 	t.Logf("restore: %v\n%s", time.Since(start).Round(time.Millisecond), out)
 	p = in.start()
 	check(t, p, m, func() int { return countLeads(t, "sqlite", "file:"+filepath.Join(dataDir, "site.db")+"?mode=ro") }, wantLeads)
-	p.stop(t)
+	p.Stop(t)
 }
 
 func countLeads(t *testing.T, driver, dsn string) int {
@@ -501,30 +350,7 @@ func TestRestoreDrillPostgresAndS3(t *testing.T) {
 		}
 		t.Skip("pg_dump not found")
 	}
-	admin := os.Getenv("TEST_ADMIN_DATABASE_URL")
-	if admin == "" {
-		admin = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	}
-	adb, err := sqlx.Connect("postgres", admin)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("PostgreSQL is required in CI: %v", err)
-		}
-		t.Skipf("PostgreSQL not reachable: %v", err)
-	}
-	defer adb.Close()
-	newDB := func() string {
-		b := make([]byte, 6)
-		rand.Read(b)
-		name := "drill_" + hex.EncodeToString(b)
-		if _, err := adb.Exec("CREATE DATABASE " + name); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { adb.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)") })
-		u, _ := url.Parse(admin)
-		u.Path = "/" + name
-		return u.String()
-	}
+	newDB := func() string { return db.NewTestPostgresDatabase(t, "drill") }
 	s3 := httptest.NewServer(gofakes3.New(s3mem.New()).Server())
 	defer s3.Close()
 	lost := newDB()
@@ -539,7 +365,7 @@ func TestRestoreDrillPostgresAndS3(t *testing.T) {
 	var code int
 	var out, errs string
 	var took time.Duration
-	posted := burstDuring(t, p.base, func() {
+	posted := burstDuring(t, p.Base, func() {
 		start := time.Now()
 		code, out, errs = in.run("", "backup")
 		took = time.Since(start)
@@ -556,7 +382,7 @@ func TestRestoreDrillPostgresAndS3(t *testing.T) {
 	if code, _, errs := in.run("", "restore", loc[1]); code != 1 || !strings.Contains(errs, "restore refused") {
 		t.Errorf("restore while the site runs: %d %s", code, errs)
 	}
-	p.stop(t)
+	p.Stop(t)
 
 	// The database and the media bucket are gone: a new empty database
 	// and a new bucket take the restore.
@@ -570,7 +396,7 @@ func TestRestoreDrillPostgresAndS3(t *testing.T) {
 	dsn := strings.TrimPrefix(fresh.env[0], "DATABASE_URL=")
 	p = fresh.start()
 	check(t, p, m, func() int { return countLeads(t, "postgres", dsn) }, wantLeads)
-	p.stop(t)
+	p.Stop(t)
 }
 
 // countLeadsAtBackup reads the lead count from the backup's summary.
