@@ -1,5 +1,5 @@
 // Admin design-system primitives. Tool pages compose these.
-import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
 import { useDismissToasts } from "./toast";
 
 export function Card({ title, description, children, className, actions }: { title?: ReactNode; description?: ReactNode; children?: ReactNode; className?: string; actions?: ReactNode }) {
@@ -95,32 +95,50 @@ export function Tabs({ tabs, label, initial, value, onChange }: {
   );
 }
 
+const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])";
+
+/** useModal makes the element in ref a modal while open: it closes the
+ * toasts shown before it, moves focus into it (to its [data-autofocus]
+ * control, else its first), keeps Tab and Shift+Tab inside, calls onClose
+ * on Escape, and, unless restoreFocus is false (the caller puts focus
+ * back itself), returns focus to where it was. Every admin dialog uses
+ * it. */
+export function useModal(ref: RefObject<HTMLElement>, open: boolean, onClose: () => void, restoreFocus = true) {
+  const dismissToasts = useDismissToasts();
+  const close = useRef(onClose);
+  close.current = onClose;
+  useEffect(() => {
+    if (!open) return;
+    dismissToasts();
+    const prev = document.activeElement as HTMLElement | null;
+    const panel = ref.current!;
+    const focusables = () => Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE));
+    (panel.querySelector<HTMLElement>("[data-autofocus]") || focusables()[0])?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") { e.preventDefault(); close.current(); return; }
+      if (e.key !== "Tab") return;
+      const f = focusables();
+      if (!f.length) { e.preventDefault(); return; }
+      const first = f[0], last = f[f.length - 1];
+      if (!panel.contains(document.activeElement)) { e.preventDefault(); first.focus(); }
+      else if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+      else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      if (restoreFocus) prev?.focus?.();
+    };
+  }, [open, ref, dismissToasts, restoreFocus]);
+}
+
 /** Dialog is a modal dialog: focus moves into it and is trapped there,
  * Escape and the close button close it, and focus returns to where it
  * was. A click outside does not dismiss it (spec 4). */
 export function Dialog({ open, title, onClose, children, wide }: { open: boolean; title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
-  const dismissToasts = useDismissToasts();
-  useEffect(() => { if (open) dismissToasts(); }, [open, dismissToasts]);
-  useEffect(() => {
-    if (!open) return;
-    const prev = document.activeElement as HTMLElement | null;
-    const panel = ref.current!;
-    const focusables = () => Array.from(panel.querySelectorAll<HTMLElement>("button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), a[href], [tabindex='0']"));
-    (panel.querySelector<HTMLElement>("[data-autofocus]") || focusables()[0])?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") { e.preventDefault(); onClose(); return; }
-      if (e.key !== "Tab") return;
-      const f = focusables();
-      if (!f.length) return;
-      const first = f[0], last = f[f.length - 1];
-      if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
-      else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
-    };
-    document.addEventListener("keydown", onKey);
-    return () => { document.removeEventListener("keydown", onKey); prev?.focus?.(); };
-  }, [open, onClose]);
+  useModal(ref, open, onClose);
   if (!open) return null;
   return (
     <div className="a-dialog">
@@ -178,26 +196,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, onConfir
   open: boolean; title: string; description: ReactNode; confirmLabel: string; onConfirm: () => void; onCancel: () => void; busy?: boolean;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  const dismissToasts = useDismissToasts();
-  useEffect(() => { if (open) dismissToasts(); }, [open, dismissToasts]);
-  useEffect(() => {
-    if (!open) return;
-    const prev = document.activeElement as HTMLElement | null;
-    const panel = ref.current!;
-    const focusables = () => Array.from(panel.querySelectorAll<HTMLElement>("button:not([disabled])"));
-    focusables()[0]?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") { e.preventDefault(); onCancel(); return; }
-      if (e.key !== "Tab") return;
-      const f = focusables();
-      if (!f.length) return;
-      const first = f[0], last = f[f.length - 1];
-      if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
-      else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
-    };
-    document.addEventListener("keydown", onKey);
-    return () => { document.removeEventListener("keydown", onKey); prev?.focus?.(); };
-  }, [open, onCancel]);
+  useModal(ref, open, onCancel);
   if (!open) return null;
   return (
     <div className="a-dialog">
@@ -206,7 +205,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, onConfir
         <h2 id="a-dialog-title" className="a-dialog__title">{title}</h2>
         <div id="a-dialog-desc" className="a-dialog__desc">{description}</div>
         <div className="a-dialog__actions">
-          <Button variant="outline" onClick={onCancel} disabled={busy}>Cancel</Button>
+          <Button variant="outline" onClick={onCancel} disabled={busy} data-autofocus>Cancel</Button>
           <Button variant="danger" onClick={onConfirm} disabled={busy}>{confirmLabel}</Button>
         </div>
       </div>

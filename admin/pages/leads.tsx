@@ -9,9 +9,9 @@ import { PushDevices } from "../push-devices";
 import { MOBILE_BREAKPOINT } from "../layout";
 import { fmtDateTime, Pager } from "../listing";
 import { can, useSession } from "../session";
-import { useDismissToasts, useToast } from "../toast";
+import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, ConfirmDialog, PageHeader } from "../ui";
+import { Badge, Button, Card, ConfirmDialog, PageHeader, useModal } from "../ui";
 
 /** LEAD_STATUSES are spec 4's lead states, in order. */
 export const LEAD_STATUSES = ["new", "contacted", "scheduled", "completed", "cancelled"] as const;
@@ -570,28 +570,8 @@ function LeadDialog({ lead, full, canAssign, workKey, updating, onStatus, onEras
   onErase?: (l: Lead) => void; onClose: () => void;
 }) {
   const panel = useRef<HTMLDivElement>(null);
-  const close = useRef(onClose);
-  close.current = onClose;
   const titleId = useId();
-  const dismissToasts = useDismissToasts();
-  useEffect(() => { dismissToasts(); }, [dismissToasts]);
-  useEffect(() => {
-    const el = panel.current!;
-    const focusables = () => Array.from(el.querySelectorAll<HTMLElement>("a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])"));
-    focusables()[0]?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") { e.preventDefault(); close.current(); return; }
-      if (e.key !== "Tab") return;
-      const f = focusables();
-      if (!f.length) { e.preventDefault(); return; }
-      const firstEl = f[0], lastEl = f[f.length - 1];
-      if (!el.contains(document.activeElement)) { e.preventDefault(); firstEl.focus(); }
-      else if (e.shiftKey && document.activeElement === firstEl) { e.preventDefault(); lastEl.focus(); }
-      else if (!e.shiftKey && document.activeElement === lastEl) { e.preventDefault(); firstEl.focus(); }
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, []);
+  useModal(panel, true, onClose, false); // the list puts focus back on the row
   const show = (f: (typeof DETAIL_FIELDS)[number]) => {
     const v = lead[f.key];
     if (f.kind === "bool") return v ? "Yes" : "No";
@@ -608,11 +588,11 @@ function LeadDialog({ lead, full, canAssign, workKey, updating, onStatus, onEras
   };
   return (
     <div className="a-dialog">
-      <div className="a-dialog__overlay" aria-hidden="true" onClick={() => close.current()} />
+      <div className="a-dialog__overlay" aria-hidden="true" onClick={onClose} />
       <div ref={panel} className="a-dialog__panel al-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
         <div className="al-dialog__head">
           <h2 id={titleId} className="a-dialog__title">{full ? "Lead details" : "Lead"}: {fullName(lead)}</h2>
-          <button type="button" className="toast__close" aria-label="Close lead details" onClick={() => close.current()}>×</button>
+          <button type="button" className="toast__close" aria-label="Close lead details" onClick={onClose}>×</button>
         </div>
         {full ? (
           <dl className="al-detail">
@@ -637,7 +617,7 @@ function LeadDialog({ lead, full, canAssign, workKey, updating, onStatus, onEras
         <LeadWorkPanel leadId={lead.id} canAssign={canAssign} createdAt={lead.created_at} reloadKey={workKey} />
         <div className="a-dialog__actions">
           {onErase && <Button variant="danger" onClick={() => onErase(lead)}>Delete lead…</Button>}
-          <Button variant="outline" onClick={() => close.current()}>Close</Button>
+          <Button variant="outline" onClick={onClose}>Close</Button>
         </div>
       </div>
     </div>

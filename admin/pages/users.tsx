@@ -1,11 +1,11 @@
 import "../../styles/admin-leads.css";
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { api, ApiError } from "../api";
 import { fmtDateTime } from "../listing";
 import { useSession } from "../session";
-import { useDismissToasts, useToast } from "../toast";
+import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, ConfirmDialog, PageHeader } from "../ui";
+import { Badge, Button, Card, ConfirmDialog, PageHeader, useModal } from "../ui";
 
 /** User is a row of GET /api/admin/users (docs/leads-api.md). */
 export interface User {
@@ -233,24 +233,8 @@ function ResetPassword({ user, onSave, onClose }: { user: User; onSave: (pw: str
   const [pw, setPw] = useState("");
   const [busy, setBusy] = useState(false);
   const ids = useId();
-  const dismissToasts = useDismissToasts();
-  useEffect(() => { dismissToasts(); }, [dismissToasts]);
-  useEffect(() => {
-    const prev = document.activeElement as HTMLElement | null;
-    document.getElementById(ids + "pw")?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") { e.preventDefault(); onClose(); return; }
-      if (e.key !== "Tab") return;
-      const panel = document.getElementById(ids + "panel");
-      const f = panel ? Array.from(panel.querySelectorAll<HTMLElement>("input, button:not([disabled])")) : [];
-      if (!f.length) return;
-      const first = f[0], last = f[f.length - 1];
-      if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
-      else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
-    };
-    document.addEventListener("keydown", onKey);
-    return () => { document.removeEventListener("keydown", onKey); prev?.focus?.(); };
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  const panel = useRef<HTMLFormElement>(null);
+  useModal(panel, true, onClose);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -260,11 +244,11 @@ function ResetPassword({ user, onSave, onClose }: { user: User; onSave: (pw: str
   return (
     <div className="a-dialog">
       <div className="a-dialog__overlay" aria-hidden="true" />
-      <form id={ids + "panel"} className="a-dialog__panel" role="dialog" aria-modal="true" aria-labelledby={ids + "t"} onSubmit={submit}>
+      <form ref={panel} id={ids + "panel"} className="a-dialog__panel" role="dialog" aria-modal="true" aria-labelledby={ids + "t"} onSubmit={submit}>
         <h2 id={ids + "t"} className="a-dialog__title">Reset password for {user.name || user.email}</h2>
         <p className="a-muted">Their current sessions end when the new password is saved.</p>
         <label htmlFor={ids + "pw"} className="a-label">New password</label>
-        <input id={ids + "pw"} type="password" className="a-input" autoComplete="new-password" value={pw} onChange={(e) => setPw(e.target.value)}
+        <input id={ids + "pw"} data-autofocus type="password" className="a-input" autoComplete="new-password" value={pw} onChange={(e) => setPw(e.target.value)}
           minLength={MIN_PASSWORD} maxLength={1024} required aria-describedby={ids + "h"} />
         <p id={ids + "h"} className="a-muted al-hint">At least {MIN_PASSWORD} characters.</p>
         <div className="a-dialog__actions">
