@@ -32,14 +32,11 @@ func backupCommand(cfg *config.Config, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "backup: unexpected argument %q\n%s\n", fs.Arg(0), usage)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	store, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
-	if err != nil {
-		fmt.Fprintln(stderr, "error:", err)
+	ctx, store, done, ok := openStore(cfg, stderr)
+	if !ok {
 		return 1
 	}
-	defer store.Close()
+	defer done()
 	media, err := server.MediaStorage(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "error: media storage:", err)

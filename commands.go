@@ -119,17 +119,29 @@ func versionLine() string {
 	return fmt.Sprintf("site %s (commit %s, %s, %s/%s)", v, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
+// openStore opens the configured database for a command, as the server
+// would, under a context that an interrupt or SIGTERM cancels. On failure
+// it says why on errw and ok is false; done closes the store and stops
+// listening for signals.
+func openStore(cfg *config.Config, errw io.Writer) (ctx context.Context, store *db.Store, done func(), ok bool) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	store, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		stop()
+		fmt.Fprintln(errw, "error:", err)
+		return nil, nil, nil, false
+	}
+	return ctx, store, func() { store.Close(); stop() }, true
+}
+
 // migrateCommand applies the migrations (opening the store does) and
 // says where the database stands.
 func migrateCommand(cfg *config.Config, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	store, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
-	if err != nil {
-		fmt.Fprintln(stderr, "error:", err)
+	ctx, store, done, ok := openStore(cfg, stderr)
+	if !ok {
 		return 1
 	}
-	defer store.Close()
+	defer done()
 	counts, err := store.RowCounts(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "error:", err)

@@ -152,14 +152,11 @@ func leadIntake(ctx context.Context, cfg *config.Config, store *db.Store, log *s
 // userCommand runs `site user ...` against the configured database
 // (DATABASE_URL, or SQLite under DATA_DIR), as the server would open it.
 func userCommand(cfg *config.Config, args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	store, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "error:", err)
+	ctx, store, done, ok := openStore(cfg, os.Stderr)
+	if !ok {
 		return 1
 	}
-	defer store.Close()
+	defer done()
 	cli := &accounts.CLI{Store: store, In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
 	if fd := int(os.Stdin.Fd()); term.IsTerminal(fd) {
 		cli.ReadPassword = func() (string, error) {
@@ -179,14 +176,11 @@ func contentCommand(cfg *config.Config, args []string, out, errw io.Writer) int 
 		fmt.Fprintln(errw, "usage: site content export DIR | site content import DIR")
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	store, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
-	if err != nil {
-		fmt.Fprintln(errw, "error:", err)
+	ctx, store, done, ok := openStore(cfg, errw)
+	if !ok {
 		return 1
 	}
-	defer store.Close()
+	defer done()
 	log := slog.New(slog.NewTextHandler(errw, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	versions := contentsync.New(store, "", func(string) {}, log)
 	ed := &editor.Service{Store: contentdb.New(store), Audit: store, Log: log,

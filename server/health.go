@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"crypto/subtle"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -69,16 +68,7 @@ func (s *Server) healthDetailsAllowed(c echo.Context) bool {
 			return subtle.ConstantTimeCompare([]byte(got), []byte(t)) == 1
 		}
 	}
-	r := c.Request()
-	if r.Header.Get("X-Forwarded-For") != "" || r.Header.Get("Forwarded") != "" || r.Header.Get("X-Real-Ip") != "" {
-		return false
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return false
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return fromThisMachine(c.Request())
 }
 
 // leadHealth adds the spool's backlog and the outbox's counts to /healthz.
