@@ -23,7 +23,9 @@ export class ApiError extends Error {
 
 /** NOT_EXPIRY are the endpoints whose 401 means a wrong PIN, password or
  * code rather than a dead session. */
-const NOT_EXPIRY = new Set(["/api/admin/unlock", "/api/admin/login", "/api/admin/login/totp", "/api/admin/2fa/confirm"]);
+const NOT_EXPIRY = new Set(["/api/admin/unlock", "/api/admin/login", "/api/admin/login/totp", "/api/admin/2fa/confirm",
+  // A wrong password or current code (a first or a new authenticator, new recovery codes).
+  "/api/admin/2fa/start", "/api/admin/2fa/recovery-codes"]);
 
 /** beginSession records a signed-in session: pinToken for the PIN (kept in
  * memory), null for an account (the cookie does the work). */

@@ -283,6 +283,8 @@ const (
 	AuditTwoFactorFailed   = "2fa_failed"
 	AuditRecoveryCodeUsed  = "recovery_code_used"
 	AuditTwoFactorReset    = "2fa_reset"
+	// A new set of recovery codes replaced the old one (issue 29).
+	AuditRecoveryCodesRenewed = "recovery_codes_renewed"
 	// Working a lead (issue 23).
 	AuditLeadNote          = "lead_note"
 	AuditLeadAssign        = "lead_assign"

@@ -81,6 +81,34 @@ func (s *Store) RecoveryCodesLeft(ctx context.Context, userID string) (int, erro
 	return n, err
 }
 
+// RenewRecoveryCodes replaces the account's recovery codes with hashes in
+// one transaction: the old set stops working as the new one starts. It
+// fails with ErrNotFound when the account has no authenticator (recovery
+// codes stand in for its codes, so they mean nothing without one).
+func (s *Store) RenewRecoveryCodes(ctx context.Context, userID string, hashes []string) error {
+	return s.Transact(ctx, func(tx *sqlx.Tx) error {
+		// The account row is written first, so two renewals at once take
+		// turns on it (a row lock on PostgreSQL, the write lock on SQLite)
+		// and the account ends with exactly one set.
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET totp_secret = totp_secret WHERE id = ? AND totp_secret <> ''`), userID)
+		if err != nil {
+			return fmt.Errorf("renew recovery codes %s: %w", userID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM user_recovery_codes WHERE user_id = ?`), userID); err != nil {
+			return err
+		}
+		for _, h := range hashes {
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO user_recovery_codes (user_id, code_hash) VALUES (?, ?)`), userID, h); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // ResetTOTP removes the account's authenticator, pending enrolment and
 // recovery codes, and ends its sessions: the owner who lost the phone
 // enrols again at the next sign-in.

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -103,6 +104,64 @@ func TestTwoFactorStorage(t *testing.T) {
 		}
 		if err := s.ResetTOTP(ctx, "ghost"); !errors.Is(err, ErrNotFound) {
 			t.Errorf("reset of an unknown account: %v", err)
+		}
+	})
+}
+
+// A renewal replaces the recovery codes at once: the old ones are dead,
+// the new ones work once each; an account without an authenticator has
+// nothing to renew; parallel renewals leave exactly one set.
+func TestRenewRecoveryCodes(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		now := time.Now().UTC().Truncate(time.Second)
+		if err := s.CreateUser(ctx, testUser("u1", "owner@example.com", "admin", now)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RenewRecoveryCodes(ctx, "u1", []string{"x"}); !errors.Is(err, ErrNotFound) {
+			t.Errorf("renewal without an authenticator: %v", err)
+		}
+		if err := s.RenewRecoveryCodes(ctx, "nobody", []string{"x"}); !errors.Is(err, ErrNotFound) {
+			t.Errorf("renewal of no account: %v", err)
+		}
+		if n, _ := s.RecoveryCodesLeft(ctx, "u1"); n != 0 {
+			t.Errorf("codes after refused renewals: %d", n)
+		}
+		s.StartTOTP(ctx, "u1", "S")
+		if err := s.ConfirmTOTP(ctx, "u1", "S", 1, []string{"old1", "old2", "old3"}, now); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := s.UseRecoveryCode(ctx, "u1", "old1", now); !ok {
+			t.Fatal("old1 before the renewal")
+		}
+		if err := s.RenewRecoveryCodes(ctx, "u1", []string{"new1", "new2"}); err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := s.RecoveryCodesLeft(ctx, "u1"); n != 2 {
+			t.Errorf("left after the renewal: %d", n)
+		}
+		if ok, _ := s.UseRecoveryCode(ctx, "u1", "old2", now); ok {
+			t.Error("an old code worked after the renewal")
+		}
+		if ok, _ := s.UseRecoveryCode(ctx, "u1", "new1", now); !ok {
+			t.Error("a new code did not work")
+		}
+		if ok, _ := s.UseRecoveryCode(ctx, "u1", "new1", now); ok {
+			t.Error("a new code worked twice")
+		}
+		var wg sync.WaitGroup
+		for i := 0; i < 8; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := s.RenewRecoveryCodes(ctx, "u1", []string{fmt.Sprintf("p%d-a", i), fmt.Sprintf("p%d-b", i), fmt.Sprintf("p%d-c", i)}); err != nil {
+					t.Errorf("parallel renewal: %v", err)
+				}
+			}()
+		}
+		wg.Wait()
+		if n, _ := s.RecoveryCodesLeft(ctx, "u1"); n != 3 {
+			t.Errorf("after parallel renewals: %d codes, want one set of 3", n)
 		}
 	})
 }

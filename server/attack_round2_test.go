@@ -109,7 +109,7 @@ func TestAttackStaleEnrolSessionCannotReplaceTheAuthenticator(t *testing.T) {
 		stale = append(stale, sessionCookie(t, r))
 	}
 	// The attacker starts an enrolment first (its secret pending).
-	st := jsonReq(t, h, "POST", "/api/admin/2fa/start", stale[1], nil)
+	st := jsonReq(t, h, "POST", "/api/admin/2fa/start", stale[1], map[string]string{"password": adminPass})
 	var early auth.Enrolment
 	json.Unmarshal([]byte(st.Body), &early)
 	if st.StatusCode != 200 {
@@ -119,7 +119,7 @@ func TestAttackStaleEnrolSessionCannotReplaceTheAuthenticator(t *testing.T) {
 	_, secret := signInFull(t, h, "192.0.2.1", adminEmail, adminPass)
 
 	// 1. A stale session starts a new enrolment, then confirms it.
-	st = jsonReq(t, h, "POST", "/api/admin/2fa/start", stale[0], nil)
+	st = jsonReq(t, h, "POST", "/api/admin/2fa/start", stale[0], map[string]string{"password": adminPass})
 	var late auth.Enrolment
 	json.Unmarshal([]byte(st.Body), &late)
 	if st.StatusCode == 200 {
@@ -422,6 +422,8 @@ var routeCaps = map[string][]auth.Capability{
 	"GET /api/admin/leads/export.csv?status=new":         {auth.LeadsFull},
 	"GET /api/admin/leads?full=true&q=%25":               {auth.LeadsFull},
 	"DELETE /api/admin/sessions/no-such-session-x":       nil,
+	"GET /api/admin/2fa/recovery-codes":                  nil, // any account (the PIN: 409)
+	"POST /api/admin/2fa/recovery-codes":                 nil,
 	"GET /api/admin/content":                             {auth.ContentEdit},
 	"POST /api/admin/content":                            {auth.ContentEdit},
 	"GET /api/admin/content/:id":                         {auth.ContentEdit},
@@ -697,7 +699,7 @@ func TestAttackSecondFactorRaces(t *testing.T) {
 		}
 		// Enrolment codes are counted too (per session and per account).
 		full := signIn(t, h, staffEmail, staffPass)
-		jsonReq(t, h, "POST", "/api/admin/2fa/start", full, nil)
+		jsonReq(t, h, "POST", "/api/admin/2fa/start", full, map[string]string{"password": staffPass})
 		codes := map[int]int{}
 		for i := 0; i < 20; i++ {
 			codes[jsonReq(t, h, "POST", "/api/admin/2fa/confirm", full, map[string]string{"code": fmt.Sprintf("%06d", i)}).StatusCode]++
@@ -1122,7 +1124,7 @@ func TestAttackSecretsStayOutOfTheLog(t *testing.T) {
 	jsonReq(t, h, "POST", "/api/admin/login/totp", pending, map[string]string{"recoveryCode": done.RecoveryCodes[1]})
 	staff := signIn(t, h, staffEmail, staffPass)
 	secrets = append(secrets, staff)
-	st := jsonReq(t, h, "POST", "/api/admin/2fa/start", staff, nil)
+	st := jsonReq(t, h, "POST", "/api/admin/2fa/start", staff, map[string]string{"password": staffPass})
 	var en auth.Enrolment
 	json.Unmarshal([]byte(st.Body), &en)
 	secrets = append(secrets, en.Secret)

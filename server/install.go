@@ -92,6 +92,8 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/api/admin/login/totp", a.LoginCode)
 	e.POST("/api/admin/2fa/start", a.StartEnrolment)
 	e.POST("/api/admin/2fa/confirm", a.ConfirmEnrolment)
+	e.GET("/api/admin/2fa/recovery-codes", a.RecoveryCodesLeft, any)
+	e.POST("/api/admin/2fa/recovery-codes", a.RenewRecoveryCodes, any)
 	e.GET("/api/admin/session", a.Current)
 	e.POST("/api/admin/logout", a.Logout)
 	e.GET("/api/admin/sessions", a.ListSessions, any)

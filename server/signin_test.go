@@ -164,7 +164,7 @@ func TestSecondFactor(t *testing.T) {
 		t.Fatalf("first sign-in of an admin: %s", r.Body)
 	}
 	// Enrolment: a QR code drawn by the server and the secret as text.
-	st := jsonReq(t, h, "POST", "/api/admin/2fa/start", token, nil)
+	st := jsonReq(t, h, "POST", "/api/admin/2fa/start", token, map[string]string{"password": adminPass})
 	var en auth.Enrolment
 	json.Unmarshal([]byte(st.Body), &en)
 	if st.StatusCode != 200 || !strings.HasPrefix(en.QRSVG, "<svg") || en.Secret == "" || !strings.Contains(en.URI, "secret="+en.Secret) {
@@ -304,9 +304,10 @@ func TestReplacingTheAuthenticatorNeedsACurrentCode(t *testing.T) {
 	if json.Unmarshal([]byte(r.Body), &en); r.StatusCode != 200 || en.Secret == "" || en.Secret == secret {
 		t.Fatalf("start with the current code: %d %.200s", r.StatusCode, r.Body)
 	}
-	// A staff account without an authenticator may add one freely.
+	// A staff account without an authenticator may add one with its
+	// password (TestFirstAuthenticatorNeedsThePassword has the rest).
 	staff := signIn(t, h, staffEmail, staffPass)
-	if r := jsonReq(t, h, "POST", "/api/admin/2fa/start", staff, nil); r.StatusCode != 200 {
+	if r := jsonReq(t, h, "POST", "/api/admin/2fa/start", staff, map[string]string{"password": staffPass}); r.StatusCode != 200 {
 		t.Errorf("staff's first authenticator: %d %s", r.StatusCode, r.Body)
 	}
 }

@@ -129,6 +129,7 @@ type Store interface {
 	UseTOTPStep(ctx context.Context, userID string, step int64) (bool, error)
 	UseRecoveryCode(ctx context.Context, userID, hash string, now time.Time) (bool, error)
 	RecoveryCodesLeft(ctx context.Context, userID string) (int, error)
+	RenewRecoveryCodes(ctx context.Context, userID string, hashes []string) error
 	GetSetting(ctx context.Context, key string) (string, error)
 	Settings(ctx context.Context) (map[string]string, error)
 	SetSettings(ctx context.Context, kv map[string]string, now time.Time) error

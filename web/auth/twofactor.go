@@ -3,12 +3,14 @@ package auth
 import (
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/web/httperr"
 )
 
@@ -111,7 +113,8 @@ func (a *Service) finish(c echo.Context, p Principal, stage string, recovery boo
 // StartEnrolment makes a new authenticator secret for the account
 // (pending until a code confirms it) and answers the QR code and the
 // secret. It is open at stage "enrol" and to a full account session
-// (adding a new phone).
+// (adding a new phone). A first authenticator needs the account's
+// password ({"password"}); replacing one needs a current code ({"code"}).
 func (a *Service) StartEnrolment(c echo.Context) error {
 	p, err := a.principal(c, true)
 	if err != nil {
@@ -123,13 +126,27 @@ func (a *Service) StartEnrolment(c echo.Context) error {
 	if err := a.enrolStillDue(c, p); err != nil {
 		return err
 	}
-	// Replacing an authenticator needs a code from the current one: a
-	// stolen session alone must not be able to swap in the thief's phone
-	// and new recovery codes. (A lost phone is an admin's reset.)
-	if p.Session.Stage == db.StageFull && p.User.TOTPSecret != "" {
-		if err := a.checkCurrentCode(c, p); err != nil {
+	var in struct {
+		Code     string `json:"code"`
+		Password string `json:"password"`
+	}
+	if c.Request().ContentLength != 0 {
+		if err := c.Bind(&in); err != nil || len(in.Code) > 32 || len(in.Password) > accounts.MaxPasswordLength*4 {
+			return httperr.New(http.StatusBadRequest, msgEnrolBody)
+		}
+	}
+	if p.User.TOTPSecret != "" {
+		// Replacing an authenticator needs a code from the current one: a
+		// stolen session alone must not be able to swap in the thief's
+		// phone and new recovery codes. (A lost phone is an admin's reset.)
+		if err := a.checkCurrentCode(c, p, in.Code, "replacing the authenticator"); err != nil {
 			return err
 		}
+	} else if err := a.checkPassword(c, p, in.Password); err != nil {
+		// A first authenticator needs the password again: a session alone
+		// (a cookie taken from a staff member's phone) must not be able to
+		// enrol the thief's phone and lock the person out (ADR 044).
+		return err
 	}
 	secret, uri, err := accounts.NewTOTP(a.cfg.Issuer, p.User.Email)
 	if err != nil {
@@ -226,25 +243,139 @@ func (a *Service) enrolStillDue(c echo.Context, p Principal) error {
 // msgCurrentCode asks for a code of the authenticator being replaced.
 const msgCurrentCode = "Enter a current code from your authenticator app to replace it. Lost the phone? Ask an admin to reset your two-factor authentication."
 
-// checkCurrentCode checks {"code"} against the account's enrolled
+// checkCurrentCode checks code against the account's enrolled
 // authenticator, as a sign-in does: single use, counted before the check.
-func (a *Service) checkCurrentCode(c echo.Context, p Principal) error {
-	var in struct {
-		Code string `json:"code"`
+// why names the step in the audit log when the code is wrong.
+func (a *Service) checkCurrentCode(c echo.Context, p Principal, code, why string) error {
+	msg := msgCurrentCode
+	if why != "replacing the authenticator" {
+		msg = msgRenewCode
 	}
-	if err := c.Bind(&in); err != nil || in.Code == "" || len(in.Code) > 32 {
-		return httperr.New(http.StatusUnauthorized, msgCurrentCode)
+	if code == "" || len(code) > 32 {
+		return httperr.New(http.StatusUnauthorized, msg)
 	}
 	u := *p.User
-	ok, err := a.useCode(c, p, codeInput{Code: in.Code})
+	ok, err := a.useCode(c, p, codeInput{Code: code})
 	if err != nil {
 		return err
 	}
 	if !ok {
-		a.audit(c, u, db.AuditTwoFactorFailed, "replacing the authenticator")
-		return httperr.New(http.StatusUnauthorized, msgCurrentCode)
+		a.audit(c, u, db.AuditTwoFactorFailed, why)
+		return httperr.New(http.StatusUnauthorized, msg)
 	}
 	return nil
+}
+
+// Messages of the password check before a first authenticator.
+const (
+	msgEnrolBody        = "Send the set-up as JSON: {\"password\": \"...\"} for a first authenticator, {\"code\": \"123456\"} to replace one."
+	msgEnrolPassword    = "Enter your password to set up two-factor authentication."
+	msgEnrolBadPassword = "That password is not right. Enter the password you sign in with."
+)
+
+// checkPassword checks the account's password before a first
+// authenticator is enrolled. A wrong one counts against the same limits
+// as a wrong password at sign-in (the client IP's and the account's, ADR
+// 026), checked and reserved before the comparison, inside the hash gate.
+func (a *Service) checkPassword(c echo.Context, p Principal, password string) error {
+	if password == "" {
+		return httperr.New(http.StatusUnauthorized, msgEnrolPassword)
+	}
+	u := *p.User
+	ip := c.RealIP()
+	keys := []limitKey{{a.limits.LoginIP, guard.ClientKey(ip)}, {a.limits.LoginAccount, AccountKey(u.Email, u, true)}}
+	ok, err := a.checkSecret(c.Request().Context(), c, "sign-ins", keys, true, func() bool {
+		return accounts.VerifyPassword(u.PasswordHash, password)
+	})
+	if err != nil {
+		return err
+	}
+	if !ok {
+		a.log.Warn("admin: wrong password before a first authenticator", "user", u.ID, "ip", ip)
+		a.audit(c, u, db.AuditTwoFactorFailed, "wrong password before setting up an authenticator")
+		return httperr.New(http.StatusUnauthorized, msgEnrolBadPassword)
+	}
+	return nil
+}
+
+// Recovery codes: how many are left, and a new set.
+const (
+	msgRenewCode   = "Enter the current 6-digit code from your authenticator app to make new recovery codes."
+	msgNoTwoFactor = "This account has no authenticator, so it has no recovery codes. Set up two-factor authentication first."
+	msgAccountOnly = "Recovery codes belong to an account. Sign in with your email and password."
+)
+
+// RecoveryCodesInfo is GET /api/admin/2fa/recovery-codes' answer.
+type RecoveryCodesInfo struct {
+	Left int `json:"left"`
+}
+
+// ownAuthenticator is the signed-in account for the recovery-code
+// endpoints: a finished account session whose account has an
+// authenticator.
+func (a *Service) ownAuthenticator(c echo.Context) (Principal, error) {
+	p, err := a.principal(c, false)
+	if err != nil {
+		return p, err
+	}
+	if p.User == nil {
+		return p, httperr.New(http.StatusConflict, msgAccountOnly)
+	}
+	if p.User.TOTPSecret == "" {
+		return p, httperr.New(http.StatusConflict, msgNoTwoFactor)
+	}
+	return p, nil
+}
+
+// RecoveryCodesLeft answers how many unused recovery codes the signed-in
+// account has.
+func (a *Service) RecoveryCodesLeft(c echo.Context) error {
+	p, err := a.ownAuthenticator(c)
+	if err != nil {
+		return err
+	}
+	n, err := a.store.RecoveryCodesLeft(c.Request().Context(), p.User.ID)
+	if err != nil {
+		return httperr.Unavailable(msgSignInDown, err)
+	}
+	return c.JSON(http.StatusOK, RecoveryCodesInfo{Left: n})
+}
+
+// RenewRecoveryCodes makes a new set of ten recovery codes after a current
+// code of the account's authenticator (single use, counted like a
+// sign-in's): the old set stops working in the same transaction, and the
+// new codes are answered once, stored hashed.
+func (a *Service) RenewRecoveryCodes(c echo.Context) error {
+	p, err := a.ownAuthenticator(c)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Code string `json:"code"`
+	}
+	if err := c.Bind(&in); err != nil || in.Code == "" {
+		return httperr.New(http.StatusBadRequest, msgRenewCode)
+	}
+	if err := a.checkCurrentCode(c, p, cleanDigits(in.Code), "renewing the recovery codes"); err != nil {
+		return err
+	}
+	codes, hashes, err := accounts.NewRecoveryCodes()
+	if err != nil {
+		return err
+	}
+	u := *p.User
+	if err := a.store.RenewRecoveryCodes(c.Request().Context(), u.ID, hashes); errors.Is(err, db.ErrNotFound) {
+		return httperr.New(http.StatusConflict, msgNoTwoFactor)
+	} else if err != nil {
+		return httperr.Unavailable(msgSignInDown, err)
+	}
+	a.audit(c, u, db.AuditRecoveryCodesRenewed, "")
+	return c.JSON(http.StatusOK, LoginResult{Stage: db.StageFull, Session: a.view(p), RecoveryCodes: codes})
+}
+
+// cleanDigits drops the spaces and dashes people type in a code.
+func cleanDigits(s string) string {
+	return strings.NewReplacer(" ", "", "-", "").Replace(s)
 }
 
 // useCode checks a code of the account's authenticator, or a recovery

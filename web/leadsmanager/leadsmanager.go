@@ -263,6 +263,8 @@ func (h *Handler) Export(c echo.Context) error {
 const (
 	msgAccountsBusy    = "Account data could not be loaded. Try again in a minute."
 	msgLastAdmin       = "The last admin cannot be disabled or demoted."
+	msgOwnRole         = ReasonOwnAccount + ": another admin must change its role."
+	msgOwnDisable      = ReasonOwnAccount + ": another admin must disable it."
 	msgDuplicateEmail  = "An account with this email already exists."
 	accountPageMaxSize = 200
 )
@@ -286,11 +288,56 @@ type UserAnswer struct {
 }
 
 // UserRow is one account on the Users screen, with whether strangers'
-// failed sign-ins have locked it for browsers that never signed in to it.
+// failed sign-ins have locked it for browsers that never signed in to it,
+// and which changes the caller may make to it: the screen offers only
+// those, and shows the reason in place of the others. UpdateUser applies
+// the same rules (userActions), so the screen never offers what the
+// server refuses.
 type UserRow struct {
 	db.User
 	SignInLocked bool       `json:"signInLocked"`
 	LockedUntil  *time.Time `json:"lockedUntil"`
+	// Self: this is the caller's own account.
+	Self bool `json:"self"`
+	// CanDisable: the caller may disable the account (an account already
+	// disabled may always be enabled again).
+	CanDisable    bool   `json:"canDisable"`
+	DisableReason string `json:"disableReason,omitempty"`
+	// CanChangeRole: the caller may give the account another role.
+	CanChangeRole bool   `json:"canChangeRole"`
+	RoleReason    string `json:"roleReason,omitempty"`
+}
+
+// Why an account change is refused, in the owner's words.
+const (
+	ReasonOwnAccount = "This is your own account"
+	ReasonLastAdmin  = "The site needs at least one active admin"
+)
+
+// userActions decides whether the caller (callerID; "" for none) may
+// disable target or change its role, given how many enabled admins there
+// are: never their own account (another admin does that, so nobody locks
+// themselves out), and never the last enabled admin. The store checks the
+// last-admin rule again inside its serialised write (db.ChangeUser), so
+// two admins disabling each other at once still leave one.
+func userActions(callerID string, target db.User, activeAdmins int) (disable, role string) {
+	if callerID != "" && target.ID == callerID {
+		return ReasonOwnAccount, ReasonOwnAccount
+	}
+	if target.DisabledAt == nil && auth.RoleOf(target.Roles) == auth.RoleAdmin && activeAdmins <= 1 {
+		return ReasonLastAdmin, ReasonLastAdmin
+	}
+	return "", ""
+}
+
+func activeAdmins(us []db.User) int {
+	n := 0
+	for _, u := range us {
+		if u.DisabledAt == nil && auth.RoleOf(u.Roles) == auth.RoleAdmin {
+			n++
+		}
+	}
+	return n
 }
 
 func (h *Handler) Users(c echo.Context) error {
@@ -300,12 +347,16 @@ func (h *Handler) Users(c echo.Context) error {
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: msgAccountsBusy, Err: err}
 	}
 	now := time.Now().UTC()
+	me := auth.From(c).Account().ID
+	admins := activeAdmins(us)
 	rows := make([]UserRow, 0, len(us))
 	for _, u := range us {
-		r := UserRow{User: u}
+		r := UserRow{User: u, Self: me != "" && u.ID == me}
 		if locked, until := h.Auth.AccountLocked(ctx, u, now); locked {
 			r.SignInLocked, r.LockedUntil = true, &until
 		}
+		r.DisableReason, r.RoleReason = userActions(me, u, admins)
+		r.CanDisable, r.CanChangeRole = r.DisableReason == "", r.RoleReason == ""
 		rows = append(rows, r)
 	}
 	return c.JSON(http.StatusOK, UserList{Users: rows})
@@ -378,6 +429,17 @@ func (h *Handler) UpdateUser(c echo.Context) error {
 		return &httperr.Error{Status: http.StatusNotFound, Message: "No such account."}
 	} else if err != nil {
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: msgAccountsBusy, Err: err}
+	}
+	// The rules the Users screen showed (userActions): the caller's own
+	// account is refused before anything is changed. The last-admin rule
+	// is the store's, checked in the same serialised step as the write.
+	if me := auth.From(c).Account().ID; me != "" && target.ID == me {
+		if in.Role != nil {
+			return &httperr.Error{Status: http.StatusForbidden, Title: "Not Your Own Account", Message: msgOwnRole}
+		}
+		if in.Disabled != nil && *in.Disabled {
+			return &httperr.Error{Status: http.StatusForbidden, Title: "Not Your Own Account", Message: msgOwnDisable}
+		}
 	}
 	ch := db.UserChange{Disabled: in.Disabled, Unlock: in.Unlock}
 	var what []string
