@@ -33,6 +33,9 @@ export function Gate({ onSignedIn, resume, focusAccount, accountHint, checking }
   onSignedIn: (s: Session) => void; resume?: Session | null; focusAccount?: boolean; accountHint?: string; checking?: boolean;
 }) {
   const [step, setStep] = useState<Step>(() => stepFor(resume));
+  // signInPassword: the password just typed, kept in memory only until a
+  // first authenticator is set up (the server asks for it again).
+  const signInPassword = useRef("");
   useEffect(() => { if (resume) setStep(stepFor(resume)); }, [resume]);
   const toast = useToast();
   const welcome = (s: Session) => {
@@ -41,6 +44,7 @@ export function Gate({ onSignedIn, resume, focusAccount, accountHint, checking }
     onSignedIn(s);
   };
   const restart = () => {
+    signInPassword.current = "";
     endSession();
     setStep({ kind: "choose" });
   };
@@ -48,13 +52,14 @@ export function Gate({ onSignedIn, resume, focusAccount, accountHint, checking }
     <main className={"a-gate" + (checking ? " a-gate--checking" : "")} aria-busy={checking || undefined}>
       {step.kind === "choose" ? (
         <Choose onSignedIn={onSignedIn} focusAccount={focusAccount} accountHint={accountHint}
-          onAccount={(r) => (r.stage === "full" ? welcome(r.session) : setStep(stepFor(r.session)))} />
+          onAccount={(r, pw) => { signInPassword.current = r.stage === "enrol" ? pw : ""; if (r.stage === "full") welcome(r.session); else setStep(stepFor(r.session)); }} />
       ) : step.kind === "totp" ? (
         <CodeStep session={step.session} onDone={(r) => (r.stage === "full" ? welcome(r.session) : setStep(stepFor(r.session)))} onCancel={restart} />
       ) : step.kind === "enrol" ? (
         <StepCard title="Set up two-factor authentication" wide onCancel={restart}>
           <p className="a-gate__text">Admin accounts sign in with a second step: a 6-digit code from an authenticator app on your phone. Set it up once now.</p>
-          <Enrol idPrefix="gate-enrol" onEnrolled={(s, codes) => setStep({ kind: "codes", session: s, codes })} />
+          <Enrol idPrefix="gate-enrol" password={signInPassword.current || undefined}
+            onEnrolled={(s, codes) => { signInPassword.current = ""; setStep({ kind: "codes", session: s, codes }); }} />
         </StepCard>
       ) : (
         <StepCard title="Save your recovery codes" wide>
@@ -83,7 +88,7 @@ function StepCard({ title, wide, onCancel, children }: { title: string; wide?: b
 /** Choose is the first screen: the PIN (spec 2.4, unchanged) and the
  * account sign-in. */
 function Choose({ onSignedIn, onAccount, focusAccount, accountHint }: {
-  onSignedIn: (s: Session) => void; onAccount: (r: LoginResult) => void; focusAccount?: boolean; accountHint?: string;
+  onSignedIn: (s: Session) => void; onAccount: (r: LoginResult, password: string) => void; focusAccount?: boolean; accountHint?: string;
 }) {
   const [pin, setPin] = useState("");
   const [busy, setBusy] = useState(false);
@@ -143,7 +148,7 @@ function Choose({ onSignedIn, onAccount, focusAccount, accountHint }: {
 
 /** AccountForm asks for the account's email and password. Errors are the
  * server's ('Invalid email or password', the lockout message). */
-function AccountForm({ emailRef, onResult, hint }: { emailRef: React.RefObject<HTMLInputElement>; onResult: (r: LoginResult) => void; hint?: string }) {
+function AccountForm({ emailRef, onResult, hint }: { emailRef: React.RefObject<HTMLInputElement>; onResult: (r: LoginResult, password: string) => void; hint?: string }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
@@ -162,7 +167,7 @@ function AccountForm({ emailRef, onResult, hint }: { emailRef: React.RefObject<H
     try {
       const res = await api<LoginResult>("/api/admin/login", { method: "POST", body: JSON.stringify({ email: email.trim(), password }) });
       setPassword("");
-      onResult(res);
+      onResult(res, password);
     } catch (err) {
       setError(errText(err, "Sign-in failed. Check your connection and try again."));
       setPassword("");

@@ -38,11 +38,15 @@ async function copyText(text: string): Promise<boolean> {
 
 /** Enrol asks the server for a new authenticator secret, shows its QR code
  * and the secret as text, and confirms one code before the server turns
- * the second factor on. */
-export function Enrol({ onEnrolled, idPrefix = "enrol", currentCode }: {
+ * the second factor on. A first authenticator needs the account's
+ * password again (the server checks it, counted like a sign-in's): the
+ * gate passes the one just typed; otherwise Enrol asks for it. */
+export function Enrol({ onEnrolled, idPrefix = "enrol", currentCode, password }: {
   onEnrolled: (s: Session, codes: string[]) => void; idPrefix?: string;
   /** currentCode: a code of the authenticator being replaced (the server asks for it). */
   currentCode?: string;
+  /** password: the password the person signed in with a moment ago (the gate's). */
+  password?: string;
 }) {
   const toast = useToast();
   const [data, setData] = useState<Enrolment | null>(null);
@@ -52,20 +56,63 @@ export function Enrol({ onEnrolled, idPrefix = "enrol", currentCode }: {
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const started = useRef(false);
+  // askPassword: a first authenticator, and no password at hand.
+  const [askPassword, setAskPassword] = useState(!currentCode && !password);
+  const [pw, setPw] = useState("");
+  const [pwError, setPwError] = useState("");
+  const pwInput = useRef<HTMLInputElement>(null);
 
-  const start = async () => {
+  const start = async (pass = password) => {
     setLoadError("");
     try {
-      setData(await api<Enrolment>("/api/admin/2fa/start", { method: "POST", body: currentCode ? JSON.stringify({ code: currentCode }) : undefined }));
+      const body = currentCode ? { code: currentCode } : { password: pass };
+      setData(await api<Enrolment>("/api/admin/2fa/start", { method: "POST", body: JSON.stringify(body) }));
+      setAskPassword(false);
     } catch (err) {
+      if (!currentCode && err instanceof ApiError && (err.status === 401 || err.status === 429)) {
+        // A wrong password (or too many): ask for it here.
+        setAskPassword(true);
+        setPwError(errText(err, "That password is not right."));
+        setPw("");
+        setTimeout(() => pwInput.current?.focus());
+        return;
+      }
       setLoadError(errText(err, "The set-up could not be started."));
     }
   };
   useEffect(() => {
-    if (started.current) return;
+    if (started.current || askPassword) return;
     started.current = true;
     start();
   }, []); // eslint-disable-line react-hooks/exhaustive-deps -- once
+
+  const submitPassword = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    if (!pw) {
+      setPwError("Enter your password.");
+      pwInput.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setPwError("");
+    await start(pw);
+    setBusy(false);
+  };
+
+  if (askPassword && !data) {
+    return (
+      <form className="a-2fa" onSubmit={submitPassword} noValidate aria-label="Confirm your password">
+        <p className="a-2fa__step">First, confirm it is you: enter the password you sign in with.</p>
+        <label htmlFor={idPrefix + "-password"} className="a-label">Your password</label>
+        <input ref={pwInput} id={idPrefix + "-password"} type="password" className="a-input" autoComplete="current-password" value={pw}
+          onChange={(e) => setPw(e.target.value)} maxLength={1024} required data-autofocus
+          aria-invalid={!!pwError} aria-describedby={pwError ? idPrefix + "-password-error" : undefined} />
+        {pwError && <p id={idPrefix + "-password-error"} className="a-error" role="alert">{pwError}</p>}
+        <button type="submit" className="a-btn a-btn--primary a-btn--block" disabled={busy}>{busy ? "Checking..." : "Continue"}</button>
+      </form>
+    );
+  }
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -100,7 +147,7 @@ export function Enrol({ onEnrolled, idPrefix = "enrol", currentCode }: {
     return (
       <div className="a-2fa">
         <p className="a-error" role="alert">{loadError}</p>
-        <Button variant="outline" onClick={start}>Try again</Button>
+        <Button variant="outline" onClick={() => start()}>Try again</Button>
       </div>
     );
   }

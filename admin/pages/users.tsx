@@ -14,6 +14,12 @@ export interface User {
   signInLocked: boolean; lockedUntil: string | null;
   /** totpEnabledAt: when the account's authenticator was set up (null: none). */
   totpEnabledAt?: string | null;
+  /** What the signed-in admin may do to the account, as the server decides
+   * it (the same rules refuse the change): the screen offers only these
+   * and shows the reason in place of the others. */
+  self?: boolean;
+  canDisable?: boolean; disableReason?: string;
+  canChangeRole?: boolean; roleReason?: string;
 }
 
 /** resolveRole is spec 6's role choice: admin wins, then staff, then
@@ -27,6 +33,16 @@ function resolveRole(roles: string[] | null | undefined): "admin" | "staff" | "e
 
 /** ROLE_NAMES say what a role change made of an account. */
 const ROLE_NAMES: Record<string, string> = { admin: "an admin", staff: "staff", editor: "an editor" };
+
+/** ROLE_LABELS name a role on the screen. */
+const ROLE_LABELS: Record<string, string> = { admin: "Admin", staff: "Staff", editor: "Editor", "": "No role" };
+
+/** ROLE_MEANS says what a role lets the person do, for the confirmation. */
+const ROLE_MEANS: Record<string, string> = {
+  admin: "see full lead details, export leads, manage users and change every setting",
+  staff: "see leads with masked contact details and change a lead's status",
+  editor: "edit the website's content and photos, and see no leads",
+};
 
 /** MIN_PASSWORD is the server's minimum password length. */
 export const MIN_PASSWORD = 12;
@@ -46,6 +62,8 @@ export default function Users(_: AdminPageProps) {
   const [resetFor, setResetFor] = useState<User | null>(null);
   const [disabling, setDisabling] = useState<User | null>(null);
   const [resetting2fa, setResetting2fa] = useState<User | null>(null);
+  const [changingRole, setChangingRole] = useState<{ user: User; role: string } | null>(null);
+  const cancelRole = useCallback(() => setChangingRole(null), []);
   const cancelDisable = useCallback(() => setDisabling(null), []);
   const cancelReset2fa = useCallback(() => setResetting2fa(null), []);
 
@@ -99,13 +117,17 @@ export default function Users(_: AdminPageProps) {
                       <th scope="row" className="al-name">{u.name || <span className="a-muted">No name</span>}{u.email.toLowerCase() === session.email.toLowerCase() && <> <Badge tone="info">You</Badge></>}</th>
                       <td data-label="Email">{u.email}</td>
                       <td data-label="Role">
-                        <select className="a-input al-status" aria-label={`Role for ${label}`} value={role} disabled={busy === u.id}
-                          onChange={(e) => update(u, { role: e.target.value }, `${label} is now ${ROLE_NAMES[e.target.value] || e.target.value}.`)}>
-                          {role === "" && <option value="">No role</option>}
-                          <option value="staff">Staff</option>
-                          <option value="admin">Admin</option>
-                          <option value="editor">Editor</option>
-                        </select>
+                        {u.canChangeRole === false ? (
+                          <>{ROLE_LABELS[role]}<p className="a-muted al-lock">{u.roleReason}: another admin can change its role.</p></>
+                        ) : (
+                          <select className="a-input al-status" aria-label={`Role for ${label}`} value={role} disabled={busy === u.id}
+                            onChange={(e) => { if (e.target.value !== role) setChangingRole({ user: u, role: e.target.value }); }}>
+                            {role === "" && <option value="">No role</option>}
+                            <option value="staff">Staff</option>
+                            <option value="admin">Admin</option>
+                            <option value="editor">Editor</option>
+                          </select>
+                        )}
                       </td>
                       <td data-label="State">
                         {u.disabledAt ? <Badge tone="bad">Disabled</Badge> : <Badge tone="good">Active</Badge>}
@@ -136,6 +158,8 @@ export default function Users(_: AdminPageProps) {
                           {u.disabledAt ? (
                             <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} aria-label={`Enable ${label}`}
                               onClick={() => update(u, { disabled: false }, `${label} can sign in again.`)}>Enable</Button>
+                          ) : u.canDisable === false ? (
+                            <p className="a-muted al-lock" data-testid="disable-reason">{u.disableReason}: {u.self ? "another admin can disable it." : "add or enable another admin first."}</p>
                           ) : (
                             <Button variant="danger" className="a-btn a-btn--danger al-btn-sm" disabled={busy === u.id} aria-label={`Disable ${label}`}
                               onClick={() => setDisabling(u)}>Disable</Button>
@@ -152,8 +176,13 @@ export default function Users(_: AdminPageProps) {
       </Card>
       {resetFor && <ResetPassword user={resetFor} onClose={() => setResetFor(null)}
         onSave={async (pw) => { const ok = await update(resetFor, { password: pw }, `The password of ${resetFor.name || resetFor.email} was reset; their sessions were ended.`); if (ok) setResetFor(null); return ok; }} />}
+      <ConfirmDialog open={changingRole !== null} title={`Make ${changingRole ? changingRole.user.name || changingRole.user.email : ""} ${changingRole ? ROLE_NAMES[changingRole.role] : ""}?`}
+        confirmLabel={`Make ${changingRole ? ROLE_NAMES[changingRole.role] : ""}`} busy={busy !== null}
+        description={changingRole && <p><strong>{changingRole.user.name || changingRole.user.email}</strong> will {ROLE_MEANS[changingRole.role]}. Their open sessions end now; they sign in again to continue{changingRole.role === "admin" && !changingRole.user.totpEnabledAt ? ", and set up two-factor authentication" : ""}.</p>}
+        onConfirm={async () => { const { user: u, role: r } = changingRole!; await update(u, { role: r }, `${u.name || u.email} is now ${ROLE_NAMES[r] || r}.`); setChangingRole(null); }}
+        onCancel={cancelRole} />
       <ConfirmDialog open={disabling !== null} title="Disable this account?" confirmLabel="Disable" busy={busy !== null}
-        description={<p><strong>{disabling?.name || disabling?.email}</strong> will be signed out everywhere and cannot sign in until the account is enabled again.</p>}
+        description={<p><strong>{disabling?.name || disabling?.email}</strong> will no longer be able to sign in. Their open sessions end now. An admin can enable the account again.</p>}
         onConfirm={async () => { const u = disabling!; await update(u, { disabled: true }, `${u.name || u.email} was disabled.`); setDisabling(null); }}
         onCancel={cancelDisable} />
       <ConfirmDialog open={resetting2fa !== null} title="Reset two-factor authentication?" confirmLabel="Reset two-factor" busy={busy !== null}
