@@ -82,12 +82,24 @@ export async function fillAccount(page, u) {
   return login;
 }
 
-/** enrol works the gate's (or the Sessions screen's) set-up: reads the
- * secret shown as text, confirms a code, and keeps the recovery codes.
- * prefix is the form's id prefix ("gate-enrol" or "acct-enrol"). */
+/** enrol works the gate's (or the Sessions screen's) set-up: the password
+ * when the set-up asks for it (a first authenticator needs it; the gate
+ * passes the one just typed), then reads the secret shown as text,
+ * confirms a code, and keeps the recovery codes. prefix is the form's id
+ * prefix ("gate-enrol" or "acct-enrol"). */
 export async function enrol(page, u, { prefix = "gate-enrol", shots } = {}) {
   const secretEl = page.locator(`#${prefix}-secret`);
-  await secretEl.waitFor();
+  const passwordEl = page.locator(`#${prefix}-password`);
+  await secretEl.or(passwordEl).first().waitFor({ timeout: 30_000 });
+  if (await passwordEl.isVisible()) {
+    if (shots) await shots("enrol-password");
+    await passwordEl.fill(u.password);
+    const start = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/admin/2fa/start");
+    await page.getByRole("form", { name: "Confirm your password" }).getByRole("button", { name: "Continue" }).click();
+    const res = await start;
+    if (res.status() !== 200) throw new Error("2fa/start: " + res.status() + " " + (await res.text()));
+  }
+  await secretEl.waitFor({ timeout: 30_000 });
   factors.set(u.email, { secret: (await secretEl.innerText()).replace(/\s/g, ""), lastStep: 0, recovery: [] });
   if (shots) await shots("enrol");
   await page.locator(`#${prefix}-code`).fill(await nextCode(u.email));
