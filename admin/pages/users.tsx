@@ -111,6 +111,9 @@ export default function Users(_: AdminPageProps) {
               <tbody>
                 {users.map((u) => {
                   const label = u.name || u.email;
+                  // Who can make the change this row cannot: another active admin, or none yet.
+                  const otherAdmin = users.some((o) => o.id !== u.id && !o.disabledAt && roleOf(o) === "admin");
+                  const byWhom = otherAdmin ? "another admin can" : "add a second admin, who can";
                   const role = roleOf(u);
                   return (
                     <tr key={u.id}>
@@ -118,7 +121,7 @@ export default function Users(_: AdminPageProps) {
                       <td data-label="Email">{u.email}</td>
                       <td data-label="Role">
                         {u.canChangeRole === false ? (
-                          <>{ROLE_LABELS[role]}<p className="a-muted al-lock">{u.roleReason}: another admin can change its role.</p></>
+                          <>{ROLE_LABELS[role]}<p className="a-muted al-lock">{u.roleReason}: {u.self ? `${byWhom} change its role.` : "add or enable another admin first."}</p></>
                         ) : (
                           <select className="a-input al-status" aria-label={`Role for ${label}`} value={role} disabled={busy === u.id}
                             onChange={(e) => { if (e.target.value !== role) setChangingRole({ user: u, role: e.target.value }); }}>
@@ -159,7 +162,7 @@ export default function Users(_: AdminPageProps) {
                             <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} aria-label={`Enable ${label}`}
                               onClick={() => update(u, { disabled: false }, `${label} can sign in again.`)}>Enable</Button>
                           ) : u.canDisable === false ? (
-                            <p className="a-muted al-lock" data-testid="disable-reason">{u.disableReason}: {u.self ? "another admin can disable it." : "add or enable another admin first."}</p>
+                            <p className="a-muted al-lock" data-testid="disable-reason">{u.disableReason}: {u.self ? `${byWhom} disable it.` : "add or enable another admin first."}</p>
                           ) : (
                             <Button variant="danger" className="a-btn a-btn--danger al-btn-sm" disabled={busy === u.id} aria-label={`Disable ${label}`}
                               onClick={() => setDisabling(u)}>Disable</Button>
