@@ -143,6 +143,7 @@ func ownerFirstSignIn(t *testing.T, h http.Handler) (device, secret string) {
 		}
 	}
 	token := sessionCookie(t, r)
+	passwords.Store(token, adminPass) // a first authenticator asks for it again
 	secret = enrol(t, h, token)
 	confirm, _ := lastConfirm.Load(token)
 	return deviceToken(t, confirm.(*response)), secret
