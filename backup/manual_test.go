@@ -27,9 +27,9 @@ import (
 // pieceWriter records the largest single write: the archive is written
 // in small pieces, never a whole file at once.
 type pieceWriter struct {
-	w        io.Writer
-	largest  int
-	total    int64
+	w       io.Writer
+	largest int
+	total   int64
 }
 
 func (p *pieceWriter) Write(b []byte) (int, error) {

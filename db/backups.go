@@ -84,7 +84,6 @@ func (s *Store) InstalledAt(ctx context.Context) (time.Time, error) {
 	return t[0], nil
 }
 
-
 // RecentBackups returns the newest backup runs, newest first.
 func (s *Store) RecentBackups(ctx context.Context, limit int) ([]BackupRun, error) {
 	runs := []BackupRun{}

@@ -6,8 +6,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/web/audits"
-	backupsweb "github.com/atlanta-restoration/site/web/backups"
 	"github.com/atlanta-restoration/site/web/auth"
+	backupsweb "github.com/atlanta-restoration/site/web/backups"
 	"github.com/atlanta-restoration/site/web/dashboard"
 	"github.com/atlanta-restoration/site/web/editing"
 	"github.com/atlanta-restoration/site/web/estimate"
