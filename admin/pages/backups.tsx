@@ -67,8 +67,8 @@ export function BackupsScreen({ source }: { source: BackupsSource }) {
     try {
       const a = await source.run();
       if (a.backup) setMine(a.backup.id);
-      if (a.started) toast({ title: "Backup started", description: "It runs on the server; you can leave this screen." });
-      else setNote(a.backup ? `A backup is already running, started ${clock(a.backup.startedAt)}${whoStarted(a.backup)}.` : a.message);
+      // A start shows its progress below the button (no toast over it).
+      if (!a.started) setNote(a.backup ? `A backup is already running, started ${clock(a.backup.startedAt)}${whoStarted(a.backup)}.` : a.message);
       await reload();
     } catch (e) {
       toast({ title: "Backup not started", description: errorText(e), variant: "destructive" });
@@ -128,7 +128,7 @@ function Result({ b }: { b: BackupEntry }) {
   return (
     <p className={"bk-result" + (ok ? "" : " bk-result--bad")} role="status">
       {ok
-        ? <>Backup finished and checked: {bytes(b.bytes)}, {when(b.finishedAt)}. It is listed below.</>
+        ? <>Backup finished and checked: <span className="bk-nowrap">{bytes(b.bytes)}</span>, {when(b.finishedAt)}. It is listed below.</>
         : <>The backup failed: {b.summary || "no reason was given"}.</>}
     </p>
   );
@@ -144,7 +144,7 @@ function Item({ b, everyHours, href }: { b: BackupEntry; everyHours: number; hre
         <p className="bk-item__meta">
           {status}
           <span>{kindLabel(b, everyHours)}</span>
-          {b.outcome !== "failed" && b.bytes > 0 && <span className="a-muted">{bytes(b.bytes)}</span>}
+          {b.outcome !== "failed" && b.bytes > 0 && <span className="a-muted bk-nowrap">{bytes(b.bytes)}</span>}
         </p>
         {b.outcome === "failed" && <p className="bk-item__why a-muted">{b.summary}</p>}
         {b.outcome === "ok" && !b.available && <p className="bk-item__why a-muted">No longer kept (old backups are deleted as new ones are made).</p>}
