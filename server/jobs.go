@@ -169,6 +169,10 @@ func (s *Server) StartJobs() { s.jobs.runner.Start() }
 // analytics events are written first.
 func (s *Server) StopJobs(ctx context.Context) error {
 	s.insights.Stop(ctx)
+	// A backup started from the admin is cancelled, removed and recorded.
+	if err := s.backups.Stop(ctx); err != nil {
+		s.log.Error("backup not stopped", "err", err)
+	}
 	return s.jobs.runner.Stop(ctx)
 }
 
