@@ -73,6 +73,8 @@ type Service struct {
 	life    context.Context
 	stop    context.CancelFunc
 	running sync.WaitGroup
+	// cache is the Backups screen's listing of the target.
+	cache listCache
 }
 
 // New returns a backup service.

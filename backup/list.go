@@ -3,6 +3,8 @@ package backup
 import (
 	"context"
 	"sort"
+	"sync"
+	"time"
 
 	"github.com/atlanta-restoration/site/db"
 )
@@ -51,27 +53,33 @@ func (s *Service) Overview(ctx context.Context) (Overview, error) {
 	if err != nil {
 		return o, err
 	}
-	complete := map[string]bool{}
-	l, lerr := s.o.Target.List(ctx)
+	names, listedAt, lerr := s.listed(ctx)
 	if lerr != nil {
 		s.o.Log.Warn("backups not listed", "to", o.Location, "err", lerr)
 		o.StorageError = "The backup storage could not be read just now, so no backup can be downloaded. Try again in a minute."
 	}
-	for _, n := range l.Complete {
+	complete := map[string]bool{}
+	for _, n := range names {
 		complete[n] = true
 	}
 	seen := map[string]bool{}
 	for _, r := range runs {
 		e := Entry{BackupRun: r, Kind: kindOf(r.TriggeredBy)}
-		// A run's backup is this target's only when it was made here.
-		e.Available = r.Outcome == db.OutcomeOK && r.Name != "" && r.Location == o.Location && complete[r.Name]
+		// A run's backup is this target's only when it was made here; one
+		// that finished after the listing is looked up by its manifest.
+		if r.Outcome == db.OutcomeOK && r.Name != "" && r.Location == o.Location && ValidName(r.Name) {
+			e.Available = complete[r.Name]
+			if !e.Available && lerr == nil && !r.FinishedAt.Before(listedAt.Add(-time.Minute)) {
+				e.Available = s.hasManifest(ctx, r.Name)
+			}
+		}
 		if e.Available {
 			seen[r.Name] = true
 		}
 		o.Backups = append(o.Backups, e)
 	}
 	// Backups kept longer than their runs are remembered (weekly ones).
-	for _, n := range l.Complete {
+	for _, n := range names {
 		if seen[n] {
 			continue
 		}
@@ -92,4 +100,52 @@ func kindOf(trigger string) string {
 		return KindCommand
 	}
 	return KindUnknown
+}
+
+// listEvery is how long the target's listing is reused: the screen polls
+// while a backup runs, and listing a bucket reads every key of every
+// backup. A backup that finished since is looked up by its manifest.
+const listEvery = 15 * time.Second
+
+// listCache is the last listing of the target's complete backups.
+type listCache struct {
+	mu    sync.Mutex
+	at    time.Time
+	names []string
+}
+
+// listed returns the target's complete backups, newest first, and when
+// they were listed (reused for listEvery).
+func (s *Service) listed(ctx context.Context) ([]string, time.Time, error) {
+	c := &s.cache
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	if !c.at.IsZero() && now.Sub(c.at) < listEvery {
+		return c.names, c.at, nil
+	}
+	l, err := s.o.Target.List(ctx)
+	if err != nil {
+		return nil, now, err
+	}
+	c.names, c.at = l.Complete, now
+	return c.names, c.at, nil
+}
+
+// forget drops the cached listing (after this process made or deleted
+// backups).
+func (s *Service) forget() {
+	s.cache.mu.Lock()
+	s.cache.at = time.Time{}
+	s.cache.mu.Unlock()
+}
+
+// hasManifest reports whether backup name is complete in the target.
+func (s *Service) hasManifest(ctx context.Context, name string) bool {
+	r, err := s.o.Target.open(ctx, name+"/"+ManifestFile)
+	if err != nil {
+		return false
+	}
+	closeQuietly(r)
+	return true
 }

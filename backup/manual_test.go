@@ -413,3 +413,65 @@ func TestStaleRunningBackup(t *testing.T) {
 		}
 	})
 }
+
+// The Backups screen's list: each run with its kind; a good run's backup
+// downloadable while the target holds it complete (a backup made after
+// the cached listing included); failed runs, runs of another target and
+// deleted backups not; backups kept longer than their runs listed too.
+func TestOverviewLists(t *testing.T) {
+	ctx := context.Background()
+	s := newSQLiteSite(t)
+	fill(t, s)
+	dir := t.TempDir()
+	target, _ := LocalTarget(dir)
+	svc := service(s, target)
+	first, err := svc.Run(ctx, TriggerCommand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := svc.Overview(ctx) // fills the cached listing
+	if err != nil || len(o.Backups) != 1 || !o.Backups[0].Available || o.Backups[0].Kind != KindCommand {
+		t.Fatalf("after one backup: %+v %v", o.Backups, err)
+	}
+	// A second backup, made after the listing: found by its manifest.
+	time.Sleep(1100 * time.Millisecond) // a name of its own second
+	second, err := svc.Run(ctx, TriggerSchedule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := svc.Overview(ctx); len(o.Backups) != 2 || o.Backups[0].Name != second.Name || !o.Backups[0].Available {
+		t.Fatalf("a backup made after the cached listing: %+v", o.Backups)
+	}
+	now := time.Now().UTC()
+	s.store.RecordBackup(ctx, db.BackupRun{StartedAt: now, FinishedAt: now, Outcome: db.OutcomeFailed, TriggeredBy: TriggerManual, RequestedBy: "ada@example.com", Summary: "disk full", Location: target.String()})
+	s.store.RecordBackup(ctx, db.BackupRun{StartedAt: now.Add(-time.Hour), FinishedAt: now.Add(-time.Hour), Outcome: db.OutcomeOK, TriggeredBy: TriggerCommand, Name: second.Name, Location: "/elsewhere"})
+	// A backup kept longer than its run is remembered.
+	os.MkdirAll(filepath.Join(dir, "20200101-000000"), 0o755)
+	os.WriteFile(filepath.Join(dir, "20200101-000000", ManifestFile), []byte("{}"), 0o644)
+	svc.forget()
+	o, err = svc.Overview(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		kind, outcome string
+		available     bool
+	}
+	var got []row
+	for _, e := range o.Backups {
+		got = append(got, row{e.Kind, e.Outcome, e.Available})
+	}
+	want := []row{{KindManual, db.OutcomeFailed, false}, {KindScheduled, db.OutcomeOK, true}, {KindCommand, db.OutcomeOK, true}, {KindCommand, db.OutcomeOK, false}, {KindUnknown, "", true}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the list: %v, want %v", got, want)
+	}
+	// Deleted: no longer downloadable once the listing is read again.
+	os.RemoveAll(filepath.Join(dir, first.Name))
+	svc.forget()
+	o, _ = svc.Overview(ctx)
+	for _, e := range o.Backups {
+		if e.Name == first.Name && e.Available {
+			t.Error("a deleted backup is offered for download")
+		}
+	}
+}
