@@ -126,7 +126,7 @@ function Running({ r }: { r: RunningBackup }) {
 function Result({ b }: { b: BackupEntry }) {
   const ok = b.outcome === "ok";
   return (
-    <p className={"bk-result" + (ok ? "" : " bk-result--bad")} role="status">
+    <p className={"bk-result" + (ok ? "" : " bk-result--bad")} role="status" data-id={b.id}>
       {ok
         ? <>Backup finished and checked: <span className="bk-nowrap">{bytes(b.bytes)}</span>, {when(b.finishedAt)}. It is listed below.</>
         : <>The backup failed: {b.summary || "no reason was given"}.</>}
@@ -138,7 +138,7 @@ function Item({ b, everyHours, href }: { b: BackupEntry; everyHours: number; hre
   const status = b.outcome === "ok" ? <Badge tone="good">Checked</Badge> : b.outcome === "failed" ? <Badge tone="bad">Failed</Badge> : <Badge tone="neutral">Complete</Badge>;
   const at = b.outcome ? b.finishedAt : b.startedAt;
   return (
-    <li className="bk-item" data-backup={b.name || b.id}>
+    <li className="bk-item" data-id={b.id}>
       <div className="bk-item__main">
         <p className="bk-item__when"><time dateTime={at} title={ago(at)}>{when(at)}</time></p>
         <p className="bk-item__meta">
