@@ -85,7 +85,7 @@ export function BackupsScreen({ source }: { source: BackupsSource }) {
       {data && (
         <>
           <Card title="Back up now" description={schedule(data)}>
-            <p className="a-muted bk-now__where">Backups are kept in {data.location}.</p>
+            <p className="a-muted bk-now__where">{data.location.startsWith("s3://") ? `Backups are kept in cloud storage: ${data.location}.` : `Backups are kept on the server, in the folder ${data.location}.`}</p>
             <Button onClick={press} disabled={pressing || !!running} aria-describedby={running ? "bk-running-what" : undefined}>
               {running ? "Backing up…" : pressing ? "Starting…" : "Back up now"}
             </Button>
