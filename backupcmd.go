@@ -14,6 +14,7 @@ import (
 	"github.com/atlanta-restoration/site/backup"
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/jobs"
 	"github.com/atlanta-restoration/site/server"
 )
 
@@ -49,8 +50,8 @@ func backupCommand(cfg *config.Config, args []string, stdout, stderr io.Writer) 
 	}
 	v, _ := buildInfo()
 	svc := backup.New(backup.Options{Store: store, DatabaseURL: cfg.DatabaseURL, DataDir: cfg.DataDir, Media: media, Target: target,
-		PGBinDir: cfg.Backup.PGBinDir, Version: v, Log: cmdLogger(cfg, stderr)})
-	res, err := svc.Run(ctx, "site backup")
+		PGBinDir: cfg.Backup.PGBinDir, Version: v, Log: cmdLogger(cfg, stderr), Locker: instanceLocker(store)})
+	res, err := svc.Run(ctx, backup.TriggerCommand)
 	if err != nil {
 		fmt.Fprintln(stderr, "backup failed:", err)
 		return 1
@@ -100,6 +101,17 @@ func restoreCommand(cfg *config.Config, args []string, stdout, stderr io.Writer)
 		fmt.Fprintln(stdout, l)
 	}
 	return 0
+}
+
+// instanceLocker is the lock the site's instances take around a backup
+// (PostgreSQL's advisory lock), so `site backup` never runs beside one
+// started from the admin or by the schedule. SQLite: none (another
+// process; the database copy is consistent either way).
+func instanceLocker(store *db.Store) jobs.Locker {
+	if store.Dialect() == "postgres" {
+		return jobs.PostgresLocker{DB: store.SQL()}
+	}
+	return nil
 }
 
 // cmdLogger is a command's log: warnings and errors only, on stderr, in

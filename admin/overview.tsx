@@ -1,6 +1,8 @@
 import "../styles/admin-audits.css";
 import { ago, bytes, liveOverview, type BackupStatus, type DashboardTile, type OverviewSource } from "./data/dashboard";
 import { useServer } from "./live";
+import { adminPath } from "./screens";
+import { can, useSession } from "./session";
 import { StatCard } from "./ui";
 
 const PLACEHOLDER: DashboardTile[] = ["SEO Score", "Page Speed", "Location Pages", "Security Issues"].map((label) => ({ label, value: "…", hint: "Loading" }));
@@ -34,6 +36,7 @@ export function OverviewTiles({ source = liveOverview }: { source?: OverviewSour
  * one, and the alarm when the last one failed or the last good one is
  * too old. The same alarm is on /healthz and /metrics. */
 function Backups({ b }: { b: BackupStatus }) {
+  const { session } = useSession();
   const schedule = b.everyHours > 0 ? `Backed up every ${b.everyHours} hours to ${b.location}.` : `No scheduled backup: run site backup (for example from cron). Backups go to ${b.location}.`;
   return (
     <section className={"a-backup" + (b.alarm ? " a-backup--alarm" : "")} aria-labelledby="a-backup-title">
@@ -45,6 +48,7 @@ function Backups({ b }: { b: BackupStatus }) {
             ? <>Last good backup: <time dateTime={b.lastGoodAt} title={new Date(b.lastGoodAt).toLocaleString("en-US")}>{ago(b.lastGoodAt)}</time> ({b.lastGoodName}, {bytes(b.lastGoodBytes)}).</>
             : <>No backup yet.</>}</p>
           <p className="a-muted a-backup__where">{schedule}</p>
+          {can(session, "backups.manage") && <p className="a-backup__where"><a className="a-link" href={adminPath("backups")}>Open Backups: back up now or download a backup</a></p>}
         </>
       )}
     </section>

@@ -36,7 +36,7 @@ export const canOpen = (s: Session | null | undefined, screen: Screen) => can(s,
 /** ACCOUNT_ONLY are the capabilities only an account (staff, editor or
  * admin) has: a PIN session asking for them is pointed to the account
  * sign-in. */
-export const ACCOUNT_ONLY = new Set(["leads.read", "leads.status", "leads.full", "users.manage", "content.edit"]);
+export const ACCOUNT_ONLY = new Set(["leads.read", "leads.status", "leads.full", "users.manage", "content.edit", "backups.manage"]);
 
 /** howToGet says, for a screen the session cannot open, which sign-in
  * opens it. It is guidance only: the server decides. */
@@ -47,6 +47,7 @@ export function howToGet(capability: string): string {
       return "a staff or admin account";
     case "leads.full":
     case "users.manage":
+    case "backups.manage":
       return "an admin account";
     case "media.write":
       return "the admin PIN or an account";

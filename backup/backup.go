@@ -22,9 +22,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/jobs"
 	"github.com/atlanta-restoration/site/storage"
 	"github.com/atlanta-restoration/site/words"
 )
@@ -50,6 +52,9 @@ type Options struct {
 	KeepDaily, KeepWeekly int
 	// Every is the schedule (0: none); MaxAge raises the alarm (0: never).
 	Every, MaxAge time.Duration
+	// Locker is the lock across instances (jobs.PostgresLocker on
+	// PostgreSQL; nil: this process only), so one backup runs at a time.
+	Locker jobs.Locker
 	// Version is the site's version, written in every manifest.
 	Version string
 	Log     *slog.Logger
@@ -58,7 +63,19 @@ type Options struct {
 }
 
 // Service makes backups and reports on them.
-type Service struct{ o Options }
+type Service struct {
+	o Options
+	// busy is this process's share of the backup lock (SQLite runs one
+	// process; on PostgreSQL the advisory lock covers the others).
+	busy sync.Mutex
+	// life ends the backups started from the admin when the server stops;
+	// running counts them.
+	life    context.Context
+	stop    context.CancelFunc
+	running sync.WaitGroup
+	// cache is the Backups screen's listing of the target.
+	cache listCache
+}
 
 // New returns a backup service.
 func New(o Options) *Service {
@@ -68,7 +85,11 @@ func New(o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Service{o: o}
+	if o.Locker == nil {
+		o.Locker = jobs.NoLocker{}
+	}
+	life, stop := context.WithCancel(context.Background())
+	return &Service{o: o, life: life, stop: stop}
 }
 
 // Result is a finished backup.
@@ -87,12 +108,29 @@ func (r Result) Summary() string {
 		words.Count(int(r.Manifest.Tables["avatar_leads"]), "lead", "leads"), words.Count(n, "file", "files")+" "+words.Bytes(mb), r.Took.Round(time.Millisecond))
 }
 
-// Run makes one backup and records it (good or failed) in backup_runs.
-// triggeredBy says who asked: "schedule" or "site backup".
+// Run makes one backup and records it (good or failed) in backup_runs,
+// and waits for it. triggeredBy says who asked: TriggerSchedule or
+// TriggerCommand. It is refused while another backup runs (here, or on
+// another instance when Options.Locker spans them).
 func (s *Service) Run(ctx context.Context, triggeredBy string) (Result, error) {
-	start := s.o.Now().UTC()
-	res, err := s.run(ctx, start)
-	rec := db.BackupRun{StartedAt: start, FinishedAt: s.o.Now().UTC(), TriggeredBy: triggeredBy, Name: res.Name, Location: s.o.Target.String()}
+	res, started, err := s.runLocked(ctx, triggeredBy, "")
+	if !started && err == nil {
+		err = ErrBusy
+		if a, rerr := s.Running(ctx); rerr == nil && a != nil {
+			err = fmt.Errorf("%w: it started %s", ErrBusy, a.StartedAt.UTC().Format("2006-01-02 15:04:05 UTC"))
+		}
+	}
+	return res, err
+}
+
+// ErrBusy is Run's answer while another backup runs.
+var ErrBusy = errors.New("another backup is running")
+
+// record makes one backup and records it as rec (its ID, trigger and
+// requester set by the caller); progress hears how far it got.
+func (s *Service) record(ctx context.Context, start time.Time, rec db.BackupRun, progress func(string)) (Result, error) {
+	res, err := s.run(ctx, start, progress)
+	rec.StartedAt, rec.FinishedAt, rec.Name, rec.Location = start, s.o.Now().UTC(), res.Name, s.o.Target.String()
 	if err != nil {
 		rec.Outcome, rec.Summary = db.OutcomeFailed, err.Error()
 		s.o.Log.Error("backup failed", "to", s.o.Target.String(), "err", err)
@@ -111,7 +149,7 @@ func (s *Service) Run(ctx context.Context, triggeredBy string) (Result, error) {
 	return res, err
 }
 
-func (s *Service) run(ctx context.Context, start time.Time) (Result, error) {
+func (s *Service) run(ctx context.Context, start time.Time, progress func(string)) (Result, error) {
 	lister, ok := s.o.Media.(storage.Lister)
 	if !ok {
 		return Result{}, errors.New("the media storage cannot be listed")
@@ -145,12 +183,15 @@ func (s *Service) run(ctx context.Context, start time.Time) (Result, error) {
 	m := &Manifest{Format: FormatVersion, Name: name, CreatedAt: start, Site: s.o.Version, Dialect: dialect}
 	// The database first: every file it names was stored before it.
 	dbPath := filepath.Join(tmp, dbFile(dialect))
+	progress("Copying and checking the database")
 	if m.Tables, m.Schema, err = s.copyDatabase(ctx, dbPath); err != nil {
 		return res, err
 	}
 	if m.Database, err = s.upload(ctx, name, dbFile(dialect), dbPath); err != nil {
 		return res, err
 	}
+	progress("Copying photos and videos")
+	var mediaBytes int64
 	err = lister.List(ctx, MediaPrefix, func(key string, _ int64) error {
 		f, err := s.copyMedia(ctx, name, key)
 		if errors.Is(err, storage.ErrNotFound) {
@@ -160,17 +201,21 @@ func (s *Service) run(ctx context.Context, start time.Time) (Result, error) {
 			return err
 		}
 		m.Files = append(m.Files, f)
+		mediaBytes += f.Bytes
+		progress(fmt.Sprintf("Copying photos and videos: %s, %s so far", words.Count(len(m.Files), "file", "files"), words.Bytes(mediaBytes)))
 		return nil
 	})
 	if err != nil {
 		return res, fmt.Errorf("media: %w", err)
 	}
+	progress("Copying leads waiting to be stored")
 	spooled, err := s.copySpool(ctx, name)
 	if err != nil {
 		return res, fmt.Errorf("lead spool: %w", err)
 	}
 	m.Files = append(m.Files, spooled...)
 	sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Path < m.Files[j].Path })
+	progress("Writing the list of files and their checksums")
 	body, _ := json.MarshalIndent(m, "", "  ")
 	if _, err := s.o.Target.put(ctx, name+"/"+ManifestFile, strings.NewReader(string(body))); err != nil {
 		return res, fmt.Errorf("write the manifest: %w", err)
@@ -273,7 +318,10 @@ func (s *Service) copySpool(ctx context.Context, name string) ([]File, error) {
 // retention of BACKUP_KEEP_DAILY and BACKUP_KEEP_WEEKLY. The job runs
 // on one instance (jobs.Job.Once).
 func (s *Service) Job(ctx context.Context) (string, error) {
-	res, err := s.Run(ctx, "schedule")
+	res, started, err := s.runLocked(ctx, TriggerSchedule, "")
+	if !started && err == nil {
+		return "", jobs.Skip("a backup was already running")
+	}
 	if err != nil {
 		return "", err
 	}

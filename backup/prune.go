@@ -72,6 +72,7 @@ func (s *Service) Prune(ctx context.Context) ([]string, error) {
 		}
 	}
 	if len(deleted) > 0 {
+		s.forget()
 		s.o.Log.Info("old backups deleted", "count", len(deleted), "kept", len(keep))
 	}
 	return deleted, nil

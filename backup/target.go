@@ -22,6 +22,8 @@ type Target struct {
 	list   storage.Lister
 	prefix string // "" or "backups" (no slashes at the ends)
 	where  string
+	// local is the folder of a target on this machine ("" for S3).
+	local string
 	// ready makes the bucket when it is missing; it runs before a backup
 	// writes, not when the target is opened (a boot must not wait on it).
 	ready func(ctx context.Context) error
@@ -33,7 +35,7 @@ func LocalTarget(dir string) (*Target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("backup folder %s: %w", dir, err)
 	}
-	return &Target{files: l, list: l, where: dir}, nil
+	return &Target{files: l, list: l, where: dir, local: dir}, nil
 }
 
 // S3Target keeps backups under prefix in an S3-compatible bucket, with the

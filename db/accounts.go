@@ -290,6 +290,9 @@ const (
 	AuditLeadAssign        = "lead_assign"
 	AuditPushDeviceAdded   = "push_device_added"
 	AuditPushDeviceRemoved = "push_device_removed"
+	// Backups the owner acts on (issue 29): 'Back up now' and a download.
+	AuditBackupRun      = "backup_run"
+	AuditBackupDownload = "backup_download"
 )
 
 // AddAudit appends an entry to the audit log. A missing id is generated.

@@ -443,6 +443,9 @@ var routeCaps = map[string][]auth.Capability{
 	"GET /api/admin/leads/person":                        {auth.LeadsErase},
 	"DELETE /api/admin/leads/:id":                        {auth.LeadsErase},
 	"GET /api/admin/leads/person?email=bulk@example.com": {auth.LeadsErase},
+	"GET /api/admin/backups":                             {auth.BackupsManage},
+	"POST /api/admin/backups/run":                        {auth.BackupsManage},
+	"GET /api/admin/backups/:id/download":                {auth.BackupsManage},
 }
 
 // anyOf are the routes whose capabilities are alternatives: either one

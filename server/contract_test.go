@@ -10,12 +10,14 @@ import (
 	"testing"
 
 	"github.com/atlanta-restoration/site/analytics"
+	"github.com/atlanta-restoration/site/backup"
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/editor"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/seoaudit"
 	"github.com/atlanta-restoration/site/web/auth"
+	backupsweb "github.com/atlanta-restoration/site/web/backups"
 	"github.com/atlanta-restoration/site/web/dashboard"
 	"github.com/atlanta-restoration/site/web/editing"
 	"github.com/atlanta-restoration/site/web/indexing"
@@ -42,6 +44,10 @@ var adminContract = []struct {
 	{goType: indexing.Submission{}, file: "admin/data/indexnow.ts", ts: "Submission"},
 	{goType: indexing.IndexNowKey{}, file: "admin/data/indexnow.ts", ts: "KeyInfo"},
 	{goType: dashboard.NotificationsStatus{}, file: "admin/data/dashboard.ts", ts: "NotificationsStatus"},
+	{goType: backupsweb.List{}, file: "admin/data/backups.ts", ts: "BackupList"},
+	{goType: backup.Entry{}, file: "admin/data/backups.ts", ts: "BackupEntry"},
+	{goType: db.ActiveBackup{}, file: "admin/data/backups.ts", ts: "RunningBackup"},
+	{goType: backupsweb.RunAnswer{}, file: "admin/data/backups.ts", ts: "RunAnswer"},
 	{goType: dashboard.NotificationRow{}, file: "admin/data/dashboard.ts", ts: "NotificationRow"},
 	{goType: dashboard.ActivityLine{}, file: "admin/data/dashboard.ts", ts: "Activity"},
 	{goType: seoaudit.PageResult{}, file: "admin/data/seo-audit.ts", ts: "PageResult"},

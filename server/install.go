@@ -7,6 +7,7 @@ import (
 
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
+	backupsweb "github.com/atlanta-restoration/site/web/backups"
 	"github.com/atlanta-restoration/site/web/dashboard"
 	"github.com/atlanta-restoration/site/web/editing"
 	"github.com/atlanta-restoration/site/web/estimate"
@@ -34,6 +35,7 @@ type rooms struct {
 	dashboard    *dashboard.Handler    // tiles, activity, notifications
 	editing      *editing.Handler      // content, preview, redirects, 404 monitor
 	push         *push.Handler         // Web Push devices, the admin app's manifest and service worker
+	backupsRoom  *backupsweb.Handler   // the Backups screen: back up now, downloads (issue 29)
 }
 
 // install lists every route the site answers, with its guard: public,
@@ -194,6 +196,13 @@ func (s *Server) install(e *echo.Echo) {
 	e.GET("/api/admin/push/devices", pu.Devices, a.Require(auth.PushSubscribe))
 	e.DELETE("/api/admin/push/devices/:id", pu.Remove, a.Require(auth.PushSubscribe))
 	e.GET("/api/admin/push/devices/all", pu.AllDevices, a.Require(auth.PushAll))
+
+	// Admin: backups (issue 29, ADR 042): admins only, never the PIN;
+	// one backup at a time across instances; starts and downloads audited
+	bk, backups := s.backupsRoom, a.Require(auth.BackupsManage)
+	e.GET("/api/admin/backups", bk.List, backups)
+	e.POST("/api/admin/backups/run", bk.Run, backups)
+	e.GET("/api/admin/backups/:id/download", bk.Download, backups)
 
 	// Any other admin path: 401 without a session, 404 with one, so
 	// probing reveals nothing.

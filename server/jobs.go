@@ -89,16 +89,22 @@ type jobSet struct {
 	bootScan sync.Once
 }
 
+// instanceLocker is the lock across instances: PostgreSQL's advisory
+// locks; nil on SQLite (one process, whose own locks suffice).
+func (s *Server) instanceLocker() jobs.Locker {
+	if s.store.Dialect() == "postgres" {
+		return jobs.PostgresLocker{DB: s.store.SQL()}
+	}
+	return nil
+}
+
 // newJobs builds the jobs and registers them; StartJobs starts them. The
 // render cache reports every completed warm-up (boot, and after each
 // change: an upload, a delete, a settings save, a review refresh) to
 // IndexNow, and asks for an SEO audit and a schema check; the first one
 // also asks for a security scan.
 func (s *Server) newJobs() *jobSet {
-	var locker jobs.Locker
-	if s.store.Dialect() == "postgres" {
-		locker = jobs.PostgresLocker{DB: s.store.SQL()}
-	}
+	locker := s.instanceLocker()
 	cfg := s.cfg
 	js := &jobSet{runner: jobs.New(jobs.Options{Log: s.log, Recorder: s.store, Locker: locker,
 		Observe: func(job, outcome string, took time.Duration) { s.metrics.ObserveJob(job, outcome, took) }})}
@@ -163,6 +169,10 @@ func (s *Server) StartJobs() { s.jobs.runner.Start() }
 // analytics events are written first.
 func (s *Server) StopJobs(ctx context.Context) error {
 	s.insights.Stop(ctx)
+	// A backup started from the admin is cancelled, removed and recorded.
+	if err := s.backups.Stop(ctx); err != nil {
+		s.log.Error("backup not stopped", "err", err)
+	}
 	return s.jobs.runner.Stop(ctx)
 }
 

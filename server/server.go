@@ -44,6 +44,7 @@ import (
 	"github.com/atlanta-restoration/site/storage"
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
+	backupsweb "github.com/atlanta-restoration/site/web/backups"
 	"github.com/atlanta-restoration/site/web/dashboard"
 	"github.com/atlanta-restoration/site/web/editing"
 	"github.com/atlanta-restoration/site/web/estimate"
@@ -229,7 +230,8 @@ func New(o Options) (*Server, error) {
 	}
 	s.backups = backup.New(backup.Options{Store: o.Store, DatabaseURL: o.Config.DatabaseURL, DataDir: o.Config.DataDir, Media: files, Target: target,
 		PGBinDir: o.Config.Backup.PGBinDir, KeepDaily: o.Config.Backup.KeepDaily, KeepWeekly: o.Config.Backup.KeepWeekly,
-		Every: o.Config.Backup.Every, MaxAge: o.Config.Backup.MaxAge, Version: o.Build.Version, Log: o.Log})
+		Every: o.Config.Backup.Every, MaxAge: o.Config.Backup.MaxAge, Version: o.Build.Version, Log: o.Log, Locker: s.instanceLocker()})
+	s.backupsRoom = &backupsweb.Handler{Backups: s.backups, Store: o.Store, Log: o.Log}
 	s.retention = &retention.Service{Policy: o.Config.Retention, Store: o.Store, PruneNotFound: s.editor.PruneNotFound}
 	s.editing = editing.New(editing.Handler{Editor: s.editor, Render: s.pages.Preview, BaseURL: o.Config.BaseURL, Log: o.Log})
 	// The HTTP edge.
@@ -287,6 +289,12 @@ func New(o Options) (*Server, error) {
 func (s *Server) Close() {
 	if s.releaseEngine != nil {
 		s.releaseEngine()
+	}
+	// A backup started from the admin is cancelled and cleaned up.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.backups.Stop(ctx); err != nil {
+		s.log.Error("backup not stopped", "err", err)
 	}
 }
 

@@ -16,6 +16,7 @@ import Settings from "./settings";
 import Leads from "./leads";
 import Users from "./users";
 import Audit from "./audit";
+import Backups from "./backups";
 import Sessions from "./sessions";
 
 /** COMPONENTS are the screens' components by slug. */
@@ -35,6 +36,7 @@ const COMPONENTS: Record<string, ComponentType<AdminPageProps>> = {
   leads: Leads,
   users: Users,
   audit: Audit,
+  backups: Backups,
   sessions: Sessions,
 };
 

@@ -49,6 +49,7 @@ const (
 	UsersManage   Capability = "users.manage"   // accounts and the audit log
 	ContentEdit   Capability = "content.edit"   // edit, publish and redirect the site's content (issue 22)
 	LeadsErase    Capability = "leads.erase"    // privacy requests: export one person's data, delete a lead (issue 24)
+	BackupsManage Capability = "backups.manage" // the Backups screen: back up now, download a backup (issue 29)
 )
 
 // Roles: RolePIN is the PIN gate's; accounts are admin, staff or editor.
@@ -67,7 +68,7 @@ var roleCaps = map[string][]Capability{
 	RolePIN:    {Tools, MediaWrite, SettingsWrite, SessionsAll},
 	RoleStaff:  {LeadsRead, LeadsStatus, LeadsNote, PushSubscribe, MediaWrite},
 	RoleEditor: {ContentEdit, MediaWrite},
-	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit, LeadsErase},
+	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit, LeadsErase, BackupsManage},
 }
 
 // Capabilities lists what role may do.
