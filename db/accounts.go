@@ -288,6 +288,9 @@ const (
 	AuditLeadAssign        = "lead_assign"
 	AuditPushDeviceAdded   = "push_device_added"
 	AuditPushDeviceRemoved = "push_device_removed"
+	// AuditLeadReveal is one tap on Call or Text: the lead's full phone
+	// and email were sent to an admin's browser.
+	AuditLeadReveal = "lead_reveal"
 )
 
 // AddAudit appends an entry to the audit log. A missing id is generated.
