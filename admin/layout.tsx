@@ -95,13 +95,16 @@ export function AdminLayout({ current, navigate, children }: { current: string; 
           <ul className="a-sidebar__list">
             {entries.map((it) => {
               const badge = it.slug === "leads" && newLeads ? newLeads : 0;
+              // The count is drawn from data-count by CSS, so the entry's
+              // text stays its label; its accessible name carries the count.
+              const named = badge ? `${it.label}, ${badge} new lead${badge === 1 ? "" : "s"}` : undefined;
               return (
                 <li key={it.slug}>
-                  <a href={adminPath(it.slug)} className="a-sidebar__link" aria-current={it.slug === current ? "page" : undefined}
-                    title={collapsed ? it.label + (badge ? `, ${badge} new` : "") : undefined} onClick={(e) => go(e, it.slug)}>
+                  <a href={adminPath(it.slug)} className="a-sidebar__link" aria-current={it.slug === current ? "page" : undefined} aria-label={named}
+                    title={collapsed ? named || it.label : undefined} onClick={(e) => go(e, it.slug)}>
                     <Icon name={it.icon} size={18} />
-                    <span className={collapsed ? "visually-hidden" : undefined}>{it.label}{badge > 0 && <span className="visually-hidden">, {badge} new lead{badge === 1 ? "" : "s"}</span>}</span>
-                    {badge > 0 && <span className={"a-sidebar__count" + (collapsed ? " a-sidebar__count--dot" : "")} aria-hidden="true">{badge > 99 ? "99+" : badge}</span>}
+                    <span className={collapsed ? "visually-hidden" : undefined}>{it.label}</span>
+                    {badge > 0 && <span className="a-sidebar__count" data-count={badge > 99 ? "99+" : String(badge)} aria-hidden="true" />}
                   </a>
                 </li>
               );

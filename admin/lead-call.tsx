@@ -23,7 +23,11 @@ export function dial(href: string) {
 /** CallText is a lead's Call and Text buttons for an admin. When the row
  * already holds the full number (full data, the details dialog) they are
  * plain links; otherwise the first tap reveals the number, then dials. */
-export function CallText({ id, name, phoneHref, compact }: { id: string; name: string; phoneHref?: string; compact?: boolean }) {
+export function CallText({ id, name, phoneHref, compact, textOnly }: {
+  id: string; name: string; phoneHref?: string; compact?: boolean;
+  /** textOnly: the number beside it is already a tel: link (full data), so only Text is added */
+  textOnly?: boolean;
+}) {
   const toast = useToast();
   const [contact, setContact] = useState<Contact | null>(null);
   const [busy, setBusy] = useState<"" | "call" | "text">("");
@@ -50,7 +54,7 @@ export function CallText({ id, name, phoneHref, compact }: { id: string; name: s
     <span className="al-calltext">
       {tel ? (
         <>
-          <a className={cls + " a-btn--primary"} href={tel} aria-label={`Call ${name}`}><Icon name="phone" size={16} /><span>{compact ? "Call" : `Call ${contact?.phone_display || ""}`.trim()}</span></a>
+          {!textOnly && <a className={cls + " a-btn--primary"} href={tel} aria-label={`Call ${name}`}><Icon name="phone" size={16} /><span>{compact ? "Call" : `Call ${contact?.phone_display || ""}`.trim()}</span></a>}
           <a className={cls + " a-btn--outline"} href={sms} aria-label={`Text ${name}`}><Icon name="mail" size={16} /><span>Text</span></a>
         </>
       ) : (

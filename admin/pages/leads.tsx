@@ -425,7 +425,7 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
                       {l.notes && !isAdmin && <div><dt>Message</dt><dd className="al-card__message">{l.notes}</dd></div>}
                     </dl>
                     <div className="al-card__actions">
-                      {isAdmin && <CallText id={l.id} name={fullName(l)} phoneHref={l.phone_href} />}
+                      {isAdmin && <CallText id={l.id} name={fullName(l)} phoneHref={l.phone_href} textOnly={!!l.phone_href} />}
                       <StatusSelect lead={l} updating={updating === l.id} onChange={changeStatus} />
                       <DetailsButton lead={l} admin={isAdmin} opening={opening === l.id} onOpen={openDetail} />
                     </div>
@@ -459,7 +459,7 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
                         <span className="al-folded__meta">{[l.city, l.damage_type].filter(Boolean).join(" · ")}</span>
                       </span>
                     </th>
-                    <td><Phone lead={l} />{isAdmin && <div className="al-row-call"><CallText id={l.id} name={fullName(l)} phoneHref={l.phone_href} compact /></div>}</td>
+                    <td><Phone lead={l} />{isAdmin && <div className="al-row-call"><CallText id={l.id} name={fullName(l)} phoneHref={l.phone_href} textOnly={!!l.phone_href} compact /></div>}</td>
                     <td><Email lead={l} /></td>
                     <td className="al-fold">{l.city}</td>
                     <td className="al-fold">{l.damage_type}</td>

@@ -302,7 +302,7 @@ test("the sidebar lists what each sign-in may open; other screens say how to get
       const { ctx, page, problems } = await context(viewport);
       await go(page, "/admin");
       assert.equal(await signIn(page, STAFF), "full");
-      assert.deepEqual(await sidebarLabels(page), ["Dashboard", "Photo Upload", "Secure Leads Manager", "Sessions"]);
+      assert.deepEqual(await sidebarLabels(page), ["Dashboard", "Secure Leads Manager", "Photo Upload", "Sessions"]);
       assert.ok(await page.locator("#admin-sidebar").getByText(STAFF.name).isVisible());
       await shot(page, "sidebar-staff");
       await page.keyboard.press("Escape");
@@ -325,7 +325,7 @@ test("the sidebar lists what each sign-in may open; other screens say how to get
     // An admin: everything.
     {
       const { ctx, page, problems } = await asAdmin(viewport, "/admin");
-      assert.deepEqual(await sidebarLabels(page), [...TOOLS.slice(0, 4), ...CONTENT, ...TOOLS.slice(4), "Secure Leads Manager", "Users", "Audit Log", "Sessions"]);
+      assert.deepEqual(await sidebarLabels(page), [TOOLS[0], "Secure Leads Manager", ...TOOLS.slice(1, 4), ...CONTENT, ...TOOLS.slice(4), "Users", "Audit Log", "Sessions"]);
       await shot(page, "sidebar-admin");
       assert.deepEqual(ok(problems, 401), []);
       await ctx.close();
