@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Icon } from "../components/icons";
+import { newLeadCount, onLeadsChanged } from "./data/leads";
 import { adminPath, SCREENS, screenFor } from "./screens";
-import { canOpen, useSession } from "./session";
+import { can, canOpen, useSession } from "./session";
 import { Badge } from "./ui";
 
 export { adminPath };
@@ -29,6 +30,21 @@ function useIsMobile() {
   return mobile;
 }
 
+/** useNewLeads is the sidebar badge's count of leads with the status new,
+ * for a session that may read leads (null otherwise, or before the first
+ * answer). reload reads it again: on every screen change, after a change
+ * made in this tab, and from a live stream of lead changes. */
+export function useNewLeads(enabled: boolean, current: string) {
+  const [count, setCount] = useState<number | null>(null);
+  const reload = useCallback(() => {
+    if (!enabled) { setCount(null); return; }
+    newLeadCount().then(setCount).catch(() => { /* the badge waits for the next reading */ });
+  }, [enabled]);
+  useEffect(reload, [reload, current]);
+  useEffect(() => (enabled ? onLeadsChanged(reload) : undefined), [enabled, reload]);
+  return { count, reload };
+}
+
 /** AdminLayout is the shell: a sidebar that collapses to icons (state kept
  * in a cookie for 7 days), toggled by its trigger or Ctrl/Cmd+B, and a
  * drawer below 768 px. The sidebar lists the manifest's screens the
@@ -39,6 +55,7 @@ export function AdminLayout({ current, navigate, children }: { current: string; 
   const [expanded, setExpanded] = useState(true);
   const [mobileOpen, setMobileOpen] = useState(false);
   const mobile = useIsMobile();
+  const { count: newLeads } = useNewLeads(can(session, "leads.read"), current);
   const trigger = useRef<HTMLButtonElement>(null);
   const drawer = useRef<HTMLElement>(null);
   useEffect(() => { setExpanded(readCookie()); }, []);
@@ -76,15 +93,22 @@ export function AdminLayout({ current, navigate, children }: { current: string; 
         <div className="a-sidebar__brand"><Icon name="shield" size={20} />{!collapsed && <span>Admin Panel</span>}</div>
         <nav aria-label="Admin navigation">
           <ul className="a-sidebar__list">
-            {entries.map((it) => (
-              <li key={it.slug}>
-                <a href={adminPath(it.slug)} className="a-sidebar__link" aria-current={it.slug === current ? "page" : undefined}
-                  title={collapsed ? it.label : undefined} onClick={(e) => go(e, it.slug)}>
-                  <Icon name={it.icon} size={18} />
-                  <span className={collapsed ? "visually-hidden" : undefined}>{it.label}</span>
-                </a>
-              </li>
-            ))}
+            {entries.map((it) => {
+              const badge = it.slug === "leads" && newLeads ? newLeads : 0;
+              // The count is drawn from data-count by CSS, so the entry's
+              // text stays its label; its accessible name carries the count.
+              const named = badge ? `${it.label}, ${badge} new lead${badge === 1 ? "" : "s"}` : undefined;
+              return (
+                <li key={it.slug}>
+                  <a href={adminPath(it.slug)} className="a-sidebar__link" aria-current={it.slug === current ? "page" : undefined} aria-label={named}
+                    title={collapsed ? named || it.label : undefined} onClick={(e) => go(e, it.slug)}>
+                    <Icon name={it.icon} size={18} />
+                    <span className={collapsed ? "visually-hidden" : undefined}>{it.label}</span>
+                    {badge > 0 && <span className="a-sidebar__count" data-count={badge > 99 ? "99+" : String(badge)} aria-hidden="true" />}
+                  </a>
+                </li>
+              );
+            })}
           </ul>
         </nav>
         <div className="a-sidebar__foot">
@@ -110,6 +134,12 @@ export function AdminLayout({ current, navigate, children }: { current: string; 
             <Icon name="menu" size={20} />
           </button>
           <span className="a-topbar__title">{screenFor(current)?.label || ""}</span>
+          {mobile && newLeads ? (
+            <a className="a-topbar__leads" href={adminPath("leads")} onClick={(e) => go(e, "leads")}
+              aria-label={`Secure Leads Manager, ${newLeads} new lead${newLeads === 1 ? "" : "s"}`}>
+              <Icon name="mail" size={18} /><span aria-hidden="true">{newLeads > 99 ? "99+" : newLeads} new</span>
+            </a>
+          ) : null}
         </header>
         <main id="admin-main" className="a-content">{children}</main>
       </div>

@@ -3,9 +3,9 @@
 // assignment, escalation, each with who and when); for admins, where the
 // lead came from. The server decides who may do what: staff add notes and
 // change the status, admins also assign.
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useId, useState, type ReactNode } from "react";
 import { ApiError } from "./api";
-import { addNote, assignLead, CHANNELS, duration, loadWork, NOTE_MAX, type Attribution, type LeadWork, type TimelineEntry } from "./data/leads";
+import { addNote, assignLead, CHANNELS, duration, leadsChanged, loadWork, NOTE_MAX, type Attribution, type LeadWork, type TimelineEntry } from "./data/leads";
 import { fmtDateTime } from "./listing";
 import { useToast } from "./toast";
 import { Button } from "./ui";
@@ -71,10 +71,17 @@ function Timeline({ entries }: { entries: TimelineEntry[] }) {
   );
 }
 
-/** LeadWorkPanel is the work part of a lead's dialog: assignment (admins
- * change it), the first response, a note form and the timeline. reloadKey
+/** NOTES_TITLE names the team's notes so they are never taken for the
+ * homeowner's message (lead-dialog.tsx). */
+export const NOTES_TITLE = "Team notes, not shown to the homeowner";
+
+/** LeadWorkPanel is the work part of a lead's dialog: its status (the
+ * status control the dialog passes) and assignment (admins change it),
+ * the first response, the team's note form and the timeline. reloadKey
  * reloads it (after a status change made elsewhere). */
-export function LeadWorkPanel({ leadId, canAssign, createdAt, reloadKey = 0 }: { leadId: string; canAssign: boolean; createdAt: string; reloadKey?: number }) {
+export function LeadWorkPanel({ leadId, canAssign, createdAt, reloadKey = 0, status }: {
+  leadId: string; canAssign: boolean; createdAt: string; reloadKey?: number; status?: ReactNode;
+}) {
   const [work, setWork] = useState<LeadWork | null>(null);
   const [error, setError] = useState("");
   const [note, setNote] = useState("");
@@ -102,6 +109,7 @@ export function LeadWorkPanel({ leadId, canAssign, createdAt, reloadKey = 0 }: {
       setNote("");
       toast({ title: "Note added", description: "The note is on the lead's timeline." });
       load();
+      leadsChanged();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
       setNoteError(err instanceof Error ? err.message : "The note could not be saved. Try again.");
@@ -117,6 +125,7 @@ export function LeadWorkPanel({ leadId, canAssign, createdAt, reloadKey = 0 }: {
       const who = work?.assignees?.find((a) => a.id === userId);
       toast({ title: "Lead assigned", description: userId ? `Assigned to ${who?.name || who?.email || "the account"}` : "The lead is assigned to nobody." });
       load();
+      leadsChanged();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
       toast({ title: "Assignment failed", description: err instanceof Error ? err.message : "The assignment could not be saved.", variant: "destructive" });
@@ -130,7 +139,9 @@ export function LeadWorkPanel({ leadId, canAssign, createdAt, reloadKey = 0 }: {
     <div className="al-work" aria-busy={!work && !error}>
       {error && <p className="a-error" role="alert">{error}</p>}
       <section className="al-work__section" aria-labelledby={ids + "assign"}>
-        <h3 id={ids + "assign"} className="al-work__title">Assigned to</h3>
+        <h3 id={ids + "assign"} className="al-work__title">{status ? "Status and assignee" : "Assigned to"}</h3>
+        {status && <div className="al-work__row"><span className="a-label al-work__label">Status</span>{status}</div>}
+        {status && <span className="a-label al-work__label">Assigned to</span>}
         {!work ? <p className="a-muted">Loading...</p> : canAssign && work.assignees ? (
           <div className="al-assign">
             <label htmlFor={ids + "who"} className="visually-hidden">Assigned to</label>
@@ -148,12 +159,12 @@ export function LeadWorkPanel({ leadId, canAssign, createdAt, reloadKey = 0 }: {
         )}
       </section>
       <section className="al-work__section" aria-labelledby={ids + "notes"}>
-        <h3 id={ids + "notes"} className="al-work__title">Add a note</h3>
+        <h3 id={ids + "notes"} className="al-work__title">{NOTES_TITLE}</h3>
         <form onSubmit={submitNote} noValidate>
           <label htmlFor={ids + "note"} className="visually-hidden">Note</label>
           <textarea id={ids + "note"} className="a-input al-note" rows={3} maxLength={NOTE_MAX} value={note} onChange={(e) => setNote(e.target.value)}
             aria-invalid={!!noteError} aria-describedby={ids + "noteh" + (noteError ? " " + ids + "notee" : "")} placeholder="Called, left a voicemail..." />
-          <p id={ids + "noteh"} className="a-muted al-hint">{note.length}/{NOTE_MAX} characters. Notes are on the timeline with your name, for staff and admins.</p>
+          <p id={ids + "noteh"} className="a-muted al-hint">{note.length}/{NOTE_MAX} characters. For your team: on the timeline with your name, seen by staff and admins, never by the homeowner.</p>
           {noteError && <p id={ids + "notee"} className="a-error" role="alert">{noteError}</p>}
           <Button type="submit" disabled={saving} aria-busy={saving}>{saving ? "Saving..." : "Add note"}</Button>
         </form>

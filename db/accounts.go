@@ -293,6 +293,9 @@ const (
 	// Backups the owner acts on (issue 29): 'Back up now' and a download.
 	AuditBackupRun      = "backup_run"
 	AuditBackupDownload = "backup_download"
+	// AuditLeadReveal is one tap on Call or Text: the lead's full phone
+	// and email were sent to an admin's browser.
+	AuditLeadReveal = "lead_reveal"
 )
 
 // AddAudit appends an entry to the audit log. A missing id is generated.

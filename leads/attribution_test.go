@@ -203,7 +203,7 @@ func TestSourceCSV(t *testing.T) {
 	}
 	w.Flush()
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], strings.Join(CSVHeader, ",")+",Landing Page,Referrer,UTM Source") {
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], strings.Join(CSVHeader, ",")+",Street Address,ZIP,Insurance Carrier,Message,Landing Page,Referrer,UTM Source") {
 		t.Fatalf("csv:\n%s", b.String())
 	}
 	if !strings.Contains(lines[1], `,/,,google,,"'=HYPERLINK(""x"")",`) || !strings.Contains(lines[1], ",mobile,") {
@@ -213,7 +213,7 @@ func TestSourceCSV(t *testing.T) {
 	pw, _ := NewCSVWriter(&plain)
 	pw.Write(l)
 	pw.Flush()
-	if strings.Contains(plain.String(), "google") || strings.Count(strings.Split(plain.String(), "\n")[0], ",") != 8 {
+	if strings.Contains(plain.String(), "google") || strings.Count(strings.Split(plain.String(), "\n")[0], ",") != 12 {
 		t.Errorf("the plain export changed:\n%s", plain.String())
 	}
 }

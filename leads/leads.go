@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/mail"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,7 +30,9 @@ const (
 
 // Masked is the row staff receive (and admins without 'show full data'):
 // no phone, email, street address, insurance carrier, claim number or
-// notes, only phone_masked and email_masked (spec 3).
+// notes, only phone_masked and email_masked (spec 3). A staff member the
+// lead is assigned to also gets what the visit needs (MaskFor): the
+// street address and the homeowner's message, never the phone or email.
 type Masked struct {
 	ID          string    `json:"id"`
 	CreatedAt   time.Time `json:"created_at"`
@@ -44,6 +47,13 @@ type Masked struct {
 	Source      string    `json:"source"`
 	PhoneMasked string    `json:"phone_masked"`
 	EmailMasked string    `json:"email_masked"`
+	// StreetAddress and Notes (the homeowner's message) are set only for
+	// the account the lead is assigned to (MaskFor); absent otherwise.
+	StreetAddress string `json:"street_address,omitempty"`
+	Notes         string `json:"notes,omitempty"`
+	// Assigned says the lead is assigned to the account that receives
+	// this row (MaskFor).
+	Assigned bool `json:"assigned_to_me,omitempty"`
 }
 
 // Mask returns the masked view of a lead.
@@ -51,6 +61,18 @@ func Mask(l db.Lead) Masked {
 	return Masked{ID: l.ID, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, FirstName: l.FirstName, LastName: l.LastName,
 		City: l.City, ZipCode: l.ZipCode, DamageType: l.DamageType, Status: l.Status, IsEmergency: l.IsEmergency,
 		Source: l.Source, PhoneMasked: MaskPhone(l.Phone), EmailMasked: MaskEmail(l.Email)}
+}
+
+// MaskFor is the masked view of a lead for the account viewerID: when
+// the lead is assigned to that account, with the street address and the
+// homeowner's message the visit needs. The phone and email stay masked
+// whoever asks: only an admin's reveal or full data carries them.
+func MaskFor(l db.Lead, viewerID string) Masked {
+	m := Mask(l)
+	if viewerID != "" && l.AssignedTo != nil && *l.AssignedTo == viewerID {
+		m.StreetAddress, m.Notes, m.Assigned = l.StreetAddress, l.Notes, true
+	}
+	return m
 }
 
 // Full is the row admins receive with 'show full data' and in the
@@ -264,8 +286,18 @@ func (f Filter) Describe() string {
 // CSVHeader is the export's header row, exactly as issue 8 names it.
 var CSVHeader = []string{"ID", "Date", "Name", "Phone", "Email", "City", "Damage Type", "Status", "Emergency"}
 
+// VisitCSVHeader are the columns every export adds after CSVHeader's
+// nine: what a visit and the insurer need.
+var VisitCSVHeader = []string{"Street Address", "ZIP", "Insurance Carrier", "Message"}
+
+// CSVTimeLayout writes a lead's time in ISO 8601 with the business's
+// offset, "2026-11-27T09:14:03-05:00": a spreadsheet or CRM reading the
+// file knows the instant, not only the wall-clock time.
+const CSVTimeLayout = time.RFC3339
+
 // SourceCSVHeader are the columns 'Export with source' adds after
-// CSVHeader's nine, for admins: the lead's attribution.
+// CSVHeader's nine and VisitCSVHeader's four, for admins: the lead's
+// attribution.
 var SourceCSVHeader = []string{"Landing Page", "Referrer", "UTM Source", "UTM Medium", "UTM Campaign", "UTM Term", "UTM Content",
 	"GCLID", "GBRAID", "WBRAID", "FBCLID", "MSCLKID", "Device", "Visit ID"}
 
@@ -277,17 +309,18 @@ type CSVWriter struct {
 	source bool
 }
 
-// NewCSVWriter writes the header to w.
+// NewCSVWriter writes the header to w: the spec's nine columns, then
+// the visit's four.
 func NewCSVWriter(w io.Writer) (*CSVWriter, error) {
 	c := &CSVWriter{w: bufio.NewWriter(w)}
-	return c, c.row(CSVHeader)
+	return c, c.row(append(append([]string{}, CSVHeader...), VisitCSVHeader...))
 }
 
 // NewSourceCSVWriter writes the header of 'Export with source' to w:
-// spec's nine columns, then the attribution's.
+// spec's nine columns, the visit's four, then the attribution's.
 func NewSourceCSVWriter(w io.Writer) (*CSVWriter, error) {
 	c := &CSVWriter{w: bufio.NewWriter(w), source: true}
-	return c, c.row(append(append([]string{}, CSVHeader...), SourceCSVHeader...))
+	return c, c.row(slices.Concat(CSVHeader, VisitCSVHeader, SourceCSVHeader))
 }
 
 // row writes one record. A cell is quoted when it holds a quote, a line
@@ -326,7 +359,8 @@ func (c *CSVWriter) Write(l db.Lead) error {
 	// keeps as text and a person reads; E.164's leading + would be taken
 	// for a formula and get SafeCell's apostrophe. Numbers that could not
 	// be normalised are exported as typed.
-	row := []string{l.ID, l.CreatedAt.In(Zone).Format("2006-01-02 15:04"), name, phone.Display(l.Phone), l.Email, l.City, l.DamageType, l.Status, emergency}
+	row := []string{l.ID, l.CreatedAt.In(Zone).Format(CSVTimeLayout), name, phone.Display(l.Phone), l.Email, l.City, l.DamageType, l.Status, emergency,
+		l.StreetAddress, l.ZipCode, l.InsuranceCarrier, l.Notes}
 	if c.source {
 		a := l.Attribution
 		row = append(row, a.LandingPage, a.ReferrerHost, a.UTMSource, a.UTMMedium, a.UTMCampaign, a.UTMTerm, a.UTMContent,

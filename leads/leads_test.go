@@ -60,8 +60,9 @@ func TestCSVNeutralisesFormulas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := db.Lead{ID: "L1", CreatedAt: time.Date(2026, 11, 22, 15, 4, 0, 0, time.UTC), FirstName: "=HYPERLINK(\"http://evil\")", LastName: "",
-		Phone: "+44 20 7946 0958", Email: "@evil.example", City: "-2+3", DamageType: "\tTab", Status: "new", IsEmergency: true}
+	l := db.Lead{ID: "L1", CreatedAt: time.Date(2026, 11, 22, 15, 4, 3, 0, time.UTC), FirstName: "=HYPERLINK(\"http://evil\")", LastName: "",
+		Phone: "+44 20 7946 0958", Email: "@evil.example", City: "-2+3", DamageType: "\tTab", Status: "new", IsEmergency: true,
+		StreetAddress: "=cmd|' /C calc'!A0", ZipCode: "+30062", InsuranceCarrier: "-Acme", Notes: "@SUM(1)\n=second line, \"quoted\""}
 	if err := w.Write(l); err != nil {
 		t.Fatal(err)
 	}
@@ -72,10 +73,16 @@ func TestCSVNeutralisesFormulas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(rows[0], ",") != "ID,Date,Name,Phone,Email,City,Damage Type,Status,Emergency" {
+	// The spec's nine columns first, in their order; then the visit's.
+	if strings.Join(rows[0], ",") != "ID,Date,Name,Phone,Email,City,Damage Type,Status,Emergency,Street Address,ZIP,Insurance Carrier,Message" {
 		t.Errorf("header %v", rows[0])
 	}
-	want := []string{"L1", "2026-11-22 10:04", "'=HYPERLINK(\"http://evil\")", "'+44 20 7946 0958", "'@evil.example", "'-2+3", "'\tTab", "new", "Yes"}
+	// Times in ISO 8601 with the business's offset (EST in November).
+	want := []string{"L1", "2026-11-22T10:04:03-05:00", "'=HYPERLINK(\"http://evil\")", "'+44 20 7946 0958", "'@evil.example", "'-2+3", "'\tTab", "new", "Yes",
+		"'=cmd|' /C calc'!A0", "'+30062", "'-Acme", "'@SUM(1)\n=second line, \"quoted\""}
+	if len(rows[1]) != len(want) {
+		t.Fatalf("row has %d cells, want %d: %q", len(rows[1]), len(want), rows[1])
+	}
 	for i := range want {
 		if rows[1][i] != want[i] {
 			t.Errorf("cell %d = %q, want %q", i, rows[1][i], want[i])

@@ -518,7 +518,7 @@ func TestAdminLeadsFullDataExportAndAudit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(rows[0], ",") != "ID,Date,Name,Phone,Email,City,Damage Type,Status,Emergency" || len(rows) != 1+119 {
+	if strings.Join(rows[0], ",") != "ID,Date,Name,Phone,Email,City,Damage Type,Status,Emergency,Street Address,ZIP,Insurance Carrier,Message" || len(rows) != 1+119 {
 		t.Fatalf("export: header %v, %d rows", rows[0], len(rows)-1)
 	}
 	if rows[1][0] != "lead-119" || rows[1][3] != "(770) 555-0134" || rows[1][8] != "Yes" || rows[2][2] != `'=HYPERLINK("http://evil.example") Person118` {

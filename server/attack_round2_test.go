@@ -406,6 +406,8 @@ var routeCaps = map[string][]auth.Capability{
 	"PATCH /api/admin/leads/:id":                         {auth.LeadsStatus},
 	"GET /api/admin/leads/response-times":                {auth.LeadsRead},
 	"GET /api/admin/leads/:id/work":                      {auth.LeadsRead},
+	"GET /api/admin/leads/attention":                     {auth.LeadsRead},
+	"POST /api/admin/leads/:id/reveal":                   {auth.LeadsRead, auth.LeadsFull},
 	"POST /api/admin/leads/:id/notes":                    {auth.LeadsNote},
 	"PUT /api/admin/leads/:id/assignee":                  {auth.LeadsAssign},
 	"GET /api/admin/push/key":                            {auth.PushSubscribe},

@@ -14,6 +14,7 @@ import (
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/editor"
+	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/seoaudit"
 	"github.com/atlanta-restoration/site/web/auth"
@@ -60,6 +61,11 @@ var adminContract = []struct {
 	{goType: leadsmanager.EventAnswer{}, file: "admin/data/leads.ts", ts: "EventAnswer"},
 	{goType: leadsmanager.ResponseWindow{}, file: "admin/data/leads.ts", ts: "ResponseWindow"},
 	{goType: leadsmanager.ResponseFigures{}, file: "admin/data/leads.ts", ts: "ResponseFigures"},
+	// Leads first: the dashboard's unanswered leads and the Call/Text reveal.
+	{goType: leadsmanager.AttentionAnswer{}, file: "admin/data/leads.ts", ts: "AttentionAnswer"},
+	{goType: leadsmanager.TodayFigures{}, file: "admin/data/leads.ts", ts: "TodayFigures"},
+	{goType: leads.Waiting{}, file: "admin/data/leads.ts", ts: "Waiting"},
+	{goType: leads.Contact{}, file: "admin/data/leads.ts", ts: "Contact"},
 	{goType: push.Key{}, file: "admin/data/push.ts", ts: "PushKey"},
 	{goType: push.Device{}, file: "admin/data/push.ts", ts: "Device"},
 	{goType: push.DeviceList{}, file: "admin/data/push.ts", ts: "DeviceList"},

@@ -154,6 +154,11 @@ func (s *Server) install(e *echo.Echo) {
 	e.GET("/api/admin/leads/:id/work", lm.Work, a.Require(auth.LeadsRead))
 	e.POST("/api/admin/leads/:id/notes", lm.AddNote, a.Require(auth.LeadsNote))
 	e.PUT("/api/admin/leads/:id/assignee", lm.Assign, a.Require(auth.LeadsAssign))
+	// Leads first: the dashboard's unanswered leads and today's figures
+	// (masked as the list is); an admin's Call or Text reveals one lead's
+	// number, audited (staff: 'Access Restricted').
+	e.GET("/api/admin/leads/attention", lm.Attention, a.Require(auth.LeadsRead))
+	e.POST("/api/admin/leads/:id/reveal", lm.Reveal, a.RequireOr(restricted, auth.LeadsRead, auth.LeadsFull))
 	// Privacy requests (issue 24): admins only, audited without the
 	// person's contact data.
 	erase := a.Require(auth.LeadsErase)

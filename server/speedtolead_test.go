@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -437,7 +438,7 @@ func TestExportWithSource(t *testing.T) {
 	if err != nil || r.StatusCode != 200 {
 		t.Fatalf("export: %d %v", r.StatusCode, err)
 	}
-	want := append(append([]string{}, leads.CSVHeader...), leads.SourceCSVHeader...)
+	want := slices.Concat(leads.CSVHeader, leads.VisitCSVHeader, leads.SourceCSVHeader)
 	if strings.Join(rows[0], ",") != strings.Join(want, ",") || !strings.Contains(r.Header.Get("Content-Disposition"), "with-source") {
 		t.Fatalf("header %v, disposition %s", rows[0], r.Header.Get("Content-Disposition"))
 	}
@@ -445,7 +446,7 @@ func TestExportWithSource(t *testing.T) {
 	for _, row := range rows[1:] {
 		if row[0] == "lead-src" {
 			found = true
-			if row[9] != "/water-damage" || row[11] != "google" || row[13] != "'=HYPERLINK(\"x\")" || row[16] != "abc-123" {
+			if row[13] != "/water-damage" || row[15] != "google" || row[17] != "'=HYPERLINK(\"x\")" || row[20] != "abc-123" {
 				t.Errorf("row %v", row)
 			}
 		}
@@ -454,7 +455,7 @@ func TestExportWithSource(t *testing.T) {
 		t.Error("the lead is not exported")
 	}
 	plain := jsonReq(t, h, "GET", "/api/admin/leads/export.csv", who.admin, nil)
-	if first, _, _ := strings.Cut(plain.Body, "\n"); first != strings.Join(leads.CSVHeader, ",") {
+	if first, _, _ := strings.Cut(plain.Body, "\n"); first != strings.Join(slices.Concat(leads.CSVHeader, leads.VisitCSVHeader), ",") {
 		t.Errorf("plain export header %q", first)
 	}
 }

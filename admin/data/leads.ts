@@ -93,3 +93,47 @@ export function exportPerson(email: string, phone: string) {
 /** deleteLead erases a lead (admins, leads.erase): its details, notes,
  * timeline and notifications; the audit log keeps who and when. */
 export const deleteLead = (id: string) => api<{ id: string; deleted: boolean }>(leadPath(id), { method: "DELETE" });
+
+/** Waiting is one lead nobody has answered yet (Go: leads.Waiting): the
+ * masked row, as the list masks it, and how long it has waited when the
+ * server answered. street_address and notes are there only for the staff
+ * member the lead is assigned to. */
+export interface Waiting {
+  id: string; created_at: string; updated_at: string; first_name: string; last_name: string; city: string; zip_code: string;
+  damage_type: string; status: string; is_emergency: boolean; source: string; phone_masked: string; email_masked: string;
+  street_address?: string; notes?: string; assigned_to_me?: boolean;
+  waiting_seconds: number;
+}
+
+/** TodayFigures are today's lead figures in the business's time zone
+ * (Go: leadsmanager.TodayFigures), computed on the server. */
+export interface TodayFigures { date: string; new: number; emergencies: number; answered: number; medianSeconds: number }
+
+/** AttentionAnswer is GET /api/admin/leads/attention: the leads that need
+ * someone (new, not answered), emergencies first then the longest
+ * waiting; how many in all; today's figures; the server's time. */
+export interface AttentionAnswer { waiting: Waiting[]; total: number; today: TodayFigures; at: string }
+
+/** Contact is a lead's full phone and email as an admin's Call or Text
+ * reveals them (Go: leads.Contact); each reveal is in the audit log. */
+export interface Contact { id: string; phone: string; phone_display: string; phone_href: string; sms_href: string; email: string; email_href: string }
+
+export const loadAttention = () => api<AttentionAnswer>("/api/admin/leads/attention");
+export const revealContact = (id: string) => api<Contact>(leadPath(id) + "/reveal", { method: "POST", body: "{}" });
+
+/** newLeadCount is how many leads have the status new (the sidebar's
+ * badge): the list's own count, one masked row read. */
+export const newLeadCount = () => api<{ total: number }>("/api/admin/leads?status=new&per_page=1").then((r) => r.total);
+
+/** LEADS_CHANGED is the window event a screen sends after it changed a
+ * lead (a status, a note, an assignment, a deletion): every block that
+ * shows lead data reloads on it (useLeadsChanged). */
+const LEADS_CHANGED = "admin:leads-changed";
+export function leadsChanged() { if (typeof window !== "undefined") window.dispatchEvent(new Event(LEADS_CHANGED)); }
+
+/** onLeadsChanged calls reload whenever this tab changed a lead; it
+ * returns the function that stops. */
+export function onLeadsChanged(reload: () => void): () => void {
+  window.addEventListener(LEADS_CHANGED, reload);
+  return () => window.removeEventListener(LEADS_CHANGED, reload);
+}

@@ -3,6 +3,7 @@ import { HealthIssues, RecentActivity } from "../activity";
 import { dashboardTools, type DashboardSource, type ToolCard } from "../data/dashboard";
 import { duration, responseTimes } from "../data/leads";
 import { useServer } from "../live";
+import { NeedsAttention } from "../needs-attention";
 import { LeadNotifications } from "../notifications";
 import { OverviewTiles } from "../overview";
 import { adminPath, SCREENS, screenFor } from "../screens";
@@ -39,6 +40,7 @@ export default function Dashboard({ navigate, source = dashboardTools }: AdminPa
   return (
     <>
       <PageHeader title="Admin Dashboard" description={tools ? "Tools for the website: SEO, performance, security, content and leads." : "The screens your account can open."} />
+      {can(session, "leads.read") && <NeedsAttention navigate={navigate} />}
       {tools && <OverviewTiles />}
       {quick.length > 0 && (
         <Card title="Quick Actions">

@@ -1,78 +1,26 @@
 import "../../styles/admin-leads.css";
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { DAMAGE_TYPES } from "../../components/estimate-form";
 import { Icon } from "../../components/icons";
 import { api, apiFetch, ApiError, titledError } from "../api";
-import { deleteLead, exportPerson, type Attribution } from "../data/leads";
-import { LeadSource, LeadWorkPanel } from "../lead-work";
+import { deleteLead, exportPerson, leadsChanged, onLeadsChanged } from "../data/leads";
+import { CallText } from "../lead-call";
+import { Email, EmergencyBadge, fullName, LEAD_STATUSES, LeadDialog, Phone, StatusSelect, type Lead } from "../lead-dialog";
 import { PushDevices } from "../push-devices";
 import { MOBILE_BREAKPOINT } from "../layout";
-import { fmtDateTime, Pager } from "../listing";
+import { Pager } from "../listing";
 import { can, useSession } from "../session";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, ConfirmDialog, PageHeader, useModal } from "../ui";
+import { Badge, Button, Card, ConfirmDialog, PageHeader } from "../ui";
 
-/** LEAD_STATUSES are spec 4's lead states, in order. */
-export const LEAD_STATUSES = ["new", "contacted", "scheduled", "completed", "cancelled"] as const;
-
-/** Lead is a row of GET /api/admin/leads: masked (phone_masked,
- * email_masked, no contact details) or, for admins with full=1, every
- * column of spec 3 plus what the server builds for display (leads.Full):
- * phone is E.164 when it could be normalised, phone_typed as typed,
- * phone_display formatted, phone_href and email_href the tel: and
- * mailto: links ("" when there is no safe link). */
-export interface Lead {
-  id: string; created_at: string; updated_at: string; first_name: string; last_name: string; city: string; zip_code: string;
-  damage_type: string; status: string; is_emergency: boolean; source: string;
-  phone_masked?: string; email_masked?: string;
-  phone?: string; phone_typed?: string; phone_display?: string; phone_href?: string; email?: string; email_href?: string;
-  street_address?: string; insurance_carrier?: string; claim_number?: string; notes?: string;
-  /** admins' full row (issue 23): where the visit came from, who works the
-   * lead, when a person first answered it and when it was escalated */
-  attribution?: Attribution; assigned_to?: string | null; first_response_at?: string | null; escalated_at?: string | null;
-}
+export { LEAD_STATUSES, type Lead };
 
 interface LeadPage { leads: Lead[]; total: number; page: number; perPage: number; full: boolean }
 
 interface Filters { q: string; status: string; damageType: string; emergency: string; from: string; to: string }
 const NO_FILTERS: Filters = { q: "", status: "", damageType: "", emergency: "", from: "", to: "" };
 const PER_PAGE = [25, 50, 100];
-
-const fullName = (l: Lead) => `${l.first_name} ${l.last_name}`.trim();
-
-/** Phone is the lead's number: a tel: link when the server made one (an
- * admin's full data, a number it could normalise), else the number as
- * the server sent it, masked for staff. */
-function Phone({ lead }: { lead: Lead }) {
-  const text = lead.phone_display || lead.phone || lead.phone_masked || "";
-  if (!text) return <span className="a-muted">None</span>;
-  if (lead.phone_href) return <a className="al-tel" href={lead.phone_href}><Icon name="phone" size={16} />{text}</a>;
-  return <span className="al-nowrap">{text}</span>;
-}
-
-/** breakable lets a long address wrap where a reader expects it: after
- * the @ and before each dot, not in the middle of a word. */
-function breakable(text: string): ReactNode {
-  const parts: string[] = [];
-  let cur = "";
-  for (const ch of text) {
-    if (ch === "." && cur) { parts.push(cur); cur = ""; }
-    cur += ch;
-    if (ch === "@") { parts.push(cur); cur = ""; }
-  }
-  if (cur) parts.push(cur);
-  return parts.map((part, i) => (i ? <span key={i}><wbr />{part}</span> : part));
-}
-
-/** Email is the lead's address: a mailto: link when the server made one,
- * else as sent (masked for staff). */
-function Email({ lead }: { lead: Lead }) {
-  const text = lead.email ?? lead.email_masked ?? "";
-  if (!text) return <span className="a-muted">None</span>;
-  if (lead.email_href) return <a className="al-mail" href={lead.email_href}><Icon name="mail" size={16} /><span>{breakable(text)}</span></a>;
-  return <span className="al-mail">{breakable(text)}</span>;
-}
 
 /** Received is a lead's date on one line and its time on the next, each
  * kept whole, so the column stays narrow without a date broken in four. */
@@ -86,9 +34,6 @@ function Received({ iso }: { iso: string }) {
     </time>
   );
 }
-
-/** EmergencyBadge marks an emergency in words and colour, never colour alone. */
-const EmergencyBadge = () => <span className="al-emergency">Emergency</span>;
 
 /** useNarrow follows the admin's mobile breakpoint (spec 9: 768 px): below
  * it each lead is a card. It reads the media query before the first paint
@@ -194,6 +139,11 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
   // on whichever page holds it, then scrolled to and marked).
   const [target, setTarget] = useState<string | null>(null);
   const shown = useRef<string | null>(null);
+  // Exports, search and filters fold behind one control: closed on a
+  // phone, so the first lead is in the first screen; open on a laptop.
+  const narrow = useNarrow();
+  const [fold, setFold] = useState<boolean | null>(null);
+  const foldOpen = fold ?? !narrow;
 
   const badRange = filters.from !== "" && filters.to !== "" && filters.from > filters.to;
   const params = filterParams(filters);
@@ -232,7 +182,10 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
   }, [q]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const setFilter = (k: keyof Filters, v: string) => { setFilters((f) => ({ ...f, [k]: v })); setPage(1); };
+  // reload is the list's one reload: Refresh, a change made in this tab
+  // (onLeadsChanged) and a live stream of lead changes all call it.
   const reload = useCallback((toastIt = false) => { announce.current = toastIt; setReloadKey((k) => k + 1); }, []);
+  useEffect(() => onLeadsChanged(() => reload()), [reload]);
   const clear = () => { setQ(""); setFilters(NO_FILTERS); setPage(1); };
 
   const pages = data ? Math.max(1, Math.ceil(data.total / (data.perPage || perPage))) : 1;
@@ -251,7 +204,7 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
       toast({ title: "Update Failed", description: "Failed to update lead status", variant: "destructive" });
     } finally {
       setUpdating(null);
-      reload();
+      leadsChanged();
     }
   };
 
@@ -359,7 +312,7 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
       await deleteLead(erasing.id);
       toast({ title: "Lead Deleted", description: `${fullName(erasing)}'s request, notes and timeline were deleted. The audit log records that you deleted it.` });
       setErasing(null);
-      reload();
+      leadsChanged();
       wrap.current?.focus();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
@@ -370,23 +323,29 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
   };
 
   const leads = data?.leads || [];
+  const active = [filters.q, filters.status, filters.damageType, filters.emergency, filters.from, filters.to].filter(Boolean).length;
   const first = data && data.total > 0 ? (data.page - 1) * data.perPage + 1 : 0;
   const summary = badRange ? "" : loading && !data ? "Loading leads..." : !data ? "Lead data could not be loaded." : data.total === 0 ? "No leads match these filters."
     : `Showing ${first}–${first + leads.length - 1} of ${data.total} leads${data.full ? " with full data" : " (contact details masked)"}.`;
   const searchHint = isAdmin ? "Searches name, city, phone and email." : "Searches name and city.";
-  const narrow = useNarrow();
 
   return (
     <>
-      <Card className="al-leads-card" title="Leads" description={isAdmin ? "Newest first. Full contact details are shown only when you turn them on; every full view and export is recorded in the audit log." : "Newest first. Contact details are masked for staff accounts."}
-        actions={
-          <div className="a-row">
-            <Button variant="outline" onClick={() => reload(true)} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button>
-            {isAdmin && <Button onClick={() => exportCsv(false)} disabled={!!exporting} aria-busy={exporting === "plain"}>{exporting === "plain" ? "Exporting..." : "Export CSV"}</Button>}
-            {isAdmin && <Button variant="outline" onClick={() => exportCsv(true)} disabled={!!exporting} aria-busy={exporting === "source"}
-              title="The nine columns, then each lead's landing page, referrer, campaign, click ids, device and visit">{exporting === "source" ? "Exporting..." : "Export with source"}</Button>}
+      <Card className="al-leads-card" title="Leads" description={isAdmin ? "Newest first. Call or Text shows you the number and records it in the audit log; so does Show full data and every export." : "Newest first. Contact details are masked for staff accounts."}
+        actions={<Button variant="outline" onClick={() => reload(true)} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button>}>
+        <button type="button" className="a-btn a-btn--outline al-fold-toggle" aria-expanded={foldOpen} aria-controls={ids + "fold"} onClick={() => setFold(!foldOpen)}>
+          <Icon name="search" size={16} /><span>Search and filters</span>
+          {active > 0 && <span className="al-fold-toggle__count">{active} active</span>}
+          <Icon name="chevron-right" size={16} />
+        </button>
+        <div id={ids + "fold"} className="al-fold" hidden={!foldOpen}>
+        {isAdmin && (
+          <div className="a-row al-exports">
+            <Button onClick={() => exportCsv(false)} disabled={!!exporting} aria-busy={exporting === "plain"}>{exporting === "plain" ? "Exporting..." : "Export CSV"}</Button>
+            <Button variant="outline" onClick={() => exportCsv(true)} disabled={!!exporting} aria-busy={exporting === "source"}
+              title="The columns of Export CSV, then each lead's landing page, referrer, campaign, click ids, device and visit">{exporting === "source" ? "Exporting..." : "Export with source"}</Button>
           </div>
-        }>
+        )}
         <form className="al-filters" role="search" aria-label="Filter leads" onSubmit={(e) => { e.preventDefault(); setFilters((f) => ({ ...f, q })); setPage(1); }}>
           <div className="a-field al-filters__search">
             <label htmlFor={ids + "q"} className="a-label">Search</label>
@@ -444,6 +403,7 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
             </select>
           </div>
         </div>
+        </div>
         <p role="status" className="al-summary">{summary}</p>
         <div ref={wrap} tabIndex={-1} className="al-table-wrap al-leads-wrap" aria-busy={loading}>
           {narrow ? (
@@ -459,10 +419,13 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
                     <dl className="al-card__facts">
                       <div><dt>Phone</dt><dd><Phone lead={l} /></dd></div>
                       <div><dt>Email</dt><dd><Email lead={l} /></dd></div>
-                      <div><dt>City</dt><dd>{l.city || <span className="a-muted">None</span>}</dd></div>
+                      {l.street_address ? <div><dt>Address</dt><dd>{[l.street_address, l.city, l.zip_code].filter(Boolean).join(", ")}</dd></div>
+                        : <div><dt>City</dt><dd>{l.city || <span className="a-muted">None</span>}</dd></div>}
                       <div><dt>Damage type</dt><dd>{l.damage_type}</dd></div>
+                      {l.notes && !isAdmin && <div><dt>Message</dt><dd className="al-card__message">{l.notes}</dd></div>}
                     </dl>
                     <div className="al-card__actions">
+                      {isAdmin && <CallText id={l.id} name={fullName(l)} phoneHref={l.phone_href} textOnly={!!l.phone_href} />}
                       <StatusSelect lead={l} updating={updating === l.id} onChange={changeStatus} />
                       <DetailsButton lead={l} admin={isAdmin} opening={opening === l.id} onOpen={openDetail} />
                     </div>
@@ -496,7 +459,7 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
                         <span className="al-folded__meta">{[l.city, l.damage_type].filter(Boolean).join(" · ")}</span>
                       </span>
                     </th>
-                    <td><Phone lead={l} /></td>
+                    <td><Phone lead={l} />{isAdmin && <div className="al-row-call"><CallText id={l.id} name={fullName(l)} phoneHref={l.phone_href} textOnly={!!l.phone_href} compact /></div>}</td>
                     <td><Email lead={l} /></td>
                     <td className="al-fold">{l.city}</td>
                     <td className="al-fold">{l.damage_type}</td>
@@ -529,18 +492,6 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
   );
 }
 
-/** StatusSelect is a lead's per-row status selector (spec 4), for staff
- * and admins alike. */
-function StatusSelect({ lead, updating, onChange }: { lead: Lead; updating: boolean; onChange: (l: Lead, s: string) => void }) {
-  return (
-    <select className="a-input al-status" aria-label={`Status for ${fullName(lead)}`} value={lead.status} disabled={updating}
-      onChange={(e) => onChange(lead, e.target.value)}>
-      {!(LEAD_STATUSES as readonly string[]).includes(lead.status) && <option value={lead.status}>{lead.status}</option>}
-      {LEAD_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
-    </select>
-  );
-}
-
 /** DetailsButton opens a lead's dialog: the admin's full details, or for
  * staff the masked row with its notes and timeline. */
 function DetailsButton({ lead, admin, opening, onOpen }: { lead: Lead; admin: boolean; opening: boolean; onOpen: (l: Lead, el: HTMLElement) => void }) {
@@ -548,79 +499,6 @@ function DetailsButton({ lead, admin, opening, onOpen }: { lead: Lead; admin: bo
   return (
     <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={opening}
       aria-label={`${admin ? "Details" : "Notes and timeline"} for ${fullName(lead)}`} onClick={(e) => onOpen(lead, e.currentTarget)}>{opening ? "Loading..." : label}</Button>
-  );
-}
-
-/** DETAIL_FIELDS are every column of spec 3's Lead, in order. */
-const DETAIL_FIELDS: { key: keyof Lead; label: string; kind?: "date" | "bool" }[] = [
-  { key: "id", label: "ID" }, { key: "created_at", label: "Created", kind: "date" }, { key: "updated_at", label: "Updated", kind: "date" },
-  { key: "first_name", label: "First name" }, { key: "last_name", label: "Last name" }, { key: "phone", label: "Phone" }, { key: "email", label: "Email" },
-  { key: "city", label: "City" }, { key: "street_address", label: "Street address" }, { key: "zip_code", label: "ZIP code" },
-  { key: "damage_type", label: "Damage type" }, { key: "status", label: "Status" }, { key: "is_emergency", label: "Emergency", kind: "bool" },
-  { key: "source", label: "Source" }, { key: "insurance_carrier", label: "Insurance carrier" }, { key: "claim_number", label: "Claim number" },
-  { key: "notes", label: "Notes" },
-];
-
-/** LeadDialog is the admin's full lead detail: a modal dialog with focus
- * kept inside; Escape, the Close button or a click outside closes it, and
- * focus goes back to the button that opened it. */
-function LeadDialog({ lead, full, canAssign, workKey, updating, onStatus, onErase, onClose }: {
-  lead: Lead; full: boolean; canAssign: boolean; workKey: number; updating: boolean; onStatus: (l: Lead, s: string) => void;
-  /** onErase asks to delete the lead (admins: a privacy request) */
-  onErase?: (l: Lead) => void; onClose: () => void;
-}) {
-  const panel = useRef<HTMLDivElement>(null);
-  const titleId = useId();
-  useModal(panel, true, onClose, false); // the list puts focus back on the row
-  const show = (f: (typeof DETAIL_FIELDS)[number]) => {
-    const v = lead[f.key];
-    if (f.kind === "bool") return v ? "Yes" : "No";
-    if (f.key === "phone" && v) {
-      // Formatted and one tap to call; what the visitor typed, when it
-      // differs, under it.
-      const typed = lead.phone_typed && lead.phone_typed !== (lead.phone_display || lead.phone) ? lead.phone_typed : "";
-      return <><Phone lead={lead} />{typed && <span className="al-typed a-muted">Typed: {typed}</span>}</>;
-    }
-    if (f.key === "email" && v) return <Email lead={lead} />;
-    if (v === undefined || v === null || v === "") return <span className="a-muted">Not provided</span>;
-    if (f.kind === "date") return <time dateTime={String(v)}>{fmtDateTime(String(v))}</time>;
-    return String(v);
-  };
-  return (
-    <div className="a-dialog">
-      <div className="a-dialog__overlay" aria-hidden="true" onClick={onClose} />
-      <div ref={panel} className="a-dialog__panel al-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
-        <div className="al-dialog__head">
-          <h2 id={titleId} className="a-dialog__title">{full ? "Lead details" : "Lead"}: {fullName(lead)}</h2>
-          <button type="button" className="toast__close" aria-label="Close lead details" onClick={onClose}>×</button>
-        </div>
-        {full ? (
-          <dl className="al-detail">
-            {DETAIL_FIELDS.map((f) => (
-              <div key={f.key} className={f.key === "notes" || f.key === "id" ? "al-detail__wide" : undefined}>
-                <dt>{f.label}</dt>
-                <dd>{f.key === "status" ? <StatusSelect lead={lead} updating={updating} onChange={onStatus} /> : show(f)}</dd>
-              </div>
-            ))}
-          </dl>
-        ) : (
-          <dl className="al-detail">
-            <div><dt>Received</dt><dd><time dateTime={lead.created_at}>{fmtDateTime(lead.created_at)}</time></dd></div>
-            <div><dt>Status</dt><dd><StatusSelect lead={lead} updating={updating} onChange={onStatus} /></dd></div>
-            <div><dt>Phone</dt><dd><Phone lead={lead} /></dd></div>
-            <div><dt>Email</dt><dd><Email lead={lead} /></dd></div>
-            <div><dt>City</dt><dd>{lead.city || <span className="a-muted">None</span>}</dd></div>
-            <div><dt>Damage type</dt><dd>{lead.damage_type}{lead.is_emergency && <> <EmergencyBadge /></>}</dd></div>
-          </dl>
-        )}
-        {full && <LeadSource attribution={lead.attribution} />}
-        <LeadWorkPanel leadId={lead.id} canAssign={canAssign} createdAt={lead.created_at} reloadKey={workKey} />
-        <div className="a-dialog__actions">
-          {onErase && <Button variant="danger" onClick={() => onErase(lead)}>Delete lead…</Button>}
-          <Button variant="outline" onClick={onClose}>Close</Button>
-        </div>
-      </div>
-    </div>
   );
 }
 

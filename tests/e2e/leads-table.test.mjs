@@ -100,6 +100,9 @@ async function openLeads(u, viewport, { full = false } = {}) {
     sessions.set(u.email, await o.context.storageState());
   }
   await page.getByText(u === ADMIN ? "Admin Access" : "Staff Access").waitFor();
+  // Below 768 px search and filters fold behind one control.
+  const fold = page.getByRole("button", { name: /^Search and filters/ });
+  if ((await fold.getAttribute("aria-expanded")) === "false") await fold.click();
   await page.getByRole("searchbox", { name: "Search" }).fill(Tag);
   await page.getByText(/^Showing 1–3 of 3 leads/).waitFor();
   if (full) {

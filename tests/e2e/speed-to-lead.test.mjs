@@ -231,7 +231,7 @@ test("admins see the lead's source, assign it, and export with source", async ()
   assert.equal(download.suggestedFilename(), "leads-export-with-source.csv");
   const csv = await readFile(await download.path(), "utf8");
   const [header, ...rows] = csv.trim().split("\n");
-  assert.equal(header, "ID,Date,Name,Phone,Email,City,Damage Type,Status,Emergency,Landing Page,Referrer,UTM Source,UTM Medium,UTM Campaign,UTM Term,UTM Content,GCLID,GBRAID,WBRAID,FBCLID,MSCLKID,Device,Visit ID");
+  assert.equal(header, "ID,Date,Name,Phone,Email,City,Damage Type,Status,Emergency,Street Address,ZIP,Insurance Carrier,Message,Landing Page,Referrer,UTM Source,UTM Medium,UTM Campaign,UTM Term,UTM Content,GCLID,GBRAID,WBRAID,FBCLID,MSCLKID,Device,Visit ID");
   assert.ok(rows.some((r) => r.includes(JS_LEAD.name) && r.includes(CAMPAIGN) && r.includes(`GCL-${TAG}`)), csv);
   await shoot(page, "admin-leads");
 });

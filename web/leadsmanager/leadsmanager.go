@@ -41,6 +41,8 @@ type Store interface {
 	AssignLead(ctx context.Context, leadID, userID string, by db.Actor, now time.Time) (db.LeadEvent, error)
 	LeadTimeline(ctx context.Context, leadID string) ([]db.LeadEvent, error)
 	LeadResponseTimes(ctx context.Context, now time.Time) (db.ResponseTimes, error)
+	LeadsAwaiting(ctx context.Context, limit int) ([]db.Lead, int, error)
+	LeadDayFigures(ctx context.Context, from, to time.Time) (db.LeadDay, error)
 	ListUsers(ctx context.Context) ([]db.User, error)
 	CreateUser(ctx context.Context, u db.User) error
 	UserByID(ctx context.Context, id string) (db.User, error)
@@ -132,9 +134,10 @@ func (h *Handler) List(c echo.Context) error {
 		out.Leads = full
 		h.audit(c, auth.From(c).Account(), db.AuditListFull, "", f.Describe()+" page "+strconv.Itoa(f.Page))
 	} else {
+		me := auth.From(c).Account().ID
 		masked := make([]leads.Masked, len(list))
 		for i, l := range list {
-			masked[i] = leads.Mask(l)
+			masked[i] = leads.MaskFor(l, me)
 		}
 		out.Leads = masked
 	}
@@ -187,7 +190,7 @@ func (h *Handler) SetStatus(c echo.Context) error {
 		return updateFailed(err)
 	}
 	h.audit(c, auth.From(c).Account(), db.AuditStatusChange, id, before.Status+" → "+l.Status)
-	out := LeadAnswer{Lead: leads.Mask(l)}
+	out := LeadAnswer{Lead: leads.MaskFor(l, auth.From(c).Account().ID)}
 	if isAdmin(c) {
 		out.Lead = leads.Unmasked(l)
 	}
