@@ -113,6 +113,7 @@ func (s *Server) install(e *echo.Echo) {
 	// Admin: tools (dashboards, audits, scans, IndexNow, jobs)
 	d, au := s.dashboard, s.audits
 	e.GET("/api/admin/overview", d.Overview, tools)
+	e.GET("/api/admin/tools", d.Tools, tools) // the tool cards' statuses (issue 29)
 	e.GET("/api/admin/routes", ix.Routes, tools)
 	// Location Pages opens the content editor: an account that may edit
 	// content (admin, editor), as the screen's manifest entry says

@@ -60,6 +60,11 @@ type Handler struct {
 	Backups  Backups
 	// JobTitles name the jobs in the recent activity.
 	JobTitles map[string]string
+	// More and IndexNow feed the tool cards (tools.go).
+	More     ToolsStore
+	IndexNow IndexNowState
+	// PushDevices counts the devices a new lead is pushed to.
+	PushDevices func(ctx context.Context) (int, error)
 }
 
 // Overview is GET /api/admin/overview: the dashboard's tiles, and how
@@ -282,6 +287,9 @@ type NotificationsStatus struct {
 	// in DATA_DIR/spool/refused.jsonl for a person to look at.
 	SpoolRefused int               `json:"spoolRefused"`
 	Recent       []NotificationRow `json:"recent"`
+	// PushDevices counts the devices a new lead is pushed to now (of
+	// enabled admin and staff accounts); -1 when it could not be read.
+	PushDevices int `json:"pushDevices"`
 }
 
 // RecentNotifications is how many rows the dashboard lists.
@@ -296,6 +304,12 @@ func (h *Handler) Notifications(c echo.Context) error {
 	out := NotificationsStatus{Pending: st.Pending, Retrying: st.Retrying, Failed: st.Failed, LastError: st.LastError,
 		LastDeliveredAt: st.LastDeliveredAt, SpoolBacklog: h.Spool.Backlog(), SpoolRefused: h.Spool.Refused(), Recent: []NotificationRow{}}
 	out.Configured = notify.Channels{Email: st.Email, Webhook: st.Webhook, Push: st.Push, SMS: st.SMS, Ack: st.Ack}
+	out.PushDevices = -1
+	if h.PushDevices != nil {
+		if n, err := h.PushDevices(c.Request().Context()); err == nil {
+			out.PushDevices = n
+		}
+	}
 	for _, r := range st.Recent {
 		out.Recent = append(out.Recent, NotificationRow{Kind: r.Kind, LeadID: r.LeadID, Attempts: r.Attempts, LastError: r.LastError,
 			CreatedAt: r.CreatedAt, DeliveredAt: r.DeliveredAt, FailedAt: r.FailedAt})
