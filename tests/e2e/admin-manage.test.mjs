@@ -137,7 +137,7 @@ test("Location Pages: figures from the route table and the sitemap, with how the
   assert.match((await stat("Local Schema").textContent()).trim(), /^(Active|Inactive|Not checked)$/);
   assert.equal(await page.getByText("Sample figures", { exact: false }).count(), 0, "no sample notice");
   const how = page.locator("details.a-how");
-  for (const t of ["County pages in the route table", "Cities with a page, each counted once", "Every URL /sitemap.xml lists"]) {
+  for (const t of ["County pages on the site", "Cities with a page, each counted once", "Every address the sitemap lists"]) {
     assert.ok(await how.getByText(t, { exact: false }).isVisible(), t);
   }
   for (const c of countyPages) {

@@ -80,7 +80,7 @@ type SEOAuditReport struct {
 }
 
 // seoHow says how the site-wide score is computed.
-const seoHow = "Spec 5's page rules are run on the server over every indexable page of the route table, as search engines receive it. " +
+const seoHow = "The server runs the page rules over every page of the site that search engines may list, as search engines receive it. " +
 	"The score is the share of passing checks across all those pages (a warning does not pass)."
 
 // SEOAudit answers the latest audit with every page's checks.

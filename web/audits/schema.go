@@ -146,9 +146,9 @@ func (h *Handler) ValidateSchema() echo.HandlerFunc {
 // schemaHow says how each card is computed.
 var schemaHow = map[string]string{
 	"active":  "Schema types found on at least one page in the latest check.",
-	"missing": "Schema types the route table expects on a kind of page (LocalBusiness everywhere, WebSite on the home page, BreadcrumbList on inner pages, Service on service and location pages, Article on blog posts, FAQPage wherever an FAQ is shown) that are absent from at least one such page.",
-	"covered": "Indexable pages of the route table that carry readable structured data (JSON-LD), out of all of them.",
+	"missing": "Schema types the site expects on a kind of page (LocalBusiness everywhere, WebSite on the home page, BreadcrumbList on inner pages, Service on service and location pages, Article on blog posts, FAQPage wherever an FAQ is shown) that are absent from at least one such page.",
+	"covered": "Pages search engines may list that carry readable structured data (JSON-LD), out of all of them.",
 	"score": "The share of structured-data items without an error, across every page: each LocalBusiness, Organization, WebSite, BreadcrumbList, Article, FAQPage and Service item, plus each expected type that is missing and each block that cannot be read. " +
-		"Items with only warnings count as valid, as in Google Search Console. With nothing to score yet it shows 98%, spec 5's default.",
+		"Items with only warnings count as valid, as in Google Search Console. With nothing to score yet it shows 98%, the starting figure.",
 	"when": "The server checks every indexable page after each start and content change, and when you press Validate All.",
 }

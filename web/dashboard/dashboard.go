@@ -134,7 +134,7 @@ func (h *Handler) Overview(c echo.Context) error {
 	}
 	tiles := []Tile{seo, h.pageSpeed(ctx),
 		{Label: "Location Pages", Value: strconv.Itoa(loc.Counties + loc.Cities), Hint: "County and city pages", Measured: true,
-			How: words.Count(loc.Counties, "county page", "county pages") + " (/service-areas/{county}) and " + words.Count(loc.Cities, "city page", "city pages") + " (/areas/{county}/{city}) in the route table."},
+			How: words.Count(loc.Counties, "county page", "county pages") + " (under /service-areas/) and " + words.Count(loc.Cities, "city page", "city pages") + " (under /areas/) published on the site."},
 		sec}
 	return c.JSON(http.StatusOK, Overview{Tiles: tiles, Backup: h.backup(ctx)})
 }
@@ -178,7 +178,7 @@ func (h *Handler) pageSpeed(ctx context.Context) Tile {
 		return empty
 	}
 	return Tile{Label: "Page Speed", Value: strconv.Itoa(score), Hint: "Real visitors, last 28 days", Measured: true,
-		How: fmt.Sprintf("Spec 5's performance score (100 good, 60 needs improvement, 20 poor, averaged) of the 75th percentile of %d Core Web Vitals over %d measurements from real visits.", n, len(samples))}
+		How: fmt.Sprintf("The performance score (each Core Web Vital counts 100 when good, 60 when it needs improvement, 20 when poor, averaged) of the 75th percentile of %d Core Web Vitals over %d measurements from real visits.", n, len(samples))}
 }
 
 // ActivityLine is one line of the dashboard's recent activity: a job run or a
