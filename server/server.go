@@ -243,7 +243,7 @@ func New(o Options) (*Server, error) {
 	s.indexing = &indexing.Handler{Store: o.Store, Site: s.site, IndexNow: s.jobs.indexNow, Jobs: s.jobs.runner, HealthJob: jobHealth,
 		HealthInterval: o.Config.HealthInterval, Monitoring: s.settings.Toggle(func(st settings.Settings) bool { return st.SEOMonitoring }), Log: o.Log}
 	s.audits = &audits.Handler{Store: o.Store, Site: s.site, SEO: s.jobs.seo, Checker: s.jobs.schema, Fetch: s.fetchPage, Running: s.runningSecurity(),
-		ScanEvery: SecurityScanEvery, Jobs: audits.Jobs{Runner: s.jobs.runner, SEOAudit: jobSEOAudit, Security: jobSecurity, Schema: jobSchema}, Log: o.Log}
+		ScanEvery: SecurityScanEvery, Backups: s.backups, Jobs: audits.Jobs{Runner: s.jobs.runner, SEOAudit: jobSEOAudit, Security: jobSecurity, Schema: jobSchema}, Log: o.Log}
 	s.dashboard = &dashboard.Handler{Store: o.Store, Site: s.site, Notifier: s.notifier, Spool: s.leads, Backups: s.backups, JobTitles: jobTitles,
 		More: o.Store, IndexNow: s.indexNowState(), PushDevices: func(ctx context.Context) (int, error) {
 			devices, err := o.Store.PushRecipients(ctx)

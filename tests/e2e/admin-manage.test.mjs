@@ -230,14 +230,14 @@ test("Security Scanner: the server's checks of itself, vulnerabilities with stat
   assert.equal(await selectedTab(page), "Security Hardening");
   const toggle = page.getByRole("button", { name: "Show Configuration" });
   assert.equal(await toggle.getAttribute("aria-expanded"), "false");
-  assert.ok(!(await page.getByText("Not configured: the site has no backup feature, so nothing is encrypted by it. Back up the database and the media with your host, encrypted.", { exact: true }).isVisible()));
+  assert.ok(!(await page.getByText(rep.config.backupEncryption, { exact: true }).isVisible()));
   await toggle.focus();
   await page.keyboard.press("Enter");
   const hide = page.getByRole("button", { name: "Hide Configuration" });
   assert.equal(await hide.getAttribute("aria-expanded"), "true");
   const panel = page.locator("#" + (await hide.getAttribute("aria-controls")).replace(/:/g, "\\:"));
   const text = await panel.innerText();
-  for (const t of ["Admin PIN", "••••••", "Session timeout", rep.config.sessionTimeout, "API rate limit", rep.config.apiRateLimit, "Backup encryption", "Not configured: the site has no backup feature, so nothing is encrypted by it. Back up the database and the media with your host, encrypted."]) {
+  for (const t of ["Admin PIN", "••••••", "Session timeout", rep.config.sessionTimeout, "API rate limit", rep.config.apiRateLimit, "Backup encryption", rep.config.backupEncryption, "Not encrypted by the site. Backups go to"]) {
     assert.ok(text.includes(t), t);
   }
   assert.ok(text.includes("30 minutes without use"), "the configured ADMIN_TOKEN_TTL");

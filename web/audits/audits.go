@@ -19,6 +19,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/backup"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/schemacheck"
 	"github.com/atlanta-restoration/site/securitycheck"
@@ -63,6 +64,9 @@ type Handler struct {
 	Running securitycheck.Running
 	// ScanEvery is the automated security scan's interval.
 	ScanEvery time.Duration
+	// Backups says how backups stand (backup.Service), for the Hardening
+	// tab (issue 29); nil: no backup service.
+	Backups Backups
 	Jobs      Jobs
 	Log       *slog.Logger
 }
@@ -166,6 +170,32 @@ type SecurityReport struct {
 	Config          securitycheck.ConfigPanel     `json:"config"`
 }
 
+// Backups says how backups stand (backup.Service).
+type Backups interface {
+	Status(ctx context.Context) (backup.Status, error)
+}
+
+// backups reads the backup status as the Hardening tab says it, the way
+// the dashboard reads it (web/dashboard).
+func (h *Handler) backups(ctx context.Context) securitycheck.Backups {
+	if h.Backups == nil {
+		return securitycheck.Backups{Off: true}
+	}
+	st, err := h.Backups.Status(ctx)
+	if err != nil {
+		if h.Log != nil {
+			h.Log.Warn("security: backup status", "err", err)
+		}
+		return securitycheck.Backups{Error: "try again in a moment."}
+	}
+	out := securitycheck.Backups{Location: st.Location, EveryHours: st.EveryHours, Alarm: st.Alarm}
+	if st.LastGood != nil {
+		at := st.LastGood.FinishedAt
+		out.LastGoodAt = &at
+	}
+	return out
+}
+
 // Security answers the Security screen: the latest scan, the
 // vulnerabilities, and the Monitoring and Hardening tabs.
 func (h *Handler) Security(c echo.Context) error {
@@ -184,8 +214,10 @@ func (h *Handler) Security(c echo.Context) error {
 	}
 	out.Score = securityScore(out.Checks)
 	out.Monitoring = h.monitoring(ctx, out.Scan, out.Vulnerabilities)
-	out.Hardening = securitycheck.Hardening(out.Checks, h.Running)
-	out.Config = securitycheck.Configuration(h.Running)
+	run := h.Running
+	run.Backup = h.backups(ctx)
+	out.Hardening = securitycheck.Hardening(out.Checks, run)
+	out.Config = securitycheck.Configuration(run)
 	return c.JSON(http.StatusOK, out)
 }
 
