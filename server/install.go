@@ -130,6 +130,8 @@ func (s *Server) install(e *echo.Echo) {
 	e.PUT("/api/admin/security/vulnerabilities/:id", au.SetVulnerability, tools)
 	e.GET("/api/admin/schema", au.Schema, tools)
 	e.POST("/api/admin/schema/validate", au.ValidateSchema(), tools)
+	e.GET("/api/admin/schema/generator", au.SchemaGenerator, tools) // the generator's pages per type (issue 29)
+	e.GET("/api/admin/schema/generate", au.GenerateSchema, tools)   // the JSON-LD a page serves now
 	in := s.insights
 	e.GET("/api/admin/analytics", in.Report, tools)
 	e.PUT("/api/admin/analytics/goals", in.PutGoals, tools)
