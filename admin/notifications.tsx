@@ -8,7 +8,7 @@ const KIND_NAMES: Record<string, string> = { email: "Email", webhook: "Webhook",
 const stateTone = { delivered: "good", failed: "bad", retrying: "warn", pending: "neutral" } as const;
 
 /** SETUP points to where the settings' names are. */
-const SETUP = "the guide's lead notification settings";
+const SETUP = "see the deployment guide";
 
 /** pushLine says what is true of push: off when the server has no keys,
  * no device when nobody has subscribed, else how many devices get it. */
@@ -33,7 +33,7 @@ export function LeadNotifications({ source = liveNotifications }: { source?: Not
           <ul className="a-activity act-list" aria-label="Channels">
             <li>
               <span className="act-what"><span className="act-title">Email</span>
-                {!data.configured.email && <span className="a-muted act-summary">Emails for new leads are off: your web host sets the mail server and the address they go to (see the deployment guide, {SETUP}).</span>}
+                {!data.configured.email && <span className="a-muted act-summary">Emails for new leads are off: your web host sets the mail server and the address they go to ({SETUP}).</span>}
               </span>
               <Badge tone={data.configured.email ? "good" : "warn"}>{data.configured.email ? "On" : "Off"}</Badge>
             </li>

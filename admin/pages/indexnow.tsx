@@ -607,7 +607,7 @@ function IndexNowPanel({ source, site, toast }: { source: SeoIndexNowSource; sit
           </div>
           {keyError && <p id="inx-key-err" className="a-error" role="alert">{keyError}</p>}
           <p id="inx-key-hint" className="a-muted inx-hint">
-            {fixed ? <>Set on the server (<code>INDEXNOW_KEY</code>), which answers the verification file at <a href={`/${k}.txt`}>{keyURL}</a>.</>
+            {fixed ? <>Set by your web host on the server (see the deployment guide), which answers the verification file at <a href={`/${k}.txt`}>{keyURL}</a>.</>
               : !k ? "No key yet. Generate one: it is saved on the server, which submits changed pages with it, and kept in this browser."
               : serverKey === k ? <>Saved on the server, which answers the verification file at <a href={`/${k}.txt`}>{keyURL}</a>.</>
                 : "Not saved on the server yet: it is saved when you leave the field, or with the next submission."}

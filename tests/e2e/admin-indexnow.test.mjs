@@ -382,7 +382,7 @@ test("SEO & IndexNow: a key stored as indexnow-api-key is read; the server's key
     body: JSON.stringify({ key: serverKey, keyLocation: `${BASE}/${serverKey}.txt`, fixed: true }) }));
   await tab(page, "Health Monitor").click();
   await tab(page, "IndexNow Submission").click();
-  await page.getByText("Set on the server (INDEXNOW_KEY)").waitFor();
+  await page.getByText("Set by your web host on the server").waitFor();
   assert.ok(await page.getByRole("button", { name: "Generate" }).isDisabled());
   assert.equal(await page.getByLabel("API key").getAttribute("readonly"), "");
   await page.unroute(`${BASE}/api/admin/indexnow/key`);

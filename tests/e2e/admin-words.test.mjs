@@ -28,8 +28,9 @@ export const DEV_WORDS = [
   { re: /content\//, why: "a repository path (content/)" },
   // A file name the owner never edits (services.json).
   { re: /\.json\b/i, why: "a file name (.json)" },
-  // Deploying is the developer's step, not the owner's.
-  { re: /deploy/i, why: "a developer step (deploy)" },
+  // Deploying is the developer's step, not the owner's ("the deployment
+  // guide", which the owner hands to the web host, is plain words).
+  { re: /\bdeploy(?!ment)/i, why: "a developer step (deploy)" },
   // Work left for later.
   { re: /\bTODO\b/, why: "a TODO" },
   // A value JavaScript printed before it was there.
