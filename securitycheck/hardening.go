@@ -244,10 +244,10 @@ type ConfigPanel struct {
 // Configuration is the panel for r.
 func Configuration(r Running) ConfigPanel {
 	p := ConfigPanel{
-		PINMask:        "••••••",
-		PINSource:      "Chosen by whoever set up the server (a server setting).",
-		SessionTimeout: human(r.TokenTTL) + " without use, " + human(r.SessionMax) + " at most",
-		APIRateLimit:   "No overall per-minute limit on API requests; each of these is limited:",
+		PINMask:          "••••••",
+		PINSource:        "Chosen by whoever set up the server (a server setting).",
+		SessionTimeout:   human(r.TokenTTL) + " without use, " + human(r.SessionMax) + " at most",
+		APIRateLimit:     "No overall per-minute limit on API requests; each of these is limited:",
 		BackupEncryption: "Not encrypted by the site. " + r.Backup.now(),
 	}
 	if !r.PINFromEnv {

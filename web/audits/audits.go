@@ -67,8 +67,8 @@ type Handler struct {
 	// Backups says how backups stand (backup.Service), for the Hardening
 	// tab (issue 29); nil: no backup service.
 	Backups Backups
-	Jobs      Jobs
-	Log       *slog.Logger
+	Jobs    Jobs
+	Log     *slog.Logger
 }
 
 // SEOAuditReport is GET /api/admin/seo-audit.
