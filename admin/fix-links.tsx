@@ -49,10 +49,11 @@ export function fixFor(path: string, check: string): { href?: string; label: str
 }
 
 /** FixLink is fixFor as a link (a same-app navigation when navigate is
- * given) or a sentence. */
-export function FixLink({ path, check, navigate }: { path: string; check: string; navigate?: (to: string) => void }) {
+ * given) or, with plain (where no fix sentence is shown already), the
+ * sentence saying what to do. */
+export function FixLink({ path, check, navigate, plain }: { path: string; check: string; navigate?: (to: string) => void; plain?: boolean }) {
   const f = fixFor(path, check);
-  if (!f.href) return <span className="a-muted">{f.label}</span>;
+  if (!f.href) return plain ? <span className="a-muted">{f.label}</span> : null;
   const to = f.href.replace(/^\/admin\//, "");
   return (
     <a className="a-link" href={f.href} onClick={(e) => {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/words"
 )
 
 // The Security Hardening tab (issue 19): each measure's state is read from
@@ -102,7 +103,7 @@ func (b Backups) now() string {
 		s += ", when started by hand"
 	}
 	if b.LastGoodAt != nil {
-		s += "; the last good one finished " + b.LastGoodAt.UTC().Format("Jan 2, 2006, 3:04 PM UTC") + "."
+		s += "; the last good one finished " + words.When(*b.LastGoodAt) + "."
 	} else {
 		s += "; none has finished yet."
 	}

@@ -33,10 +33,10 @@ func TestBackupsNow(t *testing.T) {
 		want string
 	}{
 		{"scheduled, one good", Backups{Location: "/srv/backups", EveryHours: 6, LastGoodAt: &lastGood},
-			"Backups go to /srv/backups, every 6 hours; the last good one finished Nov 26, 2026, 3:00 AM UTC."},
+			"Backups go to /srv/backups, every 6 hours; the last good one finished Nov 25, 2026, 10:00 PM EST."},
 		{"by hand, none yet", Backups{Location: "s3://bucket/site"}, "Backups go to s3://bucket/site, when started by hand; none has finished yet."},
 		{"alarm", Backups{Location: "/b", EveryHours: 24, LastGoodAt: &lastGood, Alarm: "The last backup failed."},
-			"Backups go to /b, every 24 hours; the last good one finished Nov 26, 2026, 3:00 AM UTC. The last backup failed."},
+			"Backups go to /b, every 24 hours; the last good one finished Nov 25, 2026, 10:00 PM EST. The last backup failed."},
 		{"unreadable", Backups{Error: "the database is down."}, "The backup status could not be read: the database is down."},
 		{"no service", Backups{Off: true}, "The backup service is not running on this server."},
 	} {
@@ -215,7 +215,7 @@ func TestConfigurationPanel(t *testing.T) {
 			"2048 open connections in all",
 			"64 open connections per client IP",
 		},
-		BackupEncryption: "Not encrypted by the site. Backups go to /srv/backups, every 6 hours; the last good one finished Nov 26, 2026, 3:00 AM UTC.",
+		BackupEncryption: "Not encrypted by the site. Backups go to /srv/backups, every 6 hours; the last good one finished Nov 25, 2026, 10:00 PM EST.",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("panel (-want, +got):\n%s", diff)

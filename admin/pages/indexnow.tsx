@@ -183,7 +183,7 @@ function useVerification(source: SeoIndexNowSource, site: Site) {
 
 /** FixItem is one finding of Auto-Fix: what is wrong, and where it is
  * fixed (a link to the editor field, or what to do in words). */
-interface FixItem { key: string; text: string; path: string; check?: string; plain?: string }
+interface FixItem { key: string; text: string; path: string; check?: string; plain?: string; hasFix?: boolean }
 
 function AutoFixNote({ issues, navigate }: { issues: FixItem[]; navigate: (to: string) => void }) {
   return (
@@ -191,7 +191,7 @@ function AutoFixNote({ issues, navigate }: { issues: FixItem[]; navigate: (to: s
       <p><strong>Nothing is changed automatically.</strong> {AUTO_FIX_NOTE}</p>
       {issues.length > 0 ? (
         <ul className="inx-fixlist">{issues.map((i) => (
-          <li key={i.key}>{i.text} {i.check ? <FixLink path={i.path} check={i.check} navigate={navigate} /> : <span className="a-muted">{i.plain}</span>}</li>
+          <li key={i.key}>{i.text} {i.check ? <FixLink path={i.path} check={i.check} navigate={navigate} plain={!i.hasFix} /> : <span className="a-muted">{i.plain}</span>}</li>
         ))}</ul>
       ) : <p className="a-muted">No issues to fix in the current results.</p>}
     </div>
@@ -204,7 +204,7 @@ function VerificationPanel({ v, navigate }: { v: ReturnType<typeof useVerificati
   const r = v.report;
   const cats = useMemo(() => ["All", ...Array.from(new Set((r?.results || []).map((x) => x.category)))], [r]);
   const shown = (r?.results || []).filter((x) => cat === "All" || x.category === cat);
-  const issues: FixItem[] = (r?.results || []).filter((x) => x.status !== "pass").map((x) => ({ key: x.check, text: `${x.check}: ${x.fix || x.message}`, path: v.path, check: x.check }));
+  const issues: FixItem[] = (r?.results || []).filter((x) => x.status !== "pass").map((x) => ({ key: x.check, text: `${x.check}: ${x.fix || x.message}`, path: v.path, check: x.check, hasFix: !!x.fix }));
   const avg = v.crawl.length ? Math.round(v.crawl.reduce((s, x) => s + x.score, 0) / v.crawl.length) : 0;
   return (
     <>

@@ -158,3 +158,23 @@ test("an editor's screens speak plain words", async () => {
   check("an editor", await scan(page, "editor"), 4);
   await context.close();
 });
+
+test("an SEO finding's link opens the content editor at the field that fixes it", async () => {
+  const [t, T] = tag();
+  const u = { email: `fixer.${t}@example.com`, name: `Fay Fixer ${T}`, password: password() };
+  addUser(u, "editor");
+  const post = "/blog/what-to-do-immediately-after-water-damage";
+  const { context, page } = await openAs(browser, u, `/admin/content?page=${encodeURIComponent(post)}&field=metaDescription`, DESKTOP);
+  await page.locator("#f-metaDescription").waitFor({ timeout: 30_000 });
+  const focused = async () => (await page.evaluate(() => document.activeElement?.id)) === "f-metaDescription";
+  const end = Date.now() + 10_000;
+  while (!(await focused()) && Date.now() < end) await page.waitForTimeout(100);
+  assert.ok(await focused(), "the meta description field has the focus");
+  const url = new URL(page.url());
+  assert.ok(url.searchParams.get("item"), "the address names the record");
+  assert.equal(url.searchParams.get("field"), "metaDescription");
+  // A page no content record makes says so, in words.
+  await page.evaluate(() => { history.pushState(null, "", "/admin/content?page=%2Festimate&field=body"); window.dispatchEvent(new PopStateEvent("popstate")); });
+  await page.getByText(/No content record makes \/estimate/).waitFor({ timeout: 30_000 });
+  await context.close();
+});
