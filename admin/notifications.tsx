@@ -1,5 +1,5 @@
 import "../styles/admin-activity.css";
-import { ago, liveNotifications, type NotificationRow, type NotificationsSource } from "./data/dashboard";
+import { ago, liveNotifications, type NotificationRow, type NotificationsSource, type NotificationsStatus } from "./data/dashboard";
 import { useServer } from "./live";
 import { Badge, Card, StatCard } from "./ui";
 
@@ -7,11 +7,24 @@ const rowState = (r: NotificationRow) => (r.deliveredAt ? "delivered" : r.failed
 const KIND_NAMES: Record<string, string> = { email: "Email", webhook: "Webhook", push: "Push", sms: "Text", ack: "Acknowledgement" };
 const stateTone = { delivered: "good", failed: "bad", retrying: "warn", pending: "neutral" } as const;
 
+/** SETUP points to where the settings' names are. */
+const SETUP = "see the deployment guide";
+
+/** pushLine says what is true of push: off when the server has no keys,
+ * no device when nobody has subscribed, else how many devices get it. */
+function pushLine(d: NotificationsStatus): { badge: string; tone: "good" | "warn" | "neutral"; summary: string } {
+  if (!d.configured.push) return { badge: "Unavailable", tone: "warn", summary: "The server could not prepare push notifications; your web host can see why in the server's log." };
+  if (d.pushDevices < 0) return { badge: "On", tone: "neutral", summary: "Ready, but the subscribed devices could not be counted just now." };
+  if (d.pushDevices === 0) return { badge: "No device", tone: "warn", summary: "No phone gets them yet: on your phone, open the Secure Leads Manager and press 'Notify me on this device'." };
+  return { badge: "On", tone: "good", summary: `Sent to ${d.pushDevices === 1 ? "1 device" : `${d.pushDevices} devices`} of admin and staff accounts; add one with 'Notify me on this device' on the Secure Leads Manager.` };
+}
+
 /** LeadNotifications is the dashboard's card on how new leads reach the
  * owner: the channels configured, deliveries pending or failed (with the
  * last error) and the spool's backlog, as the server reports them. */
 export function LeadNotifications({ source = liveNotifications }: { source?: NotificationsSource }) {
   const { data, error } = useServer(source.status);
+  const push = data ? pushLine(data) : null!;
   return (
     <Card title="Lead notifications" description="Every new estimate request is emailed to you, pushed to subscribed phones and, if set, texted and posted to your CRM; failed deliveries are retried until they go through.">
       {error && <p className="a-error" role="alert">Lead notifications: {error}</p>}
@@ -20,34 +33,33 @@ export function LeadNotifications({ source = liveNotifications }: { source?: Not
           <ul className="a-activity act-list" aria-label="Channels">
             <li>
               <span className="act-what"><span className="act-title">Email</span>
-                {!data.configured.email && <span className="a-muted act-summary">not configured — set SMTP_URL and LEAD_NOTIFY_TO</span>}
+                {!data.configured.email && <span className="a-muted act-summary">Emails for new leads are off: your web host sets the mail server and the address they go to ({SETUP}).</span>}
               </span>
-              <Badge tone={data.configured.email ? "good" : "warn"}>{data.configured.email ? "configured" : "not configured"}</Badge>
+              <Badge tone={data.configured.email ? "good" : "warn"}>{data.configured.email ? "On" : "Off"}</Badge>
             </li>
             <li>
               <span className="act-what"><span className="act-title">Push to phones</span>
-                {!data.configured.push && <span className="a-muted act-summary">unavailable — the server could not load its push keys; see its log</span>}
-                {data.configured.push && <span className="a-muted act-summary">every device subscribed with 'Notify me on this device' on the leads screen</span>}
+                <span className="a-muted act-summary">{push.summary}</span>
               </span>
-              <Badge tone={data.configured.push ? "good" : "warn"}>{data.configured.push ? "on" : "off"}</Badge>
+              <Badge tone={push.tone}>{push.badge}</Badge>
             </li>
             <li>
               <span className="act-what"><span className="act-title">Text messages</span>
-                {!data.configured.sms && <span className="a-muted act-summary">optional — set SMS_PROVIDER=twilio, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM and LEAD_NOTIFY_SMS</span>}
+                {!data.configured.sms && <span className="a-muted act-summary">Optional: your web host can connect a text-message service so new leads are also texted to you ({SETUP}).</span>}
               </span>
-              <Badge tone={data.configured.sms ? "good" : "neutral"}>{data.configured.sms ? "configured" : "off"}</Badge>
+              <Badge tone={data.configured.sms ? "good" : "neutral"}>{data.configured.sms ? "On" : "Off"}</Badge>
             </li>
             <li>
               <span className="act-what"><span className="act-title">Homeowner acknowledgement</span>
-                <span className="a-muted act-summary">{data.configured.ack ? "emailed to the homeowner when they leave an address; its switch is in System Settings" : "needs outgoing email (SMTP_URL)"}</span>
+                <span className="a-muted act-summary">{data.configured.ack ? "Emailed to the homeowner when they leave an address; its switch is in System Settings." : "Off: it is sent by email, so it needs the mail server your web host sets."}</span>
               </span>
-              <Badge tone={data.configured.ack ? "good" : "neutral"}>{data.configured.ack ? "configured" : "off"}</Badge>
+              <Badge tone={data.configured.ack ? "good" : "neutral"}>{data.configured.ack ? "On" : "Off"}</Badge>
             </li>
             <li>
               <span className="act-what"><span className="act-title">Webhook</span>
-                {!data.configured.webhook && <span className="a-muted act-summary">optional — set LEAD_WEBHOOK_URL and LEAD_WEBHOOK_SECRET to post new leads to a CRM</span>}
+                {!data.configured.webhook && <span className="a-muted act-summary">Optional: your web host can have new leads posted to your CRM ({SETUP}).</span>}
               </span>
-              <Badge tone={data.configured.webhook ? "good" : "neutral"}>{data.configured.webhook ? "configured" : "off"}</Badge>
+              <Badge tone={data.configured.webhook ? "good" : "neutral"}>{data.configured.webhook ? "On" : "Off"}</Badge>
             </li>
           </ul>
           <div className="a-grid a-grid--3 an-tiles">
@@ -58,7 +70,7 @@ export function LeadNotifications({ source = liveNotifications }: { source?: Not
           {data.spoolRefused > 0 && (
             <p className="a-error" role="alert">
               {data.spoolRefused === 1 ? "1 lead" : `${data.spoolRefused} leads`} could not be stored: the database refused {data.spoolRefused === 1 ? "it" : "them"} 5 times.
-              {" "}{data.spoolRefused === 1 ? "It is" : "They are"} kept in DATA_DIR/spool/refused.jsonl on the server, for you to read and enter by hand.
+              {" "}{data.spoolRefused === 1 ? "It is" : "They are"} kept in a file on the server (its data folder, spool, refused leads): ask your web host for {data.spoolRefused === 1 ? "it" : "them"} and enter {data.spoolRefused === 1 ? "it" : "them"} by hand.
             </p>
           )}
           {data.lastError && <p className="a-error" role="alert">Last error: {data.lastError}</p>}

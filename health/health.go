@@ -232,7 +232,7 @@ func (m *Monitor) checkSitemap(ctx context.Context, pages int) db.HealthResult {
 		return r
 	}
 	if n := bytes.Count(body, []byte("<loc>")); !bytes.Contains(body, []byte("<urlset")) || n != pages {
-		r.Status, r.Error = Error, fmt.Sprintf("sitemap.xml lists %d URLs; the route table has %d", n, pages)
+		r.Status, r.Error = Error, fmt.Sprintf("The sitemap lists %d addresses; the site has %d pages search engines may list", n, pages)
 	}
 	return r
 }

@@ -124,7 +124,7 @@ func TestMonitorRun(t *testing.T) {
 	site["/robots.txt"] = Response{Status: 200, Body: []byte("User-agent: *\n")}
 	m.Run(context.Background())
 	tail := st.results[len(st.results)-2:]
-	if tail[0].Status != "error" || !strings.Contains(tail[0].Error, "lists 1 URLs; the route table has 8") || tail[1].Status != "error" {
+	if tail[0].Status != "error" || !strings.Contains(tail[0].Error, "lists 1 addresses; the site has 8 pages") || tail[1].Status != "error" {
 		t.Errorf("sitemap/robots checks: %+v", tail)
 	}
 }

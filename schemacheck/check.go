@@ -157,7 +157,7 @@ func CheckPage(body []byte, p Page, o Options) PageResult {
 	}
 	for _, t := range r.Missing {
 		r.Items++
-		r.Findings = append(r.Findings, Finding{Type: t, Severity: Error, Message: fmt.Sprintf("No %s on this page, which the route table says a %s page carries.", t, kindName(p.Kind))})
+		r.Findings = append(r.Findings, Finding{Type: t, Severity: Error, Message: fmt.Sprintf("No %s on this page, which every %s page should carry.", t, kindName(p.Kind))})
 	}
 	return r
 }

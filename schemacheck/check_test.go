@@ -102,7 +102,7 @@ func TestCheckPage(t *testing.T) {
 		})
 	}
 	r := CheckPage(pageHTML(graph(okBusiness)), Page{Path: "/x", Kind: "city-profile", Expect: []string{"Service"}}, opt)
-	if want := "No Service on this page, which the route table says a city profile page carries."; r.Findings[0].Message != want {
+	if want := "No Service on this page, which every city profile page should carry."; r.Findings[0].Message != want {
 		t.Errorf("missing message %q", r.Findings[0].Message)
 	}
 }
@@ -153,8 +153,8 @@ func TestSummarize(t *testing.T) {
 	}
 	want := []string{
 		"LocalBusiness active pages=3 expected=3 missing=0 valid=true validated=true | warning telephone x1 e.g. /b",
-		"Service active pages=1 expected=2 missing=1 valid=false validated=true | error \"No Service on this page, which the route table says a city page carries.\" x1 e.g. /c",
-		"BreadcrumbList missing pages=0 expected=2 missing=2 valid=false validated=true | error \"No BreadcrumbList on this page, which the route table says a city page carries.\" x2 e.g. /a",
+		"Service active pages=1 expected=2 missing=1 valid=false validated=true | error \"No Service on this page, which every city page should carry.\" x1 e.g. /c",
+		"BreadcrumbList missing pages=0 expected=2 missing=2 valid=false validated=true | error \"No BreadcrumbList on this page, which every city page should carry.\" x2 e.g. /a",
 		"ContactPage active pages=1 expected=0 missing=0 valid=true validated=false",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

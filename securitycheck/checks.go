@@ -154,20 +154,20 @@ func isLocal(host string) bool {
 func checkHSTS(ctx context.Context, e *Env) verdict {
 	u, err := url.Parse(e.BaseURL)
 	if err != nil || u.Host == "" {
-		return failed(fmt.Sprintf("BASE_URL %q is not an absolute address.", e.BaseURL), "Set BASE_URL to the site's https address.")
+		return failed(fmt.Sprintf("The site's address %q is not a full address.", e.BaseURL), "Ask your web host to set the site's address to its https address (see the deployment guide).")
 	}
 	if u.Scheme != "https" {
 		if isLocal(u.Hostname()) {
-			return warned(fmt.Sprintf("BASE_URL is %s, a local address over plain HTTP: this is a local or test copy. HSTS applies only over HTTPS, so it is checked when BASE_URL is https.", e.BaseURL),
-				"In production set BASE_URL to the https address; HSTS is then sent and checked.")
+			return warned(fmt.Sprintf("The site's address is %s, a local address over plain HTTP: this is a local or test copy. HSTS applies only over HTTPS, so it is checked once the address is https.", e.BaseURL),
+				"On the live site, the site's address is its https address; HSTS is then sent and checked.")
 		}
-		return failed(fmt.Sprintf("BASE_URL is %s: the site is published over plain HTTP, so traffic can be read and changed on the way, and browsers cannot be told to insist on HTTPS.", e.BaseURL),
-			"Serve the site over HTTPS (a TLS proxy or load balancer) and set BASE_URL to the https address.")
+		return failed(fmt.Sprintf("The site's address is %s: the site is published over plain HTTP, so traffic can be read and changed on the way, and browsers cannot be told to insist on HTTPS.", e.BaseURL),
+			"Ask your web host to serve the site over HTTPS and set the site's address to the https one (see the deployment guide).")
 	}
 	a := get(ctx, e, "/")
 	h := a.header.Get("Strict-Transport-Security")
 	if h == "" {
-		return failed("BASE_URL is https but the home page sends no Strict-Transport-Security header.", "Send Strict-Transport-Security: max-age=31536000; includeSubDomains.")
+		return failed("The site's address is https but the home page sends no Strict-Transport-Security header.", "Send Strict-Transport-Security: max-age=31536000; includeSubDomains.")
 	}
 	age := -1
 	for _, part := range strings.Split(h, ";") {
@@ -179,7 +179,7 @@ func checkHSTS(ctx context.Context, e *Env) verdict {
 	if age < HSTSMinAge {
 		return warned(fmt.Sprintf("Strict-Transport-Security is sent (%s) but its max-age is under 180 days.", h), "Use max-age=31536000 (a year).")
 	}
-	return passed(fmt.Sprintf("BASE_URL is https and every answer sends Strict-Transport-Security: %s.", h))
+	return passed(fmt.Sprintf("The site's address is https and every answer sends Strict-Transport-Security: %s.", h))
 }
 
 // ---------------------------------------------------------------- access
@@ -236,13 +236,13 @@ func isSequence(s string) bool {
 
 func checkPIN(_ context.Context, e *Env) verdict {
 	if e.PINGenerated || e.PIN == "" {
-		return passed("ADMIN_PIN is not set: the server generated a random 8-digit PIN, printed once at first boot. Wrong PINs are limited per client IP.")
+		return passed("The server made up a random 8-digit PIN at its first start, written once to its log. Wrong PINs are limited per client IP.")
 	}
 	if why := PINWeakness(e.PIN); why != "" {
-		return failed("The admin PIN set in ADMIN_PIN is weak: "+why+". Rate limiting slows guessing, but a weak PIN is among the first guesses.",
-			"Set ADMIN_PIN to at least 8 random digits (or unset it to have one generated) and restart; every session of the old PIN ends.")
+		return failed("The admin PIN chosen for the server is weak: "+why+". Rate limiting slows guessing, but a weak PIN is among the first guesses.",
+			"Ask your web host to set a PIN of at least 8 random digits (or none, to have one made up) and restart the site; every session of the old PIN ends (see the deployment guide).")
 	}
-	return passed("The admin PIN set in ADMIN_PIN is not short, repeated, sequential, common or published. Wrong PINs are limited per client IP.")
+	return passed("The admin PIN chosen for the server is not short, repeated, sequential, common or published. Wrong PINs are limited per client IP.")
 }
 
 func checkAdminGate(ctx context.Context, e *Env) verdict {
@@ -294,12 +294,12 @@ func checkAccounts(ctx context.Context, e *Env) verdict {
 }
 
 func checkTokenLifetime(_ context.Context, e *Env) verdict {
-	desc := fmt.Sprintf("An unlocked admin session ends after %s without use (ADMIN_TOKEN_TTL) and at most %s after it began.", human(e.TokenTTL), human(e.SessionMax))
+	desc := fmt.Sprintf("An unlocked admin session ends after %s without use and at most %s after it began.", human(e.TokenTTL), human(e.SessionMax))
 	if e.TokenTTL <= 0 {
-		return failed("ADMIN_TOKEN_TTL is not set: sessions would not expire.", "Set ADMIN_TOKEN_TTL to 30m.")
+		return failed("No session timeout is set: sessions would not expire.", "Ask your web host to set the admin session timeout to 30 minutes (see the deployment guide).")
 	}
 	if e.TokenTTL > time.Hour {
-		return warned(desc+" Over an hour leaves an unattended screen unlocked for long.", "Set ADMIN_TOKEN_TTL to 30m or 1h.")
+		return warned(desc+" Over an hour leaves an unattended screen unlocked for long.", "Ask your web host to set the admin session timeout to 30 minutes or 1 hour (see the deployment guide).")
 	}
 	return passed(desc)
 }
@@ -319,7 +319,7 @@ func checkRateLimits(_ context.Context, e *Env) verdict {
 	if l.PINAttempts > 0 && l.PINWindow > 0 {
 		ok = append(ok, fmt.Sprintf("%d wrong PINs per client IP per %s", l.PINAttempts, human(l.PINWindow)))
 	} else {
-		bad = append(bad, "wrong PINs are not limited (ADMIN_MAX_ATTEMPTS, ADMIN_LOCKOUT)")
+		bad = append(bad, "wrong PINs are not limited")
 	}
 	if l.EstimateAttempts > 0 && l.EstimateWindow > 0 {
 		ok = append(ok, estimateLimitText(l))
@@ -329,25 +329,25 @@ func checkRateLimits(_ context.Context, e *Env) verdict {
 	if l.MaxConns > 0 {
 		ok = append(ok, fmt.Sprintf("%d open connections in all", l.MaxConns))
 	} else {
-		weak = append(weak, "open connections are not capped (MAX_CONNS)")
+		weak = append(weak, "open connections are not capped")
 	}
 	switch {
 	case l.TrustProxy:
-		weak = append(weak, "the per-IP connection cap is off behind the trusted proxy (TRUST_PROXY): the proxy must limit clients")
+		weak = append(weak, "the per-client connection cap is off behind the proxy the site trusts: the proxy must limit clients")
 	case l.MaxConnsPerIP > 0:
 		ok = append(ok, fmt.Sprintf("%d per client IP", l.MaxConnsPerIP))
 	default:
-		weak = append(weak, "connections per client IP are not capped (MAX_CONNS_PER_IP=0)")
+		weak = append(weak, "connections per client IP are not capped")
 	}
 	desc := "Active: " + orNone(ok) + "."
 	if len(ok) == 0 {
 		desc = ""
 	}
 	if len(bad) > 0 {
-		return failed(strings.TrimSpace(desc+" Missing: "+orNone(bad)+"."), "Set ADMIN_MAX_ATTEMPTS and ADMIN_LOCKOUT above zero.")
+		return failed(strings.TrimSpace(desc+" Missing: "+orNone(bad)+"."), "Ask your web host to turn the limit on wrong PINs back on (see the deployment guide).")
 	}
 	if len(weak) > 0 {
-		return warned(desc+" Not active: "+orNone(weak)+".", "Set MAX_CONNS and MAX_CONNS_PER_IP, or limit clients at the proxy.")
+		return warned(desc+" Not active: "+orNone(weak)+".", "Ask your web host to cap connections, in the site's settings or at the proxy (see the deployment guide).")
 	}
 	return passed(desc)
 }
@@ -419,7 +419,7 @@ func checkDatabase(ctx context.Context, e *Env) verdict {
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := e.DB.Ping(pctx); err != nil {
-		return failed(fmt.Sprintf("The %s database does not answer: %s.", e.DBKind, failure.Text(err)), "Check DATABASE_URL and that the database server is running.")
+		return failed(fmt.Sprintf("The %s database does not answer: %s.", e.DBKind, failure.Text(err)), "Ask your web host to check that the database server is running and the site can reach it.")
 	}
 	known, pending, unknown, err := e.DB.MigrationStatus(pctx)
 	if err != nil {
@@ -448,7 +448,7 @@ func checkMediaDir(_ context.Context, e *Env) verdict {
 	}
 	root, err := os.Stat(e.MediaDir)
 	if err != nil {
-		return notChecked("Not checked: the media folder could not be read ("+err.Error()+").", "Check DATA_DIR.")
+		return notChecked("Not checked: the media folder could not be read ("+err.Error()+").", "Ask your web host to check the site's data folder.")
 	}
 	var writable []string
 	n := 0

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/words"
 )
 
 // The Security Hardening tab (issue 19): each measure's state is read from
@@ -69,6 +70,47 @@ type Running struct {
 	// REVIEWS_MIN_INTERVAL.
 	ReviewsConfigured bool
 	ReviewsInterval   time.Duration
+	// Backup is how backups stand, read from the backup status when the
+	// tab is asked for (issue 29).
+	Backup Backups
+}
+
+// Backups is what the Hardening tab says of backups (backup.Status):
+// where they go, how often, the last good one and the alarm. Error is
+// set when the status could not be read; Off when the server has no
+// backup service.
+type Backups struct {
+	Off        bool
+	Error      string
+	Location   string
+	EveryHours float64
+	LastGoodAt *time.Time
+	Alarm      string
+}
+
+// backupsNow says how backups stand, in a sentence.
+func (b Backups) now() string {
+	switch {
+	case b.Off:
+		return "The backup service is not running on this server."
+	case b.Error != "":
+		return "The backup status could not be read: " + b.Error
+	}
+	s := "Backups go to " + b.Location
+	if b.EveryHours > 0 {
+		s += fmt.Sprintf(", every %s", human(time.Duration(b.EveryHours*float64(time.Hour))))
+	} else {
+		s += ", when started by hand"
+	}
+	if b.LastGoodAt != nil {
+		s += "; the last good one finished " + words.When(*b.LastGoodAt) + "."
+	} else {
+		s += "; none has finished yet."
+	}
+	if b.Alarm != "" {
+		s += " " + b.Alarm
+	}
+	return s
 }
 
 // Hardening lists the measures of the Hardening tab from the latest
@@ -92,7 +134,7 @@ func Hardening(results []db.SecurityResult, r Running) []HardeningItem {
 		strictCSP(r.CSP),
 		{Name: "Encrypted backups", State: HardeningOff, Source: FromConfig,
 			Description: "Encrypted copies of the database and the uploaded media.",
-			Why:         "Not configured: the site has no backup feature of its own, so it makes no backups, encrypted or not. Back up the database and the media folder (or bucket) with your host, encrypted."},
+			Why:         r.Backup.now() + " The site does not encrypt its backups: keep them where only you can read them (an encrypted disk or a bucket with encryption on)."},
 	}
 }
 
@@ -145,13 +187,13 @@ func hsts(by map[string]db.SecurityResult, r Running) HardeningItem {
 	res, scanned := by["https-hsts"]
 	if r.HSTS == "" {
 		h.State = HardeningOff
-		h.Why = fmt.Sprintf("Not sent: the server sends Strict-Transport-Security only when BASE_URL is https, and BASE_URL is %s.", r.BaseURL)
+		h.Why = fmt.Sprintf("Not sent: the server sends Strict-Transport-Security only when the site's address is https, and it is %s.", r.BaseURL)
 		if scanned && res.Status != string(Pass) && res.Description != "" {
 			h.Why += " The latest scan: " + res.Description
 		}
 		return h
 	}
-	h.State, h.Why = HardeningEnabled, "Sent on every answer: Strict-Transport-Security: "+r.HSTS+" (BASE_URL is https)."
+	h.State, h.Why = HardeningEnabled, "Sent on every answer: Strict-Transport-Security: "+r.HSTS+" (the site's address is https)."
 	if !scanned || res.Status == string(NotChecked) {
 		h.Why += " The scan has not checked it yet."
 		return h
@@ -203,24 +245,23 @@ type ConfigPanel struct {
 // Configuration is the panel for r.
 func Configuration(r Running) ConfigPanel {
 	p := ConfigPanel{
-		PINMask:        "••••••",
-		PINSource:      "Set with ADMIN_PIN.",
-		SessionTimeout: human(r.TokenTTL) + " without use, " + human(r.SessionMax) + " at most (ADMIN_TOKEN_TTL)",
-		APIRateLimit:   "No overall per-minute limit on API requests; each of these is limited:",
-		BackupEncryption: "Not configured: the site has no backup feature, so nothing is encrypted by it. " +
-			"Back up the database and the media with your host, encrypted.",
+		PINMask:          "••••••",
+		PINSource:        "Chosen by whoever set up the server (a server setting).",
+		SessionTimeout:   human(r.TokenTTL) + " without use, " + human(r.SessionMax) + " at most",
+		APIRateLimit:     "No overall per-minute limit on API requests; each of these is limited:",
+		BackupEncryption: "Not encrypted by the site. " + r.Backup.now(),
 	}
 	if !r.PINFromEnv {
-		p.PINSource = "Generated at the first start because ADMIN_PIN is not set (8 digits, written once to the server log)."
+		p.PINSource = "Made up by the server at its first start (8 random digits, written once to the server's log)."
 	}
 	l := r.Limits
 	if l.PINAttempts > 0 && l.PINWindow > 0 {
-		p.RateLimits = append(p.RateLimits, fmt.Sprintf("%d wrong PINs per client IP per %s, and as many failed sign-ins (ADMIN_MAX_ATTEMPTS, ADMIN_LOCKOUT)", l.PINAttempts, human(l.PINWindow)))
+		p.RateLimits = append(p.RateLimits, fmt.Sprintf("%d wrong PINs per client IP per %s, and as many failed sign-ins", l.PINAttempts, human(l.PINWindow)))
 	} else {
-		p.RateLimits = append(p.RateLimits, "Wrong PINs and sign-ins: not limited (ADMIN_MAX_ATTEMPTS, ADMIN_LOCKOUT)")
+		p.RateLimits = append(p.RateLimits, "Wrong PINs and sign-ins: not limited")
 	}
 	if r.LoginsPerAccount > 0 && l.PINWindow > 0 {
-		p.RateLimits = append(p.RateLimits, fmt.Sprintf("%d failed sign-ins per account per %s from browsers that never signed in to it; as many per browser that did (ADR 026)", r.LoginsPerAccount, human(l.PINWindow)))
+		p.RateLimits = append(p.RateLimits, fmt.Sprintf("%d failed sign-ins per account per %s from browsers that never signed in to it; as many per browser that did", r.LoginsPerAccount, human(l.PINWindow)))
 	}
 	if l.EstimateAttempts > 0 && l.EstimateWindow > 0 {
 		p.RateLimits = append(p.RateLimits, estimateLimitText(l))
@@ -232,22 +273,22 @@ func Configuration(r Running) ConfigPanel {
 	case !r.ReviewsConfigured:
 		p.RateLimits = append(p.RateLimits, "Review fetches from Google: none (Google Places is not configured)")
 	case r.ReviewsInterval > 0:
-		p.RateLimits = append(p.RateLimits, fmt.Sprintf("1 review fetch from Google per %s, never two at once (REVIEWS_MIN_INTERVAL)", human(r.ReviewsInterval)))
+		p.RateLimits = append(p.RateLimits, fmt.Sprintf("1 review fetch from Google per %s, never two at once", human(r.ReviewsInterval)))
 	default:
-		p.RateLimits = append(p.RateLimits, "Review fetches from Google: never two at once, no interval (REVIEWS_MIN_INTERVAL is 0)")
+		p.RateLimits = append(p.RateLimits, "Review fetches from Google: never two at once, no interval")
 	}
 	if l.MaxConns > 0 {
-		p.RateLimits = append(p.RateLimits, fmt.Sprintf("%d open connections in all (MAX_CONNS)", l.MaxConns))
+		p.RateLimits = append(p.RateLimits, fmt.Sprintf("%d open connections in all", l.MaxConns))
 	} else {
-		p.RateLimits = append(p.RateLimits, "Open connections: not capped (MAX_CONNS)")
+		p.RateLimits = append(p.RateLimits, "Open connections: not capped")
 	}
 	switch {
 	case l.TrustProxy:
-		p.RateLimits = append(p.RateLimits, "Connections per client IP: not capped here behind the trusted proxy (TRUST_PROXY); the proxy must limit clients")
+		p.RateLimits = append(p.RateLimits, "Connections per client IP: not capped here, behind the proxy the site trusts; the proxy must limit clients")
 	case l.MaxConnsPerIP > 0:
-		p.RateLimits = append(p.RateLimits, fmt.Sprintf("%d open connections per client IP (MAX_CONNS_PER_IP)", l.MaxConnsPerIP))
+		p.RateLimits = append(p.RateLimits, fmt.Sprintf("%d open connections per client IP", l.MaxConnsPerIP))
 	default:
-		p.RateLimits = append(p.RateLimits, "Connections per client IP: not capped (MAX_CONNS_PER_IP is 0)")
+		p.RateLimits = append(p.RateLimits, "Connections per client IP: not capped")
 	}
 	return p
 }

@@ -18,6 +18,40 @@ func running() Running {
 		Limits:     Limits{PINAttempts: 5, PINWindow: 15 * time.Minute, EstimateAttempts: 5, EstimatePosts: 30, EstimateWindow: 10 * time.Minute, MaxConns: 2048, MaxConnsPerIP: 64},
 		PINFromEnv: true, TokenTTL: 30 * time.Minute, SessionMax: 12 * time.Hour, LoginsPerAccount: 10, AnalyticsPerMinute: 300,
 		ReviewsConfigured: true, ReviewsInterval: 10 * time.Minute,
+		Backup: Backups{Location: "/srv/backups", EveryHours: 6, LastGoodAt: &lastGood},
+	}
+}
+
+var lastGood = time.Date(2026, 11, 26, 3, 0, 0, 0, time.UTC)
+
+// TestBackupsNow: the Hardening tab says how backups stand, from the
+// backup status, never that the site has no backups (issue 29).
+func TestBackupsNow(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		b    Backups
+		want string
+	}{
+		{"scheduled, one good", Backups{Location: "/srv/backups", EveryHours: 6, LastGoodAt: &lastGood},
+			"Backups go to /srv/backups, every 6 hours; the last good one finished Nov 25, 2026, 10:00 PM EST."},
+		{"by hand, none yet", Backups{Location: "s3://bucket/site"}, "Backups go to s3://bucket/site, when started by hand; none has finished yet."},
+		{"alarm", Backups{Location: "/b", EveryHours: 24, LastGoodAt: &lastGood, Alarm: "The last backup failed."},
+			"Backups go to /b, every 24 hours; the last good one finished Nov 25, 2026, 10:00 PM EST. The last backup failed."},
+		{"unreadable", Backups{Error: "the database is down."}, "The backup status could not be read: the database is down."},
+		{"no service", Backups{Off: true}, "The backup service is not running on this server."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.b.now(); got != tc.want {
+				t.Errorf("now() = %q, want %q", got, tc.want)
+			}
+			r := running()
+			r.Backup = tc.b
+			for _, h := range Hardening(nil, r) {
+				if h.Name == "Encrypted backups" && (!strings.Contains(h.Why, tc.want) || strings.Contains(h.Why, "no backup feature")) {
+					t.Errorf("Encrypted backups: why %q lacks %q", h.Why, tc.want)
+				}
+			}
+		})
 	}
 }
 
@@ -74,7 +108,7 @@ func TestHardeningStates(t *testing.T) {
 				"Admin routes excluded from search": HardeningNotChecked, "Admin token kept in memory only": HardeningBuiltIn,
 				"Request rate limiting": HardeningNotChecked, "Upload type sniffing": HardeningNotChecked,
 				"Strict Content Security Policy": HardeningEnabled, "Encrypted backups": HardeningOff},
-			whyHas:  map[string]string{"HTTPS with HSTS": "has not checked it yet", "Encrypted backups": "Not configured", "Security headers on every response": "first scan"},
+			whyHas:  map[string]string{"HTTPS with HSTS": "has not checked it yet", "Encrypted backups": "Backups go to /srv/backups, every 6 hours", "Security headers on every response": "first scan"},
 			sources: map[string]string{"HTTPS with HSTS": FromConfig, "Strict Content Security Policy": FromConfig, "Admin token kept in memory only": FromCode},
 		},
 		{
@@ -84,7 +118,7 @@ func TestHardeningStates(t *testing.T) {
 			scan: with(allPass(), "https-hsts", Warning),
 			run:  local,
 			want: map[string]string{"HTTPS with HSTS": HardeningOff, "Security headers on every response": HardeningEnabled},
-			whyHas: map[string]string{"HTTPS with HSTS": "BASE_URL is http://127.0.0.1:8080",
+			whyHas: map[string]string{"HTTPS with HSTS": "it is http://127.0.0.1:8080",
 				"Security headers on every response": "Working"},
 		},
 		{
@@ -169,19 +203,19 @@ func TestHardeningStates(t *testing.T) {
 func TestConfigurationPanel(t *testing.T) {
 	got := Configuration(running())
 	want := ConfigPanel{
-		PINMask: "••••••", PINSource: "Set with ADMIN_PIN.",
-		SessionTimeout: "30 minutes without use, 12 hours at most (ADMIN_TOKEN_TTL)",
+		PINMask: "••••••", PINSource: "Chosen by whoever set up the server (a server setting).",
+		SessionTimeout: "30 minutes without use, 12 hours at most",
 		APIRateLimit:   "No overall per-minute limit on API requests; each of these is limited:",
 		RateLimits: []string{
-			"5 wrong PINs per client IP per 15 minutes, and as many failed sign-ins (ADMIN_MAX_ATTEMPTS, ADMIN_LOCKOUT)",
-			"10 failed sign-ins per account per 15 minutes from browsers that never signed in to it; as many per browser that did (ADR 026)",
+			"5 wrong PINs per client IP per 15 minutes, and as many failed sign-ins",
+			"10 failed sign-ins per account per 15 minutes from browsers that never signed in to it; as many per browser that did",
 			"5 estimate requests stored per client IP per 10 minutes (30 form posts, valid or not)",
 			"300 analytics events per client IP per minute",
-			"1 review fetch from Google per 10 minutes, never two at once (REVIEWS_MIN_INTERVAL)",
-			"2048 open connections in all (MAX_CONNS)",
-			"64 open connections per client IP (MAX_CONNS_PER_IP)",
+			"1 review fetch from Google per 10 minutes, never two at once",
+			"2048 open connections in all",
+			"64 open connections per client IP",
 		},
-		BackupEncryption: "Not configured: the site has no backup feature, so nothing is encrypted by it. Back up the database and the media with your host, encrypted.",
+		BackupEncryption: "Not encrypted by the site. Backups go to /srv/backups, every 6 hours; the last good one finished Nov 25, 2026, 10:00 PM EST.",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("panel (-want, +got):\n%s", diff)
@@ -191,7 +225,7 @@ func TestConfigurationPanel(t *testing.T) {
 	r.PINFromEnv, r.TokenTTL, r.ReviewsConfigured = false, 2*time.Hour, false
 	r.Limits.TrustProxy = true
 	got = Configuration(r)
-	for _, sub := range []string{"Generated at the first start", "2 hours without use", "Google Places is not configured", "TRUST_PROXY"} {
+	for _, sub := range []string{"Made up by the server at its first start", "2 hours without use", "Google Places is not configured", "behind the proxy the site trusts"} {
 		if !strings.Contains(strings.Join(append(got.RateLimits, got.PINSource, got.SessionTimeout), "\n"), sub) {
 			t.Errorf("panel lacks %q: %+v", sub, got)
 		}

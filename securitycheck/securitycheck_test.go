@@ -188,7 +188,7 @@ func TestPIN(t *testing.T) {
 		t.Errorf("test PIN: %s %q (the PIN must never be reported)", v.status, v.description)
 	}
 	e.PIN, e.PINGenerated = "", true
-	if v := run(checkPIN, e); v.status != Pass || !strings.Contains(v.description, "generated") {
+	if v := run(checkPIN, e); v.status != Pass || !strings.Contains(v.description, "made up a random 8-digit PIN") {
 		t.Errorf("generated PIN: %s %q", v.status, v.description)
 	}
 	e.PIN, e.PINGenerated = "40718266", false

@@ -359,16 +359,16 @@ func IsLocalHost(h string) bool {
 func CheckHTTPS(c Context) result {
 	u, err := url.Parse(c.URL)
 	if err != nil || u.Scheme == "" {
-		return fail(fmt.Sprintf("Cannot tell the protocol of “%s”.", c.URL), "Set BASE_URL to the site's https address.")
+		return fail(fmt.Sprintf("Cannot tell the protocol of “%s”.", c.URL), "Ask your web host to set the site's address to its https address (see the deployment guide).")
 	}
 	if u.Scheme == "https" {
 		return pass("Served over HTTPS.")
 	}
 	if IsLocalHost(u.Hostname()) {
-		return fail(fmt.Sprintf("BASE_URL is %s://%s, a local address over plain HTTP: this server is a local or test copy, so the audit cannot count HTTPS as passing. The live site passes once BASE_URL is its https address.", u.Scheme, u.Host),
-			"Set BASE_URL to the https address in production.")
+		return fail(fmt.Sprintf("The site's address is %s://%s, a local address over plain HTTP: this server is a local or test copy, so the audit cannot count HTTPS as passing. The live site passes at its https address.", u.Scheme, u.Host),
+			"On the live site, the site's address is its https address (see the deployment guide).")
 	}
-	return fail("Served over plain HTTP.", "Serve the site over HTTPS (BASE_URL=https://...) and redirect http to https.")
+	return fail("Served over plain HTTP.", "Ask your web host to serve the site over HTTPS, with its https address as the site's address, and to redirect http to https.")
 }
 
 var skipText = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true, atom.Svg: true}

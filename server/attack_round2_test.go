@@ -393,6 +393,10 @@ var routeCaps = map[string][]auth.Capability{
 	"PUT /api/admin/security/vulnerabilities/:id":        {auth.Tools},
 	"GET /api/admin/schema":                              {auth.Tools},
 	"POST /api/admin/schema/validate":                    {auth.Tools},
+	"GET /api/admin/tools":                               {auth.Tools}, // issue 29: the tool cards' statuses
+	"GET /api/admin/schema/generator":                    {auth.Tools},
+	"GET /api/admin/schema/generate":                     {auth.Tools},
+	"GET /api/admin/schema/generate?type=Article&path=/": {auth.Tools},
 	"GET /api/admin/analytics":                           {auth.Tools},
 	"PUT /api/admin/analytics/goals":                     {auth.Tools},
 	"GET /api/admin/vitals":                              {auth.Tools},

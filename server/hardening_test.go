@@ -24,21 +24,22 @@ func TestHardeningTabReadsTheRunningServer(t *testing.T) {
 	for _, h := range rep.Hardening {
 		states[h.Name] = h
 	}
-	if h := states["HTTPS with HSTS"]; h.State != securitycheck.HardeningOff || !strings.Contains(h.Why, "BASE_URL is http://127.0.0.1:8080") {
+	if h := states["HTTPS with HSTS"]; h.State != securitycheck.HardeningOff || !strings.Contains(h.Why, "and it is http://127.0.0.1:8080") {
 		t.Errorf("HSTS over plain http: %+v", h)
 	}
-	if h := states["Request rate limiting"]; h.State != securitycheck.HardeningPartly || !strings.Contains(h.Why, "MAX_CONNS_PER_IP") {
+	if h := states["Request rate limiting"]; h.State != securitycheck.HardeningPartly || !strings.Contains(h.Why, "connections per client IP are not capped") {
 		t.Errorf("rate limiting without a per-IP cap: %+v", h)
 	}
 	if h := states["Security headers on every response"]; h.State != securitycheck.HardeningEnabled {
 		t.Errorf("headers: %+v", h)
 	}
-	if h := states["Encrypted backups"]; h.State != securitycheck.HardeningOff || !strings.Contains(h.Why, "no backup feature") {
+	// Backups are read from the backup status (issue 29), never "no backup feature".
+	if h := states["Encrypted backups"]; h.State != securitycheck.HardeningOff || !strings.Contains(h.Why, "Backups go to ") || strings.Contains(h.Why, "no backup feature") {
 		t.Errorf("backups: %+v", h)
 	}
 	c := rep.Config
 	all := strings.Join(append(c.RateLimits, c.SessionTimeout, c.APIRateLimit, c.BackupEncryption, c.PINSource), "\n")
-	for _, want := range []string{"45 minutes without use", "7 wrong PINs per client IP", "Set with ADMIN_PIN.", "not capped (MAX_CONNS_PER_IP is 0)", "Google Places is not configured", "no backup feature"} {
+	for _, want := range []string{"45 minutes without use", "7 wrong PINs per client IP", "Chosen by whoever set up the server", "Connections per client IP: not capped", "Google Places is not configured", "Not encrypted by the site. Backups go to "} {
 		if !strings.Contains(all, want) {
 			t.Errorf("configuration panel lacks %q:\n%s", want, all)
 		}

@@ -117,6 +117,7 @@ func (s *Server) install(e *echo.Echo) {
 	// Admin: tools (dashboards, audits, scans, IndexNow, jobs)
 	d, au := s.dashboard, s.audits
 	e.GET("/api/admin/overview", d.Overview, tools)
+	e.GET("/api/admin/tools", d.Tools, tools) // the tool cards' statuses (issue 29)
 	e.GET("/api/admin/routes", ix.Routes, tools)
 	// Location Pages opens the content editor: an account that may edit
 	// content (admin, editor), as the screen's manifest entry says
@@ -133,6 +134,8 @@ func (s *Server) install(e *echo.Echo) {
 	e.PUT("/api/admin/security/vulnerabilities/:id", au.SetVulnerability, tools)
 	e.GET("/api/admin/schema", au.Schema, tools)
 	e.POST("/api/admin/schema/validate", au.ValidateSchema(), tools)
+	e.GET("/api/admin/schema/generator", au.SchemaGenerator, tools) // the generator's pages per type (issue 29)
+	e.GET("/api/admin/schema/generate", au.GenerateSchema, tools)   // the JSON-LD a page serves now
 	in := s.insights
 	e.GET("/api/admin/analytics", in.Report, tools)
 	e.PUT("/api/admin/analytics/goals", in.PutGoals, tools)

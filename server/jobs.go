@@ -24,6 +24,7 @@ import (
 	"github.com/atlanta-restoration/site/settings"
 	"github.com/atlanta-restoration/site/site"
 	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/web/dashboard"
 	"github.com/atlanta-restoration/site/web/insights"
 	"github.com/atlanta-restoration/site/words"
 )
@@ -313,4 +314,17 @@ func (s *Server) rollUp(ctx context.Context) (string, error) {
 		return "nothing to roll up", nil
 	}
 	return fmt.Sprintf("rolled up %d day(s): %s", len(days), strings.Join(days, ", ")), nil
+}
+
+// indexNowState is what the dashboard's IndexNow card reads: the key in
+// force and System Settings' auto-submit switch.
+func (s *Server) indexNowState() dashboard.IndexNowState {
+	return func(ctx context.Context) (string, bool, error) {
+		key, _, err := s.jobs.indexNow.Keys.Key(ctx)
+		if err != nil {
+			return "", false, err
+		}
+		auto, err := s.settings.Toggle(func(st settings.Settings) bool { return st.AutoIndexNow })(ctx)
+		return key, auto, err
+	}
 }

@@ -114,6 +114,18 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
     return () => { setLeaveGuard(null); window.removeEventListener("beforeunload", onUnload); };
   }, []);
 
+  // A deep link (?field=, from an SEO finding) opens the editor at the
+  // field that fixes it, once, when the form is there.
+  const focused = useRef(false);
+  useEffect(() => {
+    if (!item || data === null || focused.current) return;
+    const field = readRoute().field;
+    if (!field) return;
+    focused.current = true;
+    const el = document.getElementById(fieldTarget(kind, field));
+    if (el) { el.scrollIntoView({ block: "center" }); el.focus(); }
+  }, [item, data, kind]);
+
   const loadGuidance = useCallback((itemId: string) => {
     setGuidanceState("busy");
     contentApi.guidance(itemId).then((g) => { setGuidance(g); setGuidanceState("idle"); }, (e) => setGuidanceState(errorText(e)));
@@ -471,9 +483,24 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
 
 /** readRoute reads the content screen's address: ?kind= (a list),
  * ?item= (an editor), ?new=city&county= (the add dialog). */
-export function readRoute(): { kind: string; item: string; create: string; county: string } {
+export function readRoute(): { kind: string; item: string; create: string; county: string; field: string; page: string } {
   const q = new URLSearchParams(typeof window === "undefined" ? "" : window.location.search);
-  return { kind: q.get("kind") || "", item: q.get("item") || "", create: q.get("new") || "", county: q.get("county") || "" };
+  return { kind: q.get("kind") || "", item: q.get("item") || "", create: q.get("new") || "", county: q.get("county") || "",
+    field: q.get("field") || "", page: q.get("page") || "" };
+}
+
+/** BODY_FIELD is each kind's main text, where "body" deep links go
+ * (issue 29: the SEO findings' links). */
+const BODY_FIELD: Partial<Record<Kind, string>> = { article: "content", page: "content", service: "body", county: "intro", city: "intro", "city-profile": "intro", home: "heroLead" };
+
+/** fieldTarget is the id of the control a deep link (?field=) names:
+ * "body" is the kind's main text, "image" the photo's description. A
+ * field the kind lacks gives "". */
+export function fieldTarget(kind: Kind, field: string): string {
+  const key = field === "body" ? BODY_FIELD[kind] || "" : field;
+  const f = fieldsOf(kind).find((x) => x.key === key);
+  if (!f) return "";
+  return f.type === "image" ? fieldId(f.key) + "-alt" : fieldId(f.key);
 }
 
 /** The unsaved text of an item, kept in this tab (never sent anywhere). */

@@ -1,8 +1,10 @@
 // Dashboard data. The four tiles are the server's measurements (GET
-// /api/admin/overview: the latest SEO audit, the route table, the open
+// /api/admin/overview: the latest SEO audit, the site's pages, the open
 // security findings; '—' with how it will fill where nothing is measured
 // yet). Recent activity and health issues are the server's job runs and
-// uploads (ActivitySource). The tool cards are the screens' descriptions.
+// uploads (ActivitySource). The tool cards are the screens' descriptions
+// with the status, priority and reason the server computes for each (GET
+// /api/admin/tools, issue 29).
 
 import { api } from "../api";
 import type { HealthReport } from "./indexnow";
@@ -10,8 +12,20 @@ import type { HealthReport } from "./indexnow";
 /** DashboardTile is one stat tile; how says how the figure is computed
  * (or, when measured is false, how it will fill). */
 export interface DashboardTile { label: string; value: string; hint: string; how?: string; measured?: boolean }
-export interface ToolCard { slug: string; title: string; description: string; status: "Secure" | "Ready" | "Active" | "Monitoring" | "Available" | "Optimized"; priority: "high" | "medium" | "low" }
+/** ToolCard is a tool card's fixed part: which screen, what it does. */
+export interface ToolCard { slug: string; title: string; description: string }
 export interface DashboardData { tools: ToolCard[] }
+
+/** ToolStatus is GET /api/admin/tools' line for a card (Go:
+ * dashboard.ToolStatus): the spec's status words (Secure, Ready, Active,
+ * Monitoring, Available, Optimized) only when true, else a plain one
+ * ("Needs a key", "12 warnings"); priority follows what there is to do. */
+export interface ToolStatus { slug: string; status: string; tone: "good" | "info" | "warn" | "bad" | "neutral"; detail: string; priority: "high" | "medium" | "low" }
+
+/** ToolsSource reads the cards' statuses from the server. */
+export interface ToolsSource { statuses(): Promise<{ tools: ToolStatus[] }> }
+
+export const liveTools: ToolsSource = { statuses: () => api("/api/admin/tools") };
 
 /** BackupStatus is how backups stand (GET /api/admin/overview's backup;
  * Go: dashboard.BackupStatus): the last good backup, the newest run when
@@ -71,16 +85,16 @@ export interface DashboardSource { load(): DashboardData }
 export const dashboardTools: DashboardSource = {
   load: () => ({
     tools: [
-      { slug: "upload", title: "Photo Upload", description: "Add project photos and videos to the portfolio.", status: "Ready", priority: "high" },
-      { slug: "seo-audit", title: "SEO Audit", description: "Check titles, descriptions and local SEO.", status: "Active", priority: "high" },
-      { slug: "indexnow", title: "SEO & IndexNow", description: "Route health and search-engine submission.", status: "Active", priority: "high" },
-      { slug: "security", title: "Security Scanner", description: "Checks of the running site and the vulnerabilities they find.", status: "Monitoring", priority: "high" },
-      { slug: "performance", title: "Performance Monitor", description: "Core Web Vitals and recommendations.", status: "Monitoring", priority: "medium" },
-      { slug: "analytics", title: "Analytics", description: "Traffic sources, conversions and goals.", status: "Monitoring", priority: "medium" },
-      { slug: "schema", title: "Schema Management", description: "Structured data templates and validation.", status: "Optimized", priority: "medium" },
-      { slug: "locations", title: "Location Pages", description: "County and city landing pages.", status: "Active", priority: "medium" },
-      { slug: "content", title: "Content Management", description: "Pages and blog posts.", status: "Available", priority: "low" },
-      { slug: "settings", title: "System Settings", description: "Business details and feature switches.", status: "Available", priority: "low" },
+      { slug: "upload", title: "Photo Upload", description: "Add project photos and videos to the portfolio." },
+      { slug: "seo-audit", title: "SEO Audit", description: "Check titles, descriptions and local SEO." },
+      { slug: "indexnow", title: "SEO & IndexNow", description: "Page health and telling search engines of changed pages." },
+      { slug: "security", title: "Security Scanner", description: "Checks of the running site and the vulnerabilities they find." },
+      { slug: "performance", title: "Performance Monitor", description: "Core Web Vitals and recommendations." },
+      { slug: "analytics", title: "Analytics", description: "Traffic sources, conversions and goals." },
+      { slug: "schema", title: "Schema Management", description: "Structured data templates and validation." },
+      { slug: "locations", title: "Location Pages", description: "County and city landing pages." },
+      { slug: "content", title: "Content Management", description: "Pages and blog posts." },
+      { slug: "settings", title: "System Settings", description: "Business details and feature switches." },
     ],
   }),
 };
@@ -95,9 +109,11 @@ export interface NotificationsStatus {
   /** the channels on (ack: the homeowner's acknowledgement, its System Settings switch aside) */
   configured: { email: boolean; webhook: boolean; push: boolean; sms: boolean; ack: boolean };
   pending: number; retrying: number; failed: number;
+  /** pushDevices: the devices a new lead is pushed to now (-1: could not be read) */
+  pushDevices: number;
   lastError: string; lastDeliveredAt: string | null;
   spoolBacklog: number;
-  /** spoolRefused: leads the database refused 5 times, moved aside in DATA_DIR/spool/refused.jsonl */
+  /** spoolRefused: leads the database refused 5 times, moved aside in the data folder's spool/refused.jsonl */
   spoolRefused: number;
   recent: NotificationRow[];
 }

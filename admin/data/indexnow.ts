@@ -74,9 +74,8 @@ export function fallbackCompliance(url: string, reason: string): ComplianceRepor
 export interface VerificationReport { url: string; score: number; results: AuditCheck[]; timestamp: string }
 
 /** AUTO_FIX_NOTE explains why nothing is fixed automatically. */
-export const AUTO_FIX_NOTE = "Nothing is changed automatically. Titles, descriptions, headings and page text come from the content files "
-  + "(content/services.json, content/cities/, content/blog/, content/pages/) and the page templates; structured data and the sitemap are "
-  + "generated from the route table. Fix each issue listed below in those files, deploy, then run the check again.";
+export const AUTO_FIX_NOTE = "Titles, descriptions, headings and page text are edited in Content Management; the business details in System Settings. "
+  + "Each issue below links to the field that fixes it, or says what to do. Publish the change, then run the check again.";
 
 /** SEO_CHECKLIST is the static checklist of the Verification tab. */
 export const SEO_CHECKLIST = [

@@ -67,6 +67,9 @@ export interface SchemaData {
 
 export interface SchemaSource {
   load(): Promise<SchemaData>;
+  /** generator lists each type's pages; generate reads a page's JSON-LD of a type. */
+  generator(): Promise<{ types: GeneratorType[] }>;
+  generate(type: string, path: string): Promise<Generated>;
   /** validate asks the server for a check now; after is the run it replaces. */
   validate(): Promise<{ after: string }>;
 }
@@ -74,7 +77,15 @@ export interface SchemaSource {
 /** GENERATOR_TYPES are the Schema Generator's type options (spec 2.4). */
 export const GENERATOR_TYPES = ["LocalBusiness", "Service", "Article", "FAQ", "Review"] as const;
 
-export const GENERATOR_NOT_WIRED = "Generating schema from the admin is not available yet. The server builds every page's structured data from the site's content and System Settings; the Validation tab shows what it serves.";
+/** GeneratorPage is a page the generator offers for a type, with the
+ * kind of page it is ("City pages"). */
+export interface GeneratorPage { path: string; group: string }
+/** GeneratorType is a type with the site's pages that carry it
+ * (GET /api/admin/schema/generator); note says why the list is empty. */
+export interface GeneratorType { type: string; pages: GeneratorPage[]; note?: string }
+/** Generated is the JSON-LD of a type a page serves now
+ * (GET /api/admin/schema/generate); note says why json is empty. */
+export interface Generated { type: string; path: string; json: Record<string, unknown>[]; fileName: string; note?: string }
 
 /** VALIDATE_DELAY_MS is spec 9's 2 s schema validation: Validate All now
  * runs the server's check and shows "Validating..." for at least this long. */
@@ -87,4 +98,6 @@ export const DEFAULT_VALIDATION_SCORE = 98;
 export const liveSchema: SchemaSource = {
   load: () => api("/api/admin/schema"),
   validate: () => api("/api/admin/schema/validate", { method: "POST" }),
+  generator: () => api("/api/admin/schema/generator"),
+  generate: (type, path) => api(`/api/admin/schema/generate?type=${encodeURIComponent(type)}&path=${encodeURIComponent(path)}`),
 };

@@ -88,14 +88,14 @@ export function summarizeRules(pages: PageResult[]): RuleSummary[] {
 
 /** GUIDE is the Implementation Guide, in the order to work through it. */
 export const GUIDE: GuideStep[] = [
-  { priority: "P0", title: "Fix every failing P0 check first", detail: "Titles, meta descriptions, the single H1, the LocalBusiness schema, the viewport tag and HTTPS decide whether a page can rank at all. Re-run the audit after each fix." },
+  { priority: "P0", title: "Fix every failing check marked Fix first (P0)", detail: "Titles, meta descriptions, the single H1, the LocalBusiness schema, the viewport tag and HTTPS decide whether a page can rank at all. Re-run the audit after each fix." },
   { priority: "P1", title: "Give every image real alt text", detail: "When uploading project photos, name the project clearly and describe each photo: the damage, the room and the city. Empty alt text fails the audit." },
-  { priority: "P1", title: "Publish the location pages from the Location Briefs", detail: "Use each brief's SEO title (at most 60 characters), meta description (150-160 characters) and keywords on its /areas/{county}/{city} page. Keep every title and description unique.", tool: { slug: "locations", label: "Open Location Pages" } },
+  { priority: "P1", title: "Publish the location pages from the Location Briefs", detail: "Use each brief's SEO title (at most 60 characters), meta description (150-160 characters) and keywords on its city page (edit the city in Content Management). Keep every title and description unique.", tool: { slug: "locations", label: "Open Location Pages" } },
   { priority: "P1", title: "Keep LocalBusiness structured data on every page", detail: "Name, address, phone, 24/7 opening hours and the metro Atlanta service area must match the Google Business Profile exactly.", tool: { slug: "schema", label: "Open Schema Management" } },
   { priority: "P2", title: "Trim long meta descriptions", detail: "Descriptions over 160 characters are cut off in search results. Lead with the damage type and city, end with the 24/7 call to action." },
   { priority: "P2", title: "Write at least 300 words and 5 internal links per page", detail: "Link each city page to its county page, nearby cities and the matching service pages; cover local neighborhoods, creeks and common damage." },
   { priority: "P2", title: "Submit changed pages to search engines", detail: "After publishing, submit the new and changed URLs through IndexNow so Bing and partners recrawl them quickly.", tool: { slug: "indexnow", label: "Open SEO & IndexNow" } },
-  { priority: "P2", title: "Re-audit after every site change", detail: "The server re-audits every page after each deploy and content change; compare the score and check Performance and Analytics for the effect on speed, traffic and leads." },
+  { priority: "P2", title: "Re-audit after every site change", detail: "The server re-audits every page after the site starts and after every content change; compare the score and check Performance and Analytics for the effect on speed, traffic and leads." },
 ];
 
 export const liveSeoAudit: SeoAuditSource = {

@@ -26,7 +26,49 @@ export default function Content({ navigate }: AdminPageProps) {
     return () => window.removeEventListener(LOCATION_EVENT, on);
   }, []);
   if (route.item) return <Editor key={route.item} id={route.item} navigate={navigate} />;
+  if (route.page) return <FindPage key={route.page} path={route.page} field={route.field} navigate={navigate} />;
   return <ContentLists route={route} navigate={navigate} />;
+}
+
+/** KINDS_AT are the kinds whose records make pages under each address. */
+function kindsAt(path: string): Kind[] {
+  if (path === "/") return ["home"];
+  if (path.startsWith("/services/")) return ["service"];
+  if (path.startsWith("/service-areas/")) return ["county"];
+  if (path.startsWith("/areas/")) return ["city", "city-profile"];
+  if (path.startsWith("/blog/")) return ["article"];
+  return ["page"];
+}
+
+/** FindPage opens the editor of the record that makes the page at path
+ * (?page=, the SEO findings' links), at field; a page no record makes
+ * says so. */
+function FindPage({ path, field, navigate }: { path: string; field: string; navigate: (to: string) => void }) {
+  const [error, setError] = useState("");
+  const [none, setNone] = useState(false);
+  useEffect(() => {
+    let live = true;
+    Promise.all(kindsAt(path).map((k) => contentApi.list(k))).then((lists) => {
+      if (!live) return;
+      const it = lists.flatMap((l) => l.items).find((x) => x.path === path);
+      if (!it) { setNone(true); return; }
+      const to = `content?item=${encodeURIComponent(it.id)}${field ? "&field=" + encodeURIComponent(field) : ""}`;
+      history.replaceState(null, "", adminPath(to));
+      navigate(to);
+    }, (e) => live && setError(errorText(e)));
+    return () => { live = false; };
+  }, [path, field, navigate]);
+  return (
+    <>
+      <PageHeader title="Content Management" description={`The page ${path}`} />
+      <Card title="Opening the editor">
+        {error ? <p className="a-error" role="alert">The page's content could not be found: {error}</p>
+          : none ? <p>No content record makes {path}: its text is part of how the site is built. Tell your web developer what should change.</p>
+          : <p role="status">Loading...</p>}
+        <a className="a-link" href={adminPath("content")} onClick={(e) => { e.preventDefault(); navigate("content"); }}>All content</a>
+      </Card>
+    </>
+  );
 }
 
 /** CREATABLE are the kinds that can be added, with their button. */

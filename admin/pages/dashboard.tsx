@@ -1,6 +1,6 @@
 import { Icon } from "../../components/icons";
 import { HealthIssues, RecentActivity } from "../activity";
-import { dashboardTools, type DashboardSource, type ToolCard } from "../data/dashboard";
+import { dashboardTools, liveTools, type DashboardSource, type ToolStatus, type ToolsSource } from "../data/dashboard";
 import { duration, responseTimes } from "../data/leads";
 import { useServer } from "../live";
 import { NeedsAttention } from "../needs-attention";
@@ -11,14 +11,13 @@ import { can, canOpen, useSession } from "../session";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, PageHeader, StatCard } from "../ui";
 
-const statusTone = (s: ToolCard["status"]) => (s === "Secure" || s === "Optimized" ? "good" : s === "Active" || s === "Ready" ? "info" : "neutral");
-const priorityTone = (p: ToolCard["priority"]) => (p === "high" ? "bad" : p === "medium" ? "warn" : "neutral");
+const priorityTone = (p: ToolStatus["priority"]) => (p === "high" ? "bad" : p === "medium" ? "warn" : "neutral");
 
 /** Dashboard is the admin's start screen. What it shows follows the
  * screens manifest and the session's capabilities: the website tools and
  * their figures for the PIN and admins, the screens an account may open
  * for staff. */
-export default function Dashboard({ navigate, source = dashboardTools }: AdminPageProps & { source?: DashboardSource }) {
+export default function Dashboard({ navigate, source = dashboardTools, statuses = liveTools }: AdminPageProps & { source?: DashboardSource; statuses?: ToolsSource }) {
   const { session } = useSession();
   const opens = (slug: string) => { const s = screenFor(slug); return !!s && canOpen(session, s); };
   const tools = can(session, "tools");
@@ -66,31 +65,49 @@ export default function Dashboard({ navigate, source = dashboardTools }: AdminPa
         </Card>
       )}
       {tools && <LeadNotifications />}
-      {cards.length > 0 && (
-        <>
-          <h2 className="a-h2">Tools</h2>
-          <ul className="a-grid a-grid--3">
-            {cards.map((t) => (
-              <li key={t.slug} className="a-card a-tool">
-                <div className="a-tool__head">
-                  <h3 className="a-card__title">{t.title}</h3>
-                  <Badge tone={statusTone(t.status)}>{t.status}</Badge>
-                </div>
-                <p className="a-card__desc">{t.description}</p>
-                <div className="a-tool__foot">
-                  <Badge tone={priorityTone(t.priority)}>{t.priority} priority</Badge>
-                  <a href={adminPath(t.slug)} onClick={link(t.slug)} className="a-link">Open <Icon name="arrow-right" size={14} /></a>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      {cards.length > 0 && <ToolCards cards={cards} link={link} source={tools ? statuses : null} />}
       {tools && <HealthIssues navigate={navigate} />}
       {tools && <RecentActivity />}
     </>
   );
 }
+
+/** ToolCards are the dashboard's tool cards. With the tools capability
+ * each shows the status, priority and reason the server computes from
+ * the running site (GET /api/admin/tools); a session without it sees the
+ * cards as links only. */
+function ToolCards({ cards, link, source }: { cards: { slug: string; title: string; description: string }[]; link: (slug: string) => (e: React.MouseEvent) => void; source: ToolsSource | null }) {
+  const { data, error } = useServer(source ? source.statuses : noStatuses);
+  const by = new Map((data?.tools || []).map((t) => [t.slug, t]));
+  return (
+    <>
+      <h2 className="a-h2">Tools</h2>
+      {source && error && <p className="a-error" role="alert">The tools' statuses could not be loaded: {error}</p>}
+      <ul className="a-grid a-grid--3">
+        {cards.map((t) => {
+          const st = by.get(t.slug);
+          return (
+            <li key={t.slug} className="a-card a-tool">
+              <div className="a-tool__head">
+                <h3 className="a-card__title">{t.title}</h3>
+                {st && <Badge tone={st.tone}>{st.status}</Badge>}
+              </div>
+              <p className="a-card__desc">{t.description}</p>
+              {st && <p className="a-muted a-tool__detail">{st.detail}</p>}
+              {source && !st && !error && <p className="a-muted" role="status">Loading...</p>}
+              <div className="a-tool__foot">
+                {st ? <Badge tone={priorityTone(st.priority)}>{st.priority} priority</Badge> : <span />}
+                <a href={adminPath(t.slug)} onClick={link(t.slug)} className="a-link">Open <Icon name="arrow-right" size={14} /></a>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
+
+const noStatuses = async () => ({ tools: [] as ToolStatus[] });
 
 /** FirstResponse is how fast the crew answers new leads: the median and
  * 90th percentile of the time from a lead's creation to a person's first

@@ -1,4 +1,5 @@
 import "../../styles/admin-indexnow.css";
+import { FixLink, priorityWords } from "../fix-links";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "../api";
 import {
@@ -60,7 +61,7 @@ function ScoreBlock({ score, tone, label, children }: { score: number; tone: "go
   );
 }
 
-function CheckList({ checks }: { checks: (AuditCheck | ComplianceCheck)[] }) {
+function CheckList({ checks, path, navigate }: { checks: (AuditCheck | ComplianceCheck)[]; path: string; navigate: (to: string) => void }) {
   if (!checks.length) return <p className="a-empty">No checks in this category.</p>;
   return (
     <ul className="inx-checks">
@@ -69,10 +70,10 @@ function CheckList({ checks }: { checks: (AuditCheck | ComplianceCheck)[] }) {
           <div className="inx-check__head">
             <Badge tone={statusTone(c.status)}>{c.status}</Badge>
             <strong>{c.check}</strong>
-            <span className="a-muted inx-check__cat">{c.category} · {c.priority}</span>
+            <span className="a-muted inx-check__cat">{c.category} · {priorityWords(c.priority)}</span>
           </div>
           <p className="inx-check__msg">{c.message}</p>
-          {c.fix && c.status !== "pass" && c.status !== "compliant" && <p className="inx-check__fix"><span className="a-muted">Fix:</span> {c.fix}</p>}
+          {c.fix && c.status !== "pass" && c.status !== "compliant" && <p className="inx-check__fix"><span className="a-muted">Fix:</span> {c.fix} <FixLink path={path} check={c.check} navigate={navigate} /></p>}
         </li>
       ))}
     </ul>
@@ -90,7 +91,7 @@ function PageSelect({ id, value, onChange, disabled }: { id: string; value: stri
   );
 }
 
-function CompliancePanel({ c }: { c: ReturnType<typeof useCompliance> }) {
+function CompliancePanel({ c, navigate }: { c: ReturnType<typeof useCompliance>; navigate: (to: string) => void }) {
   const r = c.report;
   const counts = useMemo(() => {
     const list = r?.complianceChecks || [];
@@ -116,7 +117,7 @@ function CompliancePanel({ c }: { c: ReturnType<typeof useCompliance> }) {
         )}
         <LastUpdated at={c.updated} />
       </Card>
-      {r && <Card title="Compliance checks"><CheckList checks={r.complianceChecks} /></Card>}
+      {r && <Card title="Compliance checks"><CheckList checks={r.complianceChecks} path={c.path} navigate={navigate} /></Card>}
     </>
   );
 }
@@ -180,24 +181,30 @@ function useVerification(source: SeoIndexNowSource, site: Site) {
   return { path, setPath, report, busy, updated, crawl, crawlAt, progress, error, audit, crawlAll };
 }
 
-function AutoFixNote({ issues }: { issues: string[] }) {
+/** FixItem is one finding of Auto-Fix: what is wrong, and where it is
+ * fixed (a link to the editor field, or what to do in words). */
+interface FixItem { key: string; text: string; path: string; check?: string; plain?: string; hasFix?: boolean }
+
+function AutoFixNote({ issues, navigate }: { issues: FixItem[]; navigate: (to: string) => void }) {
   return (
     <div className="inx-notice" role="status">
-      <p><strong>Auto-fix is not available.</strong> {AUTO_FIX_NOTE}</p>
+      <p><strong>Nothing is changed automatically.</strong> {AUTO_FIX_NOTE}</p>
       {issues.length > 0 ? (
-        <ul className="inx-fixlist">{issues.map((i) => <li key={i}>{i}</li>)}</ul>
+        <ul className="inx-fixlist">{issues.map((i) => (
+          <li key={i.key}>{i.text} {i.check ? <FixLink path={i.path} check={i.check} navigate={navigate} plain={!i.hasFix} /> : <span className="a-muted">{i.plain}</span>}</li>
+        ))}</ul>
       ) : <p className="a-muted">No issues to fix in the current results.</p>}
     </div>
   );
 }
 
-function VerificationPanel({ v }: { v: ReturnType<typeof useVerification> }) {
+function VerificationPanel({ v, navigate }: { v: ReturnType<typeof useVerification>; navigate: (to: string) => void }) {
   const [cat, setCat] = useState("All");
   const [fixOpen, setFixOpen] = useState(false);
   const r = v.report;
   const cats = useMemo(() => ["All", ...Array.from(new Set((r?.results || []).map((x) => x.category)))], [r]);
   const shown = (r?.results || []).filter((x) => cat === "All" || x.category === cat);
-  const issues = (r?.results || []).filter((x) => x.status !== "pass").map((x) => `${x.check}: ${x.fix || x.message}`);
+  const issues: FixItem[] = (r?.results || []).filter((x) => x.status !== "pass").map((x) => ({ key: x.check, text: `${x.check}: ${x.fix || x.message}`, path: v.path, check: x.check, hasFix: !!x.fix }));
   const avg = v.crawl.length ? Math.round(v.crawl.reduce((s, x) => s + x.score, 0) / v.crawl.length) : 0;
   return (
     <>
@@ -210,7 +217,7 @@ function VerificationPanel({ v }: { v: ReturnType<typeof useVerification> }) {
         </div>
         {v.progress && <p role="status" className="a-muted inx-progress-text">{v.progress}</p>}
         {v.error && <p role="alert" className="a-error">{v.error}</p>}
-        {fixOpen && <AutoFixNote issues={issues} />}
+        {fixOpen && <AutoFixNote issues={issues} navigate={navigate} />}
         {r && (
           <ScoreBlock score={r.score} tone={scoreTone(r.score, "verification")} label="SEO score">
             <p className="inx-score__meta">{r.results.filter((x) => x.status === "pass").length} of {r.results.length} checks pass. Good at 90% or more; needs work below 70%.</p>
@@ -228,7 +235,7 @@ function VerificationPanel({ v }: { v: ReturnType<typeof useVerification> }) {
               </button>
             ))}
           </div>
-          <CheckList checks={shown} />
+          <CheckList checks={shown} path={v.path} navigate={navigate} />
         </Card>
       )}
       <Card title="Site-wide results" description={`Crawls the ${CRAWL_ROUTES.length} main pages, ${CRAWL_PAUSE_MS} ms apart, and audits each.`}>
@@ -273,12 +280,12 @@ function rowsOf(routes: RouteInfo[], report: HealthReport): HealthRow[] {
   const byPath = new Map(report.results.map((r) => [r.url, r]));
   const rows: HealthRow[] = routes.map((route) => ({
     path: route.path,
-    meta: `${route.component} · priority ${route.priority} · ${route.changefreq}${route.includeInSitemap ? " · in sitemap" : ""}`,
+    meta: `${route.indexable ? "listed for search engines" : "kept out of search engines"}${route.includeInSitemap ? " · in the sitemap" : ""}`,
     health: !route.indexable
       ? { url: route.path, status: "blocked", statusCode: 0, error: "Not indexable: disallowed in robots.txt and marked noindex", lastChecked: report.run?.finishedAt || "" }
       : byPath.get(route.path) || null,
   }));
-  for (const f of GENERATED) rows.push({ path: f, meta: "generated from the route table", health: byPath.get(f) || null });
+  for (const f of GENERATED) rows.push({ path: f, meta: "made by the site from its pages", health: byPath.get(f) || null });
   return rows;
 }
 
@@ -367,7 +374,16 @@ function UrlList({ rows, empty }: { rows: HealthRow[]; empty: string }) {
   );
 }
 
-function HealthPanel({ h, source, toast }: { h: ReturnType<typeof useHealth>; source: SeoIndexNowSource; toast: ReturnType<typeof useToast> }) {
+/** healthFix says, in words, how a health finding is fixed: a redirect
+ * by linking to the final address, a missing page by a redirect. */
+function healthFix(r: HealthRow): string {
+  const st = r.health?.status;
+  if (st === "redirect") return "Wherever the site links to this address, link to the final one; a redirect is added on the Redirects screen.";
+  if (r.health?.statusCode === 404) return "Publish the page again in Content Management, or send its address to another page on the Redirects screen.";
+  return "Check the page in Content Management; if it still fails, tell your web developer.";
+}
+
+function HealthPanel({ h, source, toast, navigate }: { h: ReturnType<typeof useHealth>; source: SeoIndexNowSource; toast: ReturnType<typeof useToast>; navigate: (to: string) => void }) {
   const [fixOpen, setFixOpen] = useState(false);
   const [downloading, setDownloading] = useState(false);
   useEffect(() => { h.ensure(); }, [h.ensure]);
@@ -400,9 +416,9 @@ function HealthPanel({ h, source, toast }: { h: ReturnType<typeof useHealth>; so
         </div>
         {h.error && <p className="a-error" role="alert">{h.error}</p>}
         {rep?.monitoring === false && <p className="inx-notice inx-notice--warn">SEO health monitoring is off in System Settings: the scheduled check does not run. Refresh still checks now.</p>}
-        {fixOpen && <AutoFixNote issues={issues.map(fixText)} />}
+        {fixOpen && <AutoFixNote issues={issues.map((r) => ({ key: r.path, text: fixText(r), path: r.path, plain: healthFix(r) }))} navigate={navigate} />}
         <div className="a-grid a-grid--4 inx-stats">
-          <StatCard label="Total Routes" value={loaded ? rep.summary.totalRoutes : "…"} hint="Concrete paths in the route table" />
+          <StatCard label="Total Routes" value={loaded ? rep.summary.totalRoutes : "…"} hint="Every page address of the site" />
           <StatCard label="Indexable URLs" value={loaded ? rep.summary.indexableRoutes : "…"} hint="Allowed in robots.txt" />
           <StatCard label="In Sitemap" value={loaded ? rep.summary.urlsInSitemap : "…"} hint="Listed in sitemap.xml" />
           <StatCard label="Issues Found" value={rep?.run ? rep.summary.issues : "…"} tone={rep?.run ? (rep.summary.issues ? "bad" : "good") : undefined}
@@ -591,14 +607,14 @@ function IndexNowPanel({ source, site, toast }: { source: SeoIndexNowSource; sit
           </div>
           {keyError && <p id="inx-key-err" className="a-error" role="alert">{keyError}</p>}
           <p id="inx-key-hint" className="a-muted inx-hint">
-            {fixed ? <>Set on the server (<code>INDEXNOW_KEY</code>), which answers the verification file at <a href={`/${k}.txt`}>{keyURL}</a>.</>
+            {fixed ? <>Set by your web host on the server (see the deployment guide), which answers the verification file at <a href={`/${k}.txt`}>{keyURL}</a>.</>
               : !k ? "No key yet. Generate one: it is saved on the server, which submits changed pages with it, and kept in this browser."
               : serverKey === k ? <>Saved on the server, which answers the verification file at <a href={`/${k}.txt`}>{keyURL}</a>.</>
                 : "Not saved on the server yet: it is saved when you leave the field, or with the next submission."}
           </p>
         </div>
         <h3 className="inx-h3">Verification file</h3>
-        <p className="a-muted inx-hint">Search engines fetch <code>{k ? `${k}.txt` : "{key}.txt"}</code> from the domain root and expect the key inside. This server already serves it once the key is saved; download it only if the site is hosted elsewhere.</p>
+        <p className="a-muted inx-hint">Search engines fetch <code>{k ? `${k}.txt` : "a file named after the key"}</code> from the domain root and expect the key inside. This server already serves it once the key is saved; download it only if the site is hosted elsewhere.</p>
         <Button variant="outline" onClick={downloadKeyFile}>Download Verification File</Button>
       </Card>
       <Card title="Submit All Site Pages" description="Sends every URL in sitemap.xml to IndexNow in one request, through this server.">
@@ -624,20 +640,22 @@ function IndexNowPanel({ source, site, toast }: { source: SeoIndexNowSource; sit
 /** IndexNowPage is SEO & IndexNow Management (spec 2.4): a compliance
  * audit, a verification audit and crawl, route health, and IndexNow
  * submission. State lives here so switching tabs keeps results. */
-export default function IndexNowPage({ site, source = liveSeo }: AdminPageProps & { source?: SeoIndexNowSource }) {
+export default function IndexNowPage(props: AdminPageProps & { source?: SeoIndexNowSource }) {
+  const { site, source = liveSeo } = props;
   const toast = useToast();
   const compliance = useCompliance(source, site);
   const verification = useVerification(source, site);
   const health = useHealth(source);
   const { run } = compliance;
+  const { navigate } = props;
   useEffect(() => { run("/"); }, [run]);
   return (
     <>
       <PageHeader title="SEO & IndexNow Management" description="Audit pages against the SEO rules, watch every route's health, and tell search engines about new and changed pages." />
       <Tabs label="SEO & IndexNow tools" tabs={[
-        { id: "compliance", label: "SEO Compliance", content: <CompliancePanel c={compliance} /> },
-        { id: "verification", label: "SEO Verification", content: <VerificationPanel v={verification} /> },
-        { id: "health", label: "Health Monitor", content: <HealthPanel h={health} source={source} toast={toast} /> },
+        { id: "compliance", label: "SEO Compliance", content: <CompliancePanel c={compliance} navigate={navigate} /> },
+        { id: "verification", label: "SEO Verification", content: <VerificationPanel v={verification} navigate={navigate} /> },
+        { id: "health", label: "Health Monitor", content: <HealthPanel h={health} source={source} toast={toast} navigate={navigate} /> },
         { id: "indexnow", label: "IndexNow Submission", content: <IndexNowPanel source={source} site={site} toast={toast} /> },
       ]} />
     </>

@@ -1,8 +1,7 @@
 import "../../styles/admin-manage.css";
 import "../../styles/admin-schema.css";
-import { useId, useMemo, useState } from "react";
-import { Icon } from "../../components/icons";
-import { GENERATOR_NOT_WIRED, GENERATOR_TYPES, VALIDATE_DELAY_MS, liveSchema, type SchemaData, type SchemaMessage, type SchemaSource, type SchemaTemplate, type SchemaTypeResult } from "../data/schema";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { GENERATOR_TYPES, VALIDATE_DELAY_MS, liveSchema, type Generated, type SchemaData, type SchemaMessage, type SchemaSource, type SchemaTemplate, type SchemaTypeResult } from "../data/schema";
 import { adminPath } from "../layout";
 import { errorText, runOnServer, useServer } from "../live";
 import { useToast } from "../toast";
@@ -13,10 +12,10 @@ const priorityTone = (p: SchemaTypeResult["priority"]) => (p === "critical" ? "b
 const scoreTone = (n: number) => (n >= 90 ? "good" : n >= 70 ? "warn" : "bad");
 const when = (iso: string) => new Date(iso).toLocaleString("en-US");
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-const TRIGGERS = { deploy: "after the server started (a deploy)", content: "after a content change", manual: "on request (Validate All)" } as const;
+const TRIGGERS = { deploy: "after the site started", content: "after a content change", manual: "on request (Validate All)" } as const;
 
 /** EMPTY says how the check fills when it has not run yet. */
-const EMPTY = "No check has run yet. The server checks the structured data of every page once the pages are rendered after a start (a deploy), again after every content change, and when you press Validate All.";
+const EMPTY = "No check has run yet. The server checks the structured data of every page once the pages are rendered after the site starts, again after every content change, and when you press Validate All.";
 
 function download(fileName: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: "application/ld+json" }));
@@ -58,37 +57,90 @@ function TemplateCard({ t }: { t: SchemaTemplate }) {
   );
 }
 
-function Generator() {
+/** Generator shows the JSON-LD a chosen page really serves for a chosen
+ * type (the server reads the page as visitors get it), with Copy and
+ * Download. The pages offered are the site's pages that carry the type. */
+function Generator({ source }: { source: SchemaSource }) {
+  const toast = useToast();
+  const load = useCallback(() => source.generator(), [source]);
+  const { data, error } = useServer(load);
   const [type, setType] = useState<string>(GENERATOR_TYPES[0]);
-  const [target, setTarget] = useState("");
-  const note = useId();
+  const [path, setPath] = useState("");
+  const [out, setOut] = useState<Generated | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [genError, setGenError] = useState("");
+  const t = data?.types.find((x) => x.type === type);
+  const groups = useMemo(() => {
+    const m = new Map<string, string[]>();
+    for (const p of t?.pages || []) m.set(p.group, [...(m.get(p.group) || []), p.path]);
+    return Array.from(m.entries());
+  }, [t]);
+  useEffect(() => { setPath(t?.pages[0]?.path || ""); setOut(null); setGenError(""); }, [t]);
+  const text = useMemo(() => (!out || out.json.length === 0 ? "" : JSON.stringify(out.json.length === 1 ? out.json[0] : out.json, null, 2)), [out]);
+  const generate = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setGenError("");
+    try {
+      setOut(await source.generate(type, path));
+    } catch (err) {
+      setOut(null);
+      setGenError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const copy = async () => {
+    try {
+      if (!navigator.clipboard) throw new Error("no clipboard");
+      await navigator.clipboard.writeText(text);
+      toast({ title: "Copied!", description: `${out!.type} of ${out!.path} copied to clipboard` });
+    } catch {
+      toast({ title: "Copy Failed", description: "Could not copy to clipboard", variant: "destructive" });
+    }
+  };
+  const save = () => {
+    download(out!.fileName, text + "\n");
+    toast({ title: "File Downloaded", description: `${out!.type} of ${out!.path} saved` });
+  };
   return (
-    <Card title="Schema Generator" description="Pick a schema type and the page it belongs to.">
-      <div className="am-note" id={note}>
-        <Icon name="alert-triangle" size={18} />
-        <p>{GENERATOR_NOT_WIRED}</p>
-      </div>
-      <div className="a-form-grid">
-        <div className="a-field">
-          <label className="a-label" htmlFor="schema-gen-type">Schema type</label>
-          <select id="schema-gen-type" className="a-input" value={type} onChange={(e) => setType(e.target.value)}>
-            {GENERATOR_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
-          </select>
+    <Card title="Schema Generator" description="Pick a schema type and one of the site's pages that carries it: the structured data (JSON-LD) shown is what that page serves now, made from your content and System Settings.">
+      {error && <p className="a-error" role="alert">The pages could not be loaded: {error}</p>}
+      <form onSubmit={generate}>
+        <div className="a-form-grid">
+          <div className="a-field">
+            <label className="a-label" htmlFor="schema-gen-type">Schema type</label>
+            <select id="schema-gen-type" className="a-input" value={type} onChange={(e) => setType(e.target.value)}>
+              {GENERATOR_TYPES.map((x) => <option key={x} value={x}>{x}</option>)}
+            </select>
+          </div>
+          <div className="a-field">
+            <label className="a-label" htmlFor="schema-gen-target">Target page</label>
+            <select id="schema-gen-target" className="a-input" value={path} onChange={(e) => { setPath(e.target.value); setOut(null); }} disabled={!t || t.pages.length === 0}>
+              {!data && !error && <option value="">Loading pages...</option>}
+              {t && t.pages.length === 0 && <option value="">No page carries {type}</option>}
+              {groups.map(([g, paths]) => (
+                <optgroup key={g} label={g}>{paths.map((p) => <option key={p} value={p}>{p}</option>)}</optgroup>
+              ))}
+            </select>
+          </div>
         </div>
-        <div className="a-field">
-          <label className="a-label" htmlFor="schema-gen-target">Target page</label>
-          <input id="schema-gen-target" className="a-input" type="text" placeholder="/services/water-damage-restoration"
-            value={target} onChange={(e) => setTarget(e.target.value)} />
+        {t?.note && <p className="a-muted">{t.note}</p>}
+        <Button type="submit" disabled={busy || !path}>{busy ? "Generating..." : "Generate"}</Button>
+      </form>
+      {genError && <p className="a-error" role="alert">{genError}</p>}
+      {out && (
+        <div className="as-generated" aria-live="polite">
+          <div className="a-row">
+            <h3 className="a-card__title">{out.type} on <code>{out.path}</code></h3>
+            {text && <>
+              <Button variant="outline" className="a-btn a-btn--outline am-btn-sm" onClick={copy} aria-label={`Copy ${out.type} of ${out.path}`}>Copy</Button>
+              <Button variant="outline" className="a-btn a-btn--outline am-btn-sm" onClick={save} aria-label={`Download ${out.type} of ${out.path}`}>Download</Button>
+            </>}
+          </div>
+          {text ? <pre className="a-code" tabIndex={0} aria-label={`${out.type} JSON-LD of ${out.path}`}><code>{text}</code></pre> : <p className="a-muted">{out.note}</p>}
         </div>
-      </div>
-      <h3 className="a-card__title">Quick Actions</h3>
-      <div className="am-quick">
-        <Button variant="outline" disabled aria-describedby={note}>LocalBusiness for all location pages</Button>
-        <Button variant="outline" disabled aria-describedby={note}>Service for all service pages</Button>
-        <Button variant="outline" disabled aria-describedby={note}>FAQ for pages with FAQ blocks</Button>
-        <Button variant="outline" disabled aria-describedby={note}>Article for all blog posts</Button>
-      </div>
-      <Button disabled aria-describedby={note}>Generate</Button>
+      )}
     </Card>
   );
 }
@@ -110,14 +162,14 @@ function Overview({ data, error }: { data: SchemaData | null; error: string }) {
   if (!data) return <Card title="Schema Types">{error ? <p className="a-error" role="alert">The schema check could not be loaded: {error}</p> : <p className="a-muted" role="status">Loading...</p>}</Card>;
   if (!data.run) return <Card title="Schema Types"><p className="a-empty">{EMPTY}</p></Card>;
   return (
-    <Card title="Schema Types" description={`Every type the pages serve, and every type the route table expects, from the latest check of ${plural(data.run.pages, "page", "pages")}.`}>
+    <Card title="Schema Types" description={`Every type the pages serve, and every type the site expects on its kinds of pages, from the latest check of ${plural(data.run.pages, "page", "pages")}.`}>
       <ul className="am-list">
         {data.types.filter((t) => t.type !== "JSON-LD").map((t) => (
           <li key={t.type}>
             <div className="am-list__main">
               <p className="am-list__title">{t.type} <Badge tone={t.status === "active" ? "good" : "bad"}>{t.status}</Badge>{!t.validated && <span className="a-muted as-small">counted, not validated</span>}</p>
               <p className="am-list__desc">{t.description}</p>
-              {t.missingOn > 0 && <p className="a-error">Missing on {t.missingOn} of {plural(t.expected, "page", "pages")} where the route table expects it.</p>}
+              {t.missingOn > 0 && <p className="a-error">Missing on {t.missingOn} of {plural(t.expected, "page", "pages")} where it is expected.</p>}
             </div>
             <div className="am-list__actions">
               <span className="a-muted">{plural(t.pages, "page", "pages")}</span>
@@ -160,7 +212,8 @@ function Validation({ data, busy }: { data: SchemaData | null; busy: boolean }) 
 
 /** Schema Management: the server's check of the structured data every
  * page serves (spec 2.4's cards and tabs), the two blocks the site serves
- * as read-only templates, and a generator that is not wired. Validate All
+ * as read-only templates, and a generator that shows the JSON-LD a page
+ * serves. Validate All
  * asks the server for a check and waits for it (2 s at least). */
 export default function Schema({ navigate, source = liveSchema }: AdminPageProps & { source?: SchemaSource }) {
   const { data, error, setData } = useServer(source.load);
@@ -230,7 +283,7 @@ export default function Schema({ navigate, source = liveSchema }: AdminPageProps
             : <Card title="Schema Templates"><p className="a-muted" role="status">{error ? `The templates could not be loaded: ${error}` : "Loading..."}</p></Card>,
         },
         { id: "validation", label: "Validation", content: <Validation data={data} busy={busy} /> },
-        { id: "generator", label: "Schema Generator", content: <Generator /> },
+        { id: "generator", label: "Schema Generator", content: <Generator source={source} /> },
       ]} />
     </>
   );

@@ -2,6 +2,7 @@ import "../../styles/admin-audits.css";
 import "../../styles/admin-insights.css";
 import { useId, useState } from "react";
 import { AUDIT_DELAY_MS, liveSeoAudit, summarizeRules, type AuditCheck, type AuditPriority, type AuditStatus, type GuideStep, type LocationBrief, type PageResult, type SeoAuditData, type SeoAuditSource } from "../data/seo-audit";
+import { FixLink, priorityWords } from "../fix-links";
 import { adminPath } from "../layout";
 import { errorText, runOnServer, useServer } from "../live";
 import type { AdminPageProps } from "../types";
@@ -12,12 +13,12 @@ const priorityTone = (p: AuditPriority) => (p === "P0" ? "bad" : p === "P1" ? "w
 const scoreTone = (n: number) => (n >= 90 ? "good" : n >= 70 ? "warn" : "bad");
 const STATUS_ORDER: Record<AuditStatus, number> = { fail: 0, warning: 1, pass: 2 };
 const when = (iso: string) => new Date(iso).toLocaleString("en-US");
-const TRIGGERS = { deploy: "after the server started (a deploy)", content: "after a content change", manual: "on request" } as const;
+const TRIGGERS = { deploy: "after the site started", content: "after a content change", manual: "on request" } as const;
 
 /** EMPTY says how the audit fills when it has not run yet. */
-const EMPTY = "No audit has run yet. The server audits every page of the site once the pages are rendered after a start (a deploy), again after every content change (uploads, settings, reviews), and when you press Run Audit.";
+const EMPTY = "No audit has run yet. The server audits every page of the site once the pages are rendered after the site starts, again after every content change (uploads, settings, reviews), and when you press Run Audit.";
 
-function CheckList({ results }: { results: AuditCheck[] }) {
+function CheckList({ results, path, navigate }: { results: AuditCheck[]; path: string; navigate: (to: string) => void }) {
   const sorted = [...results].sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || a.priority.localeCompare(b.priority));
   return (
     <ul className="ai-list">
@@ -27,10 +28,10 @@ function CheckList({ results }: { results: AuditCheck[] }) {
             <Badge tone={statusTone(c.status)}>{c.status}</Badge>
             <h3 className="ai-item__title">{c.check}</h3>
             <span className="ai-item__meta">{c.category}</span>
-            <span className="ai-push"><Badge tone={priorityTone(c.priority)}>{c.priority}</Badge></span>
+            <span className="ai-push"><Badge tone={priorityTone(c.priority)}>{priorityWords(c.priority)}</Badge></span>
           </div>
           <p>{c.message}</p>
-          {c.fix && <p className="ai-fix"><strong>Fix:</strong> {c.fix}</p>}
+          {c.fix && c.status !== "pass" && <p className="ai-fix"><strong>Fix:</strong> {c.fix} <FixLink path={path} check={c.check} navigate={navigate} /></p>}
         </li>
       ))}
     </ul>
@@ -38,7 +39,7 @@ function CheckList({ results }: { results: AuditCheck[] }) {
 }
 
 /** SiteWide is every rule across every audited page, issues first. */
-function SiteWide({ data }: { data: SeoAuditData }) {
+function SiteWide({ data, navigate }: { data: SeoAuditData; navigate: (to: string) => void }) {
   const run = data.run!;
   const rules = summarizeRules(data.pages).sort((a, b) => (b.fail - a.fail) || (b.warning - a.warning));
   const total = run.passed + run.warnings + run.failed;
@@ -50,7 +51,7 @@ function SiteWide({ data }: { data: SeoAuditData }) {
         <div className="ai-scorebar__row"><span>{run.passed} of {total} checks pass</span><span>{run.score}%</span></div>
         <Progress value={run.score} label="SEO audit score" />
       </div>
-      {local && <p className="ai-note" role="note">BASE_URL is {run.baseUrl}: this is a local or test copy served over plain HTTP, so the HTTPS check fails on every page. On the live site, with an https BASE_URL, it passes.</p>}
+      {local && <p className="ai-note" role="note">This copy of the site runs at {run.baseUrl}, a local or test address over plain HTTP, so the HTTPS check fails on every page. On the live site, at its https address, it passes.</p>}
       {run.errors > 0 && <p className="a-error" role="alert">{run.errors} of {run.pages} pages could not be audited (see Pages below).</p>}
       <ul className="ai-list">
         {rules.map((r) => {
@@ -62,11 +63,11 @@ function SiteWide({ data }: { data: SeoAuditData }) {
                 <Badge tone={tone}>{label}</Badge>
                 <h3 className="ai-item__title">{r.check}</h3>
                 <span className="ai-item__meta">{r.category}</span>
-                <span className="ai-push"><Badge tone={priorityTone(r.priority)}>{r.priority}</Badge></span>
+                <span className="ai-push"><Badge tone={priorityTone(r.priority)}>{priorityWords(r.priority)}</Badge></span>
               </div>
               <p>Passes on {r.pass} of {r.pass + r.warning + r.fail} pages{r.warning ? `, warns on ${r.warning}` : ""}{r.fail ? `, fails on ${r.fail}` : ""}.</p>
               {r.worst && <p>For example <code>{r.worstPath}</code>: {r.worst.message}</p>}
-              {r.worst?.fix && <p className="ai-fix"><strong>Fix:</strong> {r.worst.fix}</p>}
+              {r.worst?.fix && <p className="ai-fix"><strong>Fix:</strong> {r.worst.fix} <FixLink path={r.worstPath || ""} check={r.check} navigate={navigate} /></p>}
             </li>
           );
         })}
@@ -76,7 +77,7 @@ function SiteWide({ data }: { data: SeoAuditData }) {
 }
 
 /** Pages lets the owner look at one page's checks; lowest scores first. */
-function Pages({ data }: { data: SeoAuditData }) {
+function Pages({ data, navigate }: { data: SeoAuditData; navigate: (to: string) => void }) {
   const id = useId();
   const pages = [...data.pages].sort((a, b) => (a.error ? -1 : 0) - (b.error ? -1 : 0) || a.score - b.score || a.path.localeCompare(b.path));
   const [path, setPath] = useState(pages[0]?.path || "");
@@ -96,20 +97,20 @@ function Pages({ data }: { data: SeoAuditData }) {
             <div className="ai-scorebar__row"><span>{p.checks.filter((c) => c.status === "pass").length} of {p.checks.length} checks pass</span><span>{p.score}%</span></div>
             <Progress value={p.score} label={`Score of ${p.path}`} />
           </div>
-          <CheckList results={p.checks} />
+          <CheckList results={p.checks} path={p.path} navigate={navigate} />
         </>
       )}
     </Card>
   );
 }
 
-function Results({ data, error }: { data: SeoAuditData | null; error: string }) {
+function Results({ data, error, navigate }: { data: SeoAuditData | null; error: string; navigate: (to: string) => void }) {
   if (!data) return <Card title="Audit Results">{error ? <p className="a-error" role="alert">The audit could not be loaded: {error}</p> : <p className="a-muted" role="status">Loading...</p>}</Card>;
   if (!data.run) return <Card title="Audit Results"><p className="a-empty">{EMPTY}</p></Card>;
   return (
     <>
-      <SiteWide data={data} />
-      <Pages data={data} />
+      <SiteWide data={data} navigate={navigate} />
+      <Pages data={data} navigate={navigate} />
     </>
   );
 }
@@ -121,7 +122,7 @@ function Briefs({ briefs, county, setCounty }: { briefs: LocationBrief[]; county
   return (
     <>
       <h2 className="visually-hidden">Location Briefs</h2>
-      <p className="a-muted">What each city page publishes, read from the content it is rendered from (content/cities/ and the four fixed city pages).</p>
+      <p className="a-muted">What each city page publishes, read from the content it is made from (the cities in Content Management and the four fixed city pages).</p>
       <div className="ai-filter">
         <div className="a-field">
           <label className="a-label" htmlFor={id}>County</label>
@@ -159,7 +160,7 @@ function Guide({ steps, navigate }: { steps: GuideStep[]; navigate: (slug: strin
         {steps.map((s) => (
           <li key={s.title} className="ai-step">
             <div>
-              <h3>{s.title} <Badge tone={priorityTone(s.priority)}>{s.priority}</Badge></h3>
+              <h3>{s.title} <Badge tone={priorityTone(s.priority)}>{priorityWords(s.priority)}</Badge></h3>
               <p>{s.detail}</p>
               {s.tool && (
                 <a className="a-link" href={adminPath(s.tool.slug)} onClick={(e) => { e.preventDefault(); navigate(s.tool!.slug); }}>{s.tool.label}</a>
@@ -209,7 +210,7 @@ export default function SeoAudit({ navigate, source = liveSeoAudit }: AdminPageP
         <StatCard label="Failed" value={r ? r.failed : "—"} hint="Fix these first" tone={r?.failed ? "bad" : undefined} />
       </div>
       <Tabs label="SEO audit sections" tabs={[
-        { id: "results", label: "Audit Results", content: <Results data={data} error={error} /> },
+        { id: "results", label: "Audit Results", content: <Results data={data} error={error} navigate={navigate} /> },
         { id: "briefs", label: "Location Briefs", content: <Briefs briefs={data?.briefs || []} county={county} setCounty={setCounty} /> },
         { id: "guide", label: "Implementation Guide", content: <Guide steps={source.guide()} navigate={navigate} /> },
       ]} />

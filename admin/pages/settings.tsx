@@ -44,7 +44,6 @@ function reviewSource(f: ReviewFigures | undefined): string {
 const TOGGLES: { key: keyof Settings; label: string; hint: string }[] = [
   { key: "autoIndexNow", label: "Auto-submit to IndexNow", hint: "Tell search engines when pages change." },
   { key: "seoMonitoring", label: "SEO health monitoring", hint: "Check routes and head tags on a schedule." },
-  { key: "autoSchema", label: "Auto schema generation", hint: "This switch changes nothing: structured data (JSON-LD) is always generated on the server for every page from your content and these settings, and is never removed." },
   { key: "emergencyMode", label: "24/7 emergency mode", hint: "On: the 24/7 emergency bars, banners and call buttons dial the emergency phone, and search engines are told you are open 24/7. Off: they say \"Call us\" with your business hours, dial your business phone, and search engines get your business hours." },
 ];
 

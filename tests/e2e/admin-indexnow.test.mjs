@@ -130,10 +130,10 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
     assert.equal(await checks.count(), 1);
     await filters.getByRole("button", { name: "All", exact: true }).click();
     assert.equal(await checks.count(), 13);
-    // Auto-fix explains; nothing is changed.
+    // Auto-fix explains; nothing is changed; each finding says where it is fixed.
     await page.getByRole("button", { name: "Auto-Fix Issues" }).click();
-    await panel.getByText("Auto-fix is not available.").waitFor();
-    assert.ok(await panel.getByText(/content files/).isVisible());
+    await panel.getByText("Nothing is changed automatically.").waitFor();
+    assert.ok(await panel.getByText(/edited in Content Management/).isVisible());
 
     // Crawl: 10 pages, 500 ms apart.
     const start = Date.now();
@@ -218,7 +218,7 @@ test("SEO & IndexNow: server health monitor, sub-tabs, Refresh, downloads, dashb
 
   // Auto-fix is honest and lists them.
   await page.getByRole("button", { name: "Auto-Fix Issues" }).click();
-  await page.getByText("Auto-fix is not available.").waitFor();
+  await page.getByText("Nothing is changed automatically.").waitFor();
   await page.locator(".inx-fixlist li", { hasText: "/privacy: HTTP 404" }).waitFor();
 
   // Download Files: sitemap.xml and robots.txt through Blob downloads.
@@ -382,7 +382,7 @@ test("SEO & IndexNow: a key stored as indexnow-api-key is read; the server's key
     body: JSON.stringify({ key: serverKey, keyLocation: `${BASE}/${serverKey}.txt`, fixed: true }) }));
   await tab(page, "Health Monitor").click();
   await tab(page, "IndexNow Submission").click();
-  await page.getByText("Set on the server (INDEXNOW_KEY)").waitFor();
+  await page.getByText("Set by your web host on the server").waitFor();
   assert.ok(await page.getByRole("button", { name: "Generate" }).isDisabled());
   assert.equal(await page.getByLabel("API key").getAttribute("readonly"), "");
   await page.unroute(`${BASE}/api/admin/indexnow/key`);

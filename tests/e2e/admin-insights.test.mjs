@@ -155,7 +155,7 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
     assert.equal(await page.getByRole("progressbar", { name: "SEO audit score" }).getAttribute("aria-valuenow"), String(run.score));
     // This test server's BASE_URL is http://127.0.0.1: HTTPS fails on every page, and the screen says why.
     const results = page.getByRole("tabpanel");
-    await results.getByText(/^BASE_URL is http:\/\/127\.0\.0\.1:\d+: this is a local or test copy/).waitFor();
+    await results.getByText(/^This copy of the site runs at http:\/\/127\.0\.0\.1:\d+, a local or test address/).waitFor();
     const https = results.locator(".ai-rule", { has: page.getByRole("heading", { name: "HTTPS", exact: true }) });
     assert.equal(await https.locator(".a-badge").first().textContent(), "fail");
     await https.getByText(`Passes on 0 of ${indexable.length} pages, fails on ${indexable.length}.`).waitFor();

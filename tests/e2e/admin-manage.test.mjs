@@ -137,7 +137,7 @@ test("Location Pages: figures from the route table and the sitemap, with how the
   assert.match((await stat("Local Schema").textContent()).trim(), /^(Active|Inactive|Not checked)$/);
   assert.equal(await page.getByText("Sample figures", { exact: false }).count(), 0, "no sample notice");
   const how = page.locator("details.a-how");
-  for (const t of ["County pages in the route table", "Cities with a page, each counted once", "Every URL /sitemap.xml lists"]) {
+  for (const t of ["County pages on the site", "Cities with a page, each counted once", "Every address the sitemap lists"]) {
     assert.ok(await how.getByText(t, { exact: false }).isVisible(), t);
   }
   for (const c of countyPages) {
@@ -230,14 +230,14 @@ test("Security Scanner: the server's checks of itself, vulnerabilities with stat
   assert.equal(await selectedTab(page), "Security Hardening");
   const toggle = page.getByRole("button", { name: "Show Configuration" });
   assert.equal(await toggle.getAttribute("aria-expanded"), "false");
-  assert.ok(!(await page.getByText("Not configured: the site has no backup feature, so nothing is encrypted by it. Back up the database and the media with your host, encrypted.", { exact: true }).isVisible()));
+  assert.ok(!(await page.getByText(rep.config.backupEncryption, { exact: true }).isVisible()));
   await toggle.focus();
   await page.keyboard.press("Enter");
   const hide = page.getByRole("button", { name: "Hide Configuration" });
   assert.equal(await hide.getAttribute("aria-expanded"), "true");
   const panel = page.locator("#" + (await hide.getAttribute("aria-controls")).replace(/:/g, "\\:"));
   const text = await panel.innerText();
-  for (const t of ["Admin PIN", "••••••", "Session timeout", rep.config.sessionTimeout, "API rate limit", rep.config.apiRateLimit, "Backup encryption", "Not configured: the site has no backup feature, so nothing is encrypted by it. Back up the database and the media with your host, encrypted."]) {
+  for (const t of ["Admin PIN", "••••••", "Session timeout", rep.config.sessionTimeout, "API rate limit", rep.config.apiRateLimit, "Backup encryption", rep.config.backupEncryption, "Not encrypted by the site. Backups go to"]) {
     assert.ok(text.includes(t), t);
   }
   assert.ok(text.includes("30 minutes without use"), "the configured ADMIN_TOKEN_TTL");

@@ -177,9 +177,21 @@ test("tabs by keyboard; templates are the blocks the pages serve, with Copy and 
   assert.equal(await selectedTab(page), "Schema Generator");
   const select = page.getByLabel("Schema type");
   assert.deepEqual(await select.locator("option").allInnerTexts(), ["LocalBusiness", "Service", "Article", "FAQ", "Review"]);
-  await page.getByLabel("Target page").fill("/blog/preventing-water-damage-atlanta-homes");
-  assert.ok(await page.getByRole("button", { name: "Generate", exact: true }).isDisabled());
-  assert.ok(await page.getByText(/^Generating schema from the admin is not available yet/).isVisible());
+  // The generator (issue 29): a real page of the type, and the JSON-LD it serves.
+  await select.selectOption("Article");
+  const target = page.getByLabel("Target page");
+  await target.locator("option", { hasText: "/blog/preventing-water-damage-atlanta-homes" }).waitFor({ state: "attached" });
+  assert.ok((await target.locator("option").count()) > 1, "every blog post is offered");
+  await target.selectOption("/blog/preventing-water-damage-atlanta-homes");
+  await page.getByRole("button", { name: "Generate", exact: true }).click();
+  const code = page.getByLabel("Article JSON-LD of /blog/preventing-water-damage-atlanta-homes");
+  await code.waitFor();
+  const article = JSON.parse(await code.innerText());
+  assert.equal(article["@type"] === "BlogPosting" || article["@type"] === "Article" || (Array.isArray(article["@type"]) && article["@type"].includes("Article")), true, "an Article item");
+  assert.ok(article.headline, "the post's headline");
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download Article of /blog/preventing-water-damage-atlanta-homes" }).click()]);
+  assert.equal(dl.suggestedFilename(), "article-blog-preventing-water-damage-atlanta-homes.json");
+  assert.deepEqual(JSON.parse(await readFile(await dl.path(), "utf8")), article);
   await page.getByRole("tab", { name: "Schema Generator" }).focus();
   await page.keyboard.press("Home");
   assert.equal(await selectedTab(page), "Overview");

@@ -54,7 +54,7 @@ test("unlock, move between admin pages without re-locking, reload locks", async 
   const sec = await read("/api/admin/security");
   assert.equal(await tile("Security Issues").innerText(), sec.scan ? String(sec.vulnerabilities.filter((v) => v.status === "open").length) : "—");
   await page.getByText("How these figures are computed").click();
-  assert.ok(await page.getByText(/county pages \(\/service-areas\/\{county\}\)/).isVisible());
+  assert.ok(await page.getByText(/county pages \(under \/service-areas\/\)/).isVisible());
   // Back button stays inside the unlocked app.
   await page.goBack();
   await page.getByRole("heading", { name: "Photo Upload" }).waitFor();

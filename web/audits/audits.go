@@ -19,6 +19,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/backup"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/schemacheck"
 	"github.com/atlanta-restoration/site/securitycheck"
@@ -63,8 +64,11 @@ type Handler struct {
 	Running securitycheck.Running
 	// ScanEvery is the automated security scan's interval.
 	ScanEvery time.Duration
-	Jobs      Jobs
-	Log       *slog.Logger
+	// Backups says how backups stand (backup.Service), for the Hardening
+	// tab (issue 29); nil: no backup service.
+	Backups Backups
+	Jobs    Jobs
+	Log     *slog.Logger
 }
 
 // SEOAuditReport is GET /api/admin/seo-audit.
@@ -80,7 +84,7 @@ type SEOAuditReport struct {
 }
 
 // seoHow says how the site-wide score is computed.
-const seoHow = "Spec 5's page rules are run on the server over every indexable page of the route table, as search engines receive it. " +
+const seoHow = "The server runs the page rules over every page of the site that search engines may list, as search engines receive it. " +
 	"The score is the share of passing checks across all those pages (a warning does not pass)."
 
 // SEOAudit answers the latest audit with every page's checks.
@@ -166,6 +170,32 @@ type SecurityReport struct {
 	Config          securitycheck.ConfigPanel     `json:"config"`
 }
 
+// Backups says how backups stand (backup.Service).
+type Backups interface {
+	Status(ctx context.Context) (backup.Status, error)
+}
+
+// backups reads the backup status as the Hardening tab says it, the way
+// the dashboard reads it (web/dashboard).
+func (h *Handler) backups(ctx context.Context) securitycheck.Backups {
+	if h.Backups == nil {
+		return securitycheck.Backups{Off: true}
+	}
+	st, err := h.Backups.Status(ctx)
+	if err != nil {
+		if h.Log != nil {
+			h.Log.Warn("security: backup status", "err", err)
+		}
+		return securitycheck.Backups{Error: "try again in a moment."}
+	}
+	out := securitycheck.Backups{Location: st.Location, EveryHours: st.EveryHours, Alarm: st.Alarm}
+	if st.LastGood != nil {
+		at := st.LastGood.FinishedAt
+		out.LastGoodAt = &at
+	}
+	return out
+}
+
 // Security answers the Security screen: the latest scan, the
 // vulnerabilities, and the Monitoring and Hardening tabs.
 func (h *Handler) Security(c echo.Context) error {
@@ -184,8 +214,10 @@ func (h *Handler) Security(c echo.Context) error {
 	}
 	out.Score = securityScore(out.Checks)
 	out.Monitoring = h.monitoring(ctx, out.Scan, out.Vulnerabilities)
-	out.Hardening = securitycheck.Hardening(out.Checks, h.Running)
-	out.Config = securitycheck.Configuration(h.Running)
+	run := h.Running
+	run.Backup = h.backups(ctx)
+	out.Hardening = securitycheck.Hardening(out.Checks, run)
+	out.Config = securitycheck.Configuration(run)
 	return c.JSON(http.StatusOK, out)
 }
 

@@ -90,7 +90,7 @@ func (h *Handler) locationCounties() []LocationCounty {
 		}
 		for i := range lc.Cities {
 			if c := &lc.Cities[i]; len(c.Pages) > 1 {
-				c.Why = c.Name + " has " + strconv.Itoa(len(c.Pages)) + " pages: the fixed city page the spec names, and the city page of its record in content/cities/ under another slug. " +
+				c.Why = c.Name + " has " + strconv.Itoa(len(c.Pages)) + " pages: a city page with its own layout, and the city page made from its record in Content Management, at another address. " +
 					"Both are published with their own texts and titles, and both are in the sitemap."
 				// The fixed page first.
 				for j, pg := range c.Pages {
@@ -118,16 +118,16 @@ func (h *Handler) Locations(c echo.Context) error {
 			}
 		}
 	}
-	cities := "Cities with a page, each counted once: one per city in content/cities/ (four of them have a fixed city page with its own layout)."
+	cities := "Cities with a page, each counted once: one per city in Content Management (four of them also have a city page with its own layout)."
 	if len(several) > 0 {
 		cities += " They have " + words.Count(out.Summary.CityPages, "city page", "city pages") + ": " + strings.Join(several, "; ") + ", listed under the city with why."
 	}
 	schema, schemaHow := h.localSchema(c.Request().Context())
 	out.Summary.LocalSchema = schema
 	out.How = map[string]string{
-		"counties":    "County pages in the route table: one per county in content/counties.json that has at least one city.",
+		"counties":    "County pages on the site: one per county in Content Management that has at least one city.",
 		"cities":      cities,
-		"sitemapUrls": "Every URL /sitemap.xml lists: the indexable pages of the route table, not only location pages.",
+		"sitemapUrls": "Every address the sitemap lists for search engines: every page they may list, not only location pages.",
 		"localSchema": schemaHow,
 	}
 	return c.JSON(http.StatusOK, out)

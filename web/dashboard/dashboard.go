@@ -60,6 +60,11 @@ type Handler struct {
 	Backups  Backups
 	// JobTitles name the jobs in the recent activity.
 	JobTitles map[string]string
+	// More and IndexNow feed the tool cards (tools.go).
+	More     ToolsStore
+	IndexNow IndexNowState
+	// PushDevices counts the devices a new lead is pushed to.
+	PushDevices func(ctx context.Context) (int, error)
 }
 
 // Overview is GET /api/admin/overview: the dashboard's tiles, and how
@@ -129,7 +134,7 @@ func (h *Handler) Overview(c echo.Context) error {
 	}
 	tiles := []Tile{seo, h.pageSpeed(ctx),
 		{Label: "Location Pages", Value: strconv.Itoa(loc.Counties + loc.Cities), Hint: "County and city pages", Measured: true,
-			How: words.Count(loc.Counties, "county page", "county pages") + " (/service-areas/{county}) and " + words.Count(loc.Cities, "city page", "city pages") + " (/areas/{county}/{city}) in the route table."},
+			How: words.Count(loc.Counties, "county page", "county pages") + " (under /service-areas/) and " + words.Count(loc.Cities, "city page", "city pages") + " (under /areas/) published on the site."},
 		sec}
 	return c.JSON(http.StatusOK, Overview{Tiles: tiles, Backup: h.backup(ctx)})
 }
@@ -173,7 +178,7 @@ func (h *Handler) pageSpeed(ctx context.Context) Tile {
 		return empty
 	}
 	return Tile{Label: "Page Speed", Value: strconv.Itoa(score), Hint: "Real visitors, last 28 days", Measured: true,
-		How: fmt.Sprintf("Spec 5's performance score (100 good, 60 needs improvement, 20 poor, averaged) of the 75th percentile of %d Core Web Vitals over %d measurements from real visits.", n, len(samples))}
+		How: fmt.Sprintf("The performance score (each Core Web Vital counts 100 when good, 60 when it needs improvement, 20 when poor, averaged) of the 75th percentile of %d Core Web Vitals over %d measurements from real visits.", n, len(samples))}
 }
 
 // ActivityLine is one line of the dashboard's recent activity: a job run or a
@@ -282,6 +287,9 @@ type NotificationsStatus struct {
 	// in DATA_DIR/spool/refused.jsonl for a person to look at.
 	SpoolRefused int               `json:"spoolRefused"`
 	Recent       []NotificationRow `json:"recent"`
+	// PushDevices counts the devices a new lead is pushed to now (of
+	// enabled admin and staff accounts); -1 when it could not be read.
+	PushDevices int `json:"pushDevices"`
 }
 
 // RecentNotifications is how many rows the dashboard lists.
@@ -296,6 +304,12 @@ func (h *Handler) Notifications(c echo.Context) error {
 	out := NotificationsStatus{Pending: st.Pending, Retrying: st.Retrying, Failed: st.Failed, LastError: st.LastError,
 		LastDeliveredAt: st.LastDeliveredAt, SpoolBacklog: h.Spool.Backlog(), SpoolRefused: h.Spool.Refused(), Recent: []NotificationRow{}}
 	out.Configured = notify.Channels{Email: st.Email, Webhook: st.Webhook, Push: st.Push, SMS: st.SMS, Ack: st.Ack}
+	out.PushDevices = -1
+	if h.PushDevices != nil {
+		if n, err := h.PushDevices(c.Request().Context()); err == nil {
+			out.PushDevices = n
+		}
+	}
 	for _, r := range st.Recent {
 		out.Recent = append(out.Recent, NotificationRow{Kind: r.Kind, LeadID: r.LeadID, Attempts: r.Attempts, LastError: r.LastError,
 			CreatedAt: r.CreatedAt, DeliveredAt: r.DeliveredAt, FailedAt: r.FailedAt})

@@ -56,7 +56,7 @@ func (h *Handler) saveKey(ctx context.Context, key string) error {
 	case errors.Is(err, indexnow.ErrBadKey):
 		return badKey()
 	case errors.Is(err, indexnow.ErrFixedKey):
-		return &httperr.Error{Status: http.StatusConflict, Message: "The IndexNow key is set on the server (INDEXNOW_KEY); change it there."}
+		return &httperr.Error{Status: http.StatusConflict, Message: "The IndexNow key is set by your web host on the server; ask them to change it there (see the deployment guide)."}
 	case err != nil:
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "The IndexNow key could not be saved.", Err: err}
 	}
