@@ -2,6 +2,7 @@ import { Icon } from "../../components/icons";
 import { HealthIssues, RecentActivity } from "../activity";
 import { dashboardTools, type DashboardSource, type ToolCard } from "../data/dashboard";
 import { duration, responseTimes } from "../data/leads";
+import { useLeadChanges } from "../lead-stream";
 import { useServer } from "../live";
 import { LeadNotifications } from "../notifications";
 import { OverviewTiles } from "../overview";
@@ -95,7 +96,8 @@ export default function Dashboard({ navigate, source = dashboardTools }: AdminPa
  * status change or note, over the leads created in the last 7 and 30 days
  * (the server's figures). */
 function FirstResponse() {
-  const { data, error } = useServer(responseTimes);
+  const { data, error, reload } = useServer(responseTimes);
+  useLeadChanges(() => { reload(); }); // a new or answered lead changes the figures
   return (
     <Card title="First response time" description="From a new lead to the first status change or note by a person. A lead contacted within minutes is far more likely to become a job.">
       {error && <p className="a-error" role="alert">First response time: {error}</p>}

@@ -5,6 +5,7 @@ import { Icon } from "../../components/icons";
 import { api, apiFetch, ApiError, titledError } from "../api";
 import { deleteLead, exportPerson, type Attribution } from "../data/leads";
 import { LeadSource, LeadWorkPanel } from "../lead-work";
+import { LiveStatus, useLeadChanges } from "../lead-stream";
 import { PushDevices } from "../push-devices";
 import { MOBILE_BREAKPOINT } from "../layout";
 import { fmtDateTime, Pager } from "../listing";
@@ -233,6 +234,7 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
 
   const setFilter = (k: keyof Filters, v: string) => { setFilters((f) => ({ ...f, [k]: v })); setPage(1); };
   const reload = useCallback((toastIt = false) => { announce.current = toastIt; setReloadKey((k) => k + 1); }, []);
+  const { live } = useLeadChanges(() => { reload(); setWorkKey((k) => k + 1); }); // another device's change: the list and an open timeline
   const clear = () => { setQ(""); setFilters(NO_FILTERS); setPage(1); };
 
   const pages = data ? Math.max(1, Math.ceil(data.total / (data.perPage || perPage))) : 1;
@@ -381,6 +383,7 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
       <Card className="al-leads-card" title="Leads" description={isAdmin ? "Newest first. Full contact details are shown only when you turn them on; every full view and export is recorded in the audit log." : "Newest first. Contact details are masked for staff accounts."}
         actions={
           <div className="a-row">
+            <LiveStatus live={live} />
             <Button variant="outline" onClick={() => reload(true)} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button>
             {isAdmin && <Button onClick={() => exportCsv(false)} disabled={!!exporting} aria-busy={exporting === "plain"}>{exporting === "plain" ? "Exporting..." : "Export CSV"}</Button>}
             {isAdmin && <Button variant="outline" onClick={() => exportCsv(true)} disabled={!!exporting} aria-busy={exporting === "source"}
