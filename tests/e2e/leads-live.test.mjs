@@ -202,6 +202,29 @@ test("a lead posted elsewhere shows on an open leads screen and dashboard within
   await a.context.close();
 });
 
+test("after the network is lost and comes back, both screens reconnect at once and show what they missed", async (t) => {
+  const admin = { email: `live.net.${TAG}@example.com`, name: `Net Admin ${Tag}`, password: password() };
+  addUser(admin, "admin");
+  const a = await openAdmin(browser, BASE, admin);
+  await a.context.setOffline(true);
+  await waitFor("the leads screen to say it is reconnecting", () => a.leads.locator('[data-live="off"]').count());
+  await shot(a.leads, "leads-offline-390");
+  const p = person(4);
+  await postEstimate(BASE, p); // posted while the phone is offline
+  const back = Date.now();
+  await a.context.setOffline(false);
+  const [onLeads, onDash] = await Promise.all([
+    waitFor(`${p.name} on the leads screen after the network came back`, async () => ((await a.leads.locator(".al-card__name", { hasText: p.last }).count()) > 0 ? Date.now() - back : 0)),
+    waitFor(`the dashboard to count ${a.before + 1} leads after the network came back`, async () => ((await leadsCount7(a.dash)) === a.before + 1 ? Date.now() - back : 0)),
+  ]);
+  await waitFor("the leads screen to say Live again", () => a.leads.locator('[data-live="on"]').count());
+  t.diagnostic(`network back: the missed lead showed on the leads screen ${onLeads} ms and on the dashboard ${onDash} ms later`);
+  // The 'online' event reconnects at once, without waiting for a retry.
+  assert.ok(onLeads <= 5000 && onDash <= 5000, `the screens caught up ${onLeads} / ${onDash} ms after the network came back`);
+  assert.deepEqual(a.problems, []);
+  await a.context.close();
+});
+
 /** pg runs psql against the PostgreSQL server's admin database. */
 const PG_ADMIN = process.env.TEST_ADMIN_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable";
 function psql(sql) {
