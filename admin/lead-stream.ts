@@ -185,11 +185,12 @@ export function useLeadChanges(onChange: (c: LeadChange) => void): { live: boole
 }
 
 /** LiveStatus shows whether the screen updates by itself: "Live" while
- * the stream is connected, "Reconnecting..." while it is not. */
+ * the stream is connected, "Not live" while it reconnects (both take the
+ * same width, so the buttons beside it do not move). */
 export function LiveStatus({ live: on }: { live: boolean }) {
   return createElement("span", { className: on ? "a-live a-live--on" : "a-live", role: "status", "data-live": on ? "on" : "off",
-    title: on ? "New leads and changes show here as they happen." : "Not connected: changes show after reconnecting or Refresh." },
-    on ? "Live" : "Reconnecting...");
+    title: on ? "New leads and changes show here as they happen." : "Reconnecting. Until then, new leads and changes show when you tap Refresh." },
+    on ? "Live" : "Not live");
 }
 
 /** isParked reports a stream the server ended for good (tests). */
