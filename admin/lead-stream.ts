@@ -39,7 +39,6 @@ let es: EventSource | null = null;
 let live = false;
 let attempts = 0;
 let lastHeard = 0;
-let parked = false; // ended by the server for a reason retrying cannot fix
 let retry: ReturnType<typeof setTimeout> | null = null;
 let watchdog: ReturnType<typeof setInterval> | null = null;
 
@@ -81,7 +80,6 @@ function close() {
 function connect() {
   close();
   if (!subs.size || typeof EventSource === "undefined") return;
-  parked = false;
   const src = new EventSource(URL);
   es = src;
   lastHeard = Date.now();
@@ -105,7 +103,7 @@ function connect() {
     const reason = parse(e).reason;
     close();
     if (reason === "shutdown") { schedule(); return; } // the server restarts: another instance answers
-    parked = true;
+    // Replaced or signed out: not reopened until the tab is shown again.
     // Signed out: the screens' next request meets the expired session.
     if (reason === "signed-out") deliver({ kind: "resync", leadId: "", at: new Date().toISOString() });
   });
@@ -158,7 +156,6 @@ function stop() {
   document.removeEventListener("visibilitychange", wake);
   if (watchdog) { clearInterval(watchdog); watchdog = null; }
   close();
-  parked = false;
 }
 
 /** useLeadChanges calls onChange for every lead change the server
@@ -192,6 +189,3 @@ export function LiveStatus({ live: on }: { live: boolean }) {
     title: on ? "New leads and changes show here as they happen." : "Reconnecting. Until then, new leads and changes show when you tap Refresh." },
     on ? "Live" : "Not live");
 }
-
-/** isParked reports a stream the server ended for good (tests). */
-export const isParked = () => parked;
