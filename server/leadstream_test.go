@@ -368,4 +368,61 @@ func TestLeadStreamHeartbeat(t *testing.T) {
 	}
 }
 
-var _ = db.LeadCreated
+// Two instances on one PostgreSQL: a lead stored by the other instance
+// (its store: what its estimate handler, spool and CLI call) reaches a
+// staff stream on this one, through NOTIFY, masked as ever.
+func TestLeadStreamAcrossInstancesOnPostgres(t *testing.T) {
+	dsn := db.NewTestPostgresDatabase(t, "leadstream_srv")
+	ctx := context.Background()
+	openStore := func() *db.Store {
+		s, err := db.Open(ctx, dsn, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	a, b := openStore(), openStore()
+	newTestServer(t, nil) // builds the shared engine and content
+	cfg := testConfig(t, map[string]string{"ADMIN_PIN": testPIN, "DATA_DIR": t.TempDir(), "DATABASE_URL": dsn})
+	srv, err := New(Options{Config: cfg, Log: quiet, Store: a, Content: testContent, Engine: engine, NoWarm: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	run, stop := context.WithCancel(ctx)
+	t.Cleanup(stop)
+	go srv.RunLive(run)
+	deadline := time.Now().Add(10 * time.Second)
+	for !srv.liveHub.Listening() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !srv.liveHub.Listening() {
+		t.Fatal("not listening on PostgreSQL after 10 s")
+	}
+	h := srv.Handler()
+	addUser(t, a, staffEmail, staffPass, "staff", "Crew Lead")
+	ts := streamServer(t, h)
+	s := openStream(t, ts.URL, signIn(t, h, staffEmail, staffPass))
+	s.next(t, 10*time.Second, "resync")
+	now := time.Now().UTC()
+	l := db.Lead{ID: "from-the-other-instance", CreatedAt: now, UpdatedAt: now, FirstName: "Maria", LastName: "Gonzalez",
+		Phone: "(770) 555-0199", Email: "maria@example.com", City: "Marietta", Status: "new", Source: "website"}
+	if _, err := b.CreateLeadWithOutbox(ctx, l, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ev := s.next(t, 10*time.Second, "change"); ev.Data["kind"] != "created" || ev.Data["leadId"] != l.ID {
+		t.Errorf("change %v", ev.Data)
+	}
+	if err := b.SetLeadStatus(ctx, l.ID, "contacted", now); err != nil {
+		t.Fatal(err)
+	}
+	if ev := s.next(t, 10*time.Second, "change"); ev.Data["kind"] != "status" {
+		t.Errorf("change %v", ev.Data)
+	}
+	for _, secret := range []string{"maria", "555-0199", "5550199"} {
+		if strings.Contains(strings.ToLower(s.Raw()), secret) {
+			t.Errorf("the stream carries %q:\n%s", secret, s.Raw())
+		}
+	}
+}
