@@ -290,12 +290,18 @@ func TestLeadStreamPerSessionBound(t *testing.T) {
 func TestLeadStreamEndsWithItsSession(t *testing.T) {
 	srv, store, h := accountServer(t)
 	srv.leadStream.Recheck = 50 * time.Millisecond
+	srv.leadStream.Heartbeat = 60 * time.Millisecond
 	ts := streamServer(t, h)
 	admin := signIn(t, h, adminEmail, adminPass)
 	staff := signIn(t, h, staffEmail, staffPass)
 	sa, ss := openStream(t, ts.URL, admin), openStream(t, ts.URL, staff)
 	sa.next(t, 10*time.Second, "resync")
 	ss.next(t, 10*time.Second, "resync")
+	// A live session's streams outlast several checks.
+	for i := 0; i < 4; i++ {
+		sa.next(t, 10*time.Second, "ping")
+		ss.next(t, 10*time.Second, "ping")
+	}
 	// The staff account is disabled by an admin.
 	users, _ := store.ListUsers(context.Background())
 	for _, u := range users {
