@@ -97,6 +97,7 @@ func run(cfg *config.Config, log *slog.Logger) error {
 	}
 	srv.Warm()
 	go srv.RunSync(ctx)
+	go srv.RunLive(ctx)
 	srv.StartJobs()
 	hs := srv.HTTPServer(cfg.Addr)
 	ln, err := srv.Listen(cfg.Addr)

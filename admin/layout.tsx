@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Icon } from "../components/icons";
 import { newLeadCount, onLeadsChanged } from "./data/leads";
+import { useLeadChanges } from "./lead-stream";
 import { adminPath, SCREENS, screenFor } from "./screens";
 import { can, canOpen, useSession } from "./session";
 import { Badge } from "./ui";
@@ -42,6 +43,7 @@ export function useNewLeads(enabled: boolean, current: string) {
   }, [enabled]);
   useEffect(reload, [reload, current]);
   useEffect(() => (enabled ? onLeadsChanged(reload) : undefined), [enabled, reload]);
+  useLeadChanges(reload, enabled); // another device's change
   return { count, reload };
 }
 

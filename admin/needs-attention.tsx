@@ -8,6 +8,7 @@ import "../styles/admin-leads.css";
 import { useEffect, useState } from "react";
 import { CallText } from "./lead-call";
 import { duration, loadAttention, onLeadsChanged, type AttentionAnswer, type Waiting } from "./data/leads";
+import { useLeadChanges } from "./lead-stream";
 import { useServer } from "./live";
 import { adminPath } from "./screens";
 import { can, useSession } from "./session";
@@ -19,6 +20,7 @@ import { Card, StatCard } from "./ui";
 export function useAttention() {
   const { data, error, reload } = useServer(loadAttention);
   useEffect(() => onLeadsChanged(() => { reload(); }), [reload]);
+  useLeadChanges(() => { reload(); }); // another device's change
   return { data, error, reload };
 }
 

@@ -35,6 +35,8 @@ type Store struct {
 	// serial holds Serialized's per-name mutexes (SQLite only).
 	serialMu sync.Mutex
 	serial   map[string]*sync.Mutex
+	// live are the lead change hooks (lead_changes.go).
+	live leadHooks
 }
 
 // Open connects to databaseURL, or to SQLite in dataDir when it is empty,

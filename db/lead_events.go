@@ -138,8 +138,13 @@ func (s *Store) ChangeLeadStatus(ctx context.Context, id, status string, by Acto
 		return LeadEvent{}, fmt.Errorf("lead %s: status %q is not one of %v", id, status, LeadStatuses)
 	}
 	var ev LeadEvent
+	ch := s.leadChange(LeadStatus, id, now)
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
 		if err := lockLead(ctx, tx, id); err != nil {
+			return err
+		}
+		// Announced even when the status stays: updated_at moves.
+		if err := s.notifyLead(ctx, tx, ch); err != nil {
 			return err
 		}
 		var from string
@@ -166,6 +171,7 @@ func (s *Store) ChangeLeadStatus(ctx context.Context, id, status string, by Acto
 	if err != nil {
 		return LeadEvent{}, fmt.Errorf("lead %s status: %w", id, err)
 	}
+	s.leadChanged(ch)
 	return ev, nil
 }
 
@@ -189,6 +195,7 @@ func (s *Store) AddLeadNote(ctx context.Context, leadID string, by Actor, body s
 	}
 	e := by.event(leadID, EventNote, now)
 	e.Body = body
+	ch := s.leadChange(LeadNote, leadID, now)
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
 		if err := lockLead(ctx, tx, leadID); err != nil {
 			return err
@@ -204,11 +211,15 @@ func (s *Store) AddLeadNote(ctx context.Context, leadID string, by Actor, body s
 		if err := addLeadEvent(ctx, tx, e); err != nil {
 			return err
 		}
+		if err := s.notifyLead(ctx, tx, ch); err != nil {
+			return err
+		}
 		return markResponded(ctx, tx, leadID, by, now)
 	})
 	if err != nil {
 		return LeadEvent{}, fmt.Errorf("lead %s note: %w", leadID, err)
 	}
+	s.leadChanged(ch)
 	return e, nil
 }
 
@@ -264,10 +275,13 @@ func (s *Store) AssignLead(ctx context.Context, leadID, userID string, by Actor,
 			return err
 		}
 		ev = e
-		return nil
+		return s.notifyLead(ctx, tx, s.leadChange(LeadAssigned, leadID, now))
 	})
 	if err != nil {
 		return LeadEvent{}, fmt.Errorf("lead %s assign: %w", leadID, err)
+	}
+	if ev.ID != "" {
+		s.leadChanged(s.leadChange(LeadAssigned, leadID, now))
 	}
 	return ev, nil
 }

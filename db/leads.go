@@ -106,10 +106,17 @@ var LeadStatuses = []string{"new", "contacted", "scheduled", "completed", "cance
 // CreateLead stores a lead, its phone normalised (Lead.Normalized). The
 // caller reports success only after this returns nil.
 func (s *Store) CreateLead(ctx context.Context, l Lead) error {
-	_, err := s.db.NamedExecContext(ctx, `INSERT INTO avatar_leads (`+leadColumns+`) VALUES (`+leadValues+`)`, l.Normalized())
+	ch := s.leadChange(LeadCreated, l.ID, l.CreatedAt)
+	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.NamedExecContext(ctx, `INSERT INTO avatar_leads (`+leadColumns+`) VALUES (`+leadValues+`)`, l.Normalized()); err != nil {
+			return err
+		}
+		return s.notifyLead(ctx, tx, ch)
+	})
 	if err != nil {
 		return fmt.Errorf("create lead: %w", err)
 	}
+	s.leadChanged(ch)
 	return nil
 }
 
@@ -175,13 +182,21 @@ func (s *Store) SetLeadStatus(ctx context.Context, id, status string, now time.T
 	if !valid {
 		return fmt.Errorf("lead %s: status %q is not one of %v", id, status, LeadStatuses)
 	}
-	res, err := s.db.ExecContext(ctx, s.q(`UPDATE avatar_leads SET status = ?, updated_at = ? WHERE id = ?`), status, now, id)
+	ch := s.leadChange(LeadStatus, id, now)
+	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE avatar_leads SET status = ?, updated_at = ? WHERE id = ?`), status, now, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return s.notifyLead(ctx, tx, ch)
+	})
 	if err != nil {
 		return fmt.Errorf("lead %s: %w", id, err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("lead %s: %w", id, ErrNotFound)
-	}
+	s.leadChanged(ch)
 	return nil
 }
 
@@ -320,8 +335,9 @@ func (s *Store) EscalateLeads(ctx context.Context, cutoff, now time.Time, limit 
 		lock = ` FOR UPDATE SKIP LOCKED`
 	}
 	var out []Lead
+	var changes []LeadChange
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
-		out = nil
+		out, changes = nil, nil
 		if err := tx.SelectContext(ctx, &out, tx.Rebind(`UPDATE avatar_leads SET escalated_at = ?
 			WHERE escalated_at IS NULL AND status = 'new' AND id IN (SELECT id FROM avatar_leads
 				WHERE is_emergency = ? AND status = 'new' AND escalated_at IS NULL AND created_at <= ?
@@ -343,12 +359,14 @@ func (s *Store) EscalateLeads(ctx context.Context, cutoff, now time.Time, limit 
 			if err := addLeadEvent(ctx, tx, SystemActor.event(l.ID, EventEscalated, now)); err != nil {
 				return err
 			}
+			changes = append(changes, s.leadChange(LeadEscalated, l.ID, now))
 		}
-		return nil
+		return s.notifyLead(ctx, tx, changes...)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("escalate leads: %w", err)
 	}
+	s.leadChanged(changes...)
 	return out, nil
 }
 

@@ -70,6 +70,7 @@ const outboxColumns = `id, kind, event, target, lead_id, payload, attempts, next
 func (s *Store) CreateLeadWithOutbox(ctx context.Context, l Lead, rows []OutboxRow) (bool, error) {
 	l = l.Normalized()
 	inserted := false
+	ch := s.leadChange(LeadCreated, l.ID, l.CreatedAt)
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.NamedExecContext(ctx, `INSERT INTO avatar_leads (`+leadColumns+`) VALUES (`+leadValues+`)
 			ON CONFLICT (id) DO NOTHING`, l)
@@ -83,10 +84,13 @@ func (s *Store) CreateLeadWithOutbox(ctx context.Context, l Lead, rows []OutboxR
 			return err
 		}
 		inserted = true
-		return nil
+		return s.notifyLead(ctx, tx, ch)
 	})
 	if err != nil {
 		return false, fmt.Errorf("create lead %s: %w", l.ID, err)
+	}
+	if inserted {
+		s.leadChanged(ch)
 	}
 	return inserted, nil
 }

@@ -62,7 +62,8 @@ func (s *Store) DeleteLead(ctx context.Context, id string, audit AuditEntry) err
 	if s.dialect == "postgres" {
 		contains = `strpos(detail, ?) > 0`
 	}
-	return s.Transact(ctx, func(tx *sqlx.Tx) error {
+	ch := s.leadChange(LeadDeleted, id, audit.At)
+	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
 		var l Lead
 		if err := tx.GetContext(ctx, &l, tx.Rebind(`SELECT `+leadColumns+` FROM avatar_leads WHERE id = ?`), id); err != nil {
 			return fmt.Errorf("lead %s: %w", id, notFound(err))
@@ -83,6 +84,11 @@ func (s *Store) DeleteLead(ctx context.Context, id string, audit AuditEntry) err
 		if err != nil {
 			return fmt.Errorf("audit lead deletion: %w", err)
 		}
-		return nil
+		return s.notifyLead(ctx, tx, ch)
 	})
+	if err != nil {
+		return err
+	}
+	s.leadChanged(ch)
+	return nil
 }

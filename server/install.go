@@ -154,6 +154,8 @@ func (s *Server) install(e *echo.Echo) {
 	// Working a lead (issue 23): staff add notes, admins also assign;
 	// the timeline and the first response figures for both.
 	e.GET("/api/admin/leads/response-times", lm.ResponseTimes, a.Require(auth.LeadsRead))
+	// Live (issue 29, ADR 041): which lead changed, never its data.
+	e.GET("/api/admin/leads/events", s.leadStream.Stream, a.Require(auth.LeadsRead))
 	e.GET("/api/admin/leads/:id/work", lm.Work, a.Require(auth.LeadsRead))
 	e.POST("/api/admin/leads/:id/notes", lm.AddNote, a.Require(auth.LeadsNote))
 	e.PUT("/api/admin/leads/:id/assignee", lm.Assign, a.Require(auth.LeadsAssign))

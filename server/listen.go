@@ -31,9 +31,14 @@ const (
 	MaxHeaderBytes    = 64 << 10
 )
 
-// HTTPServer returns the http.Server that serves the site on addr.
+// HTTPServer returns the http.Server that serves the site on addr. It
+// has no WriteTimeout (the leads' live stream lasts as long as its
+// session); Shutdown ends the live streams at once (EndStreams) rather
+// than waiting SHUTDOWN_TIMEOUT for them.
 func (s *Server) HTTPServer(addr string) *http.Server {
-	return &http.Server{Addr: addr, Handler: s, ReadHeaderTimeout: ReadHeaderTimeout, IdleTimeout: IdleTimeout, MaxHeaderBytes: MaxHeaderBytes}
+	hs := &http.Server{Addr: addr, Handler: s, ReadHeaderTimeout: ReadHeaderTimeout, IdleTimeout: IdleTimeout, MaxHeaderBytes: MaxHeaderBytes}
+	hs.RegisterOnShutdown(s.EndStreams)
+	return hs
 }
 
 // Listen opens addr with the connection caps applied.

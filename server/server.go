@@ -51,6 +51,7 @@ import (
 	"github.com/atlanta-restoration/site/web/indexing"
 	"github.com/atlanta-restoration/site/web/insights"
 	"github.com/atlanta-restoration/site/web/leadsmanager"
+	"github.com/atlanta-restoration/site/web/leadstream"
 	"github.com/atlanta-restoration/site/web/pages"
 	"github.com/atlanta-restoration/site/web/push"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
@@ -122,6 +123,11 @@ type Server struct {
 
 	// sync shares content changes with the other instances (issue 11).
 	sync *contentsync.Syncer
+	// liveHub and leadStream are the leads screens' live stream (issue
+	// 29); releaseLive detaches the hub from the store.
+	liveHub     *leadstream.Hub
+	leadStream  *leadstream.Handler
+	releaseLive func()
 	// purge tells the CDN which pages changed (nil without a CDN).
 	purge *cdnpurge.Client
 	// pageCC is the Cache-Control of cached public pages.
@@ -156,6 +162,11 @@ func New(o Options) (*Server, error) {
 		CodeAccount:  s.newAttempts("code-account", auth.CodeAttemptsPerAccount, o.Config.Admin.Lockout),
 	}, hashGate, o.Log)
 	s.leadsManager = &leadsmanager.Handler{Store: o.Store, Auth: s.auth, Hash: hashGate, Log: o.Log}
+	// The leads screens' live stream (issue 29, ADR 041): this process's
+	// lead changes from the store's hooks, the others' by LISTEN (RunLive).
+	s.liveHub = leadstream.NewHub(o.Store.Origin(), o.Log)
+	s.releaseLive = o.Store.OnLeadChange(s.liveHub.Publish)
+	s.leadStream = &leadstream.Handler{Hub: s.liveHub, Sessions: o.Store, Log: o.Log}
 	if err := s.auth.SetupPIN(context.Background()); err != nil {
 		return nil, err
 	}
@@ -299,6 +310,9 @@ func (s *Server) Close() {
 	defer cancel()
 	if err := s.backups.Stop(ctx); err != nil {
 		s.log.Error("backup not stopped", "err", err)
+	}
+	if s.releaseLive != nil {
+		s.releaseLive()
 	}
 }
 
@@ -445,6 +459,20 @@ func (s *Server) purgeChanged(before map[string]string, reason string, version i
 
 // RunSync applies other instances' content changes until ctx ends.
 func (s *Server) RunSync(ctx context.Context) { s.sync.Run(ctx) }
+
+// RunLive hears other instances' lead changes for the live stream until
+// ctx ends (PostgreSQL; on SQLite it returns at once).
+func (s *Server) RunLive(ctx context.Context) {
+	dsn := ""
+	if s.store.Dialect() == "postgres" {
+		dsn = s.cfg.DatabaseURL
+	}
+	s.liveHub.Run(ctx, dsn)
+}
+
+// EndStreams ends every live stream and refuses new ones (shutdown: the
+// streams never end by themselves, and Shutdown would wait for them).
+func (s *Server) EndStreams() { s.liveHub.Close() }
 
 // Drain makes the readiness check fail (a load balancer stops sending new
 // requests) while the server keeps answering; shutdown follows.

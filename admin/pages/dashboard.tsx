@@ -2,6 +2,7 @@ import { Icon } from "../../components/icons";
 import { HealthIssues, RecentActivity } from "../activity";
 import { dashboardTools, liveTools, type DashboardSource, type ToolStatus, type ToolsSource } from "../data/dashboard";
 import { duration, responseTimes } from "../data/leads";
+import { useLeadChanges } from "../lead-stream";
 import { useServer } from "../live";
 import { NeedsAttention } from "../needs-attention";
 import { LeadNotifications } from "../notifications";
@@ -114,7 +115,8 @@ const noStatuses = async () => ({ tools: [] as ToolStatus[] });
  * status change or note, over the leads created in the last 7 and 30 days
  * (the server's figures). */
 function FirstResponse() {
-  const { data, error } = useServer(responseTimes);
+  const { data, error, reload } = useServer(responseTimes);
+  useLeadChanges(() => { reload(); }); // a new or answered lead changes the figures
   return (
     <Card title="First response time" description="From a new lead to the first status change or note by a person. A lead contacted within minutes is far more likely to become a job.">
       {error && <p className="a-error" role="alert">First response time: {error}</p>}

@@ -6,6 +6,7 @@ import { api, apiFetch, ApiError, titledError } from "../api";
 import { deleteLead, exportPerson, leadsChanged, onLeadsChanged } from "../data/leads";
 import { CallText } from "../lead-call";
 import { Email, EmergencyBadge, fullName, LEAD_STATUSES, LeadDialog, Phone, StatusSelect, type Lead } from "../lead-dialog";
+import { LiveStatus, useLeadChanges } from "../lead-stream";
 import { PushDevices } from "../push-devices";
 import { MOBILE_BREAKPOINT } from "../layout";
 import { Pager } from "../listing";
@@ -186,6 +187,8 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
   // (onLeadsChanged) and a live stream of lead changes all call it.
   const reload = useCallback((toastIt = false) => { announce.current = toastIt; setReloadKey((k) => k + 1); }, []);
   useEffect(() => onLeadsChanged(() => reload()), [reload]);
+  // another device's change: the list and an open timeline
+  const { live } = useLeadChanges(() => { reload(); setWorkKey((k) => k + 1); });
   const clear = () => { setQ(""); setFilters(NO_FILTERS); setPage(1); };
 
   const pages = data ? Math.max(1, Math.ceil(data.total / (data.perPage || perPage))) : 1;
@@ -332,7 +335,7 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
   return (
     <>
       <Card className="al-leads-card" title="Leads" description={isAdmin ? "Newest first. Call or Text shows you the number and records it in the audit log; so does Show full data and every export." : "Newest first. Contact details are masked for staff accounts."}
-        actions={<Button variant="outline" onClick={() => reload(true)} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button>}>
+        actions={<div className="a-row"><LiveStatus live={live} /><Button variant="outline" onClick={() => reload(true)} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button></div>}>
         <button type="button" className="a-btn a-btn--outline al-fold-toggle" aria-expanded={foldOpen} aria-controls={ids + "fold"} onClick={() => setFold(!foldOpen)}>
           <Icon name="search" size={16} /><span>Search and filters</span>
           {active > 0 && <span className="al-fold-toggle__count">{active} active</span>}
