@@ -288,6 +288,8 @@ const (
 	AuditLeadAssign        = "lead_assign"
 	AuditPushDeviceAdded   = "push_device_added"
 	AuditPushDeviceRemoved = "push_device_removed"
+	// System Settings saved (ADR 039): Detail names what changed.
+	AuditSettingsSaved = "settings_saved"
 )
 
 // AddAudit appends an entry to the audit log. A missing id is generated.
