@@ -234,3 +234,65 @@ func TestSettingsInvalidOfficePhone(t *testing.T) {
 		t.Errorf("saved %q", p)
 	}
 }
+
+// The audit log reads as sentences: each entry names its actor by
+// account (email, with the display name), the address, and a lead by
+// initials and city ("a deleted lead" once it is erased); no code shows.
+func TestAuditLogSentences(t *testing.T) {
+	srv, store, h := accountServer(t)
+	seedLeads(t, store, 3) // lead-002 is Maria Gonzalez, Marietta
+	admin := signIn(t, h, adminEmail, adminPass)
+	editor := editorToken(t, srv, store)
+	if r := jsonReq(t, h, "PATCH", "/api/admin/leads/lead-002", admin, map[string]string{"status": "contacted"}); r.StatusCode != 200 {
+		t.Fatalf("status: %d %s", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "PATCH", "/api/admin/leads/lead-001", admin, map[string]string{"status": "contacted"}); r.StatusCode != 200 {
+		t.Fatalf("status: %d %s", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "DELETE", "/api/admin/leads/lead-001", admin, nil); r.StatusCode >= 300 {
+		t.Fatalf("erase: %d %s", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "POST", "/api/admin/redirects", editor, map[string]string{"from": "/old-water-page", "to": "/services/water-damage-restoration"}); r.StatusCode >= 300 {
+		t.Fatalf("redirect: %d %s", r.StatusCode, r.Body)
+	}
+	sa := settingsAdmin(t, srv, store)
+	if r := jsonReq(t, h, "PUT", "/api/admin/settings", sa, settingsBody("(404) 555-0123", "")); r.StatusCode != 200 {
+		t.Fatalf("settings: %d %s", r.StatusCode, r.Body)
+	}
+	r := jsonReq(t, h, "GET", "/api/admin/audit?per_page=100", admin, nil)
+	if r.StatusCode != 200 {
+		t.Fatalf("audit: %d %s", r.StatusCode, r.Body)
+	}
+	var page struct {
+		Entries []struct{ Who, IP, Sentence string }
+	}
+	if err := json.Unmarshal([]byte(r.Body), &page); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range page.Entries {
+		got = append(got, e.Sentence)
+		if e.IP != "192.0.2.10" && e.IP != "192.0.2.50" {
+			t.Errorf("%q: IP %q", e.Sentence, e.IP)
+		}
+		if regexp.MustCompile(`\b[a-z0-9]+_[a-z_]+\b`).MatchString(e.Sentence) {
+			t.Errorf("a code shows: %q", e.Sentence)
+		}
+	}
+	all := strings.Join(got, "\n")
+	for _, want := range []string{
+		"The Owner (owner@example.com) signed in from 192.0.2.10",
+		"The Owner (owner@example.com) changed the status of M. G., Marietta from new to contacted",
+		"The Owner (owner@example.com) changed the status of a deleted lead from new to contacted",
+		"The Owner (owner@example.com) erased a lead at the homeowner's request",
+		"Eddie Editor (words@example.com) sent visitors of /old-water-page on to /services/water-damage-restoration",
+		"Settings Owner (settings-owner@example.com) changed the settings: business name, 24/7 phone number",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("audit log lacks %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "lead-00") || strings.Contains(all, "Gonzalez") {
+		t.Errorf("a lead is named by its id or full name:\n%s", all)
+	}
+}
