@@ -31,6 +31,9 @@ export function usePhoneUses() {
   const [uses, setUses] = useState<PhoneUses | null>(null);
   const [error, setError] = useState("");
   const load = useCallback(() => {
+    // After a save every page is drawn again before it can be counted:
+    // say so rather than show the old figures.
+    setUses(null);
     setError("");
     api<PhoneUses>("/api/admin/settings/phone-uses").then(setUses).catch((e) => setError((e as Error).message || "Could not count where the numbers appear."));
   }, []);
@@ -50,7 +53,7 @@ function kindLine(k: KindUse) {
  * the number typed in the field would change. */
 export function Where({ which, uses, typed, error, id }: { which: "line" | "office"; uses: PhoneUses | null; typed: string; error: string; id: string }) {
   if (error) return <p id={id} className="a-error" role="alert">{error}</p>;
-  if (!uses) return <p id={id} className="a-muted" role="status">Counting where this number appears on the website...</p>;
+  if (!uses) return <p id={id} className="a-muted" role="status">Counting where this number appears on every page of the website (after a save this takes a little while, as every page is drawn again)...</p>;
   const n = uses.numbers.find((x) => x.which === which);
   const changed = (n ? digits(typed) !== digits(n.number) : digits(typed) !== "") && digits(typed).length === 10;
   return (

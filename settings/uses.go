@@ -194,7 +194,7 @@ var kindNames = map[string]string{
 	"home": "Home page", "services": "Services page", "service": "Service pages", "service-areas": "Service areas page",
 	"county": "County pages", "city": "City pages", "blog": "Blog page", "blog-post": "Blog articles", "estimate": "Estimate page",
 	"portfolio": "Portfolio page", "contact": "Contact page", "emergency": "Emergency page", "info": "About, privacy and terms pages",
-	"html-sitemap": "Site map page",
+	"html-sitemap": "Site map page", "water-landing": "Water damage city pages", "city-profile": "City guide pages",
 }
 
 // KindName is a page kind's name for people ("City pages").
