@@ -60,11 +60,15 @@ export function Where({ which, uses, typed, error, id }: { which: "line" | "offi
     <div id={id} className="st-where">
       {n && n.pages > 0 ? (
         <>
-          <p><strong>Where {n.number} appears now</strong> ({plural(n.pages, "page")} of the {uses.scanned} the website serves):</p>
-          <ul>
-            {n.kinds.map((k) => <li key={k.kind}>{kindLine(k)}</li>)}
-            {n.elsewhere.map((e) => <li key={e}>{e}</li>)}
-          </ul>
+          <p><strong>Where {n.number} appears now</strong>: {plural(n.links, "call link")} and {plural(n.texts, "mention")} on {plural(n.pages, "page")} of
+            the {uses.scanned} the website serves{n.structuredData ? ", and in what search engines read" : ""}{n.elsewhere.length ? `, and in ${plural(n.elsewhere.length, "place")} outside the pages` : ""}.</p>
+          <details className="st-where__details">
+            <summary>Show every kind of page</summary>
+            <ul>
+              {n.kinds.map((k) => <li key={k.kind}>{kindLine(k)}</li>)}
+              {n.elsewhere.map((e) => <li key={e}>{e}</li>)}
+            </ul>
+          </details>
         </>
       ) : which === "office" ? (
         <p className="a-muted">No office number is shown: every page shows only the 24/7 number.</p>

@@ -52,7 +52,7 @@ export default function Audit(_: AdminPageProps) {
                     <tr key={e.id}>
                       <td className="al-nowrap"><time dateTime={e.at}>{fmtDateTime(e.at)}</time></td>
                       <td>{e.sentence}</td>
-                      <td className="al-mono">{e.ip || "None (command line)"}</td>
+                      <td>{e.ip ? <span className="al-mono">{e.ip}</span> : <span className="a-muted">None (command line)</span>}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -61,7 +61,7 @@ export default function Audit(_: AdminPageProps) {
                 {data.entries.map((e) => (
                   <li key={e.id} className="st-audit-card">
                     <p className="st-audit-card__what">{e.sentence}</p>
-                    <p className="a-muted"><time dateTime={e.at}>{fmtDateTime(e.at)}</time>{e.ip ? <> · from {e.ip}</> : null}</p>
+                    <p className="a-muted"><time dateTime={e.at}>{fmtDateTime(e.at)}</time>{e.ip && !e.sentence.includes(e.ip) ? <> · from {e.ip}</> : null}</p>
                   </li>
                 ))}
               </ol>
