@@ -60,8 +60,8 @@ export function Where({ which, uses, typed, error, id }: { which: "line" | "offi
     <div id={id} className="st-where">
       {n && n.pages > 0 ? (
         <>
-          <p><strong>Where {n.number} appears now</strong>: {plural(n.links, "call link")} and {plural(n.texts, "mention")} on {plural(n.pages, "page")} of
-            the {uses.scanned} the website serves{n.structuredData ? ", and in what search engines read" : ""}{n.elsewhere.length ? `, and in ${plural(n.elsewhere.length, "place")} outside the pages` : ""}.</p>
+          <p><strong>Where {n.number} appears now</strong>: {plural(n.links, "call link")} and {plural(n.texts, "mention")} on {n.pages === uses.scanned ? `all ${plural(n.pages, "page")}` : `${plural(n.pages, "page")} of the ${uses.scanned}`} the
+            website serves{n.structuredData ? ", and in what search engines read" : ""}{n.elsewhere.length ? `, and in ${plural(n.elsewhere.length, "place")} outside the pages` : ""}.</p>
           <details className="st-where__details">
             <summary>Show every kind of page</summary>
             <ul>

@@ -135,11 +135,10 @@ test("a new worker version replaces the old one and deletes its caches", async (
 });
 
 test("emergency mode off: 'Call us' with the business hours instead of the 24/7 bar", async () => {
-  const tok = await apiToken();
-  const hdr = { Authorization: "Bearer " + tok, "Content-Type": "application/json" };
-  const st = await (await fetch(BASE + "/api/admin/settings", { headers: hdr })).json();
+  const admin = await adminApi();
+  const st = await (await admin("/api/admin/settings")).json();
   try {
-    const r = await fetch(BASE + "/api/admin/settings", { method: "PUT", headers: hdr, body: JSON.stringify({ ...st, emergencyMode: false, businessHours: "Mo-Fr 07:00-17:00" }) });
+    const r = await admin("/api/admin/settings", { method: "PUT", body: JSON.stringify({ ...st, emergencyMode: false, businessHours: "Mo-Fr 07:00-17:00" }) });
     assert.equal(r.status, 200);
     const { context, page, problems } = await open(browser, "/", MOBILE);
     await hydrated(page);
@@ -152,6 +151,6 @@ test("emergency mode off: 'Call us' with the business hours instead of the 24/7 
     assert.deepEqual(problems, []);
     await context.close();
   } finally {
-    await fetch(BASE + "/api/admin/settings", { method: "PUT", headers: hdr, body: JSON.stringify(st) });
+    await admin("/api/admin/settings", { method: "PUT", body: JSON.stringify(st) });
   }
 });
