@@ -1,6 +1,7 @@
 import "../../styles/admin-settings.css";
 import { useEffect, useState } from "react";
 import { api, ApiError } from "../api";
+import { useSession } from "../session";
 import { OtherNumbers, usePhoneUses, Where } from "../settings-phones";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
@@ -64,6 +65,7 @@ export default function SettingsPage(_: AdminPageProps) {
   const [saving, setSaving] = useState(false);
   const toast = useToast();
   const phones = usePhoneUses();
+  const { session, toAccountSignIn } = useSession();
   useEffect(() => {
     api<Settings>("/api/admin/settings").then(setS).catch((e) => toast({ title: "Settings could not be loaded", description: e.message, variant: "destructive" }));
   }, [toast]);
@@ -99,7 +101,12 @@ export default function SettingsPage(_: AdminPageProps) {
   return (
     <form onSubmit={save}>
       <PageHeader title="System Settings" description="Business details shown on every page, and feature switches." />
-      {!canChange && <p className="st-readonly" role="note"><strong>You can read these settings but not change them.</strong> {s.readOnly}</p>}
+      {!canChange && (
+        <div className="st-readonly" role="note">
+          <p><strong>You can read these settings but not change them.</strong> {s.readOnly}</p>
+          {session.kind === "pin" && <Button type="button" onClick={toAccountSignIn}>Sign in with your account</Button>}
+        </div>
+      )}
       <fieldset className="st-fieldset" disabled={!canChange}>
       <legend className="visually-hidden">Settings</legend>
       <Card title="Phone Numbers" description="Every call button, phone link, the top bar, the footer and what search engines read use the 24/7 number, in and out of 24/7 emergency mode.">

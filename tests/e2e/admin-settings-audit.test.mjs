@@ -43,8 +43,10 @@ test("the PIN reads System Settings but cannot change them", async () => {
   assert.ok(await page.getByText("Sign in with an admin account to change these settings.").isVisible());
   assert.ok(await page.getByLabel("24/7 phone number", { exact: true }).isDisabled());
   assert.equal(await page.getByRole("button", { name: "Save Settings" }).count(), 0, "no Save button for the PIN");
+  assert.ok(await page.getByRole("button", { name: "Sign in with your account" }).isVisible(), "the way to an account is offered");
   // Where the number appears is there to read.
   await page.getByText(`Where ${saved.phone} appears now`).waitFor({ timeout: 120_000 });
+  if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/settings-pin-390.png` });
   assert.deepEqual(problems, []);
   await context.close();
 });
