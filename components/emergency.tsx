@@ -4,12 +4,12 @@ import type { Site } from "./types";
 // Everything on the public pages that promises emergency service (bars,
 // banners, cards, badges, call buttons) follows one prop decided by Go:
 // site.emergencyMode, System Settings' "24/7 emergency mode" (issue 9).
-// On (the default) it shows the spec's 24/7 texts and dials the settings'
-// emergency phone; off it says "Call us" with the business hours and dials
-// the business phone (Go puts that number in emergencyPhone/emergencyTel).
+// On (the default) it shows the spec's 24/7 texts; off it says "Call us"
+// with the business hours. Both dial site.phone, the one 24/7 line
+// (ADR 039).
 
 type Mode = Pick<Site, "emergencyMode">;
-type Dial = Pick<Site, "emergencyMode" | "emergencyPhone" | "emergencyTel">;
+type Dial = Pick<Site, "emergencyMode" | "phone" | "tel">;
 
 /** em picks the 24/7 text in emergency mode, the other one otherwise. */
 export const em = (site: Mode, on: string, off: string) => (site.emergencyMode ? on : off);
@@ -19,9 +19,9 @@ export const callUs = (site: Pick<Site, "hours">) => `Call us ${site.hours}`;
 
 /** callLabel is a call button's text: "Call (770) 555-0134", or
  * "Call us: (770) 555-0134" outside emergency mode. */
-export const callLabel = (site: Dial, on?: string) => (site.emergencyMode ? on ?? `Call ${site.emergencyPhone}` : `Call us: ${site.emergencyPhone}`);
+export const callLabel = (site: Dial, on?: string) => (site.emergencyMode ? on ?? `Call ${site.phone}` : `Call us: ${site.phone}`);
 
 /** CallButton is a call-to-action link to the emergency line. */
 export function CallButton({ site, className, size = 18, label }: { site: Dial; className: string; size?: number; label?: string }) {
-  return <a href={site.emergencyTel} className={className}><Icon name="phone" size={size} /> {callLabel(site, label)}</a>;
+  return <a href={site.tel} className={className}><Icon name="phone" size={size} /> {callLabel(site, label)}</a>;
 }

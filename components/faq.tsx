@@ -34,7 +34,7 @@ export function FAQ({ title, faqs, schemaId, site, intro }: { title: string; faq
             </details>
           ))}
         </div>
-        <p className="faq__call">Still have questions? <a href={site.emergencyTel}><Icon name="phone" size={16} /> {em(site, "Call", "Call us at")} {site.emergencyPhone}</a>{em(site, " any time, day or night.", `, ${site.hours}.`)}</p>
+        <p className="faq__call">Still have questions? <a href={site.tel}><Icon name="phone" size={16} /> {em(site, "Call", "Call us at")} {site.phone}</a>{em(site, " any time, day or night.", `, ${site.hours}.`)}</p>
       </div>
     </section>
   );

@@ -74,7 +74,7 @@ export function BlueBarContent({ site }: Pick<PageProps<unknown>, "site">) {
           <a href={site.facebook} aria-label="Facebook" rel="noopener" target="_blank"><Icon name="facebook" size={16} /></a>
           <a href={site.instagram} aria-label="Instagram" rel="noopener" target="_blank"><Icon name="instagram" size={16} /></a>
           <a href={site.youtube} aria-label="YouTube" rel="noopener" target="_blank"><Icon name="youtube" size={16} /></a>
-          <a href={site.emergencyTel} className="bluebar__emergency">{em(site, `24/7 Emergency: ${site.emergencyPhone}`, `Call us: ${site.emergencyPhone} · ${site.hours}`)}</a>
+          <a href={site.tel} className="bluebar__emergency">{em(site, `24/7 Emergency: ${site.phone}`, `Call us: ${site.phone} · ${site.hours}`)}</a>
         </span>
       </div>
     </>

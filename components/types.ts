@@ -18,6 +18,8 @@ export interface Head {
 
 export interface Site {
   name: string;
+  /** the 24/7 line: every call button, bar, banner and tel: link dials it,
+   * in and out of emergency mode (ADR 039) */
   phone: string;
   tel: string;
   street: string;
@@ -41,20 +43,20 @@ export interface Site {
   /** System Settings' 24/7 emergency mode (issue 9), decided by Go: every
    * element promising emergency service follows it (components/emergency.tsx). */
   emergencyMode: boolean;
-  /** the number emergency elements dial: the emergency phone in emergency
-   * mode, the business phone otherwise */
-  emergencyPhone: string;
-  emergencyTel: string;
+  /** the optional office number the contact page shows beside the hours
+   * ("" for none); every other place shows `phone`, the 24/7 line (ADR 039) */
+  officePhone: string;
+  officeTel: string;
   /** business hours as visitors read them, e.g. "Mon–Fri 8:00 AM–6:00 PM" */
   hours: string;
 }
 
 /** Contact is the slice of Site that interactive islands need; islands
  * serialise their props into the page, so they take no more than this. */
-export type Contact = Pick<Site, "name" | "emergencyMode" | "emergencyPhone" | "emergencyTel">;
+export type Contact = Pick<Site, "name" | "emergencyMode" | "phone" | "tel">;
 export type LeadContact = Pick<Site, "phone" | "tel" | "leadFormUrl" | "leadFormScript">;
 
-export const contactOf = (s: Site): Contact => ({ name: s.name, emergencyMode: s.emergencyMode, emergencyPhone: s.emergencyPhone, emergencyTel: s.emergencyTel });
+export const contactOf = (s: Site): Contact => ({ name: s.name, emergencyMode: s.emergencyMode, phone: s.phone, tel: s.tel });
 export const leadContactOf = (s: Site): LeadContact => ({ phone: s.phone, tel: s.tel, leadFormUrl: s.leadFormUrl, leadFormScript: s.leadFormScript });
 
 export interface LinkItem { slug: string; name: string }

@@ -656,7 +656,13 @@ func (s *Service) audit(ctx context.Context, by Actor, action string, it content
 	if detail != "" {
 		d += " (" + detail + ")"
 	}
-	e := db.AuditEntry{At: s.now().UTC(), Actor: by.Name, Action: action, Detail: d}
+	// The email names the account (two editors may share a display
+	// name); the audit log shows the name beside it.
+	who := by.Email
+	if who == "" {
+		who = by.Name
+	}
+	e := db.AuditEntry{At: s.now().UTC(), Actor: who, Action: action, Detail: d, IP: by.IP}
 	if by.ID != "" && by.ID != "pin" && by.ID != seedActor {
 		e.UserID = by.ID
 	}

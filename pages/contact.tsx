@@ -56,6 +56,7 @@ export default function Contact(props: PageProps<ContactData>) {
                 <div><dt>General inquiries</dt><dd>Within 2 hours</dd></div>
                 <div><dt>Estimate visits</dt><dd>Same or next day</dd></div>
               </dl>
+              {site.officePhone && <p>Office line for non-urgent calls, {site.hours}: <a href={site.officeTel}>{site.officePhone}</a></p>}
             </li>
           </ul>
           <p className="promise" role="note">

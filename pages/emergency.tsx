@@ -107,7 +107,7 @@ export default function Emergency(props: PageProps<EmergencyData>) {
       <section className="call-band" aria-labelledby="call-title">
         <div className="container call-band__inner">
           <h2 id="call-title" className="call-band__title">{em(site, "Call now, we answer 24/7", callUs(site))}</h2>
-          <a href={site.emergencyTel} className="btn btn--white btn--xl"><Icon name="phone" size={26} /> {site.emergencyPhone}</a>
+          <a href={site.tel} className="btn btn--white btn--xl"><Icon name="phone" size={26} /> {site.phone}</a>
           {site.emergencyMode && <p>Nights, weekends and holidays: same number, same crews.</p>}
         </div>
       </section>

@@ -531,7 +531,7 @@ func TestAdminLeadsFullDataExportAndAudit(t *testing.T) {
 		}
 	}
 	au := jsonReq(t, h, "GET", "/api/admin/audit?per_page=2", admin, nil)
-	if au.StatusCode != 200 || !strings.Contains(au.Body, `"action":"export"`) || !strings.Contains(au.Body, `"detail":"status=new (119 rows)"`) {
+	if au.StatusCode != 200 || !strings.Contains(au.Body, `"sentence":"The Owner (owner@example.com) exported 119 leads to a spreadsheet (leads with status new)"`) {
 		t.Errorf("audit API: %s", au.Body)
 	}
 }

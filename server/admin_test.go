@@ -438,17 +438,17 @@ func rss() int64 {
 }
 
 func TestSettingsSaveRerendersPublicPages(t *testing.T) {
-	srv, _ := adminServer(t, nil)
+	srv, store := adminServer(t, nil)
 	h := srv.Handler()
-	tok := unlock(t, h)
+	tok := settingsAdmin(t, srv, store)
 	get(t, h, "/") // cached with the configured name
-	bad := map[string]any{"businessName": "", "phone": "123", "address": "somewhere", "website": "nope", "emergencyPhone": "(404) 555-0100"}
+	bad := map[string]any{"businessName": "", "phone": "123", "address": "somewhere", "website": "nope", "officePhone": "(404) 555-0100"}
 	r := jsonReq(t, h, "PUT", "/api/admin/settings", tok, bad)
 	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, "Enter the address as: street, city, state ZIP") || !strings.Contains(r.Body, "10-digit") {
 		t.Fatalf("invalid settings: %d %s", r.StatusCode, r.Body)
 	}
 	good := map[string]any{"businessName": "Peach State Restoration", "phone": "(404) 555-0177", "address": "100 Main St, Marietta, GA 30060",
-		"website": "https://www.peachstate.example", "emergencyPhone": "(404) 555-0177", "autoIndexNow": false, "seoMonitoring": true, "autoSchema": true, "emergencyMode": true}
+		"website": "https://www.peachstate.example", "officePhone": "(404) 555-0177", "autoIndexNow": false, "seoMonitoring": true, "autoSchema": true, "emergencyMode": true}
 	if r := jsonReq(t, h, "PUT", "/api/admin/settings", tok, good); r.StatusCode != 200 {
 		t.Fatalf("save: %d %s", r.StatusCode, r.Body)
 	}
@@ -474,9 +474,9 @@ func TestSettingsSaveRerendersPublicPages(t *testing.T) {
 // Saves from several admins at once all succeed, and the site ends up
 // showing one of them whole (name and phone from the same save).
 func TestParallelSettingsSaves(t *testing.T) {
-	srv, _ := adminServer(t, nil)
+	srv, store := adminServer(t, nil)
 	h := srv.Handler()
-	tok := unlock(t, h)
+	tok := settingsAdmin(t, srv, store)
 	const n = 50
 	codes := make([]int, n)
 	var wg sync.WaitGroup
@@ -485,7 +485,7 @@ func TestParallelSettingsSaves(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			body := map[string]any{"businessName": fmt.Sprintf("Save %02d Restoration", i), "phone": fmt.Sprintf("(404) 555-01%02d", i),
-				"address": "100 Main St, Marietta, GA 30060", "website": "https://www.peachstate.example", "emergencyPhone": "(404) 555-0177"}
+				"address": "100 Main St, Marietta, GA 30060", "website": "https://www.peachstate.example", "officePhone": "(404) 555-0177"}
 			codes[i] = jsonReq(t, h, "PUT", "/api/admin/settings", tok, body).StatusCode
 		}(i)
 	}

@@ -376,7 +376,8 @@ var routeCaps = map[string][]auth.Capability{
 	"DELETE /api/admin/media/:id":                        {auth.MediaWrite},
 	"PATCH /api/admin/media/:id":                         {auth.MediaWrite},
 	"PUT /api/admin/media/:id/poster":                    {auth.MediaWrite},
-	"GET /api/admin/settings":                            {auth.SettingsWrite},
+	"GET /api/admin/settings":                            {auth.Tools},
+	"GET /api/admin/settings/phone-uses":                 {auth.Tools},
 	"PUT /api/admin/settings":                            {auth.SettingsWrite},
 	"GET /api/admin/overview":                            {auth.Tools},
 	"GET /api/admin/routes":                              {auth.Tools},
@@ -1407,24 +1408,24 @@ func spreadsheetSplit(text string, sep rune) [][]string {
 // carries it as markup, no script element is closed early, and no link
 // gets a scheme other than http(s) and tel.
 func TestAttackSettingsMarkupReachesNoPage(t *testing.T) {
-	srv, _ := adminServer(t, nil)
+	srv, store := adminServer(t, nil)
 	h := srv.Handler()
-	pin := unlock(t, h)
+	pin := settingsAdmin(t, srv, store) // the only session that may save
 	const mark = "</script><script>alert(1)</script><img src=x onerror=alert(2)>"
 	st := map[string]any{
-		"businessName":   "Acme </script><img src=x onerror=alert(2)>\u2028",
-		"phone":          "<b>770</b>5550134",
-		"emergencyPhone": "javascript:770555013 4",
-		"address":        `1 Main St "><svg onload=alert(3)>, Atlanta, GA 30303`,
-		"website":        "https://example.com/" + mark,
-		"businessHours":  "Mo-Su 00:00-23:59",
-		"reviewRating":   "4.9", "reviewCount": "79",
+		"businessName":  "Acme </script><img src=x onerror=alert(2)>\u2028",
+		"phone":         "<b>770</b>5550134",
+		"officePhone":   "javascript:770555013 4",
+		"address":       `1 Main St "><svg onload=alert(3)>, Atlanta, GA 30303`,
+		"website":       "https://example.com/" + mark,
+		"businessHours": "Mo-Su 00:00-23:59",
+		"reviewRating":  "4.9", "reviewCount": "79",
 	}
 	r := jsonReq(t, h, "PUT", "/api/admin/settings", pin, st)
 	if r.StatusCode != 200 {
 		// Refused is fine; the attack is over. Try the fields one by one.
 		for k, v := range st {
-			one := map[string]any{"businessName": "Acme Restoration", "phone": "(770) 555-0134", "emergencyPhone": "(770) 555-0134",
+			one := map[string]any{"businessName": "Acme Restoration", "phone": "(770) 555-0134", "officePhone": "(770) 555-0134",
 				"address": "6595 Church Street, Douglasville, GA 30134", "website": "https://www.example.com", "businessHours": "Mo-Su 00:00-23:59",
 				"reviewRating": "4.9", "reviewCount": "79"}
 			one[k] = v

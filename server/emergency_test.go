@@ -39,7 +39,7 @@ func byClass(doc *html.Node, class string) []string {
 func saveSettings(t *testing.T, h http.Handler, tok string, over map[string]any) *response {
 	t.Helper()
 	st := map[string]any{"businessName": "Peach State Restoration", "phone": "(404) 555-0177", "address": "100 Main St, Marietta, GA 30060",
-		"website": "https://www.peachstate.example", "emergencyPhone": "(404) 555-0199", "autoIndexNow": false, "seoMonitoring": false,
+		"website": "https://www.peachstate.example", "officePhone": "(404) 555-0199", "autoIndexNow": false, "seoMonitoring": false,
 		"autoSchema": true, "emergencyMode": true, "businessHours": "Mo-Fr 08:00-18:00; Sa 09:00-13:00"}
 	for k, v := range over {
 		st[k] = v
@@ -52,9 +52,9 @@ func saveSettings(t *testing.T, h http.Handler, tok string, over map[string]any)
 // LocalBusiness opening hours are the business hours; on again, the 24/7
 // bar dials the emergency phone and the structured data says open 24/7.
 func TestEmergencyModeToggle(t *testing.T) {
-	srv, _ := adminServer(t, nil)
+	srv, store := adminServer(t, nil)
 	h := srv.Handler()
-	tok := unlock(t, h)
+	tok := settingsAdmin(t, srv, store)
 	const hoursText = "Mon–Fri 8:00 AM–6:00 PM; Sat 9:00 AM–1:00 PM"
 	paths := []string{"/", "/services/water-damage-restoration"}
 
@@ -96,7 +96,7 @@ func TestEmergencyModeToggle(t *testing.T) {
 			t.Errorf("%s: no 'Call us' with the hours", p)
 		}
 		if strings.Contains(res.Body, "tel:+14045550199") || strings.Contains(txt, "(404) 555-0199") {
-			t.Errorf("%s: the emergency phone is still dialled outside emergency mode", p)
+			t.Errorf("%s: the office number is dialled outside the contact page", p)
 		}
 		lb := localBusinessLD(t, doc)
 		if got, _ := json.Marshal(lb["openingHours"]); string(got) != `["Mo-Fr 08:00-18:00","Sa 09:00-13:00"]` {
@@ -115,20 +115,25 @@ func TestEmergencyModeToggle(t *testing.T) {
 		t.Errorf("contact cards: %q", c)
 	}
 
-	// Back on: 24/7 bar with the emergency phone, open around the clock.
+	// Back on: the 24/7 bar dials the one 24/7 line, as every other call
+	// link does (ADR 039); the office number is the contact page's only.
+	// Open around the clock.
 	if r := saveSettings(t, h, tok, map[string]any{"emergencyMode": true}); r.StatusCode != 200 {
 		t.Fatalf("save: %d %s", r.StatusCode, r.Body)
 	}
 	for _, p := range paths {
 		res := get(t, h, p)
-		if bar := byClass(res.Doc, "bluebar__emergency"); len(bar) != 1 || bar[0] != "24/7 Emergency: (404) 555-0199" {
+		if bar := byClass(res.Doc, "bluebar__emergency"); len(bar) != 1 || bar[0] != "24/7 Emergency: (404) 555-0177" {
 			t.Errorf("%s: bar after switching back %q", p, bar)
 		}
-		if !strings.Contains(res.Body, `class="bluebar__emergency" href="tel:+14045550199"`) && !strings.Contains(res.Body, `href="tel:+14045550199" class="bluebar__emergency"`) {
-			t.Errorf("%s: the 24/7 bar does not dial the emergency phone", p)
+		if !strings.Contains(res.Body, `class="bluebar__emergency" href="tel:+14045550177"`) && !strings.Contains(res.Body, `href="tel:+14045550177" class="bluebar__emergency"`) {
+			t.Errorf("%s: the 24/7 bar does not dial the 24/7 line", p)
+		}
+		if strings.Contains(res.Body, "5550199") || strings.Contains(res.Body, "555-0199") {
+			t.Errorf("%s: the office number is shown outside the contact page", p)
 		}
 		if tb := byClass(res.Doc, "topbar"); len(tb) != 1 || !strings.Contains(tb[0], "(404) 555-0177") {
-			t.Errorf("%s: top bar should keep the business phone: %q", p, tb)
+			t.Errorf("%s: top bar should show the 24/7 line: %q", p, tb)
 		}
 		lb := localBusinessLD(t, res.Doc)
 		if lb["openingHours"] != "Mo-Su 00:00-23:59" {
@@ -141,9 +146,9 @@ func TestEmergencyModeToggle(t *testing.T) {
 }
 
 func TestSettingsBusinessHours(t *testing.T) {
-	srv, _ := adminServer(t, nil)
+	srv, store := adminServer(t, nil)
 	h := srv.Handler()
-	tok := unlock(t, h)
+	tok := settingsAdmin(t, srv, store)
 	got := jsonReq(t, h, "GET", "/api/admin/settings", tok, nil)
 	if !strings.Contains(got.Body, `"businessHours":"Mo-Fr 08:00-18:00"`) || !strings.Contains(got.Body, `"businessHoursText":"Mon–Fri 8:00 AM–6:00 PM"`) {
 		t.Errorf("default hours: %s", got.Body)

@@ -109,9 +109,12 @@ func (s *Server) install(e *echo.Echo) {
 	e.PATCH("/api/admin/media/:id", up.SaveText, media)
 	e.PUT("/api/admin/media/:id/poster", up.PutPoster, media)
 
-	// Admin: settings
+	// Admin: settings. The PIN reads them (and where the phone numbers
+	// appear); only an admin account with its second factor saves (the
+	// handler checks the second factor, ADR 039).
 	st := s.settingsRoom
-	e.GET("/api/admin/settings", st.Get, settings)
+	e.GET("/api/admin/settings", st.Get, tools)
+	e.GET("/api/admin/settings/phone-uses", st.Uses, tools)
 	e.PUT("/api/admin/settings", st.Put, settings)
 
 	// Admin: tools (dashboards, audits, scans, IndexNow, jobs)

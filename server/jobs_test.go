@@ -134,7 +134,7 @@ func TestIndexNowToggleOffSendsNothing(t *testing.T) {
 	h := srv.Handler()
 	srv.Warm()
 	waitRun(t, store, jobIndexNow, 1) // baseline
-	tok := unlock(t, h)
+	tok := settingsAdmin(t, srv, store)
 	settingsWith(t, h, tok, func(st map[string]any) { st["autoIndexNow"] = false })
 	if r := waitRun(t, store, jobIndexNow, 2); r.Outcome != "skipped" || r.Summary != "auto-submit to IndexNow is off" {
 		t.Fatalf("settings save with the toggle off: %+v", r)

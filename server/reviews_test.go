@@ -195,7 +195,7 @@ func TestReviewFiguresFromPlaces(t *testing.T) {
 	t.Cleanup(other.Close)
 	ratingShown(t, other.Handler(), "4.7/5", "81", agg)
 	// Saved settings figures do not replace Places'.
-	tok := unlock(t, h)
+	tok := settingsAdmin(t, srv, store)
 	if r := jsonReq(t, h, "PUT", "/api/admin/settings", tok, reviewSettings(map[string]any{"reviewRating": "3.2", "reviewCount": "7"})); r.StatusCode != 200 {
 		t.Fatalf("save: %d %s", r.StatusCode, r.Body)
 	}
@@ -240,10 +240,10 @@ func TestReviewFiguresOfAnotherPlace(t *testing.T) {
 // Without Google Places the figures are the owner's from System Settings
 // (the spec's 4.9 and 79 until saved), never in the structured data.
 func TestReviewFiguresFromSettings(t *testing.T) {
-	srv, _ := adminServer(t, nil)
+	srv, store := adminServer(t, nil)
 	h := srv.Handler()
 	ratingShown(t, h, "4.9/5", "79", nil)
-	tok := unlock(t, h)
+	tok := settingsAdmin(t, srv, store)
 	var got struct {
 		ReviewRating, ReviewCount string
 		ReviewFigures             settings.ReviewFiguresInfo
@@ -273,7 +273,7 @@ func TestReviewFiguresFromSettings(t *testing.T) {
 // reviewSettings is a valid settings body with extra fields.
 func reviewSettings(extra map[string]any) map[string]any {
 	b := map[string]any{"businessName": "Peach State Restoration", "phone": "(404) 555-0177", "address": "100 Main St, Marietta, GA 30060",
-		"website": "https://www.peachstate.example", "emergencyPhone": "(404) 555-0177", "autoIndexNow": true, "seoMonitoring": true, "autoSchema": true, "emergencyMode": true}
+		"website": "https://www.peachstate.example", "officePhone": "(404) 555-0177", "autoIndexNow": true, "seoMonitoring": true, "autoSchema": true, "emergencyMode": true}
 	for k, v := range extra {
 		b[k] = v
 	}
@@ -283,9 +283,9 @@ func reviewSettings(extra map[string]any) map[string]any {
 // Bad review figures get a clear message per field, and nothing is
 // saved: the site keeps showing the figures saved before.
 func TestReviewSettingsValidation(t *testing.T) {
-	srv, _ := adminServer(t, nil)
+	srv, store := adminServer(t, nil)
 	h := srv.Handler()
-	tok := unlock(t, h)
+	tok := settingsAdmin(t, srv, store)
 	if r := jsonReq(t, h, "PUT", "/api/admin/settings", tok, reviewSettings(map[string]any{"reviewRating": "4.6", "reviewCount": "112"})); r.StatusCode != 200 {
 		t.Fatalf("save: %d %s", r.StatusCode, r.Body)
 	}

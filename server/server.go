@@ -8,9 +8,12 @@
 package server
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -232,7 +235,7 @@ func New(o Options) (*Server, error) {
 	}
 	s.uploads = uploads.New(uploads.Handler{Store: o.Store, Files: files, MaxUpload: o.Config.Admin.MaxUpload,
 		TempDir: filepath.Join(o.Config.DataDir, "tmp"), Changed: s.Changed, NotFound: site.ErrNotFound, Log: o.Log})
-	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Changed: s.Changed, Log: o.Log}
+	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Pages: s.servedPages, Audit: o.Store, Changed: s.Changed, Log: o.Log}
 	// Backups and retention (issue 24): the jobs are in jobs.go, the
 	// status on the dashboard, /healthz and /metrics.
 	target, err := backup.Open(o.Config.Backup.To, o.Config.Storage)
@@ -348,6 +351,39 @@ func (s *Server) Changed(reason string) {
 	if s.purge != nil {
 		go s.purgeChanged(before, reason, version)
 	}
+}
+
+// servedPages are the indexable public pages as the render cache serves
+// them (rendered on a miss): where System Settings counts the phone
+// numbers (ADR 039).
+func (s *Server) servedPages(ctx context.Context) ([]settings.RenderedPage, error) {
+	var out []settings.RenderedPage
+	for _, path := range s.site.IndexablePaths() {
+		r, _, ok := s.site.Lookup(path)
+		if !ok {
+			continue
+		}
+		p, err := s.pages.Cache().Get(ctx, path)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			continue // a page that cannot render shows no number
+		}
+		body := p.Body
+		if body == nil && p.Gzip != nil { // a compacted page keeps only its gzip
+			zr, err := gzip.NewReader(bytes.NewReader(p.Gzip))
+			if err != nil {
+				continue
+			}
+			body, err = io.ReadAll(zr)
+			if err != nil {
+				continue
+			}
+		}
+		out = append(out, settings.RenderedPage{Path: path, Kind: settings.KindName(r.Page), HTML: body})
+	}
+	return out, nil
 }
 
 // isPhoto reports whether a media item is a stored photo (a hero or a
@@ -575,6 +611,6 @@ func NotifyConfig(ctx context.Context, cfg *config.Config, store *db.Store, log 
 	st := &settings.Service{Store: store, Defaults: cfg.Business, BaseURL: cfg.BaseURL, Log: log}
 	nc.Ack = notify.NewAck(cfg)
 	nc.Ack.Enabled = st.Toggle(func(v settings.Settings) bool { return v.AckOn() })
-	nc.Ack.Phone = func(ctx context.Context) string { return st.Availability(ctx).Phone }
+	nc.Ack.Phone = func(ctx context.Context) string { return st.Business(ctx).Phone } // the 24/7 line (ADR 039)
 	return nc, nil
 }

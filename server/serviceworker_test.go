@@ -76,7 +76,7 @@ func TestServiceWorkerScript(t *testing.T) {
 }
 
 func TestOfflinePage(t *testing.T) {
-	srv, _ := adminServer(t, nil)
+	srv, store := adminServer(t, nil)
 	h := srv.Handler()
 	r := get(t, h, "/offline")
 	if r.StatusCode != 200 || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
@@ -104,21 +104,21 @@ func TestOfflinePage(t *testing.T) {
 		t.Error("/offline is in the sitemap")
 	}
 
-	// Settings follow: new name, address, the emergency phone in emergency
-	// mode; "Call us" with the hours outside it.
-	tok := unlock(t, h)
+	// Settings follow: new name, address, the 24/7 line in emergency
+	// mode; "Call us" with the hours outside it (the same number).
+	tok := settingsAdmin(t, srv, store)
 	if res := saveSettings(t, h, tok, nil); res.StatusCode != 200 {
 		t.Fatalf("save: %d %s", res.StatusCode, res.Body)
 	}
 	r = get(t, h, "/offline")
 	txt = text(bodyOf(r.Doc))
-	for _, want := range []string{"Peach State Restoration", "24/7 Emergency: (404) 555-0199", "100 Main St", "Marietta, GA 30060"} {
+	for _, want := range []string{"Peach State Restoration", "24/7 Emergency: (404) 555-0177", "100 Main St", "Marietta, GA 30060"} {
 		if !strings.Contains(txt, want) {
 			t.Errorf("/offline after save does not show %q: %s", want, txt)
 		}
 	}
-	if tel := find(r.Doc, func(n *html.Node) bool { return n.Data == "a" && attr(n, "href") == "tel:+14045550199" }); len(tel) != 1 {
-		t.Error("/offline does not dial the emergency phone")
+	if tel := find(r.Doc, func(n *html.Node) bool { return n.Data == "a" && attr(n, "href") == "tel:+14045550177" }); len(tel) != 1 {
+		t.Error("/offline does not dial the 24/7 line")
 	}
 	saveSettings(t, h, tok, map[string]any{"emergencyMode": false})
 	txt = text(bodyOf(get(t, h, "/offline").Doc))

@@ -820,7 +820,7 @@ func TestAckSwitch(t *testing.T) {
 	store := db.NewTestSQLite(t)
 	k := leadServer(t, store, env, fake.ClientTLS(), nil)
 	h := k.srv.Handler()
-	tok := unlock(t, h)
+	tok := settingsAdmin(t, k.srv, store)
 	acks := func() int {
 		rows, err := store.RecentOutbox(context.Background(), 100)
 		if err != nil {

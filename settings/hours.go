@@ -185,15 +185,13 @@ func (h Hours) Specification() []map[string]any {
 }
 
 // Availability is what every element promising emergency service follows
-// (issue 9): in 24/7 emergency mode the spec's 24/7 texts and the settings'
-// emergency phone; otherwise "Call us" with the business hours and the
-// business phone. The LocalBusiness opening hours follow it too.
+// (issue 9): in 24/7 emergency mode the spec's 24/7 texts; otherwise
+// "Call us" with the business hours. Both dial the one 24/7 line
+// (Settings.PhoneFor, ADR 039). The LocalBusiness opening hours follow
+// it too.
 type Availability struct {
 	EmergencyMode bool
-	// Phone is the number the emergency elements dial: the emergency
-	// phone in emergency mode, the business phone otherwise.
-	Phone string
-	Hours Hours
+	Hours         Hours
 }
 
 // OpenAllWeek is the structured data of emergency mode: open every day,

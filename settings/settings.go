@@ -1,7 +1,10 @@
 // Package settings is System Settings (spec 2.4): the business facts the
 // owner may change over the configured ones, the feature switches, the
-// 24/7 emergency mode with its phone, the business hours (hours.go) and
-// the owner's review figures. Every public page reads the business facts
+// 24/7 emergency mode, the business hours (hours.go) and the owner's
+// review figures. The phone model is ADR 039's: Phone is the one number
+// every call button, tel: link, structured data, acknowledgement and text
+// use; OfficePhone is an optional second number shown on the contact page
+// only (PhoneFor). Every public page reads the business facts
 // and the availability from here; the settings room (web/settings) saves
 // through Save. No HTTP here.
 package settings
@@ -25,15 +28,20 @@ import (
 // the configured ones on every public page; the toggles are kept for the
 // features they switch.
 type Settings struct {
-	BusinessName   string `json:"businessName"`
-	Phone          string `json:"phone"`
-	Address        string `json:"address"`
-	Website        string `json:"website"`
-	EmergencyPhone string `json:"emergencyPhone"`
-	AutoIndexNow   bool   `json:"autoIndexNow"`
-	SEOMonitoring  bool   `json:"seoMonitoring"`
-	AutoSchema     bool   `json:"autoSchema"`
-	EmergencyMode  bool   `json:"emergencyMode"`
+	BusinessName string `json:"businessName"`
+	// Phone is the 24/7 line: the number every place of the site shows
+	// and dials (PhoneFor), in and out of emergency mode.
+	Phone   string `json:"phone"`
+	Address string `json:"address"`
+	Website string `json:"website"`
+	// OfficePhone is an optional office number, shown on the contact
+	// page beside the business hours; "" (or the same number) means the
+	// 24/7 line only.
+	OfficePhone   string `json:"officePhone"`
+	AutoIndexNow  bool   `json:"autoIndexNow"`
+	SEOMonitoring bool   `json:"seoMonitoring"`
+	AutoSchema    bool   `json:"autoSchema"`
+	EmergencyMode bool   `json:"emergencyMode"`
 	// BusinessHours are in schema.org openingHours syntax (hours.go);
 	// BusinessHoursText is how visitors read them (answers only).
 	BusinessHours     string `json:"businessHours"`
@@ -111,11 +119,33 @@ func (st Settings) Availability() Availability {
 	if err != nil {
 		h, _ = ParseHours(DefaultHours)
 	}
-	a := Availability{EmergencyMode: st.EmergencyMode, Phone: st.Phone, Hours: h}
-	if st.EmergencyMode && st.EmergencyPhone != "" {
-		a.Phone = st.EmergencyPhone
+	return Availability{EmergencyMode: st.EmergencyMode, Hours: h}
+}
+
+// Place is where the public site shows a phone number.
+type Place string
+
+// The places that show a phone number. Every one but PlaceOffice shows
+// the 24/7 line.
+const (
+	PlaceCall           Place = "call"            // call buttons, bars, banners, tel: links, top bar, footer
+	PlaceStructuredData Place = "structured-data" // LocalBusiness and Organization telephone
+	PlaceAck            Place = "acknowledgement" // the homeowner's acknowledgement email
+	PlaceEstimate       Place = "estimate"        // the estimate form's 'call us' messages
+	PlaceOffice         Place = "office"          // the contact page's office line
+)
+
+// PhoneFor is the one function that chooses the number a place shows:
+// the 24/7 line everywhere, and at the contact page's office line the
+// office number, or "" when there is none or it is the 24/7 line.
+func (st Settings) PhoneFor(p Place) string {
+	if p != PlaceOffice {
+		return st.Phone
 	}
-	return a
+	if st.OfficePhone == "" || config.PhoneDigits(st.OfficePhone) == config.PhoneDigits(st.Phone) {
+		return ""
+	}
+	return st.OfficePhone
 }
 
 // KeyLeadAck is the settings key of LeadAck, the one notify reads
@@ -151,7 +181,7 @@ func formatAddress(b config.Business) string {
 // defaults are the settings before anything is saved.
 func (s *Service) defaults() Settings {
 	b := s.Defaults
-	st := Settings{BusinessName: b.Name, Phone: b.Phone, Address: formatAddress(b), Website: s.BaseURL, EmergencyPhone: b.Phone,
+	st := Settings{BusinessName: b.Name, Phone: b.Phone, Address: formatAddress(b), Website: s.BaseURL,
 		AutoIndexNow: true, SEOMonitoring: true, AutoSchema: true, EmergencyMode: true, BusinessHours: DefaultHours, LeadAck: boolPtr(true)}
 	st.BusinessHoursText = HoursText(st.BusinessHours)
 	own := reviews.DefaultOwner()
@@ -181,7 +211,7 @@ func (s *Service) Load(ctx context.Context) (Settings, error) {
 	str("phone", &st.Phone)
 	str("address", &st.Address)
 	str("website", &st.Website)
-	str("emergency_phone", &st.EmergencyPhone)
+	str("office_phone", &st.OfficePhone)
 	str("business_hours", &st.BusinessHours)
 	flag("auto_indexnow", &st.AutoIndexNow)
 	flag("seo_monitoring", &st.SEOMonitoring)
@@ -206,15 +236,25 @@ func (s *Service) Business(ctx context.Context) config.Business {
 		s.Log.Error("settings unavailable, using configuration", "err", err)
 		return b
 	}
-	b.Name, b.Phone, b.Website = st.BusinessName, st.Phone, st.Website
+	b.Name, b.Phone, b.Website = st.BusinessName, st.PhoneFor(PlaceCall), st.Website
 	if m := addressRE.FindStringSubmatch(st.Address); m != nil {
 		b.Street, b.City, b.State, b.Zip = m[1], m[2], strings.ToUpper(m[3]), m[4]
 	}
 	return b
 }
 
+// OfficePhone is the contact page's office number: "" when there is
+// none, it is the 24/7 line, or the settings cannot be read.
+func (s *Service) OfficePhone(ctx context.Context) string {
+	st, err := s.Load(ctx)
+	if err != nil {
+		return ""
+	}
+	return st.PhoneFor(PlaceOffice)
+}
+
 // Availability reads the saved settings; on a failed read it is the
-// default: 24/7 on the configured phone.
+// default: 24/7.
 func (s *Service) Availability(ctx context.Context) Availability {
 	st, err := s.Load(ctx)
 	if err != nil {
@@ -247,8 +287,8 @@ func Validate(st Settings) map[string]string {
 	if len(config.PhoneDigits(st.Phone)) != 10 || len(st.Phone) > 30 {
 		errs["phone"] = "Enter a 10-digit phone number, e.g. (770) 555-0134."
 	}
-	if len(config.PhoneDigits(st.EmergencyPhone)) != 10 || len(st.EmergencyPhone) > 30 {
-		errs["emergencyPhone"] = "Enter a 10-digit phone number, e.g. (770) 555-0134."
+	if st.OfficePhone != "" && (len(config.PhoneDigits(st.OfficePhone)) != 10 || len(st.OfficePhone) > 30) {
+		errs["officePhone"] = "Enter a 10-digit phone number, e.g. (770) 555-0134, or leave it empty."
 	}
 	if len(st.Address) > 200 || addressRE.FindStringSubmatch(strings.TrimSpace(st.Address)) == nil {
 		errs["address"] = "Enter the address as: street, city, state ZIP (e.g. 6595 Church Street, Douglasville, GA 30134)."
@@ -279,8 +319,8 @@ func (e Invalid) Error() string { return fmt.Sprintf("settings: %d invalid field
 // returns Invalid when a field is bad (nothing is saved), or the store's
 // error.
 func (s *Service) Save(ctx context.Context, st Settings, now time.Time) (Settings, error) {
-	st.BusinessName, st.Phone, st.Address, st.Website, st.EmergencyPhone = strings.TrimSpace(st.BusinessName), strings.TrimSpace(st.Phone),
-		strings.TrimSpace(st.Address), strings.TrimSpace(st.Website), strings.TrimSpace(st.EmergencyPhone)
+	st.BusinessName, st.Phone, st.Address, st.Website, st.OfficePhone = strings.TrimSpace(st.BusinessName), strings.TrimSpace(st.Phone),
+		strings.TrimSpace(st.Address), strings.TrimSpace(st.Website), strings.TrimSpace(st.OfficePhone)
 	if strings.TrimSpace(st.BusinessHours) == "" || !st.ReviewRating.Set || !st.ReviewCount.Set || st.LeadAck == nil {
 		if cur, err := s.Load(ctx); err == nil {
 			if strings.TrimSpace(st.BusinessHours) == "" {
@@ -303,6 +343,7 @@ func (s *Service) Save(ctx context.Context, st Settings, now time.Time) (Setting
 	if errs := Validate(st); len(errs) > 0 {
 		return st, Invalid(errs)
 	}
+	st.OfficePhone = st.PhoneFor(PlaceOffice) // the 24/7 line again is no second number
 	h, _ := ParseHours(st.BusinessHours)
 	st.BusinessHours, st.BusinessHoursText = h.String(), h.Text()
 	rating, _ := reviews.ParseOwnerRating(st.ReviewRating.Text)
@@ -311,7 +352,7 @@ func (s *Service) Save(ctx context.Context, st Settings, now time.Time) (Setting
 	b := func(v bool) string { return fmt.Sprint(v) }
 	kv := map[string]string{
 		"business_name": st.BusinessName, "phone": st.Phone, "address": st.Address, "website": st.Website,
-		"emergency_phone": st.EmergencyPhone, "auto_indexnow": b(st.AutoIndexNow), "seo_monitoring": b(st.SEOMonitoring),
+		"office_phone": st.OfficePhone, "auto_indexnow": b(st.AutoIndexNow), "seo_monitoring": b(st.SEOMonitoring),
 		"auto_schema": b(st.AutoSchema), "emergency_mode": b(st.EmergencyMode), "business_hours": st.BusinessHours,
 		reviews.KeyOwnerRating: st.ReviewRating.Text, reviews.KeyOwnerCount: st.ReviewCount.Text, KeyLeadAck: b(st.AckOn()),
 	}
@@ -322,3 +363,27 @@ func (s *Service) Save(ctx context.Context, st Settings, now time.Time) (Setting
 }
 
 func boolPtr(b bool) *bool { return &b }
+
+// Changes names, in the owner's words, the settings that differ between
+// two saves: what the audit log says a save changed (never a value).
+func Changes(before, after Settings) []string {
+	var out []string
+	add := func(changed bool, name string) {
+		if changed {
+			out = append(out, name)
+		}
+	}
+	add(before.BusinessName != after.BusinessName, "business name")
+	add(before.Phone != after.Phone, "24/7 phone number")
+	add(before.PhoneFor(PlaceOffice) != after.PhoneFor(PlaceOffice), "office phone number")
+	add(before.Address != after.Address, "address")
+	add(before.Website != after.Website, "website")
+	add(before.BusinessHours != after.BusinessHours, "business hours")
+	add(before.EmergencyMode != after.EmergencyMode, "24/7 emergency mode")
+	add(before.AutoIndexNow != after.AutoIndexNow, "IndexNow switch")
+	add(before.SEOMonitoring != after.SEOMonitoring, "SEO monitoring switch")
+	add(before.AutoSchema != after.AutoSchema, "schema switch")
+	add(before.AckOn() != after.AckOn(), "acknowledgement email")
+	add(before.ReviewRating.Text != after.ReviewRating.Text || before.ReviewCount.Text != after.ReviewCount.Text, "review figures")
+	return out
+}

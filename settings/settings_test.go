@@ -96,7 +96,7 @@ func TestReadFailureFallsBackToTheConfiguration(t *testing.T) {
 	if b := s.Business(ctx); b != s.Defaults {
 		t.Errorf("business %+v, want the configured facts", b)
 	}
-	if a := s.Availability(ctx); !a.EmergencyMode || a.Phone != s.Defaults.Phone {
+	if a := s.Availability(ctx); !a.EmergencyMode || s.Business(ctx).Phone != s.Defaults.Phone {
 		t.Errorf("availability %+v, want 24/7 on the configured phone", a)
 	}
 	_, err := s.Save(ctx, s.defaults(), time.Now())

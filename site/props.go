@@ -18,12 +18,13 @@ type SiteProps struct {
 	Year       int    `json:"year"`
 	// EmergencyMode is System Settings' 24/7 emergency mode (issue 9). Every
 	// bar, banner, badge and call button that promises emergency service
-	// follows it: on, the spec's 24/7 texts dialling EmergencyPhone; off,
-	// "Call us" with Hours, dialling the business phone (Go sets
-	// EmergencyPhone to it).
-	EmergencyMode  bool   `json:"emergencyMode"`
-	EmergencyPhone string `json:"emergencyPhone"`
-	EmergencyTel   string `json:"emergencyTel"`
+	// follows it: on, the spec's 24/7 texts; off, "Call us" with Hours.
+	// Both dial Phone, the one 24/7 line (ADR 039).
+	EmergencyMode bool `json:"emergencyMode"`
+	// OfficePhone is the optional office number the contact page shows
+	// beside the hours ("" for none); OfficeTel its tel: link.
+	OfficePhone string `json:"officePhone"`
+	OfficeTel   string `json:"officeTel"`
 	// Hours are the business hours as visitors read them.
 	Hours string `json:"hours"`
 }
@@ -60,13 +61,15 @@ type BreadcrumbLink struct {
 // FooterCounties is spec 2.2's "first 8 counties".
 const FooterCounties = 8
 
-func (s *Site) siteProps(b config.Business, av settings.Availability) SiteProps {
-	phone := av.Phone
-	if !av.EmergencyMode || phone == "" {
-		phone = b.Phone
+// siteProps are the business facts every page gets. b.Phone is the 24/7
+// line (settings.PhoneFor): every call button, bar and tel: link dials it.
+func (s *Site) siteProps(b config.Business, av settings.Availability, office string) SiteProps {
+	p := SiteProps{Business: b, Tel: config.TelHref(b.Phone), BaseURL: s.base, ThemeColor: "#1d4ed8", Year: time.Now().Year(),
+		EmergencyMode: av.EmergencyMode, Hours: av.Hours.Text()}
+	if office != "" {
+		p.OfficePhone, p.OfficeTel = office, config.TelHref(office)
 	}
-	return SiteProps{Business: b, Tel: config.TelHref(b.Phone), BaseURL: s.base, ThemeColor: "#1d4ed8", Year: time.Now().Year(),
-		EmergencyMode: av.EmergencyMode, EmergencyPhone: phone, EmergencyTel: config.TelHref(phone), Hours: av.Hours.Text()}
+	return p
 }
 
 func (s *Site) chrome() Chrome {

@@ -28,6 +28,9 @@ import (
 type Settings interface {
 	Business(ctx context.Context) config.Business
 	Availability(ctx context.Context) settings.Availability
+	// OfficePhone is the contact page's office number, "" for none
+	// (ADR 039: every other place shows Business' phone, the 24/7 line).
+	OfficePhone(ctx context.Context) string
 }
 
 // Reviews are the trust section's reviews and figures (reviews.Service).
@@ -173,7 +176,7 @@ func (s *Site) Props(ctx context.Context, path string, pg Page) PageProps {
 	for _, c := range pg.Head.Crumbs {
 		crumbs = append(crumbs, BreadcrumbLink{Name: c.Name, Href: c.Path})
 	}
-	return PageProps{Head: s.head(b, av, rating, pg.Head), Site: s.siteProps(b, av), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
+	return PageProps{Head: s.head(b, av, rating, pg.Head), Site: s.siteProps(b, av, s.settings.OfficePhone(ctx)), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
 }
 
 // Load runs the loader of a route-table path on one version of the

@@ -24,9 +24,10 @@ type fixed struct{ b config.Business }
 func (f fixed) Business(context.Context) config.Business { return f.b }
 func (f fixed) Availability(context.Context) settings.Availability {
 	h, _ := settings.ParseHours(settings.DefaultHours)
-	return settings.Availability{EmergencyMode: true, Phone: f.b.Phone, Hours: h}
+	return settings.Availability{EmergencyMode: true, Hours: h}
 }
-func (fixed) Top(context.Context) []db.Review { return []db.Review{} }
+func (fixed) OfficePhone(context.Context) string { return "" }
+func (fixed) Top(context.Context) []db.Review    { return []db.Review{} }
 func (fixed) Figures(context.Context) reviews.Figures {
 	return reviews.FromOwner(reviews.DefaultOwner())
 }

@@ -1,4 +1,5 @@
 import "../../styles/admin-leads.css";
+import "../../styles/admin-settings.css";
 import { useEffect, useRef, useState } from "react";
 import { api, ApiError } from "../api";
 import { fmtDateTime, Pager } from "../listing";
@@ -6,19 +7,11 @@ import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Button, Card, PageHeader } from "../ui";
 
-/** AuditEntry is a row of GET /api/admin/audit (docs/leads-api.md). */
-export interface AuditEntry { id: string | number; at: string; actor: string; action: string; leadId?: string | null; detail?: string | null; ip?: string | null }
+/** AuditEntry is a row of GET /api/admin/audit (docs/leads-api.md): the
+ * server words each entry as a sentence, naming the account and the lead. */
+export interface AuditEntry { id: string; at: string; who: string; ip: string; sentence: string }
 
 const PER_PAGE = 50;
-
-/** ACTION_LABELS name the server's audit actions for people. */
-const ACTION_LABELS: Record<string, string> = {
-  login: "Signed in", login_failed: "Sign-in failed", list_full: "Viewed full lead list", lead_detail: "Viewed lead details",
-  export: "Exported leads", status_change: "Changed lead status", user_created: "Added a user", user_updated: "Updated a user",
-  "2fa_enrolled": "Set up two-factor", "2fa_failed": "Wrong two-factor code", recovery_code_used: "Used a recovery code",
-  "2fa_reset": "Reset someone's two-factor",
-  lead_deleted: "Deleted a lead", privacy_export: "Exported a person's data",
-};
 
 /** Audit is the admins' audit log: who saw or changed lead data and
  * accounts, newest first, a page at a time. */
@@ -42,30 +35,36 @@ export default function Audit(_: AdminPageProps) {
   const pages = data ? Math.max(1, Math.ceil(data.total / PER_PAGE)) : 1;
   return (
     <>
-      <PageHeader title="Audit Log" description="Sign-ins, full-data views, exports, status changes and account changes, newest first." />
+      <PageHeader title="Audit Log" description="Who signed in, saw or changed leads, accounts, content and settings, and from where, newest first." />
       <Card title="Entries" description={data ? `${data.total} in all` : undefined}
         actions={<Button variant="outline" onClick={() => setReloadKey((k) => k + 1)} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button>}>
         {data === null ? <p role="status">{loading ? "Loading the audit log..." : "The audit log could not be loaded."}</p> : data.entries.length === 0 ? <p className="a-empty">No entries yet.</p> : (
           <>
-            <div className="al-table-wrap" aria-busy={loading}>
-              <table className="a-table al-table">
+            <div aria-busy={loading}>
+              {/* A laptop reads a table; a phone (below 768 px) reads cards. */}
+              <table className="a-table st-audit-table">
                 <caption className="visually-hidden">Audit log, newest first</caption>
                 <thead>
-                  <tr><th scope="col">Time</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Lead</th><th scope="col">Detail</th><th scope="col">IP address</th></tr>
+                  <tr><th scope="col">When</th><th scope="col">What happened</th><th scope="col">From address</th></tr>
                 </thead>
                 <tbody>
                   {data.entries.map((e) => (
                     <tr key={e.id}>
                       <td className="al-nowrap"><time dateTime={e.at}>{fmtDateTime(e.at)}</time></td>
-                      <td>{e.actor}</td>
-                      <td><span title={e.action}>{ACTION_LABELS[e.action] || e.action}</span></td>
-                      <td className="al-mono">{e.leadId || ""}</td>
-                      <td>{e.detail || ""}</td>
-                      <td className="al-mono">{e.ip || ""}</td>
+                      <td>{e.sentence}</td>
+                      <td>{e.ip ? <span className="al-mono">{e.ip}</span> : <span className="a-muted">None (command line)</span>}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
+              <ol className="st-audit-cards" aria-label="Audit log, newest first">
+                {data.entries.map((e) => (
+                  <li key={e.id} className="st-audit-card">
+                    <p className="st-audit-card__what">{e.sentence}</p>
+                    <p className="a-muted"><time dateTime={e.at}>{fmtDateTime(e.at)}</time>{e.ip && !e.sentence.includes(e.ip) ? <> · from {e.ip}</> : null}</p>
+                  </li>
+                ))}
+              </ol>
             </div>
             <Pager page={page} pages={pages} onPage={setPage} label="Audit log pages" />
           </>

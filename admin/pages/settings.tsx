@@ -1,11 +1,16 @@
+import "../../styles/admin-settings.css";
 import { useEffect, useState } from "react";
 import { api, ApiError } from "../api";
+import { useSession } from "../session";
+import { OtherNumbers, usePhoneUses, Where } from "../settings-phones";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Button, Card, PageHeader } from "../ui";
 
 interface Settings {
-  businessName: string; phone: string; address: string; website: string; emergencyPhone: string;
+  /** phone is the 24/7 line every call button and phone link dials;
+   * officePhone an optional number shown on the contact page only ("" none) */
+  businessName: string; phone: string; address: string; website: string; officePhone: string;
   autoIndexNow: boolean; seoMonitoring: boolean; autoSchema: boolean; emergencyMode: boolean;
   /** the homeowner's acknowledgement email after an estimate request (issue 23) */
   leadAck: boolean;
@@ -19,6 +24,10 @@ interface Settings {
   reviewCount: string;
   /** which figures the site shows now (read-only, from the server) */
   reviewFigures?: ReviewFigures;
+  /** whether this session may save, and why not (from the server: only an
+   * admin account with two-factor sign-in may) */
+  canChange?: boolean;
+  readOnly?: string;
 }
 
 interface ReviewFigures {
@@ -38,13 +47,13 @@ function reviewSource(f: ReviewFigures | undefined): string {
     return `Google Places is configured: the site shows ${figures}, as Google reported${when ? ` on ${when}` : ""}${f.inStructuredData ? ", and gives them to search engines" : ""}. The values below are not used.`;
   }
   if (f.placesConfigured) return "Google Places is configured but has not answered yet: the site shows the values below until it does.";
-  return "Google Places is not configured (GOOGLE_PLACES_API_KEY and GOOGLE_PLACE_ID): the site shows the values below.";
+  return "Google Places is not configured: the site shows the values below. The setup guide says how to connect it.";
 }
 
 const TOGGLES: { key: keyof Settings; label: string; hint: string }[] = [
   { key: "autoIndexNow", label: "Auto-submit to IndexNow", hint: "Tell search engines when pages change." },
   { key: "seoMonitoring", label: "SEO health monitoring", hint: "Check routes and head tags on a schedule." },
-  { key: "emergencyMode", label: "24/7 emergency mode", hint: "On: the 24/7 emergency bars, banners and call buttons dial the emergency phone, and search engines are told you are open 24/7. Off: they say \"Call us\" with your business hours, dial your business phone, and search engines get your business hours." },
+  { key: "emergencyMode", label: "24/7 emergency mode", hint: "On: the emergency bars, banners and call buttons say you answer 24/7, and search engines are told you are open 24/7. Off: they say \"Call us\" with your business hours, and search engines get your business hours. Both dial the 24/7 phone number." },
 ];
 
 /** Settings is System Settings: it really saves, and the public pages are
@@ -54,18 +63,22 @@ export default function SettingsPage(_: AdminPageProps) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const toast = useToast();
+  const phones = usePhoneUses();
+  const { session, toAccountSignIn } = useSession();
   useEffect(() => {
     api<Settings>("/api/admin/settings").then(setS).catch((e) => toast({ title: "Settings could not be loaded", description: e.message, variant: "destructive" }));
   }, [toast]);
   if (!s) return <><PageHeader title="System Settings" /><p role="status">Loading settings...</p></>;
-  const text = (k: keyof Settings, label: string, type = "text", autoComplete?: string, hint?: string, inputMode?: "decimal" | "numeric") => (
+  const canChange = !!s.canChange;
+  const text = (k: keyof Settings, label: string, type = "text", autoComplete?: string, hint?: string, inputMode?: "decimal" | "numeric", after?: React.ReactNode) => (
     <div className="a-field">
       <label htmlFor={`set-${k}`} className="a-label">{label}</label>
       <input id={`set-${k}`} className="a-input" type={type} autoComplete={autoComplete} inputMode={inputMode} value={s[k] as string}
         onChange={(e) => setS({ ...s, [k]: e.target.value })} aria-invalid={!!errors[k]}
-        aria-describedby={[hint ? `set-${k}-hint` : "", errors[k] ? `set-${k}-err` : ""].filter(Boolean).join(" ") || undefined} />
+        aria-describedby={[hint ? `set-${k}-hint` : "", errors[k] ? `set-${k}-err` : "", after ? `set-${k}-where` : ""].filter(Boolean).join(" ") || undefined} />
       {hint && <p id={`set-${k}-hint`} className="a-muted">{hint}</p>}
       {errors[k] && <p id={`set-${k}-err`} className="a-error" role="alert">{errors[k]}</p>}
+      {after}
     </div>
   );
   const save = async (e: React.FormEvent) => {
@@ -75,6 +88,7 @@ export default function SettingsPage(_: AdminPageProps) {
       const saved = await api<Settings>("/api/admin/settings", { method: "PUT", body: JSON.stringify(s) });
       setS(saved);
       setErrors({});
+      phones.reload();
       toast({ title: "Settings saved", description: "The website now shows the new details." });
     } catch (err) {
       if (err instanceof ApiError && err.body?.errors) setErrors(err.body.errors);
@@ -86,10 +100,24 @@ export default function SettingsPage(_: AdminPageProps) {
   return (
     <form onSubmit={save}>
       <PageHeader title="System Settings" description="Business details shown on every page, and feature switches." />
+      {!canChange && (
+        <div className="st-readonly" role="note">
+          <p><strong>You can read these settings but not change them.</strong> {s.readOnly}</p>
+          {session.kind === "pin" && <Button type="button" onClick={toAccountSignIn}>Sign in with your account</Button>}
+        </div>
+      )}
+      <fieldset className="st-fieldset" disabled={!canChange}>
+      <legend className="visually-hidden">Settings</legend>
+      <Card title="Phone Numbers" description="Every call button, phone link, the top bar, the footer and what search engines read use the 24/7 number, in and out of 24/7 emergency mode.">
+        {text("phone", "24/7 phone number", "tel", "tel", "Answered day and night. Every call button and phone link on the website dials it.", undefined,
+          <Where which="line" uses={phones.uses} typed={s.phone} error={phones.error} id="set-phone-where" />)}
+        {text("officePhone", "Office phone (optional)", "tel", "off", "Shown only on the contact page, beside your business hours, for non-urgent calls. Leave it empty to use the 24/7 number everywhere.", undefined,
+          <Where which="office" uses={phones.uses} typed={s.officePhone} error={phones.error} id="set-officePhone-where" />)}
+        <OtherNumbers uses={phones.uses} />
+      </Card>
       <Card title="Business Information">
         <div className="a-form-grid">
           {text("businessName", "Business name", "text", "organization")}
-          {text("phone", "Phone", "tel", "tel")}
           {text("address", "Address (street, city, state ZIP)", "text", "street-address")}
           {text("website", "Website", "url", "url")}
         </div>
@@ -111,12 +139,11 @@ export default function SettingsPage(_: AdminPageProps) {
           <input type="checkbox" role="switch" checked={s.leadAck} onChange={(e) => setS({ ...s, leadAck: e.target.checked })} aria-describedby="set-leadAck-hint" />
           <span><strong>Acknowledgement email</strong><br />
             <span id="set-leadAck-hint" className="a-muted">On: when the homeowner leaves an email address, they get a short plain-text email at once: what happens
-              next, the response time the form promised, and your emergency phone as a tap-to-call link. Replies go to your business email.
-              It needs outgoing email (SMTP_URL); it is sent once per request and never to an address that failed validation.</span></span>
+              next, the response time the form promised, and your 24/7 phone number as a tap-to-call link. Replies go to your business email.
+              It needs outgoing email to be set up (see the setup guide); it is sent once per request and never to an address that failed validation.</span></span>
         </label>
       </Card>
-      <Card title="Emergency Contact and Hours">
-        {text("emergencyPhone", "Emergency phone", "tel", undefined, "Dialled by the 24/7 emergency bars and call buttons while 24/7 emergency mode is on.")}
+      <Card title="Business Hours">
         {text("businessHours", "Business hours", "text", undefined,
           `Days and 24-hour times, e.g. Mo-Fr 08:00-18:00; Sa 09:00-13:00 (days Mo Tu We Th Fr Sa Su). Shown with "Call us" when 24/7 emergency mode is off${s.businessHoursText ? `; visitors read: ${s.businessHoursText}` : ""}.`)}
       </Card>
@@ -133,7 +160,8 @@ export default function SettingsPage(_: AdminPageProps) {
           structured data.
         </p>
       </Card>
-      <Button type="submit" disabled={saving}>{saving ? "Saving..." : "Save Settings"}</Button>
+      </fieldset>
+      {canChange && <Button type="submit" disabled={saving}>{saving ? "Saving..." : "Save Settings"}</Button>}
     </form>
   );
 }

@@ -35,6 +35,9 @@ func New(s *db.Store) *Store { return &Store{s: s} }
 // the display name shown in conflicts and history.
 type Actor struct {
 	ID, Name string
+	// Email and IP are the account's email and the request's address,
+	// for the audit log only (two editors may share a display name).
+	Email, IP string
 }
 
 // Conflict is returned (wrapped, errors.As-able) by a write whose base

@@ -1,11 +1,12 @@
 // The service worker (spec 7, issue 9, ADR 013) in Chromium: a public
 // page registers /sw.js after load; offline, a visited page comes from the
 // worker's cache, any other page is the precached offline page with the
-// emergency phone, and /admin is never answered from the cache.
+// 24/7 phone, and /admin is never answered from the cache.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { launch, open, hydrated, BASE, MOBILE } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
+import { adminApi } from "./settings-admin.mjs";
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -83,14 +84,14 @@ test("offline: visited pages from the cache, others the offline page with the ph
   assert.ok(!cached.some((p) => p === "/admin" || p.startsWith("/admin/") || p.startsWith("/api/")), "never /admin or /api: " + cached);
 
   await goOffline(browser, context, page);
-  // A page never visited: the offline page, with the emergency phone as a tel: link.
+  // A page never visited: the offline page, with the 24/7 phone as a tel: link.
   await page.goto(BASE + "/service-areas/fulton");
   await page.getByRole("heading", { name: "You are offline" }).waitFor();
   const call = page.locator('a[href^="tel:"]');
   assert.equal(await call.count(), 1);
-  const digits = settings.emergencyPhone.replace(/\D/g, "");
+  const digits = settings.phone.replace(/\D/g, "");
   assert.equal(await call.getAttribute("href"), "tel:+1" + digits);
-  assert.ok((await call.textContent()).includes(settings.emergencyPhone));
+  assert.ok((await call.textContent()).includes(settings.phone));
   assert.ok(await page.getByText(settings.businessName).first().isVisible());
   assert.ok(await page.getByText(settings.address.split(",")[0]).isVisible(), "the street address");
   // The visited page: its cached copy.
@@ -109,12 +110,12 @@ test("a new worker version replaces the old one and deletes its caches", async (
   const before = await page.evaluate(async () => (await caches.keys()).sort());
   assert.equal(before.length, 1);
   // A settings save changes the offline page, so the worker's version.
-  const tok = await apiToken();
-  const hdr = { Authorization: "Bearer " + tok, "Content-Type": "application/json" };
-  const st = await (await fetch(BASE + "/api/admin/settings", { headers: hdr })).json();
-  const alt = { ...st, emergencyPhone: st.emergencyPhone === "(404) 555-0188" ? "(404) 555-0189" : "(404) 555-0188" };
+  // Saving settings is an admin account's (ADR 039).
+  const admin = await adminApi();
+  const st = await (await admin("/api/admin/settings")).json();
+  const alt = { ...st, phone: st.phone === "(404) 555-0188" ? "(404) 555-0189" : "(404) 555-0188" };
   try {
-    assert.equal((await fetch(BASE + "/api/admin/settings", { method: "PUT", headers: hdr, body: JSON.stringify(alt) })).status, 200);
+    assert.equal((await admin("/api/admin/settings", { method: "PUT", body: JSON.stringify(alt) })).status, 200);
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
     const end = Date.now() + 15000;
     let after = before;
@@ -126,19 +127,18 @@ test("a new worker version replaces the old one and deletes its caches", async (
     assert.equal(after.length, 1, "old caches deleted: " + after);
     assert.notEqual(after[0], before[0], "the new worker's cache");
     const offline = await page.evaluate(async (name) => (await (await caches.open(name)).match("/offline")).text(), after[0]);
-    assert.ok(offline.includes(alt.emergencyPhone), "the new offline page is precached");
+    assert.ok(offline.includes(alt.phone), "the new offline page is precached");
   } finally {
-    await fetch(BASE + "/api/admin/settings", { method: "PUT", headers: hdr, body: JSON.stringify(st) });
+    await admin("/api/admin/settings", { method: "PUT", body: JSON.stringify(st) });
   }
   await context.close();
 });
 
 test("emergency mode off: 'Call us' with the business hours instead of the 24/7 bar", async () => {
-  const tok = await apiToken();
-  const hdr = { Authorization: "Bearer " + tok, "Content-Type": "application/json" };
-  const st = await (await fetch(BASE + "/api/admin/settings", { headers: hdr })).json();
+  const admin = await adminApi();
+  const st = await (await admin("/api/admin/settings")).json();
   try {
-    const r = await fetch(BASE + "/api/admin/settings", { method: "PUT", headers: hdr, body: JSON.stringify({ ...st, emergencyMode: false, businessHours: "Mo-Fr 07:00-17:00" }) });
+    const r = await admin("/api/admin/settings", { method: "PUT", body: JSON.stringify({ ...st, emergencyMode: false, businessHours: "Mo-Fr 07:00-17:00" }) });
     assert.equal(r.status, 200);
     const { context, page, problems } = await open(browser, "/", MOBILE);
     await hydrated(page);
@@ -151,6 +151,6 @@ test("emergency mode off: 'Call us' with the business hours instead of the 24/7 
     assert.deepEqual(problems, []);
     await context.close();
   } finally {
-    await fetch(BASE + "/api/admin/settings", { method: "PUT", headers: hdr, body: JSON.stringify(st) });
+    await admin("/api/admin/settings", { method: "PUT", body: JSON.stringify(st) });
   }
 });

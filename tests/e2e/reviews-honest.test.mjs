@@ -7,10 +7,12 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { launch, open, hydrated, BASE, DESKTOP, MOBILE, unlockAdmin } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
-import { newEditor, openAs } from "./account.mjs";
+import { newEditor, openAs, signIn } from "./account.mjs";
+import { adminApi, settingsAdmin } from "./settings-admin.mjs";
 
-let browser, token;
-before(async () => { browser = await launch(); token = await apiToken(); });
+// Saving settings is an admin account's with its second factor (ADR 039).
+let browser, token, admin;
+before(async () => { browser = await launch(); token = await apiToken(); admin = await adminApi(); });
 after(async () => {
   // Leave the spec's figures behind for the other test files.
   await saveReviewFigures("4.9", "79");
@@ -25,10 +27,7 @@ async function settings() {
 
 async function saveReviewFigures(reviewRating, reviewCount) {
   const s = await settings();
-  const r = await fetch(BASE + "/api/admin/settings", {
-    method: "PUT", headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" },
-    body: JSON.stringify({ ...s, reviewRating, reviewCount }),
-  });
+  const r = await admin("/api/admin/settings", { method: "PUT", body: JSON.stringify({ ...s, reviewRating, reviewCount }) });
   return { status: r.status, body: await r.json() };
 }
 
@@ -95,7 +94,9 @@ test("The owner's figures from System Settings reach the trust section, never th
 
   // The Settings screen: the card says where the figures come from; a bad
   // rating gets the server's message at the field and nothing is saved.
-  const { context, page, problems } = await unlockAdmin(browser, "/admin/settings", MOBILE);
+  const { context, page, problems } = await open(browser, "/admin/settings", MOBILE);
+  await hydrated(page);
+  await signIn(page, settingsAdmin());
   await page.getByRole("heading", { name: "Review Rating" }).waitFor();
   assert.ok(await page.getByText(/^Google Places is not configured/).isVisible());
   assert.ok(await page.getByText(/never go into the structured data/).isVisible());

@@ -63,9 +63,10 @@ const (
 // roleCaps is the one place that says what each role may do. Editing
 // content is an account's: a publish names who made it, which the shared
 // PIN cannot (ADR 035). An editor edits content and photos and sees no
-// lead.
+// lead. The PIN reads the tools (System Settings among them) and uploads
+// media; changing the settings is an admin account's (ADR 039).
 var roleCaps = map[string][]Capability{
-	RolePIN:    {Tools, MediaWrite, SettingsWrite, SessionsAll},
+	RolePIN:    {Tools, MediaWrite, SessionsAll},
 	RoleStaff:  {LeadsRead, LeadsStatus, LeadsNote, PushSubscribe, MediaWrite},
 	RoleEditor: {ContentEdit, MediaWrite},
 	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit, LeadsErase, BackupsManage},

@@ -26,6 +26,7 @@ const (
 	msgAdminOnlyUsers = "Only admins can manage accounts and read the audit log."
 	msgToolsNeedPIN   = "Sign in with an admin account, or enter the PIN, to use this tool."
 	msgContentAccount = "Sign in with an admin or editor account to edit the site's content."
+	msgSettingsAdmin  = "Sign in with an admin account to change these settings."
 )
 
 // denial is the answer to a live session that lacks a capability: spec
@@ -41,7 +42,9 @@ func denial(p Principal, c Capability) *httperr.Error {
 		}
 	case UsersManage:
 		return httperr.Titled(http.StatusForbidden, titleAccessDenied, msgAdminOnlyUsers)
-	case Tools, SettingsWrite, SessionsAll:
+	case SettingsWrite:
+		return httperr.New(http.StatusForbidden, msgSettingsAdmin)
+	case Tools, SessionsAll:
 		return httperr.New(http.StatusForbidden, msgToolsNeedPIN)
 	case ContentEdit:
 		return httperr.New(http.StatusForbidden, msgContentAccount)

@@ -152,7 +152,7 @@ func actor(c echo.Context) editor.Actor {
 	if name == "" {
 		name = u.Email
 	}
-	return editor.Actor{ID: u.ID, Name: name}
+	return editor.Actor{ID: u.ID, Name: name, Email: u.Email, IP: c.RealIP()}
 }
 
 // answer turns the editor's refusals into HTTP answers.

@@ -48,7 +48,7 @@ type Store interface {
 	UserByID(ctx context.Context, id string) (db.User, error)
 	ChangeUser(ctx context.Context, id string, ch db.UserChange, now time.Time) (db.User, error)
 	ResetTOTP(ctx context.Context, userID string) error
-	ListAudit(ctx context.Context, limit, offset int) ([]db.AuditEntry, int, error)
+	AuditRows(ctx context.Context, limit, offset int) ([]db.AuditRow, int, error)
 	AddAudit(ctx context.Context, e db.AuditEntry) error
 	// Privacy requests (issue 24, privacy.go).
 	LeadsByContact(ctx context.Context, email, tel string) ([]db.Lead, error)
@@ -82,14 +82,6 @@ type LeadAnswer struct {
 // UserList is GET /api/admin/users.
 type UserList struct {
 	Users []UserRow `json:"users"`
-}
-
-// AuditPage is GET /api/admin/audit: a page of the audit log, newest first.
-type AuditPage struct {
-	Entries []db.AuditEntry `json:"entries"`
-	Total   int             `json:"total"`
-	Page    int             `json:"page"`
-	PerPage int             `json:"perPage"`
 }
 
 // Handler serves the leads manager's endpoints.
@@ -523,18 +515,6 @@ func pageParams(c echo.Context) (page, per int, err error) {
 		per = min(per, accountPageMaxSize)
 	}
 	return page, per, nil
-}
-
-func (h *Handler) Audit(c echo.Context) error {
-	page, per, err := pageParams(c)
-	if err != nil {
-		return err
-	}
-	entries, total, err := h.Store.ListAudit(c.Request().Context(), per, (page-1)*per)
-	if err != nil {
-		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "The audit log could not be loaded.", Err: err}
-	}
-	return c.JSON(http.StatusOK, AuditPage{Entries: entries, Total: total, Page: page, PerPage: per})
 }
 
 // noteFirstAdmin says at boot how to create the first admin account when

@@ -153,10 +153,7 @@ func (h *Handler) offline(ctx context.Context) *offlineFiles {
 		return f
 	}
 	b, av := h.settings.Business(ctx), h.settings.Availability(ctx)
-	phone := av.Phone
-	if phone == "" || !av.EmergencyMode {
-		phone = b.Phone
-	}
+	phone := b.Phone // the 24/7 line (ADR 039)
 	var buf bytes.Buffer
 	view := offlineView{Name: b.Name, Phone: phone, Tel: template.URL(config.TelHref(phone)), Emergency: av.EmergencyMode,
 		Hours: av.Hours.Text(), Street: b.Street, Locality: b.City + ", " + b.State + " " + b.Zip}

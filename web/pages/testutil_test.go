@@ -39,8 +39,9 @@ type fixed struct{ b config.Business }
 func (f fixed) Business(context.Context) config.Business { return f.b }
 func (f fixed) Availability(context.Context) settings.Availability {
 	h, _ := settings.ParseHours(settings.DefaultHours)
-	return settings.Availability{EmergencyMode: true, Phone: f.b.Phone, Hours: h}
+	return settings.Availability{EmergencyMode: true, Hours: h}
 }
+func (fixed) OfficePhone(context.Context) string   { return "" }
 func (fixed) Top(context.Context) []db.Review      { return []db.Review{} }
 func (fixed) Refresh(context.Context) (int, error) { return 0, reviews.ErrNotConfigured }
 func (fixed) Figures(context.Context) reviews.Figures {
