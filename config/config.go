@@ -279,7 +279,7 @@ var Vars = []Var{
 	{"CDN_SMAXAGE", "0s", "how long a CDN may keep public pages (s-maxage, with stale-while-revalidate); 0 sends none"},
 	{"MAX_CONNS_PER_IP", "64", "open connections allowed per client IP; past it new ones are closed (0: no cap; not applied with TRUST_PROXY)"},
 	{"BUSINESS_NAME", "Avatar Restoration & Construction", "company name"},
-	{"BUSINESS_PHONE", "(770) 555-0134", "24/7 emergency phone, 10 US digits"},
+	{"BUSINESS_PHONE", "(770) 555-0134", "the 24/7 phone number every call button dials (default until set in System Settings), 10 US digits"},
 	{"BUSINESS_STREET", "6595 Church Street", "office street address"},
 	{"BUSINESS_CITY", "Douglasville", "office city"},
 	{"BUSINESS_STATE", "GA", "office state"},
