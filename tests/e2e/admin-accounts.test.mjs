@@ -7,7 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { launch, hydrated, expectedNoSession, until, BASE } from "./lib.mjs";
+import { launch, hydrated, expectedNoSession, until, BASE, gotoSettled } from "./lib.mjs";
 import { addUser, enrol, factors, fillAccount, nextCode, password, signIn, tag } from "./account.mjs";
 
 const PHONE = { width: 390, height: 844 };
@@ -40,7 +40,7 @@ async function context(storageState) {
 }
 
 async function go(page, path) {
-  await page.goto(BASE + path, { waitUntil: "networkidle" });
+  await gotoSettled(page, BASE + path);
   await hydrated(page, 30_000);
 }
 

@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, statSync, mkdirSync } from "node:fs";
-import { launch, open, hydrated, until, BASE } from "./lib.mjs";
+import { launch, open, hydrated, until, BASE, gotoSettled } from "./lib.mjs";
 import { addUser, tag, password, signIn } from "./account.mjs";
 
 const PHONE = { width: 390, height: 844 };
@@ -49,7 +49,7 @@ test("an admin backs up now on a phone, sees it checked and downloads it", { tim
     await hydrated(page);
     await signIn(page, ADMIN);
     if (new URL(page.url()).pathname !== "/admin/backups") {
-      await page.goto(BASE + "/admin/backups", { waitUntil: "networkidle" });
+      await gotoSettled(page, BASE + "/admin/backups");
       await hydrated(page);
     }
     await page.getByRole("heading", { name: "Backups", level: 1 }).waitFor({ timeout: 20_000 });
@@ -115,7 +115,7 @@ test("an admin backs up now on a phone, sees it checked and downloads it", { tim
     assert.equal(names.length, 2 + (manifest.files || []).length, "every file of the manifest is in the archive");
 
     // The dashboard's backup block links here.
-    await page.goto(BASE + "/admin", { waitUntil: "networkidle" });
+    await gotoSettled(page, BASE + "/admin");
     await hydrated(page);
     await page.getByRole("link", { name: /Open Backups/ }).waitFor({ timeout: 20_000 });
     assert.deepEqual(problems, []);

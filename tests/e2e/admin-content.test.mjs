@@ -14,7 +14,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { readFileSync } from "node:fs";
-import { launch, hydrated, until, startSite, expectedNoSession } from "./lib.mjs";
+import { launch, hydrated, until, startSite, expectedNoSession, gotoSettled, reloadSettled } from "./lib.mjs";
 import { addUser, apiSession, fillAccount, password, tag } from "./account.mjs";
 
 const [TAG, Tag] = tag();
@@ -66,7 +66,7 @@ async function open(path, viewport = WIDE, storageState = editorState) {
     if (m.type() === "error" || /hydrat|#418|#423|#425/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  await page.goto(site.base + path, { waitUntil: "networkidle" });
+  await gotoSettled(page, site.base + path);
   return { context, page, problems };
 }
 
@@ -285,7 +285,7 @@ test("an editor writes a post with a cover photo, previews it, schedules it a mi
   assert.equal(batch.key, `e2e-content-key-${TAG}`);
   assert.ok(submissions.filter((s) => s.at >= scheduledAt).every((s) => s === batch), "one batch");
 
-  await page.reload({ waitUntil: "networkidle" });
+  await reloadSettled(page);
   await row.getByText("Published", { exact: true }).waitFor();
   await row.getByRole("link", { name: /^View live/ }).waitFor();
   assert.ok(await noOverflow(page));
@@ -349,7 +349,7 @@ test("renamed and published, the old address answers 301; the history shows the 
     const r = await api("/api/admin/not-found");
     return (await r.json()).paths.some((p) => p.path === missing);
   }, 60_000), "the 404 is counted");
-  await page.reload({ waitUntil: "networkidle" });
+  await reloadSettled(page);
   const row = monitor.getByRole("row").filter({ has: page.getByRole("rowheader", { name: missing, exact: true }) });
   await row.waitFor();
   assert.equal(await row.locator('td[data-label="Hits"]').innerText(), "3", "its hits");
@@ -389,7 +389,7 @@ test("two tabs save the same page: the second gets the conflict, keeps its text,
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.base });
   const b = await context.newPage();
   b.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  await b.goto(site.base + `/admin/content?item=${about.id}`, { waitUntil: "networkidle" });
+  await gotoSettled(b, site.base + `/admin/content?item=${about.id}`);
   for (const p of [a, b]) await p.getByRole("heading", { level: 1, name: "Privacy Policy" }).waitFor();
 
   await a.getByLabel("Title", { exact: true }).fill("Privacy Policy (first tab)");
@@ -429,12 +429,12 @@ test("text typed and not saved survives a reload or a new sign-in in the same ta
   await page.getByLabel("Title", { exact: true }).fill("Terms of Use (typed, not saved)");
   // The browser asks before leaving with unsaved changes; the person says leave.
   page.on("dialog", (d) => d.accept());
-  await page.reload({ waitUntil: "networkidle" });
+  await reloadSettled(page);
   await page.getByText("Your unsaved changes are back. Save them when ready.").waitFor();
   assert.equal(await page.getByLabel("Title", { exact: true }).inputValue(), "Terms of Use (typed, not saved)");
   // Saved, nothing is kept any more: a reload shows the saved page.
   assert.equal((await saveDraft(page)).status(), 200);
-  await page.reload({ waitUntil: "networkidle" });
+  await reloadSettled(page);
   await page.getByRole("heading", { level: 1 }).waitFor();
   assert.equal(await page.getByText("Your unsaved changes are back").count(), 0);
   assert.equal(await page.getByLabel("Title", { exact: true }).inputValue(), "Terms of Use (typed, not saved)");
@@ -496,7 +496,7 @@ test("every changed screen at 390 and 1280 px: no sideways scroll, nothing hidde
     const created = await api("/api/admin/content", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ kind: "article", data: { slug: `draft-${viewport.width}-${TAG}`, title: `A draft at ${viewport.width} px`, publishDate: "2026-01-02" } }) });
     const draft = await created.json();
-    await page.goto(site.base + `/admin/content?item=${draft.id}`, { waitUntil: "networkidle" });
+    await gotoSettled(page, site.base + `/admin/content?item=${draft.id}`);
     await page.getByRole("heading", { name: /problems block publishing/ }).waitFor();
     assert.ok(await noOverflow(page), `editor at ${viewport.width}`);
     // A problem's link brings its field into view, below the sticky header.
@@ -520,7 +520,7 @@ test("every changed screen at 390 and 1280 px: no sideways scroll, nothing hidde
     await shot(page, "conflict");
     // History.
     page.once("dialog", (d) => d.accept());
-    await page.goto(site.base + `/admin/content?item=${post.id}`, { waitUntil: "networkidle" });
+    await gotoSettled(page, site.base + `/admin/content?item=${post.id}`);
     await page.getByRole("button", { name: "Show history" }).click();
     await page.locator(".ac-rev").first().waitFor();
     assert.ok(await noOverflow(page), `history at ${viewport.width}`);

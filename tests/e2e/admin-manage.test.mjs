@@ -6,7 +6,7 @@
 // works the screen's actions and tabs by keyboard.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, open, hydrated, BASE, DESKTOP, MOBILE, unlockAdmin, PIN } from "./lib.mjs";
+import { launch, open, hydrated, BASE, DESKTOP, MOBILE, unlockAdmin, PIN, gotoSettled } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
 import { apiSession, newEditor, openAs } from "./account.mjs";
 
@@ -80,7 +80,7 @@ test("Content Management and Redirects need an admin or editor account: the PIN 
   assert.ok(await page.getByText("Content Management needs an admin or editor account.").isVisible());
   assert.ok(await page.getByRole("button", { name: "Sign in with your account" }).isVisible());
   for (const [path, title] of [["/admin/content", "Content Management"], ["/admin/redirects", "Redirects"]]) {
-    await page.goto(BASE + path, { waitUntil: "networkidle" });
+    await gotoSettled(page, BASE + path);
     // A reload locks the PIN session (spec 4): the gate asks for an account.
     await page.getByText(`The ${title} needs an account sign-in.`).waitFor();
     assert.ok(await page.getByLabel("Email", { exact: true }).evaluate((el) => el === document.activeElement), "the account form has the focus");

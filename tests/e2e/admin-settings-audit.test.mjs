@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { launch, open, hydrated, unlockAdmin, BASE } from "./lib.mjs";
+import { launch, open, hydrated, unlockAdmin, BASE, gotoSettled } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
 import { signIn } from "./account.mjs";
 import { adminApi, settingsAdmin } from "./settings-admin.mjs";
@@ -88,7 +88,7 @@ test("an admin sees where the 24/7 number appears, saves a new one, and every ca
   await pub.context.close();
 
   // The audit log on the phone: cards of sentences, newest first.
-  await page.goto(BASE + "/admin/audit", { waitUntil: "networkidle" });
+  await gotoSettled(page, BASE + "/admin/audit");
   await page.getByRole("heading", { name: "Audit Log" }).waitFor();
   const cards = page.getByRole("list", { name: "Audit log, newest first" }).getByRole("listitem");
   await cards.first().waitFor();
@@ -112,7 +112,7 @@ test("the audit log on a laptop is a table with no scroll region a keyboard cann
   const page = await context.newPage();
   const problems = [];
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  await page.goto(BASE + "/admin/audit", { waitUntil: "networkidle" });
+  await gotoSettled(page, BASE + "/admin/audit");
   await hydrated(page);
   await signIn(page, settingsAdmin());
   await page.getByRole("heading", { name: "Audit Log" }).waitFor();

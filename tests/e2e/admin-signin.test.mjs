@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { randomInt } from "node:crypto";
-import { launch, hydrated, unlockAdmin, expectedNoSession, BASE, PIN } from "./lib.mjs";
+import { launch, hydrated, unlockAdmin, expectedNoSession, BASE, PIN, gotoSettled, reloadSettled } from "./lib.mjs";
 import { addUser, apiSession, enrol, factors, fillAccount, nextCode, password, signIn, tag } from "./account.mjs";
 
 const SHOTS = process.env.SHOT_DIR;
@@ -84,14 +84,19 @@ async function context(viewport = WIDE, storageState) {
   const problems = [];
   page.on("console", (m) => { if (m.type() === "error" && !expectedNoSession(m)) problems.push(`console: ${m.text()}`); });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  // Every admin API call carries the app's header, except the live
+  // stream's GET: an EventSource cannot set headers, and the stream
+  // changes nothing (the header guards state-changing requests).
   page.on("request", (r) => {
-    if (new URL(r.url()).pathname.startsWith("/api/admin/") && r.headers()["x-requested-with"] !== "fetch") problems.push(`no X-Requested-With: ${r.method()} ${r.url()}`);
+    const path = new URL(r.url()).pathname;
+    if (r.method() === "GET" && path === "/api/admin/leads/events") return;
+    if (path.startsWith("/api/admin/") && r.headers()["x-requested-with"] !== "fetch") problems.push(`no X-Requested-With: ${r.method()} ${r.url()}`);
   });
   return { ctx, page, problems };
 }
 
 async function go(page, path) {
-  await page.goto(BASE + path, { waitUntil: "networkidle" });
+  await gotoSettled(page, BASE + path);
   await hydrated(page);
 }
 
@@ -225,12 +230,12 @@ test("an admin's first sign-in sets up an authenticator, then the emailed link o
   assert.equal(new URL(page.url()).search, "", "the link's ?lead= is dropped once used");
 
   // A reload and a new tab keep the account session (its cookie).
-  await page.reload({ waitUntil: "networkidle" });
+  await reloadSettled(page);
   await hydrated(page);
   await page.getByRole("heading", { level: 1, name: "Secure Leads Manager" }).waitFor();
   assert.equal(await page.getByRole("heading", { name: "Admin Access Required" }).count(), 0);
   const tab = await ctx.newPage();
-  await tab.goto(BASE + `/admin/leads?lead=${encodeURIComponent(leadId)}`, { waitUntil: "networkidle" });
+  await gotoSettled(tab, BASE + `/admin/leads?lead=${encodeURIComponent(leadId)}`);
   await tab.getByRole("dialog", { name: `Lead details: ${LEAD.name}` }).waitFor();
   await tab.close();
   // Nothing about the session is readable by the page's scripts.
@@ -242,7 +247,7 @@ test("an admin's first sign-in sets up an authenticator, then the emailed link o
   // Sign out ends it: the gate, also after a reload.
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.getByRole("heading", { name: "Admin Access Required" }).waitFor();
-  await page.reload({ waitUntil: "networkidle" });
+  await reloadSettled(page);
   await hydrated(page);
   await page.getByRole("heading", { name: "Admin Access Required" }).waitFor();
   assert.deepEqual(ok(problems, 401), []);
@@ -263,7 +268,7 @@ test("a later sign-in asks for the code, resumes after a reload, and takes a rec
     await shot(page, "code");
 
     // A reload between the password and the code resumes the code step.
-    await page.reload({ waitUntil: "networkidle" });
+    await reloadSettled(page);
     await hydrated(page);
     await code.waitFor();
     await code.fill("000000");

@@ -1,7 +1,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { launch, open, hydrated, unlockAdmin, BASE, DESKTOP, MOBILE } from "./lib.mjs";
+import { launch, open, hydrated, unlockAdmin, BASE, DESKTOP, MOBILE, gotoSettled, reloadSettled } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
 
 let browser;
@@ -60,7 +60,7 @@ test("unlock, move between admin pages without re-locking, reload locks", async 
   await page.getByRole("heading", { name: "Photo Upload" }).waitFor();
   assert.equal(await page.evaluate(() => sessionStorage.getItem("admin_authenticated")), "true");
   // A full reload locks again.
-  await page.reload({ waitUntil: "networkidle" });
+  await reloadSettled(page);
   await hydrated(page);
   await page.getByRole("heading", { name: "Admin Access Required" }).waitFor();
   assert.equal(await page.evaluate(() => sessionStorage.getItem("admin_authenticated")), null);
@@ -122,7 +122,7 @@ test("upload a photo, see it in the admin grid and on /portfolio, then delete it
 
   // The public portfolio shows it (the cache was re-rendered).
   const pub = await context.newPage();
-  await pub.goto(BASE + "/portfolio", { waitUntil: "networkidle" });
+  await gotoSettled(pub, BASE + "/portfolio");
   assert.ok(await pub.getByText("Kitchen Repair Test").first().isVisible());
   const img = pub.locator('.slide img[alt^="Kitchen Repair Test"]').first();
   assert.equal(await img.getAttribute("loading"), "lazy");
@@ -141,7 +141,7 @@ test("upload a photo, see it in the admin grid and on /portfolio, then delete it
   assert.equal(await dialog.isVisible(), false);
   assert.equal(await page.locator(".a-media__item", { hasText: "Kitchen Repair Test" }).count(), 0);
   const pub2 = await context.newPage();
-  await pub2.goto(BASE + "/portfolio", { waitUntil: "networkidle" });
+  await gotoSettled(pub2, BASE + "/portfolio");
   assert.equal(await pub2.getByText("Kitchen Repair Test").count(), 0);
   assert.deepEqual(problems, []);
   await context.close();

@@ -12,7 +12,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { mkdirSync } from "node:fs";
-import { launch, PIN, hydrated, until } from "./lib.mjs";
+import { launch, PIN, hydrated, until, gotoSettled } from "./lib.mjs";
 
 const PERSON = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_2) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15";
 const SPAM = "/call-404-555-0199-for-cheaper-repairs";
@@ -131,7 +131,7 @@ async function unlock(path, viewport) {
   const problems = [];
   page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
   page.on("pageerror", (e) => problems.push(e.message));
-  await page.goto(site.base + path, { waitUntil: "networkidle" });
+  await gotoSettled(page, site.base + path);
   await hydrated(page);
   await page.getByLabel("PIN").fill(PIN);
   await page.keyboard.press("Enter");

@@ -6,7 +6,7 @@
 // it uses up 127.0.0.1's estimate limit.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, hydrated, until, startSite } from "./lib.mjs";
+import { launch, hydrated, until, startSite, gotoSettled } from "./lib.mjs";
 
 const PHONE = { width: 390, height: 844 };
 const WIDE = { width: 1280, height: 900 };
@@ -37,7 +37,7 @@ async function open(path, viewport = PHONE, { js = true, init } = {}) {
     if ((m.type() === "error" && !/status of 4(22|29)/.test(m.text())) || /hydrat|#418|#423|#425/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  await page.goto(site.base + path, { waitUntil: "networkidle" });
+  await gotoSettled(page, site.base + path);
   return { context, page, problems };
 }
 

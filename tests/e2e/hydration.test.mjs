@@ -4,7 +4,7 @@
 // without console errors.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, until, BASE, MOBILE, DESKTOP } from "./lib.mjs";
+import { launch, until, BASE, MOBILE, DESKTOP, gotoSettled } from "./lib.mjs";
 import { apiToken, uploadFixture, deleteProject } from "./api.mjs";
 
 let browser;
@@ -20,7 +20,7 @@ async function openRecording(path, viewport) {
   page.on("request", (r) => { if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname); });
   page.on("console", (m) => { if (m.type() === "error" || /hydrat|#418|#423|#425/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`); });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  await page.goto(BASE + path, { waitUntil: "networkidle" });
+  await gotoSettled(page, BASE + path);
   return { context, page, scripts, problems };
 }
 

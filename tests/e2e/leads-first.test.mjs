@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import http from "node:http";
 import { randomInt } from "node:crypto";
-import { launch, open, hydrated, until, BASE } from "./lib.mjs";
+import { launch, open, hydrated, until, BASE, gotoSettled } from "./lib.mjs";
 import { addUser, openAs, password, signIn as accountSignIn, tag } from "./account.mjs";
 
 const PHONE = { width: 390, height: 844 };
@@ -131,7 +131,7 @@ test("the dashboard opens on the unanswered leads, the emergency first with its 
 
 test("the leads screen: the first lead card is in the first viewport; search and filters fold behind one control", async () => {
   const { page, problems } = await adminPage();
-  await page.goto(BASE + "/admin/leads", { waitUntil: "networkidle" });
+  await gotoSettled(page, BASE + "/admin/leads");
   await hydrated(page);
   const cards = page.getByRole("list", { name: "Leads, newest first" }).getByRole("listitem");
   await cards.first().waitFor({ timeout: 15_000 });
@@ -220,7 +220,7 @@ test("staff assigned to a lead see its address and message, never its full phone
   const other = o.page.getByRole("listitem").filter({ has: o.page.getByRole("heading", { name: fullName(CALM) }) });
   assert.ok(!(await other.innerText()).includes("Address"));
   // Their dashboard: the same leads waiting, masked.
-  await o.page.goto(BASE + "/admin", { waitUntil: "networkidle" });
+  await gotoSettled(o.page, BASE + "/admin");
   await o.page.getByRole("list", { name: "Leads waiting for an answer, emergencies first" }).getByText(fullName(URGENT)).waitFor({ timeout: 15_000 });
   html = await o.page.content();
   for (const s of secrets) assert.ok(!html.includes(s), `staff's dashboard holds ${s}`);

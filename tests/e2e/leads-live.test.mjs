@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { randomInt } from "node:crypto";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
-import { launch, hydrated, BASE, PIN, startSite } from "./lib.mjs";
+import { launch, hydrated, BASE, PIN, startSite, gotoSettled } from "./lib.mjs";
 import { addUser, apiSession, password, signIn, tag } from "./account.mjs";
 
 const SITE = fileURLToPath(new URL("../../bin/site", import.meta.url));
@@ -105,7 +105,7 @@ async function openAdmin(browser, base, admin) {
   const cdp = await context.newCDPSession(leads);
   await cdp.send("Network.enable");
   cdp.on("Network.eventSourceMessageReceived", (m) => { if (m.eventName === "change") changes.push({ at: Date.now(), data: m.data }); });
-  await leads.goto(base + "/admin/leads", { waitUntil: "networkidle" });
+  await gotoSettled(leads, base + "/admin/leads");
   const opened = watchStream(leads, "the leads screen");
   await hydrated(leads);
   await signIn(leads, admin);
@@ -167,7 +167,7 @@ test("a lead posted elsewhere shows on an open leads screen and dashboard within
   await cdp.send("Network.enable");
   const messages = [];
   cdp.on("Network.eventSourceMessageReceived", (m) => messages.push(`event: ${m.eventName}\ndata: ${m.data}\n`));
-  await sp.goto(BASE + "/admin/leads", { waitUntil: "networkidle" });
+  await gotoSettled(sp, BASE + "/admin/leads");
   const staffOpened = watchStream(sp, "staff's leads screen");
   await hydrated(sp);
   await signIn(sp, staff);

@@ -38,9 +38,48 @@ export async function open(browser, path, viewport = DESKTOP, opts = {}) {
     if (m.type() === "error" || /hydrat|#418|#423|#425/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  const res = await page.goto(BASE + path, { waitUntil: "networkidle" });
+  const res = await gotoSettled(page, BASE + path);
   return { context, page, problems, res };
 }
+
+/** LIVE_STREAM is the admin app's live stream of lead changes, a request
+ * that stays open as long as the screen (ADR 041): Chromium's own
+ * "networkidle" never comes while it is open, so settle leaves it out. */
+const LIVE_STREAM = /\/api\/admin\/leads\/events$/;
+
+/** settle runs nav (a goto or a reload that waits for "load"), then waits
+ * until the page has had no request in flight for 500 ms, the live stream
+ * aside: "networkidle" for pages that hold a stream open. The ceiling
+ * names the requests still open when it runs out. */
+export async function settle(page, nav, ceiling = 60_000) {
+  const inflight = new Set();
+  const on = (r) => { if (!LIVE_STREAM.test(new URL(r.url()).pathname)) inflight.add(r); };
+  const off = (r) => { inflight.delete(r); };
+  page.on("request", on);
+  page.on("requestfinished", off);
+  page.on("requestfailed", off);
+  try {
+    const res = await nav();
+    const end = Date.now() + ceiling;
+    let quietSince = Date.now();
+    for (;;) {
+      if (inflight.size) quietSince = Date.now();
+      else if (Date.now() - quietSince >= 500) return res;
+      if (Date.now() > end) throw new Error(`the page's requests did not settle within ${ceiling} ms: ${[...inflight].map((r) => r.url()).join(", ")}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    page.off("request", on);
+    page.off("requestfinished", off);
+    page.off("requestfailed", off);
+  }
+}
+
+/** gotoSettled is page.goto that waits for settle. */
+export const gotoSettled = (page, url) => settle(page, () => page.goto(url, { waitUntil: "load" }));
+
+/** reloadSettled is page.reload that waits for settle. */
+export const reloadSettled = (page) => settle(page, () => page.reload({ waitUntil: "load" }));
 
 /** hydrated waits until React has attached: to every island of a public
  * page, or to #root for the fully hydrated admin app. Public islands
@@ -88,7 +127,7 @@ export async function unlockAdmin(browser, path = "/admin", viewport = DESKTOP, 
   const o = await open(browser, path, viewport);
   if (init) {
     await o.context.addInitScript(init);
-    await o.page.reload({ waitUntil: "networkidle" });
+    await reloadSettled(o.page);
   }
   await hydrated(o.page);
   await o.page.getByLabel("PIN").fill(PIN);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { launch, hydrated, startSite, expectedNoSession, until, PIN } from "./lib.mjs";
+import { launch, hydrated, startSite, expectedNoSession, until, PIN, gotoSettled } from "./lib.mjs";
 import { completeSignIn, fillAccount } from "./account.mjs";
 
 const SITE = fileURLToPath(new URL("../../bin/site", import.meta.url));
@@ -37,7 +37,7 @@ async function signIn(context, password, viewport = { width: 1280, height: 900 }
   const problems = [];
   page.on("pageerror", (e) => problems.push(e.message));
   page.on("console", (m) => { if (m.type() === "error" && !expectedNoSession(m) && !/status of 429/.test(m.text())) problems.push(m.text()); });
-  await page.goto(site.base + "/admin/leads", { waitUntil: "networkidle" });
+  await gotoSettled(page, site.base + "/admin/leads");
   await hydrated(page);
   const res = await fillAccount(page, { email: OWNER.email, password });
   if (res.status() === 200) await completeSignIn(page, { ...OWNER, password }, res);

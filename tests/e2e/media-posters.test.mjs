@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
-import { launch, hydrated, unlockAdmin, until, BASE } from "./lib.mjs";
+import { launch, hydrated, unlockAdmin, until, BASE, gotoSettled } from "./lib.mjs";
 import { apiToken, deleteProject } from "./api.mjs";
 
 const SHOTS = process.env.SHOTS_DIR || "";
@@ -97,7 +97,7 @@ async function openCard(viewport, project) {
   page.on("console", (m) => { if (m.type() === "error" || /hydrat|#418|#423|#425/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`); });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   page.on("request", (r) => requests.push(r.url()));
-  await page.goto(BASE + "/portfolio", { waitUntil: "networkidle" });
+  await gotoSettled(page, BASE + "/portfolio");
   await hydrated(page);
   const slide = page.locator(".slide", { has: page.locator(".slide__badge", { hasText: project }) }).first();
   // Bring the slide into the carousel's view, then the page's.

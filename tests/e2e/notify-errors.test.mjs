@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
-import { launch, hydrated, startSite, PIN } from "./lib.mjs";
+import { launch, hydrated, startSite, PIN, gotoSettled } from "./lib.mjs";
 
 const PHONE = { width: 390, height: 844 };
 const WIDE = { width: 1280, height: 900 };
@@ -52,7 +52,7 @@ for (const [name, viewport] of [["phone", PHONE], ["wide", WIDE]]) {
     const page = await context.newPage();
     const problems = [];
     page.on("pageerror", (e) => problems.push(e.message));
-    await page.goto(site.base + "/admin", { waitUntil: "networkidle" });
+    await gotoSettled(page, site.base + "/admin");
     await hydrated(page);
     await page.getByLabel("PIN").fill(PIN);
     await page.keyboard.press("Enter");

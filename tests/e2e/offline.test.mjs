@@ -4,7 +4,7 @@
 // 24/7 phone, and /admin is never answered from the cache.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, open, hydrated, BASE, MOBILE } from "./lib.mjs";
+import { launch, open, hydrated, BASE, MOBILE, gotoSettled, reloadSettled } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
 import { adminApi } from "./settings-admin.mjs";
 
@@ -65,11 +65,11 @@ test("offline: visited pages from the cache, others the offline page with the ph
   await hydrated(page);
   await swActive(page);
   // Reload so the worker controls the page and keeps its copy.
-  await page.reload({ waitUntil: "networkidle" });
+  await reloadSettled(page);
   assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller), "the worker controls the page");
   // The admin area online, under the worker's scope: handled by the network only.
-  await page.goto(BASE + "/admin", { waitUntil: "networkidle" });
-  await page.goto(BASE + visited, { waitUntil: "networkidle" });
+  await gotoSettled(page, BASE + "/admin");
+  await gotoSettled(page, BASE + visited);
   const cached = await page.evaluate(async () => {
     const out = [];
     for (const name of await caches.keys()) {

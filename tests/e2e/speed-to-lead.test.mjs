@@ -28,7 +28,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir, readFile } from "node:fs/promises";
-import { launch, hydrated, startSite, until, expectedNoSession, DESKTOP } from "./lib.mjs";
+import { launch, hydrated, startSite, until, expectedNoSession, DESKTOP, gotoSettled, reloadSettled } from "./lib.mjs";
 import { addUser, apiSession, password, signIn, tag } from "./account.mjs";
 
 const [TAG, Tag] = tag();
@@ -106,7 +106,7 @@ async function adminSession() {
   const o = await newPage(WIDE);
   adminCtx = o.context;
   adminPage = o.page;
-  await adminPage.goto(site.base + "/admin/leads", { waitUntil: "networkidle" });
+  await gotoSettled(adminPage, site.base + "/admin/leads");
   await hydrated(adminPage);
   await signIn(adminPage, ADMIN);
   return adminPage;
@@ -116,7 +116,7 @@ async function adminSession() {
 async function staffPage(viewport = WIDE, opts = {}) {
   const o = await newPage(viewport, opts);
   if (opts.permissions) await o.context.grantPermissions(opts.permissions, { origin: site.base });
-  await o.page.goto(site.base + "/admin/leads", { waitUntil: "networkidle" });
+  await gotoSettled(o.page, site.base + "/admin/leads");
   await hydrated(o.page);
   await signIn(o.page, STAFF);
   await o.page.getByText("Staff Access").waitFor();
@@ -125,14 +125,14 @@ async function staffPage(viewport = WIDE, opts = {}) {
 
 test("with JavaScript the form carries the visit's source, kept in sessionStorage and never in a cookie", async () => {
   const { context, page } = await newPage(WIDE);
-  await page.goto(`${site.base}/services/water-damage-restoration?utm_source=google&utm_medium=cpc&utm_campaign=${CAMPAIGN}&gclid=GCL-${TAG}`, { waitUntil: "networkidle" });
+  await gotoSettled(page, `${site.base}/services/water-damage-restoration?utm_source=google&utm_medium=cpc&utm_campaign=${CAMPAIGN}&gclid=GCL-${TAG}`);
   const kept = await page.evaluate(() => JSON.parse(sessionStorage.getItem("visit_attribution") || "null"));
   assert.equal(kept.landing, `/services/water-damage-restoration?utm_source=google&utm_medium=cpc&utm_campaign=${CAMPAIGN}&gclid=GCL-${TAG}`);
   assert.equal(kept.utm_campaign, CAMPAIGN);
   assert.equal(kept.device, "laptop");
   assert.match(kept.visit, /^[A-Za-z0-9_-]{22}$/);
   // A later page of the visit keeps the first one's record.
-  await page.goto(site.base + "/estimate", { waitUntil: "networkidle" });
+  await gotoSettled(page, site.base + "/estimate");
   assert.deepEqual(await page.evaluate(() => JSON.parse(sessionStorage.getItem("visit_attribution"))), kept);
   assert.doesNotMatch(await page.evaluate(() => document.cookie), /utm|visit|gclid|landing/);
   assert.equal((await context.cookies()).length, 0, "no cookie at all on the public site");
@@ -314,7 +314,7 @@ test("'Notify me on this device' with the browser's push service stood in for: s
   await shoot(page, "push-card-on", card);
   // An admin may list every account's devices.
   const admin = await adminSession();
-  await admin.goto(site.base + "/admin/leads", { waitUntil: "networkidle" });
+  await gotoSettled(admin, site.base + "/admin/leads");
   await admin.getByRole("button", { name: "Show every account's devices" }).click();
   const all = admin.getByRole("list", { name: "Every account's devices" });
   await all.getByRole("listitem").filter({ hasText: STAFF.name }).waitFor();
@@ -364,7 +364,7 @@ test("the admin's service worker shows a push as the server composes it", async 
 
 test("the dashboard shows the first response median and 90th percentile for 7 and 30 days", async () => {
   const page = await adminSession();
-  await page.goto(site.base + "/admin", { waitUntil: "networkidle" });
+  await gotoSettled(page, site.base + "/admin");
   const card = page.locator(".a-card", { has: page.getByRole("heading", { name: "First response time" }) });
   await card.waitFor();
   for (const label of ["Median, 7 days", "90th percentile, 7 days", "Median, 30 days", "90th percentile, 30 days"]) {
@@ -377,7 +377,7 @@ test("the dashboard shows the first response median and 90th percentile for 7 an
 
 test("Analytics lists leads by source / campaign and calls by page", async () => {
   const page = await adminSession();
-  await page.goto(site.base + "/admin/analytics", { waitUntil: "networkidle" });
+  await gotoSettled(page, site.base + "/admin/analytics");
   const card = page.locator(".a-card", { has: page.getByRole("heading", { name: "Leads by source / campaign" }) });
   await card.waitFor();
   const row = (source, campaign) => card.locator("tbody tr", { has: page.locator("th", { hasText: source }) }).filter({ hasText: campaign });
@@ -392,14 +392,14 @@ test("Analytics lists leads by source / campaign and calls by page", async () =>
 
 test("System Settings switches the homeowner's acknowledgement", async () => {
   const page = await adminSession();
-  await page.goto(site.base + "/admin/settings", { waitUntil: "networkidle" });
+  await gotoSettled(page, site.base + "/admin/settings");
   const sw = page.getByRole("switch", { name: /^Acknowledgement email/ });
   await sw.waitFor();
   assert.equal(await sw.isChecked(), true, "on by default");
   await sw.uncheck();
   await page.getByRole("button", { name: "Save Settings" }).click();
   await page.getByText("The website now shows the new details.").waitFor();
-  await page.reload({ waitUntil: "networkidle" });
+  await reloadSettled(page);
   await page.getByRole("switch", { name: /^Acknowledgement email/ }).waitFor();
   assert.equal(await page.getByRole("switch", { name: /^Acknowledgement email/ }).isChecked(), false, "saved off");
   await shoot(page, "settings-ack", page.getByRole("heading", { name: "Homeowner Acknowledgement" }));
