@@ -234,7 +234,9 @@ func TestTwoInstancesBehaveAsOneSite(t *testing.T) {
 	}
 	st["businessName"] = "Clustered Restoration Co"
 	nb, _ := json.Marshal(st)
-	if code, b := do(t, "PUT", c.a.Base+"/api/admin/settings", tokA, "application/json", bytes.NewReader(nb)); code != 200 {
+	// The PIN reads the settings; an admin account changes them (ADR 039).
+	owner := sitetest.AdminToken(t, c.bin, c.env, c.a.Base, "settings.owner@cluster-test.example", "the owner changes the settings")
+	if code, b := do(t, "PUT", c.a.Base+"/api/admin/settings", owner, "application/json", bytes.NewReader(nb)); code != 200 {
 		t.Fatalf("settings save on A: %d %s", code, b)
 	}
 	took, ok = waitFor(10*time.Second, func() bool {

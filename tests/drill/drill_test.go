@@ -142,7 +142,9 @@ func populate(t *testing.T, in *install, p *instance) made {
 	}
 	st["businessName"] = m.business
 	nb, _ := json.Marshal(st)
-	if code, b := do(t, "PUT", p.Base+"/api/admin/settings", tok, "application/json", bytes.NewReader(nb)); code != 200 {
+	// The PIN reads the settings; an admin account changes them (ADR 039).
+	owner := sitetest.AdminToken(t, in.bin, in.env, p.Base, "settings.owner@drill.example", "the owner changes the settings")
+	if code, b := do(t, "PUT", p.Base+"/api/admin/settings", owner, "application/json", bytes.NewReader(nb)); code != 200 {
 		t.Fatalf("settings: %d %s", code, b)
 	}
 	for i, project := range []string{"Drill Kitchen", "Drill Basement"} {

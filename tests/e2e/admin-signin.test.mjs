@@ -332,7 +332,7 @@ test("the sidebar lists what each sign-in may open; other screens say how to get
     // An admin: everything.
     {
       const { ctx, page, problems } = await asAdmin(viewport, "/admin");
-      assert.deepEqual(await sidebarLabels(page), [TOOLS[0], "Secure Leads Manager", ...TOOLS.slice(1, 4), ...CONTENT, ...TOOLS.slice(4), "Users", "Audit Log", "Sessions"]);
+      assert.deepEqual(await sidebarLabels(page), [TOOLS[0], "Secure Leads Manager", ...TOOLS.slice(1, 4), ...CONTENT, ...TOOLS.slice(4), "Users", "Audit Log", "Backups", "Sessions"]);
       await shot(page, "sidebar-admin");
       assert.deepEqual(ok(problems, 401), []);
       await ctx.close();

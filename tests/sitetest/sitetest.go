@@ -6,6 +6,7 @@ package sitetest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -23,6 +24,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/atlanta-restoration/site/accounts"
 )
 
 // Root is the repository's folder, where the binary is built and run.
@@ -222,4 +225,55 @@ func MultipartFile(name string, data []byte) ([]byte, string) {
 	part.Write(data)
 	mw.Close()
 	return b.Bytes(), mw.FormDataContentType()
+}
+
+// AdminToken makes an admin account with the binary's `user add`, signs
+// it in on base, sets up its authenticator (an admin's first sign-in asks
+// for one, and the password again) and returns the session's token, which
+// the API also takes as a bearer token. Changing System Settings needs
+// such a session: the PIN may only read them (ADR 039).
+func AdminToken(t testing.TB, bin string, env []string, base, email, password string) string {
+	t.Helper()
+	if code, out, errs := Run(t, bin, env, password+"\n", "user", "add", "--email", email, "--role", "admin", "--name", "The Owner"); code != 0 {
+		t.Fatalf("user add admin: %d %s %s", code, out, errs)
+	}
+	post := func(path, token string, body any) (int, map[string]any, *http.Response) {
+		b, _ := json.Marshal(body)
+		req, _ := http.NewRequest("POST", base+path, bytes.NewReader(b))
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("POST %s: %v", path, err)
+		}
+		defer res.Body.Close()
+		var m map[string]any
+		json.NewDecoder(res.Body).Decode(&m)
+		return res.StatusCode, m, res
+	}
+	code, m, res := post("/api/admin/login", "", map[string]string{"email": email, "password": password})
+	token := ""
+	for _, ck := range res.Cookies() {
+		if strings.HasSuffix(ck.Name, "admin_session") {
+			token = ck.Value
+		}
+	}
+	if code != http.StatusOK || token == "" || m["stage"] != "enrol" {
+		t.Fatalf("admin sign-in: %d %v", code, m)
+	}
+	code, m, _ = post("/api/admin/2fa/start", token, map[string]string{"password": password})
+	secret, _ := m["secret"].(string)
+	if code != http.StatusOK || secret == "" {
+		t.Fatalf("2fa/start: %d %v", code, m)
+	}
+	c, err := accounts.TOTPCode(secret, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, m, _ = post("/api/admin/2fa/confirm", token, map[string]string{"code": c}); code != http.StatusOK {
+		t.Fatalf("2fa/confirm: %d %v", code, m)
+	}
+	return token
 }
