@@ -158,7 +158,9 @@ function renderDeferredSections() {
     (el) => getComputedStyle(el).contentVisibility === "auto",
   );
   const next = () => {
-    const s = rest.shift();
+    let s = rest.shift();
+    // An anchor's landing may have laid out some already (anchors.ts).
+    while (s && s.classList.contains("is-rendered")) s = rest.shift();
     if (!s) return;
     s.classList.add("is-rendered");
     whenIdle(next);
