@@ -19,15 +19,13 @@ export function useDismissToasts() { return useContext(DismissContext); }
 let nextId = 1;
 
 /** Toaster shows toasts in a polite live region; destructive ones are
- * announced assertively. Each closes after 5 s or on its close button;
- * the newest two show. */
+ * announced assertively. Each closes after 5 s or on its close button. */
 export function Toaster({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const dismiss = useCallback((id: number) => setToasts((ts) => ts.filter((t) => t.id !== id)), []);
   const toast = useCallback<ToastFn>((t) => {
     const id = nextId++;
-    // At most two at once: a third would reach down into the page.
-    setToasts((ts) => [...ts.slice(-1), { ...t, id, at: Date.now() }]);
+    setToasts((ts) => [...ts.slice(-3), { ...t, id, at: Date.now() }]);
     setTimeout(() => dismiss(id), 5000);
   }, [dismiss]);
   const dismissAll = useCallback(() => setToasts((ts) => {

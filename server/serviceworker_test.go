@@ -22,7 +22,7 @@ func swVersion(t *testing.T, body string) string {
 }
 
 func TestServiceWorkerScript(t *testing.T) {
-	srv, _ := adminServer(t, nil)
+	srv, store := adminServer(t, nil)
 	h := srv.Handler()
 	r := get(t, h, "/sw.js")
 	if r.StatusCode != 200 {
@@ -61,7 +61,7 @@ func TestServiceWorkerScript(t *testing.T) {
 	}
 
 	// A settings save changes the offline page, so the worker's bytes.
-	tok := unlock(t, h)
+	tok := settingsAdmin(t, srv, store)
 	if res := saveSettings(t, h, tok, map[string]any{"emergencyMode": false}); res.StatusCode != 200 {
 		t.Fatalf("save: %d %s", res.StatusCode, res.Body)
 	}

@@ -280,7 +280,7 @@ test("SEO & IndexNow: key generate, copy, file, and submissions", async () => {
   const k = await key.inputValue();
   assert.match(k, /^[a-z0-9]{32}$/);
   assert.equal(await page.evaluate(() => localStorage.getItem("indexnow_api_key")), k);
-  await page.getByText("Saved on the server").waitFor();
+  await page.getByText(/^Saved on the server/).waitFor(); // not "Not saved on the server yet"
   const file = await page.evaluate(async (p) => { const r = await fetch(p); return [r.status, r.headers.get("content-type"), await r.text()]; }, `/${k}.txt`);
   assert.equal(file[0], 200);
   assert.match(file[1], /^text\/plain/);
@@ -373,7 +373,7 @@ test("SEO & IndexNow: a key stored as indexnow-api-key is read; the server's key
     body: JSON.stringify({ key: serverKey, keyLocation: `${BASE}/${serverKey}.txt`, fixed: false }) }));
   await tab(page, "Health Monitor").click();
   await tab(page, "IndexNow Submission").click();
-  await page.getByText("Saved on the server").waitFor();
+  await page.getByText(/^Saved on the server/).waitFor(); // not "Not saved on the server yet"
   assert.equal(await page.getByLabel("API key").inputValue(), serverKey);
   assert.equal(await page.evaluate(() => localStorage.getItem("indexnow_api_key")), serverKey);
 
