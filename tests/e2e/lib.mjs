@@ -86,8 +86,9 @@ export const reloadSettled = (page) => settle(page, () => page.reload({ waitUnti
  * hydrate on interaction or visibility (ADR 010), so it first wakes each
  * one with the focusin event every trigger listens for. It polls with
  * page.evaluate because waitForFunction's polling needs eval, which the
- * site's CSP forbids. */
-export async function hydrated(page, timeout = 10000) {
+ * site's CSP forbids. The ceiling is the suite's one generous wait for
+ * hydration: a loaded machine took over 10 s. */
+export async function hydrated(page, timeout = 30000) {
   await page.evaluate(() => {
     document.querySelectorAll("[data-island]").forEach((el) => el.dispatchEvent(new FocusEvent("focusin", { bubbles: true })));
   });
