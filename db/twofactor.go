@@ -39,15 +39,7 @@ func (s *Store) ConfirmTOTP(ctx context.Context, userID, secret string, step int
 		if n, _ := res.RowsAffected(); n == 0 {
 			return ErrNotFound
 		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM user_recovery_codes WHERE user_id = ?`), userID); err != nil {
-			return err
-		}
-		for _, h := range hashes {
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO user_recovery_codes (user_id, code_hash) VALUES (?, ?)`), userID, h); err != nil {
-				return err
-			}
-		}
-		return nil
+		return replaceRecoveryCodes(ctx, tx, userID, hashes)
 	})
 }
 
@@ -97,15 +89,7 @@ func (s *Store) RenewRecoveryCodes(ctx context.Context, userID string, hashes []
 		if n, _ := res.RowsAffected(); n == 0 {
 			return ErrNotFound
 		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM user_recovery_codes WHERE user_id = ?`), userID); err != nil {
-			return err
-		}
-		for _, h := range hashes {
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO user_recovery_codes (user_id, code_hash) VALUES (?, ?)`), userID, h); err != nil {
-				return err
-			}
-		}
-		return nil
+		return replaceRecoveryCodes(ctx, tx, userID, hashes)
 	})
 }
 
@@ -127,4 +111,18 @@ func (s *Store) ResetTOTP(ctx context.Context, userID string) error {
 		_, err = tx.ExecContext(ctx, tx.Rebind(`DELETE FROM admin_sessions WHERE user_id = ?`), userID)
 		return err
 	})
+}
+
+// replaceRecoveryCodes makes hashes the account's only recovery codes,
+// inside the caller's transaction (a confirmed enrolment, a renewal).
+func replaceRecoveryCodes(ctx context.Context, tx *sqlx.Tx, userID string, hashes []string) error {
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM user_recovery_codes WHERE user_id = ?`), userID); err != nil {
+		return fmt.Errorf("recovery codes %s: %w", userID, err)
+	}
+	for _, h := range hashes {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO user_recovery_codes (user_id, code_hash) VALUES (?, ?)`), userID, h); err != nil {
+			return fmt.Errorf("recovery codes %s: %w", userID, err)
+		}
+	}
+	return nil
 }
