@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/atlanta-restoration/site/guard"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -1225,7 +1226,7 @@ func TestAttackIndexNowKeyFileGuesses(t *testing.T) {
 // account, 100 wrong codes over many sessions: each limit is checked at
 // most its size in total, not per instance.
 func TestAttackLimitsAcrossInstancesOnPostgres(t *testing.T) {
-	store, _ := postgresBehindProxy(t)
+	store, _ := postgresBehindProxyConnecting(t, 60)
 	newTestServer(t, nil) // the shared engine and content
 	var hs []http.Handler
 	var servers []*Server
@@ -1318,8 +1319,21 @@ func TestAttackLimitsAcrossInstancesOnPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if codes[http.StatusCreated] != EstimatesPerWindow || len(leads) != EstimatesPerWindow {
+	// Every 201 is a stored lead and never more than the limit. A save
+	// slower than the intake's timeout on a loaded machine answers 503
+	// (these servers have no spool) and gives its slot back, so fewer may
+	// be stored then, never more.
+	created := codes[http.StatusCreated]
+	if created != len(leads) || created > EstimatesPerWindow || created == 0 {
 		t.Errorf("100 parallel estimates over two instances: %v, %d stored; want %d", codes, len(leads), EstimatesPerWindow)
+	}
+	if created < EstimatesPerWindow && codes[http.StatusServiceUnavailable] == 0 {
+		t.Errorf("100 parallel estimates over two instances: %v, %d stored with no failed save; want %d", codes, len(leads), EstimatesPerWindow)
+	}
+	for i, srv := range servers {
+		if f, ok := srv.estimate.Limit.(*guard.Fallback); !ok || f.Degraded() {
+			t.Errorf("instance %d: the estimate limit was counted in the process (the database read as down)", i)
+		}
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -324,6 +325,15 @@ func TestSpoolEndToEndSQLite(t *testing.T) {
 // and fails in CI.
 func postgresBehindProxy(t *testing.T) (*db.Store, *tcpProxy) {
 	t.Helper()
+	return postgresBehindProxyConnecting(t, 2)
+}
+
+// postgresBehindProxyConnecting is postgresBehindProxy with the given
+// connect timeout in seconds: 2 tells an outage quickly; a test of
+// limits under load, not of outages, gives a loaded machine's new
+// connections longer, or a slow connect reads as the database down.
+func postgresBehindProxyConnecting(t *testing.T, connectTimeout int) (*db.Store, *tcpProxy) {
+	t.Helper()
 	base := os.Getenv("TEST_DATABASE_URL")
 	if base == "" {
 		base = db.DefaultTestPostgres
@@ -358,7 +368,7 @@ func postgresBehindProxy(t *testing.T) (*db.Store, *tcpProxy) {
 	pu.Host = proxy.addr
 	q := pu.Query()
 	q.Set("search_path", schema)
-	q.Set("connect_timeout", "2")
+	q.Set("connect_timeout", strconv.Itoa(connectTimeout))
 	pu.RawQuery = q.Encode()
 	x, err := sqlx.ConnectContext(ctx, "postgres", pu.String())
 	if err != nil {

@@ -60,10 +60,15 @@ async function measure(path, limit) {
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
   await page.goto(BASE + path, { waitUntil: "load" });
   // The islands script lifts the deferred sections one per idle period
-  // after load; wait for the last (the limit keeps them skipped).
-  const end = Date.now() + 20000;
-  while (!limit && Date.now() < end && (await page.evaluate(skipped)) > 0) await page.waitForTimeout(100);
-  await page.waitForTimeout(1000);
+  // after load; wait for the last (the limit keeps them skipped), then
+  // for one more idle period, so a long task the last lift caused is
+  // recorded.
+  if (!limit) {
+    await page.waitForFunction(() => document.querySelectorAll(".section").length > 0
+      && Array.from(document.querySelectorAll(".section")).every((s) => getComputedStyle(s).contentVisibility !== "auto"), undefined, { timeout: 120_000, polling: 100 })
+      .catch(() => {}); // what is left is counted below
+  }
+  await page.evaluate(() => new Promise((done) => requestIdleCallback(() => done(), { timeout: 5000 })));
   const r = await page.evaluate(() => ({
     fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0,
     long: window.__long,
@@ -81,7 +86,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // Home has the most deferred sections; contact had the longest task after
 // its paint when issue 25 was filed. `make lighthouse` covers every kind.
 for (const path of ["/", "/contact"]) {
-  test(`${path}: after the first paint, at 4x CPU slowdown, no long task the no-script page does not have`, async () => {
+  test(`${path}: after the first paint, at 4x CPU slowdown, the deferred sections are laid out one task each`, async () => {
     const site = [], limit = [];
     for (let i = 0; i < 3; i++) {
       site.push(await measure(path, false));
@@ -99,9 +104,9 @@ for (const path of ["/", "/contact"]) {
       assert.equal(r.lifted.reduce((a, b) => a + b, 0), r.deferred, "each deferred section is lifted once");
       assert.ok(r.lifted.every((n) => n === 1), `sections lifted together: ${r.lifted}`);
     }
-    // The generous bounds: laying out every deferred section in one task
-    // (what ADR 016 split up) adds well over 100 ms here.
-    assert.ok(s <= l + 100, `site's longest post-paint task ${s} ms, its no-script limit's ${l} ms`);
-    assert.ok(s <= 300, `site's longest post-paint task ${s} ms`);
+    // The durations are logged, not asserted: on a loaded machine any
+    // task can stretch. What ADR 016 split up (every deferred section laid
+    // out in one task) is caught above by what the page did, whatever
+    // the machine; `make lighthouse` judges the times (ADR 038).
   });
 }
