@@ -144,13 +144,23 @@ func (s *Service) Start(ctx context.Context, requestedBy string) (Started, error
 	if s.life.Err() != nil {
 		return Started{}, ErrStopping
 	}
-	release, ok, err := s.acquire(ctx)
-	if err != nil {
-		return Started{}, err
-	}
-	if !ok {
+	// The lock is held from before a backup's row is written until after
+	// it is cleared: a press that finds the lock taken but no row within
+	// a few seconds met a backup as it ended, and tries once more.
+	var release func()
+	for try := 0; ; try++ {
+		r, ok, err := s.acquire(ctx)
+		if err != nil {
+			return Started{}, err
+		}
+		if ok {
+			release = r
+			break
+		}
 		a, err := s.waitRunning(ctx)
-		return Started{Backup: a}, err
+		if err != nil || a != nil || try == 1 {
+			return Started{Backup: a}, err
+		}
 	}
 	a, err := s.begin(ctx, TriggerManual, requestedBy)
 	if err != nil {
