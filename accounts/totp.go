@@ -35,7 +35,40 @@ func NewTOTP(issuer, account string) (secret, uri string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("totp: %w", err)
 	}
-	return k.Secret(), k.URL(), nil
+	return k.Secret(), keyURI(issuer, account, k.Secret()), nil
+}
+
+// keyURI is the otpauth:// URI of a TOTP secret in the Key URI Format
+// authenticator apps read: the label "issuer:account" and the issuer
+// parameter percent-encoded byte by byte (RFC 3986: everything but the
+// unreserved characters), so a business name with "&", "+", "#" or
+// spaces reads back exactly. (The library's own URI left "&" of the
+// issuer unencoded, cutting "Avatar Restoration & Construction" short.)
+// The label's parts may not hold a colon (apps split the label on the
+// first one), so the label drops any; the issuer parameter keeps the name
+// whole.
+func keyURI(issuer, account, secret string) string {
+	label := func(s string) string { return uriEscape(strings.ReplaceAll(s, ":", "")) }
+	return "otpauth://totp/" + label(issuer) + ":" + label(account) +
+		"?secret=" + secret + "&issuer=" + uriEscape(issuer) +
+		"&algorithm=SHA1&digits=6&period=" + fmt.Sprint(int(TOTPPeriod/time.Second))
+}
+
+func uriEscape(s string) string {
+	const hexd = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '.', c == '_', c == '~':
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hexd[c>>4])
+			b.WriteByte(hexd[c&15])
+		}
+	}
+	return b.String()
 }
 
 // TOTPStep is the step number of t: codes are single use per step.

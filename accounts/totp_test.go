@@ -2,6 +2,8 @@ package accounts
 
 import (
 	"encoding/xml"
+	"github.com/pquerna/otp"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -93,5 +95,43 @@ func TestQRCodeSVG(t *testing.T) {
 	}
 	if strings.Contains(svg, "<script") || strings.Contains(svg, "href") {
 		t.Error("the SVG carries script or links")
+	}
+}
+
+// The otpauth URI reads back exactly through two independent parsers
+// (net/url, and the otp library's own key parser, as an app would), for
+// business names with the characters that cut a query short.
+func TestTOTPURIEncodesIssuerAndAccount(t *testing.T) {
+	for _, c := range []struct{ issuer, account string }{
+		{"Avatar Restoration & Construction", "owner@example.com"},
+		{"A+B #1 Restoration?", "o'brien+admin@example.com"},
+		{"Café Façades: 100% Dry", "jo@example.com"},
+	} {
+		secret, uri, err := NewTOTP(c.issuer, c.account)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := url.Parse(uri)
+		if err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		q := u.Query()
+		if u.Scheme != "otpauth" || u.Host != "totp" || q.Get("issuer") != c.issuer || q.Get("secret") != secret ||
+			q.Get("digits") != "6" || q.Get("period") != "30" || q.Get("algorithm") != "SHA1" || len(q) != 5 {
+			t.Errorf("%s: query %v", uri, q)
+		}
+		if label := strings.TrimPrefix(u.Path, "/"); label != strings.ReplaceAll(c.issuer, ":", "")+":"+c.account {
+			t.Errorf("%s: label %q", uri, label)
+		}
+		k, err := otp.NewKeyFromURL(uri)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.Issuer() != c.issuer || k.AccountName() != c.account || k.Secret() != secret || k.Period() != 30 {
+			t.Errorf("%s: the otp library reads issuer %q, account %q", uri, k.Issuer(), k.AccountName())
+		}
+		if strings.ContainsAny(strings.TrimPrefix(uri, "otpauth://totp/"), " &#+") && strings.Count(uri, "&") != 4 {
+			t.Errorf("%s: unencoded characters", uri)
+		}
 	}
 }
