@@ -41,6 +41,7 @@ test-ts: deps
 # concurrency test. Every other package runs under -race.
 test-go: deps
 	$(GO) vet ./...
+	cd docs && P=$$(bash ../scripts/ensure-promtool.sh) && $$P check rules prometheus-alerts.yml && $$P test rules prometheus-alerts.test.yml
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/server$$')
 	$(GO) test -count=1 ./server/
 	$(GO) test -race -count=1 -run 'TestRace|TestCachedServing|TestEstimateRateLimit|TestEstimateLimitHolds' ./server/

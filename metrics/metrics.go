@@ -99,9 +99,9 @@ func New(src Sources) *Metrics {
 	m.poolWait = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "site_render_pool_wait_seconds",
 		Help: "Time a render waited for a free goja runtime.", Buckets: []float64{.0001, .001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5}})
 	m.jobRuns = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "site_job_runs_total",
-		Help: "Background job runs on this instance, by job and outcome (ok, failed, skipped)."}, []string{"job", "outcome"})
+		Help: "Background job runs on this instance, by task (the job's name) and outcome (ok, failed, skipped)."}, []string{"task", "outcome"})
 	m.jobLastOK = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "site_job_last_success_timestamp_seconds",
-		Help: "When each job last succeeded on this instance (Unix time)."}, []string{"job"})
+		Help: "When each background job (task) last succeeded on this instance (Unix time)."}, []string{"task"})
 	for i, code := range []string{"200", "304", "404"} {
 		m.cached[i] = m.requests.WithLabelValues(CachedKind, code)
 	}
