@@ -13,9 +13,11 @@ const when = (iso: string) => {
 /** who names a session's principal for people. */
 const who = (s: SessionRow) => (s.kind === "pin" ? "Admin PIN" : s.name || s.email || "Account");
 
-/** endLabel is the End button's accessible name. */
-const endLabel = (s: SessionRow) =>
-  s.kind === "pin" ? `End the admin PIN session from ${s.ip || "unknown address"}` : `End the session of ${s.name || s.email} from ${s.ip || "unknown address"}`;
+/** endWhose completes the End button's visible words for a screen
+ * reader (whose session, from where): the accessible name starts with
+ * what the button shows. */
+const endWhose = (s: SessionRow) =>
+  (s.kind === "pin" ? " of the admin PIN" : ` of ${s.name || s.email}`) + ` from ${s.ip || "an unknown address"}`;
 
 /** SessionsList lists the live sessions the server shows this session (its
  * account's own, or everyone's with sessions.all) and ends any of them
@@ -71,8 +73,8 @@ export function SessionsList({ title, description }: { title: string; descriptio
                 </p>
               </div>
               <div className="am-list__actions">
-                <Button variant="danger" className="a-btn a-btn--danger am-btn-sm" disabled={busy === s.id} onClick={() => end(s)} aria-label={endLabel(s) + (s.current ? " (signs you out)" : "")}>
-                  {busy === s.id ? "Ending..." : s.current ? "End (sign out)" : "End session"}
+                <Button variant="danger" className="a-btn a-btn--danger am-btn-sm" disabled={busy === s.id} onClick={() => end(s)}>
+                  {busy === s.id ? "Ending..." : s.current ? <>End (sign out)<span className="visually-hidden">: this session{endWhose(s)}, signs you out</span></> : <>End session<span className="visually-hidden">{endWhose(s)}</span></>}
                 </Button>
               </div>
             </li>

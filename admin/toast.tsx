@@ -38,8 +38,8 @@ export function Toaster({ children }: { children: ReactNode }) {
       {children}
       <ol className="toasts" aria-live="polite" aria-label="Notifications">
         {toasts.map((t) => (
-          <li key={t.id} className={"toast" + (t.variant === "destructive" ? " toast--destructive" : "")} role={t.variant === "destructive" ? "alert" : "status"}>
-            <div>
+          <li key={t.id} className={"toast" + (t.variant === "destructive" ? " toast--destructive" : "")}>
+            <div role={t.variant === "destructive" ? "alert" : "status"}>
               <p className="toast__title">{t.title}</p>
               {t.description && <p className="toast__desc">{t.description}</p>}
             </div>

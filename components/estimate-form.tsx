@@ -178,7 +178,7 @@ export function EstimateForm({ site, state, idPrefix = "est" }: { site: Pick<Lea
           <input id={id("city")} name="city" autoComplete="address-level2" value={values.city} onChange={set("city")} aria-invalid={!!errors.city} aria-describedby={described("city")} maxLength={80} required />
         </Field>
         <Field id={id("street")} label="Street address" error={errors.street}>
-          <input id={id("street")} name="street" autoComplete="street-address" value={values.street} onChange={set("street")} aria-invalid={!!errors.street} aria-describedby={described("street")} maxLength={200} />
+          <input id={id("street")} name="street" autoComplete="address-line1" value={values.street} onChange={set("street")} aria-invalid={!!errors.street} aria-describedby={described("street")} maxLength={200} />
         </Field>
         <Field id={id("zip")} label="ZIP code" error={errors.zip}>
           <input id={id("zip")} name="zip" inputMode="numeric" autoComplete="postal-code" value={values.zip} onChange={set("zip")} aria-invalid={!!errors.zip} aria-describedby={described("zip")} maxLength={10} />

@@ -103,7 +103,7 @@ export default function County(props: PageProps<CountyData>) {
               <li key={c.href} className="card area-city-card">
                 <h3 className="card__title"><Icon name="map-pin" size={18} /> <a href={c.href}>{c.name}</a></h3>
                 {c.text && <p>{c.text}</p>}
-                <a href={c.href} className="card__link" aria-label={`Restoration services in ${c.name}`}>View {c.name} <Icon name="arrow-right" size={16} /></a>
+                <a href={c.href} className="card__link">View {c.name} <Icon name="arrow-right" size={16} /></a>
               </li>
             ))}
           </ul>

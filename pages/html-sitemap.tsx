@@ -30,7 +30,7 @@ export default function HtmlSitemap(props: PageProps<SitemapData>) {
     <Layout props={props}>
       <PageHero site={site} title="Sitemap" call={false} estimateHref={null}
         lead={`All ${data.total} pages of our website in one place, from emergency help and services to every county and city we serve across metro Atlanta.`} />
-      <section className="section">
+      <div className="section">
         <div className="container">
           <nav aria-label="Sitemap sections" className="sitemap__jump">
             {data.groups.map((g) => <a key={g.id} href={`#sm-${g.id}`}>{g.title}</a>)}
@@ -52,7 +52,7 @@ export default function HtmlSitemap(props: PageProps<SitemapData>) {
             </section>
           ))}
         </div>
-      </section>
+      </div>
     </Layout>
   );
 }

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-chromium.sh
+bash scripts/ensure-java.sh
 read -r port pid data < <(bash scripts/serve-test.sh)
 trap 'kill $pid 2>/dev/null || true; rm -rf "$data"' EXIT
 # Let the background warm-up finish so timings are not skewed.

@@ -95,15 +95,16 @@ func IconLinks(faviconSVG []byte) string {
 
 // SVGDataURL is svg as a data: URL that can stand in a double-quoted
 // attribute: bytes that are not URL code points, and the ones HTML or a
-// URL would read (" % # & < > and controls), are percent-encoded; spaces
-// stay, as a data: URL's path keeps them.
+// URL would read (" % # & < > and controls), and spaces are
+// percent-encoded (a URL may not hold a literal space: the HTML checker
+// refuses it).
 func SVGDataURL(svg []byte) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	b.WriteString("data:image/svg+xml,")
 	for _, c := range bytes.TrimSpace(svg) {
 		switch {
-		case c < 0x20 || c >= 0x7f || c == '"' || c == '%' || c == '#' || c == '&' || c == '<' || c == '>':
+		case c <= 0x20 || c >= 0x7f || c == '"' || c == '%' || c == '#' || c == '&' || c == '<' || c == '>':
 			b.WriteByte('%')
 			b.WriteByte(hex[c>>4])
 			b.WriteByte(hex[c&15])

@@ -118,7 +118,7 @@ export default function SettingsPage(_: AdminPageProps) {
       <Card title="Business Information">
         <div className="a-form-grid">
           {text("businessName", "Business name", "text", "organization")}
-          {text("address", "Address (street, city, state ZIP)", "text", "street-address")}
+          {text("address", "Address (street, city, state ZIP)")}
           {text("website", "Website", "url", "url")}
         </div>
       </Card>

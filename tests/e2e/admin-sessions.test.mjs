@@ -38,7 +38,7 @@ test("Security lists live sessions, ends another one, and Lock revokes its own",
 
     // End the other session (B's): it is the newest one that is not ours.
     const other = items.filter({ hasNotText: "This session" }).first();
-    await other.getByRole("button", { name: /^End the admin PIN session/ }).click();
+    await other.getByRole("button", { name: /^End session of the admin PIN/ }).click();
     await a.page.getByText("Session ended").waitFor();
 
     // B's next server call is refused and its admin area locks.

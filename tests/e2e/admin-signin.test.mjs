@@ -420,7 +420,7 @@ test("Sessions: staff see and end their own, admins and the PIN see everyone's",
 
   // End B's session: B's next request goes back to the gate.
   const other = rows.filter({ hasNotText: "This session" }).first();
-  await other.getByRole("button", { name: new RegExp(`^End the session of ${STAFF.name}`) }).click();
+  await other.getByRole("button", { name: new RegExp(`^End session of ${STAFF.name}`) }).click();
   await a.page.getByText("Session ended").waitFor();
   await viaSidebar(b.page, /^Secure Leads Manager(, \d+ new leads?)?$/);
   await b.page.getByRole("heading", { name: "Admin Access Required" }).waitFor();

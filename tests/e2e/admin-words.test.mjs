@@ -6,9 +6,9 @@
 // variable, a code name, a {placeholder}, P0/P1/P2 alone.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { launch, open, hydrated, unlockAdmin, DESKTOP } from "./lib.mjs";
 import { addUser, apiSession, newEditor, openAs, password, signIn, tag } from "./account.mjs";
+import { walk } from "./admin-walk.mjs";
 
 /** DEV_WORDS is the one list of what an owner screen must not show. */
 export const DEV_WORDS = [
@@ -52,21 +52,6 @@ export function findWords(text) {
   return out;
 }
 
-const SCREENS = JSON.parse(readFileSync(new URL("../../admin/screens.json", import.meta.url), "utf8")).screens;
-
-/** settle waits until the screen has loaded what it asks the server for:
- * no "Loading..." left in the main area. */
-async function settle(page, where) {
-  const main = page.locator("#admin-main");
-  const end = Date.now() + 30_000;
-  while (Date.now() < end) {
-    const busy = await main.evaluate((el) => /Loading\.\.\.|Checking\.\.\./.test(el.innerText) || !!el.querySelector("[aria-busy='true']"));
-    if (!busy) return;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`${where} was still loading after 30 s`);
-}
-
 /** visibleText is what a person reads, or hears from a screen reader,
  * on the page now: the body's text and every title and aria-label. */
 const visibleText = (page) => page.evaluate(() => {
@@ -77,40 +62,13 @@ const visibleText = (page) => page.evaluate(() => {
   return document.body.innerText + "\n" + attrs.join("\n") + "\n" + document.title;
 });
 
-/** go opens an admin screen in the app (no reload: a reload locks a PIN
- * session) and waits for its title. */
-async function go(page, screen) {
-  await page.evaluate((p) => {
-    history.pushState(null, "", p);
-    window.dispatchEvent(new PopStateEvent("popstate"));
-  }, "/admin" + (screen.slug ? "/" + screen.slug : ""));
-  await page.locator("#admin-main h1").filter({ hasText: screen.slug ? screen.title : /Dashboard/ }).first().waitFor({ timeout: 30_000 });
-  await settle(page, screen.title);
-}
-
-/** scan opens every screen the session may open, every tab of each,
- * and returns what it found where. */
+/** scan walks every screen and tab the session may open and returns
+ * what it found where. */
 async function scan(page, who) {
-  // The sidebar lists every screen the session may open (admin/layout.tsx
-  // filters admin/screens.json by the session's capabilities).
-  const hrefs = await page.locator("nav[aria-label='Admin navigation'] a").evaluateAll((as) => as.map((a) => new URL(a.href).pathname));
   const found = [];
-  const opened = [];
-  for (const s of SCREENS.filter((s) => hrefs.includes("/admin" + (s.slug ? "/" + s.slug : "")))) {
-    await go(page, s);
-    opened.push(s.title);
-    const where = `${who} → ${s.title}`;
+  const opened = await walk(page, who, async (where) => {
     for (const w of findWords(await visibleText(page))) found.push(`${where}: ${w}`);
-    const tabs = page.locator("#admin-main [role='tab']");
-    const n = await tabs.count();
-    for (let i = 0; i < n; i++) {
-      const label = (await tabs.nth(i).innerText()).trim();
-      await tabs.nth(i).click();
-      await page.locator(`#admin-main [role='tab'][aria-selected='true']`).filter({ hasText: label }).waitFor();
-      await settle(page, `${s.title}, tab ${label}`);
-      for (const w of findWords(await visibleText(page))) found.push(`${where} → ${label}: ${w}`);
-    }
-  }
+  });
   return { found: [...new Set(found)], opened };
 }
 
