@@ -335,3 +335,29 @@ func TestNotFoundShowsHiddenEscaped(t *testing.T) {
 		}
 	})
 }
+
+// A post of 40,000 repeated headings (200 KB, under the size cap) saves
+// as a draft but is never published: the rules refuse it before any
+// render, with a message that says what to do.
+func TestFortyThousandHeadingsRefused(t *testing.T) {
+	db.ForEachDB(t, func(t *testing.T, s *db.Store) {
+		r := newRoom(t, s)
+		it := r.firstOf(t, content.KindArticle, "")
+		var a content.Article
+		json.Unmarshal(it.Draft, &a)
+		a.Content = strings.Repeat("## A\n", 40000)
+		saved := r.item(t, r.do(t, "PUT", "/api/admin/content/"+it.ID, map[string]any{"version": it.Version, "data": a}), "save")
+		before := r.renders.Load()
+		start := time.Now()
+		res := r.do(t, "POST", "/api/admin/content/"+it.ID+"/publish", map[string]any{"version": saved.Version})
+		var inv InvalidAnswer
+		json.Unmarshal(res.body, &inv)
+		if res.status != http.StatusUnprocessableEntity || !strings.Contains(inv.Error, "has 40000 headings; a page can have at most 200") {
+			t.Errorf("publish: %d %.300s", res.status, res.body)
+		}
+		if r.renders.Load() != before {
+			t.Error("the refused page was rendered")
+		}
+		t.Logf("refused in %v", time.Since(start))
+	})
+}
