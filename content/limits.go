@@ -30,3 +30,8 @@ func (c *checker) checkBody(kind, slug, field, body string) {
 	c.need(lines <= MaxBodyLines, kind, slug, field, true,
 		"has %d lines of text; a page can have at most %d: split it into several pages", lines, MaxBodyLines)
 }
+
+// MaxRecordBytes bounds one record's JSON: what the admin accepts in a
+// save (web/editing.MaxBody) and what an import accepts (ReadFolder). The
+// longest record is a few tens of kilobytes.
+const MaxRecordBytes = 256 << 10

@@ -50,7 +50,7 @@ func New(h Handler) *Handler {
 
 // MaxBody bounds a draft (bytes): the longest record is a few tens of
 // kilobytes; BODY_LIMIT caps every request before this.
-const MaxBody = 256 << 10
+const MaxBody = content.MaxRecordBytes
 
 // ItemView is an item as lists show it.
 type ItemView struct {
