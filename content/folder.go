@@ -71,10 +71,10 @@ func realFolder(dir string) error {
 
 // ReadFolder reads a content folder for `site content import`: no
 // symbolic link (the folder's own name included), no file over
-// MaxFileBytes, every file valid text (UTF-8 without NUL), every file
-// readable as its kind, and no record over MaxRecordBytes (what the
-// admin refuses to save). A *FolderError lists every problem found; the
-// content's own rules (Check) are the caller's.
+// MaxFileBytes, every file valid text (UTF-8 without NUL) and readable
+// as its kind. A *FolderError lists every problem found. What the records
+// say (Check, MaxRecordBytes, what the database holds) is the importer's
+// to judge (editor.Import).
 func ReadFolder(dir string) (*Site, error) {
 	if err := realFolder(dir); err != nil {
 		return nil, err
@@ -98,14 +98,6 @@ func ReadFolder(dir string) (*Site, error) {
 	s, err := ReadFS(fsys)
 	if err != nil {
 		return nil, &FolderError{Dir: dir, Problems: []string{strings.TrimPrefix(err.Error(), "content: ")}}
-	}
-	for _, r := range s.Records() {
-		if len(r.JSON) > MaxRecordBytes {
-			problems = append(problems, fmt.Sprintf("%s %s: is %d KB; a page can be at most %d KB", r.Kind, r.Slug, (len(r.JSON)+1023)/1024, MaxRecordBytes>>10))
-		}
-	}
-	if len(problems) > 0 {
-		return nil, &FolderError{Dir: dir, Problems: problems}
 	}
 	return s, nil
 }

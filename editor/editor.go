@@ -33,6 +33,7 @@ type Store interface {
 	Create(ctx context.Context, kind, slug, draftJSON string, position int, by contentdb.Actor, now time.Time) (contentdb.Item, error)
 	SaveDraft(ctx context.Context, id string, base int, slug, draftJSON string, by contentdb.Actor, now time.Time) (contentdb.Item, error)
 	PublishWith(ctx context.Context, id string, base int, by contentdb.Actor, now time.Time, plan contentdb.RedirectPlan) (contentdb.Item, contentdb.Revision, error)
+	PublishBatch(ctx context.Context, recs []contentdb.BatchRecord, by contentdb.Actor, now time.Time, plan contentdb.RedirectPlan) ([]contentdb.Item, error)
 	Schedule(ctx context.Context, id string, base int, at time.Time, by contentdb.Actor, now time.Time) (contentdb.Item, error)
 	Unschedule(ctx context.Context, id string, base int, by contentdb.Actor, now time.Time) (contentdb.Item, error)
 	Due(ctx context.Context, now time.Time) ([]contentdb.Item, error)
