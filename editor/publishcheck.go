@@ -13,8 +13,8 @@ import (
 // every visit to it would wait for an error page, holding a runtime the
 // rest of the site needs.
 const (
-	msgRenderSlow   = "This page takes too long to build, so it was not published. A very long text or a great many headings can do this: shorten the text or split it into several pages, then publish again."
-	msgRenderFailed = "This page could not be built with this text, so it was not published. Undo the last changes, or open the preview to see what is wrong, then publish again."
+	msgRenderSlow   = "This page takes too long to build, so it cannot be published. A very long text or a great many headings can do this: shorten the text or split it into several pages."
+	msgRenderFailed = "This page could not be built with this text, so it cannot be published. Undo the last changes, or open the preview to see what is wrong."
 )
 
 // renders renders the page a working copy is shown on, in the site it
@@ -34,10 +34,16 @@ func (s *Service) renders(ctx context.Context, it contentdb.Item) error {
 		return nil
 	case ctx.Err() != nil:
 		return ctx.Err()
-	case errors.Is(err, ssr.ErrRenderTimeout):
-		s.Log.Warn("publish refused: the page timed out in render", "kind", it.Kind, "slug", it.Slug)
-		return &Invalid{Message: msgRenderSlow, Problems: []content.Problem{{Kind: it.Kind, Slug: it.Slug, Message: msgRenderSlow, Hard: true}}}
 	}
-	s.Log.Warn("publish refused: the page failed to render", "kind", it.Kind, "slug", it.Slug, "err", err)
-	return &Invalid{Message: msgRenderFailed, Problems: []content.Problem{{Kind: it.Kind, Slug: it.Slug, Message: msgRenderFailed, Hard: true}}}
+	s.Log.Warn("publish refused: the page did not render", "kind", it.Kind, "slug", it.Slug, "err", err)
+	msg := renderMessage(err)
+	return &Invalid{Message: msg, Problems: []content.Problem{{Kind: it.Kind, Slug: it.Slug, Message: msg, Hard: true}}}
+}
+
+// renderMessage says in the owner's words why a page did not render.
+func renderMessage(err error) string {
+	if errors.Is(err, ssr.ErrRenderTimeout) {
+		return msgRenderSlow
+	}
+	return msgRenderFailed
 }
