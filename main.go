@@ -208,9 +208,9 @@ func contentCommand(cfg *config.Config, args []string, out, errw io.Writer) int 
 		fmt.Fprintf(out, "exported %d records to %s\n", len(c.Records()), dir)
 		return 0
 	}
-	c, err := content.ReadFS(os.DirFS(dir))
+	c, err := content.ReadFolder(dir)
 	if err != nil {
-		fmt.Fprintln(errw, "error:", err)
+		fmt.Fprintln(errw, "error: nothing was imported:", err)
 		return 1
 	}
 	rep, err := ed.Import(ctx, c, editor.Actor{Name: "site content import"})

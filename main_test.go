@@ -53,6 +53,34 @@ func TestContentExportImport(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "article preventing-water-damage-atlanta-homes: field category") {
 		t.Errorf("import with a hard problem: %d %s", code, errs)
 	}
+	os.WriteFile(post, []byte(edited), 0o644)
+	// A 1.1 MB post (the admin answers 413) is refused, and so is a
+	// symbolic link in the folder: nothing is published.
+	big := filepath.Join(dir, "blog", "what-to-do-immediately-after-water-damage.md")
+	b, _ = os.ReadFile(big)
+	os.WriteFile(big, append(b, []byte("\n"+strings.Repeat("A long line of text. ", 1100<<10/21))...), 0o644)
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	os.WriteFile(outside, []byte("---\ntitle: x\n---\nsecret"), 0o644)
+	os.Remove(filepath.Join(dir, "pages", "about.md"))
+	if err := os.Symlink(outside, filepath.Join(dir, "pages", "about.md")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = run("import", dir)
+	if code != 1 || !strings.Contains(errs, "pages/about.md: is a symbolic link") {
+		t.Errorf("import with a link: %d %s", code, errs)
+	}
+	os.Remove(filepath.Join(dir, "pages", "about.md"))
+	os.WriteFile(filepath.Join(dir, "pages", "about.md"), []byte("---\ntitle: About\nseoTitle: About\nmetaDescription: About us.\n---\nAbout us."), 0o644)
+	code, _, errs = run("import", dir)
+	if code != 1 || !strings.Contains(errs, "article what-to-do-immediately-after-water-damage: is 1") || !strings.Contains(errs, "nothing was imported") {
+		t.Errorf("import of a 1.1 MB post: %d %s", code, errs)
+	}
+	// A symbolic link as the export's target is refused.
+	link := filepath.Join(t.TempDir(), "link")
+	os.Symlink(t.TempDir(), link)
+	if code, _, errs := run("export", link); code != 1 || !strings.Contains(errs, "is a symbolic link") {
+		t.Errorf("export to a link: %d %s", code, errs)
+	}
 	if code, _, _ := run("frobnicate", dir); code != 2 {
 		t.Errorf("unknown subcommand: %d", code)
 	}

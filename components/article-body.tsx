@@ -22,11 +22,21 @@ const BOLD = /^\*\*(.+)\*\*$/;
  *  separates blocks; runs of blank lines never produce empty paragraphs. */
 export function parseBody(body: string): Block[] {
   const blocks: Block[] = [];
+  // Heading ids are unique: a repeat of "base" becomes base-2, base-3...
+  // next remembers where each base's count stands, so a body of n
+  // repeated headings takes n steps, not n²/2 (a counter only moves past
+  // ids that are taken, and each taken id belongs to one base).
   const ids = new Set<string>();
+  const next = new Map<string, number>();
   const uniqueId = (text: string) => {
     const base = slugify(text);
     let id = base;
-    for (let n = 2; ids.has(id); n++) id = `${base}-${n}`;
+    if (ids.has(id)) {
+      let n = next.get(base) ?? 2;
+      while (ids.has(`${base}-${n}`)) n++;
+      id = `${base}-${n}`;
+      next.set(base, n + 1);
+    }
     ids.add(id);
     return id;
   };

@@ -483,6 +483,7 @@ func (s *Site) Check() []Problem {
 		c.need(strings.TrimSpace(a.Title) != "", k, a.Slug, "title", true, "is empty")
 		c.need(strings.TrimSpace(a.Excerpt) != "", k, a.Slug, "excerpt", true, "is empty")
 		c.need(strings.TrimSpace(a.Content) != "", k, a.Slug, "content", true, "is empty")
+		c.checkBody(k, a.Slug, "content", a.Content)
 		if strings.TrimSpace(a.Category) == "" {
 			c.need(false, k, a.Slug, "category", true, "is empty: choose a category")
 		} else {
@@ -497,6 +498,7 @@ func (s *Site) Check() []Problem {
 		p := s.Pages[slug]
 		c.need(strings.TrimSpace(p.Title) != "", KindPage, slug, "title", true, "is empty")
 		c.need(strings.TrimSpace(p.Content) != "", KindPage, slug, "content", true, "is empty")
+		c.checkBody(KindPage, slug, "content", p.Content)
 		c.seo(KindPage, slug, p.SEO)
 	}
 	s.checkImages(c)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,15 +12,16 @@ import (
 // Export writes the site as the content files LoadFS reads (the layout of
 // content/ in the repository), so a developer can keep the owner's edits
 // in git: `site content export DIR`. What it writes loads back the same
-// (TestExportRoundTrip).
+// (TestExportRoundTrip). dir is created when missing; a dir that is a
+// symbolic link or holds one is refused, and nothing is written outside
+// it (folder.go).
 func (s *Site) Export(dir string) error {
-	write := func(name string, data []byte) error {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(p, data, 0o644)
+	root, err := exportRoot(dir)
+	if err != nil {
+		return err
 	}
+	defer root.Close()
+	write := func(name string, data []byte) error { return writeIn(root, name, data) }
 	writeJSON := func(name string, v any) error {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)

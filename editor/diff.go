@@ -34,11 +34,18 @@ type DiffLine struct {
 }
 
 // History lists an item's published versions, newest first, each with
-// its changes against the one before (the first against nothing).
+// its changes against the one before (the first against nothing). A
+// deleted item's revisions stay readable; an id that names no item and no
+// revision is ErrNotFound.
 func (s *Service) History(ctx context.Context, id string) ([]RevisionView, error) {
 	revs, err := s.Store.Revisions(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if len(revs) == 0 {
+		if _, err := s.Store.Get(ctx, id); err != nil {
+			return nil, storeErr(err)
+		}
 	}
 	out := make([]RevisionView, len(revs))
 	for i, r := range revs {

@@ -8,6 +8,7 @@
 package editor
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,6 +33,7 @@ type Store interface {
 	Create(ctx context.Context, kind, slug, draftJSON string, position int, by contentdb.Actor, now time.Time) (contentdb.Item, error)
 	SaveDraft(ctx context.Context, id string, base int, slug, draftJSON string, by contentdb.Actor, now time.Time) (contentdb.Item, error)
 	PublishWith(ctx context.Context, id string, base int, by contentdb.Actor, now time.Time, plan contentdb.RedirectPlan) (contentdb.Item, contentdb.Revision, error)
+	PublishBatch(ctx context.Context, recs []contentdb.BatchRecord, by contentdb.Actor, now time.Time, plan contentdb.RedirectPlan) ([]contentdb.Item, error)
 	Schedule(ctx context.Context, id string, base int, at time.Time, by contentdb.Actor, now time.Time) (contentdb.Item, error)
 	Unschedule(ctx context.Context, id string, base int, by contentdb.Actor, now time.Time) (contentdb.Item, error)
 	Due(ctx context.Context, now time.Time) ([]contentdb.Item, error)
@@ -85,6 +87,11 @@ type Service struct {
 	// NotFoundKeep is how many days the 404 log keeps and the monitor
 	// lists (RETAIN_NOT_FOUND_DAYS); 0 is NotFoundDays.
 	NotFoundKeep int
+	// Render renders a working copy's page before it is published or
+	// scheduled (publishcheck.go): a page that fails or times out is
+	// refused. The server sets it; `site content import`, which has no
+	// renderer, leaves it nil and relies on the rules (limits.go).
+	Render Render
 }
 
 func (s *Service) now() time.Time {
@@ -286,11 +293,18 @@ func PathOf(kind, slug string) string {
 
 // decode reads a working copy sent by an editor: it must be its kind's
 // JSON with no unknown field, and its key is what its content says.
+// A record is an object for most kinds and a list for a FAQ block, so it
+// is read as any JSON value.
 func decode(kind string, data json.RawMessage) (string, string, error) {
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&v); err != nil {
 		return "", "", &Invalid{Message: "The page could not be read: " + err.Error()}
 	}
+	if dec.More() {
+		return "", "", &Invalid{Message: "The page could not be read: it holds more than one value."}
+	}
+	m, _ := v.(map[string]any)
 	slug := ""
 	switch kind {
 	case content.KindCity:
@@ -301,7 +315,7 @@ func decode(kind string, data json.RawMessage) (string, string, error) {
 		slug, _ = m["slug"].(string)
 	}
 	slug = strings.TrimSpace(slug)
-	compact, err := json.Marshal(m)
+	compact, err := json.Marshal(v)
 	if err != nil {
 		return "", "", &Invalid{Message: "The page could not be read."}
 	}
@@ -419,6 +433,11 @@ func (s *Service) Save(ctx context.Context, id string, base int, data json.RawMe
 		return contentdb.Item{}, err
 	}
 	if !keyed(cur.Kind) {
+		// An info page names its address in its content too: a new one
+		// could never be published under the key it is stored with.
+		if cur.Kind == content.KindPage && slug != cur.Slug {
+			return contentdb.Item{}, ErrFixedSlug
+		}
 		slug = cur.Slug
 	}
 	if slug != cur.Slug {
@@ -471,7 +490,8 @@ func (s *Service) answered(ctx context.Context, before, after contentdb.Item) {
 	}
 }
 
-// publishable refuses a working copy with a hard problem.
+// publishable refuses a working copy with a hard problem, or whose page
+// cannot be rendered.
 func (s *Service) publishable(ctx context.Context, it contentdb.Item) error {
 	problems, err := s.Problems(ctx, it)
 	if err != nil {
@@ -480,7 +500,7 @@ func (s *Service) publishable(ctx context.Context, it contentdb.Item) error {
 	if hard := content.HardProblems(problems); len(hard) > 0 {
 		return &Invalid{Message: "Fix the problems marked before publishing: " + hard[0].Field + " " + hard[0].Message + ".", Problems: hard}
 	}
-	return nil
+	return s.renders(ctx, it)
 }
 
 // movePlan is a publish's redirect change: a page whose address changes

@@ -68,7 +68,8 @@ func (s *Service) Guidance(ctx context.Context, it contentdb.Item, render Render
 	}
 	body, err := render(ctx, c, g.Path)
 	if err != nil {
-		g.RenderError = "The page could not be rendered: " + err.Error()
+		s.Log.Warn("guidance: the draft's page did not render", "kind", it.Kind, "slug", it.Slug, "err", err)
+		g.RenderError = renderMessage(err)
 		return g, nil
 	}
 	d, err := seoaudit.Parse(body)

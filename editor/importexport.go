@@ -2,7 +2,9 @@ package editor
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/atlanta-restoration/site/content"
@@ -19,89 +21,204 @@ type ImportReport struct {
 	Guidance []content.Problem
 }
 
-// Import publishes content files (`site content import DIR`): every
-// record whose live copy differs is saved and published as by, a record
-// the database does not have is added (kinds that can be added). It
-// refuses files with a hard problem and changes nothing then. The pages
-// are re-rendered once, at the end.
+// ImportError is an import refused: every problem found, and nothing
+// changed.
+type ImportError struct {
+	Problems []string
+}
+
+func (e *ImportError) Error() string {
+	return fmt.Sprintf("nothing was imported; fix these %d problem(s) and import again:\n  %s", len(e.Problems), strings.Join(e.Problems, "\n  "))
+}
+
+// Import publishes content files (`site content import DIR`, read by
+// content.ReadFolder): every record whose live copy differs is saved and
+// published as by, and a record the database does not have is added
+// (kinds that can be added). It is all or nothing: every record is
+// checked first, as the admin checks a save and a publish (the rules, the
+// address rules, the size rule, the media library's photos), and an
+// *ImportError lists every problem; then every change is published in one
+// transaction, so a refusal there (another editor saved meanwhile) changes
+// nothing either. The pages are re-rendered once, at the end.
 func (s *Service) Import(ctx context.Context, c *content.Site, by Actor) (ImportReport, error) {
 	var rep ImportReport
-	problems := c.Check()
-	if hard := content.HardProblems(problems); len(hard) > 0 {
-		lines := make([]string, len(hard))
-		for i, p := range hard {
-			lines[i] = p.String()
-		}
-		return rep, fmt.Errorf("the files have problems that block a publish:\n  %s", strings.Join(lines, "\n  "))
+	var problems []string
+	all := c.Check()
+	for _, p := range content.HardProblems(all) {
+		problems = append(problems, p.String())
 	}
-	for _, p := range problems {
-		rep.Guidance = append(rep.Guidance, p)
+	for _, p := range all {
+		if !p.Hard {
+			rep.Guidance = append(rep.Guidance, p)
+		}
 	}
 	live, err := s.Store.Live(ctx)
 	if err != nil {
 		return rep, err
 	}
+	plan, err := s.planImport(ctx, c.Records(), by)
+	if err != nil {
+		return rep, err
+	}
+	problems = append(problems, plan.problems...)
+	if len(problems) > 0 {
+		return rep, &ImportError{Problems: problems}
+	}
+	rep.Unchanged = plan.unchanged
 	seen := map[string]bool{}
 	for _, r := range c.Records() {
 		seen[r.Kind+"\x00"+r.Slug] = true
-		changed, err := s.importRecord(ctx, r, by)
-		if err != nil {
-			return rep, fmt.Errorf("%s %s: %w", r.Kind, r.Slug, err)
-		}
-		if changed {
-			rep.Published++
-		} else {
-			rep.Unchanged++
-		}
 	}
 	for _, it := range live {
 		if !seen[it.Kind+"\x00"+it.LiveSlug] {
 			rep.NotInFiles = append(rep.NotInFiles, it.Kind+" "+it.LiveSlug)
 		}
 	}
-	if rep.Published > 0 {
-		s.Changed(fmt.Sprintf("content imported: %d published", rep.Published))
+	if len(plan.batch) == 0 {
+		return rep, nil
 	}
+	published, err := s.Store.PublishBatch(ctx, plan.batch, by, s.now(), chainPlans(plan.moves))
+	if err != nil {
+		var be *contentdb.BatchError
+		if errors.As(err, &be) {
+			msg := storeErr(be.Err).Error()
+			var conflict *contentdb.Conflict
+			if errors.As(be.Err, &conflict) {
+				msg = "was changed by " + conflict.By + " while the import ran"
+			}
+			return rep, &ImportError{Problems: []string{be.Kind + " " + be.Slug + ": " + msg}}
+		}
+		var re *RedirectError
+		if errors.As(err, &re) {
+			return rep, &ImportError{Problems: []string{re.Message}}
+		}
+		return rep, fmt.Errorf("nothing was imported: %w", err)
+	}
+	for i, pub := range published {
+		s.answered(ctx, plan.before[i], pub)
+		s.audit(ctx, by, AuditPublish, pub, "imported")
+	}
+	rep.Published = len(published)
+	s.Changed(fmt.Sprintf("content imported: %d published", rep.Published))
 	return rep, nil
 }
 
-// importRecord publishes one record when it differs from what is live.
-func (s *Service) importRecord(ctx context.Context, r content.Record, by Actor) (bool, error) {
-	items, err := s.Store.List(ctx, r.Kind)
-	if err != nil {
-		return false, err
-	}
-	var cur *contentdb.Item
-	for i := range items {
-		if items[i].Slug == r.Slug || items[i].LiveSlug == r.Slug {
-			cur = &items[i]
-		}
-	}
-	data := string(r.JSON)
-	if cur == nil {
-		if !Creatable(r.Kind) {
-			return false, ErrNotCreatable
-		}
-		it, err := s.Store.Create(ctx, r.Kind, r.Slug, data, r.Position, by, s.now())
+// importPlan is what an import would change: the records to publish
+// (with each item as it was, and its redirect change), how many are
+// unchanged, and every problem found.
+type importPlan struct {
+	batch     []contentdb.BatchRecord
+	before    []contentdb.Item
+	moves     []contentdb.RedirectPlan
+	unchanged int
+	problems  []string
+}
+
+// planImport matches every record to its item and checks it as a save
+// and a publish from the admin would.
+func (s *Service) planImport(ctx context.Context, records []content.Record, by Actor) (importPlan, error) {
+	var p importPlan
+	items := map[string][]contentdb.Item{}
+	next := map[string]int{}
+	for _, kind := range content.Kinds {
+		list, err := s.Store.List(ctx, kind)
 		if err != nil {
-			return false, storeErr(err)
+			return p, err
 		}
-		cur = &it
-	} else {
-		if cur.Live == data && cur.LiveSlug == r.Slug && cur.Draft == data {
-			return false, nil
+		items[kind] = list
+		for _, it := range list {
+			next[kind] = max(next[kind], it.Position+1)
 		}
-		it, err := s.Store.SaveDraft(ctx, cur.ID, cur.Version, r.Slug, data, by, s.now())
-		if err != nil {
-			return false, storeErr(err)
-		}
-		cur = &it
 	}
-	pub, _, err := s.Store.PublishWith(ctx, cur.ID, cur.Version, by, s.now(), s.movePlan(*cur, by))
-	if err != nil {
-		return false, storeErr(err)
+	for _, r := range records {
+		name := r.Kind + " " + r.Slug
+		refuse := func(msg string) { p.problems = append(p.problems, name+": "+msg) }
+		data := string(r.JSON)
+		if len(r.JSON) > content.MaxRecordBytes {
+			refuse(fmt.Sprintf("is %d KB; a page can be at most %d KB", (len(r.JSON)+1023)/1024, content.MaxRecordBytes>>10))
+			continue
+		}
+		var cur *contentdb.Item
+		for i, it := range items[r.Kind] {
+			if it.Slug == r.Slug || it.LiveSlug == r.Slug {
+				cur = &items[r.Kind][i]
+			}
+		}
+		rec := contentdb.BatchRecord{Kind: r.Kind, Slug: r.Slug, JSON: data}
+		before := contentdb.Item{Kind: r.Kind}
+		switch {
+		case cur == nil && !Creatable(r.Kind):
+			refuse("is not on the site, and pages of this kind can be edited but not added")
+			continue
+		case cur == nil:
+			if err := slugProblem(r.Kind, r.Slug); err != nil {
+				refuse(err.Error())
+				continue
+			}
+			rec.Position = next[r.Kind]
+			next[r.Kind]++
+		case cur.Live == data && cur.LiveSlug == r.Slug && cur.Draft == data && cur.Slug == r.Slug:
+			p.unchanged++
+			continue
+		default:
+			rec.ID, rec.Base = cur.ID, cur.Version
+			before = *cur
+		}
+		for _, pr := range s.photoProblems(ctx, contentdb.Item{Kind: r.Kind, Slug: r.Slug, Draft: data}) {
+			refuse("field " + pr.Field + ": " + pr.Message)
+		}
+		p.batch = append(p.batch, rec)
+		p.before = append(p.before, before)
+		moved := before
+		moved.Slug = r.Slug
+		p.moves = append(p.moves, s.movePlan(moved, by))
 	}
-	s.answered(ctx, *cur, pub)
-	s.audit(ctx, by, AuditPublish, pub, "imported")
-	return true, nil
+	return p, nil
+}
+
+// chainPlans runs redirect plans one after the other on the redirects as
+// each leaves them, and returns the change from the current redirects to
+// the last state: one redirect change for a batch.
+func chainPlans(plans []contentdb.RedirectPlan) contentdb.RedirectPlan {
+	return func(current []contentdb.Redirect) ([]contentdb.Redirect, []string, error) {
+		state := map[string]contentdb.Redirect{}
+		for _, r := range current {
+			state[r.From] = r
+		}
+		list := func() []contentdb.Redirect {
+			out := make([]contentdb.Redirect, 0, len(state))
+			for _, r := range state {
+				out = append(out, r)
+			}
+			sort.Slice(out, func(i, j int) bool { return out[i].From < out[j].From })
+			return out
+		}
+		for _, plan := range plans {
+			up, rm, err := plan(list())
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, from := range rm {
+				delete(state, from)
+			}
+			for _, r := range up {
+				state[r.From] = r
+			}
+		}
+		var upsert []contentdb.Redirect
+		var remove []string
+		was := map[string]contentdb.Redirect{}
+		for _, r := range current {
+			was[r.From] = r
+			if _, ok := state[r.From]; !ok {
+				remove = append(remove, r.From)
+			}
+		}
+		for _, r := range list() {
+			if w, ok := was[r.From]; !ok || w.To != r.To || w.Source != r.Source || w.CreatedBy != r.CreatedBy || !w.CreatedAt.Equal(r.CreatedAt) {
+				upsert = append(upsert, r)
+			}
+		}
+		return upsert, remove, nil
+	}
 }

@@ -16,7 +16,9 @@ import (
 // The 404 monitor: which paths answered 404 most over the last 30 days,
 // so the owner can add a redirect. Bots send any number of made-up paths,
 // so what is kept is bounded at every step:
-//   - a path is counted only when it is short, valid text and not a
+//   - a path is counted only when it is short, plain text (no control,
+//     bidi or other hidden character: CR, LF, TAB, U+202E... could never
+//     be redirected and could disguise how the path reads) and not a
 //     reserved prefix's (the admin, the APIs, assets, media);
 //   - one client (an IPv4 address or an IPv6 /64) adds at most
 //     NotFoundNewPerClient new paths a day; its hits on paths already
@@ -44,7 +46,7 @@ type NotFoundLog struct {
 
 // Hit counts one 404 of path from client (guard.ClientKey).
 func (l *NotFoundLog) Hit(path, client string, now time.Time) {
-	if len(path) > notFoundMaxPath || !guard.ValidText(path) || !strings.HasPrefix(path, "/") {
+	if len(path) > notFoundMaxPath || !guard.PlainText(path) || !strings.HasPrefix(path, "/") {
 		return
 	}
 	for _, p := range reserved {

@@ -247,6 +247,7 @@ func New(o Options) (*Server, error) {
 		Every: o.Config.Backup.Every, MaxAge: o.Config.Backup.MaxAge, Version: o.Build.Version, Log: o.Log, Locker: s.instanceLocker()})
 	s.backupsRoom = &backupsweb.Handler{Backups: s.backups, Store: o.Store, Log: o.Log}
 	s.retention = &retention.Service{Policy: o.Config.Retention, Store: o.Store, PruneNotFound: s.editor.PruneNotFound}
+	s.editor.Render = s.pages.Preview // a page that cannot render is never published
 	s.editing = editing.New(editing.Handler{Editor: s.editor, Render: s.pages.Preview, BaseURL: o.Config.BaseURL, Log: o.Log})
 	// The HTTP edge.
 	s.accessLog = o.Config.AccessLog

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/atlanta-restoration/site/guard"
 )
 
 // NotFoundRow is a path of the 404 monitor with its hits over a range of
@@ -20,7 +22,7 @@ type NotFoundRow struct {
 const notFoundLock = "content-not-found"
 
 // AddNotFoundHits adds counted 404s of one day (YYYY-MM-DD) to the
-// monitor. Paths already recorded that day are counted up; a new path is
+// monitor; a path that is not plain text (guard.PlainText) is dropped. Paths already recorded that day are counted up; a new path is
 // added only while the day holds fewer than maxPathsPerDay paths (none
 // when maxPathsPerDay <= 0), the most hit first, so storage stays bounded
 // whatever bots request. Writers are serialised, so the cap holds across
@@ -28,7 +30,9 @@ const notFoundLock = "content-not-found"
 func (s *Store) AddNotFoundHits(ctx context.Context, day string, hits map[string]int, now time.Time, maxPathsPerDay int) error {
 	paths := make([]string, 0, len(hits))
 	for p, n := range hits {
-		if n > 0 {
+		// A path with a hidden character (CR, LF, TAB, U+202E...) is
+		// never stored, whoever counted it.
+		if n > 0 && guard.PlainText(p) {
 			paths = append(paths, p)
 		}
 	}

@@ -145,3 +145,21 @@ func TestNotFoundHitsBounded(t *testing.T) {
 		}
 	})
 }
+
+// A path with a control or bidi character is never stored: it could not
+// be redirected, and it could disguise how the list reads.
+func TestNotFoundHiddenCharacters(t *testing.T) {
+	forEach(t, func(t *testing.T, c *Store) {
+		hits := map[string]int{"/kept": 1, "/a\r\nb": 3, "/tab\there": 2, "/invoice\u202Egpj.exe": 4, "/zero\u200Bwidth": 1, "/nul\x00": 1}
+		if err := c.AddNotFoundHits(ctx, "2026-11-29", hits, at(0), 100); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := c.TopNotFound(ctx, "2026-11-01", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]NotFoundRow{{Path: "/kept", Hits: 1, LastSeen: at(0)}}, rows); diff != "" {
+			t.Errorf("stored (-want, +got):\n%s", diff)
+		}
+	})
+}

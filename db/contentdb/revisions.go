@@ -59,21 +59,8 @@ func (s *Store) PublishWith(ctx context.Context, id string, base int, by Actor, 
 	)
 	err := s.s.Serialized(ctx, redirectsLock, func(tx *sqlx.Tx) error {
 		var err error
-		it, err = s.update(ctx, tx, id, base, nil, `UPDATE content_items SET live = draft, live_slug = slug,
-			status = 'published', publish_at = NULL, published_at = ?, first_published_at = COALESCE(first_published_at, ?),
-			version = version + 1, updated_at = ?, updated_by = ?, updated_by_id = ?
-			WHERE id = ? AND version = ? RETURNING `+itemColumns,
-			now, now, now, by.Name, by.ID, id, base)
-		if err != nil {
+		if it, rev, err = s.publishIn(ctx, tx, id, base, by, now); err != nil {
 			return err
-		}
-		// The item's row is locked by the update until commit, so the
-		// next number cannot be taken twice.
-		if err := tx.GetContext(ctx, &rev, tx.Rebind(`INSERT INTO content_revisions (`+revisionColumns+`)
-			SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, ?, ?, ? FROM content_revisions WHERE item_id = ?
-			RETURNING `+revisionColumns),
-			uuid.NewString(), it.ID, it.Kind, it.LiveSlug, it.Live, now, by.Name, by.ID, it.ID); err != nil {
-			return fmt.Errorf("content item %s: revision: %w", id, err)
 		}
 		if plan == nil {
 			return nil
@@ -82,6 +69,29 @@ func (s *Store) PublishWith(ctx context.Context, id string, base int, by Actor, 
 	})
 	if err != nil {
 		return Item{}, Revision{}, fmt.Errorf("publish: %w", err)
+	}
+	return it, rev, nil
+}
+
+// publishIn makes an item's working copy live and writes its revision,
+// inside tx (Publish and PublishBatch).
+func (s *Store) publishIn(ctx context.Context, tx *sqlx.Tx, id string, base int, by Actor, now time.Time) (Item, Revision, error) {
+	it, err := s.update(ctx, tx, id, base, nil, `UPDATE content_items SET live = draft, live_slug = slug,
+		status = 'published', publish_at = NULL, published_at = ?, first_published_at = COALESCE(first_published_at, ?),
+		version = version + 1, updated_at = ?, updated_by = ?, updated_by_id = ?
+		WHERE id = ? AND version = ? RETURNING `+itemColumns,
+		now, now, now, by.Name, by.ID, id, base)
+	if err != nil {
+		return Item{}, Revision{}, err
+	}
+	// The item's row is locked by the update until commit, so the next
+	// number cannot be taken twice.
+	var rev Revision
+	if err := tx.GetContext(ctx, &rev, tx.Rebind(`INSERT INTO content_revisions (`+revisionColumns+`)
+		SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ?, ?, ?, ?, ? FROM content_revisions WHERE item_id = ?
+		RETURNING `+revisionColumns),
+		uuid.NewString(), it.ID, it.Kind, it.LiveSlug, it.Live, now, by.Name, by.ID, it.ID); err != nil {
+		return Item{}, Revision{}, fmt.Errorf("content item %s: revision: %w", id, err)
 	}
 	return it, rev, nil
 }

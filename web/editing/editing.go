@@ -22,6 +22,7 @@ import (
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db/contentdb"
 	"github.com/atlanta-restoration/site/editor"
+	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/httperr"
 )
@@ -49,7 +50,7 @@ func New(h Handler) *Handler {
 
 // MaxBody bounds a draft (bytes): the longest record is a few tens of
 // kilobytes; BODY_LIMIT caps every request before this.
-const MaxBody = 256 << 10
+const MaxBody = content.MaxRecordBytes
 
 // ItemView is an item as lists show it.
 type ItemView struct {
@@ -514,7 +515,9 @@ func (h *Handler) NotFound(c echo.Context) error {
 	}
 	out := NotFoundList{Paths: make([]NotFoundPath, len(rows)), Days: h.Editor.NotFoundWindow()}
 	for i, r := range rows {
-		out.Paths[i] = NotFoundPath{Path: r.Path, Hits: r.Hits, LastSeen: r.LastSeen}
+		// Rows stored before hidden characters were refused are shown
+		// escaped, never as they would read.
+		out.Paths[i] = NotFoundPath{Path: guard.ShowHidden(r.Path), Hits: r.Hits, LastSeen: r.LastSeen}
 	}
 	return c.JSON(http.StatusOK, out)
 }
