@@ -190,13 +190,11 @@ func parseRecord(data []byte) (record, bool) {
 }
 
 func (m record) bytes() []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(map[string]any(m)); err != nil {
+	b, err := json.Marshal(map[string]any(m)) // as the editor stores a record
+	if err != nil {
 		panic(err) // a map read from JSON always encodes
 	}
-	return bytes.TrimRight(b.Bytes(), "\n")
+	return b
 }
 
 // values reads a reference field: its values, and whether it is there.

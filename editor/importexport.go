@@ -59,6 +59,10 @@ func (s *Service) Import(ctx context.Context, c *content.Site, by Actor) (Import
 			rep.NotInFiles = append(rep.NotInFiles, it.Kind+" "+it.LiveSlug)
 		}
 	}
+	// A record may name one the import added after it: now it has an id.
+	if _, err := s.MigrateRefs(ctx); err != nil {
+		return rep, err
+	}
 	if rep.Published > 0 {
 		s.Changed(fmt.Sprintf("content imported: %d published", rep.Published))
 	}
@@ -77,7 +81,10 @@ func (s *Service) importRecord(ctx context.Context, r content.Record, by Actor) 
 			cur = &items[i]
 		}
 	}
-	data := string(r.JSON)
+	data, err := s.toIDs(ctx, r.Kind, string(r.JSON))
+	if err != nil {
+		return false, err
+	}
 	if cur == nil {
 		if !Creatable(r.Kind) {
 			return false, ErrNotCreatable

@@ -436,7 +436,6 @@ func (s *Site) nearby(ci *content.City) []AreaLink {
 	return out
 }
 
-
 func cityReasons(city, county string) []content.Reason {
 	return []content.Reason{
 		{Title: "Local crews, ready 24/7", Text: "Our crews work across " + county + " County every day, so help reaches " + city + " fast, day or night. For emergencies we typically arrive within " + AreaArrival + "."},
