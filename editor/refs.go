@@ -214,7 +214,11 @@ func referrers(all []contentdb.Item, id string) []Referrer {
 			}
 		}
 		if len(fields) > 0 {
-			out = append(out, Referrer{ID: it.ID, Kind: it.Kind, Title: titleOfItem(it), Fields: fields})
+			title := titleOfItem(it)
+			if it.Kind == content.KindCounty {
+				title += " County"
+			}
+			out = append(out, Referrer{ID: it.ID, Kind: it.Kind, Title: title, Fields: fields})
 		}
 	}
 	return out
@@ -259,7 +263,7 @@ func detachPlan(target contentdb.Item, d Detach) contentdb.DetachPlan {
 		}
 		what := titleOfItem(target)
 		if !d.Remove {
-			msg := fmt.Sprintf("%s is named by %s. Remove it from them first, or let us remove it for you.", what, joinNames(names))
+			msg := fmt.Sprintf("%s is listed on the pages of %s. Remove it from them first, or let us remove it for you.", what, joinNames(names))
 			if requiredRef(target.Kind) {
 				msg = fmt.Sprintf("%s is the category of %s. Choose another category for them first.", what, joinNames(names))
 			}
