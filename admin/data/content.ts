@@ -250,7 +250,7 @@ export const KINDS: KindInfo[] = [
           { key: "slug", label: "Slug", type: "slug", prefix: (d) => `/areas/${d?.county || ""}/`, hint: "The city page's address. Changing it once published leaves a permanent redirect (301) from the old address." },
           { key: "intro", label: "Introduction", type: "textarea" },
           { key: "description", label: "Description", type: "textarea" },
-          { key: "services", label: "Services offered", type: "refs", target: "service", one: "service", hint: "None chosen: the page shows the usual six services." },
+          { key: "services", label: "Services offered", type: "refs", target: "service", one: "service", hint: "Leave empty to show our usual services." },
           { key: "nearby", label: "Nearby cities", type: "refs", target: "city", one: "city", hint: "Shown as 'Nearby Areas We Serve'. A renamed city stays listed, at its new address." },
         ],
       },
