@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -382,6 +383,50 @@ func TestSaveStoresIDsAndJudgesTargets(t *testing.T) {
 		ps, _ = e.svc.Problems(ctx, v)
 		if hard := content.HardProblems(ps); len(hard) != 1 || !strings.Contains(hard[0].Message, "deleted") {
 			t.Errorf("problems %+v", ps)
+		}
+	})
+}
+
+// Export writes the readable form of the current records and an import of
+// it changes nothing: the files name the renamed city by its new slug, and
+// an import stores ids again.
+func TestExportImportAfterRename(t *testing.T) {
+	db.ForEachDB(t, func(t *testing.T, s *db.Store) {
+		ctx := context.Background()
+		e := newEnv(t, s)
+		renameCity(t, e, "cobb/smyrna", "smyrna-ga")
+		live, err := e.svc.Load(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if err := live.Export(dir); err != nil {
+			t.Fatal(err)
+		}
+		files, err := content.ReadFS(os.DirFS(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ci, _ := files.City("cobb", "vinings"); !contains(ci.Nearby, "smyrna-ga") {
+			t.Errorf("exported Vinings nearby %v", ci.Nearby)
+		}
+		rep, err := e.svc.Import(ctx, files, Actor{Name: "site content import"})
+		if err != nil || rep.Published != 0 {
+			t.Errorf("import of an unchanged export: %+v %v", rep, err)
+		}
+		// An edit in the files is imported, its references as ids.
+		for i := range files.Cities {
+			if files.Cities[i].Slug == "vinings" {
+				files.Cities[i].Nearby = []string{"smyrna-ga", "austell"}
+			}
+		}
+		if rep, err = e.svc.Import(ctx, files, Actor{Name: "site content import"}); err != nil || rep.Published != 1 {
+			t.Fatalf("import: %+v %v", rep, err)
+		}
+		v := item(t, e, content.KindCity, "cobb/vinings")
+		want := []string{item(t, e, content.KindCity, "cobb/smyrna-ga").ID, item(t, e, content.KindCity, "cobb/austell").ID}
+		if diff := cmp.Diff(want, nearbyOf(t, v.Live)); diff != "" {
+			t.Errorf("imported nearby (-want, +got):\n%s", diff)
 		}
 	})
 }
