@@ -21,14 +21,17 @@ export interface Choice {
   live: boolean;
 }
 
-const cache = new Map<string, Promise<Choice[]>>();
+/** cache keeps a kind's records for a short while: the editor's pickers
+ * share one request, and a record added meanwhile shows soon after. */
+const cache = new Map<string, { at: number; list: Promise<Choice[]> }>();
+const KEEP_MS = 30_000;
 
 const titleCase = (s: string) => s.split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
 
-/** choicesOf loads the records of a kind that can be chosen (once per
- * screen visit: a record added meanwhile shows after a reload). */
+/** choicesOf loads the records of a kind that can be chosen. */
 export function choicesOf(kind: Kind): Promise<Choice[]> {
-  let p = cache.get(kind);
+  const hit = cache.get(kind);
+  let p = hit && Date.now() - hit.at < KEEP_MS ? hit.list : undefined;
   if (!p) {
     const counties = kind === "city" ? contentApi.list("county").then((l) => l.items) : Promise.resolve([] as ItemView[]);
     p = Promise.all([contentApi.list(kind), counties]).then(([l, cs]) => {
@@ -39,7 +42,7 @@ export function choicesOf(kind: Kind): Promise<Choice[]> {
       });
     });
     p.catch(() => cache.delete(kind));
-    cache.set(kind, p);
+    cache.set(kind, { at: Date.now(), list: p });
   }
   return p;
 }
