@@ -2,7 +2,8 @@
 // Smyrna and publishes; Vinings' page and the water landing page list it
 // at its new address at once, and Vinings, never touched, can still be
 // published after a change made with the nearby-cities picker. Taking
-// Smyrna down names the pages that list it and removes it from them.
+// Smyrna down names the pages that list it and removes it from them;
+// deleting a category moves its posts to the one chosen in the dialog.
 //
 // The file runs its own site (startSite): it renames a city that other
 // tests' pages show. SHOTS_DIR=/some/dir saves the picker and the dialog
@@ -155,4 +156,43 @@ test("an editor renames a city; its neighbour's page lists it at the new address
   assert.equal(v.problems.filter((p) => p.hard).length, 0, "Vinings can be published");
   assert.deepEqual(c.problems, []);
   await c.context.close();
+});
+
+/** created adds and publishes a record through the API. */
+async function created(kind, data) {
+  const r = await api("/api/admin/content", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ kind, data }) });
+  assert.equal(r.status, 201, await r.clone().text());
+  const it = await r.json();
+  const p = await api(`/api/admin/content/${it.id}/publish`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ version: it.version }) });
+  assert.equal(p.status, 200, await p.clone().text());
+  return p.json();
+}
+
+test("deleting a category with posts moves them to the category chosen in the dialog", { timeout: 300_000 }, async () => {
+  const cat = await created("category", { slug: `storm-season-${TAG}`, name: `Hurricane Prep ${Tag}`, description: "Getting ready for the storms." });
+  const post = await created("article", {
+    slug: `gutters-before-storms-${TAG}`, title: `Gutters Before Storm Season ${Tag}`, excerpt: "Clean gutters keep water out of the walls.",
+    content: "## Clean the gutters\nClear the leaves before the first storm.", category: `storm-season-${TAG}`, publishDate: "2026-11-20", readTime: 3,
+    seoTitle: `Gutters Before Storm Season ${Tag}`, metaDescription: "Why clean gutters before storm season keep rain out of your walls and basement in metro Atlanta.", keywords: [], featured: false,
+  });
+  const p = await edit(cat.id);
+  await p.page.getByRole("button", { name: "Delete", exact: true }).click();
+  const dialog = p.page.getByRole("alertdialog", { name: "Delete this category?" });
+  await dialog.getByText("These posts are in").waitFor();
+  assert.deepEqual((await dialog.locator(".ac-takedown-list a").allInnerTexts()).map((t) => t.replace(/\s*\(opens in a new tab\)/, "").trim()), [post.title]);
+  // Without a category chosen, nothing is sent.
+  await dialog.getByRole("button", { name: "Move the posts and delete" }).click();
+  await dialog.getByRole("alert").getByText("Choose the category the posts move to.").waitFor();
+  await dialog.getByLabel("Move these posts to").selectOption({ label: "Restoration" });
+  const res = p.page.waitForResponse((r) => r.request().method() === "DELETE" && r.url().includes(cat.id), { timeout: 60_000 });
+  await dialog.getByRole("button", { name: "Move the posts and delete" }).click();
+  assert.equal((await res).status(), 200);
+  const html = await (await fetch(`${site.base}/blog/gutters-before-storms-${TAG}`)).text();
+  assert.match(html, /"articleSection":"Restoration"/, "the post is in Restoration now");
+  assert.doesNotMatch(html, new RegExp(`Hurricane Prep ${Tag}`));
+  const now = await (await api(`/api/admin/content/${post.id}`)).json();
+  assert.equal(now.pending, false);
+  assert.equal(now.problems.filter((x) => x.hard).length, 0, "the post can still be published");
+  assert.deepEqual(p.problems, []);
+  await p.context.close();
 });
