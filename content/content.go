@@ -191,6 +191,10 @@ type Site struct {
 	// stamps are when each record's live copy was published by a person
 	// (kind + "\x00" + slug); the embedded files have none.
 	stamps map[string]time.Time
+	// origins are the keys of the records seeded from the embedded files
+	// (kind + "\x00" + origin -> current key): see CityByOrigin. Empty for
+	// a site read from the files, where every key is its origin.
+	origins map[string]string
 
 	serviceBySlug map[string]*Service
 	countyBySlug  map[string]*County
@@ -452,11 +456,8 @@ func (s *Site) Check() []Problem {
 		c.need(strings.TrimSpace(ci.Intro) != "", k, key, "intro", true, "is empty")
 		c.seo(k, key, ci.SEO)
 		for _, n := range ci.Nearby {
-			found := false
-			for _, o := range s.Cities {
-				found = found || o.Slug == n
-			}
-			c.need(found && n != ci.Slug, k, key, "nearby", true, "names %q, which is not another city", n)
+			o, found := s.NearbyCity(&ci, n)
+			c.need(found && o.County+"/"+o.Slug != key, k, key, "nearby", true, "names %q, which is not another city", n)
 		}
 	}
 	for _, key := range sortedKeys(s.CityProfiles) {

@@ -44,6 +44,10 @@ type Record struct {
 	// PublishedAt is when the record's live copy was published (nil:
 	// unknown, as for the embedded files and the copies seeded from them).
 	PublishedAt *time.Time
+	// Origin is the key the record had in the embedded files it was
+	// seeded from ("" for a record the owner added): the code names
+	// records by it (Site.CityByOrigin), so a rename does not lose them.
+	Origin string
 }
 
 // Records lists every record of the site, in order.
@@ -157,7 +161,7 @@ func keyOf(v any) string {
 // publish refuses hard ones; a boot from the database logs them, as they
 // were refused when published).
 func FromRecords(rs []Record, updated string) (*Site, []Problem, error) {
-	s := &Site{CityProfiles: map[string]*CityProfile{}, Pages: map[string]*InfoPage{}, FAQs: map[string][]FAQ{}, Home: DefaultHome(), stamps: map[string]time.Time{}}
+	s := &Site{CityProfiles: map[string]*CityProfile{}, Pages: map[string]*InfoPage{}, FAQs: map[string][]FAQ{}, Home: DefaultHome(), stamps: map[string]time.Time{}, origins: map[string]string{}}
 	sorted := append([]Record(nil), rs...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		if sorted[i].Kind != sorted[j].Kind {
@@ -170,6 +174,9 @@ func FromRecords(rs []Record, updated string) (*Site, []Problem, error) {
 		v, err := Decode(r.Kind, r.Slug, r.JSON)
 		if err != nil {
 			return nil, nil, fmt.Errorf("content: %s %s: %w", r.Kind, r.Slug, err)
+		}
+		if r.Origin != "" {
+			s.origins[r.Kind+"\x00"+r.Origin] = r.Slug
 		}
 		if r.PublishedAt != nil {
 			s.stamps[r.Kind+"\x00"+r.Slug] = *r.PublishedAt

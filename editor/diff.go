@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/atlanta-restoration/site/content"
 )
 
 // RevisionView is one published version with what it changed against the
@@ -46,6 +48,16 @@ func (s *Service) History(ctx context.Context, id string) ([]RevisionView, error
 		if _, err := s.Store.Get(ctx, id); err != nil {
 			return nil, storeErr(err)
 		}
+	}
+	// References show as the names of what they name (ADR 046).
+	all, err := s.Store.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ix := fullIndex(all)
+	for i := range revs {
+		data, _ := content.ToKeys(revs[i].Kind, []byte(revs[i].Data), ix)
+		revs[i].Data = string(data)
 	}
 	out := make([]RevisionView, len(revs))
 	for i, r := range revs {

@@ -47,6 +47,10 @@ type Store interface {
 	TopNotFound(ctx context.Context, fromDay string, limit int) ([]contentdb.NotFoundRow, error)
 	PruneNotFound(ctx context.Context, beforeDay string) (int64, error)
 	DeleteNotFound(ctx context.Context, path string) error
+	All(ctx context.Context) ([]contentdb.Item, error)
+	RewriteRefs(ctx context.Context, plan func(all []contentdb.Item) contentdb.RefRewrite) (int, error)
+	UnpublishDetaching(ctx context.Context, id string, base int, plan contentdb.DetachPlan, by contentdb.Actor, now time.Time) (contentdb.Item, []contentdb.Item, error)
+	DeleteDetaching(ctx context.Context, id string, base int, plan contentdb.DetachPlan, by contentdb.Actor, now time.Time) (contentdb.Item, []contentdb.Item, error)
 }
 
 // Auditor records who published, unpublished, deleted or restored what
@@ -129,8 +133,20 @@ type Actor = contentdb.Actor
 
 // Seed stores the embedded content when the database holds none (a fresh
 // install, or the first boot after this feature shipped). Several
-// instances booting at once seed it once.
+// instances booting at once seed it once. Then the stored references
+// become ids (MigrateRefs), whether just seeded or stored before ids.
 func (s *Service) Seed(ctx context.Context, c *content.Site) (int, error) {
+	n, err := s.seed(ctx, c)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := s.MigrateRefs(ctx); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+func (s *Service) seed(ctx context.Context, c *content.Site) (int, error) {
 	if n, err := s.Store.Count(ctx); err != nil || n > 0 {
 		return 0, err
 	}
@@ -154,7 +170,7 @@ func (s *Service) Load(ctx context.Context) (*content.Site, error) {
 	if err != nil {
 		return nil, fmt.Errorf("content: %w", err)
 	}
-	c, problems, err := content.FromRecords(records(items, true), updated(items))
+	c, problems, err := content.FromRecords(readable(records(items, true), liveIndex(items)), updated(items))
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +186,7 @@ func (s *Service) Load(ctx context.Context) (*content.Site, error) {
 func records(items []contentdb.Item, live bool) []content.Record {
 	out := make([]content.Record, 0, len(items))
 	for _, it := range items {
-		r := content.Record{Kind: it.Kind, Slug: it.Slug, JSON: []byte(it.Draft), Position: it.Position}
+		r := content.Record{Kind: it.Kind, Slug: it.Slug, JSON: []byte(it.Draft), Position: it.Position, Origin: it.Origin}
 		if it.UpdatedByID != seedActor {
 			r.PublishedAt = it.PublishedAt
 		}
@@ -202,30 +218,44 @@ func updated(items []contentdb.Item) string {
 // Candidate is the site as it would be with one item's working copy
 // published: the live content with that record replaced (or added).
 func (s *Service) Candidate(ctx context.Context, it contentdb.Item) (*content.Site, []content.Problem, error) {
+	c, problems, _, err := s.candidate(ctx, it)
+	return c, problems, err
+}
+
+// candidate is Candidate with the index of the records it is made of.
+func (s *Service) candidate(ctx context.Context, it contentdb.Item) (*content.Site, []content.Problem, *content.RefIndex, error) {
 	live, err := s.Store.Live(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("content: %w", err)
+		return nil, nil, nil, fmt.Errorf("content: %w", err)
 	}
 	rs := make([]content.Record, 0, len(live)+1)
+	var ts []content.RefTarget
 	for _, l := range live {
 		if l.ID != it.ID {
 			rs = append(rs, records([]contentdb.Item{l}, true)...)
+			if t, ok := target(l, true); ok {
+				ts = append(ts, t)
+			}
 		}
 	}
-	now := s.now()
-	rs = append(rs, content.Record{Kind: it.Kind, Slug: it.Slug, JSON: []byte(it.Draft), Position: it.Position, PublishedAt: &now})
-	c, problems, err := content.FromRecords(rs, updated(live))
-	if err != nil {
-		return nil, nil, &Invalid{Message: err.Error()}
+	if t, ok := target(it, false); ok {
+		ts = append(ts, t)
 	}
-	return c, problems, nil
+	now := s.now()
+	ix := content.NewRefIndex(ts)
+	rs = append(rs, content.Record{Kind: it.Kind, Slug: it.Slug, JSON: []byte(it.Draft), Position: it.Position, PublishedAt: &now, Origin: it.Origin})
+	c, problems, err := content.FromRecords(readable(rs, ix), updated(live))
+	if err != nil {
+		return nil, nil, nil, &Invalid{Message: err.Error()}
+	}
+	return c, problems, ix, nil
 }
 
 // Problems are the problems of one item's working copy, in the site it
 // would make: its own, and the site-wide ones it would cause (a seventh
 // primary service).
 func (s *Service) Problems(ctx context.Context, it contentdb.Item) ([]content.Problem, error) {
-	_, all, err := s.Candidate(ctx, it)
+	_, all, ix, err := s.candidate(ctx, it)
 	if err != nil {
 		return nil, err
 	}
@@ -235,6 +265,7 @@ func (s *Service) Problems(ctx context.Context, it contentdb.Item) ([]content.Pr
 			out = append(out, p)
 		}
 	}
+	out = append(out, s.refProblems(ctx, it, ix)...)
 	return append(out, s.photoProblems(ctx, it)...), nil
 }
 
@@ -404,6 +435,9 @@ func (s *Service) Create(ctx context.Context, kind string, data json.RawMessage,
 	if err := slugProblem(kind, slug); err != nil {
 		return contentdb.Item{}, err
 	}
+	if draft, err = s.toIDs(ctx, kind, draft); err != nil {
+		return contentdb.Item{}, err
+	}
 	items, err := s.Store.List(ctx, kind)
 	if err != nil {
 		return contentdb.Item{}, err
@@ -430,6 +464,9 @@ func (s *Service) Save(ctx context.Context, id string, base int, data json.RawMe
 	}
 	slug, draft, err := decode(cur.Kind, data)
 	if err != nil {
+		return contentdb.Item{}, err
+	}
+	if draft, err = s.toIDs(ctx, cur.Kind, draft); err != nil {
 		return contentdb.Item{}, err
 	}
 	if !keyed(cur.Kind) {
@@ -599,42 +636,17 @@ func (s *Service) PublishDue(ctx context.Context) (string, error) {
 	return "published " + strings.Join(done, ", "), nil
 }
 
-// Unpublish takes a page down: it answers 404 and leaves the sitemap.
+// Unpublish takes a page down: it answers 404 and leaves the sitemap. A
+// page other records refer to is refused with a *Referenced naming them
+// (UnpublishDetaching removes the references first).
 func (s *Service) Unpublish(ctx context.Context, id string, base int, by Actor) (contentdb.Item, error) {
-	cur, err := s.Store.Get(ctx, id)
-	if err != nil {
-		return contentdb.Item{}, storeErr(err)
-	}
-	if !Creatable(cur.Kind) {
-		return contentdb.Item{}, ErrNotCreatable
-	}
-	it, err := s.Store.Unpublish(ctx, id, base, by, s.now())
-	if err != nil {
-		return contentdb.Item{}, storeErr(err)
-	}
-	s.audit(ctx, by, AuditUnpublish, cur, "")
-	s.Changed("unpublished " + cur.Kind + " " + cur.LiveSlug)
-	return it, nil
+	return s.UnpublishDetaching(ctx, id, base, Detach{}, by)
 }
 
-// Delete removes an item (its revisions stay readable in the history).
+// Delete removes an item (its revisions stay readable in the history),
+// refused as Unpublish is while other records refer to it.
 func (s *Service) Delete(ctx context.Context, id string, base int, by Actor) (contentdb.Item, error) {
-	cur, err := s.Store.Get(ctx, id)
-	if err != nil {
-		return contentdb.Item{}, storeErr(err)
-	}
-	if !Creatable(cur.Kind) {
-		return contentdb.Item{}, ErrNotCreatable
-	}
-	it, err := s.Store.Delete(ctx, id, base)
-	if err != nil {
-		return contentdb.Item{}, storeErr(err)
-	}
-	s.audit(ctx, by, AuditDelete, it, "")
-	if it.LiveSlug != "" {
-		s.Changed("deleted " + it.Kind + " " + it.LiveSlug)
-	}
-	return it, nil
+	return s.DeleteDetaching(ctx, id, base, Detach{}, by)
 }
 
 // Restore copies a revision into the working copy, as a new draft.

@@ -99,7 +99,12 @@ func (s *Service) Import(ctx context.Context, c *content.Site, by Actor) (Import
 		s.audit(ctx, by, AuditPublish, pub, "imported")
 	}
 	rep.Published = len(published)
+	// A record may name one the import added after it: now it has an id.
+	_, err = s.MigrateRefs(ctx)
 	s.Changed(fmt.Sprintf("content imported: %d published", rep.Published))
+	if err != nil {
+		return rep, fmt.Errorf("the import was published, but its references were not all stored as records (the next start of the site converts them): %w", err)
+	}
 	return rep, nil
 }
 
@@ -118,6 +123,14 @@ type importPlan struct {
 // and a publish from the admin would.
 func (s *Service) planImport(ctx context.Context, records []content.Record, by Actor) (importPlan, error) {
 	var p importPlan
+	// References are stored as the records' ids (ADR 046): the files name
+	// them by address, converted here against every record there is; one
+	// the import adds is converted after the publish (MigrateRefs).
+	all, err := s.Store.All(ctx)
+	if err != nil {
+		return p, err
+	}
+	index := fullIndex(all)
 	items := map[string][]contentdb.Item{}
 	next := map[string]int{}
 	for _, kind := range content.Kinds {
@@ -133,10 +146,14 @@ func (s *Service) planImport(ctx context.Context, records []content.Record, by A
 	for _, r := range records {
 		name := r.Kind + " " + r.Slug
 		refuse := func(msg string) { p.problems = append(p.problems, name+": "+msg) }
-		data := string(r.JSON)
 		if len(r.JSON) > content.MaxRecordBytes {
 			refuse(fmt.Sprintf("is %d KB; a page can be at most %d KB", (len(r.JSON)+1023)/1024, content.MaxRecordBytes>>10))
 			continue
+		}
+		data := string(r.JSON)
+		if refers(r.Kind) {
+			ids, _ := content.ToIDs(r.Kind, r.JSON, index)
+			data = string(ids)
 		}
 		var cur *contentdb.Item
 		for i, it := range items[r.Kind] {

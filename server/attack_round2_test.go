@@ -445,6 +445,7 @@ var routeCaps = map[string][]auth.Capability{
 	"POST /api/admin/content/:id/restore":                {auth.ContentEdit},
 	"GET /api/admin/content/:id/revisions":               {auth.ContentEdit},
 	"GET /api/admin/content/:id/guidance":                {auth.ContentEdit},
+	"GET /api/admin/content/:id/referrers":               {auth.ContentEdit},
 	"GET /api/admin/redirects":                           {auth.ContentEdit},
 	"POST /api/admin/redirects":                          {auth.ContentEdit},
 	"DELETE /api/admin/redirects":                        {auth.ContentEdit},

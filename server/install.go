@@ -194,6 +194,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/api/admin/content/:id/restore", ed.Restore, content)
 	e.GET("/api/admin/content/:id/revisions", ed.Revisions, content)
 	e.GET("/api/admin/content/:id/guidance", ed.Guidance, content)
+	e.GET("/api/admin/content/:id/referrers", ed.Referrers, content)
 	getHead(e, "/admin/preview/:id", content(ed.Preview)) // a private page: noindex, no-store
 	e.GET("/api/admin/redirects", ed.Redirects, content)
 	e.POST("/api/admin/redirects", ed.AddRedirect, content)

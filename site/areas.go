@@ -429,19 +429,11 @@ func loadCity(ctx context.Context, s *Site, p Params) (Page, error) {
 func (s *Site) nearby(ci *content.City) []AreaLink {
 	out := []AreaLink{}
 	for _, n := range ci.Nearby {
-		if o, ok := s.nearbyCity(ci.County, n); ok {
+		if o, ok := s.content().NearbyCity(ci, n); ok {
 			out = append(out, AreaLink{Name: o.City, Href: CityPath(o.County, o.Slug)})
 		}
 	}
 	return out
-}
-
-// nearbyCity prefers a city of the same county, then any county.
-func (s *Site) nearbyCity(county, slug string) (*content.City, bool) {
-	if o, ok := s.content().City(county, slug); ok {
-		return o, true
-	}
-	return s.content().CityBySlug(slug)
 }
 
 func cityReasons(city, county string) []content.Reason {

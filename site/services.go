@@ -186,20 +186,21 @@ type WaterLandingData struct {
 	Areas []WaterArea `json:"areas"`
 }
 
-// waterAreas are the landing page's areas served, as county/slug keys of
-// the city records.
+// waterAreas are the landing page's areas served, as the county/slug keys
+// the city records were seeded with (content.Site.CityByOrigin).
 var waterAreas = []string{"fulton/atlanta", "dekalb/decatur", "fulton/sandy-springs", "cobb/smyrna", "cobb/marietta", "dekalb/brookhaven", "fulton/east-point"}
 
 func loadWaterLanding(_ context.Context, s *Site, _ Params) (Page, error) {
 	areas := []WaterArea{}
 	for _, key := range waterAreas {
 		county, slug, _ := strings.Cut(key, "/")
-		c, ok := s.content().City(county, slug)
+		// By origin: a city the owner renamed is still this list's.
+		c, ok := s.content().CityByOrigin(county, slug)
 		if !ok {
 			s.log.Warn("water landing: city missing from content", "city", key)
 			continue
 		}
-		areas = append(areas, WaterArea{Name: c.City, Href: "/areas/" + county + "/" + slug})
+		areas = append(areas, WaterArea{Name: c.City, Href: CityPath(c.County, c.Slug)})
 	}
 	const title = "Water Damage Restoration & Cleanup in Atlanta"
 	return Page{

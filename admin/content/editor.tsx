@@ -14,13 +14,15 @@ import { useToast } from "../toast";
 import { Badge, Button, Card, ConfirmDialog } from "../ui";
 import {
   clean, conflictOf, contentApi, getAt, kindInfo, previewUrl, problemsOf, setAt,
-  type ConflictAnswer, type ContentProblem, type Field, type Guidance, type ItemDetail, type Kind, type RevisionView,
+  type ConflictAnswer, type ContentProblem, type Field, type Guidance, type ItemDetail, type Kind, type RevisionView, type TakeDownRefs,
 } from "../data/content";
 import { BodyEditor } from "./body-editor";
 import { FieldControl, fieldId, problemText } from "./fields";
 import { HistoryPanel } from "./history";
 import { ImageField } from "./image-field";
+import { RecordPicker } from "./record-picker";
 import { lastChange, StatusBadge } from "./status";
+import { TakeDownDialog } from "./take-down";
 
 /** listPath is the address of a kind's list. */
 export const listPath = (kind: string) => `content?kind=${encodeURIComponent(kind)}`;
@@ -241,7 +243,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
   const publish = () => run("publish", (c) => contentApi.publish(c.id, c.version), (d) => d.path ? `Published: ${d.path}` : "Published.");
   const schedule = () => run("schedule", (c) => contentApi.schedule(c.id, c.version, localRFC3339(when)), (d) => `Scheduled for ${fmtDateTime(d.publishAt)}.`);
   const unschedule = () => run("unschedule", (c) => contentApi.unschedule(c.id, c.version), () => "The schedule is cancelled.");
-  const unpublish = () => { setConfirm(null); run("unpublish", (c) => contentApi.unpublish(c.id, c.version), () => "Unpublished: the page is no longer on the site."); };
+  const unpublish = (refs?: TakeDownRefs) => { setConfirm(null); run("unpublish", (c) => contentApi.unpublish(c.id, c.version, refs), () => "Unpublished: the page is no longer on the site."); };
   const restore = (rev: RevisionView) => {
     setConfirm(null);
     if (!item || busy) return;
@@ -255,12 +257,12 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
       loadGuidance(d.id);
     }, fail).finally(() => setBusy(null));
   };
-  const remove = async () => {
+  const remove = async (refs?: TakeDownRefs) => {
     setConfirm(null);
     if (!item || busy) return;
     setBusy("delete");
     try {
-      await contentApi.remove(item.id, item.version);
+      await contentApi.remove(item.id, item.version, refs);
       setLeaveGuard(null);
       dirtyRef.current = false;
       toast({ title: `Deleted: ${item.title}` });
@@ -339,6 +341,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
     const onChange = (v: any) => setData(setAt(dataRef.current, f.key, v));
     const ps = forField(f);
     if (f.type === "body") return <BodyEditor key={f.key} fieldKey={f.key} label={f.label} hint={f.hint} value={typeof value === "string" ? value : ""} onChange={onChange} problems={ps} />;
+    if (f.type === "refs") return <RecordPicker key={f.key} field={f} value={value} onChange={onChange} problems={ps} self={item.id} group={item.kind === "county" ? item.title : undefined} />;
     if (f.type === "image") return <ImageField key={f.key} fieldKey={f.key} label={f.label} value={value} onChange={onChange} problems={ps} navigate={navigate} />;
     return <FieldControl key={f.key} field={f} value={value} onChange={onChange} problems={ps} data={data} categories={categories} />;
   };
@@ -468,12 +471,8 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
         <div id="ac-history">{history && <HistoryPanel id={item.id} version={item.version} busy={busy !== null} onRestore={(r) => setConfirm(r)} labels={labels} />}</div>
       </Card>
 
-      <ConfirmDialog open={confirm === "unpublish"} title="Unpublish this page?" confirmLabel="Unpublish" busy={busy !== null}
-        description={<p><strong>{item.title}</strong> leaves the site: its address answers “not found” and it leaves the sitemap. The draft stays here to publish again.</p>}
-        onConfirm={unpublish} onCancel={cancelConfirm} />
-      <ConfirmDialog open={confirm === "delete"} title="Delete this page?" confirmLabel="Delete" busy={busy !== null}
-        description={<p><strong>{item.title}</strong> is deleted{item.liveSlug ? " and leaves the site" : ""}. This cannot be undone.</p>}
-        onConfirm={remove} onCancel={cancelConfirm} />
+      <TakeDownDialog mode={confirm === "unpublish" || confirm === "delete" ? confirm : null} item={item} busy={busy !== null}
+        onConfirm={(refs) => (confirm === "unpublish" ? unpublish(refs) : remove(refs))} onCancel={cancelConfirm} />
       <ConfirmDialog open={typeof confirm === "object" && confirm !== null} title={`Restore version ${(confirm as RevisionView | null)?.number ?? ""}?`} confirmLabel="Restore" busy={busy !== null}
         description={<p>The editor's text becomes that version's, as a new draft{dirty ? "; your unsaved changes are replaced" : ""}. The live page does not change until you publish.</p>}
         onConfirm={() => restore(confirm as RevisionView)} onCancel={cancelConfirm} />

@@ -45,6 +45,14 @@ export interface ItemDetail extends ItemView {
   problems: ContentProblem[];
 }
 
+/** Referrer is a record that names another (editor.Referrer): its name
+ * and the fields, as the editor labels them, that name it. */
+export interface Referrer { id: string; kind: Kind; title: string; fields: string[] }
+
+/** TakeDownRefs says to remove the references to a page taken down
+ * (replaceWith in their place where a page needs one: a post's category). */
+export interface TakeDownRefs { removeReferences: boolean; replaceWith?: string }
+
 /** ConflictAnswer is a stale save's 409 (web/editing.ConflictAnswer). */
 export interface ConflictAnswer { error: string; version: number; by: string; at: string }
 
@@ -95,8 +103,10 @@ export const contentApi = {
   publish: (id: string, version: number) => api<ItemDetail>(item(id) + "/publish", json({ version })),
   schedule: (id: string, version: number, at: string | null) => api<ItemDetail>(item(id) + "/schedule", json({ version, at })),
   unschedule: (id: string, version: number) => api<ItemDetail>(item(id) + "/unschedule", json({ version })),
-  unpublish: (id: string, version: number) => api<ItemDetail>(item(id) + "/unpublish", json({ version })),
-  remove: (id: string, version: number) => api<{ deleted: string }>(item(id) + `?version=${version}`, { method: "DELETE" }),
+  unpublish: (id: string, version: number, refs?: TakeDownRefs) => api<ItemDetail>(item(id) + "/unpublish", json({ version, ...refs })),
+  remove: (id: string, version: number, refs?: TakeDownRefs) =>
+    api<{ deleted: string }>(item(id) + `?version=${version}` + (refs?.removeReferences ? `&removeReferences=true&replaceWith=${encodeURIComponent(refs.replaceWith || "")}` : ""), { method: "DELETE" }),
+  referrers: (id: string) => api<{ referrers: Referrer[] }>(item(id) + "/referrers"),
   history: (id: string) => api<History>(item(id) + "/revisions"),
   restore: (id: string, version: number, revision: string) => api<ItemDetail>(item(id) + "/restore", json({ version, revision })),
   guidance: (id: string) => api<Guidance>(item(id) + "/guidance"),
@@ -120,7 +130,10 @@ export type Field =
   | { key: string; label: string; type: "pairs"; item: string; a: [string, string]; b: [string, string]; hint?: string }
   | { key: string; label: string; type: "body"; hint?: string }
   | { key: string; label: string; type: "image"; hint?: string }
-  | { key: string; label: string; type: "category"; hint?: string };
+  | { key: string; label: string; type: "category"; hint?: string }
+  /** refs name other records by id (admin/content/record-picker.tsx):
+   * target is their kind, one how one is called ("city"). */
+  | { key: string; label: string; type: "refs"; target: Kind; one: string; single?: boolean; hint?: string };
 
 /** Section is a titled group of fields; when is the key that must hold an
  * object for the section to show (a county's profile). */
@@ -156,7 +169,7 @@ export const KINDS: KindInfo[] = [
           { key: "title", label: "Title", type: "text" },
           { key: "slug", label: "Slug", type: "slug", prefix: () => "/blog/", hint: "The post's address. Changing it once published leaves a permanent redirect (301) from the old address." },
           { key: "excerpt", label: "Excerpt", type: "textarea", hint: "The summary shown on the blog's list and cards." },
-          { key: "category", label: "Category", type: "category" },
+          { key: "category", label: "Category", type: "refs", target: "category", one: "category", single: true },
           { key: "publishDate", label: "Date shown on the post", type: "date" },
           { key: "readTime", label: "Reading time (minutes)", type: "number" },
           { key: "featured", label: "Featured post", type: "checkbox" },
@@ -216,7 +229,7 @@ export const KINDS: KindInfo[] = [
           { key: "profile.description", label: "Description", type: "textarea" },
           { key: "profile.population", label: "Population", type: "text" },
           { key: "profile.squareMiles", label: "Square miles", type: "text" },
-          { key: "profile.majorCities", label: "Major cities", type: "lines", hint: "One per line, as the cities are named." },
+          { key: "profile.majorCities", label: "Major cities", type: "refs", target: "city", one: "city", hint: "The county's cities its page names first. A renamed city stays listed." },
           { key: "profile.features", label: "Features", type: "lines", hint: "One per line." },
           { key: "profile.commonDamage", label: "Common damage", type: "lines", hint: "One per line." },
           reasons("profile.reasons"),
@@ -237,8 +250,8 @@ export const KINDS: KindInfo[] = [
           { key: "slug", label: "Slug", type: "slug", prefix: (d) => `/areas/${d?.county || ""}/`, hint: "The city page's address. Changing it once published leaves a permanent redirect (301) from the old address." },
           { key: "intro", label: "Introduction", type: "textarea" },
           { key: "description", label: "Description", type: "textarea" },
-          { key: "services", label: "Services offered", type: "lines", hint: "Service slugs, one per line (such as water-damage-restoration)." },
-          { key: "nearby", label: "Nearby cities", type: "lines", hint: "City slugs, one per line (such as smyrna)." },
+          { key: "services", label: "Services offered", type: "refs", target: "service", one: "service", hint: "Leave empty to show our usual services." },
+          { key: "nearby", label: "Nearby cities", type: "refs", target: "city", one: "city", hint: "Shown as 'Nearby Areas We Serve'. A renamed city stays listed, at its new address." },
         ],
       },
       photo("Hero photo"),

@@ -43,6 +43,9 @@ type Item struct {
 	UpdatedAt        time.Time  `db:"updated_at"`
 	UpdatedBy        string     `db:"updated_by"`    // display name
 	UpdatedByID      string     `db:"updated_by_id"` // user id, "pin" or "seed"
+	// Origin is the key the item was seeded with from the embedded files
+	// ("" for an item added later): how the code names it (migration 095).
+	Origin string `db:"origin"`
 }
 
 // SeedItem is one record of the embedded content, as Seed stores it.
@@ -52,7 +55,8 @@ type SeedItem struct {
 }
 
 const itemColumns = `id, kind, slug, COALESCE(live_slug, '') AS live_slug, status, draft, COALESCE(live, '') AS live,
-	version, position, publish_at, published_at, first_published_at, updated_at, updated_by, updated_by_id`
+	version, position, publish_at, published_at, first_published_at, updated_at, updated_by, updated_by_id,
+	COALESCE(origin, '') AS origin`
 
 // querier is what both *sqlx.DB and *sqlx.Tx offer.
 type querier interface {
@@ -107,12 +111,12 @@ func (s *Store) Seed(ctx context.Context, items []SeedItem, at time.Time) (int, 
 		if have > 0 {
 			return nil
 		}
-		const batch = 50 // rows per INSERT: 10 binds each
+		const batch = 50 // rows per INSERT: 11 binds each
 		for start := 0; start < len(items); start += batch {
 			part := items[start:min(start+batch, len(items))]
 			var ib, rb strings.Builder
 			ib.WriteString(`INSERT INTO content_items (id, kind, slug, status, draft, live, live_slug, version, position,
-				published_at, first_published_at, updated_at, updated_by, updated_by_id) VALUES `)
+				published_at, first_published_at, updated_at, updated_by, updated_by_id, origin) VALUES `)
 			rb.WriteString(`INSERT INTO content_revisions (id, item_id, number, kind, slug, data, published_at,
 				published_by, published_by_id) VALUES `)
 			var iargs, rargs []any
@@ -121,10 +125,10 @@ func (s *Store) Seed(ctx context.Context, items []SeedItem, at time.Time) (int, 
 					ib.WriteString(",")
 					rb.WriteString(",")
 				}
-				ib.WriteString(`(?, ?, ?, 'published', ?, ?, ?, 1, ?, ?, ?, ?, 'seed', 'seed')`)
+				ib.WriteString(`(?, ?, ?, 'published', ?, ?, ?, 1, ?, ?, ?, ?, 'seed', 'seed', ?)`)
 				rb.WriteString(`(?, ?, 1, ?, ?, ?, ?, 'seed', 'seed')`)
 				id := uuid.NewString()
-				iargs = append(iargs, id, it.Kind, it.Slug, it.JSON, it.JSON, it.Slug, it.Position, at, at, at)
+				iargs = append(iargs, id, it.Kind, it.Slug, it.JSON, it.JSON, it.Slug, it.Position, at, at, at, it.Slug)
 				rargs = append(rargs, uuid.NewString(), id, it.Kind, it.Slug, it.JSON, at)
 			}
 			if _, err := tx.ExecContext(ctx, tx.Rebind(ib.String()), iargs...); err != nil {

@@ -529,7 +529,7 @@ func TestSeed(t *testing.T) {
 		}
 		want := Item{ID: it.ID, Kind: "city", Slug: "slug-004", LiveSlug: "slug-004", Status: StatusPublished,
 			Draft: `{"i":4}`, Live: `{"i":4}`, Version: 1, Position: 4, PublishedAt: ptr(t0), FirstPublishedAt: ptr(t0),
-			UpdatedAt: t0, UpdatedBy: "seed", UpdatedByID: "seed"}
+			UpdatedAt: t0, UpdatedBy: "seed", UpdatedByID: "seed", Origin: "slug-004"}
 		if diff := cmp.Diff(want, it); diff != "" {
 			t.Errorf("seeded item (-want, +got):\n%s", diff)
 		}

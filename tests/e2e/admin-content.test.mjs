@@ -170,7 +170,7 @@ test("an editor writes a post with a cover photo, previews it, schedules it a mi
 
   // The text.
   await page.getByLabel("Excerpt", { exact: true }).fill("What to do in the first hour after a pipe bursts: stop the water, stay safe, save what you can.");
-  await page.getByLabel("Category", { exact: true }).selectOption("restoration");
+  await page.getByLabel("Category", { exact: true }).selectOption({ label: "Restoration" });
   await page.getByLabel("Reading time (minutes)").fill("4");
 
   // The body, with the toolbar by keyboard: it is one tab stop before the text.

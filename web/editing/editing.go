@@ -109,6 +109,34 @@ type InvalidAnswer struct {
 	Problems []content.Problem `json:"problems"`
 }
 
+// ReferencedAnswer is a refused take-down (409): the records that name the
+// page, by name, and whether a replacement must be chosen (Replace: a
+// post cannot be without a category).
+type ReferencedAnswer struct {
+	Error     string            `json:"error"`
+	Referrers []editor.Referrer `json:"referrers"`
+	Replace   bool              `json:"replace"`
+}
+
+// Referrers is GET .../referrers: the records that name this one.
+type Referrers struct {
+	Referrers []editor.Referrer `json:"referrers"`
+}
+
+// Referrers lists the records that name an item (what its Unpublish or
+// Delete would have to change).
+func (h *Handler) Referrers(c echo.Context) error {
+	ctx := c.Request().Context()
+	if _, err := h.Editor.Get(ctx, c.Param("id")); err != nil {
+		return answer(c, err)
+	}
+	rs, err := h.Editor.Referrers(ctx, c.Param("id"))
+	if err != nil {
+		return answer(c, err)
+	}
+	return c.JSON(http.StatusOK, Referrers{Referrers: rs})
+}
+
 // History is GET .../revisions.
 type History struct {
 	Revisions []editor.RevisionView `json:"revisions"`
@@ -161,6 +189,7 @@ func answer(c echo.Context, err error) error {
 	var conflict *contentdb.Conflict
 	var invalid *editor.Invalid
 	var redirect *editor.RedirectError
+	var referenced *editor.Referenced
 	switch {
 	case errors.As(err, &conflict):
 		return c.JSON(http.StatusConflict, ConflictAnswer{Error: "This page was changed by " + conflict.By + " at " + conflict.At.Format("Jan 2, 3:04 PM MST") +
@@ -171,6 +200,8 @@ func answer(c echo.Context, err error) error {
 			ps = []content.Problem{}
 		}
 		return c.JSON(http.StatusUnprocessableEntity, InvalidAnswer{Error: invalid.Message, Problems: ps})
+	case errors.As(err, &referenced):
+		return c.JSON(http.StatusConflict, ReferencedAnswer{Error: referenced.Message, Referrers: referenced.Referrers, Replace: referenced.Replace})
 	case errors.As(err, &redirect):
 		return httperr.New(http.StatusUnprocessableEntity, redirect.Message)
 	case errors.Is(err, editor.ErrNotFound):
@@ -241,6 +272,11 @@ type write struct {
 	Data     json.RawMessage `json:"data"`
 	At       *time.Time      `json:"at"`
 	Revision string          `json:"revision"`
+	// RemoveReferences: take the page down even though other pages name
+	// it, removing it from them (ReplaceWith in its place, where a page
+	// needs one: a post's category), in the same transaction.
+	RemoveReferences bool   `json:"removeReferences"`
+	ReplaceWith      string `json:"replaceWith"`
 }
 
 func bind(c echo.Context) (write, error) {
@@ -325,7 +361,8 @@ func (h *Handler) Unpublish(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	it, err := h.Editor.Unpublish(c.Request().Context(), c.Param("id"), w.Version, actor(c))
+	d := editor.Detach{Remove: w.RemoveReferences, Replace: w.ReplaceWith}
+	it, err := h.Editor.UnpublishDetaching(c.Request().Context(), c.Param("id"), w.Version, d, actor(c))
 	return h.changed(c, http.StatusOK, it, err)
 }
 
@@ -334,13 +371,15 @@ type Deleted struct {
 	Deleted string `json:"deleted"`
 }
 
-// Delete removes an item; ?version= is the version it is based on.
+// Delete removes an item; ?version= is the version it is based on;
+// ?removeReferences=true&replaceWith= as for Unpublish.
 func (h *Handler) Delete(c echo.Context) error {
 	v, err := strconv.Atoi(c.QueryParam("version"))
 	if err != nil {
 		return httperr.New(http.StatusBadRequest, "Say which version you are deleting (?version=).")
 	}
-	it, err := h.Editor.Delete(c.Request().Context(), c.Param("id"), v, actor(c))
+	d := editor.Detach{Remove: c.QueryParam("removeReferences") == "true", Replace: c.QueryParam("replaceWith")}
+	it, err := h.Editor.DeleteDetaching(c.Request().Context(), c.Param("id"), v, d, actor(c))
 	if err != nil {
 		return answer(c, err)
 	}

@@ -1,0 +1,105 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/atlanta-restoration/site/web/editing"
+)
+
+// cityItem finds a city's item through the content API.
+func cityItem(t *testing.T, h http.Handler, tok, key string) editing.ItemDetail {
+	t.Helper()
+	r := jsonReq(t, h, "GET", "/api/admin/content?kind=city", tok, nil)
+	var l editing.ItemList
+	if err := json.Unmarshal([]byte(r.Body), &l); err != nil {
+		t.Fatalf("%d %s", r.StatusCode, r.Body)
+	}
+	for _, it := range l.Items {
+		if it.Slug == key {
+			return decodeItem(t, jsonReq(t, h, "GET", "/api/admin/content/"+it.ID, tok, nil))
+		}
+	}
+	t.Fatalf("no city %s", key)
+	return editing.ItemDetail{}
+}
+
+// Renaming Smyrna through the API: Vinings' page and the water landing
+// page's areas link to its new address in the same publish, Vinings
+// still publishes, and taking Smyrna down names who lists it and, asked
+// to, removes it from them (issue 30).
+func TestRenameAndTakeDownThroughTheAPI(t *testing.T) {
+	_, h, tok := editorServer(t)
+	for _, p := range []string{"/areas/cobb/vinings", "/water-damage-restoration-atlanta"} {
+		if r := get(t, h, p); r.StatusCode != 200 || !strings.Contains(r.Body, `href="/areas/cobb/smyrna"`) {
+			t.Fatalf("%s before: %d", p, r.StatusCode)
+		}
+	}
+	sm := cityItem(t, h, tok, "cobb/smyrna")
+	var draft map[string]any
+	json.Unmarshal(sm.Draft, &draft)
+	draft["slug"] = "smyrna-ga"
+	r := jsonReq(t, h, "PUT", "/api/admin/content/"+sm.ID, tok, map[string]any{"version": sm.Version, "data": draft})
+	if r.StatusCode != 200 {
+		t.Fatalf("save: %d %s", r.StatusCode, r.Body)
+	}
+	sm = decodeItem(t, r)
+	if r := jsonReq(t, h, "POST", "/api/admin/content/"+sm.ID+"/publish", tok, map[string]any{"version": sm.Version}); r.StatusCode != 200 {
+		t.Fatalf("publish: %d %s", r.StatusCode, r.Body)
+	}
+	sm = cityItem(t, h, tok, "cobb/smyrna-ga")
+	for _, p := range []string{"/areas/cobb/vinings", "/areas/cobb/mableton", "/water-damage-restoration-atlanta"} {
+		r := get(t, h, p)
+		if r.StatusCode != 200 || !strings.Contains(r.Body, `href="/areas/cobb/smyrna-ga"`) || strings.Contains(r.Body, `href="/areas/cobb/smyrna"`) {
+			t.Errorf("%s after the rename: %d, no link to the new address", p, r.StatusCode)
+		}
+	}
+	if r := get(t, h, "/areas/cobb/smyrna"); r.StatusCode != http.StatusMovedPermanently || r.Header.Get("Location") != "/areas/cobb/smyrna-ga" {
+		t.Errorf("old address: %d %q", r.StatusCode, r.Header.Get("Location"))
+	}
+	vi := cityItem(t, h, tok, "cobb/vinings")
+	for _, p := range vi.Problems {
+		if p.Hard {
+			t.Errorf("Vinings: %+v", p)
+		}
+	}
+	var vd map[string]any
+	json.Unmarshal(vi.Draft, &vd)
+	vd["intro"] = "Edited after Smyrna moved. " + vd["intro"].(string)
+	r = jsonReq(t, h, "PUT", "/api/admin/content/"+vi.ID, tok, map[string]any{"version": vi.Version, "data": vd})
+	vi = decodeItem(t, r)
+	if r := jsonReq(t, h, "POST", "/api/admin/content/"+vi.ID+"/publish", tok, map[string]any{"version": vi.Version}); r.StatusCode != 200 {
+		t.Errorf("Vinings cannot be published: %d %s", r.StatusCode, r.Body)
+	}
+
+	// Taking Smyrna down names its referrers, and changes nothing.
+	r = jsonReq(t, h, "GET", "/api/admin/content/"+sm.ID+"/referrers", tok, nil)
+	if r.StatusCode != 200 || !strings.Contains(r.Body, `"title":"Vinings"`) || !strings.Contains(r.Body, `"title":"Cobb County"`) {
+		t.Errorf("referrers: %d %s", r.StatusCode, r.Body)
+	}
+	r = jsonReq(t, h, "POST", "/api/admin/content/"+sm.ID+"/unpublish", tok, map[string]any{"version": sm.Version})
+	var ref editing.ReferencedAnswer
+	json.Unmarshal([]byte(r.Body), &ref)
+	if r.StatusCode != http.StatusConflict || len(ref.Referrers) != 4 || !strings.Contains(ref.Error, "Smyrna is listed on the pages of") {
+		t.Fatalf("unpublish a listed city: %d %s", r.StatusCode, r.Body)
+	}
+	if r := get(t, h, "/areas/cobb/smyrna-ga"); r.StatusCode != 200 {
+		t.Error("a refused take-down took the page down")
+	}
+	r = jsonReq(t, h, "POST", "/api/admin/content/"+sm.ID+"/unpublish", tok, map[string]any{"version": sm.Version, "removeReferences": true})
+	if r.StatusCode != 200 {
+		t.Fatalf("unpublish removing references: %d %s", r.StatusCode, r.Body)
+	}
+	if r := get(t, h, "/areas/cobb/vinings"); r.StatusCode != 200 || strings.Contains(r.Body, "/areas/cobb/smyrna") {
+		t.Error("Vinings still links to Smyrna")
+	}
+	vi = cityItem(t, h, tok, "cobb/vinings")
+	if vi.Pending {
+		t.Error("Vinings was left with a change to publish")
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/content/"+sm.ID+"/referrers", tok, nil); !strings.Contains(r.Body, `"referrers":[]`) {
+		t.Errorf("referrers after: %s", r.Body)
+	}
+}

@@ -1,0 +1,198 @@
+// References by identity in the browser (issue 30): an editor renames
+// Smyrna and publishes; Vinings' page and the water landing page list it
+// at its new address at once, and Vinings, never touched, can still be
+// published after a change made with the nearby-cities picker. Taking
+// Smyrna down names the pages that list it and removes it from them;
+// deleting a category moves its posts to the one chosen in the dialog.
+//
+// The file runs its own site (startSite): it renames a city that other
+// tests' pages show. SHOTS_DIR=/some/dir saves the picker and the dialog
+// at 390 and 1280 px.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { launch, hydrated, startSite, expectedNoSession, gotoSettled } from "./lib.mjs";
+import { addUser, apiSession, fillAccount, password, tag } from "./account.mjs";
+
+const [TAG, Tag] = tag();
+const EDITOR = { email: `renamer.${TAG}@example.com`, name: `Rena ${Tag}`, password: password() };
+const NEW_SLUG = `smyrna-ga-${TAG}`;
+const PHONE = { width: 390, height: 844 };
+const WIDE = { width: 1280, height: 900 };
+const SHOTS = process.env.SHOTS_DIR;
+
+let site, browser, api, state;
+
+before(async () => {
+  site = await startSite();
+  addUser(EDITOR, "editor", site.data);
+  api = await apiSession(EDITOR, site.base);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  site?.stop();
+});
+
+/** cityId finds a city's item id through the content API. */
+async function cityId(key) {
+  const r = await api("/api/admin/content?kind=city");
+  assert.equal(r.status, 200);
+  const it = (await r.json()).items.find((i) => i.slug === key);
+  assert.ok(it, `no city ${key}`);
+  return it.id;
+}
+
+/** edit opens a content item's editor, signed in as the editor. */
+async function edit(id, viewport = PHONE) {
+  const context = await browser.newContext({ viewport, storageState: state });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => {
+    if (expectedNoSession(m)) return;
+    if (m.type() === "error" || /hydrat|#418|#423|#425/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  await gotoSettled(page, `${site.base}/admin/content?item=${encodeURIComponent(id)}`);
+  await hydrated(page);
+  if (!state) {
+    const res = await fillAccount(page, EDITOR);
+    assert.equal((await res.json()).stage, "full");
+    state = await context.storageState();
+  }
+  await page.locator(".ac-form").waitFor({ timeout: 60_000 });
+  return { context, page, problems };
+}
+
+/** shot saves what the screen shows, with el in view. */
+async function shot(page, name, el) {
+  if (!SHOTS) return;
+  await page.evaluate(() => document.querySelectorAll(".toast__close").forEach((b) => b.click()));
+  await el?.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/refs-${name}-${page.viewportSize().width}.png` });
+}
+
+/** press clicks a button and waits for the content API's answer to it. */
+async function press(page, name, method, path) {
+  const res = page.waitForResponse((r) => r.request().method() === method && path.test(new URL(r.url()).pathname), { timeout: 60_000 });
+  await page.getByRole("button", { name, exact: true }).click();
+  return res;
+}
+
+/** links reads a public page's links to city pages: name -> href. */
+async function cityLinks(path) {
+  const r = await fetch(site.base + path);
+  assert.equal(r.status, 200, path);
+  const html = await r.text();
+  const out = new Map();
+  for (const m of html.matchAll(/<a [^>]*href="(\/areas\/[^"]+)"[^>]*>(.*?)<\/a>/gs)) {
+    out.set(m[2].replace(/<[^>]+>/g, "").replace(/&#x27;|&#39;/g, "'").trim(), m[1]);
+  }
+  return out;
+}
+
+test("an editor renames a city; its neighbour's page lists it at the new address and the neighbour still publishes", { timeout: 600_000 }, async () => {
+  const smyrna = await cityId("cobb/smyrna");
+  const vinings = await cityId("cobb/vinings");
+  assert.equal((await cityLinks("/areas/cobb/vinings")).get("Smyrna"), "/areas/cobb/smyrna");
+
+  // Rename Smyrna, at 390 px.
+  const a = await edit(smyrna);
+  await a.page.getByLabel("Slug", { exact: true }).fill(NEW_SLUG);
+  assert.equal((await press(a.page, "Save draft", "PUT", /^\/api\/admin\/content\//)).status(), 200);
+  assert.equal((await press(a.page, "Publish", "POST", /\/publish$/)).status(), 200);
+  // The editor's View live link follows the page to its new address.
+  await a.page.locator(`a[href="/areas/cobb/${NEW_SLUG}"]`, { hasText: "View live" }).waitFor({ timeout: 60_000 });
+
+  // Every page that lists Smyrna links to its new address, in the same publish.
+  assert.equal((await cityLinks("/areas/cobb/vinings")).get("Smyrna"), `/areas/cobb/${NEW_SLUG}`, "Vinings' Nearby Areas");
+  const wl = await cityLinks("/water-damage-restoration-atlanta");
+  assert.equal([...wl.entries()].find(([name]) => name.includes("Smyrna"))?.[1], `/areas/cobb/${NEW_SLUG}`, "the water landing page's Areas We Serve");
+  const old = await fetch(`${site.base}/areas/cobb/smyrna`, { redirect: "manual" });
+  assert.equal(old.status, 301);
+  assert.equal(old.headers.get("location"), `/areas/cobb/${NEW_SLUG}`);
+  await a.context.close();
+
+  // Vinings, never touched: its picker shows Smyrna by name; adding a
+  // neighbour with it, it publishes.
+  const b = await edit(vinings);
+  const nearby = b.page.getByRole("group", { name: "Nearby cities" });
+  await nearby.getByText("Smyrna", { exact: true }).waitFor();
+  assert.equal(await b.page.locator("#f-nearby-notes").count(), 0, "no problem beside Nearby cities");
+  const add = nearby.getByLabel("Add a city");
+  await add.selectOption({ label: "Austell" });
+  await nearby.getByText("Austell", { exact: true }).waitFor();
+  await shot(b.page, "picker", nearby);
+  await b.page.setViewportSize(WIDE);
+  await shot(b.page, "picker", nearby);
+  await b.page.setViewportSize(PHONE);
+  assert.equal((await press(b.page, "Save draft", "PUT", /^\/api\/admin\/content\//)).status(), 200);
+  const pub = await press(b.page, "Publish", "POST", /\/publish$/);
+  assert.equal(pub.status(), 200, await pub.text());
+  const links = await cityLinks("/areas/cobb/vinings");
+  assert.equal(links.get("Smyrna"), `/areas/cobb/${NEW_SLUG}`);
+  assert.equal(links.get("Austell"), "/areas/cobb/austell");
+  assert.deepEqual(b.problems, []);
+  await b.context.close();
+
+  // Taking Smyrna down: the dialog names the pages that list it and
+  // removes it from them, in one step.
+  const c = await edit(smyrna);
+  await c.page.getByRole("button", { name: "Unpublish", exact: true }).click();
+  const dialog = c.page.getByRole("alertdialog", { name: "Unpublish this city page?" });
+  await dialog.getByText("is listed on these pages:").waitFor();
+  const listed = await dialog.locator(".ac-takedown-list a").allInnerTexts();
+  assert.deepEqual(listed.map((t) => t.replace(/\s*\(opens in a new tab\)/, "").trim()).sort(), ["Cobb County", "Mableton", "Marietta", "Vinings"]);
+  await shot(c.page, "referenced-by");
+  await c.page.setViewportSize(WIDE);
+  await shot(c.page, "referenced-by");
+  await c.page.setViewportSize(PHONE);
+  const res = c.page.waitForResponse((r) => r.request().method() === "POST" && /\/unpublish$/.test(r.url()), { timeout: 60_000 });
+  await dialog.getByRole("button", { name: "Remove from these pages and unpublish" }).click();
+  assert.equal((await res).status(), 200);
+  assert.equal((await fetch(`${site.base}/areas/cobb/${NEW_SLUG}`)).status, 404);
+  assert.equal((await cityLinks("/areas/cobb/vinings")).has("Smyrna"), false, "Vinings no longer lists Smyrna");
+  const v = await (await api(`/api/admin/content/${vinings}`)).json();
+  assert.equal(v.pending, false, "Vinings is left published, with nothing to publish");
+  assert.equal(v.problems.filter((p) => p.hard).length, 0, "Vinings can be published");
+  assert.deepEqual(c.problems, []);
+  await c.context.close();
+});
+
+/** created adds and publishes a record through the API. */
+async function created(kind, data) {
+  const r = await api("/api/admin/content", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ kind, data }) });
+  assert.equal(r.status, 201, await r.clone().text());
+  const it = await r.json();
+  const p = await api(`/api/admin/content/${it.id}/publish`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ version: it.version }) });
+  assert.equal(p.status, 200, await p.clone().text());
+  return p.json();
+}
+
+test("deleting a category with posts moves them to the category chosen in the dialog", { timeout: 300_000 }, async () => {
+  const cat = await created("category", { slug: `storm-season-${TAG}`, name: `Hurricane Prep ${Tag}`, description: "Getting ready for the storms." });
+  const post = await created("article", {
+    slug: `gutters-before-storms-${TAG}`, title: `Gutters Before Storm Season ${Tag}`, excerpt: "Clean gutters keep water out of the walls.",
+    content: "## Clean the gutters\nClear the leaves before the first storm.", category: `storm-season-${TAG}`, publishDate: "2026-11-20", readTime: 3,
+    seoTitle: `Gutters Before Storm Season ${Tag}`, metaDescription: "Why clean gutters before storm season keep rain out of your walls and basement in metro Atlanta.", keywords: [], featured: false,
+  });
+  const p = await edit(cat.id);
+  await p.page.getByRole("button", { name: "Delete", exact: true }).click();
+  const dialog = p.page.getByRole("alertdialog", { name: "Delete this category?" });
+  await dialog.getByText("These posts are in").waitFor();
+  assert.deepEqual((await dialog.locator(".ac-takedown-list a").allInnerTexts()).map((t) => t.replace(/\s*\(opens in a new tab\)/, "").trim()), [post.title]);
+  // Without a category chosen, nothing is sent.
+  await dialog.getByRole("button", { name: "Move the posts and delete" }).click();
+  await dialog.getByRole("alert").getByText("Choose the category the posts move to.").waitFor();
+  await dialog.getByLabel("Move these posts to").selectOption({ label: "Restoration" });
+  const res = p.page.waitForResponse((r) => r.request().method() === "DELETE" && r.url().includes(cat.id), { timeout: 60_000 });
+  await dialog.getByRole("button", { name: "Move the posts and delete" }).click();
+  assert.equal((await res).status(), 200);
+  const html = await (await fetch(`${site.base}/blog/gutters-before-storms-${TAG}`)).text();
+  assert.match(html, /"articleSection":"Restoration"/, "the post is in Restoration now");
+  assert.doesNotMatch(html, new RegExp(`Hurricane Prep ${Tag}`));
+  const now = await (await api(`/api/admin/content/${post.id}`)).json();
+  assert.equal(now.pending, false);
+  assert.equal(now.problems.filter((x) => x.hard).length, 0, "the post can still be published");
+  assert.deepEqual(p.problems, []);
+  await p.context.close();
+});
