@@ -56,8 +56,8 @@ export function PhotoUpload({ idBase, onUploaded }: {
   return (
     <div className="ac-upload" role="group" aria-labelledby={idBase + "-head"} onKeyDown={onKey}>
       <h3 className="ac-picker__head" id={idBase + "-head"}>Upload a new photo</h3>
-      <p className="ac-hint" id={idBase + "-hint"}>From this phone or computer (on a phone: your photos or the camera). It goes to your photo library
-        for this page only: it is not shown in the portfolio.</p>
+      <p className="ac-hint" id={idBase + "-hint"}>From this phone or computer (on a phone: your photos or the camera). It goes to your photo library,
+        ready for any page, and is not shown in the portfolio.</p>
       <input ref={input} id={idBase + "-file"} type="file" accept="image/*" hidden aria-describedby={idBase + "-hint"}
         onChange={(e) => { const f = e.target.files?.[0]; if (f) { setFile(f); setError(""); } }} />
       <div className="ac-upload__pick">
@@ -68,7 +68,7 @@ export function PhotoUpload({ idBase, onUploaded }: {
         </div>
       </div>
       <label className="a-label" htmlFor={idBase + "-alt"}>Alt text of the new photo (required)</label>
-      <input id={idBase + "-alt"} className="a-input" value={alt} onChange={(e) => setAlt(e.target.value)} aria-required="true"
+      <input id={idBase + "-alt"} className="a-input" value={alt} onChange={(e) => { setAlt(e.target.value); setError(""); }} aria-required="true"
         placeholder="What the photo shows, for people who cannot see it" aria-describedby={idBase + "-alt-count"} />
       <p className="ac-count" id={idBase + "-alt-count"}>{runes(alt)}/200 characters</p>
       <label className="a-label" htmlFor={idBase + "-caption"}>Caption of the new photo (optional)</label>

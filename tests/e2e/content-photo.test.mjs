@@ -32,10 +32,10 @@ after(async () => {
   await browser?.close();
 });
 
-async function shot(page, name) {
+async function shot(page, name, fullPage = true) {
   if (!SHOTS) return;
   await page.evaluate(() => document.querySelectorAll(".toast__close").forEach((b) => b.click()));
-  await page.screenshot({ path: `${SHOTS}/${name}-${page.viewportSize().width}.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/${name}-${page.viewportSize().width}.png`, fullPage });
 }
 
 /** stem is a stored photo's key without its extension: the original and
@@ -84,8 +84,9 @@ test("an editor uploads a post's cover from the photo field on a phone, publishe
   await upload.getByRole("button", { name: "Upload and use this photo" }).click();
   await upload.getByRole("alert").filter({ hasText: "Write the alt text first" }).waitFor();
   await upload.getByLabel("Alt text of the new photo (required)").fill(ALT);
+  assert.equal(await upload.getByRole("alert").count(), 0, "the message goes once the alt text is written");
   await upload.getByLabel("Caption of the new photo (optional)").fill(CAPTION);
-  await shot(page, "photo-field-upload");
+  await shot(page, "photo-field-upload", false);
   const sent = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/api/admin/media", { timeout: 60_000 });
   await upload.getByRole("button", { name: "Upload and use this photo" }).click();
   const res = await sent;
@@ -105,7 +106,7 @@ test("an editor uploads a post's cover from the photo field on a phone, publishe
   assert.ok(await page.getByText(/^Photo library, uploaded /).isVisible());
   assert.ok(await noOverflow(page), "no sideways scrolling at 390 px");
   await page.locator(".ac-image").scrollIntoViewIfNeeded();
-  await shot(page, "photo-field");
+  await shot(page, "photo-field", false);
 
   // Publish (it saves first).
   const pub = page.waitForResponse((r) => r.url().endsWith("/publish") && r.request().method() === "POST", { timeout: 60_000 });
@@ -187,10 +188,11 @@ test("on the library screen the cover is a library photo; one tap (with a projec
     const ed = await openAs(browser, editor, `/admin/content?item=${postId}`, WIDE);
     await ed.page.getByRole("heading", { level: 1, name: POST.title }).waitFor();
     await ed.page.locator(".ac-image__thumb img").waitFor();
-    await shot(ed.page, "photo-field");
+    await ed.page.locator(".ac-image").scrollIntoViewIfNeeded();
+    await shot(ed.page, "photo-field", false);
     await ed.page.getByRole("button", { name: "Change photo of the cover photo" }).click();
     await ed.page.getByRole("dialog", { name: "Choose the cover photo" }).getByRole("list", { name: "Photos" }).waitFor();
-    await shot(ed.page, "photo-field-upload");
+    await shot(ed.page, "photo-field-upload", false);
     await ed.context.close();
   }
 });
