@@ -215,11 +215,11 @@ function PortfolioSwitch({ item, onSaved }: { item: Item; onSaved: (i: Item) => 
   return (
     <div className="a-media__portfolio">
       <label className="a-switch">
-        <input id={id} type="checkbox" role="switch" checked={item.portfolio} disabled={busy}
+        <input id={id} type="checkbox" role="switch" checked={item.portfolio} disabled={busy} aria-describedby={`${id}-hint`}
           onChange={(e) => (e.target.checked && !item.projectName ? setNaming(true) : send(e.target.checked))} />
-        <span><strong>In the portfolio</strong><span className="visually-hidden">: {item.alt}</span><br />
-          <span className="a-muted">{item.portfolio ? "Shown as project work on the home page and the Portfolio page." : "Not shown in the portfolio."}</span></span>
+        <strong>In the portfolio</strong>
       </label>
+      <p className="a-muted a-media__hint" id={`${id}-hint`}>{item.portfolio ? "Shown as project work on the home page and the Portfolio page." : "Not shown in the portfolio."}</p>
       {naming && (
         <form className="a-media__name" onSubmit={(e) => { e.preventDefault(); send(true, name); }}>
           <label className="a-label" htmlFor={`${id}-project`}>Which project is it?</label>
