@@ -10,10 +10,15 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// Media is an uploaded portfolio photo or video. The file itself lives in
-// the storage backend under Path; the row is its metadata.
+// Media is an uploaded photo or video of the media library. The file
+// itself lives in the storage backend under Path; the row is its
+// metadata. Portfolio marks project work: only those rows are shown in
+// the public portfolio (ListPortfolio); the rest are the library's
+// (a post's cover, a page's hero).
 type Media struct {
-	ID        string    `db:"id" json:"id"`
+	ID string `db:"id" json:"id"`
+	// Project is the project folder ("" for a library photo that belongs
+	// to no project); a photo in the portfolio always has one.
 	Project   string    `db:"project" json:"project"`
 	Path      string    `db:"path" json:"path"`
 	Name      string    `db:"name" json:"name"`
@@ -31,9 +36,11 @@ type Media struct {
 	// Poster is the storage key of a video's poster image, "" for none.
 	// A video's Width and Height are its poster's.
 	Poster string `db:"poster" json:"poster"`
+	// Portfolio is true for project work, shown in the public portfolio.
+	Portfolio bool `db:"portfolio" json:"portfolio"`
 }
 
-const mediaColumns = `id, project, path, name, kind, mime, size, width, height, variants, created_at, caption, alt, poster`
+const mediaColumns = `id, project, path, name, kind, mime, size, width, height, variants, created_at, caption, alt, poster, portfolio`
 
 // GalleryFolders and GalleryFilesPerFolder are spec 9's listing limits.
 const (
@@ -41,12 +48,28 @@ const (
 	GalleryFilesPerFolder = 100
 )
 
-// ListMedia returns all media, newest first, at most 100 per project folder
-// and 1000 folders (spec 7's listing limits).
+// MaxLibrary caps the media library's listing (the admin's library and
+// the content editor's photo picker), newest first.
+const MaxLibrary = 5000
+
+// ListMedia returns the media library: every photo and video, project
+// work or not, newest first (at most MaxLibrary).
 func (s *Store) ListMedia(ctx context.Context) ([]Media, error) {
-	var rows []Media
-	if err := s.db.SelectContext(ctx, &rows, `SELECT `+mediaColumns+` FROM media ORDER BY created_at DESC, id`); err != nil {
+	rows := []Media{}
+	if err := s.db.SelectContext(ctx, &rows, s.q(`SELECT `+mediaColumns+` FROM media ORDER BY created_at DESC, id LIMIT ?`), MaxLibrary); err != nil {
 		return nil, fmt.Errorf("list media: %w", err)
+	}
+	return rows, nil
+}
+
+// ListPortfolio returns the portfolio: the media marked as project work,
+// newest first, at most 100 per project folder and 1000 folders (spec
+// 7's listing limits). Every public list of media reads this, never
+// ListMedia.
+func (s *Store) ListPortfolio(ctx context.Context) ([]Media, error) {
+	var rows []Media
+	if err := s.db.SelectContext(ctx, &rows, `SELECT `+mediaColumns+` FROM media WHERE portfolio = TRUE AND project <> '' ORDER BY created_at DESC, id`); err != nil {
+		return nil, fmt.Errorf("list portfolio: %w", err)
 	}
 	perFolder := map[string]int{}
 	out := rows[:0]
@@ -66,7 +89,7 @@ func (s *Store) ListMedia(ctx context.Context) ([]Media, error) {
 // CreateMedia records an uploaded file.
 func (s *Store) CreateMedia(ctx context.Context, m Media) error {
 	_, err := s.db.NamedExecContext(ctx, `INSERT INTO media (`+mediaColumns+`)
-		VALUES (:id, :project, :path, :name, :kind, :mime, :size, :width, :height, :variants, :created_at, :caption, :alt, :poster)`, m)
+		VALUES (:id, :project, :path, :name, :kind, :mime, :size, :width, :height, :variants, :created_at, :caption, :alt, :poster, :portfolio)`, m)
 	if err != nil {
 		return fmt.Errorf("create media %s: %w", m.Path, err)
 	}
@@ -103,6 +126,31 @@ func (s *Store) SetMediaText(ctx context.Context, id, caption, alt string) (Medi
 	err := s.db.GetContext(ctx, &m, s.q(`UPDATE media SET caption = ?, alt = ? WHERE id = ? RETURNING `+mediaColumns), caption, alt, id)
 	if err != nil {
 		return m, fmt.Errorf("media %s text: %w", id, notFound(err))
+	}
+	return m, nil
+}
+
+// ErrNoProject is SetMediaPortfolio's answer for a photo with no project
+// that would be shown in the portfolio without one being named.
+var ErrNoProject = errors.New("project work needs a project name")
+
+// SetMediaPortfolio marks (on) or unmarks a photo or video as project
+// work, and returns the updated row. project, when not "", becomes its
+// project folder. A row with no project cannot be marked without one
+// (ErrNoProject): the portfolio names every item's project. The check
+// and the change are one statement. ErrNotFound if the row is gone.
+func (s *Store) SetMediaPortfolio(ctx context.Context, id string, on bool, project string) (Media, error) {
+	var m Media
+	err := s.db.GetContext(ctx, &m, s.q(`UPDATE media SET portfolio = ?, project = CASE WHEN ? <> '' THEN ? ELSE project END
+		WHERE id = ? AND (? = FALSE OR ? <> '' OR project <> '') RETURNING `+mediaColumns), on, project, project, id, on, project)
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, gerr := s.GetMedia(ctx, id); gerr != nil {
+			return m, gerr
+		}
+		return m, fmt.Errorf("media %s: %w", id, ErrNoProject)
+	}
+	if err != nil {
+		return m, fmt.Errorf("media %s portfolio: %w", id, err)
 	}
 	return m, nil
 }

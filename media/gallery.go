@@ -36,6 +36,9 @@ type GalleryItem struct {
 	Caption    string `json:"caption"`
 	Alt        string `json:"alt"`
 	AltDefault bool   `json:"altDefault,omitempty"`
+	// Portfolio is true for project work, shown in the public portfolio;
+	// false for a photo of the library only (a post's cover).
+	Portfolio bool `json:"portfolio"`
 }
 
 // Gallery is the portfolio block's data.
@@ -84,7 +87,7 @@ func ItemOf(m db.Media) GalleryItem {
 	it := GalleryItem{
 		ID: m.ID, Name: m.Name, URL: URL(m.Path), Type: kind, Project: m.Project,
 		ProjectName: ProjectDisplayName(m.Project), UploadedAt: m.CreatedAt.UTC().Format(time.RFC3339),
-		Width: m.Width, Height: m.Height, Path: m.Path, Caption: m.Caption, Alt: m.Alt,
+		Width: m.Width, Height: m.Height, Path: m.Path, Caption: m.Caption, Alt: m.Alt, Portfolio: m.Portfolio,
 	}
 	if it.Alt == "" {
 		it.Alt, it.AltDefault = DefaultAlt(kind, it.ProjectName), true
@@ -105,23 +108,24 @@ func ItemOf(m db.Media) GalleryItem {
 	return it
 }
 
-// GalleryStore lists the stored media (db.Store).
+// GalleryStore lists the portfolio: the media marked as project work
+// (db.Store). The public pages read nothing else of the library.
 type GalleryStore interface {
-	ListMedia(ctx context.Context) ([]db.Media, error)
+	ListPortfolio(ctx context.Context) ([]db.Media, error)
 }
 
-// LoadGallery reads the portfolio from the database. A failure is logged
+// LoadGallery reads the portfolio from the database: project work only. A failure is logged
 // and shows the empty state (spec 4: load failure shows empty).
 func LoadGallery(ctx context.Context, store GalleryStore, log *slog.Logger) *Gallery {
 	g := &Gallery{Items: []GalleryItem{}}
-	rows, err := store.ListMedia(ctx)
+	rows, err := store.ListPortfolio(ctx)
 	if err != nil {
 		log.Error("gallery load failed", "err", err)
 		return g
 	}
 	projects := map[string]bool{}
 	for _, m := range rows {
-		if m.Name == PlaceholderFile {
+		if m.Name == PlaceholderFile || !m.Portfolio || m.Project == "" {
 			continue
 		}
 		g.Items = append(g.Items, ItemOf(m))

@@ -51,6 +51,13 @@ func CleanAlt(s string) (string, error) {
 // DefaultAlt is the alt text of a photo or video whose owner wrote none:
 // its project and its kind, never its file name.
 func DefaultAlt(kind, projectName string) string {
+	if projectName == "" {
+		// A library photo of no project.
+		if kind == "video" {
+			return "Video"
+		}
+		return "Photo"
+	}
 	if kind == "video" {
 		return projectName + " project video"
 	}

@@ -377,6 +377,7 @@ var routeCaps = map[string][]auth.Capability{
 	"DELETE /api/admin/media/:id":                        {auth.MediaWrite},
 	"PATCH /api/admin/media/:id":                         {auth.MediaWrite},
 	"PUT /api/admin/media/:id/poster":                    {auth.MediaWrite},
+	"PUT /api/admin/media/:id/portfolio":                 {auth.MediaWrite}, // issue 30: project work or library only
 	"GET /api/admin/settings":                            {auth.Tools},
 	"GET /api/admin/settings/phone-uses":                 {auth.Tools},
 	"PUT /api/admin/settings":                            {auth.SettingsWrite},

@@ -152,8 +152,11 @@ func TestHomeShowsGalleryAndReviewsFromDatabase(t *testing.T) {
 		{ID: "2", Project: "kitchen-fire-repair", Path: "projects/kitchen-fire-repair/b.mp4", Name: "b.mp4", Kind: "video", MIME: "video/mp4"},
 		{ID: "3", Project: "basement-flood", Path: "projects/basement-flood/c.jpg", Name: "c.jpg", Kind: "image", MIME: "image/jpeg", Width: 800, Height: 600},
 		{ID: "4", Project: "basement-flood", Path: "projects/basement-flood/.emptyFolderPlaceholder", Name: ".emptyFolderPlaceholder", Kind: "image", MIME: "image/jpeg"},
+		// A library photo (a post's cover) is not project work: not shown.
+		{ID: "5", Project: "", Path: "projects/library/cover.jpg", Name: "cover.jpg", Kind: "image", MIME: "image/jpeg", Width: 800, Height: 600, Portfolio: false},
 	} {
 		m.CreatedAt = now.Add(time.Duration(i) * time.Second)
+		m.Portfolio = m.ID != "5"
 		if err := store.CreateMedia(ctx, m); err != nil {
 			t.Fatal(err)
 		}
@@ -170,6 +173,9 @@ func TestHomeShowsGalleryAndReviewsFromDatabase(t *testing.T) {
 	}
 	if strings.Contains(txt, "No projects yet") {
 		t.Error("empty state shown with media present")
+	}
+	if strings.Contains(r.Body, "projects/library/cover") {
+		t.Error("the home gallery shows a library photo that is not project work")
 	}
 	for _, img := range find(r.Doc, func(n *html.Node) bool { return n.Data == "img" && strings.HasPrefix(attr(n, "src"), "/media/") }) {
 		if attr(img, "loading") != "lazy" || attr(img, "width") == "" || attr(img, "height") == "" {

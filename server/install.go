@@ -107,6 +107,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/api/admin/media", up.Upload, media)
 	e.DELETE("/api/admin/media/:id", up.Delete, media)
 	e.PATCH("/api/admin/media/:id", up.SaveText, media)
+	e.PUT("/api/admin/media/:id/portfolio", up.SetPortfolio, media) // project work or library only (issue 30)
 	e.PUT("/api/admin/media/:id/poster", up.PutPoster, media)
 
 	// Admin: settings. The PIN reads them (and where the phone numbers

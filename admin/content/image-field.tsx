@@ -1,13 +1,15 @@
 // The hero or cover photo of a page (issue 22): a photo of the media
-// library (the Photo Upload tool's), the alt text the page gives it
-// (required: the server says so when it is missing) and a caption.
+// library, the alt text the page gives it (required: the server says so
+// when it is missing) and a caption. The picker lists the whole library
+// and uploads a new photo in place (issue 30: library only, never
+// project work, so a cover never lands in the portfolio).
 import { useCallback, useEffect, useState } from "react";
 import { fmtDateTime } from "../listing";
-import { adminPath } from "../screens";
 import { contentApi, type ContentProblem, type MediaItem } from "../data/content";
 import { errorText } from "../live";
 import { Button, Dialog } from "../ui";
 import { fieldId, Notes, runes } from "./fields";
+import { PhotoUpload } from "./photo-upload";
 
 export interface ImageValue { media: string; alt: string; caption?: string }
 
@@ -20,12 +22,16 @@ export function useMedia(wanted: boolean) {
     contentApi.media().then((all) => setItems(all.filter((m) => m.type === "image")), (e) => setError(errorText(e)));
   }, []);
   useEffect(() => { if (wanted && items === null) load(); }, [wanted, items, load]);
-  return { items, error, load };
+  /** add puts a photo just uploaded at the top of the library. */
+  const add = useCallback((m: MediaItem) => setItems((cur) => [m, ...(cur || []).filter((i) => i.id !== m.id)]), []);
+  return { items, error, load, add };
 }
 
-export function ImageField({ fieldKey, label, value, onChange, problems, navigate }: {
+export function ImageField({ fieldKey, label, value, onChange, problems }: {
   fieldKey: string; label: string; value: ImageValue | undefined | null; onChange: (v: ImageValue | undefined) => void;
-  problems: ContentProblem[]; navigate: (slug: string) => void;
+  problems: ContentProblem[];
+  /** navigate is the editor's; the picker no longer sends the owner away. */
+  navigate?: (slug: string) => void;
 }) {
   const id = fieldId(fieldKey);
   const [picking, setPicking] = useState(false);
@@ -44,6 +50,13 @@ export function ImageField({ fieldKey, label, value, onChange, problems, navigat
       alt: value?.alt || (m.altDefault ? "" : m.alt || ""),
       caption: value?.caption || m.caption || undefined,
     });
+    setPicking(false);
+  };
+  /** uploaded uses a photo just uploaded from the picker, with the alt
+   * text and caption written there. */
+  const uploaded = (m: MediaItem, text: { alt: string; caption: string }) => {
+    lib.add(m);
+    onChange({ media: m.id, alt: text.alt, caption: text.caption || undefined });
     setPicking(false);
   };
   const set = (k: "alt" | "caption", v: string) => {
@@ -72,7 +85,7 @@ export function ImageField({ fieldKey, label, value, onChange, problems, navigat
             )}
           </div>
           <div className="ac-image__fields">
-            {chosen && <p className="ac-hint">{chosen.projectName} project, uploaded {fmtDateTime(chosen.uploadedAt)}</p>}
+            {chosen && <p className="ac-hint">{chosen.projectName ? `${chosen.projectName} project` : "Photo library"}, uploaded {fmtDateTime(chosen.uploadedAt)}</p>}
             <div className="a-row">
               <Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" id={id} aria-describedby={mediaProblems.length ? id + "-notes" : undefined}
                 onClick={() => setPicking(true)}>Change photo<span className="visually-hidden"> of the {label.toLowerCase()}</span></Button>
@@ -95,19 +108,20 @@ export function ImageField({ fieldKey, label, value, onChange, problems, navigat
       )}
       {!value && <Notes id={id + "-notes"} label={label} problems={mediaProblems} />}
       <Dialog open={picking} title={`Choose the ${label.toLowerCase()}`} onClose={close} wide>
+        <PhotoUpload idBase={id + "-new"} onUploaded={uploaded} />
+        <h3 className="ac-picker__head">Or choose one from your photo library</h3>
         {lib.error ? (
           <div>
-            <p className="a-error" role="alert">The media library could not be loaded: {lib.error}</p>
+            <p className="a-error" role="alert">The photo library could not be loaded: {lib.error}</p>
             <Button variant="outline" onClick={lib.load}>Try again</Button>
           </div>
         ) : lib.items === null ? (
-          <p role="status">Loading the media library...</p>
+          <p role="status">Loading the photo library...</p>
         ) : lib.items.length === 0 ? (
-          <p>The media library has no photos yet. Add them with the{" "}
-            <a href={adminPath("upload")} onClick={(e) => { e.preventDefault(); setPicking(false); navigate("upload"); }}>Photo Upload</a> tool first.</p>
+          <p className="a-muted">Your photo library has no photos yet: upload one above.</p>
         ) : (
           <>
-            <p className="a-muted">{lib.items.length} {lib.items.length === 1 ? "photo" : "photos"} in the media library.</p>
+            <p className="a-muted">{lib.items.length} {lib.items.length === 1 ? "photo" : "photos"} in your photo library.</p>
             <ul className="ac-picker" aria-label="Photos">
               {lib.items.map((m) => (
                 <li key={m.id}>

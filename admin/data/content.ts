@@ -77,6 +77,8 @@ export interface Guidance { path: string; problems: ContentProblem[]; checks: Au
 export interface MediaItem {
   id: string; name: string; url: string; type: "image" | "video"; projectName: string; uploadedAt: string;
   width: number; height: number; srcset: string; alt: string; altDefault?: boolean; caption: string;
+  /** portfolio is true for project work (shown in the portfolio). */
+  portfolio: boolean;
 }
 
 /** isConflict tells a stale save's 409 from the other 409s ("This page is

@@ -1,15 +1,17 @@
 import { useEffect, useRef, useState } from "react";
 import { Icon } from "../../components/icons";
-import { api, ApiError, authHeaders, expired } from "../api";
+import { api, ApiError } from "../api";
+import { uploadMedia } from "../media-upload";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { captureFrame, drawFrame } from "../poster";
 import { Button, Card, ConfirmDialog, PageHeader } from "../ui";
 
-/** Item is a GalleryItem as GET /api/admin/media lists it (media/gallery.go). */
+/** Item is a GalleryItem as GET /api/admin/media lists it (media/gallery.go):
+ * every photo and video of the library; portfolio marks project work. */
 interface Item {
   id: string; name: string; url: string; type: "image" | "video"; projectName: string; uploadedAt: string; path: string; width: number; height: number;
-  poster: string; caption: string; alt: string; altDefault?: boolean;
+  poster: string; caption: string; alt: string; altDefault?: boolean; portfolio: boolean;
 }
 
 /** putPoster sends a poster (a captured frame or a picked image) for a
@@ -20,39 +22,14 @@ function putPoster(id: string, image: Blob, name: string): Promise<Item> {
   return api<Item>(`/api/admin/media/${encodeURIComponent(id)}/poster`, { method: "PUT", body: fd });
 }
 
-/** uploadOne posts one file, with the caption and alt text before it.
- * XMLHttpRequest rather than fetch: it streams the file and reports
- * progress. */
-function uploadOne(project: string, file: File, text: { caption: string; alt: string }, onProgress: (p: number) => void): Promise<Item> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open("POST", `/api/admin/media?project=${encodeURIComponent(project)}`);
-    // The session's headers, as api() sends them (the PIN's bearer token,
-    // or for an account the cookie plus the CSRF header).
-    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(Math.round((e.loaded / e.total) * 100));
-    xhr.onload = () => {
-      let body: any = null;
-      try { body = JSON.parse(xhr.responseText); } catch { /* not JSON */ }
-      if (xhr.status === 401) expired();
-      if (xhr.status >= 200 && xhr.status < 300) resolve(body as Item);
-      else reject(new ApiError(xhr.status, body?.error || ""));
-    };
-    xhr.onerror = () => reject(new ApiError(0, ""));
-    const fd = new FormData();
-    fd.append("caption", text.caption);
-    fd.append("alt", text.alt);
-    fd.append("file", file, file.name);
-    xhr.send(fd);
-  });
-}
-
-/** Upload is the Photo Upload screen (spec 2.4, 4, 5, 8). */
+/** Upload is the Photo Upload screen (spec 2.4, 4, 5, 8): the photo
+ * library, and which of its photos the portfolio shows (issue 30). */
 export default function Upload(_: AdminPageProps) {
   const [items, setItems] = useState<Item[] | null>(null);
   const [project, setProject] = useState("");
   const [caption, setCaption] = useState("");
   const [alt, setAlt] = useState("");
+  const [work, setWork] = useState(true);
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<{ name: string; pct: number; poster?: boolean } | null>(null);
   const [pending, setPending] = useState<Item | null>(null);
@@ -88,7 +65,7 @@ export default function Upload(_: AdminPageProps) {
     }
   };
 
-  const nameMissing = project.trim() === "";
+  const nameMissing = work && project.trim() === "";
   const choose = () => {
     if (nameMissing) {
       toast({ title: "Please enter a project name before uploading.", variant: "destructive" });
@@ -100,7 +77,7 @@ export default function Upload(_: AdminPageProps) {
   const onFiles = async (files: FileList | null) => {
     if (!files || files.length === 0) return;
     const name = project.trim();
-    if (!name) {
+    if (work && !name) {
       toast({ title: "Please enter a project name before uploading.", variant: "destructive" });
       return;
     }
@@ -110,7 +87,7 @@ export default function Upload(_: AdminPageProps) {
     for (const file of Array.from(files)) {
       setProgress({ name: file.name, pct: 0 });
       try {
-        let item = await uploadOne(name, file, { caption, alt }, (pct) => setProgress({ name: file.name, pct }));
+        let item = await uploadMedia<Item>({ portfolio: work, project: name }, file, { caption, alt }, (pct) => setProgress({ name: file.name, pct }));
         toast({ title: `${file.name} uploaded successfully!` });
         if (item.type === "video") {
           setProgress({ name: file.name, pct: 100, poster: true });
@@ -151,12 +128,22 @@ export default function Upload(_: AdminPageProps) {
     }
   };
 
+  const inPortfolio = (items || []).filter((i) => i.portfolio);
+  const projectCount = new Set(inPortfolio.map((i) => i.projectName)).size;
+
   return (
     <>
-      <PageHeader title="Photo Upload" description="Add photos and videos of finished projects. They appear in the portfolio on the home page and /portfolio." />
-      <Card title="Upload to a project">
+      <PageHeader title="Photo Upload" description="Every photo and video you upload is kept here, in your photo library, ready for pages and blog posts. The portfolio (Our Work on the home page, and the Portfolio page) shows only the ones marked as project work." />
+      <Card title="Upload photos and videos">
+        <label className="a-switch a-upload__work">
+          <input type="checkbox" role="switch" checked={work} onChange={(e) => setWork(e.target.checked)} aria-describedby="work-hint" />
+          <span><strong>Project work: show them in the portfolio</strong><br />
+            <span id="work-hint" className="a-muted">{work
+              ? "On: the photos appear in Our Work on the home page and on the Portfolio page, under the project's name."
+              : "Off: the photos go to your photo library only, for pages and blog posts. You can show any of them in the portfolio later."}</span></span>
+        </label>
         <div className="a-field">
-          <label htmlFor="project-name" className="a-label">Project name</label>
+          <label htmlFor="project-name" className="a-label">{work ? "Project name" : "Project name (optional)"}</label>
           <input id="project-name" className="a-input" value={project} onChange={(e) => setProject(e.target.value)} maxLength={100}
             placeholder="e.g. Kitchen Fire Repair Marietta" aria-describedby="project-hint" />
           <p id="project-hint" className="a-muted">Photos are grouped by project. The name becomes the folder: “Kitchen Fire Repair” → kitchen-fire-repair.</p>
@@ -181,6 +168,11 @@ export default function Upload(_: AdminPageProps) {
         )}
       </Card>
       <Card title={items === null ? "Uploaded media" : `Uploaded media (${items.length})`}>
+        {items !== null && items.length > 0 && (
+          <p className="a-muted a-upload__summary" role="status">{inPortfolio.length === 0
+            ? "None of these is in the portfolio: the home page and the Portfolio page say “No projects yet”. Turn on “In the portfolio” under a photo to show it."
+            : `The portfolio shows ${inPortfolio.length} of them, from ${projectCount} ${projectCount === 1 ? "project" : "projects"}. The others are in your photo library only.`}</p>
+        )}
         {items === null ? (
           <p role="status">Loading existing media...</p>
         ) : items.length === 0 ? (
@@ -192,9 +184,54 @@ export default function Upload(_: AdminPageProps) {
         )}
       </Card>
       <ConfirmDialog open={pending !== null} title="Delete this photo?" confirmLabel="Delete" busy={deleting}
-        description={<p>This removes <strong>{pending?.name}</strong> from the {pending?.projectName} project and from the website. This cannot be undone.</p>}
+        description={<p>This removes <strong>{pending?.name}</strong> from {pending?.projectName ? `the ${pending.projectName} project` : "your photo library"} and from the website. This cannot be undone.</p>}
         onConfirm={confirmDelete} onCancel={() => setPending(null)} />
     </>
+  );
+}
+
+/** PortfolioSwitch marks a photo as project work, or takes it out of the
+ * portfolio, with one tap. A photo of no project asks for the project's
+ * name first: the portfolio names every photo's project. */
+function PortfolioSwitch({ item, onSaved }: { item: Item; onSaved: (i: Item) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [naming, setNaming] = useState(false);
+  const [name, setName] = useState("");
+  const toast = useToast();
+  const send = async (on: boolean, project = "") => {
+    setBusy(true);
+    try {
+      const saved = await api<Item>(`/api/admin/media/${encodeURIComponent(item.id)}/portfolio`, { method: "PUT", body: JSON.stringify({ portfolio: on, project }) });
+      onSaved(saved);
+      setNaming(false);
+      toast({ title: on ? `Shown in the portfolio under ${saved.projectName}` : "Taken out of the portfolio (still in your photo library)" });
+    } catch (err) {
+      toast({ title: err instanceof ApiError && err.message ? `Not changed: ${err.message}` : "An error occurred while changing the portfolio.", variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const id = `portfolio-${item.id}`;
+  return (
+    <div className="a-media__portfolio">
+      <label className="a-switch">
+        <input id={id} type="checkbox" role="switch" checked={item.portfolio} disabled={busy} aria-describedby={`${id}-hint`}
+          onChange={(e) => (e.target.checked && !item.projectName ? setNaming(true) : send(e.target.checked))} />
+        <strong>In the portfolio</strong>
+      </label>
+      <p className="a-muted a-media__hint" id={`${id}-hint`}>{item.portfolio ? "Shown as project work on the home page and the Portfolio page." : "Not shown in the portfolio."}</p>
+      {naming && (
+        <form className="a-media__name" onSubmit={(e) => { e.preventDefault(); send(true, name); }}>
+          <label className="a-label" htmlFor={`${id}-project`}>Which project is it?</label>
+          <input id={`${id}-project`} className="a-input" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required
+            placeholder="e.g. Basement Flood Decatur" />
+          <div className="a-row">
+            <Button type="submit" disabled={busy || !name.trim()}>Show in the portfolio</Button>
+            <Button variant="outline" onClick={() => setNaming(false)}>Cancel</Button>
+          </div>
+        </form>
+      )}
+    </div>
   );
 }
 
@@ -256,9 +293,12 @@ function MediaItem({ item, onSaved, onDelete }: { item: Item; onSaved: (i: Item)
         <img src={item.url} alt={item.alt} loading="lazy" width={item.width || 320} height={item.height || 240} />
       )}
       <div className="a-media__meta">
-        <span className="a-media__what"><span className="a-badge a-badge--info">{item.projectName}</span> <span className="a-muted">{kind}</span></span>
+        <span className="a-media__what">{item.projectName
+          ? <span className="a-badge a-badge--info">{item.projectName}</span>
+          : <span className="a-badge">Photo library</span>} <span className="a-muted">{kind}</span></span>
         <Button variant="danger" onClick={onDelete} aria-label={`Delete ${item.name}`}>Delete</Button>
       </div>
+      <PortfolioSwitch item={item} onSaved={onSaved} />
       {item.type === "video" && (
         <div className="a-media__poster">
           <p className="a-muted">{item.poster ? "Poster: shown before the video plays." : "No poster yet: the site shows a placeholder with the project name."}</p>

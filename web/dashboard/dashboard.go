@@ -235,7 +235,11 @@ func uploadActivity(files []db.Media) []ActivityLine {
 		if len(what) == 2 {
 			title += " and " + what[1]
 		}
-		out[len(out)-1].Title = title + " uploaded to " + media.ProjectDisplayName(m.Project)
+		where := media.ProjectDisplayName(m.Project)
+		if m.Project == "" {
+			where = "the photo library" // a photo of no project (issue 30)
+		}
+		out[len(out)-1].Title = title + " uploaded to " + where
 		photos, videos = 0, 0
 	}
 	for i, m := range files {

@@ -48,7 +48,7 @@ func (fixed) Figures(context.Context) reviews.Figures {
 	return reviews.FromOwner(reviews.DefaultOwner())
 }
 func (fixed) Configured() bool                                   { return false }
-func (fixed) ListMedia(context.Context) ([]db.Media, error)      { return nil, nil }
+func (fixed) ListPortfolio(context.Context) ([]db.Media, error)  { return nil, nil }
 func (fixed) GetMedia(context.Context, string) (db.Media, error) { return db.Media{}, db.ErrNotFound }
 
 // newTestHandler builds the room on the real content and the real React

@@ -3,6 +3,7 @@ package uploads
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,7 +17,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
@@ -116,16 +116,13 @@ func (h *Handler) tooLarge() error {
 func (h *Handler) Upload(c echo.Context) error {
 	req := c.Request()
 	ctx := req.Context()
-	project := strings.TrimSpace(c.QueryParam("project"))
-	if project == "" {
-		return &httperr.Error{Status: http.StatusBadRequest, Message: "Please enter a project name before uploading."}
+	work, err := uploadIsProjectWork(c.QueryParam("portfolio"))
+	if err != nil {
+		return err
 	}
-	if utf8.RuneCountInString(project) > maxProjectName {
-		return &httperr.Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("The project name can be at most %d characters.", maxProjectName)}
-	}
-	folder := media.FolderSlug(project)
-	if folder == "" {
-		return &httperr.Error{Status: http.StatusBadRequest, Message: "The project name needs at least one letter or digit."}
+	folder, err := projectFolder(c.QueryParam("project"), work)
+	if err != nil {
+		return err
 	}
 	max := h.MaxUpload
 	if req.ContentLength > max+1<<20 {
@@ -171,8 +168,8 @@ func (h *Handler) Upload(c echo.Context) error {
 	// served as, comes from the sniffed type, never from the client.
 	now := time.Now().UTC()
 	name := media.StoredName(t.Ext, now)
-	key := "projects/" + folder + "/" + name
-	row := db.Media{ID: uuid.NewString(), Project: folder, Path: key, Name: name, Kind: t.Kind, MIME: t.MIME, CreatedAt: now, Caption: caption, Alt: alt}
+	key := "projects/" + cmp.Or(folder, LibraryFolder) + "/" + name
+	row := db.Media{ID: uuid.NewString(), Project: folder, Path: key, Name: name, Kind: t.Kind, MIME: t.MIME, CreatedAt: now, Caption: caption, Alt: alt, Portfolio: work}
 	var stored []string
 	cleanup := func() {
 		for _, k := range stored {
@@ -199,8 +196,10 @@ func (h *Handler) Upload(c echo.Context) error {
 		cleanup()
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "The upload could not be saved.", Err: err}
 	}
-	h.Log.Info("media uploaded", "path", key, "bytes", row.Size, "kind", row.Kind)
-	h.Changed("media uploaded")
+	h.Log.Info("media uploaded", "path", key, "bytes", row.Size, "kind", row.Kind, "portfolio", row.Portfolio)
+	if row.Portfolio {
+		h.Changed("media uploaded")
+	}
 	return c.JSON(http.StatusCreated, media.ItemOf(row))
 }
 

@@ -20,6 +20,7 @@ type Store interface {
 	GetMedia(ctx context.Context, id string) (db.Media, error)
 	DeleteMedia(ctx context.Context, id string) (db.Media, error)
 	SetMediaText(ctx context.Context, id, caption, alt string) (db.Media, error)
+	SetMediaPortfolio(ctx context.Context, id string, on bool, project string) (db.Media, error)
 	SetMediaPoster(ctx context.Context, id, key string, width, height int) (db.Media, string, error)
 	IsPoster(ctx context.Context, key string) (bool, error)
 	MediaTypeByPath(ctx context.Context, key string) (string, error)
