@@ -1,7 +1,6 @@
 package content
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -223,16 +222,4 @@ func MainText(v any) (string, bool) {
 		return join(x.Intro, reasons(x.Reasons), faqs(x.FAQs)), true
 	}
 	return "", false
-}
-
-// MinWords is the word-count guidance's floor for a page's main text (the
-// SEO audit's "Content length" rule).
-const MinWords = 300
-
-// WordsMessage is the word-count guidance on a main text of n words.
-func WordsMessage(n int) string {
-	if n >= MinWords {
-		return fmt.Sprintf("The main text has %d words.", n)
-	}
-	return fmt.Sprintf("The main text has %d words; pages with %d or more do better in search.", n, MinWords)
 }
