@@ -43,7 +43,14 @@ export interface ItemDetail extends ItemView {
   draft: any;
   live: any;
   problems: ContentProblem[];
+  /** derived: what the server works out from the working copy (null when
+   * it cannot read it) */
+  derived: Derived | null;
 }
+
+/** Derived is content.Derived: the SEO title and description used while
+ * the record's own are empty, the main text's words, a post's reading time. */
+export interface Derived { seoTitle: string; metaDescription: string; words: number; readTime: number }
 
 /** ConflictAnswer is a stale save's 409 (web/editing.ConflictAnswer). */
 export interface ConflictAnswer { error: string; version: number; by: string; at: string }
@@ -120,7 +127,8 @@ export type Field =
   | { key: string; label: string; type: "pairs"; item: string; a: [string, string]; b: [string, string]; hint?: string }
   | { key: string; label: string; type: "body"; hint?: string }
   | { key: string; label: string; type: "image"; hint?: string }
-  | { key: string; label: string; type: "category"; hint?: string };
+  | { key: string; label: string; type: "category"; hint?: string }
+  | { key: string; label: string; type: "icon"; hint?: string };
 
 /** Section is a titled group of fields; when is the key that must hold an
  * object for the section to show (a county's profile). */
@@ -132,15 +140,15 @@ export interface KindInfo { kind: Kind; label: string; one: string; sections: Se
 const seo = (): Section => ({
   title: "Search engines",
   fields: [
-    { key: "seoTitle", label: "SEO title", type: "text", count: 60, hint: "Shown as the page's title in search results and browser tabs." },
-    { key: "metaDescription", label: "Meta description", type: "textarea", count: 160, hint: "The summary search engines show under the title." },
+    { key: "seoTitle", label: "SEO title", type: "text", count: 60, hint: "Shown as the page's title in search results and browser tabs. Leave it empty to use the title." },
+    { key: "metaDescription", label: "Meta description", type: "textarea", count: 160, hint: "The summary search engines show under the title. Leave it empty to use the summary." },
     { key: "keywords", label: "Keywords", type: "lines", hint: "One per line." },
   ],
 });
 
 const photo = (label: string): Section => ({ title: label, fields: [{ key: "image", label, type: "image" }] });
 
-const BODY_HINT = "One block per line: ‘## ’ a heading, ‘### ’ a subheading, a line wrapped in ** a bold line, ‘- ’ a list item, a line starting with ❌ a red warning. A blank line separates blocks.";
+const BODY_HINT = "One block per line: ‘## ’ a heading, ‘### ’ a subheading, ‘- ’ a list item, a line starting with ❌ a red warning. A blank line separates blocks. Select words and press Bold or Link to mark them.";
 
 const faqs = (key: string, label = "FAQs"): Field => ({ key, label, type: "pairs", item: "FAQ", a: ["question", "Question"], b: ["answer", "Answer"] });
 const reasons = (key: string): Field => ({ key, label: "Reasons to choose us", type: "pairs", item: "Reason", a: ["title", "Title"], b: ["text", "Text"] });
@@ -158,7 +166,7 @@ export const KINDS: KindInfo[] = [
           { key: "excerpt", label: "Excerpt", type: "textarea", hint: "The summary shown on the blog's list and cards." },
           { key: "category", label: "Category", type: "category" },
           { key: "publishDate", label: "Date shown on the post", type: "date" },
-          { key: "readTime", label: "Reading time (minutes)", type: "number" },
+          { key: "readTime", label: "Reading time (minutes)", type: "readonly", hint: "Worked out from the article body's words each time you save." },
           { key: "featured", label: "Featured post", type: "checkbox" },
         ],
       },
@@ -187,7 +195,7 @@ export const KINDS: KindInfo[] = [
           { key: "title", label: "Title", type: "text" },
           { key: "slug", label: "Address", type: "readonly", hint: "A service's address is fixed." },
           { key: "primary", label: "Primary service (one of the home page's six)", type: "checkbox" },
-          { key: "icon", label: "Icon", type: "text", hint: "An icon name, such as droplets, flame, cloud-lightning, hammer, home or shield." },
+          { key: "icon", label: "Icon", type: "icon", hint: "Shown on the service's card and in the menu." },
           { key: "shortDescription", label: "Short description", type: "textarea" },
           { key: "description", label: "Description", type: "textarea" },
           { key: "features", label: "Features", type: "lines", hint: "One per line." },
