@@ -96,6 +96,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
   const fields = useMemo(() => fieldsOf(kind), [kind]);
   const labels = useMemo(() => Object.fromEntries(fields.filter((f) => f.key).map((f) => [f.key, f.label])), [fields]);
   const dirty = item !== null && data !== null && JSON.stringify(clean(kind, data)) !== base;
+  const savedDraft = useMemo(() => { try { return base ? JSON.parse(base) : null; } catch { return null; } }, [base]);
   const dirtyRef = useRef(false);
   dirtyRef.current = dirty;
 
@@ -337,8 +338,14 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
     );
   }
 
-  const allProblems = problems;
-  const shown = tried ? allProblems : allProblems.filter((p) => { const f = ownerOf(fields, p); return !!f && touched.has(f.key); });
+  // A problem is about the text as last saved: once its field is changed
+  // it may be fixed, so it waits for the next save.
+  const changed = (f: Field | undefined) => !!f && JSON.stringify(getAt(data, f.key) ?? null) !== JSON.stringify(getAt(savedDraft, f.key) ?? null);
+  const shown = problems.filter((p) => {
+    const f = ownerOf(fields, p);
+    if (changed(f)) return false;
+    return tried || (!!f && touched.has(f.key));
+  });
   const forField = (f: Field) => shown.filter((p) => ownerOf(fields, p) === f);
   const hard = shown.filter((p) => p.hard);
   const touch = (key: string) => (e: React.FocusEvent<HTMLDivElement>) => {

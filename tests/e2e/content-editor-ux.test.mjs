@@ -43,6 +43,22 @@ async function shots(page, name, { full = true } = {}) {
   await page.setViewportSize(PHONE);
 }
 
+/** shotOf saves one element at 390 and 1280 px, cut from a full-page
+ * capture (an element taller than the screen is not stitched). */
+async function shotOf(page, locator, name) {
+  if (!SHOTS) return;
+  for (const vp of [PHONE, WIDE]) {
+    await page.setViewportSize(vp);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const box = await locator.boundingBox();
+    const scrollY = await page.evaluate(() => window.scrollY);
+    const pad = 8;
+    await page.screenshot({ path: `${SHOTS}/${name}-${vp.width}.png`, fullPage: true,
+      clip: { x: Math.max(0, box.x - pad), y: Math.max(0, box.y + scrollY - pad), width: Math.min(vp.width, box.width + 2 * pad), height: box.height + 2 * pad } });
+  }
+  await page.setViewportSize(PHONE);
+}
+
 /** watch collects a page's errors and hydration warnings. */
 function watch(page) {
   const problems = [];
@@ -184,14 +200,7 @@ test("a service's icon is picked by sight; an icon the site cannot draw is refus
   await picker.getByText("Star", { exact: true }).click();
   assert.ok(await picker.getByRole("radio", { name: "Star" }).isChecked());
   assert.ok(await noOverflow(page));
-  await picker.scrollIntoViewIfNeeded();
-  if (SHOTS) {
-    for (const vp of [PHONE, WIDE]) {
-      await page.setViewportSize(vp);
-      await picker.screenshot({ path: `${SHOTS}/icon-picker-${vp.width}.png` });
-    }
-    await page.setViewportSize(PHONE);
-  }
+  await shotOf(page, picker, "icon-picker");
   // Put it back: the picker changed only the form.
   await page.locator(`.ac-icon input[value="${before}"]`).check({ force: true });
   assert.equal(await page.locator(".ac-bar__state").innerText(), "No unsaved changes");
@@ -231,13 +240,7 @@ test("business hours are chosen day by day and saved in the stored format", { ti
   await hours.getByText("Saturday: the closing time must be after the opening time.").waitFor();
   await hours.getByLabel("Saturday closes at").fill("13:00");
   assert.ok(await noOverflow(page));
-  if (SHOTS) {
-    for (const vp of [PHONE, WIDE]) {
-      await page.setViewportSize(vp);
-      await hours.screenshot({ path: `${SHOTS}/hours-picker-${vp.width}.png` });
-    }
-    await page.setViewportSize(PHONE);
-  }
+  await shotOf(page, hours, "hours-picker");
   const put = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/admin/settings" && r.request().method() === "PUT");
   await page.getByRole("button", { name: "Save Settings" }).click();
   assert.equal((await put).status(), 200);
