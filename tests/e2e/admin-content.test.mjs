@@ -500,6 +500,12 @@ test("every changed screen at 390 and 1280 px: no sideways scroll, nothing hidde
       body: JSON.stringify({ kind: "article", data: { slug: `draft-${viewport.width}-${TAG}`, title: `A draft at ${viewport.width} px`, publishDate: "2026-01-02" } }) });
     const draft = await created.json();
     await gotoSettled(page, site.base + `/admin/content?item=${draft.id}`);
+    // Its problems show once a publish is tried, not when it opens.
+    await page.getByRole("button", { name: "Save draft" }).waitFor();
+    assert.equal(await page.getByRole("heading", { name: /problems block publishing/ }).count(), 0, "no problems before anything is tried");
+    const tried = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith(`/api/admin/content/${draft.id}/publish`));
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    assert.equal((await tried).status(), 422);
     await page.getByRole("heading", { name: /problems block publishing/ }).waitFor();
     assert.ok(await noOverflow(page), `editor at ${viewport.width}`);
     // A problem's link brings its field into view, below the sticky header.
