@@ -49,7 +49,8 @@ async function shotOf(page, locator, name) {
   if (!SHOTS) return;
   for (const vp of [PHONE, WIDE]) {
     await page.setViewportSize(vp);
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // From the top, so the sticky header is drawn where it belongs.
+    await page.evaluate(() => { window.scrollTo(0, 0); return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); });
     const box = await locator.boundingBox();
     const scrollY = await page.evaluate(() => window.scrollY);
     const pad = 8;
