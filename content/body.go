@@ -223,3 +223,13 @@ func MainText(v any) (string, bool) {
 	}
 	return "", false
 }
+
+// PlainBody is a body as its reader reads it: every line without its
+// marks (what search matches, never a link's address).
+func PlainBody(body string) string {
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		lines[i] = PlainLine(l)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -65,6 +65,9 @@ func TestBodyWordsAndReadingTime(t *testing.T) {
 	if got := BodyWords(body); got != 13 {
 		t.Errorf("BodyWords = %d, want 13", got)
 	}
+	if got := PlainBody("## Read [the guide](/blog/x) **now**\n- one"); got != "Read the guide now\none" {
+		t.Errorf("PlainBody = %q", got)
+	}
 	for words, want := range map[int]int{0: 1, 1: 1, 200: 1, 201: 2, 1000: 5} {
 		if got := ReadingTime(words); got != want {
 			t.Errorf("ReadingTime(%d) = %d, want %d", words, got, want)

@@ -64,7 +64,7 @@ func (s *Service) Guidance(ctx context.Context, it contentdb.Item, render Render
 	}
 	g.Problems = append(g.Problems, s.photoProblems(ctx, it)...)
 	if len(content.HardProblems(g.Problems)) > 0 {
-		g.RenderError = "The page is shown once the problems marked are fixed."
+		g.RenderError = "The page is checked once nothing blocks publishing: fill in the fields it needs, then save."
 		return g, nil
 	}
 	body, err := render(ctx, c, g.Path)
