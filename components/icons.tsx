@@ -54,3 +54,31 @@ function svg(name: string, size: number): { __html: string } {
 export function Icon({ name, size = 24, className }: { name: string; size?: number; className?: string }) {
   return <span className={className ? "icon " + className : "icon"} aria-hidden="true" dangerouslySetInnerHTML={svg(name, size)} />;
 }
+
+/** SERVICE_ICONS are the icons a service may show, in the admin's icon
+ * picker's order, with the words the owner reads. The server accepts
+ * exactly these names (content.ServiceIcons; a test compares the lists). */
+export const SERVICE_ICONS: { name: string; label: string }[] = [
+  { name: "droplets", label: "Water drops" },
+  { name: "flame", label: "Flame" },
+  { name: "cloud-lightning", label: "Storm cloud" },
+  { name: "wind", label: "Wind" },
+  { name: "hammer", label: "Hammer" },
+  { name: "home", label: "House" },
+  { name: "file-text", label: "Document" },
+  { name: "shield", label: "Shield" },
+  { name: "sparkles", label: "Sparkles" },
+  { name: "alert-triangle", label: "Warning sign" },
+  { name: "award", label: "Award" },
+  { name: "check-circle", label: "Check mark" },
+  { name: "star", label: "Star" },
+  { name: "clock", label: "Clock" },
+  { name: "users", label: "People" },
+  { name: "camera", label: "Camera" },
+  { name: "calendar", label: "Calendar" },
+  { name: "phone", label: "Phone" },
+  { name: "map-pin", label: "Map pin" },
+  { name: "search", label: "Magnifying glass" },
+  { name: "book", label: "Book" },
+  { name: "mail", label: "Envelope" },
+];

@@ -331,8 +331,10 @@ func readArticle(fsys fs.FS, name string) (*Article, error) {
 	if err != nil {
 		return nil, err
 	}
+	// readTime is worked out from the body (derive.go); a file may still
+	// carry the number it was written with.
 	rt, err := strconv.Atoi(fm["readTime"])
-	if err != nil {
+	if err != nil && fm["readTime"] != "" {
 		return nil, fmt.Errorf("content: %s: field readTime: %q is not a number of minutes", name, fm["readTime"])
 	}
 	a := &Article{
@@ -358,6 +360,7 @@ func splitList(s string) []string {
 }
 
 func (s *Site) index() {
+	s.derive()
 	s.serviceBySlug = map[string]*Service{}
 	for i := range s.Services {
 		s.serviceBySlug[s.Services[i].Slug] = &s.Services[i]
@@ -420,6 +423,7 @@ func (s *Site) Check() []Problem {
 		c.need(strings.TrimSpace(sv.Title) != "", k, sv.Slug, "title", true, "is empty")
 		c.need(sv.ShortDescription != "", k, sv.Slug, "shortDescription", true, "is empty")
 		c.need(sv.Description != "", k, sv.Slug, "description", true, "is empty")
+		c.need(KnownIcon(sv.Icon), k, sv.Slug, "icon", true, "%q is not one of the site's icons: choose one", sv.Icon)
 		c.need(len(sv.Features) >= 3, k, sv.Slug, "features", false, "needs at least 3 entries")
 		c.need(len(sv.Body) > 0, k, sv.Slug, "body", false, "is empty")
 		c.seo(k, sv.Slug, sv.SEO)
@@ -492,7 +496,7 @@ func (s *Site) Check() []Problem {
 		}
 		_, err := time.Parse("2006-01-02", a.PublishDate)
 		c.need(err == nil, k, a.Slug, "publishDate", true, "%q is not YYYY-MM-DD", a.PublishDate)
-		c.need(a.ReadTime > 0 && a.ReadTime < 600, k, a.Slug, "readTime", false, "should be between 1 and 599 minutes (it is %d)", a.ReadTime)
+		bodyProblems(c, k, a.Slug, "content", a.Content)
 		c.seo(k, a.Slug, a.SEO)
 	}
 	for _, slug := range sortedKeys(s.Pages) {
@@ -500,6 +504,7 @@ func (s *Site) Check() []Problem {
 		c.need(strings.TrimSpace(p.Title) != "", KindPage, slug, "title", true, "is empty")
 		c.need(strings.TrimSpace(p.Content) != "", KindPage, slug, "content", true, "is empty")
 		c.checkBody(KindPage, slug, "content", p.Content)
+		bodyProblems(c, KindPage, slug, "content", p.Content)
 		c.seo(KindPage, slug, p.SEO)
 	}
 	s.checkImages(c)

@@ -350,8 +350,17 @@ func decode(kind string, data json.RawMessage) (string, string, error) {
 	if err != nil {
 		return "", "", &Invalid{Message: "The page could not be read."}
 	}
-	if _, err := content.Decode(kind, slug, compact); err != nil {
+	rec, err := content.Decode(kind, slug, compact)
+	if err != nil {
 		return "", "", &Invalid{Message: "The page could not be read: " + err.Error()}
+	}
+	if kind == content.KindArticle {
+		// The reading time is the server's, from the body's words, never
+		// what was sent.
+		m["readTime"] = content.DeriveOf(rec).ReadTime
+		if compact, err = json.Marshal(m); err != nil {
+			return "", "", &Invalid{Message: "The page could not be read."}
+		}
 	}
 	return slug, string(compact), nil
 }

@@ -58,7 +58,7 @@ func NewIndex(c *content.Site) *Index {
 		add("City", ci.City+", GA", "/areas/"+ci.County+"/"+ci.Slug, ci.Intro, ci.Keywords, ci.Intro, ci.Description, ci.County+" county")
 	}
 	for _, a := range c.Articles {
-		add("Article", a.Title, "/blog/"+a.Slug, a.Excerpt, a.Keywords, a.Excerpt, a.Content)
+		add("Article", a.Title, "/blog/"+a.Slug, a.Excerpt, a.Keywords, a.Excerpt, content.PlainBody(a.Content))
 	}
 	// Pages come from a map: sorted, so pages that score alike keep one
 	// order from one boot to the next.
@@ -69,7 +69,7 @@ func NewIndex(c *content.Site) *Index {
 	sort.Strings(slugs)
 	for _, slug := range slugs {
 		p := c.Pages[slug]
-		add("Page", p.Title, "/"+slug, p.MetaDescription, p.Keywords, p.Content)
+		add("Page", p.Title, "/"+slug, p.MetaDescription, p.Keywords, content.PlainBody(p.Content))
 	}
 	return ix
 }

@@ -19,6 +19,7 @@ import {
 import { BodyEditor } from "./body-editor";
 import { FieldControl, fieldId, problemText } from "./fields";
 import { HistoryPanel } from "./history";
+import { IconPicker } from "./icon-picker";
 import { ImageField } from "./image-field";
 import { RecordPicker } from "./record-picker";
 import { lastChange, StatusBadge } from "./status";
@@ -82,6 +83,10 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
   const [confirm, setConfirm] = useState<null | "unpublish" | "delete" | RevisionView>(null);
   const [history, setHistory] = useState(false);
   const [categories, setCategories] = useState<{ slug: string; title: string }[]>([]);
+  // Problems show once a field is left or a save is tried, never on a
+  // form nobody has typed in yet (a new post opened with "5 problems").
+  const [touched, setTouched] = useState<Set<string>>(() => new Set());
+  const [tried, setTried] = useState(false);
   const cancelConfirm = useCallback(() => setConfirm(null), []);
   const dataRef = useRef<any>(null);
   const conflictRef = useRef<HTMLDivElement>(null);
@@ -93,6 +98,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
   const fields = useMemo(() => fieldsOf(kind), [kind]);
   const labels = useMemo(() => Object.fromEntries(fields.filter((f) => f.key).map((f) => [f.key, f.label])), [fields]);
   const dirty = item !== null && data !== null && JSON.stringify(clean(kind, data)) !== base;
+  const savedDraft = useMemo(() => { try { return base ? JSON.parse(base) : null; } catch { return null; } }, [base]);
   const dirtyRef = useRef(false);
   dirtyRef.current = dirty;
 
@@ -146,6 +152,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
     try {
       const d = await contentApi.get(id);
       accept(d);
+      if (d.liveSlug || d.version > 1) setTried(true);
       setLoadError("");
       loadGuidance(d.id);
       // Text typed before the session ended (a sign-in again, a reload)
@@ -196,6 +203,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
    * saved item, or null when the server refused. */
   const save = useCallback(async (): Promise<ItemDetail | null> => {
     if (!item) return null;
+    setTried(true);
     const sent = dataRef.current;
     setError("");
     try {
@@ -216,6 +224,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
    * the server, and takes its answer. */
   const run = async (name: string, act: (cur: ItemDetail) => Promise<ItemDetail>, done: (d: ItemDetail) => string) => {
     if (!item || busy) return;
+    setTried(true);
     setBusy(name);
     setError("");
     try {
@@ -279,6 +288,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
   const preview = async (e: MouseEvent<HTMLAnchorElement>) => {
     if (!item || !dirtyRef.current) return; // the link opens it
     e.preventDefault();
+    setTried(true);
     const tab = window.open("about:blank", "_blank");
     setBusy("preview");
     const d = await save();
@@ -330,8 +340,20 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
     );
   }
 
-  const forField = (f: Field) => problems.filter((p) => ownerOf(fields, p) === f);
-  const hard = problems.filter((p) => p.hard);
+  // A problem is about the text as last saved: once its field is changed
+  // it may be fixed, so it waits for the next save.
+  const changed = (f: Field | undefined) => !!f && JSON.stringify(getAt(data, f.key) ?? null) !== JSON.stringify(getAt(savedDraft, f.key) ?? null);
+  const shown = problems.filter((p) => {
+    const f = ownerOf(fields, p);
+    if (changed(f)) return false;
+    return tried || (!!f && touched.has(f.key));
+  });
+  const forField = (f: Field) => shown.filter((p) => ownerOf(fields, p) === f);
+  const hard = shown.filter((p) => p.hard);
+  const touch = (key: string) => (e: React.FocusEvent<HTMLDivElement>) => {
+    if (e.currentTarget.contains(e.relatedTarget as Node | null) || touched.has(key)) return;
+    setTouched((t) => new Set(t).add(key));
+  };
   const creatable = item.kind === "article" || item.kind === "city" || item.kind === "category";
   const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const upToDate = item.status === "published" && !item.pending && !dirty;
@@ -340,10 +362,18 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
     const value = getAt(data, f.key);
     const onChange = (v: any) => setData(setAt(dataRef.current, f.key, v));
     const ps = forField(f);
-    if (f.type === "body") return <BodyEditor key={f.key} fieldKey={f.key} label={f.label} hint={f.hint} value={typeof value === "string" ? value : ""} onChange={onChange} problems={ps} />;
-    if (f.type === "refs") return <RecordPicker key={f.key} field={f} value={value} onChange={onChange} problems={ps} self={item.id} group={item.kind === "county" ? item.title : undefined} />;
-    if (f.type === "image") return <ImageField key={f.key} fieldKey={f.key} label={f.label} value={value} onChange={onChange} problems={ps} navigate={navigate} />;
-    return <FieldControl key={f.key} field={f} value={value} onChange={onChange} problems={ps} data={data} categories={categories} />;
+    let control;
+    if (f.type === "body") control = <BodyEditor fieldKey={f.key} label={f.label} hint={f.hint} value={typeof value === "string" ? value : ""} onChange={onChange} problems={ps} />;
+    else if (f.type === "refs") control = <RecordPicker field={f} value={value} onChange={onChange} problems={ps} self={item.id} group={item.kind === "county" ? item.title : undefined} />;
+    else if (f.type === "image") control = <ImageField fieldKey={f.key} label={f.label} value={value} onChange={onChange} problems={ps} navigate={navigate} />;
+    else if (f.type === "icon") control = <IconPicker fieldKey={f.key} label={f.label} hint={f.hint} value={typeof value === "string" ? value : ""} onChange={onChange} problems={ps} />;
+    else {
+      // The reading time and the empty SEO texts are the server's work.
+      const derived = f.key === "seoTitle" || f.key === "metaDescription" ? item.derived?.[f.key] : undefined;
+      const shownValue = f.key === "readTime" && item.derived ? item.derived.readTime : value;
+      control = <FieldControl field={f} value={shownValue} onChange={onChange} problems={ps} data={data} categories={categories} derived={derived} />;
+    }
+    return <div key={f.key} className="ac-fieldwrap" onBlur={touch(f.key)}>{control}</div>;
   };
 
   return (
@@ -389,14 +419,14 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
           <p>{error}</p>
         </div>
       )}
-      {problems.length > 0 && (
+      {shown.length > 0 && (
         <section className={"ac-summary" + (hard.length ? "" : " ac-summary--warn")} aria-labelledby="ac-summary-title">
           <h2 id="ac-summary-title" className="ac-summary__title">
             {dirty ? "As last saved: " : ""}{hard.length > 0 ? `${hard.length} ${hard.length === 1 ? "problem blocks" : "problems block"} publishing` : "Publishing is not blocked"}
-            {problems.length > hard.length && `, ${problems.length - hard.length} ${problems.length - hard.length === 1 ? "warning" : "warnings"}`}
+            {shown.length > hard.length && `, ${shown.length - hard.length} ${shown.length - hard.length === 1 ? "warning" : "warnings"}`}
           </h2>
           <ul>
-            {problems.map((p, i) => {
+            {shown.map((p, i) => {
               const f = ownerOf(fields, p);
               const text = problemText(f?.label || p.field, p);
               const anchor = anchorOf(f, p);

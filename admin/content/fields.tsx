@@ -46,11 +46,14 @@ interface Props {
   /** data is the whole record (a slug's address shows its county). */
   data: any;
   categories: { slug: string; title: string }[];
+  /** derived is what the server uses while the field is empty (an SEO
+   * title made from the title); shown as such, never sent. */
+  derived?: string;
 }
 
 /** FieldControl renders one field of the simple types (the body and the
  * photo have their own components). */
-export function FieldControl({ field, value, onChange, problems, data, categories }: Props) {
+export function FieldControl({ field, value, onChange, problems, data, categories, derived }: Props) {
   const id = fieldId(field.key);
   const hintId = field.hint ? id + "-hint" : undefined;
   const notesId = problems.length ? id + "-notes" : undefined;
@@ -66,14 +69,16 @@ export function FieldControl({ field, value, onChange, problems, data, categorie
       const countId = field.count ? id + "-count" : undefined;
       const props = { ...common, "aria-describedby": describedBy(hintId, countId, notesId), className: "a-input", value: text,
         onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange(e.target.value) };
-      const n = runes(text);
+      const usesDerived = text.trim() === "" && !!derived;
+      const n = runes(usesDerived ? derived! : text);
       return (
         <div className="a-field ac-field">
           <label className="a-label" htmlFor={id}>{field.label}</label>
           {hint}
-          {field.type === "text" ? <input type="text" {...props} /> : <textarea rows={field.count ? 3 : 4} {...props} />}
+          {field.type === "text" ? <input type="text" {...props} placeholder={derived || undefined} /> : <textarea rows={field.count ? 3 : 4} {...props} placeholder={derived || undefined} />}
+          {usesDerived && <p className="ac-derived" id={id + "-derived"}><span className="ac-derived__tag">Made for you</span> Search engines get: “{derived}”. Type here to write your own.</p>}
           {field.count && (
-            <p id={countId} className={"ac-count" + (n > field.count ? " ac-count--over" : "")}>{n}/{field.count} characters</p>
+            <p id={countId} className={"ac-count" + (n > field.count ? " ac-count--over" : "")}>{n}/{field.count} characters{usesDerived ? " (made for you)" : ""}</p>
           )}
           {notes}
         </div>

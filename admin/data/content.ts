@@ -43,6 +43,9 @@ export interface ItemDetail extends ItemView {
   draft: any;
   live: any;
   problems: ContentProblem[];
+  /** derived: what the server works out from the working copy (null when
+   * it cannot read it) */
+  derived: Derived | null;
 }
 
 /** Referrer is a record that names another (editor.Referrer): its name
@@ -52,6 +55,10 @@ export interface Referrer { id: string; kind: Kind; title: string; fields: strin
 /** TakeDownRefs says to remove the references to a page taken down
  * (replaceWith in their place where a page needs one: a post's category). */
 export interface TakeDownRefs { removeReferences: boolean; replaceWith?: string }
+
+/** Derived is content.Derived: the SEO title and description used while
+ * the record's own are empty, the main text's words, a post's reading time. */
+export interface Derived { seoTitle: string; metaDescription: string; words: number; readTime: number }
 
 /** ConflictAnswer is a stale save's 409 (web/editing.ConflictAnswer). */
 export interface ConflictAnswer { error: string; version: number; by: string; at: string }
@@ -135,7 +142,8 @@ export type Field =
   | { key: string; label: string; type: "category"; hint?: string }
   /** refs name other records by id (admin/content/record-picker.tsx):
    * target is their kind, one how one is called ("city"). */
-  | { key: string; label: string; type: "refs"; target: Kind; one: string; single?: boolean; hint?: string };
+  | { key: string; label: string; type: "refs"; target: Kind; one: string; single?: boolean; hint?: string }
+  | { key: string; label: string; type: "icon"; hint?: string };
 
 /** Section is a titled group of fields; when is the key that must hold an
  * object for the section to show (a county's profile). */
@@ -147,15 +155,15 @@ export interface KindInfo { kind: Kind; label: string; one: string; sections: Se
 const seo = (): Section => ({
   title: "Search engines",
   fields: [
-    { key: "seoTitle", label: "SEO title", type: "text", count: 60, hint: "Shown as the page's title in search results and browser tabs." },
-    { key: "metaDescription", label: "Meta description", type: "textarea", count: 160, hint: "The summary search engines show under the title." },
+    { key: "seoTitle", label: "SEO title", type: "text", count: 60, hint: "Shown as the page's title in search results and browser tabs. Leave it empty to use the title." },
+    { key: "metaDescription", label: "Meta description", type: "textarea", count: 160, hint: "The summary search engines show under the title. Leave it empty to use the summary." },
     { key: "keywords", label: "Keywords", type: "lines", hint: "One per line." },
   ],
 });
 
 const photo = (label: string): Section => ({ title: label, fields: [{ key: "image", label, type: "image" }] });
 
-const BODY_HINT = "One block per line: ‘## ’ a heading, ‘### ’ a subheading, a line wrapped in ** a bold line, ‘- ’ a list item, a line starting with ❌ a red warning. A blank line separates blocks.";
+const BODY_HINT = "One block per line: ‘## ’ a heading, ‘### ’ a subheading, ‘- ’ a list item, a line starting with ❌ a red warning. A blank line separates blocks. Select words and press Bold or Link to mark them.";
 
 const faqs = (key: string, label = "FAQs"): Field => ({ key, label, type: "pairs", item: "FAQ", a: ["question", "Question"], b: ["answer", "Answer"] });
 const reasons = (key: string): Field => ({ key, label: "Reasons to choose us", type: "pairs", item: "Reason", a: ["title", "Title"], b: ["text", "Text"] });
@@ -173,7 +181,7 @@ export const KINDS: KindInfo[] = [
           { key: "excerpt", label: "Excerpt", type: "textarea", hint: "The summary shown on the blog's list and cards." },
           { key: "category", label: "Category", type: "refs", target: "category", one: "category", single: true },
           { key: "publishDate", label: "Date shown on the post", type: "date" },
-          { key: "readTime", label: "Reading time (minutes)", type: "number" },
+          { key: "readTime", label: "Reading time (minutes)", type: "readonly", hint: "Worked out from the article body's words each time you save." },
           { key: "featured", label: "Featured post", type: "checkbox" },
         ],
       },
@@ -202,7 +210,7 @@ export const KINDS: KindInfo[] = [
           { key: "title", label: "Title", type: "text" },
           { key: "slug", label: "Address", type: "readonly", hint: "A service's address is fixed." },
           { key: "primary", label: "Primary service (one of the home page's six)", type: "checkbox" },
-          { key: "icon", label: "Icon", type: "text", hint: "An icon name, such as droplets, flame, cloud-lightning, hammer, home or shield." },
+          { key: "icon", label: "Icon", type: "icon", hint: "Shown on the service's card and in the menu." },
           { key: "shortDescription", label: "Short description", type: "textarea" },
           { key: "description", label: "Description", type: "textarea" },
           { key: "features", label: "Features", type: "lines", hint: "One per line." },

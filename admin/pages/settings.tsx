@@ -2,6 +2,7 @@ import "../../styles/admin-settings.css";
 import { useEffect, useState } from "react";
 import { api, ApiError } from "../api";
 import { useSession } from "../session";
+import { HoursPicker } from "./hours-picker";
 import { OtherNumbers, usePhoneUses, Where } from "../settings-phones";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
@@ -144,8 +145,7 @@ export default function SettingsPage(_: AdminPageProps) {
         </label>
       </Card>
       <Card title="Business Hours">
-        {text("businessHours", "Business hours", "text", undefined,
-          `Days and 24-hour times, e.g. Mo-Fr 08:00-18:00; Sa 09:00-13:00 (days Mo Tu We Th Fr Sa Su). Shown with "Call us" when 24/7 emergency mode is off${s.businessHoursText ? `; visitors read: ${s.businessHoursText}` : ""}.`)}
+        <HoursPicker value={s.businessHours} onChange={(v) => setS({ ...s, businessHours: v })} error={errors.businessHours} readText={s.businessHoursText} />
       </Card>
       <Card title="Review Rating" description="The average rating and number of Google reviews in the home page's trust section.">
         <p className="a-muted" role="note">{reviewSource(s.reviewFigures)}</p>

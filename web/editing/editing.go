@@ -13,6 +13,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -92,6 +93,11 @@ type ItemDetail struct {
 	// Problems are the rules' findings on the working copy; hard ones
 	// block a publish.
 	Problems []content.Problem `json:"problems"`
+	// Derived are what the server works out from the working copy: the
+	// SEO title and description it uses while the owner's are empty, the
+	// main text's words and a post's reading time (null when the working
+	// copy cannot be read).
+	Derived *content.Derived `json:"derived"`
 }
 
 // ConflictAnswer is a stale save's 409: who changed the item and when.
@@ -244,6 +250,10 @@ func (h *Handler) detail(ctx context.Context, it contentdb.Item) (ItemDetail, er
 		problems = []content.Problem{{Kind: it.Kind, Slug: it.Slug, Message: invalid.Message, Hard: true}}
 	}
 	d := ItemDetail{ItemView: view(it), Draft: json.RawMessage(it.Draft), Live: json.RawMessage("null"), Problems: problems}
+	if v, err := content.Decode(it.Kind, it.Slug, []byte(it.Draft)); err == nil {
+		dv := content.DeriveOf(v)
+		d.Derived = &dv
+	}
 	if it.Live != "" {
 		d.Live = json.RawMessage(it.Live)
 	}
@@ -467,7 +477,7 @@ func (h *Handler) Preview(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.HTMLBlob(http.StatusOK, body)
+	return c.HTMLBlob(http.StatusOK, withPreviewBar(body, "/admin/content?item="+url.QueryEscape(it.ID)))
 }
 
 // RedirectRow is one redirect.
