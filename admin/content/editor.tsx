@@ -18,6 +18,7 @@ import {
 } from "../data/content";
 import { BodyEditor } from "./body-editor";
 import { FieldControl, fieldId, problemText } from "./fields";
+import { WordingField } from "./wording-field";
 import { HistoryPanel } from "./history";
 import { ImageField } from "./image-field";
 import { lastChange, StatusBadge } from "./status";
@@ -339,6 +340,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
     const onChange = (v: any) => setData(setAt(dataRef.current, f.key, v));
     const ps = forField(f);
     if (f.type === "body") return <BodyEditor key={f.key} fieldKey={f.key} label={f.label} hint={f.hint} value={typeof value === "string" ? value : ""} onChange={onChange} problems={ps} />;
+    if (f.type === "wording") return <WordingField key={f.key} field={f} value={value} onChange={onChange} problems={ps} />;
     if (f.type === "image") return <ImageField key={f.key} fieldKey={f.key} label={f.label} value={value} onChange={onChange} problems={ps} navigate={navigate} />;
     return <FieldControl key={f.key} field={f} value={value} onChange={onChange} problems={ps} data={data} categories={categories} />;
   };
@@ -412,6 +414,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
         {info.sections.filter((s) => !s.when || (getAt(data, s.when) && typeof getAt(data, s.when) === "object")).map((s) => (
           <section key={s.title} className="a-card ac-section" aria-label={s.title}>
             <h2 className="a-card__title">{s.title}</h2>
+            {s.intro && <p className="ac-hint">{s.intro}</p>}
             {s.fields.map(renderField)}
           </section>
         ))}
