@@ -40,16 +40,23 @@ after(async () => {
   await browser?.close();
 });
 
-async function shot(page, name) {
+async function shot(page, name, at) {
   if (!SHOTS) return;
+  await page.evaluate(() => document.querySelectorAll(".toast__close").forEach((b) => b.click()));
   await page.screenshot({ path: `${SHOTS}/words-${name}-${page.viewportSize().width}.png`, fullPage: true });
+  if (at) {
+    // One screen's worth around a field, as a person sees it.
+    await at.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, -120));
+    await page.screenshot({ path: `${SHOTS}/words-${name}-${page.viewportSize().width}-screen.png` });
+  }
 }
 
 const noOverflow = (page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
 
 test("an editor changes the home headline and the emergency response time on a phone, publishes, and sees both live", { timeout: 300_000 }, async () => {
   const { context, page, problems } = await openAs(browser, editor, "/admin/content?kind=words", PHONE);
-  await page.getByRole("list", { name: "Words across the site" }).locator(".am-list__title", { hasText: "Words across the site" }).click();
+  await page.getByRole("list", { name: "Words across the site" }).getByRole("link", { name: "Edit Words across the site" }).click();
   const form = page.getByRole("form", { name: "Edit site wording" });
   await form.waitFor();
 
@@ -65,7 +72,8 @@ test("an editor changes the home headline and the emergency response time on a p
   assert.equal(await emergency.inputValue(), "60 minutes");
   assert.match(await form.locator("#f-times-emergency-hint").innerText(), /Thank-you message after an estimate request/);
   assert.ok(await noOverflow(page), "the editor fits a 390 px screen");
-  await shot(page, "editor");
+  await shot(page, "editor", emergency);
+  await shot(page, "editor-hero", headline);
 
   // A new headline with the office city added from the list, and a new time.
   await headline.fill("Storm Help Fast in ");
@@ -89,7 +97,7 @@ test("an editor changes the home headline and the emergency response time on a p
   // The wide editor, for the screenshots.
   if (SHOTS) {
     await page.setViewportSize(WIDE);
-    await shot(page, "editor");
+    await shot(page, "editor", headline);
   }
   await context.close();
 
