@@ -510,6 +510,7 @@ func (s *Site) Check() []Problem {
 		c.seo(KindPage, slug, p.SEO)
 	}
 	c.checkWords(s.Words)
+	s.checkClaims(c)
 	s.checkImages(c)
 	s.checkUnique(c)
 	return c.out

@@ -164,6 +164,69 @@ func insertKeys() map[string]bool {
 	return out
 }
 
+// claimRE finds a response-time claim written in a record's own text
+// ("on site within 60 minutes", "arrive within 15-60 minutes").
+var claimRE = regexp.MustCompile(`(?i)\bwithin (\d+(?:-\d+)? (?:minutes|hours))\b`)
+
+// claimKinds are the records whose prose states response times (FAQ
+// answers, a service's text, the fixed city pages): the owner's own text,
+// not the wording's, so a changed time cannot reach it.
+var claimKinds = map[string]string{KindFAQ: "FAQs", KindService: "Service", KindCityProfile: "Fixed city page", KindCounty: "County", KindCity: "City"}
+
+// checkClaims is guidance on the wording: a response time written in a
+// record's own text that is none of the wording's response times (the
+// owner changed one here and the FAQ still says the old one) makes the
+// pages disagree, so it names where to change it too.
+func (s *Site) checkClaims(c *checker) {
+	times := map[string]bool{}
+	for _, v := range s.Words["times"] {
+		times[strings.ToLower(strings.TrimSpace(v))] = true
+	}
+	found := map[string][]string{}
+	var order []string
+	for _, r := range s.Records() {
+		kind, ok := claimKinds[r.Kind]
+		if !ok {
+			continue
+		}
+		for _, m := range claimRE.FindAllStringSubmatch(string(r.JSON), -1) {
+			claim := strings.ToLower(m[1])
+			if times[claim] {
+				continue
+			}
+			where := kind + " “" + recordName(r) + "”"
+			if !slices.Contains(found[claim], where) {
+				if found[claim] == nil {
+					order = append(order, claim)
+				}
+				found[claim] = append(found[claim], where)
+			}
+		}
+	}
+	for _, claim := range order {
+		c.need(false, KindWords, WordsKey, "", false, "None of the response times is %q, but these texts still say it: %s. Change them too, so the pages agree", claim, strings.Join(found[claim], ", "))
+	}
+}
+
+// faqNames name the FAQ blocks as the editor lists them.
+var faqNames = map[string]string{"home": "Home page FAQ", "homeDescriptions": "Home page: services we provide", "services": "Services page FAQ"}
+
+// recordName is a record's name as the owner knows it.
+func recordName(r Record) string {
+	if n, ok := faqNames[r.Slug]; ok && r.Kind == KindFAQ {
+		return n
+	}
+	var m map[string]any
+	if json.Unmarshal(r.JSON, &m) == nil {
+		for _, k := range []string{"title", "name", "cityName", "city"} {
+			if v, ok := m[k].(string); ok && v != "" {
+				return v
+			}
+		}
+	}
+	return r.Slug
+}
+
 // checkWords reports what would make the pages read wrong: an unknown
 // group or field (nothing would show it), an empty text, an insert that
 // does not exist (the page would show its code), or a response time or

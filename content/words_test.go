@@ -169,3 +169,28 @@ func TestWordsRecord(t *testing.T) {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
 }
+
+// A response time changed in the wording but still written in a record's
+// own text is named, as guidance, so the owner changes it there too.
+func TestWordsClaimsElsewhere(t *testing.T) {
+	s, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range s.Check() {
+		if p.Kind == KindWords {
+			t.Errorf("the defaults agree with the content, yet: %v", p)
+		}
+	}
+	s.Words["times"]["emergency"] = "45 minutes"
+	var got []Problem
+	for _, p := range s.Check() {
+		if p.Kind == KindWords {
+			got = append(got, p)
+		}
+	}
+	if len(got) != 1 || got[0].Hard || got[0].Field != "" ||
+		!strings.Contains(got[0].Message, `None of the response times is "60 minutes", but these texts still say it: FAQs “Home page FAQ”`) {
+		t.Errorf("problems: %v", got)
+	}
+}

@@ -53,8 +53,8 @@ export default function Contact(props: PageProps<ContactData>) {
               <h3 className="card__title">Availability</h3>
               <p className="contact-card__big">{em(site, "24 hours a day, 7 days a week", site.hours)}</p>
               <dl className="times">
-                <div><dt>Emergencies</dt><dd>Within {word(site, "times", "emergency")}</dd></div>
-                <div><dt>General inquiries</dt><dd>Within {word(site, "times", "general")}</dd></div>
+                <div><dt>Emergencies</dt><dd>{`Within ${word(site, "times", "emergency")}`}</dd></div>
+                <div><dt>General inquiries</dt><dd>{`Within ${word(site, "times", "general")}`}</dd></div>
                 <div><dt>Estimate visits</dt><dd>{word(site, "times", "visit")}</dd></div>
               </dl>
               {site.officePhone && <p>Office line for non-urgent calls, {site.hours}: <a href={site.officeTel}>{site.officePhone}</a></p>}

@@ -31,7 +31,7 @@ export default function Estimate(props: PageProps<{ state: EstimateState | null 
             </div>
             <div className="card">
               <p className="card__title"><Icon name="clock" size={20} /> When we reply</p>
-              <p>Within {word(site, "times", "emergency")} for emergencies and within {word(site, "times", "general")} for general inquiries.</p>
+              <p>{`Within ${word(site, "times", "emergency")} for emergencies and within ${word(site, "times", "general")} for general inquiries.`}</p>
             </div>
           </aside>
         </div>
