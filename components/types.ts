@@ -1,6 +1,6 @@
 // Props shapes shared by the Go loaders (site/props.go) and the pages.
 // Pages are pure functions of these props.
-import { word, type Words } from "./words";
+import type { Words } from "./words";
 
 /** Head is the shared head of every page (pkgsite's BasePage). */
 export interface Head {
@@ -56,10 +56,12 @@ export interface Site {
 
 /** Contact is the slice of Site that interactive islands need; islands
  * serialise their props into the page, so they take no more than this. */
-export type Contact = Pick<Site, "name" | "emergencyMode" | "phone" | "tel"> & { quoteLabel: string };
+export type Contact = Pick<Site, "name" | "emergencyMode" | "phone" | "tel" | "words">;
 export type LeadContact = Pick<Site, "phone" | "tel" | "leadFormUrl" | "leadFormScript">;
 
-export const contactOf = (s: Site): Contact => ({ name: s.name, emergencyMode: s.emergencyMode, phone: s.phone, tel: s.tel, quoteLabel: word(s, "buttons", "quote") });
+/** contactOf carries the Buttons group of the wording, the only one the
+ * chrome and the call buttons read (components/words.ts). */
+export const contactOf = (s: Site): Contact => ({ name: s.name, emergencyMode: s.emergencyMode, phone: s.phone, tel: s.tel, words: { buttons: s.words.buttons } });
 export const leadContactOf = (s: Site): LeadContact => ({ phone: s.phone, tel: s.tel, leadFormUrl: s.leadFormUrl, leadFormScript: s.leadFormScript });
 
 export interface LinkItem { slug: string; name: string }

@@ -36,6 +36,7 @@ func TestWordsDefaultsAreTheSpecs(t *testing.T) {
 		"home.point3":      "99% Customer Satisfaction",
 		"buttons.quote":    "GET A QUOTE",
 		"buttons.estimate": "Get Free Estimate",
+		"buttons.call":     "Call (770) 555-0134",
 		"trust.title":      "Trusted Across Metro Atlanta",
 		"trust.years":      "Years Experience",
 		"trust.projects":   "Projects Completed",

@@ -65,7 +65,7 @@ export function WordingField({ field, value, onChange, problems }: {
     <div className="a-field ac-field ac-wording">
       <label className="a-label" htmlFor={id}>{field.label}</label>
       <p id={hintId} className="ac-hint">
-        {field.hint ? field.hint + " " : ""}Words in [square brackets] are filled in when the page is shown.
+        {field.hint ? field.hint + " " : ""}{field.where?.length ? `Shown on: ${field.where.join("; ")}. ` : ""}Words in [square brackets] are filled in when the page is shown.
       </p>
       <textarea ref={box} id={id} className="a-input" rows={text.length > 90 ? 4 : 2} value={text} aria-describedby={described} aria-invalid={hard || undefined}
         onChange={(e) => onChange(stored(e.target.value))} />
