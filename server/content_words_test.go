@@ -57,6 +57,9 @@ func TestEditorPublishesTheSiteWording(t *testing.T) {
 	if get(t, h, "/").Body != home {
 		t.Error("a saved draft changed the live home page")
 	}
+	if pr := jsonReq(t, h, "GET", "/admin/preview/"+it.ID, tok, nil); pr.StatusCode != 200 || !strings.Contains(pr.Body, "Restoration Done Right in Douglasville") {
+		t.Errorf("the preview does not show the draft: %d", pr.StatusCode)
+	}
 	r = jsonReq(t, h, "POST", "/api/admin/content/"+it.ID+"/publish", tok, map[string]any{"version": it.Version})
 	if r.StatusCode != 200 {
 		t.Fatalf("publish: %d %s", r.StatusCode, r.Body)
