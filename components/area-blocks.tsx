@@ -2,6 +2,7 @@ import { Icon } from "./icons";
 import { CallButton } from "./emergency";
 import type { Site } from "./types";
 import type { AreaLink, AreaService, Reason } from "./types-area";
+import { word } from "./words";
 
 /** AreaServiceCards is a grid of service cards (icon, title, text, Learn
  * More) linking to the service pages. */
@@ -77,7 +78,7 @@ export function AreaCTA({ site, title, text }: { site: Site; title: string; text
         </div>
         <div className="area-cta__actions">
           <CallButton site={site} className="btn btn--danger btn--lg" size={20} />
-          <a href="/contact" className="btn btn--white btn--lg area-cta__estimate">Get Free Estimate</a>
+          <a href="/contact" className="btn btn--white btn--lg area-cta__estimate">{word(site, "buttons", "estimate")}</a>
         </div>
       </div>
     </section>

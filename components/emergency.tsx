@@ -1,5 +1,6 @@
 import { Icon } from "./icons";
 import type { Site } from "./types";
+import { word } from "./words";
 
 // Everything on the public pages that promises emergency service (bars,
 // banners, cards, badges, call buttons) follows one prop decided by Go:
@@ -9,7 +10,7 @@ import type { Site } from "./types";
 // (ADR 039).
 
 type Mode = Pick<Site, "emergencyMode">;
-type Dial = Pick<Site, "emergencyMode" | "phone" | "tel">;
+type Dial = Pick<Site, "emergencyMode" | "phone" | "tel" | "words">;
 
 /** em picks the 24/7 text in emergency mode, the other one otherwise. */
 export const em = (site: Mode, on: string, off: string) => (site.emergencyMode ? on : off);
@@ -17,9 +18,10 @@ export const em = (site: Mode, on: string, off: string) => (site.emergencyMode ?
 /** callUs is the off-mode line: "Call us Mon–Fri 8:00 AM–6:00 PM". */
 export const callUs = (site: Pick<Site, "hours">) => `Call us ${site.hours}`;
 
-/** callLabel is a call button's text: "Call (770) 555-0134", or
- * "Call us: (770) 555-0134" outside emergency mode. */
-export const callLabel = (site: Dial, on?: string) => (site.emergencyMode ? on ?? `Call ${site.phone}` : `Call us: ${site.phone}`);
+/** callLabel is a call button's text: the wording's call button ("Call
+ * (770) 555-0134" by default) or the button's own label, or "Call us:
+ * (770) 555-0134" outside emergency mode. */
+export const callLabel = (site: Dial, on?: string) => (site.emergencyMode ? on ?? word(site, "buttons", "call") : `Call us: ${site.phone}`);
 
 /** CallButton is a call-to-action link to the emergency line. */
 export function CallButton({ site, className, size = 18, label }: { site: Dial; className: string; size?: number; label?: string }) {

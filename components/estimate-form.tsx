@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { FIELDS as ATTRIBUTION_FIELDS, fillForm } from "../client/attribution";
 import { Icon } from "./icons";
 import type { LeadContact } from "./types";
+import type { FormWords } from "./words";
 
 /** EstimateValues are the fields of the native estimate form. */
 export interface EstimateValues {
@@ -47,10 +48,12 @@ function Field({ id, label, error, children, hint }: { id: string; label: string
 }
 
 /** WithPhoneLink renders a message from the server with the phone number
- * in it as a tel: link, so a visitor told to call can call in one tap. */
-function WithPhoneLink({ text, site }: { text: string; site: Pick<LeadContact, "phone" | "tel"> }) {
+ * in it as a tel: link, so a visitor told to call can call in one tap.
+ * A message without the number gets a call link after it, unless
+ * optional (the owner's wording may leave the number out). */
+function WithPhoneLink({ text, site, optional = false }: { text: string; site: Pick<LeadContact, "phone" | "tel">; optional?: boolean }) {
   const at = site.phone ? text.indexOf(site.phone) : -1;
-  if (at < 0) return <>{text} <a href={site.tel}>Call {site.phone}</a></>;
+  if (at < 0) return optional ? <>{text}</> : <>{text} <a href={site.tel}>Call {site.phone}</a></>;
   return <>{text.slice(0, at)}<a href={site.tel}>{site.phone}</a>{text.slice(at + site.phone.length)}</>;
 }
 
@@ -84,8 +87,9 @@ function readForm(form: HTMLFormElement, prev: EstimateValues): EstimateValues {
  * server validates everything; the browser only mirrors its messages.
  * Whatever the outcome, its message ends up in view and focused: the
  * thank-you box, an error summary linking each message to its field (the
- * GOV.UK pattern), or the form-level message with the phone as a link. */
-export function EstimateForm({ site, state, idPrefix = "est" }: { site: Pick<LeadContact, "phone" | "tel">; state?: EstimateState; idPrefix?: string }) {
+ * GOV.UK pattern), or the form-level message with the phone as a link.
+ * Its button, note and thank-you message are the owner's wording (words). */
+export function EstimateForm({ site, state, idPrefix = "est", words }: { site: Pick<LeadContact, "phone" | "tel">; state?: EstimateState; idPrefix?: string; words: FormWords }) {
   const [values, setValues] = useState<EstimateValues>(state?.values || emptyEstimate);
   const [errors, setErrors] = useState<EstimateState["errors"]>(state?.errors || {});
   const [success, setSuccess] = useState(!!state?.success);
@@ -146,8 +150,8 @@ export function EstimateForm({ site, state, idPrefix = "est" }: { site: Pick<Lea
     return (
       <div className="form-success" role="status" id={RESULT_ID} tabIndex={-1} ref={result}>
         <Icon name="check-circle" size={36} />
-        <p className="form-success__title">Thank you! Your estimate request was received.</p>
-        <p>Our team will contact you within 60 minutes for emergencies and within 2 hours for general inquiries. For immediate help call <a href={site.tel}>{site.phone}</a>.</p>
+        <p className="form-success__title">{words.thanksTitle}</p>
+        <p><WithPhoneLink text={words.thanks} site={site} optional /></p>
       </div>
     );
   }
@@ -210,8 +214,8 @@ export function EstimateForm({ site, state, idPrefix = "est" }: { site: Pick<Lea
         <label htmlFor={id("website")}>Leave this field empty</label>
         <input id={id("website")} name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
-      <button type="submit" className="btn btn--primary btn--lg btn--block" disabled={busy}>{busy ? "Sending..." : "Request My Free Estimate"}</button>
-      <p className="field__hint">* Required. For emergencies call <a href={site.tel}>{site.phone}</a> now.</p>
+      <button type="submit" className="btn btn--primary btn--lg btn--block" disabled={busy}>{busy ? "Sending..." : words.submit}</button>
+      <p className="field__hint"><WithPhoneLink text={words.required} site={site} optional /></p>
     </form>
   );
 }

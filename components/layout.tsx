@@ -6,6 +6,7 @@ import { Breadcrumbs } from "./page-hero";
 import { Island } from "./island";
 import { CallButton, em } from "./emergency";
 import { contactOf, type Contact, type PageProps } from "./types";
+import { word } from "./words";
 import { scrollToAnchor } from "../client/anchors";
 import { popoverSupported } from "../client/popover";
 
@@ -145,7 +146,7 @@ function Drawer({ open, modal, fallback, onClose, site }: { open: boolean; modal
                 <a href={n.href} onClick={(e) => { onAnchorClick(e, n.href, n.anchor); onClose(); }}>{n.label}</a>
               </li>
             ))}
-            <li><a className="btn btn--primary" href="/#contact-form" onClick={(e) => { onAnchorClick(e, "/#contact-form", "contact-form"); onClose(); }}>GET A QUOTE</a></li>
+            <li><a className="btn btn--primary" href="/#contact-form" onClick={(e) => { onAnchorClick(e, "/#contact-form", "contact-form"); onClose(); }}>{word(site, "buttons", "quote")}</a></li>
             <li><CallButton site={site} className="btn btn--danger" size={16} /></li>
           </ul>
         </nav>
@@ -201,7 +202,7 @@ export function Nav({ site }: { site: Contact }) {
             ))}
           </ul>
         </nav>
-        <a href="/#contact-form" className="btn btn--primary nav__cta" onClick={(e) => onAnchorClick(e, "/#contact-form", "contact-form")}>GET A QUOTE</a>
+        <a href="/#contact-form" className="btn btn--primary nav__cta" onClick={(e) => onAnchorClick(e, "/#contact-form", "contact-form")}>{word(site, "buttons", "quote")}</a>
         <button ref={toggle} type="button" className="nav__toggle" popovertarget="mobile-menu" aria-label="Open menu"
           aria-expanded={hydrated ? open : undefined} aria-controls="mobile-menu" onClick={fallback ? () => setOpen(true) : undefined}>
           <Icon name="menu" />

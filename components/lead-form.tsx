@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { EstimateForm, type EstimateState } from "./estimate-form";
 import type { LeadContact } from "./types";
+import type { FormWords } from "./words";
 
 let scriptInjected = false;
 
@@ -8,7 +9,7 @@ let scriptInjected = false;
  * configured, else the native estimate form. The embed's script is injected
  * once per page, and only when the form nears the viewport, so it never
  * delays the first paint or the largest contentful paint. */
-export function LeadForm({ site, height, estimate }: { site: LeadContact; height: number; estimate?: EstimateState }) {
+export function LeadForm({ site, height, estimate, words }: { site: LeadContact; height: number; estimate?: EstimateState; words: FormWords }) {
   const box = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLIFrameElement>(null);
   useEffect(() => {
@@ -33,7 +34,7 @@ export function LeadForm({ site, height, estimate }: { site: LeadContact; height
     return () => io.disconnect();
   }, [site.leadFormUrl, site.leadFormScript]);
 
-  if (!site.leadFormUrl) return <EstimateForm site={site} state={estimate} />;
+  if (!site.leadFormUrl) return <EstimateForm site={site} state={estimate} words={words} />;
   return (
     <div ref={box} className="lead-embed" style={{ minHeight: height }}>
       <iframe ref={frame} title="Free estimate request form" style={{ width: "100%", height, border: 0 }} loading="lazy" />

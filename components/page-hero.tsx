@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { CallButton } from "./emergency";
 import type { HeroImage, Site } from "./types";
+import { word } from "./words";
 
 /** HeroPhoto is a hero's photo behind its text (issue 22): the page's LCP
  * candidate, so it loads eagerly at high priority, the smallest variant a
@@ -33,7 +34,7 @@ export function PageHero({ title, lead, site, badge, call = true, estimateHref =
         {(call || estimateHref) && (
           <div className="hero__actions">
             {call && <CallButton site={site} className="btn btn--danger btn--lg" size={20} />}
-            {estimateHref && <a href={estimateHref} className="btn btn--white-outline btn--lg">Get Free Estimate</a>}
+            {estimateHref && <a href={estimateHref} className="btn btn--white-outline btn--lg">{word(site, "buttons", "estimate")}</a>}
           </div>
         )}
         {children}

@@ -4,23 +4,28 @@ import { Island } from "./island";
 import { CallButton, em } from "./emergency";
 import type { EstimateState } from "./estimate-form";
 import { leadContactOf, type Site } from "./types";
+import { formWordsOf, word } from "./words";
 
 /** QuoteSection is the embedded quote section (anchor contact-form): the
  * lead form, the red 24/7 card, the why-choose checklist and the
- * response-times card (spec 2.3). */
-export function QuoteSection({ site, height = 900, estimate, title = "Get Your Free Estimate", emergencyTime = "15-60 minutes" }: {
+ * response-times card (spec 2.3). Its texts, claims and figures are the
+ * site's wording (groups "form", "times" and "figures"). */
+export function QuoteSection({ site, height = 900, estimate, title = "Get Your Free Estimate", emergencyTime = "areas" }: {
   site: Site; height?: number; estimate?: EstimateState; title?: string;
-  /** the emergency arrival claim; spec 1 assigns it per page (15-60 minutes by default, 60-90 minutes on the water damage page) */
-  emergencyTime?: string;
+  /** which response time is the emergency arrival claim: spec 1 assigns it
+   * per page (the city and county arrival by default, the water damage
+   * arrival on the water damage page) */
+  emergencyTime?: "areas" | "water";
 }) {
-  const reasons = ["IICRC certified technicians", "State licensed and insured", "Direct insurance billing", "Free, written estimates", "Daily job photos sent to homeowners", "20+ years and 1000+ projects"];
+  const fig = (key: string) => word(site, "figures", key);
+  const reasons = ["IICRC certified technicians", "State licensed and insured", "Direct insurance billing", "Free, written estimates", "Daily job photos sent to homeowners", `${fig("years")} years and ${fig("projects")} projects`];
   return (
     <section id="contact-form" className="section section--muted" aria-labelledby="quote-title">
       <div className="container quote">
         <div className="quote__form">
           <h2 id="quote-title" className="section__title section__title--left">{title}</h2>
-          <p>Tell us about the damage and we will get back to you fast. Estimates are always free.</p>
-          <Island name="leadform" component={LeadForm} props={{ site: leadContactOf(site), height, estimate }} />
+          <p>{word(site, "form", "intro")}</p>
+          <Island name="leadform" component={LeadForm} props={{ site: leadContactOf(site), height, estimate, words: formWordsOf(site) }} />
         </div>
         <aside className="quote__side" aria-label="Emergency and response times">
           <div className="card card--danger">
@@ -35,8 +40,8 @@ export function QuoteSection({ site, height = 900, estimate, title = "Get Your F
           <div className="card">
             <p className="card__title"><Icon name="clock" size={20} /> Response Times</p>
             <dl className="times">
-              <div><dt>Emergency</dt><dd>{emergencyTime}</dd></div>
-              <div><dt>Non-emergency</dt><dd>Same or next day</dd></div>
+              <div><dt>Emergency</dt><dd>{word(site, "times", emergencyTime)}</dd></div>
+              <div><dt>Non-emergency</dt><dd>{word(site, "times", "visit")}</dd></div>
             </dl>
           </div>
         </aside>

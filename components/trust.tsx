@@ -3,14 +3,19 @@ import { Icon } from "./icons";
 import { Island } from "./island";
 import { callUs, em } from "./emergency";
 import type { Review, Site, TrustData } from "./types";
+import { word } from "./words";
 
-export function TrustBadges({ site }: { site: Pick<Site, "emergencyMode" | "hours"> }) {
+/** TrustBadges is the small row of credentials; badge is the emergency
+ * badge's 24/7 text, which names the page's own response claim (the home
+ * and About pages' trust.badge, the water damage page's water.trustBadge),
+ * so a page never contradicts itself. */
+export function TrustBadges({ site, badge }: { site: Pick<Site, "emergencyMode" | "hours">; badge: string }) {
   return (
     <ul className="trust-badges" aria-label="Credentials">
       <li><Icon name="shield" size={18} /> Licensed &amp; Insured</li>
       <li><Icon name="award" size={18} /> IICRC Certified</li>
       <li><Icon name="file-text" size={18} /> Insurance Approved</li>
-      <li><Icon name="clock" size={18} /> {em(site, "24/7 Emergency · 60-90 minute response", callUs(site))}</li>
+      <li><Icon name="clock" size={18} /> {em(site, badge, callUs(site))}</li>
       <li className="trust-badges__partners">Working with State Farm, Allstate, USAA, Liberty Mutual, Nationwide and other carriers</li>
     </ul>
   );
@@ -113,13 +118,15 @@ export function TrustSection({ site, reviews, trust }: { site: Site; reviews: Re
   // The rating figures are Google Places' or the owner's (Go decides,
   // reviews/service.go); a place without a rating yet shows a dash.
   const { rating, count } = trust.rating;
+  const w = (key: string) => word(site, "trust", key);
+  const fig = (key: string) => word(site, "figures", key);
   const stats = [
-    ["20+", "Years Experience"],
-    ["1000+", "Projects Completed"],
+    [fig("years"), w("years")],
+    [fig("projects"), w("projects")],
     [`#${site.license}`, "State License"],
     [rating ? `${rating}/5` : "—", "Average Rating"],
     [String(count), count === 1 ? "Google Review" : "Google Reviews"],
-    ["11+", "Metro Counties"],
+    [fig("counties"), w("counties")],
   ];
   const badges = [
     ["award", "IICRC Certified", "Technicians trained to the industry's restoration standards."],
@@ -130,7 +137,7 @@ export function TrustSection({ site, reviews, trust }: { site: Site; reviews: Re
   return (
     <section id="trust-section" className="section" aria-labelledby="trust-title">
       <div className="container">
-        <h2 id="trust-title" className="section__title">Trusted Across Metro Atlanta</h2>
+        <h2 id="trust-title" className="section__title">{w("title")}</h2>
         <ul className="stats">
           {stats.map(([v, l]) => <li key={l}><span className="stats__value">{v}</span><span className="stats__label">{l}</span></li>)}
         </ul>
@@ -143,7 +150,7 @@ export function TrustSection({ site, reviews, trust }: { site: Site; reviews: Re
             </li>
           ))}
         </ul>
-        <TrustBadges site={site} />
+        <TrustBadges site={site} badge={w("badge")} />
         <Island name="reviews" component={Reviews} props={{ initial: reviews, reviewUrl: site.reviewUrl, canFetch: trust.canFetch }} />
       </div>
     </section>

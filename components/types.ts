@@ -1,5 +1,6 @@
 // Props shapes shared by the Go loaders (site/props.go) and the pages.
 // Pages are pure functions of these props.
+import type { Words } from "./words";
 
 /** Head is the shared head of every page (pkgsite's BasePage). */
 export interface Head {
@@ -49,14 +50,18 @@ export interface Site {
   officeTel: string;
   /** business hours as visitors read them, e.g. "Mon–Fri 8:00 AM–6:00 PM" */
   hours: string;
+  /** the groups of the site's wording this page shows (components/words.ts) */
+  words: Words;
 }
 
 /** Contact is the slice of Site that interactive islands need; islands
  * serialise their props into the page, so they take no more than this. */
-export type Contact = Pick<Site, "name" | "emergencyMode" | "phone" | "tel">;
+export type Contact = Pick<Site, "name" | "emergencyMode" | "phone" | "tel" | "words">;
 export type LeadContact = Pick<Site, "phone" | "tel" | "leadFormUrl" | "leadFormScript">;
 
-export const contactOf = (s: Site): Contact => ({ name: s.name, emergencyMode: s.emergencyMode, phone: s.phone, tel: s.tel });
+/** contactOf carries the Buttons group of the wording, the only one the
+ * chrome and the call buttons read (components/words.ts). */
+export const contactOf = (s: Site): Contact => ({ name: s.name, emergencyMode: s.emergencyMode, phone: s.phone, tel: s.tel, words: { buttons: s.words.buttons } });
 export const leadContactOf = (s: Site): LeadContact => ({ phone: s.phone, tel: s.tel, leadFormUrl: s.leadFormUrl, leadFormScript: s.leadFormScript });
 
 export interface LinkItem { slug: string; name: string }

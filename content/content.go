@@ -183,6 +183,8 @@ type Site struct {
 	FAQs map[string][]FAQ
 	// Home are the home page's editable texts.
 	Home Home
+	// Words are the site's fixed wording (words.go), defaults included.
+	Words Words
 	// Updated is the date the content last changed (updated.txt, or the
 	// latest publish), the sitemap's lastmod for pages without a date of
 	// their own.
@@ -259,6 +261,14 @@ func ReadFS(fsys fs.FS) (*Site, error) {
 	}
 	if err := readJSON(fsys, "home.json", &s.Home); err != nil {
 		return nil, err
+	}
+	s.Words = DefaultWords()
+	if _, err := fs.Stat(fsys, "words.json"); err == nil {
+		var w Words
+		if err := readJSON(fsys, "words.json", &w); err != nil {
+			return nil, err
+		}
+		s.Words = w.withDefaults()
 	}
 	if err := readJSON(fsys, "blog/categories.json", &s.Categories); err != nil {
 		return nil, err
@@ -507,6 +517,8 @@ func (s *Site) Check() []Problem {
 		bodyProblems(c, KindPage, slug, "content", p.Content)
 		c.seo(KindPage, slug, p.SEO)
 	}
+	c.checkWords(s.Words)
+	s.checkClaims(c)
 	s.checkImages(c)
 	s.checkUnique(c)
 	return c.out
@@ -603,6 +615,8 @@ func fileOf(kind, slug string) string {
 		return "pages/" + slug + ".md"
 	case KindFAQ:
 		return "faqs.json[" + slug + "]"
+	case KindWords:
+		return "words.json (or words-catalogue.json's defaults)"
 	}
 	return "home.json"
 }

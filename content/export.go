@@ -56,6 +56,9 @@ func (s *Site) Export(dir string) error {
 	if err := writeJSON("home.json", s.Home); err != nil {
 		return err
 	}
+	if err := writeJSON("words.json", s.Words); err != nil {
+		return err
+	}
 	if err := writeJSON("blog/categories.json", s.Categories); err != nil {
 		return err
 	}

@@ -30,7 +30,12 @@ const (
 )
 
 // Kinds are the record kinds in the order a site is built from them.
-var Kinds = []string{KindService, KindCounty, KindCity, KindCityProfile, KindCategory, KindArticle, KindPage, KindFAQ, KindHome}
+var Kinds = []string{KindService, KindCounty, KindCity, KindCityProfile, KindCategory, KindArticle, KindPage, KindFAQ, KindHome, KindWords}
+
+// AddedKinds are the kinds added after databases were first seeded: a
+// database that lacks their records gets them at boot, with the embedded
+// defaults (editor.Service.Seed). Their records are never deleted.
+var AddedKinds = []string{KindWords}
 
 // Record is one content record: its kind, its key within the kind (a
 // city's is "county/slug", a fixed city page's its key, a FAQ block's its
@@ -85,6 +90,7 @@ func (s *Site) Records() []Record {
 		add(KindFAQ, k, s.FAQs[k], i)
 	}
 	add(KindHome, KindHome, s.Home, 0)
+	add(KindWords, WordsKey, s.Words, 0)
 	return out
 }
 
@@ -120,6 +126,8 @@ func Decode(kind, slug string, data []byte) (any, error) {
 		v = &[]FAQ{}
 	case KindHome:
 		v = &Home{}
+	case KindWords:
+		v = &Words{}
 	default:
 		return nil, fmt.Errorf("unknown kind %q", kind)
 	}
@@ -161,7 +169,7 @@ func keyOf(v any) string {
 // publish refuses hard ones; a boot from the database logs them, as they
 // were refused when published).
 func FromRecords(rs []Record, updated string) (*Site, []Problem, error) {
-	s := &Site{CityProfiles: map[string]*CityProfile{}, Pages: map[string]*InfoPage{}, FAQs: map[string][]FAQ{}, Home: DefaultHome(), stamps: map[string]time.Time{}, origins: map[string]string{}}
+	s := &Site{CityProfiles: map[string]*CityProfile{}, Pages: map[string]*InfoPage{}, FAQs: map[string][]FAQ{}, Home: DefaultHome(), Words: DefaultWords(), stamps: map[string]time.Time{}, origins: map[string]string{}}
 	sorted := append([]Record(nil), rs...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		if sorted[i].Kind != sorted[j].Kind {
@@ -204,6 +212,8 @@ func FromRecords(rs []Record, updated string) (*Site, []Problem, error) {
 			s.FAQs[r.Slug] = *x
 		case *Home:
 			s.Home = *x
+		case *Words:
+			s.Words = x.withDefaults()
 		}
 	}
 	sort.SliceStable(s.Articles, func(i, j int) bool { return s.Articles[i].PublishDate > s.Articles[j].PublishDate })

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +28,7 @@ import (
 type Store interface {
 	Count(ctx context.Context) (int, error)
 	Seed(ctx context.Context, items []contentdb.SeedItem, at time.Time) (int, error)
+	SeedMissing(ctx context.Context, items []contentdb.SeedItem, at time.Time) (int, error)
 	Live(ctx context.Context) ([]contentdb.Item, error)
 	List(ctx context.Context, kind string) ([]contentdb.Item, error)
 	Get(ctx context.Context, id string) (contentdb.Item, error)
@@ -147,16 +149,24 @@ func (s *Service) Seed(ctx context.Context, c *content.Site) (int, error) {
 }
 
 func (s *Service) seed(ctx context.Context, c *content.Site) (int, error) {
-	if n, err := s.Store.Count(ctx); err != nil || n > 0 {
+	n, err := s.Store.Count(ctx)
+	if err != nil {
 		return 0, err
 	}
 	var items []contentdb.SeedItem
 	for _, r := range c.Records() {
+		if n > 0 && !slices.Contains(content.AddedKinds, r.Kind) {
+			continue
+		}
 		items = append(items, contentdb.SeedItem{Kind: r.Kind, Slug: r.Slug, JSON: string(r.JSON), Position: r.Position})
 	}
 	at, err := time.Parse("2006-01-02", c.Updated)
 	if err != nil {
 		at = s.now()
+	}
+	if n > 0 {
+		// A database seeded before a kind existed gets that kind's records.
+		return s.Store.SeedMissing(ctx, items, at)
 	}
 	return s.Store.Seed(ctx, items, at)
 }
@@ -316,7 +326,8 @@ func PathOf(kind, slug string) string {
 		return "/blog/" + slug
 	case content.KindPage:
 		return "/" + slug
-	case content.KindHome:
+	case content.KindHome, content.KindWords:
+		// The site's wording shows on many pages; the home page shows most.
 		return "/"
 	}
 	return ""
@@ -369,7 +380,7 @@ func decode(kind string, data json.RawMessage) (string, string, error) {
 // key they were stored with).
 func keyed(kind string) bool {
 	switch kind {
-	case content.KindCityProfile, content.KindFAQ, content.KindHome, content.KindPage:
+	case content.KindCityProfile, content.KindFAQ, content.KindHome, content.KindPage, content.KindWords:
 		return false
 	}
 	return true

@@ -5,6 +5,7 @@ import type { PageProps } from "../components/types";
 import type { BlogIndexData } from "../components/types-blog";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/blog.css";
+import { word } from "../components/words";
 
 /** Blog is /blog: intro, the four categories, the featured articles, every
  * article newest first and an emergency call to action (spec 2.3). */
@@ -12,7 +13,7 @@ export default function Blog(props: PageProps<BlogIndexData>) {
   const { site, data } = props;
   return (
     <Layout props={props}>
-      <PageHero site={site} title="Restoration Tips & Guides" estimateHref={null} badge="Blog"
+      <PageHero site={site} title={word(site, "blog", "headline")} estimateHref={null} badge={word(site, "blog", "badge")}
         lead="Straight answers from the crews who dry out flooded basements, clean up after house fires and rebuild storm-damaged roofs across metro Atlanta: what to do first, how insurance claims really work, and how to keep it from happening again." />
       <section className="section" aria-labelledby="topics-title">
         <div className="container">

@@ -9,11 +9,12 @@ import { AreaCTA, AreaLinkGrid, AreaReasons, AreaServiceCards } from "../compone
 import type { PageProps, Site } from "../components/types";
 import type { CityData } from "../components/types-area";
 import "../styles/area.css";
+import { word } from "../components/words";
 
 /** StatCards are the three stat cards of the generic city page. */
 function StatCards({ site }: { site: Site }) {
   const stats = [
-    { icon: "clock", value: "60 Min", label: "Response" },
+    { icon: "clock", value: word(site, "times", "emergency"), label: "Response" },
     { icon: "shield", value: "Licensed", label: `& Insured · License #${site.license}` },
     { icon: "file-text", value: "Direct", label: "Insurance Billing" },
   ];

@@ -4,6 +4,7 @@ import { QuoteSection } from "../components/quote";
 import { Icon } from "../components/icons";
 import { CallButton, callUs, em } from "../components/emergency";
 import type { LinkItem, PageProps } from "../components/types";
+import { word } from "../components/words";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/info.css";
 
@@ -25,7 +26,7 @@ export default function Contact(props: PageProps<ContactData>) {
   const rest = data.counties.length - named.length;
   return (
     <Layout props={props}>
-      <PageHero site={site} title="Contact Us" estimateHref="#contact-form"
+      <PageHero site={site} title={word(site, "contact", "headline")} estimateHref="#contact-form"
         lead={em(site, "Call our 24/7 line for water, fire or storm damage happening right now, or send the form below for a free estimate on repairs, restoration or remodeling.",
           `${callUs(site)} for water, fire or storm damage happening right now, or send the form below for a free estimate on repairs, restoration or remodeling.`)} />
       <section className="section" aria-labelledby="contact-cards-title">
@@ -52,16 +53,16 @@ export default function Contact(props: PageProps<ContactData>) {
               <h3 className="card__title">Availability</h3>
               <p className="contact-card__big">{em(site, "24 hours a day, 7 days a week", site.hours)}</p>
               <dl className="times">
-                <div><dt>Emergencies</dt><dd>Within 60 minutes</dd></div>
-                <div><dt>General inquiries</dt><dd>Within 2 hours</dd></div>
-                <div><dt>Estimate visits</dt><dd>Same or next day</dd></div>
+                <div><dt>Emergencies</dt><dd>{`Within ${word(site, "times", "emergency")}`}</dd></div>
+                <div><dt>General inquiries</dt><dd>{`Within ${word(site, "times", "general")}`}</dd></div>
+                <div><dt>Estimate visits</dt><dd>{word(site, "times", "visit")}</dd></div>
               </dl>
               {site.officePhone && <p>Office line for non-urgent calls, {site.hours}: <a href={site.officeTel}>{site.officePhone}</a></p>}
             </li>
           </ul>
           <p className="promise" role="note">
             <Icon name="check-circle" size={22} />
-            <span>Our promise: we contact you within 60 minutes for emergencies and within 2 hours for general inquiries.</span>
+            <span>{word(site, "contact", "promise")}</span>
           </p>
         </div>
       </section>

@@ -8,6 +8,7 @@ import { AreaReasons, AreaServiceCards } from "../components/area-blocks";
 import type { PageProps, Site } from "../components/types";
 import type { CountyData, CountyProfileView } from "../components/types-area";
 import "../styles/area.css";
+import { word } from "../components/words";
 
 function CountyProfile({ name, profile, site }: { name: string; profile: CountyProfileView; site: Site }) {
   const stats: [string, string][] = [
@@ -65,8 +66,8 @@ function EmergencyCTA({ site, name }: { site: Site; name: string }) {
         <div className="card card--danger area-emergency">
           <div>
             <h2 id="county-emergency-title" className="area-emergency__title"><Icon name="alert-triangle" size={26} /> Emergency in {name} County?</h2>
-            <p>{em(site, "Water pouring in, fire or storm damage? Our crews are on call 24/7 and typically arrive within 15-60 minutes.",
-              `Water pouring in, fire or storm damage? ${callUs(site)}: our crews typically arrive within 15-60 minutes.`)}</p>
+            <p>{em(site, `Water pouring in, fire or storm damage? Our crews are on call 24/7 and typically arrive within ${word(site, "times", "areas")}.`,
+              `Water pouring in, fire or storm damage? ${callUs(site)}: our crews typically arrive within ${word(site, "times", "areas")}.`)}</p>
           </div>
           <div className="area-emergency__actions">
             <a href="/contact" className="btn btn--white btn--lg">Request Emergency Service</a>

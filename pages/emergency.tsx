@@ -7,6 +7,7 @@ import { CallButton, callUs, em } from "../components/emergency";
 import type { LinkItem, PageProps, ServiceCard } from "../components/types";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/info.css";
+import { word } from "../components/words";
 
 export interface EmergencyData {
   services: ServiceCard[];
@@ -55,15 +56,16 @@ const PLANS: Plan[] = [
   },
 ];
 
-const RESPONSE = [
+/** RESPONSE are the four steps; arrival is the emergency response time. */
+const RESPONSE = (arrival: string) => [
   { title: "You call, a person answers", text: "Day or night, a team member answers, asks what happened and whether anyone is at risk, and dispatches a crew on the same call." },
-  { title: "A crew on the way", text: "In most places across metro Atlanta our emergency crew arrives within 60 minutes, with extraction, drying, board-up and tarping equipment on the truck." },
+  { title: "A crew on the way", text: `In most places across metro Atlanta our emergency crew arrives within ${arrival}, with extraction, drying, board-up and tarping equipment on the truck.` },
   { title: "The damage is stopped", text: "We stop the source, remove water, secure openings and set up drying, while photographing and measuring everything for your claim." },
   { title: "A plan and the paperwork", text: "You get a written scope of work. We bill your insurance company directly and the same licensed team handles the rebuild." },
 ];
 
-const FAQS = [
-  { question: "How fast can your crew get to my home?", answer: "In most places across metro Atlanta our emergency crew arrives within 60 minutes of your call, 24 hours a day, 7 days a week. The person who answers will give you an arrival estimate for your address." },
+const FAQS = (arrival: string) => [
+  { question: "How fast can your crew get to my home?", answer: `In most places across metro Atlanta our emergency crew arrives within ${arrival} of your call, 24 hours a day, 7 days a week. The person who answers will give you an arrival estimate for your address.` },
   { question: "Should I call my insurance company or you first?", answer: "Call whoever you reach first, but do not wait on a claim number to stop the damage. Most policies expect you to take reasonable steps to prevent further damage, and we document everything so your adjuster can review the emergency work." },
   { question: "Is it safe to stay in my home?", answer: "Leave if there is a gas odor, structural damage, a sagging ceiling, electrical hazards near water, or sewage inside. Our crew will tell you which rooms are safe once we have assessed the home." },
   { question: "Do you work directly with my insurance company?", answer: "Yes. We photograph and record the loss, provide line-item estimates to your adjuster and bill your insurance company directly for covered work. You stay in control of your claim." },
@@ -73,11 +75,12 @@ const FAQS = [
  * damage, how the 24/7 response works, call buttons and the quote section. */
 export default function Emergency(props: PageProps<EmergencyData>) {
   const { site, data } = props;
+  const arrival = word(site, "times", "emergency");
   return (
     <Layout props={props}>
       <PageHero site={site} badge={em(site, "24/7 Emergency Service", callUs(site))} title={em(site, "24/7 Emergency Restoration in Metro Atlanta", "Emergency Restoration in Metro Atlanta")} estimateHref={null}
-        lead={em(site, "Water pouring in, a house fire, or a tree through the roof? Call now. A person answers day or night, and in most places our crew arrives within 60 minutes to stop the damage.",
-          `Water pouring in, a house fire, or a tree through the roof? ${callUs(site)}: in most places our crew arrives within 60 minutes to stop the damage.`)} />
+        lead={em(site, `Water pouring in, a house fire, or a tree through the roof? Call now. A person answers day or night, and in most places our crew arrives within ${arrival} to stop the damage.`,
+          `Water pouring in, a house fire, or a tree through the roof? ${callUs(site)}: in most places our crew arrives within ${arrival} to stop the damage.`)} />
       <div className="safety" role="note">
         <div className="container safety__inner">
           <Icon name="alert-triangle" size={24} />
@@ -116,7 +119,7 @@ export default function Emergency(props: PageProps<EmergencyData>) {
           <h2 id="response-title" className="section__title">{em(site, "How Our 24/7 Response Works", "How Our Emergency Response Works")}</h2>
           <p className="section__lead">One call starts everything: mitigation, documentation for your insurer and, later, the repairs.</p>
           <ol className="steps steps--4">
-            {RESPONSE.map((r, i) => (
+            {RESPONSE(arrival).map((r, i) => (
               <li key={r.title} className="card step">
                 <span className="step__num" aria-hidden="true">{i + 1}</span>
                 <h3 className="card__title">{r.title}</h3>
@@ -143,7 +146,7 @@ export default function Emergency(props: PageProps<EmergencyData>) {
           </div>
         </section>
       )}
-      <FAQ title="Emergency Questions" faqs={FAQS} schemaId="emergency-faq" site={site} />
+      <FAQ title="Emergency Questions" faqs={FAQS(arrival)} schemaId="emergency-faq" site={site} />
       <QuoteSection site={site} title="Not an Emergency? Get a Free Estimate" />
       <section className="call-band call-band--final" aria-label="Call us">
         <div className="container call-band__inner">

@@ -5,6 +5,7 @@ import { Icon } from "../components/icons";
 import { CallButton, em } from "../components/emergency";
 import { Island } from "../components/island";
 import { leadContactOf, type PageProps } from "../components/types";
+import { formWordsOf, word } from "../components/words";
 
 /** Estimate is /estimate: the native estimate form on its own page. After
  * a POST without JavaScript the server renders it again with the messages
@@ -14,13 +15,13 @@ export default function Estimate(props: PageProps<{ state: EstimateState | null 
   const done = !!data.state?.success;
   return (
     <Layout props={props}>
-      <PageHero site={site} title={done ? "Thank You!" : "Get Your Free Estimate"} estimateHref={null}
+      <PageHero site={site} title={done ? word(site, "estimate", "thanksHeadline") : word(site, "estimate", "headline")} estimateHref={null}
         lead={done ? "Your request is in. A member of our team will contact you shortly." : "Tell us what happened and where. Estimates are always free, and we bill insurance directly."} />
       <section className="section">
         <div className="container quote">
           <div className="quote__form">
             <h2 className="section__title section__title--left">{done ? "Request Received" : "Request a Free Estimate"}</h2>
-            <Island name="estimate" component={EstimateForm} props={{ site: leadContactOf(site), state: data.state || undefined, idPrefix: "estimate" }} />
+            <Island name="estimate" component={EstimateForm} props={{ site: leadContactOf(site), state: data.state || undefined, idPrefix: "estimate", words: formWordsOf(site) }} />
           </div>
           <aside className="quote__side" aria-label="Emergency help">
             <div className="card card--danger">
@@ -30,7 +31,7 @@ export default function Estimate(props: PageProps<{ state: EstimateState | null 
             </div>
             <div className="card">
               <p className="card__title"><Icon name="clock" size={20} /> When we reply</p>
-              <p>Within 60 minutes for emergencies and within 2 hours for general inquiries.</p>
+              <p>{`Within ${word(site, "times", "emergency")} for emergencies and within ${word(site, "times", "general")} for general inquiries.`}</p>
             </div>
           </aside>
         </div>

@@ -64,7 +64,7 @@ export default function Home(props: PageProps<HomeData>) {
   const { site, data } = props;
   return (
     <Layout props={props}>
-      <Hero site={site} city={data.heroCity} county={data.heroCounty} lead={data.texts.heroLead} photo={data.hero} />
+      <Hero site={site} lead={data.texts.heroLead} photo={data.hero} />
       <div className="banner"><p className="container">{data.texts.banner}</p></div>
       <ServicesGrid id="services" services={data.services} title={data.texts.servicesTitle} lead={data.texts.servicesLead} />
       <GalleryBlock gallery={data.gallery} />

@@ -2,6 +2,7 @@ import { Layout } from "../components/layout";
 import { PageHero } from "../components/page-hero";
 import { ArticleBody } from "../components/article-body";
 import { TrustBadges } from "../components/trust";
+import { word } from "../components/words";
 import { Icon } from "../components/icons";
 import type { PageProps, Site } from "../components/types";
 // Page styles after the shared ones, so they win at equal specificity.
@@ -77,7 +78,7 @@ export default function Info(props: PageProps<InfoData>) {
                 <li><span className="stats__value">11+</span>{" "}<span className="stats__label">Counties Served</span></li>
                 <li><span className="stats__value">99%</span>{" "}<span className="stats__label">Customer Satisfaction</span></li>
               </ul>
-              <TrustBadges site={site} />
+              <TrustBadges site={site} badge={word(site, "trust", "badge")} />
               <p className="center about-links">
                 <a href="/portfolio" className="btn btn--outline">See Our Work</a>
                 <a href="/service-areas" className="btn btn--outline">Where We Work</a>

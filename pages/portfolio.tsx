@@ -6,17 +6,19 @@ import { CallButton } from "../components/emergency";
 import type { Gallery, PageProps } from "../components/types";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/info.css";
+import { word } from "../components/words";
 
 export interface PortfolioData {
   gallery: Gallery | null;
 }
 
-/** STATS are the portfolio page's four stat cards (spec 2.3). */
+/** STATS are the portfolio page's four stat cards (spec 2.3): the trust
+ * figures of the site's wording, with their labels here. */
 const STATS = [
-  { icon: "hammer", value: "1000+", label: "Projects Completed" },
-  { icon: "award", value: "20+", label: "Years in Business" },
-  { icon: "map-pin", value: "11+", label: "Counties Served" },
-  { icon: "star", value: "99%", label: "Customer Satisfaction" },
+  { icon: "hammer", figure: "projects", label: "Projects Completed" },
+  { icon: "award", figure: "years", label: "Years in Business" },
+  { icon: "map-pin", figure: "counties", label: "Counties Served" },
+  { icon: "star", figure: "satisfaction", label: "Customer Satisfaction" },
 ];
 
 const DOCUMENTED = [
@@ -31,7 +33,7 @@ export default function Portfolio(props: PageProps<PortfolioData>) {
   const { site, data } = props;
   return (
     <Layout props={props}>
-      <PageHero site={site} title="Our Work Portfolio"
+      <PageHero site={site} title={word(site, "portfolio", "headline")}
         lead="Real projects from real homes across metro Atlanta: water extraction and drying, fire and smoke cleanup, storm repairs and the complete rebuilds that follow, photographed by our crews on the job." />
       <section className="section section--tight" aria-label="Our track record">
         <div className="container">
@@ -39,7 +41,7 @@ export default function Portfolio(props: PageProps<PortfolioData>) {
             {STATS.map((s) => (
               <li key={s.label} className="card stat-card">
                 <span className="stat-card__icon"><Icon name={s.icon} size={24} /></span>
-                <span className="stat-card__value">{s.value}</span>{" "}
+                <span className="stat-card__value">{word(site, "figures", s.figure)}</span>{" "}
                 <span className="stat-card__label">{s.label}</span>
               </li>
             ))}
@@ -69,7 +71,7 @@ export default function Portfolio(props: PageProps<PortfolioData>) {
             <p>Free estimates, direct insurance billing and one licensed team from mitigation to the final coat of paint.</p>
           </div>
           <div className="cta-band__actions">
-            <a href="/contact" className="btn btn--white">Get Free Estimate</a>
+            <a href="/contact" className="btn btn--white">{word(site, "buttons", "estimate")}</a>
             <CallButton site={site} className="btn btn--outline-white" />
           </div>
         </div>

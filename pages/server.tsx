@@ -6,6 +6,18 @@ import { renderToString } from "react-dom/server";
 import { HeadProvider, renderHead, type HeadCollector } from "../components/head";
 import { BlueBarContent, ChromeMarkup, FooterContent, Nav, TopBarContent, type ChromeParts } from "../components/layout";
 import { contactOf } from "../components/types";
+import catalogue from "../content/words-catalogue.json";
+
+// CHROME_WORDS are the groups of the site's wording every page carries
+// (the catalogue's "*" pages): the only ones the chrome may show, and the
+// only ones in its cache key, so pages of different kinds share it.
+const CHROME_WORDS = catalogue.groups.filter((g) => g.pages.includes("*")).map((g) => g.key);
+
+function chromeSite(site: any) {
+  const words: Record<string, unknown> = {};
+  for (const g of CHROME_WORDS) words[g] = site.words?.[g];
+  return { ...site, words };
+}
 
 // The chrome's markup for the last site and chrome this runtime rendered
 // (one entry: every page of a content version shares them).
@@ -18,9 +30,10 @@ let chromeParts: ChromeParts | null = null;
  * page (the test that the two ways are byte for byte the same). */
 function chromeMarkup(props: any): ChromeParts | null {
   if ((globalThis as any).__ssrNoFragments || !props || !props.site || !props.chrome) return null;
-  const key = JSON.stringify(props.site) + "\n" + JSON.stringify(props.chrome);
+  const site = chromeSite(props.site);
+  const key = JSON.stringify(site) + "\n" + JSON.stringify(props.chrome);
   if (key !== chromeKey || !chromeParts) {
-    const { site, chrome } = props;
+    const { chrome } = props;
     chromeParts = {
       topbar: renderToString(<TopBarContent site={site} />),
       bluebar: renderToString(<BlueBarContent site={site} />),

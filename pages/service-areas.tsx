@@ -6,6 +6,7 @@ import { callUs, em } from "../components/emergency";
 import type { PageProps } from "../components/types";
 import type { ServiceAreasData } from "../components/types-area";
 import "../styles/area.css";
+import { word } from "../components/words";
 
 /** ServiceAreas is /service-areas: every county with its city count, the
  * first 5 city links, '+ N more cities' and a link to the county page. */
@@ -17,7 +18,7 @@ export default function ServiceAreas(props: PageProps<ServiceAreasData>) {
         site={site}
         badge={em(site, "24/7 Emergency Service Across Metro Atlanta", `Serving Metro Atlanta · ${callUs(site)}`)}
         title="Our Service Areas"
-        lead={`Water, fire and storm damage restoration in ${data.cityTotal} cities across ${data.counties.length} metro Atlanta counties. For emergencies our crews typically arrive within 15-60 minutes.`}
+        lead={`Water, fire and storm damage restoration in ${data.cityTotal} cities across ${data.counties.length} metro Atlanta counties. For emergencies our crews typically arrive within ${word(site, "times", "areas")}.`}
       />
       <section className="section" aria-labelledby="counties-title">
         <div className="container">

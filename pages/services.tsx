@@ -6,6 +6,7 @@ import { Icon } from "../components/icons";
 import { ServiceTrustItems, ServiceLinkCards } from "../components/service-parts";
 import type { PageProps } from "../components/types";
 import type { ServicesData } from "../components/types-service";
+import { word } from "../components/words";
 
 /** Services is the /services listing (spec 2.3): hero, three trust items,
  * the six primary services with their full feature lists, a smaller row of
@@ -15,8 +16,8 @@ export default function Services(props: PageProps<ServicesData>) {
   return (
     <Layout props={props}>
       <div className="svc-page">
-        <PageHero site={site} badge="Serving 11+ metro Atlanta counties"
-          title="Restoration & Construction Services"
+        <PageHero site={site} badge={word(site, "services", "badge")}
+          title={word(site, "services", "headline")}
           lead="One licensed team for the emergency and the rebuild: water, fire and storm damage restoration, mold remediation, roof repair, remodeling and help with your insurance claim." />
         <ServiceTrustItems site={site} />
 

@@ -6,6 +6,7 @@ import { FAQ } from "../components/faq";
 import { Icon } from "../components/icons";
 import { CallButton, em } from "../components/emergency";
 import { TrustBadges } from "../components/trust";
+import { word } from "../components/words";
 import { QuoteSection } from "../components/quote";
 import type { FAQItem, PageProps, Site } from "../components/types";
 import type { WaterLandingData } from "../components/types-service";
@@ -19,17 +20,17 @@ const SERVICES: { icon: string; title: string; text: string }[] = [
   { icon: "file-text", title: "Insurance Claim Assistance", text: "Photos, daily moisture logs and an itemized estimate in the format adjusters use. We meet your adjuster on site and bill your insurance company directly." },
 ];
 
-const REASONS: { icon: string; title: string; text: string }[] = [
-  { icon: "clock", title: "On Site in 60-90 Minutes", text: "Crews are on call around the clock across Atlanta, so extraction starts before water wicks into drywall, cabinets and subfloors." },
+const REASONS = (arrival: string): { icon: string; title: string; text: string }[] => [
+  { icon: "clock", title: `On Site in ${arrival}`, text: "Crews are on call around the clock across Atlanta, so extraction starts before water wicks into drywall, cabinets and subfloors." },
   { icon: "award", title: "IICRC Certified Drying", text: "Every job follows the IICRC S500 standard, with moisture readings logged at each visit until every material is confirmed dry." },
   { icon: "home", title: "Cleanup to Rebuild, One Company", text: "We are a state licensed general contractor, so the same team that dries your home also puts it back together. No second contractor, no second wait." },
   { icon: "file-text", title: "Direct Insurance Billing", text: "We work with all major carriers and bill them directly. You pay only your deductible and anything your policy does not cover." },
 ];
 
-const FAQS: FAQItem[] = [
+const FAQS = (arrival: string): FAQItem[] => [
   {
     question: "How fast can you get to my home in Atlanta?",
-    answer: "Our phone is answered 24/7, and crews typically arrive within 60-90 minutes anywhere in our Atlanta service area, depending on traffic and weather. While you wait, shut off the main water valve if you can reach it safely, turn off power to wet rooms at the breaker, and move electronics, rugs and valuables off wet floors.",
+    answer: `Our phone is answered 24/7, and crews typically arrive within ${arrival} anywhere in our Atlanta service area, depending on traffic and weather. While you wait, shut off the main water valve if you can reach it safely, turn off power to wet rooms at the breaker, and move electronics, rugs and valuables off wet floors.`,
   },
   {
     question: "Does homeowners insurance cover water damage?",
@@ -53,16 +54,18 @@ function LocalBlurb({ site, title, badge, children }: { site: Site; title: strin
 }
 
 /** WaterLanding is the water damage landing page (spec 2.3) at
- * /water-damage-restoration-atlanta. Arrival claims are 60-90 minutes,
- * except the Buckhead blurb's average 45 minutes (spec 1). */
+ * /water-damage-restoration-atlanta. Arrival claims are the water damage
+ * arrival (60-90 minutes by default), except the Buckhead blurb's average
+ * (45 minutes; spec 1): the owner edits both among the response times. */
 export default function WaterLanding(props: PageProps<WaterLandingData>) {
   const { site, data } = props;
+  const arrival = word(site, "times", "water");
   return (
     <Layout props={props}>
       <div className="svc-page wl">
-        <PageHero site={site} badge={em(site, "24/7 emergency water removal in Atlanta", "Emergency water removal in Atlanta")}
-          title="Water Damage Restoration & Cleanup in Atlanta"
-          lead="Burst pipe, leaking water heater or sewage in the basement? Our IICRC certified crews arrive within 60-90 minutes, extract the water, dry your home to documented standards and make the repairs, billing your insurance company directly."
+        <PageHero site={site} badge={em(site, word(site, "water", "badge"), "Emergency water removal in Atlanta")}
+          title={word(site, "water", "headline")}
+          lead={word(site, "water", "lead")}
           estimateHref="#contact-form">
           <ul className="hero__points">
             <li><Icon name="check-circle" size={18} /> Free estimates</li>
@@ -72,7 +75,7 @@ export default function WaterLanding(props: PageProps<WaterLandingData>) {
         </PageHero>
 
         <section className="wl-badges" aria-label="Credentials">
-          <div className="container"><TrustBadges site={site} /></div>
+          <div className="container"><TrustBadges site={site} badge={word(site, "water", "trustBadge")} /></div>
         </section>
 
         <section className="section section--muted" aria-labelledby="wl-services-title">
@@ -96,7 +99,7 @@ export default function WaterLanding(props: PageProps<WaterLandingData>) {
           <div className="container">
             <h2 id="wl-why-title" className="section__title">Why Atlanta Homeowners Choose Us</h2>
             <ul className="cards cards--4">
-              {REASONS.map((r) => (
+              {REASONS(arrival).map((r) => (
                 <li key={r.title} className="card wl-reason">
                   <Icon name={r.icon} size={28} />
                   <h3 className="card__title">{r.title}</h3>
@@ -119,21 +122,21 @@ export default function WaterLanding(props: PageProps<WaterLandingData>) {
             <p className="center wl-areas__all"><a href="/service-areas" className="card__link">See all service areas <Icon name="arrow-right" size={16} /></a></p>
 
             <div className="wl-locals">
-              <LocalBlurb site={site} title="Buckhead Water Damage Help" badge="Average 45 minutes response">
+              <LocalBlurb site={site} title="Buckhead Water Damage Help" badge={`Average ${word(site, "times", "buckhead")} response`}>
                 <p>From the high-rise condos along Peachtree Road to the older homes of Garden Hills and Peachtree Heights, a single failed supply line in Buckhead can soak the ceilings of several units below. We trace the source and the path of the water, document it for each owner and for the building's insurer, and dry every affected unit.</p>
               </LocalBlurb>
-              <LocalBlurb site={site} title="Decatur Water Damage Help" badge="Crews arrive in 60-90 minutes">
+              <LocalBlurb site={site} title="Decatur Water Damage Help" badge={`Crews arrive in ${word(site, "times", "water")}`}>
                 <p>Many of Decatur's bungalows in Oakhurst, Winnona Park and the streets around the Square still drain through original clay or cast-iron sewer lines that tree roots break into, so sewage backups into basements and crawl spaces are a common call. We clean them up safely, dry the crawl space and document the loss for your claim.</p>
               </LocalBlurb>
             </div>
           </div>
         </section>
 
-        <FAQ title="Water Damage Questions, Answered" faqs={FAQS} schemaId="water-damage-faq" site={site} />
+        <FAQ title="Water Damage Questions, Answered" faqs={FAQS(arrival)} schemaId="water-damage-faq" site={site} />
 
         <EmergencyBanner site={site} title="Water Coming In Right Now?" />
 
-        <QuoteSection emergencyTime="60-90 minutes" site={site} height={900} title="Get Your Free Water Damage Estimate" />
+        <QuoteSection emergencyTime="water" site={site} height={900} title="Get Your Free Water Damage Estimate" />
       </div>
     </Layout>
   );

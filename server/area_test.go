@@ -186,9 +186,10 @@ func TestAreaEveryPage(t *testing.T) {
 			t.Errorf("%s: breadcrumbs missing", p)
 		}
 		main := areaMain(t, r.Doc)
-		// Arrival claims: 15-60 minutes everywhere, except the stat card "60 Min".
+		// Arrival claims: 15-60 minutes everywhere, except the stat card's
+		// emergency response time (60 minutes; ADR 045).
 		for _, m := range areaArrivalRE.FindAllString(text(main), -1) {
-			if m != "15-60 minutes" && m != "60 Min" && m != "24 hours" {
+			if m != "15-60 minutes" && m != "60 minutes" && m != "24 hours" {
 				t.Errorf("%s: time claim %q", p, m)
 			}
 		}
@@ -375,7 +376,7 @@ func TestAreaCityPage(t *testing.T) {
 		t.Errorf("h1 %q", h1)
 	}
 	for _, w := range []string{ci.Intro, ci.Description, "Water, Fire or Storm Emergency in Roswell?",
-		"60 Min", "Response", "Licensed", "Direct", "Insurance Billing", "Why Roswell Chooses Us", "Nearby Areas We Serve",
+		"60 minutes", "Response", "Licensed", "Direct", "Insurance Billing", "Why Roswell Chooses Us", "Nearby Areas We Serve",
 		"Get Free Estimate", "Roswell Restoration FAQ", "Related Services & Areas"} {
 		if !strings.Contains(txt, w) {
 			t.Errorf("lacks %q", w)

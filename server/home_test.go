@@ -88,7 +88,8 @@ func TestHomeSpecTexts(t *testing.T) {
 		// (without Google Places the empty reviews block says reviews are not
 		// shown here instead of offering 'Click here to fetch reviews', which
 		// TestReviewFiguresFromPlaces checks)
-		"60-90 minute response", "Reviews from Google are not shown on this site yet.",
+		// the trust badge names the hero's own claim (ADR 045)
+		"24/7 Emergency · Response within 60 minutes", "Reviews from Google are not shown on this site yet.",
 		// quote section
 		"24/7 Emergency Service", "Emergency", "15-60 minutes", "Non-emergency", "Same or next day",
 		// blog teaser, descriptions, FAQ, related links

@@ -407,7 +407,7 @@ func TestWaterLanding(t *testing.T) {
 	for _, w := range []string{
 		"Emergency Water Extraction", "Burst Pipe & Plumbing Leak Cleanup", "Ceiling & Wall Dry-Out", "Sewage Backup Cleanup",
 		"Structural Drying & Repairs", "Insurance Claim Assistance",
-		"60-90 minute response", "Buckhead", "Decatur", "Average 45 minutes response",
+		"24/7 Emergency · Crews arrive in 60-90 minutes", "Buckhead", "Decatur", "Average 45 minutes response",
 		"Get Free Estimate", "Why Atlanta Homeowners Choose Us", "Areas We Serve",
 	} {
 		if !strings.Contains(txt, w) {

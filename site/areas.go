@@ -20,8 +20,9 @@ const AreaFirstCities = 5
 // AreaNearbyInFAQ is spec 9's "nearby FAQ lists first 3 ... nearby areas".
 const AreaNearbyInFAQ = 3
 
-// AreaArrival is the arrival claim of every area page (spec 1).
-const AreaArrival = "15-60 minutes"
+// arrival is the arrival claim of every area page (spec 1: 15-60
+// minutes), one of the response times of the site's wording.
+func (s *Site) arrival() string { return s.content().Words["times"]["areas"] }
 
 func areaRoutes() []Route {
 	var rs []Route
@@ -357,7 +358,7 @@ func (s *Site) countyFAQs(ctx context.Context, co *content.County, cityCount int
 	return []content.FAQ{
 		{
 			Question: "How fast can you respond to an emergency in " + name + "?",
-			Answer:   "Our emergency line is answered 24/7, and for emergencies our crews typically arrive within " + AreaArrival + " anywhere in " + name + ", depending on your location, traffic and weather. We start water extraction, board-up or tarping as soon as we arrive.",
+			Answer:   "Our emergency line is answered 24/7, and for emergencies our crews typically arrive within " + s.arrival() + " anywhere in " + name + ", depending on your location, traffic and weather. We start water extraction, board-up or tarping as soon as we arrive.",
 		},
 		{
 			Question: "Which cities in " + name + " do you serve?",
@@ -409,7 +410,7 @@ func loadCity(ctx context.Context, s *Site, p Params) (Page, error) {
 		City: ci.City, Slug: ci.Slug, County: co.Name, CountySlug: co.Slug,
 		Heading: "Water Damage Restoration in " + ci.City + ", GA",
 		Intro:   ci.Intro, Description: ci.Description,
-		Services: s.cityServices(ci), Reasons: cityReasons(ci.City, co.Name),
+		Services: s.cityServices(ci), Reasons: cityReasons(ci.City, co.Name, s.arrival()),
 		Nearby: s.nearby(ci), FAQs: nil, Hero: s.heroImage(ctx, ci.Image),
 	}
 	d.FAQs = s.cityFAQs(ctx, ci, co, d.Nearby)
@@ -436,9 +437,9 @@ func (s *Site) nearby(ci *content.City) []AreaLink {
 	return out
 }
 
-func cityReasons(city, county string) []content.Reason {
+func cityReasons(city, county, arrival string) []content.Reason {
 	return []content.Reason{
-		{Title: "Local crews, ready 24/7", Text: "Our crews work across " + county + " County every day, so help reaches " + city + " fast, day or night. For emergencies we typically arrive within " + AreaArrival + "."},
+		{Title: "Local crews, ready 24/7", Text: "Our crews work across " + county + " County every day, so help reaches " + city + " fast, day or night. For emergencies we typically arrive within " + arrival + "."},
 		{Title: "One licensed team, start to finish", Text: "IICRC certified technicians handle the cleanup and drying, and our state licensed construction crews complete the repairs, so you deal with one company from the first call to the final walkthrough."},
 		{Title: "Insurance handled for you", Text: "We document every room with photos and moisture readings, work with your adjuster and bill your insurance company directly. Daily job photos keep you informed."},
 	}
@@ -462,7 +463,7 @@ func (s *Site) cityFAQs(ctx context.Context, ci *content.City, co *content.Count
 	return []content.FAQ{
 		{
 			Question: "How quickly can your crew arrive in " + city + "?",
-			Answer:   "For emergencies, our crews typically arrive within " + AreaArrival + " in " + city + ", depending on your exact location, traffic and weather. Our phone is answered 24/7, including nights, weekends and holidays.",
+			Answer:   "For emergencies, our crews typically arrive within " + s.arrival() + " in " + city + ", depending on your exact location, traffic and weather. Our phone is answered 24/7, including nights, weekends and holidays.",
 		},
 		{
 			Question: "Do you serve areas near " + city + "?",

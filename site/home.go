@@ -2,7 +2,6 @@ package site
 
 import (
 	"context"
-	"strings"
 
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
@@ -48,7 +47,7 @@ func loadHome(ctx context.Context, s *Site, _ Params) (Page, error) {
 		latest = latest[:LatestArticles]
 	}
 	texts := s.content().Home
-	texts.WhyText = strings.NewReplacer("{city}", b.City, "{county}", b.County).Replace(texts.WhyText)
+	texts.WhyText = content.FillText(texts.WhyText, s.content().Words.InsertValues(facts(b)))
 	texts.Image = nil
 	hero := s.heroImage(ctx, s.content().Home.Image)
 	return Page{

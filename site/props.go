@@ -27,6 +27,10 @@ type SiteProps struct {
 	OfficeTel   string `json:"officeTel"`
 	// Hours are the business hours as visitors read them.
 	Hours string `json:"hours"`
+	// Words are the groups of the site's wording this page shows, inserts
+	// filled in (content.Words.Fill): only those, so a change of wording
+	// changes the props, and re-renders, exactly the pages that show it.
+	Words content.Words `json:"words"`
 }
 
 // LinkItem is a slug and a display name.
@@ -63,13 +67,18 @@ const FooterCounties = 8
 
 // siteProps are the business facts every page gets. b.Phone is the 24/7
 // line (settings.PhoneFor): every call button, bar and tel: link dials it.
-func (s *Site) siteProps(b config.Business, av settings.Availability, office string) SiteProps {
+func (s *Site) siteProps(kind string, b config.Business, av settings.Availability, office string) SiteProps {
 	p := SiteProps{Business: b, Tel: config.TelHref(b.Phone), BaseURL: s.base, ThemeColor: "#1d4ed8", Year: time.Now().Year(),
-		EmergencyMode: av.EmergencyMode, Hours: av.Hours.Text()}
+		EmergencyMode: av.EmergencyMode, Hours: av.Hours.Text(), Words: s.content().Words.Fill(kind, facts(b))}
 	if office != "" {
 		p.OfficePhone, p.OfficeTel = office, config.TelHref(office)
 	}
 	return p
+}
+
+// facts are the business facts the site's wording may insert.
+func facts(b config.Business) content.Facts {
+	return content.Facts{Name: b.Name, Phone: b.Phone, City: b.City, County: b.County, License: b.License}
 }
 
 func (s *Site) chrome() Chrome {

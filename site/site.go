@@ -176,7 +176,11 @@ func (s *Site) Props(ctx context.Context, path string, pg Page) PageProps {
 	for _, c := range pg.Head.Crumbs {
 		crumbs = append(crumbs, BreadcrumbLink{Name: c.Name, Href: c.Path})
 	}
-	return PageProps{Head: s.head(b, av, rating, pg.Head), Site: s.siteProps(b, av, s.settings.OfficePhone(ctx)), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
+	kind := "" // a page outside the route table (not found, error) shows only the chrome's words
+	if r, _, ok := s.Lookup(path); ok {
+		kind = r.Page
+	}
+	return PageProps{Head: s.head(b, av, rating, pg.Head), Site: s.siteProps(kind, b, av, s.settings.OfficePhone(ctx)), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
 }
 
 // Load runs the loader of a route-table path on one version of the

@@ -18,6 +18,7 @@ import {
 } from "../data/content";
 import { BodyEditor } from "./body-editor";
 import { FieldControl, fieldId, problemText } from "./fields";
+import { WordingField } from "./wording-field";
 import { HistoryPanel } from "./history";
 import { IconPicker } from "./icon-picker";
 import { ImageField } from "./image-field";
@@ -364,6 +365,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
     const ps = forField(f);
     let control;
     if (f.type === "body") control = <BodyEditor fieldKey={f.key} label={f.label} hint={f.hint} value={typeof value === "string" ? value : ""} onChange={onChange} problems={ps} />;
+    else if (f.type === "wording") control = <WordingField field={f} value={value} onChange={onChange} problems={ps} />;
     else if (f.type === "refs") control = <RecordPicker field={f} value={value} onChange={onChange} problems={ps} self={item.id} group={item.kind === "county" ? item.title : undefined} />;
     else if (f.type === "image") control = <ImageField fieldKey={f.key} label={f.label} value={value} onChange={onChange} problems={ps} navigate={navigate} />;
     else if (f.type === "icon") control = <IconPicker fieldKey={f.key} label={f.label} hint={f.hint} value={typeof value === "string" ? value : ""} onChange={onChange} problems={ps} />;
@@ -445,6 +447,7 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
         {info.sections.filter((s) => !s.when || (getAt(data, s.when) && typeof getAt(data, s.when) === "object")).map((s) => (
           <section key={s.title} className="a-card ac-section" aria-label={s.title}>
             <h2 className="a-card__title">{s.title}</h2>
+            {s.intro && <p className="ac-hint">{s.intro}</p>}
             {s.fields.map(renderField)}
           </section>
         ))}

@@ -6,9 +6,10 @@
 
 import { api, ApiError } from "../api";
 import type { AuditCheck } from "./seo-audit";
+import { wordsSections } from "./words";
 
 /** Kind is a record kind of the content API. */
-export type Kind = "article" | "category" | "service" | "county" | "city" | "city-profile" | "page" | "faq" | "home";
+export type Kind = "article" | "category" | "service" | "county" | "city" | "city-profile" | "page" | "faq" | "home" | "words";
 
 /** ItemView is an item as lists show it (web/editing.ItemView). */
 export interface ItemView {
@@ -143,11 +144,15 @@ export type Field =
   /** refs name other records by id (admin/content/record-picker.tsx):
    * target is their kind, one how one is called ("city"). */
   | { key: string; label: string; type: "refs"; target: Kind; one: string; single?: boolean; hint?: string }
-  | { key: string; label: string; type: "icon"; hint?: string };
+  | { key: string; label: string; type: "icon"; hint?: string }
+  /** wording: a text of the site's wording (admin/data/words.ts); values
+   * are the response times and figures that other texts insert, where
+   * where they appear */
+  | { key: string; label: string; type: "wording"; hint?: string; values?: boolean; where?: string[] };
 
 /** Section is a titled group of fields; when is the key that must hold an
  * object for the section to show (a county's profile). */
-export interface Section { title: string; fields: Field[]; when?: string }
+export interface Section { title: string; fields: Field[]; when?: string; intro?: string }
 
 /** KindInfo is a tab of Content Management. */
 export interface KindInfo { kind: Kind; label: string; one: string; sections: Section[] }
@@ -313,12 +318,13 @@ export const KINDS: KindInfo[] = [
           { key: "servicesTitle", label: "Services section title", type: "text" },
           { key: "servicesLead", label: "Services section text", type: "textarea" },
           { key: "provideTitle", label: "Service descriptions title", type: "text" },
-          { key: "whyText", label: "Why choose us text", type: "textarea", hint: "{city} and {county} become the office's city and county from System Settings." },
+          { key: "whyText", label: "Why choose us text", type: "wording" },
         ],
       },
       photo("Hero photo"),
     ],
   },
+  { kind: "words", label: "Words across the site", one: "site wording", sections: wordsSections() },
   {
     kind: "faq", label: "FAQs", one: "FAQ block",
     sections: [{ title: "Questions and answers", fields: [faqs("", "Questions and answers")] }],

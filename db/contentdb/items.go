@@ -111,38 +111,81 @@ func (s *Store) Seed(ctx context.Context, items []SeedItem, at time.Time) (int, 
 		if have > 0 {
 			return nil
 		}
-		const batch = 50 // rows per INSERT: 11 binds each
-		for start := 0; start < len(items); start += batch {
-			part := items[start:min(start+batch, len(items))]
-			var ib, rb strings.Builder
-			ib.WriteString(`INSERT INTO content_items (id, kind, slug, status, draft, live, live_slug, version, position,
-				published_at, first_published_at, updated_at, updated_by, updated_by_id, origin) VALUES `)
-			rb.WriteString(`INSERT INTO content_revisions (id, item_id, number, kind, slug, data, published_at,
-				published_by, published_by_id) VALUES `)
-			var iargs, rargs []any
-			for i, it := range part {
-				if i > 0 {
-					ib.WriteString(",")
-					rb.WriteString(",")
-				}
-				ib.WriteString(`(?, ?, ?, 'published', ?, ?, ?, 1, ?, ?, ?, ?, 'seed', 'seed', ?)`)
-				rb.WriteString(`(?, ?, 1, ?, ?, ?, ?, 'seed', 'seed')`)
-				id := uuid.NewString()
-				iargs = append(iargs, id, it.Kind, it.Slug, it.JSON, it.JSON, it.Slug, it.Position, at, at, at, it.Slug)
-				rargs = append(rargs, uuid.NewString(), id, it.Kind, it.Slug, it.JSON, at)
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(ib.String()), iargs...); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(rb.String()), rargs...); err != nil {
-				return err
-			}
+		if err := insertSeed(ctx, tx, items, at); err != nil {
+			return err
 		}
 		inserted = len(items)
 		return nil
 	})
 	if err != nil {
 		return 0, fmt.Errorf("seed content: %w", err)
+	}
+	return inserted, nil
+}
+
+// insertSeed inserts items as Seed describes, 50 rows per statement.
+func insertSeed(ctx context.Context, tx *sqlx.Tx, items []SeedItem, at time.Time) error {
+	const batch = 50 // rows per INSERT: 11 binds each
+	for start := 0; start < len(items); start += batch {
+		part := items[start:min(start+batch, len(items))]
+		var ib, rb strings.Builder
+		ib.WriteString(`INSERT INTO content_items (id, kind, slug, status, draft, live, live_slug, version, position,
+			published_at, first_published_at, updated_at, updated_by, updated_by_id, origin) VALUES `)
+		rb.WriteString(`INSERT INTO content_revisions (id, item_id, number, kind, slug, data, published_at,
+			published_by, published_by_id) VALUES `)
+		var iargs, rargs []any
+		for i, it := range part {
+			if i > 0 {
+				ib.WriteString(",")
+				rb.WriteString(",")
+			}
+			ib.WriteString(`(?, ?, ?, 'published', ?, ?, ?, 1, ?, ?, ?, ?, 'seed', 'seed', ?)`)
+			rb.WriteString(`(?, ?, 1, ?, ?, ?, ?, 'seed', 'seed')`)
+			id := uuid.NewString()
+			iargs = append(iargs, id, it.Kind, it.Slug, it.JSON, it.JSON, it.Slug, it.Position, at, at, at, it.Slug)
+			rargs = append(rargs, uuid.NewString(), id, it.Kind, it.Slug, it.JSON, at)
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(ib.String()), iargs...); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(rb.String()), rargs...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SeedMissing stores, in a database already seeded, the items whose kind
+// and key it does not hold yet, as Seed stores them: a record kind added
+// after the first boot (the site's wording) then exists for the editor
+// with its defaults. Callers pass only kinds that are never deleted, so
+// this never brings back an item the owner deleted. Instances that boot
+// together are serialised; it returns how many it inserted.
+func (s *Store) SeedMissing(ctx context.Context, items []SeedItem, at time.Time) (int, error) {
+	at = utc(at)
+	inserted := 0
+	err := s.s.Serialized(ctx, "content-seed", func(tx *sqlx.Tx) error {
+		var missing []SeedItem
+		for _, it := range items {
+			var have int
+			if err := tx.GetContext(ctx, &have, tx.Rebind(`SELECT COUNT(*) FROM content_items WHERE kind = ? AND slug = ?`), it.Kind, it.Slug); err != nil {
+				return err
+			}
+			if have == 0 {
+				missing = append(missing, it)
+			}
+		}
+		if len(missing) == 0 {
+			return nil
+		}
+		if err := insertSeed(ctx, tx, missing, at); err != nil {
+			return err
+		}
+		inserted = len(missing)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("seed new content: %w", err)
 	}
 	return inserted, nil
 }

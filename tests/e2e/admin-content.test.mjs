@@ -143,7 +143,7 @@ test("an editor writes a post with a cover photo, previews it, schedules it a mi
   assert.equal(await selectedTab(page), "FAQs");
   await page.getByRole("list", { name: "FAQs" }).locator(".am-list__title", { hasText: "Home page FAQ" }).waitFor();
   await page.keyboard.press("ArrowLeft");
-  assert.equal(await selectedTab(page), "Home page");
+  assert.equal(await selectedTab(page), "Words across the site");
   await page.keyboard.press("Home");
   assert.equal(await selectedTab(page), "Blog posts");
   assert.equal(new URL(page.url()).search, "?kind=article", "the tab is in the address");

@@ -95,7 +95,7 @@ test("Content Management: the site's content by kind, each with its state, for a
   assert.equal(await page.getByText("not available yet").count(), 0, "no placeholder note");
   assert.ok(await page.getByRole("button", { name: "Create New Blog Post" }).isEnabled());
   const tabs = await page.getByRole("tab").allInnerTexts();
-  assert.deepEqual(tabs, ["Blog posts", "Categories", "Services", "Counties", "Cities", "Fixed city pages", "Info pages", "Home page", "FAQs"]);
+  assert.deepEqual(tabs, ["Blog posts", "Categories", "Services", "Counties", "Cities", "Fixed city pages", "Info pages", "Home page", "Words across the site", "FAQs"]);
   const posts = (await (await asEditor("/api/admin/content?kind=article")).json()).items;
   const list = page.getByRole("list", { name: "Blog posts" });
   await list.waitFor();

@@ -174,6 +174,8 @@ func titleOf(it contentdb.Item) string {
 	switch it.Kind {
 	case content.KindHome:
 		return "Home page"
+	case content.KindWords:
+		return "Words across the site"
 	case content.KindFAQ:
 		return map[string]string{"home": "Home page FAQ", "homeDescriptions": "Home page: services we provide", "services": "Services page FAQ"}[it.Slug]
 	}

@@ -104,7 +104,7 @@ func LeadName(r db.AuditRow) string {
 
 // contentKinds name the content editor's kinds for people.
 var contentKinds = map[string]string{"service": "the service", "city": "the city page", "county": "the county page", "article": "the article",
-	"faq": "the questions", "home": "the home page", "profile": "the city profile", "category": "the category"}
+	"faq": "the questions", "home": "the home page", "words": "the words across the site", "profile": "the city profile", "category": "the category"}
 
 // contentWhat names the item of a content entry: its detail is
 // "kind slug (more)".
