@@ -74,7 +74,7 @@ export function SessionsList({ title, description }: { title: string; descriptio
               </div>
               <div className="am-list__actions">
                 <Button variant="danger" className="a-btn a-btn--danger am-btn-sm" disabled={busy === s.id} onClick={() => end(s)}>
-                  {busy === s.id ? "Ending..." : s.current ? <>End (sign out)<span className="visually-hidden">: this session{endWhose(s)}, signs you out</span></> : <>End session<span className="visually-hidden">{endWhose(s)}</span></>}
+                  {busy === s.id ? "Ending..." : s.current ? <>End (sign out)<span className="visually-hidden">: your own session{endWhose(s)}, signs you out</span></> : <>End session<span className="visually-hidden">{endWhose(s)}</span></>}
                 </Button>
               </div>
             </li>

@@ -109,6 +109,15 @@ func (w Words) withDefaults() Words {
 	return out
 }
 
+// DecodeWords reads a words record's JSON over the defaults.
+func DecodeWords(data []byte) (Words, error) {
+	var w Words
+	if err := json.Unmarshal(data, &w); err != nil {
+		return nil, fmt.Errorf("words: %w", err)
+	}
+	return w.withDefaults(), nil
+}
+
 var insertRE = regexp.MustCompile(`\{([A-Za-z]+)\}`)
 
 // Facts are the business facts a text may insert, from System Settings.

@@ -8,11 +8,11 @@ import (
 	"mime"
 	"mime/quotedprintable"
 	"net/mail"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/notify/notifytest"
 )
@@ -201,14 +201,45 @@ func TestAckSwitch(t *testing.T) {
 }
 
 // The claim the acknowledgement makes is the one the visitor has just
-// read on the form's thank-you message, word for word.
+// read on the form's thank-you message, word for word: its first
+// sentence, with the response times filled in.
 func TestAckClaimIsTheForms(t *testing.T) {
-	b, err := os.ReadFile("../components/estimate-form.tsx")
-	if err != nil {
-		t.Fatal(err)
+	w := content.DefaultWords()
+	thanks := content.FillText(w["form"]["thanks"], w.InsertValues(content.Facts{Phone: "(770) 555-0134"}))
+	if !strings.HasPrefix(thanks, AckResponseClaim+" ") {
+		t.Errorf("the thank-you message %q does not start with the acknowledgement's claim %q", thanks, AckResponseClaim)
 	}
-	if !bytes.Contains(b, []byte(AckResponseClaim)) {
-		t.Errorf("components/estimate-form.tsx no longer says %q", AckResponseClaim)
+	if got := ResponseClaim(w["times"]["emergency"], w["times"]["general"]); got != AckResponseClaim {
+		t.Errorf("the default times give %q", got)
+	}
+}
+
+// The acknowledgement states the response times the site shows now (the
+// owner edits them); times it cannot read give the defaults.
+func TestAckClaimFollowsTheSite(t *testing.T) {
+	for _, c := range []struct {
+		times func(context.Context) (string, string, error)
+		want  string
+	}{
+		{func(context.Context) (string, string, error) { return "45 minutes", "1 hour", nil },
+			"Our team will contact you within 45 minutes for emergencies and within 1 hour for general inquiries."},
+		{func(context.Context) (string, string, error) { return "", "", errors.New("database down") }, AckResponseClaim},
+	} {
+		fake := notifytest.NewServer(t, notifytest.Options{StartTLS: true, User: testUser, Password: testPassword})
+		store := db.NewTestSQLite(t)
+		n, _ := ackNotifier(t, store, fake, &Ack{BusinessName: "B", DefaultPhone: "(770) 555-0134", Times: c.times})
+		ctx := context.Background()
+		n.SaveLead(ctx, testLead("lead-t1"))
+		n.DeliverDue(ctx)
+		as := acks(fake)
+		if len(as) != 1 {
+			t.Fatalf("%d acknowledgements", len(as))
+		}
+		msg, _ := mail.ReadMessage(bytes.NewReader(as[0].Data))
+		body, _ := io.ReadAll(quotedprintable.NewReader(msg.Body))
+		if !bytes.Contains(body, []byte("- "+c.want+"\r\n")) {
+			t.Errorf("acknowledgement does not say %q:\n%s", c.want, body)
+		}
 	}
 }
 

@@ -87,6 +87,16 @@ func TestEditorPublishesTheSiteWording(t *testing.T) {
 	if c := get(t, h, "/contact").Body; !strings.Contains(c, "Within 45 minutes") || !strings.Contains(c, "we contact you within 45 minutes for emergencies") {
 		t.Error("the contact page does not follow the emergency time")
 	}
+	// The descriptions search results show say the same times.
+	for p, want := range map[string]string{
+		"/contact":   `<meta name="description" content="Call our 24/7 line or request a free estimate online. We contact you within 45 minutes for emergencies and within 2 hours for general inquiries.">`,
+		"/estimate":  `We reply within 45 minutes for emergencies.">`,
+		"/emergency": `reach most metro Atlanta homes within 45 minutes to stop the damage.">`,
+	} {
+		if b := get(t, h, p).Body; !strings.Contains(b, want) {
+			t.Errorf("%s: the page's description does not follow the emergency time", p)
+		}
+	}
 	for p, before := range untouched {
 		if srv.Cache().Peek(p) != before {
 			t.Errorf("%s shows none of the change but was rendered again", p)

@@ -613,5 +613,18 @@ func NotifyConfig(ctx context.Context, cfg *config.Config, store *db.Store, log 
 	nc.Ack = notify.NewAck(cfg)
 	nc.Ack.Enabled = st.Toggle(func(v settings.Settings) bool { return v.AckOn() })
 	nc.Ack.Phone = func(ctx context.Context) string { return st.Business(ctx).Phone } // the 24/7 line (ADR 039)
+	// The response times the site states now (ADR 045): the live wording.
+	words := contentdb.New(store)
+	nc.Ack.Times = func(ctx context.Context) (string, string, error) {
+		it, err := words.GetBySlug(ctx, content.KindWords, content.WordsKey)
+		if err != nil {
+			return "", "", err
+		}
+		w, err := content.DecodeWords([]byte(it.Live))
+		if err != nil {
+			return "", "", err
+		}
+		return w["times"]["emergency"], w["times"]["general"], nil
+	}
 	return nc, nil
 }

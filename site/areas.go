@@ -24,6 +24,11 @@ const AreaNearbyInFAQ = 3
 // minutes), one of the response times of the site's wording.
 func (s *Site) arrival() string { return s.content().Words["times"]["areas"] }
 
+// responseTime is one of the response times the owner edits in one
+// place (content words, group "times"), for the texts written here: the
+// pages' descriptions in search results.
+func (s *Site) responseTime(key string) string { return s.content().Words["times"][key] }
+
 func areaRoutes() []Route {
 	var rs []Route
 	for _, key := range CityProfileKeys() {

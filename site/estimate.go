@@ -32,7 +32,7 @@ func estimateRoutes() []Route {
 func (s *Site) EstimatePage(path string, st *estimate.State) Page {
 	h := HeadSpec{
 		Title:       "Free Restoration Estimate | Metro Atlanta",
-		Description: "Request a free estimate for water, fire, storm or mold damage repair or remodeling in metro Atlanta. We reply within 60 minutes for emergencies.",
+		Description: "Request a free estimate for water, fire, storm or mold damage repair or remodeling in metro Atlanta. We reply within " + s.responseTime("emergency") + " for emergencies.",
 		Keywords:    []string{"free estimate", "restoration estimate Atlanta", "water damage estimate"},
 		Path:        "/estimate",
 		Crumbs:      []Crumb{{"Free Estimate", "/estimate"}},

@@ -61,7 +61,7 @@ func loadContact(ctx context.Context, s *Site, _ Params) (Page, error) {
 		Data: ContactData{Counties: s.countyLinks()},
 		Head: HeadSpec{
 			Title:       "Contact Us | 24/7 Restoration Help in Metro Atlanta",
-			Description: "Call our 24/7 line or request a free estimate online. We contact you within 60 minutes for emergencies and within 2 hours for general inquiries.",
+			Description: "Call our 24/7 line or request a free estimate online. We contact you within " + s.responseTime("emergency") + " for emergencies and within " + s.responseTime("general") + " for general inquiries.",
 			Keywords:    []string{"contact restoration company", "emergency restoration phone Atlanta", "free restoration estimate", "water damage help Douglasville", "24/7 restoration contractor"},
 			Path:        "/contact",
 			Crumbs:      []Crumb{{"Contact Us", "/contact"}},
@@ -94,7 +94,7 @@ func loadEmergency(ctx context.Context, s *Site, _ Params) (Page, error) {
 		Data: EmergencyData{Services: serviceCards(svcs), Counties: s.countyLinks()},
 		Head: HeadSpec{
 			Title:       "24/7 Emergency Restoration | Water, Fire & Storm Help",
-			Description: "Burst pipe, fire or storm damage? What to do right now, and how our 24/7 crews reach most metro Atlanta homes within 60 minutes to stop the damage.",
+			Description: "Burst pipe, fire or storm damage? What to do right now, and how our 24/7 crews reach most metro Atlanta homes within " + s.responseTime("emergency") + " to stop the damage.",
 			Keywords:    []string{"emergency restoration Atlanta", "24/7 water damage", "emergency board up", "storm damage emergency tarp", "burst pipe emergency"},
 			Path:        "/emergency",
 			Crumbs:      []Crumb{{"24/7 Emergency Service", "/emergency"}},

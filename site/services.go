@@ -207,7 +207,7 @@ func loadWaterLanding(_ context.Context, s *Site, _ Params) (Page, error) {
 		Data: WaterLandingData{Areas: areas},
 		Head: HeadSpec{
 			Title:       "Emergency Water Damage Restoration Atlanta | 24/7",
-			Description: "Burst pipe, ceiling leak or sewage backup in Atlanta? Crews arrive in 60-90 minutes to extract water, dry the structure and bill your insurance directly.",
+			Description: "Burst pipe, ceiling leak or sewage backup in Atlanta? Crews arrive in " + s.responseTime("water") + " to extract water, dry the structure and bill your insurance directly.",
 			Keywords:    []string{"water damage restoration Atlanta", "emergency water removal Atlanta", "burst pipe cleanup", "sewage backup cleanup Atlanta", "water damage cleanup", "structural drying"},
 			Path:        WaterLandingPath,
 			Crumbs:      []Crumb{{"Water Damage Restoration Atlanta", WaterLandingPath}},

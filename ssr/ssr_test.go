@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/atlanta-restoration/site/content"
 	"io"
 	"log/slog"
 	"net/http"
@@ -447,6 +448,8 @@ func testSite() map[string]any {
 		m[k] = "x"
 	}
 	m["leadFormUrl"] = ""
+	// The wording the chrome shows (every page gets it; site.Props).
+	m["words"] = content.DefaultWords().Fill("", content.Facts{Name: "x", Phone: "x"})
 	return m
 }
 

@@ -245,7 +245,7 @@ test("an admin's first sign-in sets up an authenticator, then the emailed link o
   assert.ok(cookie && cookie.httpOnly && cookie.sameSite === "Strict", JSON.stringify(cookie));
 
   // Sign out ends it: the gate, also after a reload.
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.getByRole("heading", { name: "Admin Access Required" }).waitFor();
   await reloadSettled(page);
   await hydrated(page);
@@ -285,7 +285,7 @@ test("a later sign-in asks for the code, resumes after a reload, and takes a rec
       await page.getByRole("button", { name: "Verify" }).click();
       await page.getByText("9 recovery codes left.", { exact: false }).waitFor();
       await page.locator("#admin-main").waitFor();
-      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("button", { name: "Sign out", exact: true }).click();
       await fillAccount(page, ADMIN);
       await page.getByRole("button", { name: "Use a recovery code instead" }).click();
       await page.getByLabel("Recovery code", { exact: true }).fill(recovery);
@@ -316,7 +316,7 @@ test("the sidebar lists what each sign-in may open; other screens say how to get
       await go(page, "/admin/settings");
       await page.getByRole("heading", { name: "Not available with your sign-in" }).waitFor();
       assert.ok(await page.getByText("System Settings needs an admin account or the admin PIN.").isVisible());
-      assert.ok(await page.getByRole("button", { name: "Sign out" }).first().isVisible());
+      assert.ok(await page.getByRole("button", { name: "Sign out", exact: true }).first().isVisible());
       assert.deepEqual(ok(problems, 401), []);
       await ctx.close();
     }
@@ -489,7 +489,7 @@ test("staff may set up two-factor from Sessions; the next sign-in asks for the c
   await enrol(page, STAFF, { prefix: "acct-enrol" });
   await card.getByRole("button", { name: "Done" }).click();
   await card.getByText("On", { exact: true }).waitFor();
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.getByRole("heading", { name: "Admin Access Required" }).waitFor();
   assert.equal(await signIn(page, STAFF), "totp");
   assert.deepEqual(ok(problems, 401), []);

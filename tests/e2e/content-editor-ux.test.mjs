@@ -98,7 +98,7 @@ test("a post written on a phone with Bold on a selection and a Link: no problems
   await shots(page, "editor-new");
 
   await page.getByLabel("Excerpt", { exact: true }).fill("Water near an outlet is an emergency: what to do before the crew arrives.");
-  await page.getByLabel("Category", { exact: true }).selectOption("restoration");
+  await page.getByLabel("Category", { exact: true }).selectOption({ label: "Restoration" });
 
   const body = page.getByLabel("Article body", { exact: true });
   const toolbar = page.getByRole("toolbar", { name: "Article body formatting" });

@@ -64,7 +64,7 @@ test("an editor uploads a post's cover from the photo field on a phone, publishe
   // The words.
   await page.getByLabel("Excerpt", { exact: true }).fill("A storm pushed water under the shingles. How we found the wet drywall, dried the attic and closed the ceiling in a week.");
   const category = page.getByLabel("Category", { exact: true });
-  if (await category.count()) await category.selectOption("restoration");
+  if (await category.count()) await category.selectOption({ label: "Restoration" });
   const reading = page.getByLabel("Reading time (minutes)");
   if (await reading.count()) await reading.fill("3");
   await page.getByLabel("SEO title").fill(`Ceiling Leak After a Storm ${Tag}`);

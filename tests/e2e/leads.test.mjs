@@ -288,7 +288,7 @@ test("Sign out ends the account session on the server; the PIN does not open lea
   assert.ok(cookie, "the account session is a cookie");
   const session = () => fetch(BASE + "/api/admin/session", { headers: { Cookie: `${cookie.name}=${cookie.value}` } }).then((r) => r.status);
   assert.equal(await session(), 200);
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.getByRole("heading", { name: "Admin Access Required" }).waitFor();
   assert.equal(await session(), 401, "the server ended the session");
 
