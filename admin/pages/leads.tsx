@@ -156,15 +156,18 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
   useEffect(() => {
     if (badRange) { setLoading(false); return; }
     const mine = ++seq.current;
-    const toastIt = announce.current;
-    announce.current = false;
     setLoading(true);
+    // The announcement stays owed until the latest load answers: a load
+    // that a newer one replaced (the live stream's resync as the screen
+    // opens, say) hands it on instead of losing it.
     api<LeadPage>("/api/admin/leads?" + query).then((res) => {
       if (mine !== seq.current) return;
       failures.current = 0;
       setData(res);
-      if (toastIt) toast({ title: "Data Loaded", description: `Loaded ${res.leads.length} leads with ${res.full ? "full" : "masked"} data` });
+      if (announce.current) toast({ title: "Data Loaded", description: `Loaded ${res.leads.length} leads with ${res.full ? "full" : "masked"} data` });
+      announce.current = false;
     }).catch((err) => {
+      if (mine === seq.current) announce.current = false;
       if (mine !== seq.current || (err instanceof ApiError && err.status === 401)) return;
       toast(titledError(err) ? { ...titledError(err)!, variant: "destructive" } : accessFailed(err));
       failures.current += 1;
@@ -185,7 +188,7 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
   const setFilter = (k: keyof Filters, v: string) => { setFilters((f) => ({ ...f, [k]: v })); setPage(1); };
   // reload is the list's one reload: Refresh, a change made in this tab
   // (onLeadsChanged) and a live stream of lead changes all call it.
-  const reload = useCallback((toastIt = false) => { announce.current = toastIt; setReloadKey((k) => k + 1); }, []);
+  const reload = useCallback((toastIt = false) => { announce.current ||= toastIt; setReloadKey((k) => k + 1); }, []);
   useEffect(() => onLeadsChanged(() => reload()), [reload]);
   // another device's change: the list and an open timeline
   const { live } = useLeadChanges(() => { reload(); setWorkKey((k) => k + 1); });

@@ -38,7 +38,10 @@ async function visit(extraHeaders = {}) {
     await view;
   }
   // Tapping a tel: link: the beacon goes out before the dialer would open.
-  await page.route(/^tel:/, (r) => r.abort()).catch(() => {});
+  // The dialer is kept from opening (the default action is cancelled
+  // after the site's own listeners), so no tel: navigation races the next
+  // page.
+  await page.evaluate(() => window.addEventListener("click", (e) => { if (e.target.closest?.('a[href^="tel:"]')) e.preventDefault(); }));
   const tap = sent("tel_click");
   await page.locator('a[href^="tel:"]').first().dispatchEvent("click");
   await tap;
