@@ -89,9 +89,9 @@ func TestEditorPublishesTheSiteWording(t *testing.T) {
 	}
 	// The descriptions search results show say the same times.
 	for p, want := range map[string]string{
-		"/contact":   `<meta name="description" content="Call our 24/7 line or request a free estimate online. We contact you within 45 minutes for emergencies and within 2 hours for general inquiries.">`,
-		"/estimate":  `We reply within 45 minutes for emergencies.">`,
-		"/emergency": `reach most metro Atlanta homes within 45 minutes to stop the damage.">`,
+		"/contact":   `<meta name="description" content="Call our 24/7 line or request a free estimate online. We contact you within 45 minutes for emergencies and within 2 hours for general inquiries."`,
+		"/estimate":  `We reply within 45 minutes for emergencies."`,
+		"/emergency": `reach most metro Atlanta homes within 45 minutes to stop the damage."`,
 	} {
 		if b := get(t, h, p).Body; !strings.Contains(b, want) {
 			t.Errorf("%s: the page's description does not follow the emergency time", p)
