@@ -50,6 +50,7 @@ before(async () => {
   browser = await launch();
 });
 after(async () => {
+  if (process.env.SITE_LOG) (await import("node:fs")).writeFileSync(process.env.SITE_LOG, site?.log() || "");
   await browser?.close();
   site?.stop();
   recorder?.close();

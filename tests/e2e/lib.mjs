@@ -55,7 +55,20 @@ export async function settle(page, nav, ceiling = 60_000) {
   const inflight = new Set();
   const on = (r) => { if (!LIVE_STREAM.test(new URL(r.url()).pathname)) inflight.add(r); };
   const off = (r) => { inflight.delete(r); };
+  // A request is done once the server has answered it, whether or not
+  // the page goes on to read the whole body.
+  const answered = (res) => { inflight.delete(res.request()); };
+  // A navigation that commits ends the old document's requests: Chromium
+  // reported nothing more of one the old page sent as it was replaced (the
+  // content editor's check, fetched just after a save, when the test
+  // reloaded at once), and the settle waited for it forever.
+  const onNav = (frame) => {
+    if (frame !== page.mainFrame()) return;
+    for (const r of inflight) if (!r.isNavigationRequest()) inflight.delete(r);
+  };
   page.on("request", on);
+  page.on("response", answered);
+  page.on("framenavigated", onNav);
   page.on("requestfinished", off);
   page.on("requestfailed", off);
   try {
@@ -70,6 +83,8 @@ export async function settle(page, nav, ceiling = 60_000) {
     }
   } finally {
     page.off("request", on);
+    page.off("response", answered);
+    page.off("framenavigated", onNav);
     page.off("requestfinished", off);
     page.off("requestfailed", off);
   }
