@@ -76,19 +76,9 @@ func realFolder(dir string) error {
 // say (Check, MaxRecordBytes, what the database holds) is the importer's
 // to judge (editor.Import).
 func ReadFolder(dir string) (*Site, error) {
-	if err := realFolder(dir); err != nil {
+	root, err := openFolder(dir)
+	if err != nil {
 		return nil, err
-	}
-	problems, err := links(dir)
-	if err != nil {
-		return nil, fmt.Errorf("content: %w", err)
-	}
-	if len(problems) > 0 {
-		return nil, &FolderError{Dir: dir, Problems: problems}
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, fmt.Errorf("content: %w", err)
 	}
 	defer root.Close()
 	fsys := root.FS()
@@ -185,6 +175,12 @@ func exportRoot(dir string) (*os.Root, error) {
 			return nil, fmt.Errorf("content: %w", err)
 		}
 	}
+	return openFolder(dir)
+}
+
+// openFolder opens dir as an *os.Root when it is a real folder holding no
+// symbolic link; a link anywhere in it is a *FolderError naming each.
+func openFolder(dir string) (*os.Root, error) {
 	if err := realFolder(dir); err != nil {
 		return nil, err
 	}
