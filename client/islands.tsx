@@ -43,13 +43,36 @@ function hydrate(el: HTMLElement) {
     },
     (err) => {
       // Offline or a deploy in between: the island stays plain HTML, and
-      // the next trigger tries again.
+      // its trigger is armed again after a pause that doubles each time
+      // (a visible island is then hydrated at once, an interaction one
+      // at the next interaction).
       delete el.dataset.hydrate;
       heldClicks.delete(el);
       runtime = null;
+      const wait = (retries.get(el) ?? 500) * 2;
+      retries.set(el, Math.min(wait, 60_000));
       console.warn("island script not loaded:", err);
+      setTimeout(() => arm(el), wait);
     },
   );
+}
+
+/** retries holds, per island whose script did not load, the last pause
+ * before its trigger was armed again. */
+const retries = new WeakMap<HTMLElement, number>();
+
+/** arm sets up the trigger that hydrates el. */
+function arm(el: HTMLElement) {
+  switch (triggers[el.dataset.island || ""] ?? "idle") {
+    case "interaction":
+      onInteraction(el);
+      break;
+    case "visible":
+      onVisible(el);
+      break;
+    default:
+      whenIdle(() => hydrate(el));
+  }
 }
 
 const interactions = ["pointerover", "pointerdown", "touchstart", "focusin", "keydown"];
@@ -115,18 +138,7 @@ export function hydrateIslands() {
   const early = (window as { __islandsBoot?: () => HTMLElement | null }).__islandsBoot?.();
   const earlyIsland = early?.closest<HTMLElement>("[data-island]");
   if (early && earlyIsland) heldClicks.set(earlyIsland, early);
-  document.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
-    switch (triggers[el.dataset.island || ""] ?? "idle") {
-      case "interaction":
-        onInteraction(el);
-        break;
-      case "visible":
-        onVisible(el);
-        break;
-      default:
-        whenIdle(() => hydrate(el));
-    }
-  });
+  document.querySelectorAll<HTMLElement>("[data-island]").forEach(arm);
   if (earlyIsland) hydrate(earlyIsland);
   // FAQ accordions are <details name=...>: single-open natively; this
   // keeps them single-open where the name attribute is not supported.

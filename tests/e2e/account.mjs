@@ -90,7 +90,7 @@ export async function fillAccount(page, u) {
 export async function enrol(page, u, { prefix = "gate-enrol", shots } = {}) {
   const secretEl = page.locator(`#${prefix}-secret`);
   const passwordEl = page.locator(`#${prefix}-password`);
-  await secretEl.or(passwordEl).first().waitFor({ timeout: 30_000 });
+  await secretEl.or(passwordEl).first().waitFor();
   if (await passwordEl.isVisible()) {
     if (shots) await shots("enrol-password");
     await passwordEl.fill(u.password);
@@ -99,7 +99,7 @@ export async function enrol(page, u, { prefix = "gate-enrol", shots } = {}) {
     const res = await start;
     if (res.status() !== 200) throw new Error("2fa/start: " + res.status() + " " + (await res.text()));
   }
-  await secretEl.waitFor({ timeout: 30_000 });
+  await secretEl.waitFor();
   factors.set(u.email, { secret: (await secretEl.innerText()).replace(/\s/g, ""), lastStep: 0, recovery: [] });
   if (shots) await shots("enrol");
   await page.locator(`#${prefix}-code`).fill(await nextCode(u.email));

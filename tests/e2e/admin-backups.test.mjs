@@ -52,9 +52,9 @@ test("an admin backs up now on a phone, sees it checked and downloads it", { tim
       await gotoSettled(page, BASE + "/admin/backups");
       await hydrated(page);
     }
-    await page.getByRole("heading", { name: "Backups", level: 1 }).waitFor({ timeout: 20_000 });
+    await page.getByRole("heading", { name: "Backups", level: 1 }).waitFor();
     const warning = page.getByTestId("same-disk");
-    await warning.waitFor({ timeout: 20_000 });
+    await warning.waitFor();
     assert.equal((await warning.innerText()).trim(), WARNING);
     await shot(page, "backups-390-before");
 
@@ -74,7 +74,7 @@ test("an admin backs up now on a phone, sees it checked and downloads it", { tim
         assert.equal(res.status(), 200);
         // Another backup (the schedule's, or one ending as we pressed).
         assert.match(body.message, /^A backup is already running(, started \d\d:\d\d UTC.*)?\.$/);
-        await page.getByText(/^A backup is already running/).waitFor({ timeout: 20_000 });
+        await page.getByText(/^A backup is already running/).waitFor();
       }
     }
     assert.ok(backup, "a press started a backup");
@@ -82,7 +82,7 @@ test("an admin backs up now on a phone, sees it checked and downloads it", { tim
     await result.waitFor({ timeout: 120_000 }).catch(() => { throw new Error("the backup's result did not appear within 120 s"); });
     assert.match(await result.innerText(), /^Backup finished and checked: [\d.]+ (KB|MB|GB)/);
     const item = page.locator(`.bk-item[data-id="${backup.id}"]`);
-    await item.waitFor({ timeout: 20_000 });
+    await item.waitFor();
     const text = await item.innerText();
     assert.match(text, /Checked/);
     assert.match(text, new RegExp(`Manual, by ${ADMIN.email.replace(/\./g, "\\.")}`));
@@ -118,7 +118,7 @@ test("an admin backs up now on a phone, sees it checked and downloads it", { tim
     // The dashboard's backup block links here.
     await gotoSettled(page, BASE + "/admin");
     await hydrated(page);
-    await page.getByRole("link", { name: /Open Backups/ }).waitFor({ timeout: 20_000 });
+    await page.getByRole("link", { name: /Open Backups/ }).waitFor();
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -43,7 +43,7 @@ async function shot(page, name) {
 test("on a phone, an editor changes an answer of the home page's FAQ, publishes it, and the home page shows it", { timeout: 180_000 }, async () => {
   const faq = await itemOf("faq", "home");
   const { context, page } = await openAs(browser, editor, `/admin/content?item=${faq.id}`, PHONE);
-  await page.getByRole("heading", { level: 1, name: "Home page FAQ" }).waitFor({ timeout: 30_000 });
+  await page.getByRole("heading", { level: 1, name: "Home page FAQ" }).waitFor();
   const first = page.getByRole("group", { name: "FAQ 1", exact: true });
   // The answer keeps its words (other tests read them: the response time
   // it names), with a mark added.
@@ -58,7 +58,7 @@ test("on a phone, an editor changes an answer of the home page's FAQ, publishes 
   const published = page.waitForResponse((r) => r.url().endsWith(`/api/admin/content/${faq.id}/publish`), { timeout: 60_000 });
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   assert.equal((await published).status(), 200);
-  await page.getByText(/^Published/).first().waitFor({ timeout: 30_000 });
+  await page.getByText(/^Published/).first().waitFor();
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), "no sideways scroll at 390 px");
   await shot(page, "faq-editor");
   await page.setViewportSize(WIDE);
@@ -67,14 +67,14 @@ test("on a phone, an editor changes an answer of the home page's FAQ, publishes 
 
   // Live: the home page shows the new answer (re-rendered on publish).
   let home = "";
-  await until(async () => (home = await (await fetch(BASE + "/")).text()).includes(TAG), 30_000);
+  await until(async () => (home = await (await fetch(BASE + "/")).text()).includes(TAG));
   assert.ok(home.includes(answer), "the published answer is on the home page");
 });
 
 test("an info page's address is shown, not editable; the server refuses a new one", { timeout: 120_000 }, async () => {
   const about = await itemOf("page", "about");
   const { context, page } = await openAs(browser, editor, `/admin/content?item=${about.id}`, PHONE);
-  await page.getByLabel("Title", { exact: true }).waitFor({ timeout: 30_000 });
+  await page.getByLabel("Title", { exact: true }).waitFor();
   assert.equal(await page.getByRole("textbox", { name: "Address" }).count(), 0, "no address field to type in");
   await page.getByText("An info page's address is fixed.").waitFor();
   await context.close();

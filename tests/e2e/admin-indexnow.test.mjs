@@ -8,7 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { launch, open, BASE, DESKTOP, MOBILE, unlockAdmin } from "./lib.mjs";
+import { launch, open, BASE, DESKTOP, MOBILE, unlockAdmin, until } from "./lib.mjs";
 
 const TABS = ["SEO Compliance", "SEO Verification", "Health Monitor", "IndexNow Submission"];
 
@@ -256,9 +256,10 @@ test("SEO & IndexNow: key generate, copy, file, and submissions", async () => {
   // The panel asks the server for a saved key when it opens: let that land.
   const keyLoaded = page.waitForResponse((r) => r.url().endsWith("/api/admin/indexnow/key") && r.request().method() === "GET");
   await tab(page, "IndexNow Submission").click();
-  await keyLoaded;
-  await page.waitForTimeout(100);
+  const saved = (await (await keyLoaded).json().catch(() => ({}))).key || "";
   const key = page.getByLabel("API key");
+  // The panel shows what the server answered before the test types.
+  assert.ok(await until(async () => (await key.inputValue()) === saved), "the panel shows the saved key");
   const urls = page.getByLabel("URLs to submit (one per line)");
   const submitURLs = page.getByRole("button", { name: "Submit URLs" });
 

@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { launch, open, hydrated, BASE, DESKTOP, MOBILE, unlockAdmin } from "./lib.mjs";
+import { launch, open, hydrated, BASE, DESKTOP, MOBILE, unlockAdmin, waitFor } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
 
 /** CITY_PAGES: what each city page publishes, by URL: the city records
@@ -53,14 +53,18 @@ function seedVisits() {
   const a = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 E2E-A";
   const b = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 E2E-B";
   seeded ??= (async () => {
+    const before = await server("/api/admin/analytics");
     await send(a, { t: "pageview", p: "/", r: "https://www.facebook.com/", w: 1280 });
     await send(a, { t: "pageview", p: "/services", r: BASE + "/", w: 1280 });
     await send(b, { t: "pageview", p: "/", r: "https://www.google.com/", w: 390 });
-    await new Promise((r) => setTimeout(r, 800)); // the collector writes every 250 ms
+    // The collector writes its batch every 250 ms: the call tap goes after
+    // the visits it converts are stored.
+    await waitFor("the two visits in the analytics", async () => (await server("/api/admin/analytics")).visitors >= before.visitors + 2);
     await send(a, { t: "tel_click", p: "/services" });
     // Core Web Vitals of the home page: four good, TTFB needing improvement.
     for (const [m, v] of [["LCP", 1200], ["INP", 150], ["CLS", 0.02], ["FCP", 900], ["TTFB", 1000]]) await send(b, { t: "vital", p: "/", m, v });
-    await new Promise((r) => setTimeout(r, 800));
+    await waitFor("the call tap and the five vitals stored", async () =>
+      (await server("/api/admin/analytics")).calls > before.calls && ((await server("/api/admin/vitals")).overall ?? []).length >= 5);
   })();
   return seeded;
 }

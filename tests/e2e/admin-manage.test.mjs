@@ -6,7 +6,7 @@
 // works the screen's actions and tabs by keyboard.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, open, hydrated, BASE, DESKTOP, MOBILE, unlockAdmin, PIN, gotoSettled } from "./lib.mjs";
+import { launch, open, hydrated, BASE, DESKTOP, MOBILE, unlockAdmin, PIN, gotoSettled, waitFor } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
 import { apiSession, newEditor, openAs } from "./account.mjs";
 
@@ -46,14 +46,6 @@ async function viaSidebar(page, label, heading, path) {
   assert.equal(await page.locator("h1").count(), 1, "exactly one h1");
 }
 
-/** until polls cond (page.waitForFunction needs eval, which the CSP forbids). */
-async function until(cond, what, timeout = 10000) {
-  const end = Date.now() + timeout;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error("timed out: " + what);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** selectedTab is the label of the selected tab. */
 async function selectedTab(page) {
@@ -215,11 +207,11 @@ test("Security Scanner: the server's checks of itself, vulnerabilities with stat
   assert.equal(openBefore, rep.vulnerabilities.filter((v) => v.status === "open").length);
   await status.selectOption("acknowledged");
   await page.getByText("Status Updated", { exact: true }).waitFor();
-  await until(async () => Number(await value("Open Vulnerabilities")) === openBefore - 1, "the open count drops");
+  await waitFor("the open count to drop", async () => Number(await value("Open Vulnerabilities")) === openBefore - 1);
   assert.equal(await page.getByLabel("Status of Admin PIN strength").inputValue(), "acknowledged");
   assert.equal((await server("/api/admin/overview")).tiles.find((t) => t.label === "Security Issues").value, String(openBefore - 1), "the dashboard counts open ones");
   await page.getByLabel("Status of Admin PIN strength").selectOption("open");
-  await until(async () => Number(await value("Open Vulnerabilities")) === openBefore, "reopened");
+  await waitFor("the open count to come back (reopened)", async () => Number(await value("Open Vulnerabilities")) === openBefore);
 
   await page.getByRole("tab", { name: "Vulnerabilities" }).focus();
   await page.keyboard.press("ArrowRight");

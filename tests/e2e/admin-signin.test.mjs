@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { randomInt } from "node:crypto";
-import { launch, hydrated, unlockAdmin, expectedNoSession, BASE, PIN, gotoSettled, reloadSettled } from "./lib.mjs";
+import { launch, hydrated, unlockAdmin, expectedNoSession, BASE, PIN, gotoSettled, reloadSettled, until } from "./lib.mjs";
 import { addUser, apiSession, enrol, factors, fillAccount, nextCode, password, signIn, tag } from "./account.mjs";
 
 const SHOTS = process.env.SHOT_DIR;
@@ -361,8 +361,7 @@ test("the emailed link: staff get the lead's row marked; the PIN is sent to the 
     await shot(page, "deep-link-staff");
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
-    for (let i = 0; i < 40 && !(await row.evaluate((el) => el === document.activeElement)); i++) await page.waitForTimeout(50);
-    assert.ok(await row.evaluate((el) => el === document.activeElement), "the row has the focus");
+    assert.ok(await until(() => row.evaluate((el) => el === document.activeElement)), "the row has the focus");
     assert.ok(!(await row.textContent()).includes(LEAD.email), "staff see the lead masked");
     assert.deepEqual(ok(problems, 401), []);
     await ctx.close();
@@ -466,7 +465,7 @@ test("Users shows two-factor per account and resets it; the account sets it up a
   assert.deepEqual(JSON.parse((await patched).request().postData()), { resetTwoFactor: true });
   assert.equal((await patched).status(), 200);
   await page.getByText(`Two-factor authentication of ${ADMIN2.name} was reset; their sessions were ended.`).waitFor();
-  for (let i = 0; i < 50 && /On\s+since/.test(await row.innerText()); i++) await page.waitForTimeout(100);
+  await until(async () => !/On\s+since/.test(await row.innerText()));
   assert.match(await row.innerText(), /Off\s*set up at next sign-in/);
   assert.deepEqual(problems, []);
   await ctx.close();

@@ -3,6 +3,7 @@
 // capabilities) and every tab of tabbed screens. The plain-words scan and
 // the accessibility check both walk it.
 import { readFileSync } from "node:fs";
+import { waitFor } from "./lib.mjs";
 
 export const SCREENS = JSON.parse(readFileSync(new URL("../../admin/screens.json", import.meta.url), "utf8")).screens;
 
@@ -10,13 +11,8 @@ export const SCREENS = JSON.parse(readFileSync(new URL("../../admin/screens.json
  * no "Loading..." left in the main area. */
 export async function loaded(page, where) {
   const main = page.locator("#admin-main");
-  const end = Date.now() + 30_000;
-  while (Date.now() < end) {
-    const busy = await main.evaluate((el) => /Loading\.\.\.|Checking\.\.\./.test(el.innerText) || !!el.querySelector("[aria-busy='true']"));
-    if (!busy) return;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`${where} was still loading after 30 s`);
+  await waitFor(`${where} to finish loading`, async () =>
+    !(await main.evaluate((el) => /Loading\.\.\.|Checking\.\.\./.test(el.innerText) || !!el.querySelector("[aria-busy='true']"))));
 }
 
 /** go opens an admin screen in the app (no reload: a reload locks a PIN
@@ -26,7 +22,7 @@ export async function go(page, screen) {
     history.pushState(null, "", p);
     window.dispatchEvent(new PopStateEvent("popstate"));
   }, "/admin" + (screen.slug ? "/" + screen.slug : ""));
-  await page.locator("#admin-main h1").filter({ hasText: screen.slug ? screen.title : /Dashboard/ }).first().waitFor({ timeout: 30_000 });
+  await page.locator("#admin-main h1").filter({ hasText: screen.slug ? screen.title : /Dashboard/ }).first().waitFor();
   await loaded(page, screen.title);
 }
 

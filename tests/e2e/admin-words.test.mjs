@@ -6,7 +6,7 @@
 // variable, a code name, a {placeholder}, P0/P1/P2 alone.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, open, hydrated, unlockAdmin, DESKTOP } from "./lib.mjs";
+import { launch, open, hydrated, unlockAdmin, DESKTOP, until } from "./lib.mjs";
 import { addUser, apiSession, newEditor, openAs, password, signIn, tag } from "./account.mjs";
 import { walk } from "./admin-walk.mjs";
 
@@ -123,16 +123,14 @@ test("an SEO finding's link opens the content editor at the field that fixes it"
   addUser(u, "editor");
   const post = "/blog/what-to-do-immediately-after-water-damage";
   const { context, page } = await openAs(browser, u, `/admin/content?page=${encodeURIComponent(post)}&field=metaDescription`, DESKTOP);
-  await page.locator("#f-metaDescription").waitFor({ timeout: 30_000 });
+  await page.locator("#f-metaDescription").waitFor();
   const focused = async () => (await page.evaluate(() => document.activeElement?.id)) === "f-metaDescription";
-  const end = Date.now() + 10_000;
-  while (!(await focused()) && Date.now() < end) await page.waitForTimeout(100);
-  assert.ok(await focused(), "the meta description field has the focus");
+  assert.ok(await until(focused), "the meta description field has the focus");
   const url = new URL(page.url());
   assert.ok(url.searchParams.get("item"), "the address names the record");
   assert.equal(url.searchParams.get("field"), "metaDescription");
   // A page no content record makes says so, in words.
   await page.evaluate(() => { history.pushState(null, "", "/admin/content?page=%2Festimate&field=body"); window.dispatchEvent(new PopStateEvent("popstate")); });
-  await page.getByText(/No content record makes \/estimate/).waitFor({ timeout: 30_000 });
+  await page.getByText(/No content record makes \/estimate/).waitFor();
   await context.close();
 });

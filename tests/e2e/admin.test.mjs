@@ -1,7 +1,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { launch, open, hydrated, unlockAdmin, BASE, DESKTOP, MOBILE, gotoSettled, reloadSettled } from "./lib.mjs";
+import { launch, open, hydrated, unlockAdmin, BASE, DESKTOP, MOBILE, gotoSettled, reloadSettled, until } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
 
 let browser;
@@ -80,11 +80,7 @@ test("Ctrl+B toggles the sidebar and the state is kept in a cookie", async () =>
   assert.ok(c.expires - Date.now() / 1000 > 6.9 * 86400, "cookie lasts 7 days");
   const sidebarWidth = async (w) => {
     let got;
-    for (let i = 0; i < 30; i++) {
-      got = await page.locator(".a-sidebar").evaluate((el) => el.getBoundingClientRect().width);
-      if (got === w) return;
-      await page.waitForTimeout(100);
-    }
+    await until(async () => (got = await page.locator(".a-sidebar").evaluate((el) => el.getBoundingClientRect().width)) === w);
     assert.equal(got, w, "sidebar width");
   };
   await sidebarWidth(48); // icon-only sidebar is 3rem

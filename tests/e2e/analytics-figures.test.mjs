@@ -9,7 +9,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { randomInt } from "node:crypto";
-import { launch, BASE, DESKTOP, MOBILE, unlockAdmin } from "./lib.mjs";
+import { launch, BASE, DESKTOP, MOBILE, unlockAdmin, waitFor } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
 
 // Chromium's own user agent says HeadlessChrome, which is dropped as a
@@ -23,7 +23,6 @@ before(async () => { browser = await launch(); token = await apiToken(); });
 after(async () => { await browser?.close(); });
 
 const report = async () => (await fetch(BASE + "/api/admin/analytics", { headers: { Authorization: "Bearer " + token } })).json();
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const tenths = (p) => Math.round(p * 10);
 const sum = (rows, f) => rows.reduce((s, r) => s + f(r), 0);
 
@@ -70,15 +69,20 @@ test("leads from uncounted visits count apart, and every table adds up to its he
   // A person: Google, a click within the site, back from Facebook, a call tap.
   const ctx = await browser.newContext({ viewport: DESKTOP, userAgent: PERSON });
   const page = await ctx.newPage();
+  // Each beacon the server has answered (the page view is sent just after
+  // load, the call tap as it happens): wait for it, not for a guess.
+  const sent = [];
+  page.on("requestfinished", (r) => { if (new URL(r.url()).pathname === "/api/collect") sent.push(JSON.parse(r.postData() || "{}")); });
+  const beacon = (t, p) => waitFor(`the ${t} beacon of ${p}`, () => sent.some((b) => b.t === t && b.p === p));
   await page.goto(BASE + "/", { waitUntil: "load", referer: "https://www.google.com/" });
-  await page.waitForTimeout(300); // the page view is sent just after load
+  await beacon("pageview", "/");
   await page.goto(BASE + "/services", { waitUntil: "load", referer: BASE + "/" });
-  await page.waitForTimeout(300);
+  await beacon("pageview", "/services");
   await page.goto(BASE + "/contact", { waitUntil: "load", referer: "https://www.facebook.com/" });
-  await page.waitForTimeout(300);
+  await beacon("pageview", "/contact");
   await page.route(/^tel:/, (r) => r.abort()).catch(() => {});
   await page.locator('a[href^="tel:"]').first().dispatchEvent("click");
-  await page.waitForTimeout(300);
+  await beacon("tel_click", "/contact");
   await ctx.close();
 
   // JavaScript off: the form posts natively, no page view is ever sent.
@@ -95,9 +99,14 @@ test("leads from uncounted visits count apart, and every table adds up to its he
 
   // Do Not Track / Global Privacy Control: no visitor id at all.
   await postOptedOut();
-  await sleep(800); // the collector writes every 250 ms
 
-  const now = await report();
+  // The collector writes its batch every 250 ms: wait until the report
+  // holds the visit, the call and both requests, then check it exactly.
+  let now;
+  await waitFor("the report to count the visit, the call tap and both requests", async () => {
+    now = await report();
+    return now.visitors > before.visitors && now.calls > before.calls && now.conversions > before.conversions && now.estimates - before.estimates >= 2;
+  });
   invariants(now);
   const d = (f) => f(now) - f(before);
   assert.equal(d((a) => a.visitors), 1, "one visit, however many arrivals");

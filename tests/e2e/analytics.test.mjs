@@ -5,7 +5,7 @@
 // browser that sends Global Privacy Control is not counted at all.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, BASE, DESKTOP, unlockAdmin } from "./lib.mjs";
+import { launch, BASE, DESKTOP, unlockAdmin, CEILING } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
 
 // Chromium's own user agent says HeadlessChrome, which the collector drops
@@ -56,7 +56,7 @@ async function visit(extraHeaders = {}) {
 /** counted polls the analytics figures until check passes (the collector
  * writes every 250 ms), with one generous ceiling. */
 async function counted(check, what) {
-  const end = Date.now() + 30_000;
+  const end = Date.now() + CEILING;
   let now;
   while (Date.now() < end) {
     now = await get("/api/admin/analytics");

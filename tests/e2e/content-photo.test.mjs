@@ -123,7 +123,7 @@ test("an editor uploads a post's cover from the photo field on a phone, publishe
   const cover = post.page.locator(`img[alt="${ALT}"]`);
   await cover.waitFor();
   assert.ok((await cover.getAttribute("src")).includes(stem(photo.path)), "the cover is the uploaded photo");
-  assert.ok(await until(() => cover.evaluate((img) => img.complete && img.naturalWidth > 0), 30_000), "the cover loads");
+  assert.ok(await until(() => cover.evaluate((img) => img.complete && img.naturalWidth > 0)), "the cover loads");
   assert.ok(await post.page.getByText(CAPTION).isVisible());
   await hydrated(post.page);
   assert.deepEqual(post.problems, []);
@@ -164,8 +164,8 @@ test("on the library screen the cover is a library photo; one tap (with a projec
   await page.getByText(`Shown in the portfolio under ${PROJECT}`).waitFor();
   assert.equal(await toggle.isChecked(), true);
   assert.ok(await item.getByText(PROJECT, { exact: true }).isVisible());
-  assert.ok(await until(() => pageShows("/portfolio", photo), 30_000), "/portfolio shows the photo marked as project work");
-  assert.ok(await until(() => pageShows("/", photo), 30_000), "the home gallery shows it too");
+  assert.ok(await until(() => pageShows("/portfolio", photo)), "/portfolio shows the photo marked as project work");
+  assert.ok(await until(() => pageShows("/", photo)), "the home gallery shows it too");
 
   // Another tap takes it out; it stays in the library.
   const unmarked = page.waitForResponse((r) => r.url().endsWith(`/api/admin/media/${photo.id}/portfolio`), { timeout: 60_000 });
@@ -173,8 +173,8 @@ test("on the library screen the cover is a library photo; one tap (with a projec
   assert.equal((await unmarked).status(), 200);
   await page.getByText("Taken out of the portfolio (still in your photo library)").waitFor();
   assert.equal(await toggle.isChecked(), false);
-  assert.ok(await until(async () => !(await pageShows("/portfolio", photo)), 30_000), "/portfolio no longer shows it");
-  assert.ok(await until(async () => !(await pageShows("/", photo)), 30_000), "the home gallery no longer shows it");
+  assert.ok(await until(async () => !(await pageShows("/portfolio", photo))), "/portfolio no longer shows it");
+  assert.ok(await until(async () => !(await pageShows("/", photo))), "the home gallery no longer shows it");
   assert.equal(await page.locator(".a-media__item").filter({ has: page.locator(`img[alt="${ALT}"]`) }).count(), 1, "still in the library");
   assert.deepEqual(problems, []);
   await context.close();

@@ -6,7 +6,7 @@
 // it uses up 127.0.0.1's estimate limit.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, hydrated, until, startSite, gotoSettled } from "./lib.mjs";
+import { launch, hydrated, until, startSite, gotoSettled, scrollSettled } from "./lib.mjs";
 
 const PHONE = { width: 390, height: 844 };
 const WIDE = { width: 1280, height: 900 };
@@ -65,13 +65,13 @@ async function shownAndFocused(page, what) {
   const ok = await until(async () => {
     p = await placement(page);
     return p.found && p.focused && p.inView;
-  }, 5000);
+  });
   assert.ok(ok, `${what}: ${JSON.stringify(p)}`);
 }
 
 async function shot(page, name) {
   if (!SHOTS) return;
-  await page.waitForTimeout(800); // let a smooth scroll settle
+  await scrollSettled(page);
   await page.screenshot({ path: `${SHOTS}/${name}.png` });
 }
 
@@ -111,7 +111,8 @@ test("with JavaScript, five invalid submits then a valid one: each message in vi
     assert.ok(await links.count() >= 4, "a link per message");
     // A summary link takes the visitor to its field, focused and visible.
     await summary.getByRole("link", { name: "Please enter your name." }).click();
-    assert.ok(await until(() => page.evaluate(() => document.activeElement?.getAttribute("name") === "name")), "the name field took focus");
+    let active;
+    assert.ok(await until(async () => (active = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120))).includes('name="name"')), `the name field took focus (the focus is on ${active})`);
     assert.ok(await until(() => page.evaluate(() => {
       const r = document.activeElement.getBoundingClientRect();
       return r.top >= document.querySelector(".nav").getBoundingClientRect().bottom && r.bottom <= innerHeight;

@@ -11,7 +11,6 @@ for (const [name, viewport] of [["mobile", MOBILE], ["desktop", DESKTOP]]) {
     const { context, page, problems, res } = await open(browser, "/", viewport);
     assert.equal(res.status(), 200);
     await hydrated(page);
-    await page.waitForTimeout(300);
     assert.deepEqual(problems, []);
     assert.equal(await page.locator("h1").count(), 1);
     await context.close();

@@ -13,13 +13,12 @@ import { spawnSync } from "node:child_process";
 import { randomInt } from "node:crypto";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
-import { launch, hydrated, BASE, PIN, startSite, gotoSettled } from "./lib.mjs";
+import { launch, hydrated, BASE, PIN, startSite, gotoSettled, CEILING } from "./lib.mjs";
 import { addUser, apiSession, password, signIn, tag } from "./account.mjs";
 
 const SITE = fileURLToPath(new URL("../../bin/site", import.meta.url));
 const PHONE = { width: 390, height: 844 };
 const PROMISE_MS = 2000;
-const CEILING_MS = 20_000;
 const SHOTS = process.env.SHOTS_DIR || "";
 const [TAG, Tag] = tag();
 
@@ -53,7 +52,7 @@ function postEstimate(base, p) {
 
 /** waitFor polls check until it returns a truthy value; it throws after
  * ceiling ms naming what it waited for. */
-async function waitFor(what, check, ceiling = CEILING_MS) {
+async function waitFor(what, check, ceiling = CEILING) {
   const end = Date.now() + ceiling;
   for (;;) {
     const v = await check();

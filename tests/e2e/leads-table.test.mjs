@@ -123,7 +123,7 @@ const overflow = (page) => page.evaluate(() => {
 async function shot(page, name) {
   if (!process.env.SHOTS) return;
   // Toasts close after 5 s; the list is what the picture is of.
-  await until(async () => (await page.locator(".toast").count()) === 0, 7000);
+  await until(async () => (await page.locator(".toast").count()) === 0);
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(process.env.SHOTS, `${name}-full.png`), fullPage: true });
   await page.locator(".al-summary").evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 70));

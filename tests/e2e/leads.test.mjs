@@ -101,7 +101,7 @@ async function signIn(u, { watch } = {}) {
 /** rowNames waits until the table shows n rows and returns the row names. */
 async function rowNames(page, n) {
   const rows = page.locator("table.al-table tbody tr");
-  for (let i = 0; i < 100 && (await rows.count()) !== n; i++) await page.waitForTimeout(100);
+  await until(async () => (await rows.count()) === n);
   assert.equal(await rows.count(), n, "rows shown");
   await page.locator(".al-table-wrap[aria-busy='false']").waitFor();
   // The name cell also holds the folded city, damage type and emergency
@@ -221,12 +221,11 @@ test("admin: full-data toggle, detail dialog, CSV export, users and audit log", 
   // Detail dialog: every column of spec 3; Escape closes, focus returns.
   // The 'Data Loaded' toast from before it (still within its 5 s) closes
   // as the dialog opens, so it cannot sit over the dialog's buttons.
-  await page.waitForTimeout(600);
   const details = page.getByRole("button", { name: `Details for ${fullName(ava)}` });
   await details.click();
   const dialog = page.getByRole("dialog", { name: `Lead details: ${fullName(ava)}` });
   await dialog.waitFor();
-  assert.ok(await until(async () => (await page.locator(".toast").count()) === 0, 2000), "toasts from before the dialog close");
+  assert.ok(await until(async () => (await page.locator(".toast").count()) === 0), "toasts from before the dialog close");
   assert.equal(await dialog.getAttribute("aria-modal"), "true");
   // Ordered for the call back: who, the number, emergency, damage,
   // address, the homeowner's message; status and assignee, the team's

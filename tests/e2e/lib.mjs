@@ -4,15 +4,38 @@ import { chromium } from "playwright-core";
 export const BASE = process.env.BASE_URL || "http://127.0.0.1:8080";
 
 export const MOBILE = { width: 412, height: 823 };
+
+/** CEILING is the suite's one generous wait, in ms: how long a test waits
+ * for something the page or the server signals (a hydration, an element,
+ * a beacon, a job's result) before it fails, naming what it waited for.
+ * No test waits a fixed short time for what it can observe: a loaded
+ * machine (a newcomer's laptop, CI beside other work) took over 10 s for
+ * things that take 100 ms on an idle one. E2E_CEILING_MS changes it. */
+export const CEILING = Number(process.env.E2E_CEILING_MS) || 90_000;
 export const DESKTOP = { width: 1366, height: 900 };
 
 export async function launch() {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH || "/usr/bin/chromium",
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
       "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
+  // Every context waits up to the suite's ceiling for what a test asks of
+  // it (an element, a response, a navigation), not Playwright's 30 s.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    context.setDefaultTimeout(CEILING);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args);
+    page.setDefaultTimeout(CEILING);
+    return page;
+  };
+  return browser;
 }
 
 /** expectedNoSession is Chromium's log line for the admin app's question
@@ -38,6 +61,7 @@ export async function open(browser, path, viewport = DESKTOP, opts = {}) {
     if (m.type() === "error" || /hydrat|#418|#423|#425/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  diagnose(page);
   const res = await gotoSettled(page, BASE + path);
   return { context, page, problems, res };
 }
@@ -51,7 +75,7 @@ const LIVE_STREAM = /\/api\/admin\/leads\/events$/;
  * until the page has had no request in flight for 500 ms, the live stream
  * aside: "networkidle" for pages that hold a stream open. The ceiling
  * names the requests still open when it runs out. */
-export async function settle(page, nav, ceiling = 60_000) {
+export async function settle(page, nav, ceiling = CEILING) {
   const inflight = new Set();
   const on = (r) => { if (!LIVE_STREAM.test(new URL(r.url()).pathname)) inflight.add(r); };
   const off = (r) => { inflight.delete(r); };
@@ -101,9 +125,19 @@ export const reloadSettled = (page) => settle(page, () => page.reload({ waitUnti
  * hydrate on interaction or visibility (ADR 010), so it first wakes each
  * one with the focusin event every trigger listens for. It polls with
  * page.evaluate because waitForFunction's polling needs eval, which the
- * site's CSP forbids. The ceiling is the suite's one generous wait for
- * hydration: a loaded machine took over 10 s. */
-export async function hydrated(page, timeout = 30000) {
+ * site's CSP forbids. It waits up to the suite's ceiling. */
+/** diagnose keeps what a failed wait should report: requests that
+ * failed and the console's warnings (an island whose script did not load
+ * says so there). */
+export function diagnose(page) {
+  if (page.__diag) return page.__diag;
+  const diag = (page.__diag = []);
+  page.on("requestfailed", (r) => diag.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  page.on("console", (m) => { if (m.type() === "warning") diag.push(`console warning: ${m.text()}`); });
+  return diag;
+}
+
+export async function hydrated(page, timeout = CEILING) {
   await page.evaluate(() => {
     document.querySelectorAll("[data-island]").forEach((el) => el.dispatchEvent(new FocusEvent("focusin", { bubbles: true })));
   });
@@ -119,19 +153,45 @@ export async function hydrated(page, timeout = 30000) {
     if (await page.evaluate(check)) return;
     await page.waitForTimeout(50);
   }
-  throw new Error("page did not hydrate within " + timeout + " ms");
+  const plain = await page.evaluate(() => Array.from(document.querySelectorAll("[data-island]"))
+    .filter((el) => !Object.keys(el).some((k) => k.startsWith("__reactContainer")))
+    .map((el) => `${el.dataset.island} (${el.dataset.hydrate || "not triggered"})`));
+  throw new Error(`page did not hydrate within ${timeout} ms; islands still plain: ${plain.join(", ") || "none (no #root)"}; ${(page.__diag || []).join("; ") || "no failed request or warning recorded"}`);
 }
 
 /** until polls an async check every 50 ms until it returns true, and
- * says whether it did within timeout. Things React does after a browser
- * event (a popover's toggle event, say) land a task or two later. */
-export async function until(check, timeout = 5000) {
+ * says whether it did within timeout (the suite's ceiling unless a test
+ * bounds it on purpose). Things React does after a browser event (a
+ * popover's toggle event, say) land a task or two later. */
+export async function until(check, timeout = CEILING) {
   const end = Date.now() + timeout;
   while (Date.now() < end) {
     if (await check()) return true;
     await new Promise((r) => setTimeout(r, 50));
   }
   return !!(await check());
+}
+
+/** waitFor polls check like until and throws, naming what it waited
+ * for, when the ceiling runs out first. */
+export async function waitFor(what, check, timeout = CEILING) {
+  if (!(await until(check, timeout))) throw new Error(`waited ${timeout} ms for ${what}`);
+}
+
+/** scrollSettled waits until the page has stopped scrolling: the same
+ * scroll position for ten animation frames in a row (a smooth scroll
+ * moves it every frame until it ends). */
+export async function scrollSettled(page) {
+  await page.evaluate(() => new Promise((resolve) => {
+    let last = -1, same = 0;
+    const frame = () => {
+      if (scrollY === last) same++;
+      else { same = 0; last = scrollY; }
+      if (same >= 10) resolve();
+      else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  }));
 }
 
 /** PIN is the admin PIN the test server starts with (scripts/serve-test.sh). */

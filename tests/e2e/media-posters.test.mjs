@@ -193,7 +193,7 @@ test("a video gets a poster captured at upload; its card shows that frame, clear
       // drag does not take the click.
       const box = await video.boundingBox();
       await card.page.mouse.click(box.x + 24, box.y + box.height - 47);
-      assert.ok(await until(() => video.evaluate((v) => !v.paused && v.currentTime > 0), 8000), "the video plays");
+      assert.ok(await until(() => video.evaluate((v) => !v.paused && v.currentTime > 0)), "the video plays");
       assert.deepEqual(card.problems, []);
       await card.context.close();
     }

@@ -4,7 +4,7 @@
 // 24/7 phone, and /admin is never answered from the cache.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, open, hydrated, BASE, MOBILE, gotoSettled, reloadSettled } from "./lib.mjs";
+import { launch, open, hydrated, BASE, MOBILE, gotoSettled, reloadSettled, CEILING } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
 import { adminApi } from "./settings-admin.mjs";
 
@@ -13,7 +13,7 @@ before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 /** swActive waits until the page's service worker is activated. */
-async function swActive(page, timeout = 15000) {
+async function swActive(page, timeout = CEILING) {
   const end = Date.now() + timeout;
   while (Date.now() < end) {
     const state = await page.evaluate(async () => {
@@ -117,7 +117,7 @@ test("a new worker version replaces the old one and deletes its caches", async (
   try {
     assert.equal((await admin("/api/admin/settings", { method: "PUT", body: JSON.stringify(alt) })).status, 200);
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
-    const end = Date.now() + 15000;
+    const end = Date.now() + CEILING;
     let after = before;
     while (Date.now() < end) {
       after = await page.evaluate(async () => (await caches.keys()).sort());

@@ -1,6 +1,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, open, hydrated, BASE, MOBILE, DESKTOP } from "./lib.mjs";
+import { launch, open, hydrated, BASE, MOBILE, DESKTOP, until } from "./lib.mjs";
 import { apiToken, uploadFixture, deleteProject } from "./api.mjs";
 
 let browser;
@@ -106,15 +106,12 @@ test("the portfolio carousel moves by keyboard and buttons, and loops", async ()
     assert.equal(await left(), 0);
     await track.focus();
     await page.keyboard.press("ArrowRight");
-    await page.waitForTimeout(700);
-    assert.ok(await left() > 0, "ArrowRight moved the carousel");
+    assert.ok(await until(async () => (await left()) > 0), "ArrowRight moved the carousel");
     await page.keyboard.press("ArrowLeft");
-    await page.waitForTimeout(700);
-    assert.equal(await left(), 0);
+    assert.ok(await until(async () => (await left()) === 0), "ArrowLeft moved it back");
     // Previous from the first slide loops to the last.
     await page.getByRole("button", { name: "Previous slide" }).click();
-    await page.waitForTimeout(700);
-    assert.ok(await left() > 0, "looped to the end");
+    assert.ok(await until(async () => (await left()) > 0), "looped to the end");
     assert.ok(await page.locator(".carousel__dot").count() <= 5, "at most 5 pulse dots");
     assert.ok(await page.locator(".slide__badge", { hasText: "Carousel Test Roof" }).count() > 0);
     assert.ok(await page.locator(".slide__type", { hasText: "Photo" }).count() > 0);

@@ -336,7 +336,7 @@ test("'Notify me on this device' with the browser's push service stood in for: s
 
 test("the admin's service worker shows a push as the server composes it", async () => {
   const { context, page } = await staffPage(WIDE, { permissions: ["notifications"] });
-  await until(() => page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration("/admin/"))?.active), 10_000);
+  await until(() => page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration("/admin/"))?.active));
   const cdp = await context.newCDPSession(page);
   const regs = new Promise((resolve) => cdp.on("ServiceWorker.workerRegistrationUpdated", (e) => {
     const r = e.registrations.find((x) => x.scopeURL === site.base + "/admin/" && !x.isDeleted);
