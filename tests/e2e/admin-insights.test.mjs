@@ -131,7 +131,7 @@ async function simulate(page, idle, busyLabel, delayMs) {
 // loaded machine makes that slower) and checks it is shown.
 const visible = async (page, text) => {
   const el = page.getByText(text, { exact: true }).first();
-  await el.waitFor({ timeout: 10000 }).catch(() => {});
+  await el.waitFor().catch(() => {});
   assert.ok(await el.isVisible(), text);
 };
 
