@@ -289,6 +289,8 @@ test("Sign out ends the account session on the server; the PIN does not open lea
   assert.equal(await session(), 200);
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.getByRole("heading", { name: "Admin Access Required" }).waitFor();
+  // The gate shows at once; the toast says when the server confirmed.
+  await page.getByText("Your session has ended on this device.").waitFor();
   assert.equal(await session(), 401, "the server ended the session");
 
   // The PIN opens the tools, and the leads screen asks for an account.
