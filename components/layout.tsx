@@ -293,7 +293,7 @@ export function FooterContent({ site, chrome }: ChromeProps) {
 }
 
 /** Layout is the site chrome around every public page. */
-export function Layout<D>({ props, children }: { props: PageProps<D>; children: ReactNode }) {
+export function Layout<D>({ props, children }: { props: PageProps<D>; children: ReactNode; form?: boolean }) {
   return (
     <>
       <Seo head={props.head} site={props.site} />

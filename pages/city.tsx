@@ -58,7 +58,7 @@ export default function City(props: PageProps<CityData>) {
         lead={`Emergency mitigation, cleanup and complete repairs for ${data.city} properties, from one licensed team.`}
         services={data.services} muted />
       <StatCards site={site} />
-      <QuoteSection site={site} height={900} title={`Get Your Free Estimate in ${data.city}`} />
+      <QuoteSection site={site} height={900} title={`Get Your Free Estimate in ${data.city}`} presets={{ city: data.city }} />
       <AreaReasons id="city-reasons" title={`Why ${data.city} Chooses Us`} reasons={data.reasons} />
       {data.nearby.length > 0 && (
         <section className="section section--muted" aria-labelledby="city-nearby-title">
