@@ -10,12 +10,13 @@ import type { PageProps, Site } from "../components/types";
 import type { CityData } from "../components/types-area";
 import "../styles/area.css";
 import { word } from "../components/words";
+import { LicenceNumber } from "../components/licence";
 
 /** StatCards are the three stat cards of the generic city page. */
 function StatCards({ site }: { site: Site }) {
   const stats = [
     { icon: "clock", value: word(site, "times", "emergency"), label: "Response" },
-    { icon: "shield", value: "Licensed", label: `& Insured · License #${site.license}` },
+    { icon: "shield", value: "Licensed", label: <>&amp; Insured · License <LicenceNumber site={site} /></> },
     { icon: "file-text", value: "Direct", label: "Insurance Billing" },
   ];
   return (

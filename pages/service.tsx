@@ -7,6 +7,7 @@ import { RelatedLinks } from "../components/related-links";
 import { ServiceLinkCards } from "../components/service-parts";
 import { CallButton, em } from "../components/emergency";
 import { QuoteSection } from "../components/quote";
+import { LicenceNumber } from "../components/licence";
 import type { PageProps, Site } from "../components/types";
 import type { ServiceData } from "../components/types-service";
 
@@ -43,7 +44,7 @@ function Sidebar({ site }: { site: Site }) {
       </div>
       <div className="card svc-side__card">
         <p className="card__title"><Icon name="shield" size={22} /> Licensed &amp; Insured</p>
-        <p>State licensed general contractor, Georgia License #{site.license}. Fully insured, so your home and our crews are covered from the first visit to the final inspection.</p>
+        <p>State licensed general contractor, Georgia License <LicenceNumber site={site} />. Fully insured, so your home and our crews are covered from the first visit to the final inspection.</p>
       </div>
       <div className="card svc-side__card">
         <p className="card__title"><Icon name="award" size={22} /> Why Choose Us</p>
