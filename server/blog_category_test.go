@@ -60,7 +60,9 @@ func TestBlogTopicPages(t *testing.T) {
 				wantPosts = append(wantPosts, "/blog/"+a.Slug)
 			}
 		}
-		section := find(r.Doc, func(n *html.Node) bool { return n.Data == "section" && attr(n, "aria-labelledby") == "topic-articles-title" })
+		section := find(r.Doc, func(n *html.Node) bool {
+			return n.Data == "section" && attr(n, "aria-labelledby") == "topic-articles-title"
+		})
 		if len(section) != 1 {
 			t.Fatalf("%s: no articles section", path)
 		}
