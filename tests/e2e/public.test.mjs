@@ -10,7 +10,7 @@ after(async () => { await browser?.close(); });
 const KINDS = [
   "/services", "/services/water-damage-restoration", "/water-damage-restoration-atlanta", "/service-areas",
   "/service-areas/fulton", "/service-areas/fayette", "/areas/cobb/smyrna", "/areas/douglas/douglasville",
-  "/areas/fulton/atlanta-service", "/portfolio", "/contact", "/blog", "/blog/fire-damage-restoration-process-atlanta",
+  "/areas/fulton/atlanta-service", "/portfolio", "/contact", "/blog", "/blog/fire-damage-restoration-process-atlanta", "/blog/category/insurance",
   "/about", "/privacy", "/terms", "/emergency", "/estimate", "/sitemap", "/search?q=water+damage",
 ];
 
