@@ -7,7 +7,7 @@
 // form without answering it shows the server's message at the question.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, open, hydrated, until } from "./lib.mjs";
+import { launch, open, hydrated, until, settle, BASE } from "./lib.mjs";
 
 const PHONE = { width: 390, height: 844 };
 const SHOTS = process.env.SHOT_DIR; // screenshots for a person to look at, when set
@@ -79,5 +79,20 @@ test("home: a form sent without answering the emergency question is refused at t
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/form-home-emergency-error-390.png` });
   // The refusal (422) is logged by Chromium as a failed resource: that is the expected reply.
   assert.deepEqual(problems.filter((p) => !p.includes("status of 422")), []);
+  await context.close();
+});
+
+test("at 4x CPU slowdown (a mid-range phone) the water page's form hydrates with its answers, without a mismatch", async () => {
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => { if (m.type() === "error" || /hydrat|#418|#423|#425/i.test(m.text())) problems.push(m.text()); });
+  page.on("pageerror", (e) => problems.push(e.message));
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  await settle(page, () => page.goto(BASE + "/water-damage-restoration-atlanta", { waitUntil: "load" }));
+  await hydrated(page);
+  assert.deepEqual(await shown(page), { city: "", damageType: "Water Damage", emergency: "yes" });
+  assert.deepEqual(problems, []);
   await context.close();
 });
