@@ -288,7 +288,7 @@ func TestUploadImageAndVideoThenDelete(t *testing.T) {
 	if len(rows) != 1 {
 		t.Errorf("%d rows after delete", len(rows))
 	}
-	if pg := get(t, h, "/portfolio"); !strings.Contains(text(bodyOf(pg.Doc)), "1 photo from 1 project") {
+	if pg := get(t, h, "/portfolio"); !strings.Contains(text(bodyOf(pg.Doc)), "1 video from 1 project") {
 		t.Error("portfolio not re-rendered after delete")
 	}
 }
