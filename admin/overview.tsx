@@ -1,3 +1,4 @@
+import { count } from "../components/plural";
 import "../styles/admin-audits.css";
 import { ago, bytes, liveOverview, type BackupStatus, type DashboardTile, type OverviewSource } from "./data/dashboard";
 import { useServer } from "./live";
@@ -37,7 +38,7 @@ export function OverviewTiles({ source = liveOverview }: { source?: OverviewSour
  * too old. The same alarm is on /healthz and /metrics. */
 function Backups({ b }: { b: BackupStatus }) {
   const { session } = useSession();
-  const schedule = b.everyHours > 0 ? `Backed up every ${b.everyHours} hours to ${b.location}.` : `No scheduled backup: run site backup (for example from cron). Backups go to ${b.location}.`;
+  const schedule = b.everyHours > 0 ? `Backed up every ${b.everyHours === 1 ? "hour" : count(b.everyHours, "hour")} to ${b.location}.` : `No scheduled backup: run site backup (for example from cron). Backups go to ${b.location}.`;
   return (
     <section className={"a-backup" + (b.alarm ? " a-backup--alarm" : "")} aria-labelledby="a-backup-title">
       <h2 id="a-backup-title" className="a-backup__title">Backups</h2>

@@ -25,13 +25,16 @@ export function ArticleCards({ articles, headingLevel = 3 }: { articles: Article
   );
 }
 
-export function CategoryCards({ categories }: { categories: Category[] }) {
+/** CategoryCards are the blog's topics, each card a link to its topic's
+ * page (ADR 051): the title is the link, and it covers the whole card. */
+export function CategoryCards({ categories, headingLevel = 3 }: { categories: Category[]; headingLevel?: 2 | 3 }) {
+  const H = headingLevel === 2 ? "h2" : "h3";
   return (
     <ul className="cards cards--4">
       {categories.map((c) => (
         <li key={c.slug} className="card category-card">
           <Icon name="book" size={24} />
-          <h3 className="card__title">{c.name}</h3>
+          <H className="card__title"><a href={`/blog/category/${c.slug}`}>{c.name}</a></H>
           <p>{c.description}</p>
         </li>
       ))}

@@ -23,7 +23,29 @@ export interface EstimateState {
 
 export const DAMAGE_TYPES = ["Water Damage", "Fire & Smoke Damage", "Storm Damage", "Mold", "Roof Damage", "Remodeling / Construction", "Other"];
 
-export const emptyEstimate: EstimateValues = { name: "", phone: "", email: "", city: "", street: "", zip: "", damageType: "", emergency: "no", insuranceCarrier: "", notes: "" };
+/** emptyEstimate is a form nobody has touched. The emergency question has
+ * no answer: a visitor who does not choose is asked to (the server refuses
+ * a missing answer), so nobody loses the emergency escalation by default
+ * (ADR 052). */
+export const emptyEstimate: EstimateValues = { name: "", phone: "", email: "", city: "", street: "", zip: "", damageType: "", emergency: "", insuranceCarrier: "", notes: "" };
+
+/** FormPresets are the answers a page already knows (ADR 052): the damage
+ * type of a service page, the city of a city page, "yes" to the emergency
+ * question on the water damage landing page. The visitor can change them. */
+export type FormPresets = Partial<Pick<EstimateValues, "city" | "damageType" | "emergency">>;
+
+/** initialValues is what the form shows first: what the visitor sent, when
+ * the server hands back a state, else the page's presets over an empty
+ * form. The server render and the hydration compute the same thing from
+ * the same props, so the presets are in the markup without JavaScript. */
+export function initialValues(state?: EstimateState, presets?: FormPresets): EstimateValues {
+  if (state?.values) return { ...emptyEstimate, ...state.values };
+  const v = { ...emptyEstimate };
+  if (presets?.city) v.city = presets.city;
+  if (presets?.damageType && DAMAGE_TYPES.includes(presets.damageType)) v.damageType = presets.damageType;
+  if (presets?.emergency === "yes" || presets?.emergency === "no") v.emergency = presets.emergency;
+  return v;
+}
 
 /** RESULT_ID is the id of the box that reports a submission's outcome
  * (the error summary, or the thank-you message). The no-JavaScript form
@@ -89,8 +111,8 @@ function readForm(form: HTMLFormElement, prev: EstimateValues): EstimateValues {
  * thank-you box, an error summary linking each message to its field (the
  * GOV.UK pattern), or the form-level message with the phone as a link.
  * Its button, note and thank-you message are the owner's wording (words). */
-export function EstimateForm({ site, state, idPrefix = "est", words }: { site: Pick<LeadContact, "phone" | "tel">; state?: EstimateState; idPrefix?: string; words: FormWords }) {
-  const [values, setValues] = useState<EstimateValues>(state?.values || emptyEstimate);
+export function EstimateForm({ site, state, idPrefix = "est", words, presets }: { site: Pick<LeadContact, "phone" | "tel">; state?: EstimateState; idPrefix?: string; words: FormWords; presets?: FormPresets }) {
+  const [values, setValues] = useState<EstimateValues>(() => initialValues(state, presets));
   const [errors, setErrors] = useState<EstimateState["errors"]>(state?.errors || {});
   const [success, setSuccess] = useState(!!state?.success);
   const [busy, setBusy] = useState(false);

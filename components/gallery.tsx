@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Icon } from "./icons";
 import { Island } from "./island";
 import type { Gallery, GalleryItem } from "./types";
+import { galleryCount } from "./plural";
 
 /** GalleryBlock is the portfolio block of spec 2.3: a looping, draggable,
  * keyboard-operable carousel showing 1, 2 or 3 items per view by screen
@@ -27,7 +28,7 @@ export function GalleryBlock({ gallery, heading = "Our Recent Work" }: { gallery
           </div>
         ) : (
           <>
-            <p className="section__lead">{photos} photos and videos from {gallery.projectCount} projects</p>
+            <p className="section__lead">{galleryCount(gallery.items.filter((i) => i.type !== "video").length, gallery.items.filter((i) => i.type === "video").length, gallery.projectCount)}</p>
             <Island name="carousel" component={Carousel} props={{ items: gallery.items }} />
           </>
         )}

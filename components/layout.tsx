@@ -7,6 +7,7 @@ import { Island } from "./island";
 import { CallButton, em } from "./emergency";
 import { contactOf, type Contact, type PageProps } from "./types";
 import { word } from "./words";
+import { LicenceNumber } from "./licence";
 import { scrollToAnchor } from "../client/anchors";
 import { popoverSupported } from "../client/popover";
 
@@ -70,7 +71,7 @@ export function BlueBarContent({ site }: Pick<PageProps<unknown>, "site">) {
   return (
     <>
       <div className="container bluebar__inner">
-        <span>Licensed &amp; Insured General Contractor · License #{site.license}</span>
+        <span>Licensed &amp; Insured General Contractor · License <LicenceNumber site={site} /></span>
         <span className="bluebar__social">
           <a href={site.facebook} aria-label="Facebook" rel="noopener" target="_blank"><Icon name="facebook" size={16} /></a>
           <a href={site.instagram} aria-label="Instagram" rel="noopener" target="_blank"><Icon name="instagram" size={16} /></a>
@@ -280,7 +281,7 @@ export function FooterContent({ site, chrome }: ChromeProps) {
       </div>
       <div className="footer__bottom">
         <div className="container footer__bottom-inner">
-          <p>© {site.year} {site.name}. All rights reserved. Georgia License #{site.license}</p>
+          <p>© {site.year} {site.name}. All rights reserved. Georgia License <LicenceNumber site={site} /></p>
           <p className="footer__legal">
             <a href="/privacy">Privacy Policy</a>
             <a href="/terms">Terms of Service</a>
@@ -293,7 +294,7 @@ export function FooterContent({ site, chrome }: ChromeProps) {
 }
 
 /** Layout is the site chrome around every public page. */
-export function Layout<D>({ props, children }: { props: PageProps<D>; children: ReactNode }) {
+export function Layout<D>({ props, children }: { props: PageProps<D>; children: ReactNode; form?: boolean }) {
   return (
     <>
       <Seo head={props.head} site={props.site} />

@@ -2,7 +2,7 @@ import { Icon } from "./icons";
 import { LeadForm } from "./lead-form";
 import { Island } from "./island";
 import { CallButton, em } from "./emergency";
-import type { EstimateState } from "./estimate-form";
+import type { EstimateState, FormPresets } from "./estimate-form";
 import { leadContactOf, type Site } from "./types";
 import { formWordsOf, word } from "./words";
 
@@ -10,8 +10,11 @@ import { formWordsOf, word } from "./words";
  * lead form, the red 24/7 card, the why-choose checklist and the
  * response-times card (spec 2.3). Its texts, claims and figures are the
  * site's wording (groups "form", "times" and "figures"). */
-export function QuoteSection({ site, height = 900, estimate, title = "Get Your Free Estimate", emergencyTime = "areas" }: {
+export function QuoteSection({ site, height = 900, estimate, title = "Get Your Free Estimate", emergencyTime = "areas", presets }: {
   site: Site; height?: number; estimate?: EstimateState; title?: string;
+  /** the answers this page already knows (ADR 052); none on a page that
+   * is about no one service, place or emergency */
+  presets?: FormPresets;
   /** which response time is the emergency arrival claim: spec 1 assigns it
    * per page (the city and county arrival by default, the water damage
    * arrival on the water damage page) */
@@ -25,7 +28,7 @@ export function QuoteSection({ site, height = 900, estimate, title = "Get Your F
         <div className="quote__form">
           <h2 id="quote-title" className="section__title section__title--left">{title}</h2>
           <p>{word(site, "form", "intro")}</p>
-          <Island name="leadform" component={LeadForm} props={{ site: leadContactOf(site), height, estimate, words: formWordsOf(site) }} />
+          <Island name="leadform" component={LeadForm} props={{ site: leadContactOf(site), height, estimate, words: formWordsOf(site), presets }} />
         </div>
         <aside className="quote__side" aria-label="Emergency and response times">
           <div className="card card--danger">

@@ -1,12 +1,13 @@
 import { Icon } from "./icons";
+import { LicenceNumber } from "./licence";
 import type { ServiceCard, Site } from "./types";
 
 /** ServiceTrustItems is the strip of three trust items below a service
  * page's hero. */
 export function ServiceTrustItems({ site }: { site: Site }) {
-  const items: [string, string, string][] = [
+  const items: [string, string, React.ReactNode][] = [
     ["award", "IICRC Certified Technicians", "Trained to the industry's cleaning and restoration standards"],
-    ["shield", "Licensed & Insured", `Georgia License #${site.license}, fully insured`],
+    ["shield", "Licensed & Insured", <>Georgia License <LicenceNumber site={site} />, fully insured</>],
     site.emergencyMode ? ["clock", "24/7 Emergency Service", "A live person answers, day or night"] : ["clock", "Call us", site.hours],
   ];
   return (

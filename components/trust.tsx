@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Icon } from "./icons";
+import { LicenceNumber } from "./licence";
 import { Island } from "./island";
 import { callUs, em } from "./emergency";
 import type { Review, Site, TrustData } from "./types";
@@ -120,10 +121,10 @@ export function TrustSection({ site, reviews, trust }: { site: Site; reviews: Re
   const { rating, count } = trust.rating;
   const w = (key: string) => word(site, "trust", key);
   const fig = (key: string) => word(site, "figures", key);
-  const stats = [
+  const stats: [React.ReactNode, string][] = [
     [fig("years"), w("years")],
     [fig("projects"), w("projects")],
-    [`#${site.license}`, "State License"],
+    [<LicenceNumber key="licence" site={site} />, "State License"],
     [rating ? `${rating}/5` : "—", "Average Rating"],
     [String(count), count === 1 ? "Google Review" : "Google Reviews"],
     [fig("counties"), w("counties")],
@@ -139,7 +140,7 @@ export function TrustSection({ site, reviews, trust }: { site: Site; reviews: Re
       <div className="container">
         <h2 id="trust-title" className="section__title">{w("title")}</h2>
         <ul className="stats">
-          {stats.map(([v, l]) => <li key={l}><span className="stats__value">{v}</span><span className="stats__label">{l}</span></li>)}
+          {stats.map(([v, l]) => <li key={l}><span className={"stats__value" + (l === "State License" ? " stats__value--licence" : "")}>{v}</span><span className="stats__label">{l}</span></li>)}
         </ul>
         <ul className="cards cards--4">
           {badges.map(([icon, title, text]) => (

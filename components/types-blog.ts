@@ -22,3 +22,12 @@ export interface BlogPostData {
   relatedLinks: RelatedData;
   cover: HeroImage | null;
 }
+
+/** BlogCategoryData is a blog topic page's data (/blog/category/{slug}). */
+export interface BlogCategoryData {
+  category: Category;
+  /** the topic's articles, newest first */
+  articles: ArticleCard[];
+  /** the other topics */
+  others: Category[];
+}

@@ -24,6 +24,9 @@ export interface ServiceData {
   relatedServices: ServiceCard[];
   related: RelatedData;
   hero: HeroImage | null;
+  /** the estimate form's preset type of damage, "" when the service is
+   * not one kind of damage */
+  damageType: string;
 }
 
 export interface WaterArea { name: string; href: string }

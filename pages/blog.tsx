@@ -6,6 +6,7 @@ import type { BlogIndexData } from "../components/types-blog";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/blog.css";
 import { word } from "../components/words";
+import { count } from "../components/plural";
 
 /** Blog is /blog: intro, the four categories, the featured articles, every
  * article newest first and an emergency call to action (spec 2.3). */
@@ -33,7 +34,7 @@ export default function Blog(props: PageProps<BlogIndexData>) {
       <section className="section" aria-labelledby="all-title">
         <div className="container">
           <h2 id="all-title" className="section__title">All Articles</h2>
-          <p className="section__lead">{data.articles.length} articles, newest first.</p>
+          <p className="section__lead">{data.articles.length === 1 ? "1 article." : `${count(data.articles.length, "article")}, newest first.`}</p>
           <ArticleCards articles={data.articles} />
         </div>
       </section>

@@ -53,7 +53,7 @@ export default function CityProfile(props: PageProps<CityProfileData>) {
       </section>
       <AreaServiceCards id="profile-services" title={`Restoration Services in ${data.city}`} services={data.services} muted />
       <AreaReasons id="profile-reasons" title={`Why ${data.city} Chooses Us`} reasons={data.reasons} />
-      <QuoteSection site={site} height={900} title={`Get Your Free Estimate in ${data.city}`} />
+      <QuoteSection site={site} height={900} title={`Get Your Free Estimate in ${data.city}`} presets={{ city: data.city }} />
       <AreaCTA site={site} title={`Damage at Your ${data.city} Property?`}
         text={em(site, "Call now for 24/7 emergency service, or request a free, no-obligation estimate online.", `${callUs(site)}, or request a free, no-obligation estimate online.`)} />
       <FAQ title={`${data.city} Restoration FAQ`} faqs={data.faqs} schemaId={`profile-${data.countySlug}-${data.city.toLowerCase()}-faq`} site={site} />

@@ -10,12 +10,13 @@ import type { PageProps, Site } from "../components/types";
 import type { CityData } from "../components/types-area";
 import "../styles/area.css";
 import { word } from "../components/words";
+import { LicenceNumber } from "../components/licence";
 
 /** StatCards are the three stat cards of the generic city page. */
 function StatCards({ site }: { site: Site }) {
   const stats = [
     { icon: "clock", value: word(site, "times", "emergency"), label: "Response" },
-    { icon: "shield", value: "Licensed", label: `& Insured · License #${site.license}` },
+    { icon: "shield", value: "Licensed", label: <>&amp; Insured · License <LicenceNumber site={site} /></> },
     { icon: "file-text", value: "Direct", label: "Insurance Billing" },
   ];
   return (
@@ -58,7 +59,7 @@ export default function City(props: PageProps<CityData>) {
         lead={`Emergency mitigation, cleanup and complete repairs for ${data.city} properties, from one licensed team.`}
         services={data.services} muted />
       <StatCards site={site} />
-      <QuoteSection site={site} height={900} title={`Get Your Free Estimate in ${data.city}`} />
+      <QuoteSection site={site} height={900} title={`Get Your Free Estimate in ${data.city}`} presets={{ city: data.city }} />
       <AreaReasons id="city-reasons" title={`Why ${data.city} Chooses Us`} reasons={data.reasons} />
       {data.nearby.length > 0 && (
         <section className="section section--muted" aria-labelledby="city-nearby-title">

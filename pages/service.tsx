@@ -6,6 +6,8 @@ import { Icon } from "../components/icons";
 import { RelatedLinks } from "../components/related-links";
 import { ServiceLinkCards } from "../components/service-parts";
 import { CallButton, em } from "../components/emergency";
+import { QuoteSection } from "../components/quote";
+import { LicenceNumber } from "../components/licence";
 import type { PageProps, Site } from "../components/types";
 import type { ServiceData } from "../components/types-service";
 
@@ -42,7 +44,7 @@ function Sidebar({ site }: { site: Site }) {
       </div>
       <div className="card svc-side__card">
         <p className="card__title"><Icon name="shield" size={22} /> Licensed &amp; Insured</p>
-        <p>State licensed general contractor, Georgia License #{site.license}. Fully insured, so your home and our crews are covered from the first visit to the final inspection.</p>
+        <p>State licensed general contractor, Georgia License <LicenceNumber site={site} />. Fully insured, so your home and our crews are covered from the first visit to the final inspection.</p>
       </div>
       <div className="card svc-side__card">
         <p className="card__title"><Icon name="award" size={22} /> Why Choose Us</p>
@@ -53,13 +55,14 @@ function Sidebar({ site }: { site: Site }) {
 }
 
 /** Service is a /services/{slug} page (spec 2.3): the record's texts, the
- * fixed process, emergency, licence and why-choose cards, related services,
+ * fixed process, emergency, licence and why-choose cards, the quote form
+ * with this service's type of damage chosen (ADR 052), related services,
  * the record's FAQs and related-links block (a). */
 export default function Service(props: PageProps<ServiceData>) {
   const { site, data } = props;
   const s = data.service;
   return (
-    <Layout props={props}>
+    <Layout props={props} form>
       <div className="svc-page">
         <PageHero site={site} badge={s.primary ? em(site, "24/7 service across metro Atlanta", "Serving metro Atlanta") : "Also available across metro Atlanta"} title={s.title} lead={s.description} photo={data.hero} />
 
@@ -98,6 +101,8 @@ export default function Service(props: PageProps<ServiceData>) {
             <Sidebar site={site} />
           </div>
         </section>
+
+        <QuoteSection site={site} height={900} presets={data.damageType ? { damageType: data.damageType } : undefined} />
 
         {data.relatedServices.length > 0 && (
           <section className="section section--muted" aria-labelledby="svc-related-title">

@@ -11,6 +11,10 @@ import { QuoteSection } from "../components/quote";
 import type { FAQItem, PageProps, Site } from "../components/types";
 import type { WaterLandingData } from "../components/types-service";
 
+/** WATER_PRESETS: a visitor on the water damage landing page came for
+ * water coming in now (ADR 052). */
+const WATER_PRESETS = { damageType: "Water Damage", emergency: "yes" } as const;
+
 const SERVICES: { icon: string; title: string; text: string }[] = [
   { icon: "droplets", title: "Emergency Water Extraction", text: "Truck-mounted and portable extractors pull standing water out of carpet, pad and subfloors. How fast the water comes out decides how much of your home can be dried instead of torn out." },
   { icon: "alert-triangle", title: "Burst Pipe & Plumbing Leak Cleanup", text: "Frozen crawl space lines, split supply hoses, leaking water heaters and overflowing condensate pans: we help stop the source, clean up and document the break for your claim." },
@@ -136,7 +140,7 @@ export default function WaterLanding(props: PageProps<WaterLandingData>) {
 
         <EmergencyBanner site={site} title="Water Coming In Right Now?" />
 
-        <QuoteSection emergencyTime="water" site={site} height={900} title="Get Your Free Water Damage Estimate" />
+        <QuoteSection emergencyTime="water" site={site} height={900} title="Get Your Free Water Damage Estimate" presets={WATER_PRESETS} />
       </div>
     </Layout>
   );

@@ -76,7 +76,7 @@ func TestLibraryUploadIsNotProjectWork(t *testing.T) {
 	}
 	for _, p := range []string{"/", "/portfolio"} {
 		pg := get(t, srv, p)
-		if !shows(pg, work) || shows(pg, cover) || !strings.Contains(text(bodyOf(pg.Doc)), "1 photos and videos from 1 projects") {
+		if !shows(pg, work) || shows(pg, cover) || !strings.Contains(text(bodyOf(pg.Doc)), "1 photo from 1 project") {
 			t.Errorf("%s after a project upload: want the project photo only", p)
 		}
 	}
@@ -98,7 +98,7 @@ func TestLibraryUploadIsNotProjectWork(t *testing.T) {
 	if got := decode[media.GalleryItem](t, r); r.StatusCode != http.StatusOK || !got.Portfolio || got.ProjectName != "Basement Leak" {
 		t.Fatalf("mark with a project: %d %s", r.StatusCode, r.Body)
 	}
-	if pg := get(t, srv, "/portfolio"); !shows(pg, cover) || !strings.Contains(text(bodyOf(pg.Doc)), "2 photos and videos from 2 projects") {
+	if pg := get(t, srv, "/portfolio"); !shows(pg, cover) || !strings.Contains(text(bodyOf(pg.Doc)), "2 photos from 2 projects") {
 		t.Error("/portfolio does not show the photo just marked as project work")
 	}
 	// One tap takes project work out of the portfolio; it stays in the library.

@@ -266,7 +266,7 @@ func TestUploadImageAndVideoThenDelete(t *testing.T) {
 	// Public pages re-render with the new items.
 	for _, p := range []string{"/", "/portfolio"} {
 		pg := get(t, h, p)
-		if !strings.Contains(text(bodyOf(pg.Doc)), "2 photos and videos from 1 projects") {
+		if !strings.Contains(text(bodyOf(pg.Doc)), "1 photo and 1 video from 1 project") {
 			t.Errorf("%s does not show the uploads", p)
 		}
 	}
@@ -288,7 +288,7 @@ func TestUploadImageAndVideoThenDelete(t *testing.T) {
 	if len(rows) != 1 {
 		t.Errorf("%d rows after delete", len(rows))
 	}
-	if pg := get(t, h, "/portfolio"); !strings.Contains(text(bodyOf(pg.Doc)), "1 photos and videos from 1 projects") {
+	if pg := get(t, h, "/portfolio"); !strings.Contains(text(bodyOf(pg.Doc)), "1 video from 1 project") {
 		t.Error("portfolio not re-rendered after delete")
 	}
 }

@@ -192,7 +192,7 @@ func CountPhoneUses(pages []RenderedPage, line, office string) PhoneUses {
 // kindNames name the route table's page kinds for people.
 var kindNames = map[string]string{
 	"home": "Home page", "services": "Services page", "service": "Service pages", "service-areas": "Service areas page",
-	"county": "County pages", "city": "City pages", "blog": "Blog page", "blog-post": "Blog articles", "estimate": "Estimate page",
+	"county": "County pages", "city": "City pages", "blog": "Blog page", "blog-post": "Blog articles", "blog-category": "Blog topic pages", "estimate": "Estimate page",
 	"portfolio": "Portfolio page", "contact": "Contact page", "emergency": "Emergency page", "info": "About, privacy and terms pages",
 	"html-sitemap": "Site map page", "water-landing": "Water damage city pages", "city-profile": "City guide pages",
 }

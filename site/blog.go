@@ -3,6 +3,7 @@ package site
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"github.com/atlanta-restoration/site/content"
 )
@@ -29,7 +30,91 @@ func blogRoutes() []Route {
 				return out
 			},
 			Load: loadBlogPost},
+		// A topic's page (ADR 051): the blog index's topic cards link
+		// here. Listed before nothing else can answer it: /blog/{slug}
+		// matches one segment only.
+		{Pattern: "/blog/category/{slug}", Page: "blog-category", Priority: "low", ChangeFreq: "weekly", InSitemap: true, Indexable: true,
+			Expand: expandCategories, Load: loadBlogCategory},
 	}
+}
+
+// CategoryPath is the address of a blog topic's page.
+func CategoryPath(slug string) string { return "/blog/category/" + slug }
+
+// expandCategories lists the topic pages the sitemap and the crawl know:
+// the topics with at least one article (an empty topic's page answers,
+// but is not indexed: it has nothing to read yet).
+func expandCategories(c *content.Site) []string {
+	used := map[string]bool{}
+	for _, a := range c.Articles {
+		used[a.Category] = true
+	}
+	var out []string
+	for _, cat := range c.Categories {
+		if used[cat.Slug] {
+			out = append(out, CategoryPath(cat.Slug))
+		}
+	}
+	return out
+}
+
+// BlogCategoryData is a blog topic page's data.
+type BlogCategoryData struct {
+	Category content.Category `json:"category"`
+	// Articles are the topic's articles, newest first.
+	Articles []ArticleCard `json:"articles"`
+	// Others are the other topics, for the reader who came for another.
+	Others []content.Category `json:"others"`
+}
+
+func loadBlogCategory(_ context.Context, s *Site, p Params) (Page, error) {
+	c := s.content()
+	var cat *content.Category
+	var others []content.Category
+	for i := range c.Categories {
+		if c.Categories[i].Slug == p["slug"] {
+			cat = &c.Categories[i]
+		} else {
+			others = append(others, c.Categories[i])
+		}
+	}
+	if cat == nil {
+		return Page{}, &NotFoundError{
+			Title: "Topic Not Found", Message: "The blog topic you're looking for doesn't exist.",
+			LinkHref: "/blog", LinkText: "Back to the Blog",
+		}
+	}
+	var mine []content.Article
+	for _, a := range c.Articles {
+		if a.Category == cat.Slug {
+			mine = append(mine, a)
+		}
+	}
+	cards := s.articleCards(mine)
+	sort.SliceStable(cards, func(i, j int) bool { return cards[i].PublishDate > cards[j].PublishDate })
+	if others == nil {
+		others = []content.Category{}
+	}
+	path := CategoryPath(cat.Slug)
+	posts := make([]map[string]any, 0, len(mine))
+	for _, a := range mine {
+		posts = append(posts, map[string]any{"@type": "BlogPosting", "headline": a.Title, "url": s.Abs("/blog/" + a.Slug), "datePublished": a.PublishDate})
+	}
+	return Page{
+		Data: BlogCategoryData{Category: *cat, Articles: cards, Others: others},
+		Head: HeadSpec{
+			Title:       cat.Name + " Guides | Restoration Blog",
+			Description: cat.Description,
+			Keywords:    []string{strings.ToLower(cat.Name) + " tips Atlanta", strings.ToLower(cat.Name) + " guide", "restoration blog"},
+			Path:        path,
+			Crumbs:      []Crumb{{"Blog", "/blog"}, {cat.Name, path}},
+			NoIndex:     len(mine) == 0,
+			Extra: []map[string]any{{
+				"@type": "CollectionPage", "@id": s.Abs(path) + "#topic", "name": cat.Name, "url": s.Abs(path), "description": cat.Description,
+				"isPartOf": map[string]any{"@id": s.Abs("/blog#blog")}, "hasPart": posts,
+			}},
+		},
+	}, nil
 }
 
 // BlogIndexData is the blog index's data.

@@ -228,6 +228,14 @@ func loadHTMLSitemap(_ context.Context, s *Site, _ Params) (Page, error) {
 					}
 				}
 				cityLinks[segs[1]] = append(cityLinks[segs[1]], Link{p, name})
+			case len(segs) == 3 && segs[0] == "blog" && segs[1] == "category":
+				name := labelFromPath(p)
+				for _, cat := range c.Categories {
+					if cat.Slug == segs[2] {
+						name = "Topic: " + cat.Name
+					}
+				}
+				blog.Links = append(blog.Links, Link{p, name})
 			case len(segs) == 2 && segs[0] == "blog":
 				name := labelFromPath(p)
 				if a, ok := c.Article(segs[1]); ok {

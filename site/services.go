@@ -107,6 +107,24 @@ type ServiceData struct {
 	RelatedServices []ServiceCard `json:"relatedServices"`
 	Related         RelatedData   `json:"related"`
 	Hero            *HeroImage    `json:"hero"`
+	// DamageType is the estimate form's preset type of damage on this
+	// page: one of estimate.DamageTypes, or "" for a service that is not
+	// one kind of damage (ADR 052).
+	DamageType string `json:"damageType"`
+}
+
+// serviceDamageTypes maps a service record's identity (content.Service.ID,
+// which survives a renamed slug) to the estimate form's type of damage.
+// A service not listed (insurance claims, emergency cleanup) presets none:
+// the visitor's damage could be any kind.
+var serviceDamageTypes = map[string]string{
+	"water-damage":       "Water Damage",
+	"fire-damage":        "Fire & Smoke Damage",
+	"storm-damage":       "Storm Damage",
+	"mold":               "Mold",
+	"roof-repair":        "Roof Damage",
+	"general-contractor": "Remodeling / Construction",
+	"home-remodeling":    "Remodeling / Construction",
 }
 
 // RelatedServicesShown is spec 9's "related services 3".
@@ -146,6 +164,7 @@ func loadService(ctx context.Context, s *Site, p Params) (Page, error) {
 			FAQs:            sv.FAQs,
 			RelatedServices: serviceCards(rel),
 			Related:         s.related(sv.Slug),
+			DamageType:      serviceDamageTypes[sv.ID],
 		},
 		Head: HeadSpec{
 			Title:       sv.SEOTitle,

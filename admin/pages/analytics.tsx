@@ -1,3 +1,4 @@
+import { count } from "../../components/plural";
 import "../../styles/admin-insights.css";
 import { useState } from "react";
 import { MAX_PAGES, NOT_FOUND, REFRESH_DELAY_MS, saveGoals, serverAnalytics, UNCOUNTED, type AnalyticsData, type AnalyticsMetric, type AnalyticsSource, type Kpi } from "../data/analytics";
@@ -160,7 +161,7 @@ function Pages({ d }: { d: AnalyticsData }) {
       {!all && open && <p className="ai-small">The {MAX_PAGES} most visited pages are listed; {n(d.pageviews)} page views in all.</p>}
       {d.pages.length > FIRST_PAGES && (
         <p className="ai-more"><Button variant="outline" onClick={() => setOpen(!open)} aria-expanded={open}>
-          {open ? `Show the first ${FIRST_PAGES}` : `Show all ${d.pages.length} pages`}</Button></p>
+          {open ? `Show the first ${FIRST_PAGES}` : `Show all ${count(d.pages.length, "page")}`}</Button></p>
       )}
       <p className="ai-notfound">
         <strong>Not-found page views: {n(d.notFound)}</strong>

@@ -1,3 +1,4 @@
+import { count } from "../../components/plural";
 import "../../styles/admin-backups.css";
 import { useEffect, useRef, useState } from "react";
 import { bytes, ago } from "../data/dashboard";
@@ -109,7 +110,7 @@ export function BackupsScreen({ source }: { source: BackupsSource }) {
 function schedule(d: BackupList): string {
   if (d.everyHours <= 0) return "No automatic backup is set up: backups are made when you press Back up now, or by your web host.";
   if (d.everyHours === 24) return "The website backs itself up every day. You can also back up now, for example before a big change.";
-  return `The website backs itself up every ${d.everyHours} hours. You can also back up now, for example before a big change.`;
+  return `The website backs itself up every ${d.everyHours === 1 ? "hour" : count(d.everyHours, "hour")}. You can also back up now, for example before a big change.`;
 }
 
 function Running({ r }: { r: RunningBackup }) {

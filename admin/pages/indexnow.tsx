@@ -1,3 +1,4 @@
+import { count } from "../../components/plural";
 import "../../styles/admin-indexnow.css";
 import { FixLink, priorityWords } from "../fix-links";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -241,7 +242,7 @@ function VerificationPanel({ v, navigate }: { v: ReturnType<typeof useVerificati
       <Card title="Site-wide results" description={`Crawls the ${CRAWL_ROUTES.length} main pages, ${CRAWL_PAUSE_MS} ms apart, and audits each.`}>
         {v.crawl.length === 0 ? <p className="a-muted">Press Crawl All Pages to audit every main page.</p> : (
           <>
-            {!v.progress && <p><strong>Average score: {avg}%</strong> across {v.crawl.length} pages.</p>}
+            {!v.progress && <p><strong>Average score: {avg}%</strong> across {count(v.crawl.length, "page")}.</p>}
             <div className="inx-tablewrap">
               <table className="a-table">
                 <thead><tr><th scope="col">Page</th><th scope="col">Score</th><th scope="col">Pass</th><th scope="col">Warnings</th><th scope="col">Failed</th></tr></thead>

@@ -1,3 +1,4 @@
+import { count } from "../../components/plural";
 import "../../styles/admin-leads.css";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { DAMAGE_TYPES } from "../../components/estimate-form";
@@ -164,7 +165,7 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
       if (mine !== seq.current) return;
       failures.current = 0;
       setData(res);
-      if (announce.current) toast({ title: "Data Loaded", description: `Loaded ${res.leads.length} leads with ${res.full ? "full" : "masked"} data` });
+      if (announce.current) toast({ title: "Data Loaded", description: `Loaded ${count(res.leads.length, "lead")} with ${res.full ? "full" : "masked"} data` });
       announce.current = false;
     }).catch((err) => {
       if (mine === seq.current) announce.current = false;
@@ -332,7 +333,7 @@ function LeadsManager({ isAdmin, canAssign, canErase }: { isAdmin: boolean; canA
   const active = [filters.q, filters.status, filters.damageType, filters.emergency, filters.from, filters.to].filter(Boolean).length;
   const first = data && data.total > 0 ? (data.page - 1) * data.perPage + 1 : 0;
   const summary = badRange ? "" : loading && !data ? "Loading leads..." : !data ? "Lead data could not be loaded." : data.total === 0 ? "No leads match these filters."
-    : `Showing ${first}–${first + leads.length - 1} of ${data.total} leads${data.full ? " with full data" : " (contact details masked)"}.`;
+    : `Showing ${first}–${first + leads.length - 1} of ${count(data.total, "lead")}${data.full ? " with full data" : " (contact details masked)"}.`;
   const searchHint = isAdmin ? "Searches name, city, phone and email." : "Searches name and city.";
 
   return (

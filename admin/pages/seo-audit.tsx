@@ -1,3 +1,4 @@
+import { count } from "../../components/plural";
 import "../../styles/admin-audits.css";
 import "../../styles/admin-insights.css";
 import { useId, useState } from "react";
@@ -46,7 +47,7 @@ function SiteWide({ data, navigate }: { data: SeoAuditData; navigate: (to: strin
   const audited = run.pages - run.errors;
   const local = run.baseUrl.startsWith("http://");
   return (
-    <Card title="Site-wide results" description={<>{audited} pages audited {TRIGGERS[run.trigger]} on {when(run.finishedAt)} · {data.rules.length} checks each · {data.how}</>}>
+    <Card title="Site-wide results" description={<>{count(audited, "page")} audited {TRIGGERS[run.trigger]} on {when(run.finishedAt)} · {count(data.rules.length, "check")} each · {data.how}</>}>
       <div className="ai-scorebar">
         <div className="ai-scorebar__row"><span>{run.passed} of {total} checks pass</span><span>{run.score}%</span></div>
         <Progress value={run.score} label="SEO audit score" />

@@ -94,6 +94,7 @@ test("leads from uncounted visits count apart, and every table adds up to its he
   await form.locator("#estimate-phone").fill("770-555-0161");
   await form.locator("#estimate-city").fill("Marietta");
   await form.locator("#estimate-damageType").selectOption("Water Damage");
+  await form.getByLabel("No", { exact: true }).check(); // the emergency question has no preset answer
   await Promise.all([form.waitForURL(/\/estimate\/thanks(#.*)?$/), form.locator("#estimate-city").press("Enter")]);
   await nojs.close();
 

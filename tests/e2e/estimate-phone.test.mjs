@@ -80,6 +80,7 @@ async function fillValid(form, name = "Jordan Ellis") {
   await form.getByLabel("Phone *").fill("678-555-0199");
   await form.getByLabel("City *").fill("Smyrna");
   await form.getByLabel("Type of damage *").selectOption("Water Damage");
+  await form.getByLabel("No", { exact: true }).check(); // the emergency question has no preset answer
 }
 
 const submit = (form) => form.getByRole("button", { name: "Request My Free Estimate" }).click();
@@ -144,6 +145,7 @@ test("values filled in before the form hydrates survive hydration", async () => 
   await form.getByLabel("Phone *").fill("(404) 555-0123");
   await form.getByLabel("City *").fill("Decatur");
   await form.getByLabel("Type of damage *").selectOption("Mold");
+  await form.getByLabel("No", { exact: true }).check();
   assert.equal(await form.getByLabel("Full name *").inputValue(), "Autofilled Person", "typing another field wiped the name");
   await submit(form);
   await page.getByText("Thank you! Your estimate request was received.").waitFor();
@@ -164,6 +166,7 @@ test("without JavaScript, the answer opens at the error summary, then at the tha
     await page.locator("#estimate-phone").fill("770 555 0177");
     await page.locator("#estimate-city").fill("Lithia Springs");
     await page.locator("#estimate-damageType").selectOption("Storm Damage");
+    await page.getByLabel("No", { exact: true }).check();
     await Promise.all([page.waitForURL("**/estimate/thanks#estimate-result"), page.getByRole("button", { name: "Request My Free Estimate" }).click()]);
     await shownAndFocused(page, "no-JS thank-you message");
     await shot(page, `nojs-success-${viewport.width}`);
@@ -200,6 +203,7 @@ test("over the limit, the rate-limit message is in view, focused, and gives the 
   await form.locator("[name=phone]").fill("7705550111");
   await form.locator("[name=city]").fill("Austell");
   await form.locator("[name=damageType]").selectOption("Other");
+  await form.getByLabel("No", { exact: true }).check();
   await Promise.all([page.waitForURL("**/estimate#estimate-result"), form.getByRole("button", { name: "Request My Free Estimate" }).click()]);
   await shownAndFocused(page, "no-JS rate-limit page");
   assert.equal(await page.locator("#estimate-result a[href^='tel:']").count(), 1);

@@ -139,7 +139,7 @@ test("staff: masked list, search, filters, status change; no full data, details 
     }),
   });
   await page.getByText("Staff Access").waitFor();
-  await page.getByText(/^Loaded \d+ leads with masked data$/).waitFor();
+  await page.getByText(/^Loaded \d+ leads? with masked data$/).waitFor();
   assert.ok(await page.getByText("Data Loaded").first().isVisible());
 
   // Admin-only controls are not offered to staff.
@@ -205,7 +205,7 @@ test("staff: masked list, search, filters, status change; no full data, details 
 test("admin: full-data toggle, detail dialog, CSV export, users and audit log", async () => {
   const { context, page, problems } = await signIn(ADMIN);
   await page.getByText("Admin Access").waitFor();
-  await page.getByText(/^Loaded \d+ leads with masked data$/).waitFor();
+  await page.getByText(/^Loaded \d+ leads? with masked data$/).waitFor();
   await search(page, Tag, 3);
   const ava = LEADS[0];
   const avaRow = page.locator("table.al-table tbody tr", { hasText: fullName(ava) });
