@@ -141,6 +141,10 @@ export function hydrateIslands() {
   // same way, whichever component drew it.
   if (window.location.hash) setTimeout(landOnHash, 100);
   document.addEventListener("click", onSamePageAnchor);
+  // A fragment changed by the browser (typed, or back and forward between
+  // them) lands the same way; the clicks above change it with pushState,
+  // which fires no hashchange.
+  window.addEventListener("hashchange", landOnHash);
   registerServiceWorker();
   // The visit's attribution, recorded on its first page and carried by
   // the estimate form's hidden fields.
