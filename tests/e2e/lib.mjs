@@ -104,7 +104,10 @@ export const reloadSettled = (page) => settle(page, () => page.reload({ waitUnti
  * site's CSP forbids. The ceiling is the suite's one generous wait for
  * hydration: a loaded machine took over 10 s. */
 export async function hydrated(page, timeout = 30000) {
-  await page.evaluate(() => {
+  // The wake-up is sent again on every poll: the islands script starts
+  // after the first paint (ADR 016) and arms its triggers only then, so
+  // on a loaded machine one sent right after load could come before them.
+  const wake = () => page.evaluate(() => {
     document.querySelectorAll("[data-island]").forEach((el) => el.dispatchEvent(new FocusEvent("focusin", { bubbles: true })));
   });
   const check = () => {
@@ -116,6 +119,7 @@ export async function hydrated(page, timeout = 30000) {
   };
   const end = Date.now() + timeout;
   while (Date.now() < end) {
+    await wake();
     if (await page.evaluate(check)) return;
     await page.waitForTimeout(50);
   }
