@@ -3,7 +3,7 @@
 // needed, and only then is React fetched (client/island-runtime.tsx, a
 // dynamic import). Until then every island works as plain HTML: links
 // navigate and forms post. ADR 010 has the triggers and the exceptions.
-import { scrollToAnchor } from "./anchors";
+import { landOnHash, onSamePageAnchor } from "./anchors";
 import { popoverSupported } from "./popover";
 import { startBeacon } from "./beacon";
 import { fillForms } from "./attribution";
@@ -147,10 +147,16 @@ export function hydrateIslands() {
     if (!(d instanceof HTMLDetailsElement) || !d.open || !d.name) return;
     document.querySelectorAll<HTMLDetailsElement>(`details[name="${CSS.escape(d.name)}"][open]`).forEach((o) => { if (o !== d) o.open = false; });
   }, true);
-  // Route + anchor links land here: scroll after 100 ms (spec 2.2); a
-  // missing anchor is only logged.
-  const id = decodeURIComponent(window.location.hash.slice(1));
-  if (id) setTimeout(() => scrollToAnchor(id), 100);
+  // Route + anchor links land here: scroll after 100 ms (spec 2.2), at
+  // once and re-anchored while the page settles (ADR 050); a missing
+  // anchor is only logged. A link to an anchor of this page lands the
+  // same way, whichever component drew it.
+  if (window.location.hash) setTimeout(landOnHash, 100);
+  document.addEventListener("click", onSamePageAnchor);
+  // A fragment changed by the browser (typed, or back and forward between
+  // them) lands the same way; the clicks above change it with pushState,
+  // which fires no hashchange.
+  window.addEventListener("hashchange", landOnHash);
   registerServiceWorker();
   // The visit's attribution, recorded on its first page and carried by
   // the estimate form's hidden fields.

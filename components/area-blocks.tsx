@@ -3,6 +3,7 @@ import { CallButton } from "./emergency";
 import type { Site } from "./types";
 import type { AreaLink, AreaService, Reason } from "./types-area";
 import { word } from "./words";
+import { EstimateLink } from "./estimate-target";
 
 /** AreaServiceCards is a grid of service cards (icon, title, text, Learn
  * More) linking to the service pages. */
@@ -67,7 +68,8 @@ export function AreaLinkGrid({ links, label }: { links: AreaLink[]; label: strin
   );
 }
 
-/** AreaCTA is the call button and Get Free Estimate banner (to /contact). */
+/** AreaCTA is the call button and Get Free Estimate banner (to the page's
+ * estimate target, ADR 050). */
 export function AreaCTA({ site, title, text }: { site: Site; title: string; text: string }) {
   return (
     <section className="area-cta" aria-label="Call or request a free estimate">
@@ -78,7 +80,7 @@ export function AreaCTA({ site, title, text }: { site: Site; title: string; text
         </div>
         <div className="area-cta__actions">
           <CallButton site={site} className="btn btn--danger btn--lg" size={20} />
-          <a href="/contact" className="btn btn--white btn--lg area-cta__estimate">{word(site, "buttons", "estimate")}</a>
+          <EstimateLink className="btn btn--white btn--lg area-cta__estimate">{word(site, "buttons", "estimate")}</EstimateLink>
         </div>
       </div>
     </section>

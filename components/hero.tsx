@@ -3,6 +3,7 @@ import { CallButton, callUs, em } from "./emergency";
 import { HeroPhoto } from "./page-hero";
 import type { HeroImage, Site } from "./types";
 import { word } from "./words";
+import { useEstimateHref } from "./estimate-target";
 
 /** Hero is the 600 px home hero with its city variant (spec 2.3): its
  * badge, headline, promise, buttons and check marks are the site's
@@ -11,6 +12,7 @@ import { word } from "./words";
  * photo (issue 22). */
 export function Hero({ site, lead, photo }: { site: Site; lead: string; photo?: HeroImage | null }) {
   const w = (key: string) => word(site, "home", key);
+  const estimate = useEstimateHref();
   return (
     <section id="hero" className={photo ? "hero hero--photo" : "hero"} aria-labelledby="hero-title">
       <HeroPhoto photo={photo} />
@@ -19,7 +21,7 @@ export function Hero({ site, lead, photo }: { site: Site; lead: string; photo?: 
         <h1 id="hero-title" className="hero__title">{w("headline")}</h1>
         <p className="hero__lead">{em(site, w("claim"), `${callUs(site)}.`)} {lead}</p>
         <div className="hero__actions">
-          <a href="#contact-form" className="btn btn--primary btn--lg">{word(site, "buttons", "estimate")}</a>
+          <a href={estimate} className="btn btn--primary btn--lg">{word(site, "buttons", "estimate")}</a>
           <CallButton site={site} className="btn btn--danger btn--lg" size={20} label={w("callButton")} />
         </div>
         <ul className="hero__points">

@@ -4,11 +4,11 @@ import { Icon } from "./icons";
 import { Seo } from "./seo";
 import { Breadcrumbs } from "./page-hero";
 import { Island } from "./island";
-import { CallButton, em } from "./emergency";
+import { CallButton, callLabel, em } from "./emergency";
 import { contactOf, type Contact, type PageProps } from "./types";
 import { word } from "./words";
 import { LicenceNumber } from "./licence";
-import { scrollToAnchor } from "../client/anchors";
+import { EstimateTarget, estimateTarget } from "./estimate-target";
 import { popoverSupported } from "../client/popover";
 
 /** ChromeMarkup holds the inner HTML of the page chrome (top bar, blue
@@ -21,30 +21,30 @@ import { popoverSupported } from "../client/popover";
 export type ChromeParts = { topbar: string; bluebar: string; nav: string; footer: string };
 export const ChromeMarkup = createContext<ChromeParts | null>(null);
 
+/** ChromeVariants gives the chrome's markup for a page's estimate target
+ * (ADR 050: GET A QUOTE and the footer's Free Estimate go to the page's
+ * own form, or to /estimate): pages/server.tsx keeps one per target. */
+export const ChromeVariants = createContext<((estimate: string) => ChromeParts | null) | null>(null);
+
+/** NavProps are the navigation island's props: the page's estimate
+ * target and whether the portfolio has work to show (OUR WORK). */
+export type NavProps = { site: Contact; estimate: string; portfolio: boolean };
+
 /** NAV is the sticky navigation (spec 2.2). Every item is a real link, so
- * it works with JavaScript off; with JavaScript an anchor that exists on the
- * current page is scrolled to instead of navigated. */
+ * it works with JavaScript off; with JavaScript a link to an anchor of the
+ * current page is scrolled to instead of navigated (client/anchors.ts,
+ * for every link of the page). OUR WORK is offered only while the
+ * portfolio has work to show (ADR 050). */
 export const NAV = [
-  { label: "HOME", href: "/" , anchor: "hero" },
-  { label: "SERVICES", href: "/#services", anchor: "services" },
+  { label: "HOME", href: "/" },
+  { label: "SERVICES", href: "/#services" },
   { label: "SERVICE AREAS", href: "/service-areas" },
-  { label: "OUR WORK", href: "/#portfolio", anchor: "portfolio" },
+  { label: "OUR WORK", href: "/#portfolio", works: true },
   { label: "CONTACT US", href: "/contact" },
   { label: "ADMIN", href: "/admin" },
 ];
 
-/** onAnchorClick handles a click on a route+anchor link: when the anchor is
- * on this page (and the link points at this page) it scrolls there. */
-function onAnchorClick(e: React.MouseEvent<HTMLAnchorElement>, href: string, anchor?: string) {
-  if (!anchor || e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
-  const path = href.split("#")[0] || "/";
-  if (path !== window.location.pathname) return;
-  if (document.getElementById(anchor)) {
-    e.preventDefault();
-    scrollToAnchor(anchor);
-    if (href.includes("#")) history.replaceState(null, "", href);
-  }
-}
+const navItems = (portfolio: boolean) => NAV.filter((n) => portfolio || !n.works);
 
 export function TopBar({ site }: Pick<PageProps<unknown>, "site">) {
   const markup = useContext(ChromeMarkup)?.topbar;
@@ -104,7 +104,7 @@ declare module "react" {
  * opens it (fallback: the class is-open and an overlay). It is modal
  * (aria-modal) only once hydrated: before that Tab can leave a popover,
  * and a screen reader told otherwise would miss the rest of the page. */
-function Drawer({ open, modal, fallback, onClose, site }: { open: boolean; modal: boolean; fallback: boolean; onClose: () => void; site: Contact }) {
+function Drawer({ open, modal, fallback, onClose, site, estimate, portfolio }: NavProps & { open: boolean; modal: boolean; fallback: boolean; onClose: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -142,12 +142,12 @@ function Drawer({ open, modal, fallback, onClose, site }: { open: boolean; modal
         <button type="button" className="drawer__close" popovertarget="mobile-menu" popovertargetaction="hide" onClick={fallback ? onClose : undefined} aria-label="Close menu"><Icon name="x" /></button>
         <nav aria-label="Mobile">
           <ul>
-            {NAV.map((n) => (
+            {navItems(portfolio).map((n) => (
               <li key={n.label}>
-                <a href={n.href} onClick={(e) => { onAnchorClick(e, n.href, n.anchor); onClose(); }}>{n.label}</a>
+                <a href={n.href} onClick={onClose}>{n.label}</a>
               </li>
             ))}
-            <li><a className="btn btn--primary" href="/#contact-form" onClick={(e) => { onAnchorClick(e, "/#contact-form", "contact-form"); onClose(); }}>{word(site, "buttons", "quote")}</a></li>
+            <li><a className="btn btn--primary" href={estimate} onClick={onClose}>{word(site, "buttons", "quote")}</a></li>
             <li><CallButton site={site} className="btn btn--danger" size={16} /></li>
           </ul>
         </nav>
@@ -156,7 +156,7 @@ function Drawer({ open, modal, fallback, onClose, site }: { open: boolean; modal
   );
 }
 
-export function Nav({ site }: { site: Contact }) {
+export function Nav({ site, estimate, portfolio }: NavProps) {
   const [open, setOpen] = useState(false);
   // hydrated: aria-expanded is React's only once it follows the drawer;
   // before that the browser derives it from popovertarget. The drawer is
@@ -194,22 +194,25 @@ export function Nav({ site }: { site: Contact }) {
       <div className="container nav__inner">
         <a href="/" className="nav__brand">
           <span className="nav__logo" aria-hidden="true"><Icon name="shield" size={22} /></span>
-          <span>{site.name}</span>
+          <span className="nav__name">{site.name}</span>
         </a>
         <nav aria-label="Main" className="nav__links">
           <ul>
-            {NAV.map((n) => (
-              <li key={n.label}><a href={n.href} onClick={(e) => onAnchorClick(e, n.href, n.anchor)}>{n.label}</a></li>
+            {navItems(portfolio).map((n) => (
+              <li key={n.label}><a href={n.href}>{n.label}</a></li>
             ))}
           </ul>
         </nav>
-        <a href="/#contact-form" className="btn btn--primary nav__cta" onClick={(e) => onAnchorClick(e, "/#contact-form", "contact-form")}>{word(site, "buttons", "quote")}</a>
+        <a href={estimate} className="btn btn--primary nav__cta">{word(site, "buttons", "quote")}</a>
+        {/* The phone stays one tap away on a phone (ADR 050): in the
+            server's markup, its space held from the first paint. */}
+        <a href={site.tel} className="btn btn--danger nav__call"><Icon name="phone" size={16} /> {callLabel(site)}</a>
         <button ref={toggle} type="button" className="nav__toggle" popovertarget="mobile-menu" aria-label="Open menu"
           aria-expanded={hydrated ? open : undefined} aria-controls="mobile-menu" onClick={fallback ? () => setOpen(true) : undefined}>
           <Icon name="menu" />
         </button>
       </div>
-      <Drawer open={open} modal={hydrated} fallback={fallback} onClose={close} site={site} />
+      <Drawer open={open} modal={hydrated} fallback={fallback} onClose={close} site={site} estimate={estimate} portfolio={portfolio} />
     </header>
   );
 }
@@ -230,19 +233,19 @@ export function EmergencyBanner({ site, title = "Water, Fire or Storm Emergency?
   );
 }
 
-type ChromeProps = Pick<PageProps<unknown>, "site" | "chrome">;
+type ChromeProps = Pick<PageProps<unknown>, "site" | "chrome"> & { estimate: string };
 
-export function Footer({ site, chrome }: ChromeProps) {
+export function Footer({ site, chrome, estimate }: ChromeProps) {
   const markup = useContext(ChromeMarkup)?.footer;
   if (markup != null) return <footer className="footer" dangerouslySetInnerHTML={{ __html: markup }} />;
   return (
     <footer className="footer">
-      <FooterContent site={site} chrome={chrome} />
+      <FooterContent site={site} chrome={chrome} estimate={estimate} />
     </footer>
   );
 }
 
-export function FooterContent({ site, chrome }: ChromeProps) {
+export function FooterContent({ site, chrome, estimate }: ChromeProps) {
   return (
     <>
       <EmergencyBanner site={site} title="24/7 Emergency Restoration Service" />
@@ -270,7 +273,7 @@ export function FooterContent({ site, chrome }: ChromeProps) {
             <li><a href="/portfolio">Our Work</a></li>
             <li><a href="/blog">Blog</a></li>
             <li><a href="/emergency">{em(site, "24/7 Emergency", "Emergency Help")}</a></li>
-            <li><a href="/estimate">Free Estimate</a></li>
+            <li><a href={estimate}>Free Estimate</a></li>
             <li><a href="/contact">Contact Us</a></li>
           </ul>
         </nav>
@@ -293,18 +296,29 @@ export function FooterContent({ site, chrome }: ChromeProps) {
   );
 }
 
-/** Layout is the site chrome around every public page. */
-export function Layout<D>({ props, children }: { props: PageProps<D>; children: ReactNode; form?: boolean }) {
+/** Layout is the site chrome around every public page. form says the
+ * page holds the quote section (#contact-form, components/quote.tsx):
+ * then every estimate link of the page, the menu's GET A QUOTE too, goes
+ * there; otherwise to /estimate (ADR 050). Components read the target
+ * with useEstimateHref (components/estimate-target.ts). */
+export function Layout<D>({ props, form = false, children }: { props: PageProps<D>; form?: boolean; children: ReactNode }) {
+  const estimate = estimateTarget(form);
+  const variants = useContext(ChromeVariants);
+  const outer = useContext(ChromeMarkup);
+  const parts = variants ? variants(estimate) : outer;
+  const portfolio = !!props.chrome?.portfolio;
   return (
-    <>
-      <Seo head={props.head} site={props.site} />
-      <a href="#main" className="skip-link">Skip to content</a>
-      <TopBar site={props.site} />
-      <BlueBar site={props.site} />
-      <Island name="nav" component={Nav} props={{ site: contactOf(props.site) }} markup={useContext(ChromeMarkup)?.nav} />
-      <Breadcrumbs crumbs={props.breadcrumbs || []} />
-      <main id="main">{children}</main>
-      <Footer site={props.site} chrome={props.chrome} />
-    </>
+    <EstimateTarget.Provider value={estimate}>
+      <ChromeMarkup.Provider value={parts}>
+        <Seo head={props.head} site={props.site} />
+        <a href="#main" className="skip-link">Skip to content</a>
+        <TopBar site={props.site} />
+        <BlueBar site={props.site} />
+        <Island name="nav" component={Nav} props={{ site: contactOf(props.site), estimate, portfolio }} markup={parts?.nav} />
+        <Breadcrumbs crumbs={props.breadcrumbs || []} />
+        <main id="main">{children}</main>
+        <Footer site={props.site} chrome={props.chrome} estimate={estimate} />
+      </ChromeMarkup.Provider>
+    </EstimateTarget.Provider>
   );
 }

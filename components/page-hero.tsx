@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { CallButton } from "./emergency";
 import type { HeroImage, Site } from "./types";
 import { word } from "./words";
+import { useEstimateHref } from "./estimate-target";
 
 /** HeroPhoto is a hero's photo behind its text (issue 22): the page's LCP
  * candidate, so it loads eagerly at high priority, the smallest variant a
@@ -21,9 +22,13 @@ export function HeroPhoto({ photo }: { photo: HeroImage | null | undefined }) {
 
 /** PageHero is the top of every inner page: the page's only H1, a lead
  * paragraph, optional call and estimate buttons, and an optional photo. */
-export function PageHero({ title, lead, site, badge, call = true, estimateHref = "/contact", photo, children }: {
+export function PageHero({ title, lead, site, badge, call = true, estimateHref, photo, children }: {
   title: string; lead?: string; site: Site; badge?: string; call?: boolean; estimateHref?: string | null; photo?: HeroImage | null; children?: ReactNode;
 }) {
+  // The estimate button goes where every estimate link of the page goes
+  // (ADR 050); null leaves it out.
+  const pageTarget = useEstimateHref();
+  if (estimateHref === undefined) estimateHref = pageTarget;
   return (
     <section className={photo ? "page-hero page-hero--photo" : "page-hero"} aria-labelledby="page-title">
       <HeroPhoto photo={photo} />

@@ -2,6 +2,7 @@ import { Icon } from "./icons";
 import { CallButton, callUs, em } from "./emergency";
 import type { RelatedData, Site } from "./types";
 import { word } from "./words";
+import { EstimateLink } from "./estimate-target";
 
 /** RelatedLinks is block (a) of spec 2.3: up to 3 related services, 4
  * location links, 3 resource links and an emergency call to action. */
@@ -27,7 +28,7 @@ export function RelatedLinks({ related, site }: { related: RelatedData; site: Si
             <p className="card__title">Need Help Now?</p>
             <p>{em(site, "Emergency crews are ready 24/7.", `${callUs(site)}.`)}</p>
             <CallButton site={site} className="btn btn--white btn--block" />
-            <a href="/contact" className="btn btn--outline-white btn--block">{word(site, "buttons", "estimate")}</a>
+            <EstimateLink className="btn btn--outline-white btn--block">{word(site, "buttons", "estimate")}</EstimateLink>
           </div>
         </div>
       </div>

@@ -69,6 +69,8 @@ export interface LinkItem { slug: string; name: string }
 export interface Chrome {
   services: LinkItem[];
   counties: LinkItem[];
+  /** whether the portfolio has work to show: the menu's OUR WORK only then */
+  portfolio: boolean;
 }
 
 export interface PageProps<D> {

@@ -17,8 +17,8 @@ import "../styles/area.css";
 export default function CityProfile(props: PageProps<CityProfileData>) {
   const { site, data } = props;
   return (
-    <Layout props={props}>
-      <PageHero site={site} title={data.heading} lead={data.intro} estimateHref="#contact-form" photo={data.hero}>
+    <Layout props={props} form>
+      <PageHero site={site} title={data.heading} lead={data.intro} photo={data.hero}>
         <p className="area-badge-row">
           <span className="area-emergency-badge"><Icon name="alert-triangle" size={16} /> {em(site, `24/7 Emergency Service in ${data.city}`, callUs(site))}</span>
           <span className="hero__badge"><Icon name="map-pin" size={16} /> {data.county} County, GA</span>

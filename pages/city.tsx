@@ -41,8 +41,8 @@ export default function City(props: PageProps<CityData>) {
   const { site, data } = props;
   const countyHref = `/service-areas/${data.countySlug}`;
   return (
-    <Layout props={props}>
-      <PageHero site={site} badge={`Serving ${data.city}, ${data.county} County`} title={data.heading} lead={data.intro} estimateHref="#contact-form" photo={data.hero} />
+    <Layout props={props} form>
+      <PageHero site={site} badge={`Serving ${data.city}, ${data.county} County`} title={data.heading} lead={data.intro} photo={data.hero} />
       <EmergencyBanner site={site} title={`Water, Fire or Storm Emergency in ${data.city}?`} />
       {data.description && (
         <section className="section" aria-labelledby="city-about-title">

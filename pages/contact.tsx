@@ -25,8 +25,8 @@ export default function Contact(props: PageProps<ContactData>) {
   const named = data.counties.slice(0, 7).map((c) => c.name);
   const rest = data.counties.length - named.length;
   return (
-    <Layout props={props}>
-      <PageHero site={site} title={word(site, "contact", "headline")} estimateHref="#contact-form"
+    <Layout props={props} form>
+      <PageHero site={site} title={word(site, "contact", "headline")}
         lead={em(site, "Call our 24/7 line for water, fire or storm damage happening right now, or send the form below for a free estimate on repairs, restoration or remodeling.",
           `${callUs(site)} for water, fire or storm damage happening right now, or send the form below for a free estimate on repairs, restoration or remodeling.`)} />
       <section className="section" aria-labelledby="contact-cards-title">

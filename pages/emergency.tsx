@@ -77,7 +77,7 @@ export default function Emergency(props: PageProps<EmergencyData>) {
   const { site, data } = props;
   const arrival = word(site, "times", "emergency");
   return (
-    <Layout props={props}>
+    <Layout props={props} form>
       <PageHero site={site} badge={em(site, "24/7 Emergency Service", callUs(site))} title={em(site, "24/7 Emergency Restoration in Metro Atlanta", "Emergency Restoration in Metro Atlanta")} estimateHref={null}
         lead={em(site, `Water pouring in, a house fire, or a tree through the roof? Call now. A person answers day or night, and in most places our crew arrives within ${arrival} to stop the damage.`,
           `Water pouring in, a house fire, or a tree through the roof? ${callUs(site)}: in most places our crew arrives within ${arrival} to stop the damage.`)} />

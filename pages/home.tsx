@@ -63,7 +63,7 @@ function ServiceDescriptions({ site, services, faqs, texts }: { site: Site; serv
 export default function Home(props: PageProps<HomeData>) {
   const { site, data } = props;
   return (
-    <Layout props={props}>
+    <Layout props={props} form>
       <Hero site={site} lead={data.texts.heroLead} photo={data.hero} />
       <div className="banner"><p className="container">{data.texts.banner}</p></div>
       <ServicesGrid id="services" services={data.services} title={data.texts.servicesTitle} lead={data.texts.servicesLead} />

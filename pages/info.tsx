@@ -60,7 +60,7 @@ export default function Info(props: PageProps<InfoData>) {
   const about = data.slug === "about";
   return (
     <Layout props={props}>
-      <PageHero site={site} title={data.title} lead={data.lead} call={about} estimateHref={about ? "/contact" : null} />
+      <PageHero site={site} title={data.title} lead={data.lead} call={about} estimateHref={about ? undefined : null} />
       <section className="section info">
         <div className="container">
           <ArticleBody body={data.content} />

@@ -7,6 +7,7 @@ import type { Gallery, PageProps } from "../components/types";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/info.css";
 import { word } from "../components/words";
+import { EstimateLink } from "../components/estimate-target";
 
 export interface PortfolioData {
   gallery: Gallery | null;
@@ -71,7 +72,7 @@ export default function Portfolio(props: PageProps<PortfolioData>) {
             <p>Free estimates, direct insurance billing and one licensed team from mitigation to the final coat of paint.</p>
           </div>
           <div className="cta-band__actions">
-            <a href="/contact" className="btn btn--white">{word(site, "buttons", "estimate")}</a>
+            <EstimateLink className="btn btn--white">{word(site, "buttons", "estimate")}</EstimateLink>
             <CallButton site={site} className="btn btn--outline-white" />
           </div>
         </div>

@@ -4,8 +4,9 @@
 import type { ComponentType } from "react";
 import { renderToString } from "react-dom/server";
 import { HeadProvider, renderHead, type HeadCollector } from "../components/head";
-import { BlueBarContent, ChromeMarkup, FooterContent, Nav, TopBarContent, type ChromeParts } from "../components/layout";
+import { BlueBarContent, ChromeVariants, FooterContent, Nav, TopBarContent, type ChromeParts } from "../components/layout";
 import { contactOf } from "../components/types";
+import { estimateTarget } from "../components/estimate-target";
 import catalogue from "../content/words-catalogue.json";
 
 // CHROME_WORDS are the groups of the site's wording every page carries
@@ -19,30 +20,38 @@ function chromeSite(site: any) {
   return { ...site, words };
 }
 
-// The chrome's markup for the last site and chrome this runtime rendered
-// (one entry: every page of a content version shares them).
+// The chrome's markup for the last site and chrome this runtime rendered,
+// one entry per estimate target (ADR 050: the menu and the footer link to
+// the page's own form or to /estimate); every page of a content version
+// shares them. Both are rendered before the page (a render inside a
+// render would share React's server state), once per content version.
 let chromeKey = "";
-let chromeParts: ChromeParts | null = null;
+let chromeParts = new Map<string, ChromeParts>();
+const TARGETS = [estimateTarget(true), estimateTarget(false)];
 
-/** chromeMarkup returns the inner HTML of the page chrome for these props,
- * rendered once per site and chrome, or null for props without them.
- * Setting globalThis.__ssrNoFragments renders the chrome in place on every
- * page (the test that the two ways are byte for byte the same). */
-function chromeMarkup(props: any): ChromeParts | null {
+/** chromeVariants returns, for these props, the function that gives the
+ * inner HTML of the page chrome for an estimate target (null for one it
+ * does not hold: Layout then renders the chrome in place), or null for
+ * props without site and chrome. Setting globalThis.__ssrNoFragments
+ * renders the chrome in place on every page (the test that the two ways
+ * are byte for byte the same). */
+function chromeVariants(props: any): ((estimate: string) => ChromeParts | null) | null {
   if ((globalThis as any).__ssrNoFragments || !props || !props.site || !props.chrome) return null;
   const site = chromeSite(props.site);
   const key = JSON.stringify(site) + "\n" + JSON.stringify(props.chrome);
-  if (key !== chromeKey || !chromeParts) {
+  if (key !== chromeKey) {
     const { chrome } = props;
-    chromeParts = {
-      topbar: renderToString(<TopBarContent site={site} />),
-      bluebar: renderToString(<BlueBarContent site={site} />),
-      nav: renderToString(<Nav site={contactOf(site)} />),
-      footer: renderToString(<FooterContent site={site} chrome={chrome} />),
-    };
+    const topbar = renderToString(<TopBarContent site={site} />);
+    const bluebar = renderToString(<BlueBarContent site={site} />);
+    chromeParts = new Map(TARGETS.map((estimate) => [estimate, {
+      topbar, bluebar,
+      nav: renderToString(<Nav site={contactOf(site)} estimate={estimate} portfolio={!!chrome.portfolio} />),
+      footer: renderToString(<FooterContent site={site} chrome={chrome} estimate={estimate} />),
+    }]));
     chromeKey = key;
   }
-  return chromeParts;
+  const parts = chromeParts;
+  return (estimate: string) => parts.get(estimate) ?? null;
 }
 
 /** KEEP_IN_GO asks the patched renderToString to leave the page's markup in
@@ -57,11 +66,11 @@ export function renderPage(pages: Record<string, ComponentType<any>>, kind: stri
   const props = JSON.parse(propsJSON);
   const collected: HeadCollector = [];
   const html = renderToString(
-    <ChromeMarkup.Provider value={chromeMarkup(props)}>
+    <ChromeVariants.Provider value={chromeVariants(props)}>
       <HeadProvider collector={collected}>
         <Page {...props} />
       </HeadProvider>
-    </ChromeMarkup.Provider>,
+    </ChromeVariants.Provider>,
     KEEP_IN_GO as {},
   );
   return [html, renderHead(collected), 'lang="en"'];

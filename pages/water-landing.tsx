@@ -65,12 +65,11 @@ export default function WaterLanding(props: PageProps<WaterLandingData>) {
   const { site, data } = props;
   const arrival = word(site, "times", "water");
   return (
-    <Layout props={props}>
+    <Layout props={props} form>
       <div className="svc-page wl">
         <PageHero site={site} badge={em(site, word(site, "water", "badge"), "Emergency water removal in Atlanta")}
           title={word(site, "water", "headline")}
-          lead={word(site, "water", "lead")}
-          estimateHref="#contact-form">
+          lead={word(site, "water", "lead")}>
           <ul className="hero__points">
             <li><Icon name="check-circle" size={18} /> Free estimates</li>
             <li><Icon name="check-circle" size={18} /> Direct insurance billing</li>

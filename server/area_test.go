@@ -418,7 +418,8 @@ func TestAreaCityPage(t *testing.T) {
 			t.Errorf("nearby %s not linked", n)
 		}
 	}
-	if !links["/contact"] || !strings.Contains(r.Body, "height:900px") {
+	// The banner's estimate button goes to this page's own form (ADR 050).
+	if !links["#contact-form"] || !strings.Contains(r.Body, "height:900px") {
 		t.Error("Get Free Estimate banner or 900 px lead form missing")
 	}
 	qs := areaFAQQuestions(main)

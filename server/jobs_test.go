@@ -77,7 +77,9 @@ func settingsWith(t *testing.T, h http.Handler, tok string, change func(map[stri
 
 // TestIndexNowSubmitsChangedPagesAfterUpload: boot records the baseline;
 // an upload changes the home page and the portfolio, and exactly those
-// two are submitted, not /services or anything else.
+// two are submitted, not /services or anything else. (The first project
+// changes every page, its menu's OUR WORK included, ADR 050: that one is
+// uploaded first.)
 func TestIndexNowSubmitsChangedPagesAfterUpload(t *testing.T) {
 	fake := newFakeIndexNow(t, http.StatusOK)
 	srv, store := warmServer(t, fake, nil)
@@ -90,11 +92,12 @@ func TestIndexNowSubmitsChangedPagesAfterUpload(t *testing.T) {
 		t.Fatalf("boot submitted %d times; the first run only records the baseline", n)
 	}
 	tok := unlock(t, h)
+	firstProject(t, h, tok, store, fake, 2)
 	if r := upload(t, h, tok, "Kitchen Fire Repair", "IMG_0042.JPG", testJPEG(t, 640, 480)); r.StatusCode != http.StatusCreated {
 		t.Fatalf("upload: %d %s", r.StatusCode, r.Body)
 	}
-	run := waitRun(t, store, jobIndexNow, 2)
-	calls := fake.calls()
+	run := waitRun(t, store, jobIndexNow, 3)
+	calls := fake.calls()[1:]
 	if run.Outcome != "ok" || len(calls) != 1 {
 		t.Fatalf("after the upload: run %+v, %d calls", run, len(calls))
 	}
@@ -115,7 +118,7 @@ func TestIndexNowSubmitsChangedPagesAfterUpload(t *testing.T) {
 		Total int
 	}
 	json.Unmarshal([]byte(hist.Body), &got)
-	if got.Total != 1 || got.Submissions[0].Trigger != "auto" || got.Submissions[0].StatusCode != 200 || len(got.Submissions[0].URLs) != 2 {
+	if got.Total != 2 || got.Submissions[0].Trigger != "auto" || got.Submissions[0].StatusCode != 200 || len(got.Submissions[0].URLs) != 2 {
 		t.Errorf("history: %s", hist.Body)
 	}
 	act := jsonReq(t, h, "GET", "/api/admin/jobs", tok, nil)
@@ -135,24 +138,26 @@ func TestIndexNowToggleOffSendsNothing(t *testing.T) {
 	srv.Warm()
 	waitRun(t, store, jobIndexNow, 1) // baseline
 	tok := settingsAdmin(t, srv, store)
+	firstProject(t, h, tok, store, fake, 2)
+	fake0 := len(fake.calls())
 	settingsWith(t, h, tok, func(st map[string]any) { st["autoIndexNow"] = false })
-	if r := waitRun(t, store, jobIndexNow, 2); r.Outcome != "skipped" || r.Summary != "auto-submit to IndexNow is off" {
+	if r := waitRun(t, store, jobIndexNow, 3); r.Outcome != "skipped" || r.Summary != "auto-submit to IndexNow is off" {
 		t.Fatalf("settings save with the toggle off: %+v", r)
 	}
 	if r := upload(t, h, tok, "Roof Repair", "roof.jpg", testJPEG(t, 320, 240)); r.StatusCode != http.StatusCreated {
 		t.Fatalf("upload: %d %s", r.StatusCode, r.Body)
 	}
-	if r := waitRun(t, store, jobIndexNow, 3); r.Outcome != "skipped" {
+	if r := waitRun(t, store, jobIndexNow, 4); r.Outcome != "skipped" {
 		t.Fatalf("upload with the toggle off: %+v", r)
 	}
-	if n := len(fake.calls()); n != 0 {
+	if n := len(fake.calls()) - fake0; n != 0 {
 		t.Fatalf("%d submissions with the toggle off", n)
 	}
 	settingsWith(t, h, tok, func(st map[string]any) { st["autoIndexNow"] = true })
-	if r := waitRun(t, store, jobIndexNow, 4); r.Outcome != "ok" || len(fake.calls()) != 1 {
-		t.Fatalf("toggle back on: %+v, %d calls", r, len(fake.calls()))
+	if r := waitRun(t, store, jobIndexNow, 5); r.Outcome != "ok" || len(fake.calls())-fake0 != 1 {
+		t.Fatalf("toggle back on: %+v, %d calls", r, len(fake.calls())-fake0)
 	}
-	if got := fake.calls()[0].URLList; strings.Join(got, " ") != testBase+"/ "+testBase+"/portfolio" {
+	if got := fake.calls()[fake0].URLList; strings.Join(got, " ") != testBase+"/ "+testBase+"/portfolio" {
 		t.Errorf("submitted %v", got)
 	}
 }
@@ -334,5 +339,19 @@ func TestReviewsJob(t *testing.T) {
 	srv.jobs.runner.RunNow(jobReviews)
 	if r := waitRun(t, store, jobReviews, 2); r.Outcome != "skipped" {
 		t.Errorf("second run: %+v", r)
+	}
+}
+
+// firstProject uploads the site's first project work and waits for the
+// IndexNow run it starts (run n): it changes every page, the menu's OUR
+// WORK appearing (ADR 050), so every page is submitted once.
+func firstProject(t *testing.T, h http.Handler, tok string, store *db.Store, fake *fakeIndexNow, n int) {
+	t.Helper()
+	before := len(fake.calls())
+	if r := upload(t, h, tok, "Basement Flood", "first.jpg", testJPEG(t, 320, 240)); r.StatusCode != http.StatusCreated {
+		t.Fatalf("first upload: %d %s", r.StatusCode, r.Body)
+	}
+	if r := waitRun(t, store, jobIndexNow, n); r.Outcome != "ok" || len(fake.calls()) != before+1 || len(fake.calls()[before].URLList) < 100 {
+		t.Fatalf("the first project changes every page (OUR WORK): run %+v, calls %d", r, len(fake.calls())-before)
 	}
 }

@@ -43,6 +43,11 @@ type LinkItem struct {
 type Chrome struct {
 	Services []LinkItem `json:"services"`
 	Counties []LinkItem `json:"counties"`
+	// Portfolio is whether the portfolio has work to show: the main
+	// navigation's OUR WORK is offered only then (ADR 050). An upload or a
+	// removal that changes it changes every page's props, so every page
+	// is rendered again (RefreshLocal).
+	Portfolio bool `json:"portfolio"`
 }
 
 // PageProps are the props of every page component.
@@ -81,8 +86,8 @@ func facts(b config.Business) content.Facts {
 	return content.Facts{Name: b.Name, Phone: b.Phone, City: b.City, County: b.County, License: b.License}
 }
 
-func (s *Site) chrome() Chrome {
-	c := Chrome{}
+func (s *Site) chrome(portfolio bool) Chrome {
+	c := Chrome{Portfolio: portfolio}
 	for _, sv := range s.content().Services {
 		c.Services = append(c.Services, LinkItem{Slug: sv.Slug, Name: sv.Title})
 	}

@@ -65,6 +65,15 @@ type Site struct {
 	*shared
 	// fixed is the content a snapshot reads; nil reads the current one.
 	fixed *state
+	// works is whether the portfolio has work to show, read once per
+	// snapshot (every page of a refresh asks); nil reads it each time.
+	works *portfolioOnce
+}
+
+// portfolioOnce is a snapshot's answer to "is there work to show?".
+type portfolioOnce struct {
+	sync.Once
+	has bool
 }
 
 // shared is what every snapshot of a site shares.
@@ -115,12 +124,14 @@ func (s *Site) Set(c *content.Site, redirects map[string]string) {
 }
 
 // Snapshot is the site fixed at the current content.
-func (s *Site) Snapshot() *Site { return &Site{shared: s.shared, fixed: s.state()} }
+func (s *Site) Snapshot() *Site {
+	return &Site{shared: s.shared, fixed: s.state(), works: &portfolioOnce{}}
+}
 
 // With is the site as it would be with content c (a draft's preview):
 // the current redirects, nothing shared with the live pages' snapshots.
 func (s *Site) With(c *content.Site) *Site {
-	return &Site{shared: s.shared, fixed: &state{content: c, moved: s.state().moved}}
+	return &Site{shared: s.shared, fixed: &state{content: c, moved: s.state().moved}, works: &portfolioOnce{}}
 }
 
 // Abs makes an absolute URL from a site path.
@@ -139,6 +150,18 @@ func (s *Site) business(ctx context.Context) config.Business { return s.settings
 // gallery reads the portfolio (media.LoadGallery).
 func (s *Site) gallery(ctx context.Context) *media.Gallery {
 	return media.LoadGallery(ctx, s.media, s.log)
+}
+
+// hasPortfolio reports whether the portfolio shows any work: the main
+// navigation offers OUR WORK only then (ADR 050), while the home page
+// keeps the spec's empty state.
+func (s *Site) hasPortfolio(ctx context.Context) bool {
+	read := func() bool { return s.media != nil && len(s.gallery(ctx).Items) > 0 }
+	if s.works == nil {
+		return read()
+	}
+	s.works.Do(func() { s.works.has = read() })
+	return s.works.has
 }
 
 // extraKinds are the React page kinds outside the route table.
@@ -180,7 +203,7 @@ func (s *Site) Props(ctx context.Context, path string, pg Page) PageProps {
 	if r, _, ok := s.Lookup(path); ok {
 		kind = r.Page
 	}
-	return PageProps{Head: s.head(b, av, rating, pg.Head), Site: s.siteProps(kind, b, av, s.settings.OfficePhone(ctx)), Chrome: s.chrome(), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
+	return PageProps{Head: s.head(b, av, rating, pg.Head), Site: s.siteProps(kind, b, av, s.settings.OfficePhone(ctx)), Chrome: s.chrome(s.hasPortfolio(ctx)), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
 }
 
 // Load runs the loader of a route-table path on one version of the

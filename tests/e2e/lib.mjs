@@ -120,12 +120,6 @@ export const gotoSettled = (page, url) => settle(page, () => page.goto(url, { wa
 /** reloadSettled is page.reload that waits for settle. */
 export const reloadSettled = (page) => settle(page, () => page.reload({ waitUntil: "load" }));
 
-/** hydrated waits until React has attached: to every island of a public
- * page, or to #root for the fully hydrated admin app. Public islands
- * hydrate on interaction or visibility (ADR 010), so it first wakes each
- * one with the focusin event every trigger listens for. It polls with
- * page.evaluate because waitForFunction's polling needs eval, which the
- * site's CSP forbids. It waits up to the suite's ceiling. */
 /** diagnose keeps what a failed wait should report: requests that
  * failed and the console's warnings (an island whose script did not load
  * says so there). */
@@ -137,8 +131,17 @@ export function diagnose(page) {
   return diag;
 }
 
+/** hydrated waits until React has attached: to every island of a public
+ * page, or to #root for the fully hydrated admin app. Public islands
+ * hydrate on interaction or visibility (ADR 010), so it first wakes each
+ * one with the focusin event every trigger listens for. It polls with
+ * page.evaluate because waitForFunction's polling needs eval, which the
+ * site's CSP forbids. It waits up to the suite's ceiling. */
 export async function hydrated(page, timeout = CEILING) {
-  await page.evaluate(() => {
+  // The wake-up is sent again on every poll: the islands script starts
+  // after the first paint (ADR 016) and arms its triggers only then, so
+  // on a loaded machine one sent right after load could come before them.
+  const wake = () => page.evaluate(() => {
     document.querySelectorAll("[data-island]").forEach((el) => el.dispatchEvent(new FocusEvent("focusin", { bubbles: true })));
   });
   const check = () => {
@@ -150,6 +153,7 @@ export async function hydrated(page, timeout = CEILING) {
   };
   const end = Date.now() + timeout;
   while (Date.now() < end) {
+    await wake();
     if (await page.evaluate(check)) return;
     await page.waitForTimeout(50);
   }
