@@ -172,10 +172,13 @@ for (const [name, viewport] of [["phone", PHONE], ["desktop", WIDE]]) {
     assert.ok(box && box.y >= header, `not-found line at ${box?.y}, header ends at ${header}`);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/analytics-pages-all-${viewport.width}.png` });
 
-    await page.getByRole("link", { name: "Performance" }).first().click().catch(async () => {
+    // On a phone the sidebar is folded away: open it first.
+    const perf = page.getByRole("link", { name: "Performance" }).first();
+    if (await perf.isVisible()) await perf.click();
+    else {
       await page.getByRole("button", { name: "Toggle sidebar" }).click();
       await page.locator("#admin-sidebar").getByRole("link", { name: "Performance" }).first().click();
-    });
+    }
     await page.getByRole("heading", { name: "Performance Monitor" }).waitFor();
     await page.getByText(/Plausible values only/).first().waitFor();
     const lcpCard = page.locator(".ai-metric").filter({ hasText: "Largest Contentful Paint" });
