@@ -144,6 +144,25 @@ func TestTwoInstancesBehaveAsOneSite(t *testing.T) {
 		t.Fatal("IndexNow never recorded its baseline")
 	}
 
+	// The first project changes every page (the menu offers OUR WORK
+	// from then on, ADR 050): it is uploaded first, and what it purged
+	// and submitted is set aside once both have been heard.
+	first, fct := multipartFile("first.jpg", jpegBytes(320, 240))
+	if code, up := do(t, "POST", c.a.Base+"/api/admin/media?project=Cluster+First", tokA, fct, bytes.NewReader(first)); code != http.StatusCreated {
+		t.Fatalf("first upload on A: %d %s", code, up)
+	}
+	if _, ok := waitFor(30*time.Second, func() bool {
+		c.indexNowMu.Lock()
+		defer c.indexNowMu.Unlock()
+		return len(c.purges) > 0 && len(c.indexNow) > 0
+	}); !ok {
+		t.Fatal("the first project was never purged and submitted")
+	}
+	time.Sleep(3 * time.Second) // longer than INDEXNOW_DEBOUNCE
+	c.indexNowMu.Lock()
+	c.purges, c.indexNow = nil, nil
+	c.indexNowMu.Unlock()
+
 	// An upload on A appears on B's cached /portfolio.
 	portfolio(c.b) // make sure B has it cached
 	body, ct := multipartFile("kitchen.jpg", jpegBytes(640, 480))
