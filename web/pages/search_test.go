@@ -212,18 +212,23 @@ func TestSearchShellFollowsInvalidate(t *testing.T) {
 // while cached pages and the empty search page are served at once.
 func TestSearchPacingLeavesCachedPages(t *testing.T) {
 	srv, h := newTestHandler(t)
-	if r := get(t, h, "/"); r.StatusCode != 200 { // cache /
-		t.Fatal(r.StatusCode)
+	for _, p := range []string{"/", "/services"} { // cache them
+		if r := get(t, h, p); r.StatusCode != 200 {
+			t.Fatal(p, r.StatusCode)
+		}
 	}
 	get(t, h, "/search")
 	get(t, h, "/search?q=mold") // the shell
 	if g := srv.search.gate; g.Concurrent() != searchWorkers() || g.Rate() != searchRate || g.MaxWait != searchWait {
 		t.Errorf("pacer: %d at once, %v/s, wait %v", g.Concurrent(), g.Rate(), g.MaxWait)
 	}
+	// The slots stay held until the test releases them, so a page that
+	// waited for one would never come back: the bound only has to be
+	// finite, and is generous for a loaded machine (not a timing).
 	cachedServed := func(when string) {
 		for _, p := range []string{"/", "/search", "/services"} {
 			start := time.Now()
-			if r := get(t, h, p); r.StatusCode != 200 || time.Since(start) > 2*time.Second {
+			if r := get(t, h, p); r.StatusCode != 200 || time.Since(start) > 60*time.Second {
 				t.Errorf("%s %s: %d in %v", p, when, r.StatusCode, time.Since(start))
 			}
 		}
