@@ -36,6 +36,23 @@ type SEO struct {
 	SEOTitle        string   `json:"seoTitle"`
 	MetaDescription string   `json:"metaDescription"`
 	Keywords        []string `json:"keywords"`
+	// derivedTitle and derivedDescription say the texts above were
+	// worked out from the record (derive.go), not written by the owner.
+	derivedTitle, derivedDescription bool
+}
+
+// Written is the head texts as the owner wrote them: a derived one is
+// empty again, so what is saved or exported keeps following the title
+// and summary (ADR 049).
+func (s SEO) Written() SEO {
+	if s.derivedTitle {
+		s.SEOTitle = ""
+	}
+	if s.derivedDescription {
+		s.MetaDescription = ""
+	}
+	s.derivedTitle, s.derivedDescription = false, false
+	return s
 }
 
 // Image is a photo from the media library shown as a page's hero or a

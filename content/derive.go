@@ -68,11 +68,11 @@ func DeriveOf(v any) Derived {
 // reading time.
 func applyDerived(v any, seo *SEO) {
 	d := DeriveOf(v)
-	if strings.TrimSpace(seo.SEOTitle) == "" {
-		seo.SEOTitle = d.SEOTitle
+	if strings.TrimSpace(seo.SEOTitle) == "" || seo.derivedTitle {
+		seo.SEOTitle, seo.derivedTitle = d.SEOTitle, true
 	}
-	if strings.TrimSpace(seo.MetaDescription) == "" {
-		seo.MetaDescription = d.MetaDescription
+	if strings.TrimSpace(seo.MetaDescription) == "" || seo.derivedDescription {
+		seo.MetaDescription, seo.derivedDescription = d.MetaDescription, true
 	}
 	if a, ok := v.(*Article); ok {
 		a.ReadTime = d.ReadTime

@@ -22,6 +22,7 @@ func (s *Site) Export(dir string) error {
 	}
 	defer root.Close()
 	write := func(name string, data []byte) error { return writeIn(root, name, data) }
+	s = s.written()
 	writeJSON := func(name string, v any) error {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
@@ -90,6 +91,42 @@ func (s *Site) Export(dir string) error {
 		}
 	}
 	return nil
+}
+
+// written is a copy of the site's records with their head texts as the
+// owner wrote them (SEO.Written): export writes what the owner wrote, and
+// the derived texts are worked out again when the files are loaded.
+func (s *Site) written() *Site {
+	c := *s
+	c.Services = append([]Service(nil), s.Services...)
+	for i := range c.Services {
+		c.Services[i].SEO = c.Services[i].SEO.Written()
+	}
+	c.Counties = append([]County(nil), s.Counties...)
+	for i := range c.Counties {
+		c.Counties[i].SEO = c.Counties[i].SEO.Written()
+	}
+	c.Cities = append([]City(nil), s.Cities...)
+	for i := range c.Cities {
+		c.Cities[i].SEO = c.Cities[i].SEO.Written()
+	}
+	c.Articles = append([]Article(nil), s.Articles...)
+	for i := range c.Articles {
+		c.Articles[i].SEO = c.Articles[i].SEO.Written()
+	}
+	c.CityProfiles = make(map[string]*CityProfile, len(s.CityProfiles))
+	for k, p := range s.CityProfiles {
+		cp := *p
+		cp.SEO = cp.SEO.Written()
+		c.CityProfiles[k] = &cp
+	}
+	c.Pages = make(map[string]*InfoPage, len(s.Pages))
+	for k, p := range s.Pages {
+		cp := *p
+		cp.SEO = cp.SEO.Written()
+		c.Pages[k] = &cp
+	}
+	return &c
 }
 
 func imageFrontMatter(im *Image) [][2]string {

@@ -57,6 +57,8 @@ type Record struct {
 
 // Records lists every record of the site, in order.
 func (s *Site) Records() []Record {
+	// What the owner wrote, not what was worked out from it (derive.go).
+	s = s.written()
 	var out []Record
 	add := func(kind, slug string, v any, pos int) {
 		b, err := json.Marshal(v)

@@ -6,6 +6,7 @@ import { CallButton, em } from "../components/emergency";
 import { Island } from "../components/island";
 import { leadContactOf, type PageProps } from "../components/types";
 import { formWordsOf, word } from "../components/words";
+import { FORM_ANCHOR } from "../components/estimate-target";
 
 /** Estimate is /estimate: the native estimate form on its own page. After
  * a POST without JavaScript the server renders it again with the messages
@@ -14,10 +15,13 @@ export default function Estimate(props: PageProps<{ state: EstimateState | null 
   const { site, data } = props;
   const done = !!data.state?.success;
   return (
-    <Layout props={props}>
+    // The form is this page's estimate place (ADR 050): GET A QUOTE and
+    // the footer's Free Estimate scroll to it instead of reloading the page.
+    // The thank-you page holds no form, so its links open a fresh one.
+    <Layout props={props} form={!done}>
       <PageHero site={site} title={done ? word(site, "estimate", "thanksHeadline") : word(site, "estimate", "headline")} estimateHref={null}
         lead={done ? "Your request is in. A member of our team will contact you shortly." : "Tell us what happened and where. Estimates are always free, and we bill insurance directly."} />
-      <section className="section">
+      <section className="section" id={done ? undefined : FORM_ANCHOR}>
         <div className="container quote">
           <div className="quote__form">
             <h2 className="section__title section__title--left">{done ? "Request Received" : "Request a Free Estimate"}</h2>

@@ -89,6 +89,48 @@ func TestBlogTopicPages(t *testing.T) {
 	}
 }
 
+// TestBlogTopicHostileAddresses: the topic route answers a real topic and
+// nothing else: an encoded climb, a huge slug, markup, an extra segment or
+// another case is the not-found page (404, never a redirect or a 500),
+// and the markup never comes back unescaped; a trailing slash is the
+// site's usual 301 to the same address on this site.
+func TestBlogTopicHostileAddresses(t *testing.T) {
+	srv, _ := newTestServer(t, nil)
+	h := srv.Handler()
+	if r := get(t, h, "/blog/category/insurance"); r.StatusCode != http.StatusOK {
+		t.Fatalf("a real topic: %d", r.StatusCode)
+	}
+	for _, path := range []string{
+		"/blog/category/%2e%2e%2fadmin",
+		"/blog/category/..%2F..%2Fadmin",
+		"/blog/category/" + strings.Repeat("a", 5000),
+		"/blog/category/%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+		"/blog/category/insurance/extra",
+		"/blog/category/Insurance",
+		"/blog/category/insurance%00",
+		"/blog/category/",
+	} {
+		r := get(t, h, path)
+		if r.StatusCode == http.StatusMovedPermanently {
+			loc := r.Header.Get("Location")
+			if !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.Contains(loc, "\\") {
+				t.Errorf("%.60s: redirect off the site to %q", path, loc)
+			}
+			continue
+		}
+		if r.StatusCode != http.StatusNotFound {
+			t.Errorf("%.60s: %d, want 404", path, r.StatusCode)
+		}
+		if strings.Contains(r.Body, "<script>alert(1)") {
+			t.Errorf("%.60s: the address's markup came back unescaped", path)
+		}
+	}
+	r := get(t, h, "/blog/category/insurance/")
+	if r.StatusCode != http.StatusMovedPermanently || r.Header.Get("Location") != "/blog/category/insurance" {
+		t.Errorf("trailing slash: %d to %q, want 301 to /blog/category/insurance", r.StatusCode, r.Header.Get("Location"))
+	}
+}
+
 func sortedCopy(s []string) []string {
 	out := append([]string{}, s...)
 	slices.Sort(out)

@@ -83,6 +83,7 @@ func TestOneEstimatePlacePerPage(t *testing.T) {
 		"/areas/cobb/marietta":              "#contact-form",
 		"/areas/fulton/sandy-springs":       "#contact-form",
 		"/water-damage-restoration-atlanta": "#contact-form",
+		"/estimate":                         "#contact-form",
 		"/about":                            "/estimate",
 		"/portfolio":                        "/estimate",
 		"/service-areas/cobb":               "/estimate",

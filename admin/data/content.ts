@@ -201,7 +201,7 @@ export const KINDS: KindInfo[] = [
       title: "Category",
       fields: [
         { key: "name", label: "Name", type: "text" },
-        { key: "slug", label: "Slug", type: "readonly", hint: "A category's slug is fixed once it is added: posts name it." },
+        { key: "slug", label: "Slug", type: "readonly", hint: "A category's slug is fixed once it is added: it is the address of its topic page, /blog/category/ followed by the slug." },
         { key: "description", label: "Description", type: "textarea" },
       ],
     }],
