@@ -41,7 +41,7 @@ async function context(storageState) {
 
 async function go(page, path) {
   await gotoSettled(page, BASE + path);
-  await hydrated(page, 30_000);
+  await hydrated(page);
 }
 
 const shot = (page, name) => (SHOTS ? page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true }) : null);

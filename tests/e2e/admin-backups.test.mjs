@@ -43,7 +43,7 @@ function tarNames(buf) {
   return names;
 }
 
-test("an admin backs up now on a phone, sees it checked and downloads it", { timeout: 240_000 }, async () => {
+test("an admin backs up now on a phone, sees it checked and downloads it", async () => {
   const { context, page, problems } = await open(browser, "/admin/backups", PHONE, { acceptDownloads: true });
   try {
     await hydrated(page);
@@ -102,7 +102,7 @@ test("an admin backs up now on a phone, sees it checked and downloads it", { tim
 
     // Download: the browser saves a non-empty tar whose first entry is the
     // backup's manifest.
-    const dl = page.waitForEvent("download", { timeout: 60_000 });
+    const dl = page.waitForEvent("download");
     await item.getByRole("link", { name: /Download/ }).click();
     const d = await dl;
     assert.equal(d.suggestedFilename(), `backup-${name}.tar`);

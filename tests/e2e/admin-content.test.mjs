@@ -116,7 +116,7 @@ const notes = (page, id) => page.locator(`#${id}-notes`);
 /** fetchRaw asks the site without following redirects. */
 const fetchRaw = (path) => fetch(site.base + path, { redirect: "manual" });
 
-test("an editor writes a post with a cover photo, previews it, schedules it a minute ahead; it appears on /blog, in sitemap.xml and at IndexNow", { timeout: 300_000 }, async () => {
+test("an editor writes a post with a cover photo, previews it, schedules it a minute ahead; it appears on /blog, in sitemap.xml and at IndexNow", async () => {
   // A photo in the media library (the Photo Upload API), and a 404 for the monitor.
   const fd = new FormData();
   fd.append("file", new Blob([readFileSync(new URL("./fixtures/kitchen.jpg", import.meta.url))], { type: "image/jpeg" }), `kitchen-${TAG}.jpg`);
@@ -303,7 +303,7 @@ test("an editor writes a post with a cover photo, previews it, schedules it a mi
   await pub.context.close();
 });
 
-test("renamed and published, the old address answers 301; the history shows the change; Redirects lists it and the 404 monitor adds one", { timeout: 120_000 }, async () => {
+test("renamed and published, the old address answers 301; the history shows the change; Redirects lists it and the 404 monitor adds one", async () => {
   assert.ok(postId, "the first test made the post");
   const { context, page, problems } = await signedIn(`/admin/content?item=${postId}`);
   await page.getByRole("heading", { level: 1, name: POST.title }).waitFor();
@@ -352,7 +352,7 @@ test("renamed and published, the old address answers 301; the history shows the 
   assert.ok(await until(async () => {
     const r = await api("/api/admin/not-found");
     return (await r.json()).paths.some((p) => p.path === missing);
-  }, 60_000), "the 404 is counted");
+  }), "the 404 is counted");
   await reloadSettled(page);
   const row = monitor.getByRole("row").filter({ has: page.getByRole("rowheader", { name: missing, exact: true }) });
   await row.waitFor();
@@ -387,7 +387,7 @@ test("renamed and published, the old address answers 301; the history shows the 
   await context.close();
 });
 
-test("two tabs save the same page: the second gets the conflict, keeps its text, and can copy it or reload the first's", { timeout: 120_000 }, async () => {
+test("two tabs save the same page: the second gets the conflict, keeps its text, and can copy it or reload the first's", async () => {
   const about = (await (await api("/api/admin/content?kind=page")).json()).items.find((it) => it.slug === "privacy");
   const { context, page: a, problems } = await signedIn(`/admin/content?item=${about.id}`);
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.base });
@@ -426,7 +426,7 @@ test("two tabs save the same page: the second gets the conflict, keeps its text,
   await context.close();
 });
 
-test("text typed and not saved survives a reload or a new sign-in in the same tab", { timeout: 120_000 }, async () => {
+test("text typed and not saved survives a reload or a new sign-in in the same tab", async () => {
   const terms = (await (await api("/api/admin/content?kind=page")).json()).items.find((it) => it.slug === "terms");
   const { context, page, problems } = await signedIn(`/admin/content?item=${terms.id}`);
   await page.getByRole("heading", { level: 1, name: "Terms of Use" }).waitFor();
@@ -446,7 +446,7 @@ test("text typed and not saved survives a reload or a new sign-in in the same ta
   await context.close();
 });
 
-test("Location Pages opens the editor: Edit County Page, a city's Edit, and Add City makes a draft in that county", { timeout: 120_000 }, async () => {
+test("Location Pages opens the editor: Edit County Page, a city's Edit, and Add City makes a draft in that county", async () => {
   const { context, page, problems } = await signedIn("/admin");
   await viaSidebar(page, "Location Pages", "Location Pages");
   const fulton = page.locator(".a-card").filter({ has: page.getByRole("heading", { name: /^Fulton County/ }) });
@@ -488,7 +488,7 @@ test("Location Pages opens the editor: Edit County Page, a city's Edit, and Add 
   await context.close();
 });
 
-test("every changed screen at 390 and 1280 px: no sideways scroll, nothing hidden under the header", { timeout: 180_000 }, async () => {
+test("every changed screen at 390 and 1280 px: no sideways scroll, nothing hidden under the header", async () => {
   const post = (await (await api(`/api/admin/content?kind=article`)).json()).items.find((it) => it.slug === RENAMED);
   assert.ok(post, "the renamed post");
   for (const viewport of [PHONE, WIDE]) {

@@ -139,7 +139,7 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
     const start = Date.now();
     await page.getByRole("button", { name: "Crawl All Pages" }).click();
     await page.getByRole("button", { name: "Scanning..." }).waitFor();
-    await page.getByRole("button", { name: "Crawl All Pages" }).waitFor({ timeout: 60000 });
+    await page.getByRole("button", { name: "Crawl All Pages" }).waitFor();
     assert.ok(Date.now() - start >= 9 * 500, "pauses between pages");
     const rows = panel.locator("table tbody tr");
     assert.equal(await rows.count(), 10);
@@ -171,7 +171,7 @@ test("SEO & IndexNow: server health monitor, sub-tabs, Refresh, downloads, dashb
   const busy = page.getByRole("button", { name: "Refreshing..." });
   await busy.waitFor();
   assert.ok(await busy.isDisabled());
-  await page.getByRole("button", { name: "Refresh", exact: true }).waitFor({ timeout: 60000 });
+  await page.getByRole("button", { name: "Refresh", exact: true }).waitFor();
   await page.getByText(/^Last updated: \d{1,2}\/\d{1,2}\/\d{4}, /).waitFor();
   assert.equal(await stat("Issues Found"), "0");
   await panel.getByText(`${inSitemap + 2} URLs checked`).waitFor(); // + sitemap.xml and robots.txt
@@ -208,7 +208,7 @@ test("SEO & IndexNow: server health monitor, sub-tabs, Refresh, downloads, dashb
   });
   await page.getByRole("button", { name: "Refresh", exact: true }).click();
   await page.getByRole("button", { name: "Refreshing..." }).waitFor();
-  await page.getByRole("button", { name: "Refresh", exact: true }).waitFor({ timeout: 60000 });
+  await page.getByRole("button", { name: "Refresh", exact: true }).waitFor();
   assert.equal(await stat("Issues Found"), "2");
   await sub.getByRole("tab", { name: "Issues" }).click();
   const issues = page.locator(".inx-url");

@@ -31,7 +31,7 @@ async function visit(extraHeaders = {}) {
   const beacons = [];
   const kind = (r) => new URL(r.url()).pathname === "/api/collect" ? JSON.parse(r.postData() || "{}").t : undefined;
   page.on("request", (r) => { if (kind(r)) beacons.push(JSON.parse(r.postData() || "{}")); });
-  const sent = (t) => page.waitForRequest((r) => kind(r) === t, { timeout: 60_000 });
+  const sent = (t) => page.waitForRequest((r) => kind(r) === t);
   for (const path of ["/", "/services", "/contact"]) {
     const view = sent("pageview"); // the page view is sent just after load
     await page.goto(BASE + path, { waitUntil: "load" });

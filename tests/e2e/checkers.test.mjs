@@ -37,7 +37,7 @@ async function sitemapPaths() {
   return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
 }
 
-test("the Nu Html Checker finds no error on any page", { timeout: 300_000 }, async () => {
+test("the Nu Html Checker finds no error on any page", async () => {
   const paths = [...await sitemapPaths(), "/no-such-page-here", "/search?q=water+damage", "/estimate", "/estimate/thanks", "/admin", "/admin/leads"];
   assert.ok(paths.length > 100, `the sitemap lists ${paths.length} pages`);
   const dir = mkdtempSync(join(tmpdir(), "vnu-"));
@@ -97,7 +97,7 @@ before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 for (const [name, viewport] of [["390", PHONE], ["1280", LAPTOP]]) {
-  test(`axe finds no WCAG 2.2 A/AA violation on any kind of public page at ${name} px`, { timeout: 600_000 }, async () => {
+  test(`axe finds no WCAG 2.2 A/AA violation on any kind of public page at ${name} px`, async () => {
     const found = [];
     const kinds = await publicKinds();
     for (const p of kinds) {
@@ -131,13 +131,13 @@ function check(who, { found, opened }, atLeast) {
   assert.deepEqual(found, [], `${who}: accessibility violations`);
 }
 
-test("axe finds no violation on the PIN's admin screens at 390 px", { timeout: 600_000 }, async () => {
+test("axe finds no violation on the PIN's admin screens at 390 px", async () => {
   const { context, page } = await unlockAdmin(browser, "/admin", PHONE);
   try { check("the PIN", await scanAdmin(page, "PIN"), 8); } finally { await context.close(); }
 });
 
 for (const [name, viewport] of [["390", PHONE], ["1280", LAPTOP]]) {
-  test(`axe finds no violation on an admin's screens at ${name} px`, { timeout: 600_000 }, async () => {
+  test(`axe finds no violation on an admin's screens at ${name} px`, async () => {
     const [t, T] = tag();
     const u = { email: `axe.${t}@example.com`, name: `Axel Checker ${T}`, password: password() };
     addUser(u, "admin");
@@ -153,7 +153,7 @@ for (const [name, viewport] of [["390", PHONE], ["1280", LAPTOP]]) {
   });
 }
 
-test("axe finds no violation on staff's and an editor's screens at 390 px", { timeout: 600_000 }, async () => {
+test("axe finds no violation on staff's and an editor's screens at 390 px", async () => {
   const [t, T] = tag();
   const staff = { email: `axe.staff.${t}@example.com`, name: `Sam Axe ${T}`, password: password() };
   addUser(staff, "staff");
@@ -164,7 +164,7 @@ test("axe finds no violation on staff's and an editor's screens at 390 px", { ti
   }
 });
 
-test("axe finds no violation on the sign-in screen at 390 px", { timeout: 120_000 }, async () => {
+test("axe finds no violation on the sign-in screen at 390 px", async () => {
   const { context, page } = await open(browser, "/admin", PHONE);
   try {
     await hydrated(page);

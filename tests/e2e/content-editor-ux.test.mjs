@@ -73,7 +73,7 @@ const noOverflow = (page) => page.evaluate(() => document.documentElement.scroll
 /** select selects text in a text area, as a finger or a mouse does. */
 const select = (area, from, to) => area.evaluate((el, [a, b]) => { el.focus(); el.setSelectionRange(a, b); }, [from, to]);
 
-test("a post written on a phone with Bold on a selection and a Link: no problems before typing, a preview bar, and the live post has <strong> and <a>", { timeout: 300_000 }, async () => {
+test("a post written on a phone with Bold on a selection and a Link: no problems before typing, a preview bar, and the live post has <strong> and <a>", async () => {
   const { context, page } = await openAs(browser, editor, "/admin/content?kind=article", PHONE);
   const problems = watch(page);
   await page.getByRole("button", { name: "Create New Blog Post" }).click();
@@ -189,7 +189,7 @@ test("a post written on a phone with Bold on a selection and a Link: no problems
   await context.close();
 });
 
-test("a service's icon is picked by sight; an icon the site cannot draw is refused", { timeout: 180_000 }, async () => {
+test("a service's icon is picked by sight; an icon the site cannot draw is refused", async () => {
   const list = await (await api("/api/admin/content?kind=service")).json();
   const item = list.items.find((i) => i.slug === "roof-repair");
   const { context, page } = await openAs(browser, editor, `/admin/content?item=${item.id}`, PHONE);
@@ -216,7 +216,7 @@ test("a service's icon is picked by sight; an icon the site cannot draw is refus
   await context.close();
 });
 
-test("business hours are chosen day by day and saved in the stored format", { timeout: 180_000 }, async () => {
+test("business hours are chosen day by day and saved in the stored format", async () => {
   const admin = await adminApi(BASE);
   const original = await (await admin("/api/admin/settings")).json();
   const { context, page, problems } = await openPage(browser, "/admin/settings", PHONE);

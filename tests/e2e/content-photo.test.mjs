@@ -51,7 +51,7 @@ async function pageShows(path, p) {
 
 const noOverflow = (page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
 
-test("an editor uploads a post's cover from the photo field on a phone, publishes; the cover is on the post and not in the portfolio", { timeout: 300_000 }, async () => {
+test("an editor uploads a post's cover from the photo field on a phone, publishes; the cover is on the post and not in the portfolio", async () => {
   const { context, page, problems } = await openAs(browser, editor, "/admin/content?kind=article", PHONE);
   await page.getByRole("button", { name: "Create New Blog Post" }).click();
   const create = page.getByRole("dialog", { name: "Create New Blog Post" });
@@ -87,7 +87,7 @@ test("an editor uploads a post's cover from the photo field on a phone, publishe
   assert.equal(await upload.getByRole("alert").count(), 0, "the message goes once the alt text is written");
   await upload.getByLabel("Caption of the new photo (optional)").fill(CAPTION);
   await shot(page, "photo-field-upload", false);
-  const sent = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/api/admin/media", { timeout: 60_000 });
+  const sent = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/api/admin/media");
   await upload.getByRole("button", { name: "Upload and use this photo" }).click();
   const res = await sent;
   assert.equal(res.status(), 201, await res.text());
@@ -109,7 +109,7 @@ test("an editor uploads a post's cover from the photo field on a phone, publishe
   await shot(page, "photo-field", false);
 
   // Publish (it saves first).
-  const pub = page.waitForResponse((r) => r.url().endsWith("/publish") && r.request().method() === "POST", { timeout: 60_000 });
+  const pub = page.waitForResponse((r) => r.url().endsWith("/publish") && r.request().method() === "POST");
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   const pubRes = await pub;
   assert.equal(pubRes.status(), 200, await pubRes.text());
@@ -141,7 +141,7 @@ test("an editor uploads a post's cover from the photo field on a phone, publishe
   }
 });
 
-test("on the library screen the cover is a library photo; one tap (with a project name) shows it in the portfolio, another takes it out", { timeout: 300_000 }, async () => {
+test("on the library screen the cover is a library photo; one tap (with a project name) shows it in the portfolio, another takes it out", async () => {
   assert.ok(photo, "the first test uploaded the photo");
   const { context, page, problems } = await openAs(browser, editor, "/admin/upload", PHONE);
   await page.getByRole("heading", { name: "Photo Upload" }).waitFor();
@@ -158,7 +158,7 @@ test("on the library screen the cover is a library photo; one tap (with a projec
   // One tap: it has no project yet, so the screen asks which.
   await toggle.click();
   await item.getByLabel("Which project is it?").fill(PROJECT);
-  const marked = page.waitForResponse((r) => r.url().endsWith(`/api/admin/media/${photo.id}/portfolio`), { timeout: 60_000 });
+  const marked = page.waitForResponse((r) => r.url().endsWith(`/api/admin/media/${photo.id}/portfolio`));
   await item.getByRole("button", { name: "Show in the portfolio" }).click();
   assert.equal((await marked).status(), 200);
   await page.getByText(`Shown in the portfolio under ${PROJECT}`).waitFor();
@@ -168,7 +168,7 @@ test("on the library screen the cover is a library photo; one tap (with a projec
   assert.ok(await until(() => pageShows("/", photo)), "the home gallery shows it too");
 
   // Another tap takes it out; it stays in the library.
-  const unmarked = page.waitForResponse((r) => r.url().endsWith(`/api/admin/media/${photo.id}/portfolio`), { timeout: 60_000 });
+  const unmarked = page.waitForResponse((r) => r.url().endsWith(`/api/admin/media/${photo.id}/portfolio`));
   await toggle.click();
   assert.equal((await unmarked).status(), 200);
   await page.getByText("Taken out of the portfolio (still in your photo library)").waitFor();

@@ -59,7 +59,7 @@ async function edit(id, viewport = PHONE) {
     assert.equal((await res.json()).stage, "full");
     state = await context.storageState();
   }
-  await page.locator(".ac-form").waitFor({ timeout: 60_000 });
+  await page.locator(".ac-form").waitFor();
   return { context, page, problems };
 }
 
@@ -73,7 +73,7 @@ async function shot(page, name, el) {
 
 /** press clicks a button and waits for the content API's answer to it. */
 async function press(page, name, method, path) {
-  const res = page.waitForResponse((r) => r.request().method() === method && path.test(new URL(r.url()).pathname), { timeout: 60_000 });
+  const res = page.waitForResponse((r) => r.request().method() === method && path.test(new URL(r.url()).pathname));
   await page.getByRole("button", { name, exact: true }).click();
   return res;
 }
@@ -90,7 +90,7 @@ async function cityLinks(path) {
   return out;
 }
 
-test("an editor renames a city; its neighbour's page lists it at the new address and the neighbour still publishes", { timeout: 600_000 }, async () => {
+test("an editor renames a city; its neighbour's page lists it at the new address and the neighbour still publishes", async () => {
   const smyrna = await cityId("cobb/smyrna");
   const vinings = await cityId("cobb/vinings");
   assert.equal((await cityLinks("/areas/cobb/vinings")).get("Smyrna"), "/areas/cobb/smyrna");
@@ -101,7 +101,7 @@ test("an editor renames a city; its neighbour's page lists it at the new address
   assert.equal((await press(a.page, "Save draft", "PUT", /^\/api\/admin\/content\//)).status(), 200);
   assert.equal((await press(a.page, "Publish", "POST", /\/publish$/)).status(), 200);
   // The editor's View live link follows the page to its new address.
-  await a.page.locator(`a[href="/areas/cobb/${NEW_SLUG}"]`, { hasText: "View live" }).waitFor({ timeout: 60_000 });
+  await a.page.locator(`a[href="/areas/cobb/${NEW_SLUG}"]`, { hasText: "View live" }).waitFor();
 
   // Every page that lists Smyrna links to its new address, in the same publish.
   assert.equal((await cityLinks("/areas/cobb/vinings")).get("Smyrna"), `/areas/cobb/${NEW_SLUG}`, "Vinings' Nearby Areas");
@@ -146,7 +146,7 @@ test("an editor renames a city; its neighbour's page lists it at the new address
   await c.page.setViewportSize(WIDE);
   await shot(c.page, "referenced-by");
   await c.page.setViewportSize(PHONE);
-  const res = c.page.waitForResponse((r) => r.request().method() === "POST" && /\/unpublish$/.test(r.url()), { timeout: 60_000 });
+  const res = c.page.waitForResponse((r) => r.request().method() === "POST" && /\/unpublish$/.test(r.url()));
   await dialog.getByRole("button", { name: "Remove from these pages and unpublish" }).click();
   assert.equal((await res).status(), 200);
   assert.equal((await fetch(`${site.base}/areas/cobb/${NEW_SLUG}`)).status, 404);
@@ -168,7 +168,7 @@ async function created(kind, data) {
   return p.json();
 }
 
-test("deleting a category with posts moves them to the category chosen in the dialog", { timeout: 300_000 }, async () => {
+test("deleting a category with posts moves them to the category chosen in the dialog", async () => {
   const cat = await created("category", { slug: `storm-season-${TAG}`, name: `Hurricane Prep ${Tag}`, description: "Getting ready for the storms." });
   const post = await created("article", {
     slug: `gutters-before-storms-${TAG}`, title: `Gutters Before Storm Season ${Tag}`, excerpt: "Clean gutters keep water out of the walls.",
@@ -184,7 +184,7 @@ test("deleting a category with posts moves them to the category chosen in the di
   await dialog.getByRole("button", { name: "Move the posts and delete" }).click();
   await dialog.getByRole("alert").getByText("Choose the category the posts move to.").waitFor();
   await dialog.getByLabel("Move these posts to").selectOption({ label: "Restoration" });
-  const res = p.page.waitForResponse((r) => r.request().method() === "DELETE" && r.url().includes(cat.id), { timeout: 60_000 });
+  const res = p.page.waitForResponse((r) => r.request().method() === "DELETE" && r.url().includes(cat.id));
   await dialog.getByRole("button", { name: "Move the posts and delete" }).click();
   assert.equal((await res).status(), 200);
   const html = await (await fetch(`${site.base}/blog/gutters-before-storms-${TAG}`)).text();

@@ -54,7 +54,7 @@ async function shot(page, name, at) {
 
 const noOverflow = (page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
 
-test("an editor changes the home headline and the emergency response time on a phone, publishes, and sees both live", { timeout: 300_000 }, async () => {
+test("an editor changes the home headline and the emergency response time on a phone, publishes, and sees both live", async () => {
   const { context, page, problems } = await openAs(browser, editor, "/admin/content?kind=words", PHONE);
   await page.getByRole("list", { name: "Words across the site" }).getByRole("link", { name: "Edit Words across the site" }).click();
   const form = page.getByRole("form", { name: "Edit site wording" });

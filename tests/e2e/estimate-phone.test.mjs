@@ -227,7 +227,7 @@ test("anchored targets land below the sticky header, with JavaScript on and off"
         // html[data-anchored]); without, the browser's own scroll is read
         // until it holds the target, within the suite's generous ceiling.
         return !at.missing && (!js || at.anchored === id) && at.scrolled && at.top >= at.header - 1 && at.top < 844 / 2;
-      }, 30_000);
+      });
       assert.ok(ok, `${path} (JavaScript ${js ? "on" : "off"}): ${JSON.stringify(at)}`);
       await context.close();
     }

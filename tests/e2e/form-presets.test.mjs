@@ -70,7 +70,7 @@ test("home: a form sent without answering the emergency question is refused at t
   await form.getByLabel("Type of damage *").selectOption("Storm Damage");
   await form.getByRole("button", { name: "Request My Free Estimate" }).click();
   const message = "Please tell us whether this is an emergency.";
-  await page.locator("#est-emergency-error").getByText(message).waitFor({ timeout: 30_000 });
+  await page.locator("#est-emergency-error").getByText(message).waitFor();
   assert.ok(await page.locator("#estimate-result").getByRole("link", { name: message }).isVisible(), "the summary lists the message");
   assert.equal(await page.locator("#estimate-result li").count(), 1, "only the emergency question is wrong");
   assert.equal(await form.getByLabel("Yes", { exact: true }).isChecked(), false);

@@ -184,18 +184,22 @@ export async function waitFor(what, check, timeout = CEILING) {
 
 /** scrollSettled waits until the page has stopped scrolling: the same
  * scroll position for ten animation frames in a row (a smooth scroll
- * moves it every frame until it ends). */
-export async function scrollSettled(page) {
-  await page.evaluate(() => new Promise((resolve) => {
-    let last = -1, same = 0;
+ * moves it every frame until it ends); with a selector, that element's
+ * own scroll (a carousel's track). */
+export async function scrollSettled(page, selector) {
+  await page.evaluate((selector) => new Promise((resolve) => {
+    const el = selector ? document.querySelector(selector) : null;
+    const at = () => (el ? `${el.scrollLeft},${el.scrollTop}` : `${scrollX},${scrollY}`);
+    let last = "", same = 0;
     const frame = () => {
-      if (scrollY === last) same++;
-      else { same = 0; last = scrollY; }
+      const now = at();
+      if (now === last) same++;
+      else { same = 0; last = now; }
       if (same >= 10) resolve();
       else requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
-  }));
+  }), selector);
 }
 
 /** PIN is the admin PIN the test server starts with (scripts/serve-test.sh). */
@@ -250,7 +254,7 @@ export async function startSite(env = {}) {
     child.kill();
     rmSync(data, { recursive: true, force: true });
   };
-  const end = Date.now() + 30000;
+  const end = Date.now() + CEILING;
   while (Date.now() < end) {
     if (child.exitCode !== null) break;
     try {

@@ -1,6 +1,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, open, hydrated, BASE, MOBILE, DESKTOP, until } from "./lib.mjs";
+import { launch, open, hydrated, BASE, MOBILE, DESKTOP, until, scrollSettled } from "./lib.mjs";
 import { apiToken, uploadFixture, deleteProject } from "./api.mjs";
 
 let browser;
@@ -108,6 +108,9 @@ test("the portfolio carousel moves by keyboard and buttons, and loops", async ()
     await track.focus();
     await page.keyboard.press("ArrowRight");
     assert.ok(await until(async () => (await left()) > 0), "ArrowRight moved the carousel");
+    // A person presses the next key once the track has come to rest; one
+    // pressed mid-scroll starts from wherever the snap had got to.
+    await scrollSettled(page, ".carousel__track");
     await page.keyboard.press("ArrowLeft");
     assert.ok(await until(async () => (await left()) === 0), "ArrowLeft moved it back");
     // Previous from the first slide loops to the last.

@@ -353,7 +353,7 @@ test("the admin's service worker shows a push as the server composes it", async 
     shown = await page.evaluate(async () => (await (await navigator.serviceWorker.getRegistration("/admin/")).getNotifications())
       .map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data?.url, sticky: n.requireInteraction })));
     return shown.length === 2;
-  }, 10_000);
+  });
   shown.sort((a, b) => a.tag.localeCompare(b.tag));
   assert.deepEqual(shown, [
     { title: "EMERGENCY: new lead, Water Damage in Marietta", body: "Jess Script · (770) ***-**42", tag: "lead-abc-123", url: "/admin/leads?lead=abc-123", sticky: true },
