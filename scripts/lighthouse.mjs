@@ -18,7 +18,7 @@ import { join } from "node:path";
 const base = process.env.BASE_URL;
 const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.split("=")[1] || 3);
 const assert = process.argv.includes("--assert");
-const pages = {
+const allPages = {
   ...(process.env.HERO_PAGE ? { hero: process.env.HERO_PAGE } : {}),
   home: "/",
   service: "/services/water-damage-restoration",
@@ -29,6 +29,14 @@ const pages = {
   contact: "/contact",
   water: "/water-damage-restoration-atlanta",
 };
+// --pages=service,home measures only those kinds (a change to one page).
+const only = process.argv.find((a) => a.startsWith("--pages="))?.split("=")[1]?.split(",");
+const unknown = (only || []).filter((k) => !(k in allPages));
+if (unknown.length) {
+  console.error(`unknown page kind ${unknown.join(", ")}; the kinds are ${Object.keys(allPages).join(", ")}`);
+  process.exit(2);
+}
+const pages = only ? Object.fromEntries(only.map((k) => [k, allPages[k]])) : allPages;
 const cats = ["performance", "accessibility", "best-practices", "seo"];
 const dir = mkdtempSync(join(tmpdir(), "lh-"));
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };

@@ -125,7 +125,12 @@ test("every anchored target of the header and hero lands below the sticky header
     const { context, page, problems } = await slowPhone();
     const arrivals = new Set();
     for (const path of PAGES) {
-      await load(page, path);
+      const res = await load(page, path);
+      assert.equal(res?.status(), 200, `${path} answered ${res?.status()}`);
+      // The header's links are in the server's HTML; read them once the
+      // document says it has them (a page that is still the last one, or
+      // an answer without the site's header, fails here by name).
+      await waitFor(page, `${path}: the header's links`, (path) => location.pathname === path && !!document.querySelector("header.nav a[href*='#']"), path);
       const links = await anchoredLinks(page);
       // Every page's estimate links go to one place: a page without a
       // form sends them to /estimate (its form near the top, no fragment).
