@@ -41,11 +41,18 @@ type Handler struct {
 	// renders lets one preview or guidance render run at a time, so an
 	// editor's typing never takes the runtimes live pages need.
 	renders chan struct{}
+	// checkWait is how long the checks of a save (guidance) wait for
+	// that turn before they answer "try again": the next save asks
+	// again. previewWait is a preview's: the owner asked for that page
+	// and is looking at the tab, so it waits its turn, up to a minute
+	// or until the browser gives up.
+	checkWait, previewWait time.Duration
 }
 
 // New returns the handler.
 func New(h Handler) *Handler {
 	h.renders = make(chan struct{}, 1)
+	h.checkWait, h.previewWait = 5*time.Second, time.Minute
 	return &h
 }
 
@@ -417,14 +424,16 @@ func (h *Handler) Revisions(c echo.Context) error {
 	return c.JSON(http.StatusOK, History{Revisions: revs})
 }
 
-// withRender runs one preview or guidance render at a time; a second
-// waits up to five seconds, then is told to try again.
-func (h *Handler) withRender(ctx context.Context, f func() error) error {
+// withRender runs one preview or guidance render at a time; another
+// waits up to wait (checkWait or previewWait), then is told to try again.
+func (h *Handler) withRender(ctx context.Context, wait time.Duration, f func() error) error {
+	t := time.NewTimer(wait)
+	defer t.Stop()
 	select {
 	case h.renders <- struct{}{}:
 		defer func() { <-h.renders }()
 		return f()
-	case <-time.After(5 * time.Second):
+	case <-t.C:
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "Another preview is being rendered. Try again in a moment.", Quiet: true}
 	case <-ctx.Done():
 		return ctx.Err()
@@ -440,7 +449,7 @@ func (h *Handler) Guidance(c echo.Context) error {
 		return answer(c, err)
 	}
 	var g editor.Guidance
-	err = h.withRender(ctx, func() error {
+	err = h.withRender(ctx, h.checkWait, func() error {
 		var err error
 		g, err = h.Editor.Guidance(ctx, it, h.Render, h.BaseURL)
 		return err
@@ -467,7 +476,7 @@ func (h *Handler) Preview(c echo.Context) error {
 		return answer(c, err)
 	}
 	var body []byte
-	err = h.withRender(ctx, func() error {
+	err = h.withRender(ctx, h.previewWait, func() error {
 		var err error
 		body, err = h.Editor.Preview(ctx, it, h.Render)
 		return err

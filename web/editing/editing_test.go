@@ -361,3 +361,43 @@ func TestFortyThousandHeadingsRefused(t *testing.T) {
 		t.Logf("refused in %v", time.Since(start))
 	})
 }
+
+// One preview or check renders at a time. A save's checks give up their
+// wait for that turn ("try again", the next save asks again); a preview,
+// which the owner asked for and is looking at, waits its turn, and stops
+// waiting when its request ends.
+func TestPreviewWaitsItsTurn(t *testing.T) {
+	h := New(Handler{})
+	h.checkWait = 10 * time.Millisecond
+	held, release := make(chan struct{}), make(chan struct{})
+	go h.withRender(context.Background(), h.checkWait, func() error { close(held); <-release; return nil })
+	<-held
+
+	ran := make(chan error, 1)
+	go func() { ran <- h.withRender(context.Background(), h.previewWait, func() error { return nil }) }()
+	// A check asked after the preview waits its own short while and is
+	// told to try again; the preview is still waiting after that.
+	err := h.withRender(context.Background(), h.checkWait, func() error { t.Error("a check ran beside another render"); return nil })
+	var he *httperr.Error
+	if !errors.As(err, &he) || he.Status != http.StatusServiceUnavailable {
+		t.Fatalf("a check that found the turn taken: %v, want a 503 to try again", err)
+	}
+	select {
+	case err := <-ran:
+		t.Fatalf("the preview answered %v while the turn was taken", err)
+	default:
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	gone := make(chan error, 1)
+	go func() { gone <- h.withRender(ctx, h.previewWait, func() error { return errors.New("ran") }) }()
+	cancel()
+	if err := <-gone; !errors.Is(err, context.Canceled) {
+		t.Errorf("a preview whose browser left: %v, want it to stop waiting", err)
+	}
+
+	close(release)
+	if err := <-ran; err != nil {
+		t.Errorf("the preview, once its turn came: %v", err)
+	}
+}
