@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { launch, open, hydrated, BASE, DESKTOP, MOBILE, unlockAdmin, waitFor } from "./lib.mjs";
+import { launch, open, hydrated, BASE, DESKTOP, MOBILE, unlockAdmin, waitFor, CEILING } from "./lib.mjs";
 import { apiToken } from "./api.mjs";
 
 /** CITY_PAGES: what each city page publishes, by URL: the city records
@@ -120,7 +120,7 @@ async function simulate(page, idle, busyLabel, delayMs) {
   const busy = page.getByRole("button", { name: busyLabel });
   await busy.waitFor();
   assert.ok(await busy.isDisabled(), "disabled while busy");
-  await page.getByRole("button", { name: idle }).waitFor({ timeout: delayMs + 3000 });
+  await page.getByRole("button", { name: idle }).waitFor({ timeout: delayMs + CEILING });
   const took = Date.now() - start;
   assert.ok(took >= delayMs - 100, `busy for ${took} ms, want about ${delayMs}`);
   const stamp = page.getByText(/^Last updated: \d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d{2}:\d{2}\s?[AP]M$/);

@@ -80,7 +80,7 @@ test("plain load fetches no React; the first tap on the menu opens it and brings
   await page.getByRole("button", { name: "Open menu" }).tap();
   assert.ok(await page.locator("#mobile-menu").isVisible(), "the first tap opened the menu");
   await fetched;
-  await page.locator("[data-island=nav][data-hydrate=done]").waitFor({ state: "attached", timeout: 5000 });
+  await page.locator("[data-island=nav][data-hydrate=done]").waitFor({ state: "attached" });
   assert.equal(await page.locator("[data-island=nav]").evaluate(isRoot), true);
   assert.ok(await until(async () => (await page.getByRole("button", { name: "Open menu" }).getAttribute("aria-expanded")) === "true"), "the hydrated button follows the open drawer");
   assert.ok(await page.locator("#mobile-menu").isVisible(), "the drawer is still open after hydration");
@@ -188,7 +188,7 @@ test("the menu opens on a tap that comes before the islands script, and is hydra
   await toggle.tap();
   release();
   // The tap woke the island: once hydrated it takes the open drawer over.
-  await page.locator("[data-island=nav][data-hydrate=done]").waitFor({ state: "attached", timeout: 5000 });
+  await page.locator("[data-island=nav][data-hydrate=done]").waitFor({ state: "attached" });
   assert.ok(await until(async () => (await toggle.getAttribute("aria-expanded")) === "true"), "the hydrated button follows the open drawer");
   assert.ok(await until(() => page.evaluate(() => !!document.activeElement?.closest("#mobile-menu"))), "focus moved into the open drawer");
   assert.equal(await page.evaluate(() => document.body.style.overflow), "hidden", "the page behind does not scroll");

@@ -100,7 +100,7 @@ const api = (page, path, init = {}) => page.evaluate(async ([path, init]) => {
 test("the dashboard opens on the unanswered leads, the emergency first with its wait", async () => {
   const { page, problems } = await adminPage();
   const list = page.getByRole("list", { name: "Leads waiting for an answer, emergencies first" });
-  await list.waitFor({ timeout: 15_000 });
+  await list.waitFor();
   const items = list.getByRole("listitem");
   await items.filter({ hasText: fullName(URGENT) }).waitFor();
   const texts = await items.allInnerTexts();
@@ -134,7 +134,7 @@ test("the leads screen: the first lead card is in the first viewport; search and
   await gotoSettled(page, BASE + "/admin/leads");
   await hydrated(page);
   const cards = page.getByRole("list", { name: "Leads, newest first" }).getByRole("listitem");
-  await cards.first().waitFor({ timeout: 15_000 });
+  await cards.first().waitFor();
   const box = await cards.first().boundingBox();
   assert.ok(box && box.y >= 0 && box.y + 120 <= PHONE.height, `the first lead card starts in the first 844 px (at ${box?.y})`);
   const fold = page.getByRole("button", { name: /^Search and filters/ });
@@ -210,7 +210,7 @@ test("staff assigned to a lead see its address and message, never its full phone
 
   const o = await openAs(browser, STAFF, "/admin/leads", PHONE);
   const card = o.page.getByRole("listitem").filter({ has: o.page.getByRole("heading", { name: fullName(URGENT) }) });
-  await card.getByText(URGENT.street, { exact: false }).waitFor({ timeout: 15_000 });
+  await card.getByText(URGENT.street, { exact: false }).waitFor();
   await card.getByText(URGENT.notes).waitFor();
   assert.equal(await card.getByRole("button", { name: /^Call / }).count(), 0, "staff get no Call button");
   await card.getByRole("button", { name: `Notes and timeline for ${fullName(URGENT)}` }).click();
@@ -225,7 +225,7 @@ test("staff assigned to a lead see its address and message, never its full phone
   assert.ok(!(await other.innerText()).includes("Address"));
   // Their dashboard: the same leads waiting, masked.
   await gotoSettled(o.page, BASE + "/admin");
-  await o.page.getByRole("list", { name: "Leads waiting for an answer, emergencies first" }).getByText(fullName(URGENT)).waitFor({ timeout: 15_000 });
+  await o.page.getByRole("list", { name: "Leads waiting for an answer, emergencies first" }).getByText(fullName(URGENT)).waitFor();
   html = await o.page.content();
   for (const s of secrets) assert.ok(!html.includes(s), `staff's dashboard holds ${s}`);
   await shoot(o.page, "staff-dashboard");

@@ -142,7 +142,7 @@ test("a video gets a poster captured at upload; its card shows that frame, clear
     await page.locator('input[data-testid="file-input"]').setInputFiles({ name: "walk.webm", mimeType: "video/webm", buffer: webm });
     await page.getByText("walk.webm uploaded successfully!").waitFor();
     const item = page.locator(".a-media__item", { hasText: project }).first();
-    await item.locator('video[poster^="/media/"]').waitFor({ timeout: 20000 });
+    await item.locator('video[poster^="/media/"]').waitFor();
     assert.ok(await item.getByText("Poster: shown before the video plays.").isVisible());
     assert.equal(await page.getByText(/No poster for/).count(), 0);
     const poster = await item.locator("video").getAttribute("poster");
@@ -216,7 +216,7 @@ test("a video the browser cannot decode keeps its upload, shows a placeholder, a
     await page.getByLabel("Project name").fill(project);
     await page.locator('input[data-testid="file-input"]').setInputFiles({ name: "broken.mp4", mimeType: "video/mp4", buffer: mp4 });
     await page.getByText("broken.mp4 uploaded successfully!").waitFor();
-    await page.getByText("No poster for broken.mp4").waitFor({ timeout: 20000 });
+    await page.getByText("No poster for broken.mp4").waitFor();
     const item = page.locator(".a-media__item", { hasText: project }).first();
     await item.getByText("No poster yet").waitFor();
 

@@ -257,8 +257,8 @@ test("'Notify me on this device': the real Push API up to the browser's push ser
   // reachable), or its refusal is shown. Here: Chromium's test contexts
   // are incognito, where it refuses the Push API.
   const outcome = await Promise.race([
-    card.getByRole("alert").waitFor({ timeout: 35_000 }).then(() => "refused"),
-    card.getByText("On for this device").waitFor({ timeout: 35_000 }).then(() => "subscribed"),
+    card.getByRole("alert").waitFor().then(() => "refused"),
+    card.getByText("On for this device").waitFor().then(() => "subscribed"),
   ]);
   const state = await page.evaluate(async () => {
     const reg = await navigator.serviceWorker.getRegistration("/admin/");
