@@ -29,8 +29,7 @@ async function swActive(page, timeout = CEILING) {
 /** goOffline cuts the network through the DevTools protocol, for the page
  * and for its service worker (a separate target whose fetches a page-level
  * emulation does not reach), like DevTools' Offline box. */
-async function goOffline(browser, context, page) {
-  const conditions = { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
+async function goOffline(browser, context, page, conditions = { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }) {
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.emulateNetworkConditions", conditions);
@@ -100,6 +99,24 @@ test("offline: visited pages from the cache, others the offline page with the ph
   // The admin area is never answered from the cache.
   await assert.rejects(page.goto(BASE + "/admin"), /ERR_INTERNET_DISCONNECTED|ERR_FAILED|net::/);
   assert.deepEqual(problems.filter((p) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource|net::/.test(p)), []);
+  await context.close();
+});
+
+test("a slow network is not an offline one: a page never visited waits for its answer; a visited one may come from its copy", async () => {
+  const visited = "/services/mold-remediation";
+  const { context, page, problems } = await open(browser, visited, MOBILE);
+  await hydrated(page);
+  await swActive(page);
+  await reloadSettled(page);
+  assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller), "the worker controls the page");
+  // Every answer 4 s late, beyond the worker's 3 s for a kept copy.
+  await goOffline(browser, context, page, { offline: false, latency: 4000, downloadThroughput: -1, uploadThroughput: -1 });
+  await page.goto(BASE + "/service-areas/gwinnett", { timeout: CEILING });
+  assert.equal(await page.getByRole("heading", { name: "You are offline" }).count(), 0, "the offline page shown to a visitor who is online");
+  assert.match(await page.locator("h1").textContent(), /Gwinnett/, "the page asked for, however slow");
+  await page.goto(BASE + visited, { timeout: CEILING });
+  assert.match(await page.locator("h1").textContent(), /Mold/, "the visited page (its copy, or the network)");
+  assert.deepEqual(problems.filter((p) => !/Failed to load resource|net::/.test(p)), []);
   await context.close();
 });
 

@@ -17,8 +17,10 @@ import (
 
 // The service worker (spec 7 "Other", issue 9, ADR 013). Public pages
 // register /sw.js after load (client/islands.tsx). It precaches /offline,
-// serves hashed /assets/* cache-first and page navigations network-first
-// (3 s), falling back to the last copy of that page, then to /offline. It
+// serves hashed /assets/* cache-first and page navigations network-first:
+// an answer slower than 3 s gives way to the last copy of that page if
+// there is one (a page never kept waits for the network); with no network
+// at all, the last copy, then /offline. It
 // never touches /admin, /api/*, non-GET requests or other origins.
 //
 // Its bytes embed a version: a hash of the client build and of the offline
@@ -33,7 +35,7 @@ import (
 const OfflinePath = "/offline"
 
 // swNetworkTimeout is how long a navigation waits for the network before
-// the worker answers from its cache.
+// the worker answers with the page's last copy, when it has one.
 const swNetworkTimeout = 3000 // ms
 
 // offlineFiles are /offline and /sw.js for one content version.
@@ -127,8 +129,11 @@ async function cacheFirst(req) {
   return res;
 }
 
-// Pages: the network when it answers within TIMEOUT, else the last copy
-// of this page, else the offline page. Pages with a query are not kept.
+// Pages: the network's answer. One slower than TIMEOUT is replaced by
+// this page's last copy when there is one; a page never kept waits for
+// the network however slow it is (a slow phone is not an offline one).
+// No network at all: the last copy, else the offline page. Pages with a
+// query are not kept.
 async function networkFirst(req, url) {
   const cache = await caches.open(CACHE);
   const network = fetch(req).then(async (res) => {
@@ -136,11 +141,22 @@ async function networkFirst(req, url) {
     if (cacheable(res) && html && !url.search) await cache.put(req, res.clone());
     return res;
   });
+  let timer;
+  const slow = new Promise((resolve) => { timer = setTimeout(() => resolve(null), TIMEOUT); });
   try {
-    return await Promise.race([network, new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), TIMEOUT))]);
+    const first = await Promise.race([network, slow]);
+    if (first) return first;
+    const kept = await cache.match(req);
+    if (kept) {
+      network.catch(() => {});
+      return kept;
+    }
+    return await network;
   } catch (err) {
     network.catch(() => {});
     return (await cache.match(req)) || (await cache.match(OFFLINE)) || Response.error();
+  } finally {
+    clearTimeout(timer);
   }
 }
 `
