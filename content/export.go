@@ -98,35 +98,35 @@ func (s *Site) Export(dir string) error {
 // the derived texts are worked out again when the files are loaded.
 func (s *Site) written() *Site {
 	c := *s
-	c.Services = append([]Service(nil), s.Services...)
-	for i := range c.Services {
-		c.Services[i].SEO = c.Services[i].SEO.Written()
-	}
-	c.Counties = append([]County(nil), s.Counties...)
-	for i := range c.Counties {
-		c.Counties[i].SEO = c.Counties[i].SEO.Written()
-	}
-	c.Cities = append([]City(nil), s.Cities...)
-	for i := range c.Cities {
-		c.Cities[i].SEO = c.Cities[i].SEO.Written()
-	}
-	c.Articles = append([]Article(nil), s.Articles...)
-	for i := range c.Articles {
-		c.Articles[i].SEO = c.Articles[i].SEO.Written()
-	}
-	c.CityProfiles = make(map[string]*CityProfile, len(s.CityProfiles))
-	for k, p := range s.CityProfiles {
-		cp := *p
-		cp.SEO = cp.SEO.Written()
-		c.CityProfiles[k] = &cp
-	}
-	c.Pages = make(map[string]*InfoPage, len(s.Pages))
-	for k, p := range s.Pages {
-		cp := *p
-		cp.SEO = cp.SEO.Written()
-		c.Pages[k] = &cp
-	}
+	c.Services = writtenList(s.Services, func(x *Service) *SEO { return &x.SEO })
+	c.Counties = writtenList(s.Counties, func(x *County) *SEO { return &x.SEO })
+	c.Cities = writtenList(s.Cities, func(x *City) *SEO { return &x.SEO })
+	c.Articles = writtenList(s.Articles, func(x *Article) *SEO { return &x.SEO })
+	c.CityProfiles = writtenMap(s.CityProfiles, func(x *CityProfile) *SEO { return &x.SEO })
+	c.Pages = writtenMap(s.Pages, func(x *InfoPage) *SEO { return &x.SEO })
 	return &c
+}
+
+// writtenList copies records with their head texts as written.
+func writtenList[T any](list []T, seo func(*T) *SEO) []T {
+	out := append([]T(nil), list...)
+	for i := range out {
+		h := seo(&out[i])
+		*h = h.Written()
+	}
+	return out
+}
+
+// writtenMap copies keyed records with their head texts as written.
+func writtenMap[T any](m map[string]*T, seo func(*T) *SEO) map[string]*T {
+	out := make(map[string]*T, len(m))
+	for k, p := range m {
+		r := *p
+		h := seo(&r)
+		*h = h.Written()
+		out[k] = &r
+	}
+	return out
 }
 
 func imageFrontMatter(im *Image) [][2]string {
