@@ -401,3 +401,32 @@ func TestPreviewWaitsItsTurn(t *testing.T) {
 		t.Errorf("the preview, once its turn came: %v", err)
 	}
 }
+
+// However many previews are asked for at once, one renders at a time and
+// every one of them gets its turn.
+func TestParallelPreviewsRenderOneAtATime(t *testing.T) {
+	h := New(Handler{})
+	var running, most, done atomic.Int32
+	errs := make(chan error, 100)
+	for i := 0; i < 100; i++ {
+		go func() {
+			errs <- h.withRender(context.Background(), h.previewWait, func() error {
+				n := running.Add(1)
+				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+				}
+				time.Sleep(time.Millisecond)
+				running.Add(-1)
+				done.Add(1)
+				return nil
+			})
+		}()
+	}
+	for i := 0; i < 100; i++ {
+		if err := <-errs; err != nil {
+			t.Fatalf("a preview was refused: %v", err)
+		}
+	}
+	if most.Load() != 1 || done.Load() != 100 {
+		t.Errorf("%d renders at once at most, %d done; want 1 and 100", most.Load(), done.Load())
+	}
+}
