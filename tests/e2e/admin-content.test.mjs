@@ -287,7 +287,7 @@ test("an editor writes a post with a cover photo, previews it, schedules it a mi
   assert.ok(paths.includes("/blog"), "the blog index, which lists it");
   for (const p of paths) {
     assert.ok(p === `/blog/${POST.slug}` || p === "/blog" || p === "/" || p === "/sitemap" || /^\/blog\/[a-z0-9-]+$/.test(p) || /^\/blog\/category\//.test(p),
-      `IndexNow got ${p}, which the post does not change`);
+      `IndexNow got ${p}, which the post does not change; the site's warm-ups and IndexNow runs:\n${site.log().split("\n").filter((l) => /render cache|warm-up render failed|job=indexnow|refreshed/.test(l)).join("\n")}`);
   }
   assert.equal(batch.key, `e2e-content-key-${TAG}`);
   assert.ok(submissions.filter((s) => s.at >= scheduledAt).every((s) => s === batch), "one batch");
