@@ -60,22 +60,32 @@ type Service struct {
 
 	mu     sync.Mutex
 	latest []Page
+	// failed is how many pages the warm-up behind latest could not
+	// render: the baseline waits for a warm-up without any.
+	failed int
 
 	noKey sync.Once
 }
 
 // Observe records the pages of a completed warm-up (in sitemap order).
 // It is cheap and never blocks on I/O: the diff happens in the job.
-func (s *Service) Observe(pages []Page) {
+func (s *Service) Observe(pages []Page) { s.ObserveWarm(pages, 0) }
+
+// ObserveWarm is Observe for a warm-up that could not render failed
+// pages: those are missing from pages. The first run records no
+// baseline from such a warm-up, since a page missing from the baseline
+// would be sent as changed the first time it renders.
+func (s *Service) ObserveWarm(pages []Page, failed int) {
 	s.mu.Lock()
 	s.latest = append([]Page(nil), pages...)
+	s.failed = failed
 	s.mu.Unlock()
 }
 
-func (s *Service) snapshot() []Page {
+func (s *Service) snapshot() ([]Page, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.latest
+	return s.latest, s.failed
 }
 
 // AutoSubmit is the automatic submission job: it posts the changed pages
@@ -88,7 +98,7 @@ func (s *Service) AutoSubmit(ctx context.Context) (string, error) {
 	if !on {
 		return "", jobs.Skip("auto-submit to IndexNow is off")
 	}
-	pages := s.snapshot()
+	pages, failed := s.snapshot()
 	if len(pages) == 0 {
 		return "", jobs.Skip("no rendered pages yet")
 	}
@@ -97,6 +107,9 @@ func (s *Service) AutoSubmit(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if len(sent) == 0 {
+		if failed > 0 {
+			return "", jobs.Skip(fmt.Sprintf("%d pages did not render in the last warm-up; the baseline waits for the whole site", failed))
+		}
 		base := map[string]string{}
 		for _, p := range pages {
 			base[p.Path] = p.ETag
@@ -164,7 +177,8 @@ func (s *Service) Submit(ctx context.Context, trigger, key string, urls []string
 		want[u] = true
 	}
 	acc := map[string]string{}
-	for _, p := range s.snapshot() {
+	latest, _ := s.snapshot()
+	for _, p := range latest {
 		if want[s.Base+p.Path] {
 			acc[p.Path] = p.ETag
 		}

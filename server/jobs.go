@@ -150,7 +150,7 @@ func (s *Server) newJobs() *jobSet {
 				pages = append(pages, indexnow.Page{Path: p, ETag: e})
 			}
 		}
-		js.indexNow.Observe(pages)
+		js.indexNow.ObserveWarm(pages, s.Cache().LastWarmFailed())
 		// In development every save changes the pages and BASE_URL is
 		// local: nothing is submitted automatically.
 		if !cfg.Dev() {
