@@ -57,15 +57,21 @@ async function goOffline(browser, context, page, conditions = { offline: true, l
   }
 }
 
+/** controlled opens path on a phone once the worker is active, reloaded
+ * so the worker controls the page and keeps its copy. */
+async function controlled(path) {
+  const o = await open(browser, path, MOBILE);
+  await hydrated(o.page);
+  await swActive(o.page);
+  await reloadSettled(o.page);
+  assert.ok(await o.page.evaluate(() => !!navigator.serviceWorker.controller), "the worker controls the page");
+  return o;
+}
+
 test("offline: visited pages from the cache, others the offline page with the phone, never /admin", async () => {
   const settings = await (await fetch(BASE + "/api/admin/settings", { headers: { Authorization: "Bearer " + (await apiToken()) } })).json();
   const visited = "/services/water-damage-restoration";
-  const { context, page, problems } = await open(browser, visited, MOBILE);
-  await hydrated(page);
-  await swActive(page);
-  // Reload so the worker controls the page and keeps its copy.
-  await reloadSettled(page);
-  assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller), "the worker controls the page");
+  const { context, page, problems } = await controlled(visited);
   // The admin area online, under the worker's scope: handled by the network only.
   await gotoSettled(page, BASE + "/admin");
   await gotoSettled(page, BASE + visited);
@@ -104,11 +110,7 @@ test("offline: visited pages from the cache, others the offline page with the ph
 
 test("a slow network is not an offline one: a page never visited waits for its answer; a visited one may come from its copy", async () => {
   const visited = "/services/mold-remediation";
-  const { context, page, problems } = await open(browser, visited, MOBILE);
-  await hydrated(page);
-  await swActive(page);
-  await reloadSettled(page);
-  assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller), "the worker controls the page");
+  const { context, page, problems } = await controlled(visited);
   // Every answer 4 s late, beyond the worker's 3 s for a kept copy.
   await goOffline(browser, context, page, { offline: false, latency: 4000, downloadThroughput: -1, uploadThroughput: -1 });
   await page.goto(BASE + "/service-areas/gwinnett", { timeout: CEILING });
