@@ -60,33 +60,37 @@ type Service struct {
 
 	mu     sync.Mutex
 	latest []Page
-	// failed is how many pages the warm-up behind latest could not
-	// render: the baseline waits for a warm-up without any.
-	failed int
+	// missing lists the site's pages the warm-up behind latest could not
+	// render (a render error or timeout on a very busy machine).
+	missing []string
 
 	noKey sync.Once
 }
 
 // Observe records the pages of a completed warm-up (in sitemap order).
 // It is cheap and never blocks on I/O: the diff happens in the job.
-func (s *Service) Observe(pages []Page) { s.ObserveWarm(pages, 0) }
+func (s *Service) Observe(pages []Page) { s.ObserveWarm(pages, nil) }
 
-// ObserveWarm is Observe for a warm-up that could not render failed
-// pages: those are missing from pages. The first run records no
-// baseline from such a warm-up, since a page missing from the baseline
-// would be sent as changed the first time it renders.
-func (s *Service) ObserveWarm(pages []Page, failed int) {
+// ObserveWarm is Observe for a warm-up that could not render the site's
+// pages in missing. A baseline taken from it marks those as unknown: the
+// first time one renders, its version is recorded and not sent, since
+// nothing says it changed.
+func (s *Service) ObserveWarm(pages []Page, missing []string) {
 	s.mu.Lock()
 	s.latest = append([]Page(nil), pages...)
-	s.failed = failed
+	s.missing = append([]string(nil), missing...)
 	s.mu.Unlock()
 }
 
-func (s *Service) snapshot() ([]Page, int) {
+func (s *Service) snapshot() ([]Page, []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.latest, s.failed
+	return s.latest, s.missing
 }
+
+// unknownETag marks, in the baseline, a page the baseline's warm-up could
+// not render (a real ETag is quoted, so none equals it).
+const unknownETag = "unrendered"
 
 // AutoSubmit is the automatic submission job: it posts the changed pages
 // in one batch (chunks of MaxURLs) and reports what it did.
@@ -98,7 +102,7 @@ func (s *Service) AutoSubmit(ctx context.Context) (string, error) {
 	if !on {
 		return "", jobs.Skip("auto-submit to IndexNow is off")
 	}
-	pages, failed := s.snapshot()
+	pages, missing := s.snapshot()
 	if len(pages) == 0 {
 		return "", jobs.Skip("no rendered pages yet")
 	}
@@ -107,12 +111,12 @@ func (s *Service) AutoSubmit(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if len(sent) == 0 {
-		if failed > 0 {
-			return "", jobs.Skip(fmt.Sprintf("%d pages did not render in the last warm-up; the baseline waits for the whole site", failed))
-		}
 		base := map[string]string{}
 		for _, p := range pages {
 			base[p.Path] = p.ETag
+		}
+		for _, p := range missing {
+			base[p] = unknownETag
 		}
 		if err := s.Store.MarkIndexNowSent(ctx, base, time.Now().UTC()); err != nil {
 			return "", err
@@ -120,9 +124,20 @@ func (s *Service) AutoSubmit(ctx context.Context) (string, error) {
 		return fmt.Sprintf("first run: recorded the current version of %d pages as the baseline; nothing submitted (use Submit All Site Pages for a new site)", len(base)), nil
 	}
 	var changed []Page
+	learned := map[string]string{}
 	for _, p := range pages {
-		if sent[p.Path] != p.ETag {
+		switch sent[p.Path] {
+		case p.ETag:
+		case unknownETag:
+			learned[p.Path] = p.ETag
+		default:
 			changed = append(changed, p)
+		}
+	}
+	if len(learned) > 0 {
+		// Rendered for the first time since the baseline: recorded, not sent.
+		if err := s.Store.MarkIndexNowSent(ctx, learned, time.Now().UTC()); err != nil {
+			return "", err
 		}
 	}
 	if len(changed) == 0 {

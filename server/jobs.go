@@ -145,12 +145,15 @@ func (s *Server) newJobs() *jobSet {
 	js.runner.Register(jobs.Job{Name: jobEscalate, Every: EscalateEvery, Once: true, Quiet: true, Timeout: time.Minute, Run: s.escalate})
 	s.Cache().OnWarm(func(etags map[string]string) {
 		var pages []indexnow.Page
+		var missing []string
 		for _, p := range s.site.SitemapPaths() {
 			if e, ok := etags[p]; ok {
 				pages = append(pages, indexnow.Page{Path: p, ETag: e})
+			} else {
+				missing = append(missing, p)
 			}
 		}
-		js.indexNow.ObserveWarm(pages, s.Cache().LastWarmFailed())
+		js.indexNow.ObserveWarm(pages, missing)
 		// In development every save changes the pages and BASE_URL is
 		// local: nothing is submitted automatically.
 		if !cfg.Dev() {

@@ -81,10 +81,7 @@ type Cache struct {
 	warmers  int
 	cancel   context.CancelFunc
 	lastWarm time.Duration
-	// lastFailed is how many pages the last complete warm-up could not
-	// render (each is rendered again on its next request).
-	lastFailed int
-	onWarm     []func(etags map[string]string)
+	onWarm   []func(etags map[string]string)
 }
 
 // NewCache returns an empty cache. keys lists what a warm-up renders; it is
@@ -272,7 +269,6 @@ loop:
 	if ctx.Err() == nil {
 		c.warmMu.Lock()
 		c.lastWarm = d
-		c.lastFailed = failed
 		hooks := c.onWarm
 		c.warmMu.Unlock()
 		c.log.Info("render cache warm", "pages", len(keys), "failed", failed, "took", d.Round(time.Millisecond).String())
@@ -309,14 +305,6 @@ func (c *Cache) LastWarm() time.Duration {
 	c.warmMu.Lock()
 	defer c.warmMu.Unlock()
 	return c.lastWarm
-}
-
-// LastWarmFailed is how many pages the last complete warm-up could not
-// render (a render error or timeout, as on a very busy machine).
-func (c *Cache) LastWarmFailed() int {
-	c.warmMu.Lock()
-	defer c.warmMu.Unlock()
-	return c.lastFailed
 }
 
 // Serve writes p honouring If-None-Match and Accept-Encoding, and returns
