@@ -1,13 +1,11 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -213,8 +211,3 @@ func ldTypes(blocks []map[string]any) map[string]bool {
 	return types
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	_ = context.Background
-	os.Exit(code)
-}
