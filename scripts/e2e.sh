@@ -2,10 +2,10 @@
 # Browser tests: real Chromium (Debian's) driven by playwright-core, with
 # node's test runner, against the built server.
 #
-# Three lines run side by side, each its own server and data, so no file
-# sees another's leads, limits or sign-ins:
-# - the admin's screens (admin-*, the lock-out and the leads files), one
-#   file at a time on one server;
+# Four lines run side by side, each its own server and data, so no file
+# sees another's leads, limits or sign-ins (ADR 053):
+# - the admin's screens (admin-*, the lock-out and the leads files), in
+#   two lines of about equal length, one file at a time on each server;
 # - the public pages and the rest, one file at a time on another;
 # - two files that start sites of their own and mostly wait: the content
 #   editing tests (about two minutes on the scheduled-publish job) and the
@@ -19,29 +19,36 @@ bash scripts/ensure-chromium.sh
 bash scripts/ensure-java.sh
 read -r port_a pid_a data_a < <(bash scripts/serve-test.sh)
 read -r port_b pid_b data_b < <(bash scripts/serve-test.sh)
-trap 'kill $pid_a $pid_b 2>/dev/null || true; rm -rf "$data_a" "$data_b"' EXIT
+read -r port_c pid_c data_c < <(bash scripts/serve-test.sh)
+logs=$(mktemp -d)
+trap 'kill $pid_a $pid_b $pid_c 2>/dev/null || true; rm -rf "$data_a" "$data_b" "$data_c" "$logs"' EXIT
 # Let the background warm-ups finish so timings are not skewed.
 for _ in $(seq 1 900); do
-  grep -q "render cache warm" "$data_a/server.log" && grep -q "render cache warm" "$data_b/server.log" && break
+  grep -q "render cache warm" "$data_a/server.log" && grep -q "render cache warm" "$data_b/server.log" && grep -q "render cache warm" "$data_c/server.log" && break
   sleep 0.2
 done
-side=(tests/e2e/admin-content.test.mjs tests/e2e/anchors.test.mjs)
-admin=($(ls tests/e2e/admin-*.test.mjs tests/e2e/lockout.test.mjs tests/e2e/leads*.test.mjs | grep -v -e "${side[0]}"))
-public=($(ls tests/e2e/*.test.mjs | grep -v -e "${side[0]}" -e "${side[1]}" $(printf -- ' -e %s' "${admin[@]}")))
-logs=$(mktemp -d)
-trap 'kill $pid_a $pid_b 2>/dev/null || true; rm -rf "$data_a" "$data_b" "$logs"' EXIT
+e=tests/e2e
+side=($e/admin-content.test.mjs $e/anchors.test.mjs)
+# The admin's files, split by how long each took (the longest first in
+# each line; a file added later lands in the second line).
+admin1=($e/admin.test.mjs $e/admin-signin.test.mjs $e/admin-backups.test.mjs $e/admin-insights.test.mjs $e/admin-indexnow.test.mjs $e/admin-words.test.mjs $e/leads.test.mjs)
+admin2=($(ls $e/admin-*.test.mjs $e/lockout.test.mjs $e/leads*.test.mjs | grep -v $(printf -- ' -e %s' "${side[0]}" "${admin1[@]}")))
+public=($(ls $e/*.test.mjs | grep -v $(printf -- ' -e %s' "${side[@]}" "${admin1[@]}" "${admin2[@]}")))
 node --test --test-concurrency=2 "${side[@]}" >"$logs/side.log" 2>&1 &
 side_pid=$!
-BASE_URL="http://127.0.0.1:$port_b" DATA_DIR="$data_b" node --test --test-concurrency=1 "${admin[@]}" >"$logs/admin.log" 2>&1 &
-admin_pid=$!
+BASE_URL="http://127.0.0.1:$port_b" DATA_DIR="$data_b" node --test --test-concurrency=1 "${admin1[@]}" >"$logs/admin1.log" 2>&1 &
+admin1_pid=$!
+BASE_URL="http://127.0.0.1:$port_c" DATA_DIR="$data_c" node --test --test-concurrency=1 "${admin2[@]}" >"$logs/admin2.log" 2>&1 &
+admin2_pid=$!
 status=0
 BASE_URL="http://127.0.0.1:$port_a" DATA_DIR="$data_a" node --test --test-concurrency=1 "${public[@]}" || status=$?
-admin_status=0
-wait "$admin_pid" || admin_status=$?
-side_status=0
-wait "$side_pid" || side_status=$?
-echo "--- the admin's screens (run beside: ${#admin[@]} files) ---"
-cat "$logs/admin.log"
+s1=0; wait "$admin1_pid" || s1=$?
+s2=0; wait "$admin2_pid" || s2=$?
+s3=0; wait "$side_pid" || s3=$?
+echo "--- the admin's screens, first line (run beside: ${admin1[*]}) ---"
+cat "$logs/admin1.log"
+echo "--- the admin's screens, second line (run beside: ${admin2[*]}) ---"
+cat "$logs/admin2.log"
 echo "--- ${side[*]} (run beside the others) ---"
 cat "$logs/side.log"
-[ "$status" -eq 0 ] && [ "$admin_status" -eq 0 ] && [ "$side_status" -eq 0 ]
+[ "$status" -eq 0 ] && [ "$s1" -eq 0 ] && [ "$s2" -eq 0 ] && [ "$s3" -eq 0 ]
