@@ -247,8 +247,11 @@ test("'Notify me on this device': the real Push API up to the browser's push ser
     };
   };
   const { context, page } = await staffPage(WIDE, { permissions: ["notifications"], init, allow: (t) => /Push API in incognito mode/.test(t) });
-  const keyAnswer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/admin/push/key");
   const card = page.locator(".al-push");
+  // The card has read the account's devices (what it shows next to the
+  // button depends on them) before the person presses it.
+  await card.getByText("No device gets notifications for your account yet.").waitFor();
+  const keyAnswer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/admin/push/key");
   await card.getByRole("button", { name: "Notify me on this device" }).click();
   const key = await (await keyAnswer).json();
   assert.equal(key.enabled, true);
