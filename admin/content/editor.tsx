@@ -135,9 +135,22 @@ export function Editor({ id, navigate }: { id: string; navigate: (to: string) =>
     if (el) { el.scrollIntoView({ block: "center" }); el.focus(); }
   }, [item, data, kind]);
 
+  // The checks render the draft; while another preview or check is
+  // rendering the server answers 503, and the editor asks again itself
+  // (the newest request wins; leaving the editor stops it).
+  const guidanceRun = useRef(0);
+  useEffect(() => () => { guidanceRun.current++; }, []);
   const loadGuidance = useCallback((itemId: string) => {
+    const run = ++guidanceRun.current;
     setGuidanceState("busy");
-    contentApi.guidance(itemId).then((g) => { setGuidance(g); setGuidanceState("idle"); }, (e) => setGuidanceState(errorText(e)));
+    const ask = () => contentApi.guidance(itemId).then((g) => {
+      if (run === guidanceRun.current) { setGuidance(g); setGuidanceState("idle"); }
+    }, (e) => {
+      if (run !== guidanceRun.current) return;
+      if (e instanceof ApiError && e.status === 503) setTimeout(() => { if (run === guidanceRun.current) ask(); }, 2000);
+      else setGuidanceState(errorText(e));
+    });
+    ask();
   }, []);
 
   /** accept takes the server's answer as the item; the form takes its

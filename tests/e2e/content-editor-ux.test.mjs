@@ -253,3 +253,23 @@ test("business hours are chosen day by day and saved in the stored format", asyn
   assert.deepEqual(problems.filter((p) => !/401/.test(p)), []);
   await context.close();
 });
+
+test("while another preview renders, the SEO checks wait and come by themselves, without another save", async () => {
+  const list = await (await api("/api/admin/content?kind=service")).json();
+  const item = list.items.find((i) => i.slug === "roof-repair");
+  const { context, page } = await openAs(browser, editor, "/admin/content?kind=service", PHONE);
+  // The server's answer while the one render slot is taken (web/editing's
+  // withRender), for the first request only.
+  let asked = 0;
+  await page.route(`**/api/admin/content/${item.id}/guidance`, (route) => {
+    asked++;
+    if (asked === 1) return route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ message: "Another preview is being rendered. Try again in a moment." }) });
+    return route.continue();
+  });
+  await page.goto(`${BASE}/admin/content?item=${item.id}`);
+  const checks = page.locator(".ac-checks");
+  await checks.locator(".ac-checklist li").first().waitFor();
+  assert.ok(asked >= 2, `the checks were asked for ${asked} time(s)`);
+  assert.equal(await checks.locator(".a-error").count(), 0, "no 'could not be run' once they came");
+  await context.close();
+});
