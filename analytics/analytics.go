@@ -267,6 +267,17 @@ func (c *Collector) write(ctx context.Context, evs []db.Event, refused *int, fir
 	return c.write(ctx, evs[h:], refused, first)
 }
 
+// Start runs Run on a goroutine of its own and returns a channel closed
+// when it ends. Flush goes through Run from the moment Start returns
+// (a Flush between "go c.Run" and Run's first line would write beside
+// it, and return before the events Run had taken were written).
+func (c *Collector) Start(ctx context.Context) <-chan struct{} {
+	c.running.Store(true)
+	done := make(chan struct{})
+	go func() { c.Run(ctx); close(done) }()
+	return done
+}
+
 // Run writes queued events until ctx ends, then writes what is left.
 func (c *Collector) Run(ctx context.Context) {
 	c.running.Store(true)

@@ -50,10 +50,8 @@ func TestCollectorStoresTheRestWhenARowIsRefused(t *testing.T) {
 				c := analytics.NewCollector(s, nil)
 				if running {
 					runCtx, cancel := context.WithCancel(ctx)
-					done := make(chan struct{})
-					go func() { c.Run(runCtx); close(done) }()
+					done := c.Start(runCtx)
 					defer func() { cancel(); <-done }()
-					time.Sleep(20 * time.Millisecond)
 				}
 				// 200 good rows, the bad ones spread among them, in one batch.
 				for i := 0; i < 200; i++ {
@@ -120,10 +118,8 @@ func TestCollectorKeepsEventsWhileTheDatabaseIsDown(t *testing.T) {
 	st := &flakyStore{down: true}
 	c := analytics.NewCollector(st, nil)
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { c.Run(ctx); close(done) }()
+	done := c.Start(ctx)
 	defer func() { cancel(); <-done }()
-	time.Sleep(20 * time.Millisecond)
 	for i := 0; i < 1500; i++ {
 		c.Add(db.Event{ID: fmt.Sprint(i), Kind: db.EventPageview})
 	}

@@ -132,7 +132,8 @@ func (h *Handler) run() {
 	h.runOnce.Do(func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		h.stop = cancel
-		go func() { h.c.Run(ctx); close(h.done) }()
+		ended := h.c.Start(ctx)
+		go func() { <-ended; close(h.done) }()
 	})
 }
 
