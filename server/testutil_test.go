@@ -210,4 +210,3 @@ func ldTypes(blocks []map[string]any) map[string]bool {
 	}
 	return types
 }
-
