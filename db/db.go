@@ -19,7 +19,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	_ "github.com/lib/pq"
-	_ "modernc.org/sqlite"
+	"modernc.org/sqlite"
 )
 
 //go:embed migrations/*.sql
@@ -75,8 +75,10 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 // never block the single writer.
 func OpenSQLite(ctx context.Context, file string) (*sqlx.DB, error) {
 	dsn := "file:" + file + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_time_format=sqlite"
-	x, err := sqlx.ConnectContext(ctx, "sqlite", dsn)
-	if err != nil {
+	// Writers take the file's write turn in arrival order (sqlitegate.go).
+	x := sqlx.NewDb(sql.OpenDB(&turnConnector{dsn: dsn, turn: turnFor(file), drv: &sqlite.Driver{}}), "sqlite")
+	if err := x.PingContext(ctx); err != nil {
+		x.Close()
 		return nil, fmt.Errorf("db: open sqlite %s: %w", file, err)
 	}
 	x.SetMaxOpenConns(4)
