@@ -28,6 +28,7 @@ for _ in $(seq 1 900); do
   sleep 0.2
 done
 e=tests/e2e
+export E2E_CPU_LOG="$logs/cpu"
 side=($e/admin-content.test.mjs $e/anchors.test.mjs)
 # The admin's files, split by how long each took (the longest first in
 # each line; a file added later lands in the second line).
@@ -45,6 +46,11 @@ BASE_URL="http://127.0.0.1:$port_a" DATA_DIR="$data_a" node --test --test-concur
 s1=0; wait "$admin1_pid" || s1=$?
 s2=0; wait "$admin2_pid" || s2=$?
 s3=0; wait "$side_pid" || s3=$?
+# What the CPU went on: each file (its own sites, checkers and Chromium's
+# browser process, not the renderers; see lib.mjs) and each shared server.
+echo "--- CPU seconds per test file (without Chromium's renderers), most first ---"
+sort -rn "$logs/cpu" 2>/dev/null | head -50 || true
+for p in $pid_a $pid_b $pid_c; do awk -v p=$p '{printf "shared test server %s: %.0f\n", p, ($14+$15)/100}' /proc/$p/stat 2>/dev/null || true; done
 echo "--- the admin's screens, first line (run beside: ${admin1[*]}) ---"
 cat "$logs/admin1.log"
 echo "--- the admin's screens, second line (run beside: ${admin2[*]}) ---"
