@@ -7,7 +7,7 @@
 // is listed below with its reason, never silenced wholesale.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +31,18 @@ const KNOWN = [
   { re: /^CSS: Unrecognized at-rule “@container”\.?$/, why: "vnu does not know CSS container queries" },
 ];
 
+/** run runs a command to its end and returns its exit status and output. */
+function run(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "", stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => { stdout += d; });
+    child.stderr.setEncoding("utf8").on("data", (d) => { stderr += d; });
+    child.on("error", (error) => resolve({ status: null, error, stdout, stderr }));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 /** sitemapPaths are the paths of every page in /sitemap.xml. */
 async function sitemapPaths() {
   const xml = await (await fetch(BASE + "/sitemap.xml")).text();
@@ -52,9 +64,12 @@ test("the Nu Html Checker finds no error on any page", async () => {
       files.push(f);
       where.set(pathToFileURL(f).href, p);
     }
-    // vnu writes its JSON report to stderr.
-    const r = spawnSync("java", ["-Xss8m", "-jar", VNU, "--errors-only", "--format", "json", "--exit-zero-always", ...files],
-      { encoding: "utf8", maxBuffer: 64 << 20 });
+    // vnu writes its JSON report to stderr. It runs without blocking this
+    // process: beside other work it can take over two minutes, and with
+    // the event loop stopped that long fetch kept its idle connections
+    // past the server's idle timeout and the next test's request went out
+    // on a closed one ("fetch failed").
+    const r = await run("java", ["-Xss8m", "-jar", VNU, "--errors-only", "--format", "json", "--exit-zero-always", ...files]);
     assert.equal(r.status, 0, `vnu: ${r.error || r.stderr.slice(0, 2000)}`);
     const { messages } = JSON.parse(r.stderr);
     const errors = messages.filter((m) => m.type === "error" || m.subType === "fatal");
