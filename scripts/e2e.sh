@@ -57,4 +57,12 @@ echo "--- the admin's screens, second line (run beside: ${admin2[*]}) ---"
 cat "$logs/admin2.log"
 echo "--- ${side[*]} (run beside the others) ---"
 cat "$logs/side.log"
-[ "$status" -eq 0 ] && [ "$s1" -eq 0 ] && [ "$s2" -eq 0 ] && [ "$s3" -eq 0 ]
+ok=0; [ "$status" -eq 0 ] && [ "$s1" -eq 0 ] && [ "$s2" -eq 0 ] && [ "$s3" -eq 0 ] || ok=1
+if [ "$ok" -ne 0 ]; then
+  # The shared servers' data goes with the run: keep what they warned of.
+  for d in "$data_a" "$data_b" "$data_c"; do
+    echo "--- warnings and errors of the test server in $d ---"
+    grep -E 'level=(WARN|ERROR)' "$d/server.log" | tail -40 || true
+  done
+fi
+exit $ok

@@ -105,8 +105,10 @@ test("an admin backs up now on a phone, sees it checked and downloads it", async
     const dl = page.waitForEvent("download");
     await item.getByRole("link", { name: /Download/ }).click();
     const d = await dl;
-    assert.equal(d.suggestedFilename(), `backup-${name}.tar`);
     const file = await d.path();
+    // A refusal is saved too (as download.json): say what the server said.
+    assert.equal(d.suggestedFilename(), `backup-${name}.tar`,
+      `the download is not the archive; the server sent: ${file ? readFileSync(file, "utf8").slice(0, 500) : "nothing"}`);
     assert.ok(file && statSync(file).size > 1024, "the archive is not empty");
     const names = tarNames(readFileSync(file));
     assert.equal(names[0], `${name}/manifest.json`);
