@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 )
 
 func TestWhichStatementsWrite(t *testing.T) {
@@ -106,15 +108,7 @@ func TestAWriterArrivingDuringABurstGetsItsTurn(t *testing.T) {
 
 func TestWritingQueryGivesTheTurnBackWhenItsRowsClose(t *testing.T) {
 	ctx := context.Background()
-	file := filepath.Join(t.TempDir(), "site.db")
-	x, err := OpenSQLite(ctx, file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
-	if _, err := x.ExecContext(ctx, `CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)`); err != nil {
-		t.Fatal(err)
-	}
+	file, x := tableT(t)
 	var id int
 	if err := x.GetContext(ctx, &id, `INSERT INTO t (v) VALUES ('a') RETURNING id`); err != nil {
 		t.Fatal(err)
@@ -137,15 +131,7 @@ func TestWritingQueryGivesTheTurnBackWhenItsRowsClose(t *testing.T) {
 
 func TestATransactionHoldsTheTurnUntilItEnds(t *testing.T) {
 	ctx := context.Background()
-	file := filepath.Join(t.TempDir(), "site.db")
-	x, err := OpenSQLite(ctx, file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
-	if _, err := x.ExecContext(ctx, `CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)`); err != nil {
-		t.Fatal(err)
-	}
+	_, x := tableT(t)
 	// A transaction that only reads takes no turn: a writer goes by it.
 	reader, err := x.BeginTxx(ctx, nil)
 	if err != nil {
@@ -187,4 +173,18 @@ func TestATransactionHoldsTheTurnUntilItEnds(t *testing.T) {
 	if err := x.GetContext(ctx, &n, `SELECT COUNT(*) FROM t`); err != nil || n != 3 {
 		t.Fatalf("rows %d (%v), want 3", n, err)
 	}
+}
+
+// tableT opens a fresh SQLite file with one table t (id, v).
+func tableT(t *testing.T) (string, *sqlx.DB) {
+	file := filepath.Join(t.TempDir(), "site.db")
+	x, err := OpenSQLite(context.Background(), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	if _, err := x.Exec(`CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)`); err != nil {
+		t.Fatal(err)
+	}
+	return file, x
 }
