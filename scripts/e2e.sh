@@ -46,10 +46,11 @@ BASE_URL="http://127.0.0.1:$port_a" DATA_DIR="$data_a" node --test --test-concur
 s1=0; wait "$admin1_pid" || s1=$?
 s2=0; wait "$admin2_pid" || s2=$?
 s3=0; wait "$side_pid" || s3=$?
-# What the CPU went on: each file (its own sites, checkers and Chromium's
-# browser process, not the renderers; see lib.mjs) and each shared server.
-echo "--- CPU seconds per test file (without Chromium's renderers), most first ---"
-sort -rn "$logs/cpu" 2>/dev/null | head -50 || true
+# What the CPU went on: each file (its own sites, checkers, Chromium's
+# processes; see lib.mjs) and each shared server.
+echo "--- CPU seconds per test file (the file's own process and what it reaped; then Chromium's processes), most first ---"
+sort -rn "$logs/cpu" 2>/dev/null | head -60 || true
+awk '{own += $1; chromium += $5; contexts += $8; loads += $10} END {printf "all files: %d CPU-s of their own, %d in Chromium, %d browser contexts, %d page loads\n", own, chromium, contexts, loads}' "$logs/cpu" 2>/dev/null || true
 for p in $pid_a $pid_b $pid_c; do awk -v p=$p '{printf "shared test server %s: %.0f\n", p, ($14+$15)/100}' /proc/$p/stat 2>/dev/null || true; done
 echo "--- the admin's screens, first line (run beside: ${admin1[*]}) ---"
 cat "$logs/admin1.log"

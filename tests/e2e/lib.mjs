@@ -1,20 +1,22 @@
 // Shared browser-test helpers: Debian's Chromium through playwright-core.
 import { chromium } from "playwright-core";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, readdirSync } from "node:fs";
 import { basename } from "node:path";
 
 // What each test file cost the CPU, for scripts/e2e.sh's summary: this
 // process and the children it waited for (sites of its own, the checkers'
-// Java, Chromium's browser process), from /proc/self/stat in clock ticks.
-// Chromium's renderers are not reaped through it and are not counted: in
-// a run of the whole suite these files reported about 460 CPU-s and the
-// shared servers 206, of 1,487 the machine spent.
+// Java, Chromium's browser process), from /proc/self/stat in clock ticks;
+// then what Chromium's processes had spent when the browser closed (its
+// zygote reaps the renderers of closed pages, so their time is in it),
+// and how many browser contexts and page loads the file made. A page
+// load in a new context costs about 1 CPU-s (0.3-0.5 of it the context's
+// new renderer), the same for a public page and the admin app.
 if (process.env.E2E_CPU_LOG) {
   process.on("exit", () => {
     try {
       const f = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
       const ticks = [11, 12, 13, 14].reduce((s, i) => s + Number(f[i]), 0);
-      appendFileSync(process.env.E2E_CPU_LOG, `${(ticks / 100).toFixed(0)} ${basename(process.argv[1] || "?")}\n`);
+      appendFileSync(process.env.E2E_CPU_LOG, `${(ticks / 100).toFixed(0)} ${basename(process.argv[1] || "?")}: Chromium's processes ${(chromiumTicks / 100).toFixed(0)} at close, ${counts.contexts} contexts, ${counts.loads} page loads\n`);
     } catch { /* not Linux: no summary */ }
   });
 }
@@ -32,6 +34,27 @@ export const MOBILE = { width: 412, height: 823 };
 export const CEILING = Number(process.env.E2E_CEILING_MS) || 90_000;
 export const DESKTOP = { width: 1366, height: 900 };
 
+/** treeTicks is the CPU, in clock ticks, of every live process below this
+ * one, with what each has reaped of its own children: Chromium's zygote
+ * reaps the renderers of closed pages, so their time is in it until the
+ * browser closes. */
+function treeTicks() {
+  const kids = new Map();
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const f = readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1].split(" ");
+      kids.set(Number(d), { ppid: Number(f[1]), ticks: [11, 12, 13, 14].reduce((s, i) => s + Number(f[i]), 0) });
+    } catch { /* gone */ }
+  }
+  let sum = 0;
+  const under = (pid) => { for (const [k, v] of kids) if (v.ppid === pid) { sum += v.ticks; under(k); } };
+  under(process.pid);
+  return sum;
+}
+let chromiumTicks = 0;
+const counts = { contexts: 0, loads: 0 };
+
 export async function launch() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH || "/usr/bin/chromium",
@@ -45,7 +68,14 @@ export async function launch() {
   browser.newContext = async (...args) => {
     const context = await newContext(...args);
     context.setDefaultTimeout(CEILING);
+    counts.contexts++;
+    context.on("page", (page) => page.on("load", () => { counts.loads++; }));
     return context;
+  };
+  const close = browser.close.bind(browser);
+  browser.close = async (...args) => {
+    if (process.env.E2E_CPU_LOG) try { chromiumTicks += treeTicks(); } catch { /* not Linux */ }
+    return close(...args);
   };
   const newPage = browser.newPage.bind(browser);
   browser.newPage = async (...args) => {
@@ -181,15 +211,21 @@ export async function hydrated(page, timeout = CEILING) {
   throw new Error(`page did not hydrate within ${timeout} ms; islands still plain: ${plain.join(", ") || "none (no #root)"}; ${(page.__diag || []).join("; ") || "no failed request or warning recorded"}`);
 }
 
-/** until polls an async check every 50 ms until it returns true, and
- * says whether it did within timeout (the suite's ceiling unless a test
- * bounds it on purpose). Things React does after a browser event (a
- * popover's toggle event, say) land a task or two later. */
+/** until polls an async check until it returns true, and says whether
+ * it did within timeout (the suite's ceiling unless a test bounds it on
+ * purpose). Things React does after a browser event (a popover's toggle
+ * event, say) land a task or two later, so it first polls every 50 ms;
+ * the pause then grows by half each time up to 250 ms, so a long wait (a
+ * job's next run, a minute away) asks the page or the server 4 times a
+ * second, not 20: each check is a round trip through Chromium or a
+ * request the server answers, on a machine the rest of the suite needs. */
 export async function until(check, timeout = CEILING) {
   const end = Date.now() + timeout;
+  let pause = 50;
   while (Date.now() < end) {
     if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, Math.min(pause, Math.max(0, end - Date.now()))));
+    pause = Math.min(250, pause * 1.5);
   }
   return !!(await check());
 }
