@@ -7,9 +7,10 @@
 # - the admin's screens (admin-*, the lock-out and the leads files), in
 #   two lines of about equal length, one file at a time on each server;
 # - the public pages and the rest, one file at a time on another;
-# - two files that start sites of their own and mostly wait: the content
-#   editing tests (about two minutes on the scheduled-publish job) and the
-#   anchor landings (phones slowed 4x).
+# - two files that start sites of their own: the content editing tests
+#   (they mostly wait, about two minutes, on the scheduled-publish job)
+#   and the anchor landings (one phone slowed 4x at a time: Chromium's
+#   CPU throttling spins, so a slowed page keeps most of a core busy).
 # Much of a browser test is waiting (a sign-in's deliberate delay, a new
 # authenticator step, a job's next run), so the lines overlap well even
 # on two cores.

@@ -21,8 +21,7 @@ const SHOTS = process.env.SHOT_DIR;
 const PAGES = ["/", "/areas/cobb/marietta", "/water-damage-restoration-atlanta", "/services/water-damage-restoration", "/about"];
 
 // The file runs a site of its own (no portfolio, nothing another test
-// uploads or changes): scripts/e2e.sh runs it beside the others, as its
-// slowed phones mostly wait.
+// uploads or changes): scripts/e2e.sh runs it beside the others.
 let browser, site, BASE;
 before(async () => {
   site = await startSite();
@@ -118,10 +117,14 @@ test("every anchored target of the header and hero lands below the sticky header
     assert.ok(inView(at), `${what} left #${at.id} out of view: ${JSON.stringify(at)}`);
   };
   const load = (page, url) => page.goto(BASE + url, { waitUntil: "load", timeout: CEILING });
-  // The runs go side by side, each a phone of its own: five slowed
-  // phones on one machine are a harder test than one, in a fifth of the
-  // time (a throttled page mostly waits).
-  await Promise.all(Array.from({ length: RUNS }, (_, i) => i + 1).map(async (run) => {
+  // The runs go one after another, each a phone of its own. Chromium's
+  // CPU throttling spins: the page's main thread busy-waits three quarters
+  // of the time, idle or not (a slowed page open for 5 s spent 4.2 CPU-s,
+  // the same page unslowed 0.04). Five slowed phones side by side kept
+  // both cores busy spinning for 153 s (286 CPU-s) and slowed every other
+  // test of the suite; one after another they spend about 190 CPU-s and
+  // leave the other core to the rest.
+  for (let run = 1; run <= RUNS; run++) await (async () => {
     const { context, page, problems } = await slowPhone();
     const arrivals = new Set();
     for (const path of PAGES) {
@@ -169,7 +172,7 @@ test("every anchored target of the header and hero lands below the sticky header
     check(await landed(page, "services"), `run ${run}: /#contact-form changed to /#services in place`);
     assert.deepEqual(problems, []);
     await context.close();
-  }));
+  })();
   console.log(positions.sort().join("\n"));
 });
 
