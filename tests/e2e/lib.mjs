@@ -14,8 +14,7 @@ import { basename } from "node:path";
 if (process.env.E2E_CPU_LOG) {
   process.on("exit", () => {
     try {
-      const f = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-      const ticks = [11, 12, 13, 14].reduce((s, i) => s + Number(f[i]), 0);
+      const ticks = procStat("self").ticks;
       appendFileSync(process.env.E2E_CPU_LOG, `${(ticks / 100).toFixed(0)} ${basename(process.argv[1] || "?")}: Chromium's processes ${(chromiumTicks / 100).toFixed(0)} at close, ${counts.contexts} contexts, ${counts.loads} page loads\n`);
     } catch { /* not Linux: no summary */ }
   });
@@ -34,21 +33,27 @@ export const MOBILE = { width: 412, height: 823 };
 export const CEILING = Number(process.env.E2E_CEILING_MS) || 90_000;
 export const DESKTOP = { width: 1366, height: 900 };
 
-/** treeTicks is the CPU, in clock ticks, of every live process below this
- * one, with what each has reaped of its own children: Chromium's zygote
+/** procStat reads /proc/PID/stat: the command's name, the parent and the
+ * CPU in clock ticks, with what the process has reaped of its children. */
+function procStat(pid) {
+  const raw = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = raw.slice(raw.lastIndexOf(") ") + 2).split(" ");
+  return { name: raw.slice(raw.indexOf("(") + 1, raw.lastIndexOf(")")), ppid: Number(f[1]), ticks: [11, 12, 13, 14].reduce((s, i) => s + Number(f[i]), 0) };
+}
+
+/** treeTicks is the CPU, in clock ticks, of every live Chromium process
+ * below this one, with what each has reaped of its own children: Chromium's zygote
  * reaps the renderers of closed pages, so their time is in it until the
  * browser closes. */
 function treeTicks() {
   const kids = new Map();
   for (const d of readdirSync("/proc")) {
     if (!/^\d+$/.test(d)) continue;
-    try {
-      const f = readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1].split(" ");
-      kids.set(Number(d), { ppid: Number(f[1]), ticks: [11, 12, 13, 14].reduce((s, i) => s + Number(f[i]), 0) });
-    } catch { /* gone */ }
+    try { kids.set(Number(d), procStat(d)); } catch { /* gone */ }
   }
   let sum = 0;
-  const under = (pid) => { for (const [k, v] of kids) if (v.ppid === pid) { sum += v.ticks; under(k); } };
+  // Chromium's processes only: a site the file started is not Chromium.
+  const under = (pid) => { for (const [k, v] of kids) if (v.ppid === pid) { if (/chrom/i.test(v.name)) sum += v.ticks; under(k); } };
   under(process.pid);
   return sum;
 }
