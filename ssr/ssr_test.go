@@ -1,6 +1,8 @@
 package ssr
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +18,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/andybalholm/brotli"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -529,5 +533,43 @@ func TestCacheRefreshKeepsUnchangedPages(t *testing.T) {
 	}
 	if p := c.Peek("/b"); p == nil || string(p.Body) != "b2" {
 		t.Error("the changed page was not re-rendered")
+	}
+}
+
+// The compressors are shared through pools: pages compressed at the same
+// time on many goroutines each come back as their own bytes, and a
+// compressor that ends one page starts the next clean (no bytes of the
+// page before in the output, nothing held from it).
+func TestPooledCompressorsConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				// Different sizes and contents on each goroutine and turn,
+				// an empty page among them.
+				body := []byte(strings.Repeat(fmt.Sprintf("<p>goroutine %d page %d</p>", g, i), (g*7+i*13)%300))
+				gz, err := gzip.NewReader(bytes.NewReader(Gzip(body)))
+				if err != nil {
+					errs <- fmt.Errorf("gzip %d/%d: %v", g, i, err)
+					return
+				}
+				if got, err := io.ReadAll(gz); err != nil || !bytes.Equal(got, body) {
+					errs <- fmt.Errorf("gzip %d/%d: %d bytes back of %d (%v)", g, i, len(got), len(body), err)
+					return
+				}
+				if got, err := io.ReadAll(brotli.NewReader(bytes.NewReader(Brotli(body)))); err != nil || !bytes.Equal(got, body) {
+					errs <- fmt.Errorf("brotli %d/%d: %d bytes back of %d (%v)", g, i, len(got), len(body), err)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
