@@ -60,7 +60,7 @@ test-e2e: build
 
 # Accessibility, best practices and SEO must be 100 (one run per page).
 test-lighthouse: build
-	bash scripts/lighthouse.sh --assert --runs=1
+	bash scripts/lighthouse.sh --assert --runs=1 --parallel=2
 
 bench: build
 	bash scripts/bench.sh

@@ -8,14 +8,13 @@ import { basename } from "node:path";
 // Java, Chromium's browser process), from /proc/self/stat in clock ticks;
 // then what Chromium's processes had spent when the browser closed (its
 // zygote reaps the renderers of closed pages, so their time is in it),
-// and how many browser contexts and page loads the file made. A page
-// load in a new context costs about 1 CPU-s (0.3-0.5 of it the context's
-// new renderer), the same for a public page and the admin app.
+// and how many browser contexts and page loads the file made, and the
+// file's wall time (scripts/e2e.sh balances its lines by it).
 if (process.env.E2E_CPU_LOG) {
   process.on("exit", () => {
     try {
       const ticks = procStat("self").ticks;
-      appendFileSync(process.env.E2E_CPU_LOG, `${(ticks / 100).toFixed(0)} ${basename(process.argv[1] || "?")}: Chromium's processes ${(chromiumTicks / 100).toFixed(0)} at close, ${counts.contexts} contexts, ${counts.loads} page loads\n`);
+      appendFileSync(process.env.E2E_CPU_LOG, `${(ticks / 100).toFixed(0)} ${basename(process.argv[1] || "?")}: Chromium's processes ${(chromiumTicks / 100).toFixed(0)} at close, ${counts.contexts} contexts, ${counts.loads} page loads, ${process.uptime().toFixed(0)} s\n`);
     } catch { /* not Linux: no summary */ }
   });
 }
