@@ -9,10 +9,13 @@
 # - the web's checkers (the Nu Html Checker over every page, axe over
 #   every kind of page and screen: about 270 s) on a server of their own;
 # - the public pages and the rest, one file at a time on another;
-# - two files that start sites of their own: the content editing tests
-#   (they mostly wait, about two minutes, on the scheduled-publish job)
-#   and the anchor landings (one phone slowed 4x at a time: Chromium's
-#   CPU throttling spins, so a slowed page keeps most of a core busy).
+# - the files that start sites of their own, two at a time: the content
+#   editing tests (they mostly wait, about two minutes, on the
+#   scheduled-publish job), the anchor landings (one phone slowed 4x at
+#   a time: Chromium's CPU throttling spins, so a slowed page keeps most
+#   of a core busy), then the others (the junk beacons, the rename, the
+#   phone estimate, speed to lead, notification errors). In the public
+#   line they made it the longest by far (733 s against 513-537).
 # Much of a browser test is waiting (a sign-in's deliberate delay, a new
 # authenticator step, a job's next run), so the lines overlap well even
 # on two cores.
@@ -33,7 +36,9 @@ for _ in $(seq 1 900); do
 done
 e=tests/e2e
 export E2E_CPU_LOG="$logs/cpu"
-side=($e/admin-content.test.mjs $e/anchors.test.mjs)
+# The files that start sites of their own, two at a time, the longest
+# first (each file's wall time is in the table printed at the end).
+side=($e/admin-content.test.mjs $e/anchors.test.mjs $e/analytics-junk.test.mjs $e/content-rename.test.mjs $e/estimate-phone.test.mjs $e/speed-to-lead.test.mjs $e/notify-errors.test.mjs)
 checkers=($e/checkers.test.mjs)
 # The admin's files, split by how long each took (the longest first in
 # each line; a file added later lands in the second line).
