@@ -19,10 +19,13 @@ import (
 // island (a carousel or reviews button does nothing without React) and
 // hands it over through window.__islandsBoot, so the tap is replayed, not
 // lost. A button that opens a popover (the menu) works without React and
-// is never held where the browser has popovers. The
+// is never held where the browser has popovers; a link of the open menu
+// to a place on this page closes the menu, and the browser's own jump
+// goes on (once the module runs, it lands there and holds the place; a
+// slowed phone's tap before that left the menu open over the form). The
 // module's address is the element's data-src, so the text never changes
 // and the CSP allows it by hash (IslandsBootCSP).
-const IslandsBoot = `(function(c){var d=document,w=window,b=null,p="popover"in HTMLElement.prototype,h=function(e){var t=e.target.closest&&e.target.closest("[data-island] button");if(t&&!(p&&t.hasAttribute("popovertarget"))){e.preventDefault();e.stopImmediatePropagation();b=b||t}},go=function(){if(c){var s=d.createElement("script");s.type="module";s.src=c.getAttribute("data-src");c=null;d.body.appendChild(s)}},P=w.PerformanceObserver;d.addEventListener("click",h,true);w.__islandsBoot=function(){d.removeEventListener("click",h,true);var t=b;b=null;return t};if(P&&(P.supportedEntryTypes||[]).indexOf("paint")>=0){new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();setTimeout(go,0)}}).observe({type:"paint",buffered:true});w.addEventListener("load",function(){setTimeout(go,3000)})}else w.addEventListener("load",go)})(document.currentScript)`
+const IslandsBoot = `(function(c){var d=document,w=window,b=null,p="popover"in HTMLElement.prototype,h=function(e){var t=e.target.closest&&e.target.closest("[data-island] button"),a=e.target.closest&&e.target.closest("[popover] a[href*='#']"),q=a&&a.closest("[popover]");if(t&&!(p&&t.hasAttribute("popovertarget"))){e.preventDefault();e.stopImmediatePropagation();b=b||t}else if(p&&q&&a.pathname==location.pathname&&a.search==location.search&&q.matches(":popover-open"))q.hidePopover()},go=function(){if(c){var s=d.createElement("script");s.type="module";s.src=c.getAttribute("data-src");c=null;d.body.appendChild(s)}},P=w.PerformanceObserver;d.addEventListener("click",h,true);w.__islandsBoot=function(){d.removeEventListener("click",h,true);var t=b;b=null;return t};if(P&&(P.supportedEntryTypes||[]).indexOf("paint")>=0){new P(function(l,o){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();setTimeout(go,0)}}).observe({type:"paint",buffered:true});w.addEventListener("load",function(){setTimeout(go,3000)})}else w.addEventListener("load",go)})(document.currentScript)`
 
 // IslandsBootCSP is the script-src source that allows IslandsBoot.
 func IslandsBootCSP() string { return cspHash(IslandsBoot) }

@@ -8,7 +8,9 @@
 // arriving at its URL from another page. The page signals the end of a
 // landing with <html data-anchored="{id}"> (client/anchors.ts): the test
 // waits for that, never for a fixed time. It also checks the header's call
-// button after scrolling, and that nothing shifts. SHOT_DIR=/some/dir
+// button after scrolling, and that nothing shifts; and that a menu link
+// tapped before the islands script runs still closes the menu (the boot
+// script does it). SHOT_DIR=/some/dir
 // saves screenshots there.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -218,4 +220,32 @@ test("the sticky header keeps a call button on a 390 px phone after scrolling, w
     if (SHOTS && width === 320) await page.screenshot({ path: `${SHOTS}/sticky-call-320.png` });
     await context.close();
   }
+});
+
+test("before the islands script runs, a menu link to this page's form closes the menu and the browser jumps to the form", async () => {
+  // The page's scripts are held, as on a slow phone between the first
+  // paint and the islands module: only the inline boot script has run.
+  const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  const held = [];
+  let hold = true;
+  await page.route((url) => url.pathname.endsWith(".js"), (route) => (hold ? held.push(route) : route.continue()));
+  await page.goto(BASE + "/areas/cobb/marietta", { waitUntil: "load", timeout: CEILING });
+  assert.equal(await page.evaluate(() => typeof window.__islandsBoot), "function", "the boot script did not run");
+  assert.equal(await page.evaluate(() => document.querySelectorAll("[data-island][data-hydrate]").length), 0, "an island began to hydrate with the scripts held");
+  await page.locator(".nav__toggle").tap();
+  await waitFor(page, "the menu to open", () => document.getElementById("mobile-menu").matches(":popover-open"));
+  const quote = page.locator("#mobile-menu a[href$='#contact-form']").first();
+  assert.equal(await quote.evaluate((a) => new URL(a.href).pathname), "/areas/cobb/marietta");
+  await quote.tap();
+  await waitFor(page, "the jump to #contact-form", () => location.hash === "#contact-form");
+  assert.equal(await page.evaluate(() => document.getElementById("mobile-menu").matches(":popover-open")), false, "the menu stayed open over the form");
+  const top = await page.evaluate(() => document.getElementById("contact-form").getBoundingClientRect().top);
+  assert.ok(top < PHONE.height, `the form is not in view after the jump: top ${top}`);
+  // The held scripts go on: the islands land on the form and hold it.
+  hold = false;
+  for (const r of held) await r.continue();
+  const at = await landed(page, "contact-form");
+  assert.ok(inView(at), `after the islands ran, #contact-form is out of view: ${JSON.stringify(at)}`);
+  await context.close();
 });
