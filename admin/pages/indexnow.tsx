@@ -452,15 +452,20 @@ const HISTORY_PAGE = 10;
 /** SubmissionHistory lists what the server sent to IndexNow, newest first. */
 function SubmissionHistory({ source, reload }: { source: SeoIndexNowSource; reload: number }) {
   const [page, setPage] = useState(0);
-  const [data, setData] = useState<{ submissions: Submission[]; total: number } | null>(null);
+  // data remembers which page it is, so the pager names the page on
+  // screen, not the one asked for while its answer is on the way; an
+  // answer that arrives after a newer request was made is dropped.
+  const [data, setData] = useState<{ submissions: Submission[]; total: number; page: number } | null>(null);
   const [error, setError] = useState("");
-  const alive = useAlive();
   useEffect(() => {
+    let current = true;
     source.submissions(HISTORY_PAGE, page * HISTORY_PAGE)
-      .then((d) => { if (alive.current) { setData(d); setError(""); } })
-      .catch((e) => { if (alive.current) setError(e instanceof ApiError ? e.message : "The submission history could not be loaded."); });
-  }, [source, page, reload, alive]);
+      .then((d) => { if (current) { setData({ ...d, page }); setError(""); } })
+      .catch((e) => { if (current) setError(e instanceof ApiError ? e.message : "The submission history could not be loaded."); });
+    return () => { current = false; };
+  }, [source, page, reload]);
   const pages = data ? Math.max(1, Math.ceil(data.total / HISTORY_PAGE)) : 1;
+  const shown = data ? data.page : page;
   return (
     <Card title="Submission history" description="Every submission the server made: automatic ones after content changes (when 'auto-submit to IndexNow' is on in System Settings) and the ones sent from this screen.">
       {error && <p className="a-error" role="alert">{error}</p>}
@@ -485,9 +490,9 @@ function SubmissionHistory({ source, reload }: { source: SeoIndexNowSource; relo
           </ul>
           {pages > 1 && (
             <div className="a-row inx-pager">
-              <Button variant="outline" onClick={() => setPage(page - 1)} disabled={page === 0}>Newer</Button>
-              <span className="a-muted">Page {page + 1} of {pages}</span>
-              <Button variant="outline" onClick={() => setPage(page + 1)} disabled={page + 1 >= pages}>Older</Button>
+              <Button variant="outline" onClick={() => setPage(shown - 1)} disabled={shown === 0}>Newer</Button>
+              <span className="a-muted">Page {shown + 1} of {pages}</span>
+              <Button variant="outline" onClick={() => setPage(shown + 1)} disabled={shown + 1 >= pages}>Older</Button>
             </div>
           )}
         </>

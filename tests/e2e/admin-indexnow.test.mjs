@@ -353,9 +353,15 @@ test("SEO & IndexNow: key generate, copy, file, and submissions", async () => {
     urls: i ? [`${BASE}/contact`] : [`${BASE}/`, `${BASE}/portfolio`], urlCount: i ? 1 : 2, statusCode: i === 1 ? 403 : 200,
     response: i === 1 ? "HTTP 403 (key not valid: the key file was not found or does not match)" : "", outcome: i === 1 ? "failed" : "ok" }));
   const asked = [];
-  await page.route(`${BASE}/api/admin/indexnow/submissions?*`, (route) => {
-    asked.push(new URL(route.request().url()).searchParams.get("offset"));
-    route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ submissions: subs, total: 12 }) });
+  // The older page's answer is held until the test lets it go: until
+  // then the pager names the page on screen, not the one asked for.
+  let release, held = new Promise((r) => { release = r; });
+  let heldAsked, askedOlder = new Promise((r) => { heldAsked = r; });
+  await page.route(`${BASE}/api/admin/indexnow/submissions?*`, async (route) => {
+    const offset = new URL(route.request().url()).searchParams.get("offset");
+    asked.push(offset);
+    if (offset === "10") { heldAsked(); await held; }
+    await route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ submissions: subs, total: 12 }) });
   });
   await submitURLs.click(); // a submission reloads the history
   const items = history.locator(".inx-sub");
@@ -367,6 +373,9 @@ test("SEO & IndexNow: key generate, copy, file, and submissions", async () => {
   await items.nth(0).getByText(`${BASE}/portfolio`).waitFor();
   await history.getByText("Page 1 of 2").waitFor();
   await history.getByRole("button", { name: "Older" }).click();
+  await askedOlder;
+  assert.equal(await history.getByText("Page 1 of 2").count(), 1, "page 1 stays named while page 2 loads");
+  release();
   await history.getByText("Page 2 of 2").waitFor();
   assert.equal(asked.at(-1), "10");
   await page.unroute(`${BASE}/api/admin/indexnow/submissions?*`);
