@@ -40,7 +40,7 @@ test-ts: deps
 # web/editing and editor packages render hundreds of pages (web/editing's
 # round trip of every kind took 254 s under -race on an idle machine and
 # ran out of its 10 minutes on a loaded one; editor took 82 s, 24 s
-# without); they run without -race except for the tests that start
+# without; app builds a render engine, 21 s under -race); they run without -race except for the tests that start
 # goroutines of their own. Every other package runs under -race, with
 # the SQLite driver (modernc.org/sqlite, C translated to Go) compiled
 # without the detector's instrumentation: the detector still sees every
@@ -50,8 +50,8 @@ test-ts: deps
 test-go: deps
 	$(GO) vet ./...
 	cd docs && P=$$(bash ../scripts/ensure-promtool.sh) && $$P check rules prometheus-alerts.yml && $$P test rules prometheus-alerts.test.yml
-	$(GO) test -race -count=1 -gcflags='modernc.org/...=-race=false' $$($(GO) list ./... | grep -v -e '/server$$' -e '/web/editing$$' -e '/editor$$')
-	$(GO) test -count=1 ./server/ ./web/editing/ ./editor/
+	$(GO) test -race -count=1 -gcflags='modernc.org/...=-race=false' $$($(GO) list ./... | grep -v -e '/server$$' -e '/web/editing$$' -e '/editor$$' -e '/app$$')
+	$(GO) test -count=1 ./server/ ./web/editing/ ./editor/ ./app/
 	$(GO) test -race -count=1 -gcflags='modernc.org/...=-race=false' -run 'TestRace|TestCachedServing|TestEstimateRateLimit|TestEstimateLimitHolds' ./server/
 	$(GO) test -race -count=1 -gcflags='modernc.org/...=-race=false' -run 'TestScheduledPublishOnceAcrossInstances|TestRedirectsNoLoopUnderRace' ./editor/
 

@@ -11,10 +11,10 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/atlanta-restoration/site/app"
 	"github.com/atlanta-restoration/site/backup"
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/db"
-	"github.com/atlanta-restoration/site/jobs"
 	"github.com/atlanta-restoration/site/server"
 )
 
@@ -38,7 +38,7 @@ func backupCommand(cfg *config.Config, args []string, stdout, stderr io.Writer) 
 		return 1
 	}
 	defer done()
-	media, err := server.MediaStorage(cfg)
+	media, err := app.MediaStorage(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "error: media storage:", err)
 		return 1
@@ -50,7 +50,7 @@ func backupCommand(cfg *config.Config, args []string, stdout, stderr io.Writer) 
 	}
 	v, _ := buildInfo()
 	svc := backup.New(backup.Options{Store: store, DatabaseURL: cfg.DatabaseURL, DataDir: cfg.DataDir, Media: media, Target: target,
-		PGBinDir: cfg.Backup.PGBinDir, Version: v, Log: cmdLogger(cfg, stderr), Locker: instanceLocker(store)})
+		PGBinDir: cfg.Backup.PGBinDir, Version: v, Log: cmdLogger(cfg, stderr), Locker: app.Locker(store)})
 	res, err := svc.Run(ctx, backup.TriggerCommand)
 	if err != nil {
 		fmt.Fprintln(stderr, "backup failed:", err)
@@ -83,7 +83,7 @@ func restoreCommand(cfg *config.Config, args []string, stdout, stderr io.Writer)
 		fmt.Fprintln(stderr, "error:", err)
 		return 1
 	}
-	media, err := server.MediaStorage(cfg)
+	media, err := app.MediaStorage(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "error: media storage:", err)
 		return 1
@@ -102,18 +102,6 @@ func restoreCommand(cfg *config.Config, args []string, stdout, stderr io.Writer)
 	}
 	return 0
 }
-
-// instanceLocker is the lock the site's instances take around a backup
-// (PostgreSQL's advisory lock), so `site backup` never runs beside one
-// started from the admin or by the schedule. SQLite: none (another
-// process; the database copy is consistent either way).
-func instanceLocker(store *db.Store) jobs.Locker {
-	if store.Dialect() == "postgres" {
-		return jobs.PostgresLocker{DB: store.SQL()}
-	}
-	return nil
-}
-
 // cmdLogger is a command's log: warnings and errors only, on stderr, in
 // LOG_FORMAT, secrets redacted.
 func cmdLogger(cfg *config.Config, stderr io.Writer) *slog.Logger {

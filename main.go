@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -21,15 +20,13 @@ import (
 	"golang.org/x/term"
 
 	"github.com/atlanta-restoration/site/accounts"
+	"github.com/atlanta-restoration/site/app"
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/contentsync"
 	"github.com/atlanta-restoration/site/db"
-	"github.com/atlanta-restoration/site/db/contentdb"
 	"github.com/atlanta-restoration/site/editor"
-	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/server"
-	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
 )
 
@@ -57,10 +54,6 @@ func serve() int {
 }
 
 func run(cfg *config.Config, log *slog.Logger) error {
-	site, err := content.Load()
-	if err != nil {
-		return err
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	store, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
@@ -69,21 +62,17 @@ func run(cfg *config.Config, log *slog.Logger) error {
 	}
 	defer store.Close()
 	// This instance holds the database while it runs: site restore
-	// refuses to replace it under us (issue 24).
+	// refuses to replace it under us.
 	release, err := store.HoldInstance(ctx, cfg.DataDir)
 	if err != nil {
 		return err
 	}
 	defer release()
-	leads, notifier, err := leadIntake(ctx, cfg, store, log)
+	svc, srv, err := build(ctx, cfg, log, store)
 	if err != nil {
 		return err
 	}
-	v, c := buildInfo()
-	srv, err := server.New(server.Options{Config: cfg, Log: log, Store: store, Content: site, Leads: leads, Notifier: notifier, Build: server.Build{Version: v, Commit: c}})
-	if err != nil {
-		return err
-	}
+	notifier, leads, v, c := svc.Notifier, svc.Intake, svc.Build.Version, svc.Build.Commit
 	// The notification sender and the spool replay run until the HTTP
 	// server has stopped, so leads taken while draining are announced.
 	bg, stopBg := context.WithCancel(context.Background())
@@ -132,22 +121,39 @@ func run(cfg *config.Config, log *slog.Logger) error {
 	return nil
 }
 
-// leadIntake builds the notifier (server.NotifyConfig: SMTP, webhook and
-// SMS from the configuration, Web Push with the VAPID keys stored in the
-// database, made at first boot, and the homeowner's acknowledgement
-// switched from System Settings) and the intake with its spool under
-// DATA_DIR. main runs both in the background.
-func leadIntake(ctx context.Context, cfg *config.Config, store *db.Store, log *slog.Logger) (*spool.Intake, *notify.Notifier, error) {
-	nc, err := server.NotifyConfig(ctx, cfg, store, log)
+// build makes the application: every service once (package app), from
+// the inputs this process opens (the embedded content, the render
+// engine, the media storage, the lead spool), and the HTTP server over
+// them. It is the one place the site is wired; the commands use app's
+// constructors for the parts they need.
+func build(ctx context.Context, cfg *config.Config, log *slog.Logger, store *db.Store) (*app.Services, *server.Server, error) {
+	embedded, err := content.Load()
 	if err != nil {
 		return nil, nil, err
 	}
-	notifier := notify.New(store, nc, log)
-	sp, err := spool.Open(filepath.Join(cfg.DataDir, "spool"), log)
+	engine, err := app.NewEngine(cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
-	return spool.NewIntake(notifier, sp, store.Ping, log), notifier, nil
+	media, err := app.MediaStorage(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	sp, err := app.OpenSpool(cfg, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, c := buildInfo()
+	svc, err := app.Build(ctx, app.Inputs{Config: cfg, Log: log, Store: store, Content: embedded, Engine: engine, Media: media, Spool: sp,
+		Build: app.BuildInfo{Version: v, Commit: c}})
+	if err != nil {
+		return nil, nil, err
+	}
+	srv, err := server.New(svc, server.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return svc, srv, nil
 }
 
 // userCommand runs `site user ...` against the configured database
@@ -183,9 +189,10 @@ func contentCommand(cfg *config.Config, args []string, out, errw io.Writer) int 
 	}
 	defer done()
 	log := slog.New(slog.NewTextHandler(errw, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	versions := contentsync.New(store, "", func(string) {}, log)
-	ed := &editor.Service{Store: contentdb.New(store), Audit: store, Log: log,
-		Changed: func(reason string) { versions.Publish(context.Background(), reason) }}
+	// The running site follows by the content version it polls.
+	versions := contentsync.New(store, "", nil, log)
+	ed := app.NewEditor(store, log)
+	ed.Changed = func(reason string) { versions.Publish(context.Background(), reason) }
 	embedded, err := content.Load()
 	if err != nil {
 		fmt.Fprintln(errw, "error:", err)

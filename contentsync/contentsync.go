@@ -46,9 +46,15 @@ type Syncer struct {
 }
 
 // New returns a syncer. dsn is the PostgreSQL URL (empty for SQLite).
+// apply follows another instance's change; it may be nil until Follow
+// sets it, before Run.
 func New(store Store, dsn string, apply func(reason string), log *slog.Logger) *Syncer {
 	return &Syncer{store: store, dsn: dsn, apply: apply, log: log, Poll: 30 * time.Second}
 }
+
+// Follow sets what follows another instance's change: the server, built
+// after the syncer, connects its render cache here before Run.
+func (s *Syncer) Follow(apply func(reason string)) { s.apply = apply }
 
 // Init reads the current version, so that an instance that boots after a
 // change does not treat it as news (it renders fresh anyway).
@@ -99,7 +105,9 @@ func (s *Syncer) catchUp(v int64, why string) {
 	}
 	s.version.Store(v)
 	s.log.Info("content changed on another instance", "version", v, "via", why)
-	s.apply("content version " + strconv.FormatInt(v, 10) + " (" + why + ")")
+	if s.apply != nil {
+		s.apply("content version " + strconv.FormatInt(v, 10) + " (" + why + ")")
+	}
 }
 
 // compare reads the shared version and catches up.

@@ -142,7 +142,7 @@ func serverOn(t *testing.T, store *db.Store) http.Handler {
 	if engineErr != nil {
 		t.Fatal(engineErr)
 	}
-	srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: testContent, Engine: engine, NoWarm: true})
+	srv, err := buildServer(t, testParts{Config: cfg, Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func leadServerTimeout(t *testing.T, env map[string]string, hookTimeout time.Dur
 	}
 	t.Cleanup(func() { sp.Close() })
 	in := spool.NewIntake(n, sp, store.Ping, quiet)
-	srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: testContent, Engine: engine, NoWarm: true, Leads: in, Notifier: n})
+	srv, err := buildServer(t, testParts{Config: cfg, Store: store, Leads: in, Notifier: n})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,7 +122,7 @@ func TestGeneratedPINIsStoredHashedAndStable(t *testing.T) {
 		t.Fatalf("stored hash %q err %v", h, err)
 	}
 	// A second server on the same database keeps the same PIN.
-	srv2, err := New(Options{Config: srv.cfg, Log: quiet, Store: store, Content: testContent, Engine: engine})
+	srv2, err := buildServer(t, testParts{Config: srv.cfg, Store: store, Warm: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func analyticsOnEachDB(t *testing.T, fn func(t *testing.T, srv *Server, store *d
 	db.ForEachDB(t, func(t *testing.T, store *db.Store) {
 		newTestServer(t, nil) // the shared engine and content
 		cfg := testConfig(t, map[string]string{"ADMIN_PIN": testPIN, "DATA_DIR": t.TempDir()})
-		srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: testContent, Engine: engine, NoWarm: true})
+		srv, err := buildServer(t, testParts{Config: cfg, Store: store})
 		if err != nil {
 			t.Fatal(err)
 		}

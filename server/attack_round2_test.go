@@ -1234,7 +1234,7 @@ func TestAttackLimitsAcrossInstancesOnPostgres(t *testing.T) {
 	var servers []*Server
 	for i := 0; i < 2; i++ {
 		cfg := testConfig(t, map[string]string{"ADMIN_PIN": testPIN, "DATA_DIR": t.TempDir()})
-		srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: testContent, Engine: engine, NoWarm: true})
+		srv, err := buildServer(t, testParts{Config: cfg, Store: store})
 		if err != nil {
 			t.Fatal(err)
 		}

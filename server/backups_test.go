@@ -58,7 +58,7 @@ func backupServer(t *testing.T) (*Server, *db.Store, http.Handler, *gatedMedia, 
 	cfg := testConfig(t, map[string]string{"ADMIN_PIN": testPIN, "DATA_DIR": dataDir})
 	newTestServer(t, map[string]string{"ADMIN_PIN": testPIN, "DATA_DIR": t.TempDir()}) // the shared engine and content
 	store := db.NewTestSQLite(t)
-	srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: testContent, Engine: engine, NoWarm: true, Storage: media})
+	srv, err := buildServer(t, testParts{Config: cfg, Store: store, Media: media})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,22 +90,13 @@ type jobSet struct {
 	bootScan sync.Once
 }
 
-// instanceLocker is the lock across instances: PostgreSQL's advisory
-// locks; nil on SQLite (one process, whose own locks suffice).
-func (s *Server) instanceLocker() jobs.Locker {
-	if s.store.Dialect() == "postgres" {
-		return jobs.PostgresLocker{DB: s.store.SQL()}
-	}
-	return nil
-}
-
 // newJobs builds the jobs and registers them; StartJobs starts them. The
 // render cache reports every completed warm-up (boot, and after each
 // change: an upload, a delete, a settings save, a review refresh) to
 // IndexNow, and asks for an SEO audit and a schema check; the first one
 // also asks for a security scan.
 func (s *Server) newJobs() *jobSet {
-	locker := s.instanceLocker()
+	locker := s.locker
 	cfg := s.cfg
 	js := &jobSet{runner: jobs.New(jobs.Options{Log: s.log, Recorder: s.store, Locker: locker,
 		Observe: func(job, outcome string, took time.Duration) { s.metrics.ObserveJob(job, outcome, took) }})}

@@ -29,7 +29,7 @@ func warmServer(t *testing.T, fake *fakeIndexNow, env map[string]string) (*Serve
 	for k, v := range env {
 		e[k] = v
 	}
-	srv, err := New(Options{Config: testConfig(t, e), Log: quiet, Store: store, Content: testContent, Engine: engine})
+	srv, err := buildServer(t, testParts{Config: testConfig(t, e), Store: store, Warm: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -391,7 +391,7 @@ func TestLeadStreamAcrossInstancesOnPostgres(t *testing.T) {
 	a, b := openStore(), openStore()
 	newTestServer(t, nil) // builds the shared engine and content
 	cfg := testConfig(t, map[string]string{"ADMIN_PIN": testPIN, "DATA_DIR": t.TempDir(), "DATABASE_URL": dsn})
-	srv, err := New(Options{Config: cfg, Log: quiet, Store: a, Content: testContent, Engine: engine, NoWarm: true})
+	srv, err := buildServer(t, testParts{Config: cfg, Store: a})
 	if err != nil {
 		t.Fatal(err)
 	}

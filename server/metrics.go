@@ -21,7 +21,7 @@ import (
 // each request is counted under.
 
 // newMetrics builds the registry over the server's services.
-func (s *Server) newMetrics(o Options) *metrics.Metrics {
+func (s *Server) newMetrics() *metrics.Metrics {
 	return metrics.New(metrics.Sources{
 		DB: s.store.SQL(),
 		Cache: func() (uint64, uint64, int) {
@@ -42,7 +42,7 @@ func (s *Server) newMetrics(o Options) *metrics.Metrics {
 		Outbox:           s.store.OutboxByChannel,
 		Sessions:         func(ctx context.Context) (int, error) { return s.store.CountLiveSessions(ctx, time.Now().UTC()) },
 		Backup:           s.backups.Status,
-		Version:          o.Build.Version, Commit: o.Build.Commit,
+		Version:          s.build.Version, Commit: s.build.Commit,
 	})
 }
 

@@ -26,6 +26,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/atlanta-restoration/site/app"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/notify/notifytest"
@@ -50,7 +51,7 @@ type leadKit struct {
 }
 
 // leadServer builds a server on store, its notifier configured as main.go
-// configures it (NotifyConfig: push with stored VAPID keys, the
+// configures it (app.NotifyConfig: push with stored VAPID keys, the
 // acknowledgement on). smtpTLS trusts the fake SMTP server's certificate.
 func leadServer(t *testing.T, store *db.Store, env map[string]string, smtpTLS *tls.Config, log *slog.Logger) leadKit {
 	t.Helper()
@@ -59,7 +60,7 @@ func leadServer(t *testing.T, store *db.Store, env map[string]string, smtpTLS *t
 		log = quiet
 	}
 	cfg := testConfig(t, mapWith(env, "ADMIN_PIN", testPIN, "DATA_DIR", t.TempDir()))
-	nc, err := NotifyConfig(context.Background(), cfg, store, log)
+	nc, err := app.NotifyConfig(context.Background(), cfg, store, app.NewSettings(cfg, store, log), log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func leadServer(t *testing.T, store *db.Store, env map[string]string, smtpTLS *t
 	}
 	t.Cleanup(func() { sp.Close() })
 	in := spool.NewIntake(n, sp, store.Ping, log)
-	srv, err := New(Options{Config: cfg, Log: log, Store: store, Content: testContent, Engine: engine, NoWarm: true, Leads: in, Notifier: n})
+	srv, err := buildServer(t, testParts{Config: cfg, Log: log, Store: store, Leads: in, Notifier: n})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -188,7 +188,7 @@ func TestReviewFiguresFromPlaces(t *testing.T) {
 	if err != nil || pr.Rating != 4.7 || pr.Count != 81 || time.Since(pr.FetchedAt) > time.Minute {
 		t.Errorf("stored: %+v %v", pr, err)
 	}
-	other, err := New(Options{Config: srv.cfg, Log: quiet, Store: store, Content: srv.site.Content(), Engine: srv.engine, NoWarm: true})
+	other, err := buildServer(t, testParts{Config: srv.cfg, Store: store, Content: srv.site.Content(), Engine: srv.engine})
 	if err != nil {
 		t.Fatal(err)
 	}

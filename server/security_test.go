@@ -163,7 +163,7 @@ func TestSessionsListAndRevoke(t *testing.T) {
 func TestPINChangeRevokesSessions(t *testing.T) {
 	srv, store := adminServer(t, nil)
 	tok := unlock(t, srv.Handler())
-	again, err := New(Options{Config: srv.cfg, Log: quiet, Store: store, Content: testContent, Engine: engine, NoWarm: true})
+	again, err := buildServer(t, testParts{Config: srv.cfg, Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestPINChangeRevokesSessions(t *testing.T) {
 	}
 	cfg := *srv.cfg
 	cfg.Admin.PIN = "771133"
-	changed, err := New(Options{Config: &cfg, Log: quiet, Store: store, Content: testContent, Engine: engine, NoWarm: true})
+	changed, err := buildServer(t, testParts{Config: &cfg, Store: store})
 	if err != nil {
 		t.Fatal(err)
 	}

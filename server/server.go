@@ -1,5 +1,5 @@
-// Package server builds the application and is its HTTP edge: New wires
-// every service and HTTP room together, install.go lists every route with
+// Package server is the application's HTTP edge: New builds the HTTP
+// rooms over the services package app built, install.go lists every route with
 // its guard, and the middleware, the connection limits, the request log,
 // the one error handler and /healthz live here. Cached public pages are
 // answered before any routing (fast.go). The rooms themselves are under
@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -26,16 +25,15 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	gbytes "github.com/labstack/gommon/bytes"
 
+	"github.com/atlanta-restoration/site/app"
 	"github.com/atlanta-restoration/site/backup"
 	"github.com/atlanta-restoration/site/cdnpurge"
 	"github.com/atlanta-restoration/site/config"
-	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/contentsync"
 	"github.com/atlanta-restoration/site/db"
-	"github.com/atlanta-restoration/site/db/contentdb"
 	"github.com/atlanta-restoration/site/editor"
 	"github.com/atlanta-restoration/site/guard"
-	"github.com/atlanta-restoration/site/media"
+	"github.com/atlanta-restoration/site/jobs"
 	"github.com/atlanta-restoration/site/metrics"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/retention"
@@ -44,7 +42,6 @@ import (
 	"github.com/atlanta-restoration/site/site"
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
-	"github.com/atlanta-restoration/site/storage"
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
 	backupsweb "github.com/atlanta-restoration/site/web/backups"
@@ -61,32 +58,11 @@ import (
 	"github.com/atlanta-restoration/site/web/uploads"
 )
 
-// Options are the server's dependencies.
+// Options are how the server runs beside its services.
 type Options struct {
-	Config  *config.Config
-	Log     *slog.Logger
-	Store   *db.Store
-	Content *content.Site
-	// Engine may be shared between servers in tests; nil builds one.
-	Engine *ssr.Engine
-	// Storage holds media files; nil builds one from the configuration.
-	Storage storage.Storage
 	// NoWarm renders pages on demand only (tests): no background warm-up
 	// after boot or invalidation.
 	NoWarm bool
-	// Leads takes estimate submissions (database, else the spool) and
-	// Notifier announces them; nil builds them from the configuration,
-	// without a spool.
-	Leads    *spool.Intake
-	Notifier *notify.Notifier
-	// Build is the running build's version and commit (site version,
-	// /metrics, backups' manifests).
-	Build Build
-}
-
-// Build names a build of the site.
-type Build struct {
-	Version, Commit string
 }
 
 // Server is the application: its services, its rooms and its router.
@@ -145,79 +121,64 @@ type Server struct {
 	metrics   *metrics.Metrics
 	backups   *backup.Service
 	retention *retention.Service
+	// locker runs a job on one instance at a time (PostgreSQL).
+	locker jobs.Locker
+	// build is the running build (metrics).
+	build app.BuildInfo
 }
 
-// New builds the application: every service and room, wired together,
-// and the router with every route (install.go).
-func New(o Options) (*Server, error) {
-	s := &Server{cfg: o.Config, log: o.Log, store: o.Store, engine: o.Engine}
+// New builds the HTTP edge over the services app.Build made: the rooms
+// (web/), the render cache, the background jobs that read the site, the
+// metrics and the router with every route (install.go). It builds no
+// service of its own; it connects the ones it is handed to its render
+// cache: a publish, a review refresh and another instance's change
+// re-render the pages they touch, and a page that cannot render is never
+// published.
+func New(svc *app.Services, o Options) (*Server, error) {
+	cfg := svc.Config
+	s := &Server{cfg: cfg, log: svc.Log, store: svc.Store, engine: svc.Engine, build: svc.Build,
+		site: svc.Site, editor: svc.Editor, notFound: svc.NotFound, settings: svc.Settings, reviews: svc.Reviews,
+		leads: svc.Intake, notifier: svc.Notifier, backups: svc.Backups, retention: svc.Retention, sync: svc.Sync, purge: svc.Purge,
+		locker: svc.Locker}
+	s.editor.Changed = s.contentChanged
+	s.reviews.Changed = s.Changed
+	s.sync.Follow(s.applyRemote)
+
 	// Admin sign-in: one session model, the PIN and accounts (web/auth).
 	hashGate := guard.NewHashGate(HashConcurrency, HashWait)
-	s.auth = auth.New(o.Store, auth.Config{
-		TokenTTL: o.Config.Admin.TokenTTL, Lockout: o.Config.Admin.Lockout, PIN: o.Config.Admin.PIN,
-		SecureCookies: strings.HasPrefix(o.Config.BaseURL, "https://"), Issuer: o.Config.Business.Name,
+	s.auth = auth.New(svc.Store, auth.Config{
+		TokenTTL: cfg.Admin.TokenTTL, Lockout: cfg.Admin.Lockout, PIN: cfg.Admin.PIN,
+		SecureCookies: strings.HasPrefix(cfg.BaseURL, "https://"), Issuer: cfg.Business.Name,
 	}, auth.Limits{
-		PIN:          s.newAttempts("pin", o.Config.Admin.MaxAttempts, o.Config.Admin.Lockout),
-		LoginIP:      s.newAttempts("login-ip", o.Config.Admin.MaxAttempts, o.Config.Admin.Lockout),
-		LoginAccount: s.newAttempts("login-account", auth.LoginAttemptsPerAccount, o.Config.Admin.Lockout),
-		LoginDevice:  s.newAttempts("login-device", auth.LoginAttemptsPerDevice, o.Config.Admin.Lockout),
-		CodeSession:  s.newAttempts("code-session", auth.CodeAttemptsPerSession, o.Config.Admin.Lockout),
-		CodeAccount:  s.newAttempts("code-account", auth.CodeAttemptsPerAccount, o.Config.Admin.Lockout),
-	}, hashGate, o.Log)
-	s.leadsManager = &leadsmanager.Handler{Store: o.Store, Auth: s.auth, Hash: hashGate, Log: o.Log}
-	// The leads screens' live stream (issue 29, ADR 041): this process's
-	// lead changes from the store's hooks, the others' by LISTEN (RunLive).
-	s.liveHub = leadstream.NewHub(o.Store.Origin(), o.Log)
-	s.releaseLive = o.Store.OnLeadChange(s.liveHub.Publish)
-	s.leadStream = &leadstream.Handler{Hub: s.liveHub, Sessions: o.Store, Log: o.Log}
+		PIN:          s.newAttempts("pin", cfg.Admin.MaxAttempts, cfg.Admin.Lockout),
+		LoginIP:      s.newAttempts("login-ip", cfg.Admin.MaxAttempts, cfg.Admin.Lockout),
+		LoginAccount: s.newAttempts("login-account", auth.LoginAttemptsPerAccount, cfg.Admin.Lockout),
+		LoginDevice:  s.newAttempts("login-device", auth.LoginAttemptsPerDevice, cfg.Admin.Lockout),
+		CodeSession:  s.newAttempts("code-session", auth.CodeAttemptsPerSession, cfg.Admin.Lockout),
+		CodeAccount:  s.newAttempts("code-account", auth.CodeAttemptsPerAccount, cfg.Admin.Lockout),
+	}, hashGate, svc.Log)
+	s.leadsManager = &leadsmanager.Handler{Store: svc.Store, Auth: s.auth, Hash: hashGate, Log: svc.Log}
+	// The leads screens' live stream (ADR 041): this process's lead
+	// changes from the store's hooks, the others' by LISTEN (RunLive).
+	s.liveHub = leadstream.NewHub(svc.Store.Origin(), svc.Log)
+	s.releaseLive = svc.Store.OnLeadChange(s.liveHub.Publish)
+	s.leadStream = &leadstream.Handler{Hub: s.liveHub, Sessions: svc.Store, Log: svc.Log}
 	if err := s.auth.SetupPIN(context.Background()); err != nil {
 		return nil, err
 	}
 	s.noteFirstAdmin(context.Background())
 
-	// The public site: its content is the database's once the site runs
-	// (the embedded files seed an empty one, issue 22); settings, reviews
-	// and media feed every page.
-	s.editor = &editor.Service{Store: contentdb.New(o.Store), Audit: o.Store, Changed: s.contentChanged,
-		Paths: func() []string { return s.site.AllPaths() }, Photo: s.isPhoto, NotFoundKeep: o.Config.Retention.NotFoundDays, Log: o.Log}
-	s.notFound = &editor.NotFoundLog{Store: contentdb.New(o.Store)}
-	if _, err := s.editor.Seed(context.Background(), o.Content); err != nil {
-		return nil, fmt.Errorf("seed content: %w", err)
-	}
-	live, moved, err := s.loadContent(context.Background())
-	if err != nil {
+	// The public pages and their render cache.
+	var err error
+	s.pageCC = pageCacheControl(cfg.CDN.SMaxAge)
+	if s.pages, err = pages.New(pages.Options{Site: s.site, Engine: s.engine, StaticDir: filepath.Join(cfg.SourceDir, "static"),
+		Settings: s.settings, Reviews: s.reviews, PageCC: s.pageCC, Dev: cfg.Dev(), NoWarm: o.NoWarm, Log: svc.Log}); err != nil {
 		return nil, err
 	}
-	s.settings = &settings.Service{Store: o.Store, Defaults: o.Config.Business, BaseURL: o.Config.BaseURL, Log: o.Log}
-	s.reviews = &reviews.Service{Client: reviews.NewClient(o.Config.Reviews), Store: o.Store, Owner: s.settings.Owner, Changed: s.Changed, Log: o.Log}
-	// The privacy page states the retention the job enforces (issue 24).
-	kept := retention.Items(o.Config.Retention, retention.Backups{})
-	if o.Config.Backup.Every > 0 {
-		kept = retention.Items(o.Config.Retention, retention.Backups{KeepDaily: o.Config.Backup.KeepDaily, KeepWeekly: o.Config.Backup.KeepWeekly})
-	}
-	s.site = site.New(site.Options{BaseURL: o.Config.BaseURL, Content: live, Redirects: moved, Settings: s.settings, Reviews: s.reviews, Media: o.Store,
-		Retention: kept, Log: o.Log})
-	if s.engine == nil {
-		e, err := ssr.NewEngine(ssr.EngineOptions{
-			Root: o.Config.SourceDir, Kinds: site.PageKinds(), FullKinds: site.FullHydrationKinds, PoolSize: o.Config.PoolSize,
-			Timeout: o.Config.RenderTimeout, Dev: o.Config.Dev(), Log: o.Log,
-		})
-		if err != nil {
-			return nil, err
-		}
-		s.engine = e
-	}
-	s.pageCC = pageCacheControl(o.Config.CDN.SMaxAge)
-	if s.pages, err = pages.New(pages.Options{Site: s.site, Engine: s.engine, StaticDir: filepath.Join(o.Config.SourceDir, "static"),
-		Settings: s.settings, Reviews: s.reviews, PageCC: s.pageCC, Dev: o.Config.Dev(), NoWarm: o.NoWarm, Log: o.Log}); err != nil {
-		return nil, err
-	}
+	s.editor.Render = s.pages.Preview // a page that cannot render is never published
 
-	// Lead intake: the estimate form, the spool and the notifier.
-	s.insights = insights.New(insights.Options{Store: o.Store, Site: s.site, Log: o.Log})
-	if err := s.setupLeads(o); err != nil {
-		return nil, err
-	}
+	// Lead intake: the estimate form in front of the intake.
+	s.insights = insights.New(insights.Options{Store: svc.Store, Site: s.site, Log: svc.Log})
 	s.estimate = &estimate.Handler{Leads: s.leads, Limit: s.newLeadAttempts("estimate", EstimatesPerWindow, EstimateWindow),
 		Posts:    guard.NewLimiter(EstimatePostsPerWindow, EstimateWindow),
 		Phone:    func(ctx context.Context) string { return s.settings.Business(ctx).Phone },
@@ -225,77 +186,46 @@ func New(o Options) (*Server, error) {
 		Render: func(ctx context.Context, st *estimate.State) ([]byte, error) {
 			return s.pages.RenderEstimate(ctx, "/estimate", st)
 		},
-		Log: o.Log}
+		Log: svc.Log}
+	// Where each lead came from is checked against this host.
+	if u, err := url.Parse(cfg.BaseURL); err == nil {
+		s.estimate.SiteHost = u.Hostname()
+	}
 	// Media and settings: both re-render the pages that show them.
-	files := o.Storage
-	if files == nil {
-		if files, err = newStorage(o.Config); err != nil {
-			return nil, err
-		}
-	}
-	s.uploads = uploads.New(uploads.Handler{Store: o.Store, Files: files, MaxUpload: o.Config.Admin.MaxUpload,
-		TempDir: filepath.Join(o.Config.DataDir, "tmp"), Changed: s.Changed, NotFound: site.ErrNotFound, Log: o.Log})
-	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Pages: s.servedPages, Audit: o.Store, Changed: s.Changed, Log: o.Log}
-	// Backups and retention (issue 24): the jobs are in jobs.go, the
-	// status on the dashboard, /healthz and /metrics.
-	target, err := backup.Open(o.Config.Backup.To, o.Config.Storage)
-	if err != nil {
-		return nil, err
-	}
-	s.backups = backup.New(backup.Options{Store: o.Store, DatabaseURL: o.Config.DatabaseURL, DataDir: o.Config.DataDir, Media: files, Target: target,
-		PGBinDir: o.Config.Backup.PGBinDir, KeepDaily: o.Config.Backup.KeepDaily, KeepWeekly: o.Config.Backup.KeepWeekly,
-		Every: o.Config.Backup.Every, MaxAge: o.Config.Backup.MaxAge, Version: o.Build.Version, Log: o.Log, Locker: s.instanceLocker()})
-	s.backupsRoom = &backupsweb.Handler{Backups: s.backups, Store: o.Store, Log: o.Log}
-	s.retention = &retention.Service{Policy: o.Config.Retention, Store: o.Store, PruneNotFound: s.editor.PruneNotFound}
-	s.editor.Render = s.pages.Preview // a page that cannot render is never published
-	s.editing = editing.New(editing.Handler{Editor: s.editor, Render: s.pages.Preview, BaseURL: o.Config.BaseURL, Log: o.Log})
+	s.uploads = uploads.New(uploads.Handler{Store: svc.Store, Files: svc.Media, MaxUpload: cfg.Admin.MaxUpload,
+		TempDir: filepath.Join(cfg.DataDir, "tmp"), Changed: s.Changed, NotFound: site.ErrNotFound, Log: svc.Log})
+	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Pages: s.servedPages, Audit: svc.Store, Changed: s.Changed, Log: svc.Log}
+	// Backups: the jobs are in jobs.go, the status on the dashboard,
+	// /healthz and /metrics.
+	s.backupsRoom = &backupsweb.Handler{Backups: s.backups, Store: svc.Store, Log: svc.Log}
+	s.editing = editing.New(editing.Handler{Editor: s.editor, Render: s.pages.Preview, BaseURL: cfg.BaseURL, Log: svc.Log})
 	// The HTTP edge.
-	s.accessLog = o.Config.AccessLog
-	if s.bodyLimit, err = gbytes.Parse(o.Config.BodyLimit); err != nil {
+	s.accessLog = cfg.AccessLog
+	if s.bodyLimit, err = gbytes.Parse(cfg.BodyLimit); err != nil {
 		return nil, fmt.Errorf("BODY_LIMIT: %w", err)
 	}
 	s.secHeaders = s.buildSecurityHeaders()
 	// Background jobs and the admin tools that read them.
 	s.jobs = s.newJobs()
-	s.indexing = &indexing.Handler{Store: o.Store, Site: s.site, IndexNow: s.jobs.indexNow, Jobs: s.jobs.runner, HealthJob: jobHealth,
-		HealthInterval: o.Config.HealthInterval, Monitoring: s.settings.Toggle(func(st settings.Settings) bool { return st.SEOMonitoring }), Log: o.Log}
-	s.audits = &audits.Handler{Store: o.Store, Site: s.site, SEO: s.jobs.seo, Checker: s.jobs.schema, Fetch: s.fetchPage, Running: s.runningSecurity(),
-		ScanEvery: SecurityScanEvery, Backups: s.backups, Jobs: audits.Jobs{Runner: s.jobs.runner, SEOAudit: jobSEOAudit, Security: jobSecurity, Schema: jobSchema}, Log: o.Log}
-	s.dashboard = &dashboard.Handler{Store: o.Store, Site: s.site, Notifier: s.notifier, Spool: s.leads, Backups: s.backups, JobTitles: jobTitles,
-		More: o.Store, IndexNow: s.indexNowState(), PushDevices: func(ctx context.Context) (int, error) {
-			devices, err := o.Store.PushRecipients(ctx)
+	s.indexing = &indexing.Handler{Store: svc.Store, Site: s.site, IndexNow: s.jobs.indexNow, Jobs: s.jobs.runner, HealthJob: jobHealth,
+		HealthInterval: cfg.HealthInterval, Monitoring: s.settings.Toggle(func(st settings.Settings) bool { return st.SEOMonitoring }), Log: svc.Log}
+	s.audits = &audits.Handler{Store: svc.Store, Site: s.site, SEO: s.jobs.seo, Checker: s.jobs.schema, Fetch: s.fetchPage, Running: s.runningSecurity(),
+		ScanEvery: SecurityScanEvery, Backups: s.backups, Jobs: audits.Jobs{Runner: s.jobs.runner, SEOAudit: jobSEOAudit, Security: jobSecurity, Schema: jobSchema}, Log: svc.Log}
+	s.dashboard = &dashboard.Handler{Store: svc.Store, Site: s.site, Notifier: s.notifier, Spool: s.leads, Backups: s.backups, JobTitles: jobTitles,
+		More: svc.Store, IndexNow: s.indexNowState(), PushDevices: func(ctx context.Context) (int, error) {
+			devices, err := svc.Store.PushRecipients(ctx)
 			return len(devices), err
 		}}
-
-	// Speed to lead (issue 23, ADR 034). The notifier's channels,
-	// acknowledgement included, are NotifyConfig's. Here: the estimate
-	// form keeps where each lead came from (checked against this host);
-	// the leads manager works leads (notes, assignment, timeline, first
-	// response: web/leadsmanager); devices subscribe to Web Push with the
-	// key the notifier signs with, and the admin app's manifest and
-	// service worker are served (web/push). The escalation job is in
-	// jobs.go, the routes in install.go.
-	if u, err := url.Parse(o.Config.BaseURL); err == nil {
-		s.estimate.SiteHost = u.Hostname()
-	}
-	s.push = &push.Handler{Store: o.Store, Name: func(ctx context.Context) string { return s.settings.Business(ctx).Name }, Log: o.Log}
+	// Devices subscribe to Web Push with the key the notifier signs with;
+	// the admin app's manifest and service worker are served (web/push).
+	s.push = &push.Handler{Store: svc.Store, Name: func(ctx context.Context) string { return s.settings.Business(ctx).Name }, Log: svc.Log}
 	if p := s.notifier.PushChannel(); p != nil {
 		s.push.Push = p
 	}
-	// Content changes: a rebuilt bundle, and other instances' changes.
+	// A rebuilt bundle (development) re-renders every page.
 	releaseReload := s.engine.OnReload(func() { s.pages.InvalidateLocal("bundle rebuilt") })
-	dsn := ""
-	if s.store.Dialect() == "postgres" {
-		dsn = o.Config.DatabaseURL
-	}
-	s.sync = contentsync.New(s.store, dsn, s.applyRemote, o.Log)
-	s.purge = cdnpurge.New(o.Config.CDN.PurgeURL, o.Config.CDN.PurgeToken, o.Log)
-	if err := s.sync.Init(context.Background()); err != nil {
-		releaseReload()
-		return nil, err
-	}
 	// Metrics last: they read every service above.
-	s.metrics = s.newMetrics(o)
+	s.metrics = s.newMetrics()
 	releaseRender := s.engine.OnRender(s.metrics.ObserveRender)
 	s.releaseEngine = func() { releaseReload(); releaseRender() }
 	s.echo = s.router()
@@ -387,40 +317,13 @@ func (s *Server) servedPages(ctx context.Context) ([]settings.RenderedPage, erro
 	return out, nil
 }
 
-// isPhoto reports whether a media item is a stored photo (a hero or a
-// cover must be one).
-func (s *Server) isPhoto(ctx context.Context, id string) (bool, error) {
-	m, err := s.store.GetMedia(ctx, id)
-	if errors.Is(err, db.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return m.Kind != "video" && !media.IsVideoName(m.Name) && m.Width > 0, nil
-}
-
-// loadContent reads the live content and the owner's redirects from the
-// database.
-func (s *Server) loadContent(ctx context.Context) (*content.Site, map[string]string, error) {
-	c, err := s.editor.Load(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	moved, err := s.editor.RedirectMap(ctx)
-	if err != nil {
-		return nil, nil, fmt.Errorf("redirects: %w", err)
-	}
-	return c, moved, nil
-}
-
 // reloadContent makes the database's live content current on this
 // instance: the pages, the search index and analytics' served pages. On a
 // failed read the site keeps serving what it has.
 func (s *Server) reloadContent(reason string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, moved, err := s.loadContent(ctx)
+	c, moved, err := app.LoadContent(ctx, s.editor)
 	if err != nil {
 		s.log.Error("content not reloaded; the site keeps serving the version it has", "reason", reason, "err", err)
 		return false
@@ -556,75 +459,4 @@ func (s *Server) noteFirstAdmin(ctx context.Context) {
 	if n, err := s.store.CountAdmins(ctx); err == nil && n == 0 {
 		s.log.Info("no admin account yet: the Secure Leads Manager needs one. Create it with: site user add --email you@example.com --role admin")
 	}
-}
-
-// MediaStorage is the media storage the configuration names, as the
-// server opens it (site backup and site restore read and write the same).
-func MediaStorage(cfg *config.Config) (storage.Storage, error) { return newStorage(cfg) }
-
-// newStorage builds the media storage the configuration names.
-func newStorage(cfg *config.Config) (storage.Storage, error) {
-	if cfg.Storage.Kind == "s3" {
-		b := storage.NewS3(storage.S3Options{Endpoint: cfg.Storage.Endpoint, Region: cfg.Storage.Region, Bucket: cfg.Storage.Bucket,
-			AccessKey: cfg.Storage.AccessKey, SecretKey: cfg.Storage.SecretKey})
-		return b, b.EnsureBucket(context.Background())
-	}
-	return storage.NewLocal(filepath.Join(cfg.DataDir, "media"))
-}
-
-// setupLeads takes the lead intake and the notifier from the options, or
-// builds them from the configuration: the notifier on the store
-// (NotifyConfig), the intake without a spool (a failed save is then a
-// 503).
-func (s *Server) setupLeads(o Options) error {
-	s.notifier, s.leads = o.Notifier, o.Leads
-	if s.notifier == nil {
-		nc, err := NotifyConfig(context.Background(), o.Config, o.Store, o.Log)
-		if err != nil {
-			return err
-		}
-		s.notifier = notify.New(o.Store, nc, o.Log)
-	}
-	if s.leads == nil {
-		s.leads = spool.NewIntake(s.notifier, nil, o.Store.Ping, o.Log)
-	}
-	return nil
-}
-
-// NotifyConfig is the notifier's configuration as the application runs
-// it (main.go's leadIntake, and New without Options.Notifier): the
-// channels the configuration describes (email, webhook, SMS, the
-// escalation's delay), Web Push signed with the VAPID keys stored in the
-// database (made by the first instance to boot), and the homeowner's
-// acknowledgement, switched by System Settings (lead_ack) and giving the
-// emergency phone System Settings shows. Push that cannot start (a damaged
-// key pair) is logged and left off: leads still go out on the other
-// channels, and the devices screen says push is unavailable.
-func NotifyConfig(ctx context.Context, cfg *config.Config, store *db.Store, log *slog.Logger) (notify.Config, error) {
-	nc, err := notify.FromConfig(cfg)
-	if err != nil {
-		return nc, err
-	}
-	if nc.Push, err = notify.LoadPush(ctx, store, cfg.Notify.VAPIDSubject); err != nil {
-		log.Error("web push is off: its VAPID keys could not be loaded", "err", err)
-		nc.Push = nil
-	}
-	st := &settings.Service{Store: store, Defaults: cfg.Business, BaseURL: cfg.BaseURL, Log: log}
-	nc.Ack = notify.NewAck(cfg)
-	nc.Ack.Enabled = st.Toggle(func(v settings.Settings) bool { return v.AckOn() })
-	nc.Ack.Phone = func(ctx context.Context) string { return st.Business(ctx).Phone } // the 24/7 line (ADR 039)
-	// The response times the site states now (ADR 045): the live wording.
-	words := contentdb.New(store)
-	nc.Ack.Times = func(ctx context.Context) (string, string, error) {
-		it, err := words.GetBySlug(ctx, content.KindWords, content.WordsKey)
-		if err != nil {
-			return "", "", err
-		}
-		w, err := content.DecodeWords([]byte(it.Live))
-		if err != nil {
-			return "", "", err
-		}
-		return w["times"]["emergency"], w["times"]["general"], nil
-	}
-	return nc, nil
 }

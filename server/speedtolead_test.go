@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/atlanta-restoration/site/app"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/notify"
@@ -595,7 +596,7 @@ func newSpeedKit(t *testing.T, store *db.Store, env map[string]string) speedKit 
 	t.Helper()
 	newTestServer(t, nil) // the shared engine and content
 	cfg := testConfig(t, mapWith(env, "ADMIN_PIN", testPIN, "DATA_DIR", t.TempDir()))
-	nc, err := NotifyConfig(context.Background(), cfg, store, quiet)
+	nc, err := app.NotifyConfig(context.Background(), cfg, store, app.NewSettings(cfg, store, quiet), quiet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -607,7 +608,7 @@ func newSpeedKit(t *testing.T, store *db.Store, env map[string]string) speedKit 
 	nc.Push.AllowHost = func(h string) bool { return h == "127.0.0.1" }
 	n := notify.New(store, nc, quiet)
 	in := spool.NewIntake(n, nil, store.Ping, quiet)
-	srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: testContent, Engine: engine, NoWarm: true, Leads: in, Notifier: n})
+	srv, err := buildServer(t, testParts{Config: cfg, Store: store, Leads: in, Notifier: n})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -13,11 +14,15 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/atlanta-restoration/site/app"
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/site"
+	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
+	"github.com/atlanta-restoration/site/storage"
 )
 
 var (
@@ -54,6 +59,17 @@ func testConfig(t testing.TB, env map[string]string) *config.Config {
 func newTestServer(t testing.TB, env map[string]string) (*Server, *db.Store) {
 	t.Helper()
 	cfg := testConfig(t, env)
+	store := db.NewTestSQLite(t)
+	srv, err := buildServer(t, testParts{Config: cfg, Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return srv, store
+}
+
+// loadTestContent loads the embedded content once for every test.
+func loadTestContent() {
 	siteOnce.Do(func() {
 		var err error
 		testContent, err = content.Load()
@@ -61,19 +77,76 @@ func newTestServer(t testing.TB, env map[string]string) (*Server, *db.Store) {
 			panic(err)
 		}
 	})
+}
+
+// testEngine is the SSR engine every test shares (the build is the slow
+// part).
+func testEngine(t testing.TB, cfg *config.Config) *ssr.Engine {
+	t.Helper()
 	engineOnce.Do(func() {
 		engine, engineErr = ssr.NewEngine(ssr.EngineOptions{Root: cfg.SourceDir, Kinds: site.PageKinds(), FullKinds: site.FullHydrationKinds, PoolSize: 2, Timeout: 20 * time.Second, Log: quiet})
 	})
 	if engineErr != nil {
 		t.Fatal(engineErr)
 	}
-	store := db.NewTestSQLite(t)
-	srv, err := New(Options{Config: cfg, Log: quiet, Store: store, Content: testContent, Engine: engine, NoWarm: true})
-	if err != nil {
-		t.Fatal(err)
+	return engine
+}
+
+// testParts are what a test chooses about the server it builds; the rest
+// is built as main builds it (app.Build, then New).
+type testParts struct {
+	Config *config.Config
+	Store  *db.Store
+	// Log is quiet unless a test reads it.
+	Log *slog.Logger
+	// Content seeds an empty store: the embedded content unless set.
+	Content *content.Site
+	// Engine is the tests' shared engine unless set.
+	Engine *ssr.Engine
+	// Media is a folder under DATA_DIR unless set.
+	Media storage.Storage
+	// Warm warms the render cache in the background after boot and
+	// after each change, as the running site does.
+	Warm bool
+	// Leads and Notifier replace the intake and the notifier (a test's
+	// own spool or channels).
+	Leads    *spool.Intake
+	Notifier *notify.Notifier
+}
+
+// buildServer builds the application's services with app.Build and the
+// server over them with New.
+func buildServer(t testing.TB, p testParts) (*Server, error) {
+	t.Helper()
+	loadTestContent()
+	if p.Log == nil {
+		p.Log = quiet
 	}
-	t.Cleanup(srv.Close)
-	return srv, store
+	if p.Content == nil {
+		p.Content = testContent
+	}
+	if p.Engine == nil {
+		p.Engine = testEngine(t, p.Config)
+	}
+	if p.Media == nil {
+		m, err := app.MediaStorage(context.Background(), p.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Media = m
+	}
+	svc, err := app.Build(context.Background(), app.Inputs{Config: p.Config, Log: p.Log, Store: p.Store, Content: p.Content, Engine: p.Engine, Media: p.Media,
+		Build: app.BuildInfo{Version: "test", Commit: "test"}})
+	if err != nil {
+		return nil, err
+	}
+	if p.Notifier != nil {
+		svc.Notifier = p.Notifier
+	}
+	if p.Leads != nil {
+		svc.Intake = p.Leads
+	}
+	return New(svc, Options{NoWarm: !p.Warm})
 }
 
 type response struct {
