@@ -102,6 +102,7 @@ func restoreCommand(cfg *config.Config, args []string, stdout, stderr io.Writer)
 	}
 	return 0
 }
+
 // cmdLogger is a command's log: warnings and errors only, on stderr, in
 // LOG_FORMAT, secrets redacted.
 func cmdLogger(cfg *config.Config, stderr io.Writer) *slog.Logger {
