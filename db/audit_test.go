@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -44,6 +45,29 @@ func TestAuditRows(t *testing.T) {
 		}
 		if cli.ActorEmail != "" || cli.LeadFound || cli.Actor != "command line" {
 			t.Errorf("command line entry: %+v", cli)
+		}
+	})
+}
+
+func TestAuditLog(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		base := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+		for i := 0; i < 5; i++ {
+			e := AuditEntry{At: base.Add(time.Duration(i) * time.Minute), Actor: "owner@example.com", Action: AuditExport, Detail: fmt.Sprint(i), IP: "10.0.0.1"}
+			if i == 2 {
+				e.UserID, e.LeadID, e.Action = "u1", "L1", AuditLeadDetail
+			}
+			if err := s.AddAudit(ctx, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, total, err := s.ListAudit(ctx, 2, 2)
+		if err != nil || total != 5 || len(got) != 2 || got[0].Detail != "2" || got[1].Detail != "1" {
+			t.Fatalf("page 2: %+v total %d %v", got, total, err)
+		}
+		if got[0].UserID != "u1" || got[0].LeadID != "L1" || got[0].Action != AuditLeadDetail || got[0].IP != "10.0.0.1" {
+			t.Errorf("row: %+v", got[0])
 		}
 	})
 }
