@@ -4,7 +4,7 @@
 // redirects and the 404 monitor. The database holds the content once the
 // site runs (db/contentdb); the embedded content/ files seed an empty
 // database. Every check is package content's one set of rules. No HTTP
-// here: the room is web/editing.
+// here: the room is web/editor.
 package editor
 
 import (

@@ -27,9 +27,9 @@ import (
 	"github.com/atlanta-restoration/site/analytics"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
+	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/estimate"
-	"github.com/atlanta-restoration/site/web/insights"
 )
 
 // endlessBody is a request body of max bytes that counts what the server
@@ -214,7 +214,7 @@ func TestAttackIPv6RotationSharesOneLimit(t *testing.T) {
 		t.Errorf("estimates from one /64: %d answered 201, %d stored; want %d", stored, n, EstimatesPerWindow)
 	}
 	// Analytics beacons.
-	for i := 0; i < insights.CollectPerIP+50; i++ {
+	for i := 0; i < analyticsweb.CollectPerIP+50; i++ {
 		beaconReq(t, h, strings.TrimSuffix(ipv6("2001:db8:d:1", i), ":4000"), map[string]any{"t": "pageview", "p": "/", "w": 390})
 	}
 	flushAnalytics(t, srv)
@@ -1105,8 +1105,8 @@ func TestAttackSecretsStayOutOfTheLog(t *testing.T) {
 	log := NewLogger(lockedWriter{&buf, &mu}, srv.cfg.Secrets())
 	srv.log = log
 	srv.auth.SetLogger(log)
-	srv.estimate.Log, srv.leadsManager.Log = log, log
-	srv.leadsManager.Log = log
+	srv.estimate.Log, srv.leadsRoom.Log = log, log
+	srv.leadsRoom.Log = log
 	h := srv.Handler()
 	secrets := []string{testPIN, adminPass, staffPass, "wrong-password-guess-1", "7777-wrong-pin"}
 	// PINs in JSON, XML, a form, a query string and a path.

@@ -5,37 +5,37 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
 	backupsweb "github.com/atlanta-restoration/site/web/backups"
 	"github.com/atlanta-restoration/site/web/dashboard"
-	"github.com/atlanta-restoration/site/web/editing"
+	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
-	"github.com/atlanta-restoration/site/web/indexing"
-	"github.com/atlanta-restoration/site/web/insights"
-	"github.com/atlanta-restoration/site/web/leadsmanager"
+	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
+	leadsweb "github.com/atlanta-restoration/site/web/leads"
+	mediaweb "github.com/atlanta-restoration/site/web/media"
 	"github.com/atlanta-restoration/site/web/pages"
 	"github.com/atlanta-restoration/site/web/push"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
-	"github.com/atlanta-restoration/site/web/uploads"
 )
 
 // rooms are the HTTP rooms: each capability's handlers, holding the few
 // interfaces they need. New builds them; install routes to them.
 type rooms struct {
-	pages        *pages.Handler        // public pages, search, assets, sitemap, reviews API
-	estimate     *estimate.Handler     // the estimate form's posts
-	insights     *insights.Handler     // analytics beacons and screens
-	auth         *auth.Service         // sign-in, sessions, capabilities
-	uploads      *uploads.Handler      // the upload tool and /media/*
-	leadsManager *leadsmanager.Handler // leads, users, audit log
-	settingsRoom *settingsweb.Handler  // System Settings
-	indexing     *indexing.Handler     // IndexNow, health monitor, routes
-	audits       *audits.Handler       // SEO audit, security, schema, locations
-	dashboard    *dashboard.Handler    // tiles, activity, notifications
-	editing      *editing.Handler      // content, preview, redirects, 404 monitor
-	push         *push.Handler         // Web Push devices, the admin app's manifest and service worker
-	backupsRoom  *backupsweb.Handler   // the Backups screen: back up now, downloads (issue 29)
+	pages         *pages.Handler        // public pages, search, assets, sitemap, reviews API
+	estimate      *estimate.Handler     // the estimate form's posts
+	analyticsRoom *analyticsweb.Handler // analytics beacons and screens
+	auth          *auth.Service         // sign-in, sessions, capabilities
+	mediaRoom     *mediaweb.Handler     // the upload tool and /media/*
+	leadsRoom     *leadsweb.Handler     // leads, users, audit log
+	settingsRoom  *settingsweb.Handler  // System Settings
+	indexnowRoom  *indexnowweb.Handler  // IndexNow, health monitor, routes
+	audits        *audits.Handler       // SEO audit, security, schema, locations
+	dashboard     *dashboard.Handler    // tiles, activity, notifications
+	editorRoom    *editorweb.Handler    // content, preview, redirects, 404 monitor
+	push          *push.Handler         // Web Push devices, the admin app's manifest and service worker
+	backupsRoom   *backupsweb.Handler   // the Backups screen: back up now, downloads (issue 29)
 }
 
 // install lists every route the site answers, with its guard: public,
@@ -67,10 +67,10 @@ func (s *Server) install(e *echo.Echo) {
 	for _, name := range pg.StaticPaths() {
 		getHead(e, name, pg.Static)
 	}
-	getHead(e, "/media/*", s.uploads.Serve)
+	getHead(e, "/media/*", s.mediaRoom.Serve)
 	// The IndexNow key file: a middleware, not a route ("/:keyfile" would
 	// take every one-segment page from the page catch-all).
-	ix := s.indexing
+	ix := s.indexnowRoom
 	e.Use(ix.KeyFile)
 
 	// Service worker and the offline page it precaches
@@ -82,9 +82,9 @@ func (s *Server) install(e *echo.Echo) {
 	getHead(e, push.WorkerPath, s.push.Worker)
 
 	// Public forms and JSON
-	e.POST("/estimate", s.estimate.Post)       // no JavaScript
-	e.POST("/api/estimate", s.estimate.Post)   // inline
-	e.POST("/api/collect", s.insights.Collect) // analytics beacons
+	e.POST("/estimate", s.estimate.Post)            // no JavaScript
+	e.POST("/api/estimate", s.estimate.Post)        // inline
+	e.POST("/api/collect", s.analyticsRoom.Collect) // analytics beacons
 	getHead(e, "/api/reviews", pg.ReviewList)
 	e.POST("/api/reviews/refresh", pg.RefreshReviews)
 
@@ -102,7 +102,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.DELETE("/api/admin/sessions/:id", a.RevokeSession, any)
 
 	// Admin: media
-	up := s.uploads
+	up := s.mediaRoom
 	e.GET("/api/admin/media", up.List, media)
 	e.POST("/api/admin/media", up.Upload, media)
 	e.DELETE("/api/admin/media/:id", up.Delete, media)
@@ -140,7 +140,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/api/admin/schema/validate", au.ValidateSchema(), tools)
 	e.GET("/api/admin/schema/generator", au.SchemaGenerator, tools) // the generator's pages per type (issue 29)
 	e.GET("/api/admin/schema/generate", au.GenerateSchema, tools)   // the JSON-LD a page serves now
-	in := s.insights
+	in := s.analyticsRoom
 	e.GET("/api/admin/analytics", in.Report, tools)
 	e.PUT("/api/admin/analytics/goals", in.PutGoals, tools)
 	e.GET("/api/admin/vitals", in.Vitals, tools)
@@ -150,7 +150,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.GET("/api/admin/indexnow/submissions", ix.Submissions, tools)
 
 	// Admin: the Secure Leads Manager (spec 6: staff masked, admins full)
-	lm := s.leadsManager
+	lm := s.leadsRoom
 	e.GET("/api/admin/leads", lm.List, a.Require(auth.LeadsRead))
 	e.GET("/api/admin/leads/export.csv", lm.Export, a.RequireOr(exportRestricted, auth.LeadsRead, auth.LeadsFull))
 	e.GET("/api/admin/leads/:id", lm.Detail, a.RequireOr(restricted, auth.LeadsRead, auth.LeadsFull))
@@ -182,7 +182,7 @@ func (s *Server) install(e *echo.Echo) {
 	// may edit (admin, editor); the PIN may not, as a publish names who
 	// made it (ADR 035)
 	content := a.Require(auth.ContentEdit)
-	ed := s.editing
+	ed := s.editorRoom
 	e.GET("/api/admin/content", ed.List, content)
 	e.POST("/api/admin/content", ed.Create, content)
 	e.GET("/api/admin/content/:id", ed.Get, content)

@@ -45,20 +45,20 @@ import (
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
 	"github.com/atlanta-restoration/site/storage"
+	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
 	backupsweb "github.com/atlanta-restoration/site/web/backups"
 	"github.com/atlanta-restoration/site/web/dashboard"
-	"github.com/atlanta-restoration/site/web/editing"
+	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
-	"github.com/atlanta-restoration/site/web/indexing"
-	"github.com/atlanta-restoration/site/web/insights"
-	"github.com/atlanta-restoration/site/web/leadsmanager"
+	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
+	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	"github.com/atlanta-restoration/site/web/leadstream"
+	mediaweb "github.com/atlanta-restoration/site/web/media"
 	"github.com/atlanta-restoration/site/web/pages"
 	"github.com/atlanta-restoration/site/web/push"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
-	"github.com/atlanta-restoration/site/web/uploads"
 )
 
 // Options are the server's dependencies.
@@ -164,7 +164,7 @@ func New(o Options) (*Server, error) {
 		CodeSession:  s.newAttempts("code-session", auth.CodeAttemptsPerSession, o.Config.Admin.Lockout),
 		CodeAccount:  s.newAttempts("code-account", auth.CodeAttemptsPerAccount, o.Config.Admin.Lockout),
 	}, hashGate, o.Log)
-	s.leadsManager = &leadsmanager.Handler{Store: o.Store, Auth: s.auth, Hash: hashGate, Log: o.Log}
+	s.leadsRoom = &leadsweb.Handler{Store: o.Store, Auth: s.auth, Hash: hashGate, Log: o.Log}
 	// The leads screens' live stream (issue 29, ADR 041): this process's
 	// lead changes from the store's hooks, the others' by LISTEN (RunLive).
 	s.liveHub = leadstream.NewHub(o.Store.Origin(), o.Log)
@@ -214,14 +214,14 @@ func New(o Options) (*Server, error) {
 	}
 
 	// Lead intake: the estimate form, the spool and the notifier.
-	s.insights = insights.New(insights.Options{Store: o.Store, Site: s.site, Log: o.Log})
+	s.analyticsRoom = analyticsweb.New(analyticsweb.Options{Store: o.Store, Site: s.site, Log: o.Log})
 	if err := s.setupLeads(o); err != nil {
 		return nil, err
 	}
 	s.estimate = &estimate.Handler{Leads: s.leads, Limit: s.newLeadAttempts("estimate", EstimatesPerWindow, EstimateWindow),
 		Posts:    guard.NewLimiter(EstimatePostsPerWindow, EstimateWindow),
 		Phone:    func(ctx context.Context) string { return s.settings.Business(ctx).Phone },
-		Recorded: s.insights.RecordLead,
+		Recorded: s.analyticsRoom.RecordLead,
 		Render: func(ctx context.Context, st *estimate.State) ([]byte, error) {
 			return s.pages.RenderEstimate(ctx, "/estimate", st)
 		},
@@ -233,7 +233,7 @@ func New(o Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.uploads = uploads.New(uploads.Handler{Store: o.Store, Files: files, MaxUpload: o.Config.Admin.MaxUpload,
+	s.mediaRoom = mediaweb.New(mediaweb.Handler{Store: o.Store, Files: files, MaxUpload: o.Config.Admin.MaxUpload,
 		TempDir: filepath.Join(o.Config.DataDir, "tmp"), Changed: s.Changed, NotFound: site.ErrNotFound, Log: o.Log})
 	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Pages: s.servedPages, Audit: o.Store, Changed: s.Changed, Log: o.Log}
 	// Backups and retention (issue 24): the jobs are in jobs.go, the
@@ -248,7 +248,7 @@ func New(o Options) (*Server, error) {
 	s.backupsRoom = &backupsweb.Handler{Backups: s.backups, Store: o.Store, Log: o.Log}
 	s.retention = &retention.Service{Policy: o.Config.Retention, Store: o.Store, PruneNotFound: s.editor.PruneNotFound}
 	s.editor.Render = s.pages.Preview // a page that cannot render is never published
-	s.editing = editing.New(editing.Handler{Editor: s.editor, Render: s.pages.Preview, BaseURL: o.Config.BaseURL, Log: o.Log})
+	s.editorRoom = editorweb.New(editorweb.Handler{Editor: s.editor, Render: s.pages.Preview, BaseURL: o.Config.BaseURL, Log: o.Log})
 	// The HTTP edge.
 	s.accessLog = o.Config.AccessLog
 	if s.bodyLimit, err = gbytes.Parse(o.Config.BodyLimit); err != nil {
@@ -257,7 +257,7 @@ func New(o Options) (*Server, error) {
 	s.secHeaders = s.buildSecurityHeaders()
 	// Background jobs and the admin tools that read them.
 	s.jobs = s.newJobs()
-	s.indexing = &indexing.Handler{Store: o.Store, Site: s.site, IndexNow: s.jobs.indexNow, Jobs: s.jobs.runner, HealthJob: jobHealth,
+	s.indexnowRoom = &indexnowweb.Handler{Store: o.Store, Site: s.site, IndexNow: s.jobs.indexNow, Jobs: s.jobs.runner, HealthJob: jobHealth,
 		HealthInterval: o.Config.HealthInterval, Monitoring: s.settings.Toggle(func(st settings.Settings) bool { return st.SEOMonitoring }), Log: o.Log}
 	s.audits = &audits.Handler{Store: o.Store, Site: s.site, SEO: s.jobs.seo, Checker: s.jobs.schema, Fetch: s.fetchPage, Running: s.runningSecurity(),
 		ScanEvery: SecurityScanEvery, Backups: s.backups, Jobs: audits.Jobs{Runner: s.jobs.runner, SEOAudit: jobSEOAudit, Security: jobSecurity, Schema: jobSchema}, Log: o.Log}
@@ -271,7 +271,7 @@ func New(o Options) (*Server, error) {
 	// acknowledgement included, are NotifyConfig's. Here: the estimate
 	// form keeps where each lead came from (checked against this host);
 	// the leads manager works leads (notes, assignment, timeline, first
-	// response: web/leadsmanager); devices subscribe to Web Push with the
+	// response: web/leads); devices subscribe to Web Push with the
 	// key the notifier signs with, and the admin app's manifest and
 	// service worker are served (web/push). The escalation job is in
 	// jobs.go, the routes in install.go.
@@ -426,7 +426,7 @@ func (s *Server) reloadContent(reason string) bool {
 		return false
 	}
 	s.site.Set(c, moved)
-	s.insights.Refresh()
+	s.analyticsRoom.Refresh()
 	return true
 }
 
@@ -532,7 +532,7 @@ func (s *Server) router() *echo.Echo {
 	// Uploads and posters stream and have their own caps.
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: s.cfg.BodyLimit,
 		Skipper: func(c echo.Context) bool {
-			return uploads.IsUploadRequest(c.Request().Method, c.Request().URL.Path)
+			return mediaweb.IsUploadRequest(c.Request().Method, c.Request().URL.Path)
 		}}))
 	e.Use(s.textIntake)
 

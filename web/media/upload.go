@@ -1,4 +1,4 @@
-package uploads
+package media
 
 import (
 	"bufio"
@@ -110,7 +110,7 @@ func (h *Handler) tooLarge() error {
 	return &httperr.Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("The file is larger than the %s upload limit.", humanBytes(h.MaxUpload))}
 }
 
-// uploadMedia stores one photo or video. The request body is read as a
+// Upload stores one photo or video. The request body is read as a
 // stream: the file part is sniffed from its first bytes, cut off at the
 // size cap, and written to storage without ever being held whole in memory.
 func (h *Handler) Upload(c echo.Context) error {
@@ -273,7 +273,7 @@ func (h *Handler) storeImage(ctx context.Context, body io.Reader, read *bodyRead
 	return nil
 }
 
-// deleteMedia removes a file, its variants and its record.
+// Delete removes a file, its variants and its record.
 func (h *Handler) Delete(c echo.Context) error {
 	ctx := c.Request().Context()
 	m, err := h.Store.GetMedia(ctx, c.Param("id"))
@@ -319,94 +319,6 @@ func mediaKeys(m db.Media) []string {
 		keys = append(keys, m.Poster)
 	}
 	return keys
-}
-
-// serveMedia streams a stored photo or video with Range support (video
-// seeking). Only files the media table lists are served, as the type
-// sniffed at upload (media.mime), never one guessed from the name; a
-// variant is image/webp, which is what it was made as. Anything else is a
-// 404, so nothing but a photo or video is ever served from /media/, and
-// never as HTML or script. nosniff and a sandboxing CSP make sure a
-// browser treats the bytes as that type and nothing else. Stored names are
-// unique, so they are cached for a year.
-func (h *Handler) Serve(c echo.Context) error {
-	ctx := c.Request().Context()
-	key := strings.TrimPrefix(c.Request().URL.Path, "/media/")
-	if !storage.ValidKey(key) {
-		return h.NotFound
-	}
-	ct, err := h.storedMediaType(ctx, key)
-	if err != nil {
-		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "This file cannot be served right now.", Err: err}
-	}
-	if !media.Servable(ct) {
-		return h.NotFound
-	}
-	o, err := h.Files.Open(ctx, key)
-	if errors.Is(err, storage.ErrNotFound) {
-		return h.NotFound
-	}
-	if err != nil {
-		return err
-	}
-	defer o.Close()
-	hdr := c.Response().Header()
-	hdr.Set("Content-Type", ct)
-	hdr.Set("X-Content-Type-Options", "nosniff")
-	// Opened on its own, the file is a sandboxed document with no origin
-	// that may load nothing but itself.
-	if strings.HasPrefix(ct, "video/") {
-		hdr.Set("Content-Security-Policy", "sandbox; default-src 'none'; media-src 'self'")
-	} else {
-		hdr.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self'")
-	}
-	hdr.Set("Cache-Control", "public, max-age=31536000, immutable")
-	http.ServeContent(c.Response(), c.Request(), path.Base(key), o.ModTime(), o)
-	return nil
-}
-
-// variantKey matches a variant's key: the original's without its
-// extension, then "-{width}.webp".
-var variantKey = regexp.MustCompile(`^(.+)-[0-9]+\.webp$`)
-
-// storedMediaType is the type recorded for the file at key: the media
-// row's sniffed type for an original, image/webp for a variant its row
-// lists or a video's poster; "" when no row has it.
-func (h *Handler) storedMediaType(ctx context.Context, key string) (string, error) {
-	mimeType, err := h.Store.MediaTypeByPath(ctx, key)
-	if err != nil || mimeType != "" {
-		return mimeType, err
-	}
-	if media.IsPosterKey(key) {
-		if ok, err := h.Store.IsPoster(ctx, key); err != nil || !ok {
-			return "", err
-		}
-		return "image/webp", nil
-	}
-	m := variantKey.FindStringSubmatch(key)
-	if m == nil {
-		return "", nil
-	}
-	// The original's extension is its sniffed type's (older uploads may
-	// have kept "jpeg"); its row lists the variant's exact key.
-	var originals []string
-	for _, ext := range []string{"jpg", "jpeg", "png", "gif", "webp"} {
-		originals = append(originals, m[1]+"."+ext)
-	}
-	raws, err := h.Store.VariantsOf(ctx, originals)
-	if err != nil {
-		return "", err
-	}
-	for _, raw := range raws {
-		var vs []media.StoredVariant
-		json.Unmarshal([]byte(raw), &vs)
-		for _, v := range vs {
-			if v.Path == key {
-				return "image/webp", nil
-			}
-		}
-	}
-	return "", nil
 }
 
 func displayName(n string) string {
@@ -502,7 +414,7 @@ type mediaTextForm struct {
 	Alt     *string `json:"alt"`
 }
 
-// saveMediaText saves a photo's or video's caption and alt text (ADR 024).
+// SaveText saves a photo's or video's caption and alt text (ADR 024).
 func (h *Handler) SaveText(c echo.Context) error {
 	var f mediaTextForm
 	if err := c.Bind(&f); err != nil || f.Caption == nil || f.Alt == nil {
@@ -525,132 +437,4 @@ func (h *Handler) SaveText(c echo.Context) error {
 	}
 	h.Changed("media text saved")
 	return c.JSON(http.StatusOK, media.ItemOf(m))
-}
-
-// putMediaPoster sets a video's poster: a frame the upload tool captured
-// in the browser, or an image the owner picked (ADR 024). The image is
-// untrusted: it must sniff as JPEG, PNG or WebP (415), stay within
-// media.MaxPosterBytes (413) and the photo decode budget (413), and is
-// decoded and re-encoded as a WebP stored beside the video.
-func (h *Handler) PutPoster(c echo.Context) error {
-	req := c.Request()
-	ctx := req.Context()
-	m, err := h.Store.GetMedia(ctx, c.Param("id"))
-	if errors.Is(err, db.ErrNotFound) || (err == nil && m.Kind != "video") {
-		return &httperr.Error{Status: http.StatusNotFound, Message: "There is no such video.", Err: err}
-	}
-	if err != nil {
-		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "The poster could not be saved right now.", Err: err}
-	}
-	limit := min(int64(media.MaxPosterBytes), h.MaxUpload)
-	tooBig := &httperr.Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("The poster is larger than the %s limit for posters.", humanBytes(limit))}
-	if req.ContentLength > limit+1<<20 {
-		return tooBig
-	}
-	mr, err := req.MultipartReader()
-	if err != nil {
-		return &httperr.Error{Status: http.StatusBadRequest, Message: "Send the poster as multipart/form-data in a field named file.", Err: err}
-	}
-	part, err := fileAfterTexts(mr, map[string]string{})
-	if err != nil {
-		return err
-	}
-	read := &bodyReader{r: &limitReader{r: part, n: limit}}
-	spooled, size, t, err := h.spoolPoster(ctx, read)
-	if spooled != "" {
-		defer os.Remove(spooled)
-	}
-	if errors.Is(read.err, errTooLarge) {
-		return tooBig
-	}
-	if err != nil {
-		return err
-	}
-	p, err := h.processPoster(spooled, size, t)
-	if err != nil {
-		return err
-	}
-	key := media.PosterKey(m.Path)
-	if _, err := h.Files.Put(ctx, key, bytes.NewReader(p.Data), "image/webp"); err != nil {
-		return &httperr.Error{Status: http.StatusInternalServerError, Message: "The poster could not be stored.", Err: err}
-	}
-	m, old, err := h.Store.SetMediaPoster(ctx, m.ID, key, p.Width, p.Height)
-	if err != nil {
-		h.Files.Delete(context.WithoutCancel(ctx), key)
-		if errors.Is(err, db.ErrNotFound) {
-			return &httperr.Error{Status: http.StatusNotFound, Message: "There is no such video.", Err: err}
-		}
-		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "The poster could not be saved right now.", Err: err}
-	}
-	if old != "" {
-		if err := h.Files.Delete(ctx, old); err != nil && !errors.Is(err, storage.ErrNotFound) {
-			h.Log.Warn("replaced poster left in storage", "key", old, "err", err)
-		}
-	}
-	h.Log.Info("video poster saved", "video", m.Path, "poster", key, "bytes", len(p.Data))
-	h.Changed("video poster saved")
-	return c.JSON(http.StatusOK, media.ItemOf(m))
-}
-
-// spoolPoster types a poster from its first bytes and writes it to a
-// temporary file (decoding needs random access). It returns the file's
-// name (to remove, even on error), its size and its sniffed type.
-func (h *Handler) spoolPoster(ctx context.Context, read *bodyReader) (string, int64, media.Type, error) {
-	body := bufio.NewReaderSize(read, 512)
-	head, err := body.Peek(512)
-	if err != nil && err != io.EOF {
-		if rerr := h.uploadReadError(ctx, read); rerr != nil {
-			return "", 0, media.Type{}, rerr
-		}
-		return "", 0, media.Type{}, &httperr.Error{Status: http.StatusBadRequest, Message: "The poster could not be read.", Err: err}
-	}
-	t, err := media.SniffPoster(head)
-	var np *media.ErrNotPoster
-	if errors.As(err, &np) {
-		return "", 0, t, &httperr.Error{Status: http.StatusUnsupportedMediaType, Err: err,
-			Message: fmt.Sprintf("A poster must be a JPEG, PNG or WebP image; this file is %s.", np.Detected)}
-	}
-	if err != nil {
-		return "", 0, t, &httperr.Error{Status: http.StatusUnsupportedMediaType, Message: "This file cannot be a poster.", Err: err}
-	}
-	dir := h.TempDir
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", 0, t, err
-	}
-	tmp, err := os.CreateTemp(dir, "poster-*")
-	if err != nil {
-		return "", 0, t, err
-	}
-	defer tmp.Close()
-	n, err := io.Copy(tmp, body)
-	if err != nil {
-		if rerr := h.uploadReadError(ctx, read); rerr != nil {
-			return tmp.Name(), 0, t, rerr
-		}
-		return tmp.Name(), 0, t, &httperr.Error{Status: http.StatusInternalServerError, Message: "The poster could not be stored.", Err: err}
-	}
-	return tmp.Name(), n, t, nil
-}
-
-// processPoster decodes and re-encodes a spooled poster, one image at a
-// time with photo uploads (they share the decode budget).
-func (h *Handler) processPoster(name string, size int64, t media.Type) (*media.Poster, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	h.sem <- struct{}{}
-	p, err := media.ProcessPoster(f, size, t)
-	<-h.sem
-	var tooBig *media.TooLargeError
-	if errors.As(err, &tooBig) {
-		return nil, &httperr.Error{Status: http.StatusRequestEntityTooLarge, Err: err, Message: fmt.Sprintf(
-			"This poster is too large to process (%d×%d pixels). Images up to %g megapixels are accepted for this kind of file.",
-			tooBig.Width, tooBig.Height, tooBig.MaxMegapixels)}
-	}
-	if err != nil {
-		return nil, &httperr.Error{Status: http.StatusUnprocessableEntity, Message: "The poster could not be read: the image may be damaged.", Err: err}
-	}
-	return p, nil
 }

@@ -1,4 +1,4 @@
-package leadsmanager
+package leads
 
 import (
 	"os"
@@ -21,7 +21,7 @@ var auditActionRE = regexp.MustCompile(`(?m)^\s*Audit[A-Za-z]+\s*=\s*"([a-z0-9_]
 func auditActions(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for _, dir := range []string{"../../db", "../../editor", "../../web/auth", "../../web/leadsmanager", "../../web/push", "../../web/settings", "../../accounts", "../../backup", "../../leads"} {
+	for _, dir := range []string{"../../db", "../../editor", "../../web/auth", "../../web/leads", "../../web/push", "../../web/settings", "../../accounts", "../../backup", "../../leads"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			if strings.HasSuffix(f, "_test.go") {

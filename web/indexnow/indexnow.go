@@ -1,28 +1,53 @@
-// Package indexing is the HTTP side of the SEO & IndexNow screen (spec
-// 2.4, 3, 7): the IndexNow key, its public key file, manual submissions
-// and their history, the SEO health monitor's results and its run button,
-// and the list of routes. The indexnow and health packages hold the work;
-// these handlers parse, call them and answer. The routes and their guards
-// are in server/install.go.
-package indexing
+// Package indexnow (web/indexnow) is the HTTP side of the SEO & IndexNow
+// screen (spec 2.4, 3, 7): the IndexNow key, its public key file, manual
+// submissions and their history, the SEO health monitor's results and its
+// run button, and the list of routes. The domain packages indexnow and
+// health hold the work; these handlers parse, call them and answer. The
+// routes and their guards are in server/install.go.
+package indexnow
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/failure"
 	"github.com/atlanta-restoration/site/indexnow"
+	"github.com/atlanta-restoration/site/site"
 	"github.com/atlanta-restoration/site/web/httperr"
+	"github.com/atlanta-restoration/site/web/runjob"
 )
+
+// Store is what the screen reads (db.Store).
+type Store interface {
+	ListIndexNowSubmissions(ctx context.Context, limit, offset int) ([]db.IndexNowSubmission, int, error)
+	LatestHealthRun(ctx context.Context) (db.HealthRun, []db.HealthResult, error)
+}
+
+// Handler answers the SEO & IndexNow screen.
+type Handler struct {
+	Store Store
+	Site  *site.Site
+	// IndexNow submits URLs and keeps the key.
+	IndexNow *indexnow.Service
+	// Jobs runs the health monitor now (HealthJob); HealthInterval is how
+	// often it runs by itself, Monitoring whether it is switched on.
+	Jobs           runjob.Runner
+	HealthJob      string
+	HealthInterval time.Duration
+	Monitoring     func(context.Context) (bool, error)
+	Log            *slog.Logger
+}
 
 // IndexNow (spec 2.4, 7, 8): the admin screen keeps an IndexNow key and
 // submits the site's URLs. The browser cannot post to search engines under
@@ -241,4 +266,26 @@ func (h *Handler) Submissions(c echo.Context) error {
 		out[i] = Submission{IndexNowSubmission: r, URLs: indexnow.SubmissionURLs(r)}
 	}
 	return c.JSON(http.StatusOK, SubmissionPage{Submissions: out, Total: total, Limit: limit, Offset: offset})
+}
+
+// IndexNowKey is the IndexNow key in force and where its file is served.
+type IndexNowKey struct {
+	Key         string `json:"key"`
+	KeyLocation string `json:"keyLocation"`
+	// Fixed: INDEXNOW_KEY sets it, and the screen cannot replace it.
+	Fixed bool `json:"fixed"`
+}
+
+// IndexNowSubmitted is a manual submission's answer.
+type IndexNowSubmitted struct {
+	Submitted int `json:"submitted"`
+	Status    int `json:"status"`
+}
+
+// SubmissionPage is GET /api/admin/indexnow/submissions.
+type SubmissionPage struct {
+	Submissions []Submission `json:"submissions"`
+	Total       int          `json:"total"`
+	Limit       int          `json:"limit"`
+	Offset      int          `json:"offset"`
 }

@@ -1,13 +1,12 @@
-// Package leadsmanager is the HTTP side of the Secure Leads Manager
+// Package leads (web/leads) is the HTTP side of the Secure Leads Manager
 // (spec 6, docs/leads-api.md): the lead list, details, status changes and
 // the CSV export; working a lead (issue 23, work.go): notes, assignment,
-// its timeline and the first response figures; privacy requests (issue
-// 24, privacy.go): one person's data exported, a lead erased; and the
-// admins' Users and Audit Log screens. What each
-// role may see is decided here and in package leads, on the server: staff
-// get masked rows from every endpoint. The routes and their guards are in
-// server/install.go.
-package leadsmanager
+// its timeline and the first response figures; privacy requests (issue 24,
+// privacy.go): one person's data exported, a lead erased; and the admins'
+// Users and Audit Log screens. What each role may see is decided here and
+// in the domain package leads, on the server: staff get masked rows from
+// every endpoint. The routes and their guards are in server/install.go.
+package leads
 
 import (
 	"context"

@@ -1,11 +1,11 @@
-// Package insights is the HTTP side of first-party analytics and
-// real-user Core Web Vitals (issue 10, ADR 015, ADR 023, ADR 029): POST
-// /api/collect takes the beacon's events, the estimate intake records each
-// stored lead, and the Analytics and Performance Monitor screens read
-// /api/admin/analytics and /api/admin/vitals. The rules are package
-// analytics'; these handlers parse, call it and answer. The routes and
-// their guards are in server/install.go.
-package insights
+// Package analytics (web/analytics) is the HTTP side of first-party
+// analytics and real-user Core Web Vitals (issue 10, ADR 015, ADR 023, ADR
+// 029): POST /api/collect takes the beacon's events, the estimate intake
+// records each stored lead, and the Analytics and Performance Monitor
+// screens read /api/admin/analytics and /api/admin/vitals. The rules are
+// the domain package analytics'; these handlers parse, call it and answer.
+// The routes and their guards are in server/install.go.
+package analytics
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package leadsmanager
+package leads
 
 import (
 	"errors"

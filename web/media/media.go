@@ -1,9 +1,9 @@
-// Package uploads is the HTTP side of the photo and video upload tool
-// (spec 2.4, 4, 5; ADR 008, ADR 024) and of /media/*, where stored files
-// are served. Uploads stream: the file is sniffed from its first bytes,
-// cut off at its cap and written to storage without being held whole in
-// memory. The routes and their guards are in server/install.go.
-package uploads
+// Package media (web/media) is the HTTP side of the photo and video upload
+// tool (spec 2.4, 4, 5; ADR 008, ADR 024) and of /media/*, where stored
+// files are served. Uploads stream: the file is sniffed from its first
+// bytes, cut off at its cap and written to storage without being held
+// whole in memory. The routes and their guards are in server/install.go.
+package media
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package editing
+package editor
 
 import (
 	"bytes"

@@ -1,11 +1,11 @@
-// Package editing is the HTTP side of content editing (issue 22,
-// docs/content-api.md): the Content Management and Location Pages
+// Package editor (web/editor) is the HTTP side of content editing (issue
+// 22, docs/content-api.md): the Content Management and Location Pages
 // screens' lists and editors, publishing now or on a schedule, history
 // and restore, the draft's preview and guidance, the Redirects screen and
-// the 404 monitor. The rules are package editor's and package content's;
-// these handlers parse, call them and answer. The routes and their guards
-// are in server/install.go.
-package editing
+// the 404 monitor. The rules are the domain package editor's and package
+// content's; these handlers parse, call them and answer. The routes and
+// their guards are in server/install.go.
+package editor
 
 import (
 	"context"
