@@ -97,7 +97,7 @@ var (
 	errExportRestrict = &httperr.Error{Status: http.StatusForbidden, Title: "Export Restricted", Message: "Only admins can export lead data"}
 )
 
-func isAdmin(c echo.Context) bool { return auth.From(c).Can(auth.LeadsFull) }
+func isAdmin(c echo.Context) bool { return auth.From(c).Can(accounts.LeadsFull) }
 
 func leadsUnavailable(err error) error {
 	return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "Failed to load lead data", Err: err}
@@ -318,7 +318,7 @@ func userActions(callerID string, target db.User, activeAdmins int) (disable, ro
 	if callerID != "" && target.ID == callerID {
 		return ReasonOwnAccount, ReasonOwnAccount
 	}
-	if target.DisabledAt == nil && auth.RoleOf(target.Roles) == auth.RoleAdmin && activeAdmins <= 1 {
+	if target.DisabledAt == nil && accounts.RoleOf(target.Roles) == accounts.RoleAdmin && activeAdmins <= 1 {
 		return ReasonLastAdmin, ReasonLastAdmin
 	}
 	return "", ""
@@ -327,7 +327,7 @@ func userActions(callerID string, target db.User, activeAdmins int) (disable, ro
 func activeAdmins(us []db.User) int {
 	n := 0
 	for _, u := range us {
-		if u.DisabledAt == nil && auth.RoleOf(u.Roles) == auth.RoleAdmin {
+		if u.DisabledAt == nil && accounts.RoleOf(u.Roles) == accounts.RoleAdmin {
 			n++
 		}
 	}

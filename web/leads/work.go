@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/web/auth"
@@ -171,7 +172,7 @@ func (h *Handler) Work(c echo.Context) error {
 		return httperr.Unavailable(msgWorkBusy, err)
 	}
 	out := LeadWork{LeadID: l.ID, Status: l.Status, AssignedTo: l.AssignedTo, FirstResponseAt: l.FirstResponseAt, EscalatedAt: l.EscalatedAt, Timeline: tl}
-	admin := auth.From(c).Can(auth.LeadsAssign)
+	admin := auth.From(c).Can(accounts.LeadsAssign)
 	for _, u := range users {
 		name := u.Name
 		if name == "" {
@@ -180,8 +181,8 @@ func (h *Handler) Work(c echo.Context) error {
 		if l.AssignedTo != nil && u.ID == *l.AssignedTo {
 			out.AssignedName = name
 		}
-		role := auth.RoleOf(u.Roles)
-		if admin && u.DisabledAt == nil && (role == auth.RoleAdmin || role == auth.RoleStaff) {
+		role := accounts.RoleOf(u.Roles)
+		if admin && u.DisabledAt == nil && (role == accounts.RoleAdmin || role == accounts.RoleStaff) {
 			out.Assignees = append(out.Assignees, Assignee{ID: u.ID, Name: u.Name, Email: u.Email, Role: role})
 		}
 	}
