@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/guard"
+	"github.com/atlanta-restoration/site/leads"
 
 	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/analytics"
@@ -30,7 +31,6 @@ import (
 	"github.com/atlanta-restoration/site/media"
 	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
 	"github.com/atlanta-restoration/site/web/auth"
-	"github.com/atlanta-restoration/site/web/estimate"
 )
 
 // endlessBody is a request body of max bytes that counts what the server
@@ -1025,7 +1025,7 @@ func TestAttackEstimateOddBodies(t *testing.T) {
 		f.Set(k, strings.Repeat("é", 2500))
 	}
 	r := postForm(t, h, "/api/estimate", f, "10.9.0.4", "application/json")
-	var st estimate.State
+	var st leads.EstimateState
 	json.Unmarshal([]byte(r.Body), &st)
 	if r.StatusCode != http.StatusUnprocessableEntity || len(st.Errors) < 6 {
 		t.Errorf("oversized fields: %d %v", r.StatusCode, st.Errors)

@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atlanta-restoration/site/leads"
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
-
-	"github.com/atlanta-restoration/site/web/estimate"
 )
 
 // formShown is what a page's estimate form shows before anyone touches
@@ -115,7 +114,7 @@ func TestFormPresetsAreChoices(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	h := srv.Handler()
 	valid := map[string]bool{"": true}
-	for _, d := range estimate.DamageTypes {
+	for _, d := range leads.DamageTypes {
 		valid[d] = true
 	}
 	for _, path := range servicePaths(t, srv) {

@@ -35,6 +35,7 @@ import (
 	"github.com/atlanta-restoration/site/db/contentdb"
 	"github.com/atlanta-restoration/site/editor"
 	"github.com/atlanta-restoration/site/guard"
+	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/metrics"
 	"github.com/atlanta-restoration/site/notify"
@@ -222,7 +223,7 @@ func New(o Options) (*Server, error) {
 		Posts:    guard.NewLimiter(EstimatePostsPerWindow, EstimateWindow),
 		Phone:    func(ctx context.Context) string { return s.settings.Business(ctx).Phone },
 		Recorded: s.analyticsRoom.RecordLead,
-		Render: func(ctx context.Context, st *estimate.State) ([]byte, error) {
+		Render: func(ctx context.Context, st *leads.EstimateState) ([]byte, error) {
 			return s.pages.RenderEstimate(ctx, "/estimate", st)
 		},
 		Log: o.Log}

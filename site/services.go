@@ -108,7 +108,7 @@ type ServiceData struct {
 	Related         RelatedData   `json:"related"`
 	Hero            *HeroImage    `json:"hero"`
 	// DamageType is the estimate form's preset type of damage on this
-	// page: one of estimate.DamageTypes, or "" for a service that is not
+	// page: one of leads.DamageTypes, or "" for a service that is not
 	// one kind of damage (ADR 052).
 	DamageType string `json:"damageType"`
 }
