@@ -67,7 +67,7 @@ type Options struct {
 	Config  *config.Config
 	Log     *slog.Logger
 	Store   *db.Store
-	Content *content.Site
+	Content *content.Set
 	// Engine may be shared between servers in tests; nil builds one.
 	Engine *ssr.Engine
 	// Storage holds media files; nil builds one from the configuration.
@@ -403,7 +403,7 @@ func (s *Server) isPhoto(ctx context.Context, id string) (bool, error) {
 
 // loadContent reads the live content and the owner's redirects from the
 // database.
-func (s *Server) loadContent(ctx context.Context) (*content.Site, map[string]string, error) {
+func (s *Server) loadContent(ctx context.Context) (*content.Set, map[string]string, error) {
 	c, err := s.editor.Load(ctx)
 	if err != nil {
 		return nil, nil, err

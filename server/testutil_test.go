@@ -26,7 +26,7 @@ var (
 	engine      *ssr.Engine
 	engineErr   error
 	siteOnce    sync.Once
-	testContent *content.Site
+	testContent *content.Set
 )
 
 const testBase = "https://www.example-restoration.test"

@@ -48,7 +48,7 @@ func serviceRoutes() []Route {
 
 // expandServices lists the service pages the {slug} pattern answers: every
 // service without a concrete route of its own.
-func expandServices(c *content.Site) []string {
+func expandServices(c *content.Set) []string {
 	own := map[string]bool{}
 	for _, s := range supplementaryServices {
 		own[s] = true
@@ -206,7 +206,7 @@ type WaterLandingData struct {
 }
 
 // waterAreas are the landing page's areas served, as the county/slug keys
-// the city records were seeded with (content.Site.CityByOrigin).
+// the city records were seeded with (content.Set.CityByOrigin).
 var waterAreas = []string{"fulton/atlanta", "dekalb/decatur", "fulton/sandy-springs", "cobb/smyrna", "cobb/marietta", "dekalb/brookhaven", "fulton/east-point"}
 
 func loadWaterLanding(_ context.Context, s *Site, _ Params) (Page, error) {

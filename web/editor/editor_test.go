@@ -41,7 +41,7 @@ type room struct {
 func newRoom(t *testing.T, s *db.Store) *room {
 	t.Helper()
 	r := &room{store: s}
-	r.render.Store(editor.Render(func(_ context.Context, c *content.Site, path string) ([]byte, error) {
+	r.render.Store(editor.Render(func(_ context.Context, c *content.Set, path string) ([]byte, error) {
 		if c == nil {
 			return nil, errors.New("no site")
 		}
@@ -49,7 +49,7 @@ func newRoom(t *testing.T, s *db.Store) *room {
 	}))
 	r.svc = &editor.Service{Store: contentdb.New(s), Audit: s, Changed: func(string) {}, Log: quiet,
 		Paths: func() []string { return []string{"/", "/contact", "/blog"} },
-		Render: func(ctx context.Context, c *content.Site, path string) ([]byte, error) {
+		Render: func(ctx context.Context, c *content.Set, path string) ([]byte, error) {
 			r.renders.Add(1)
 			return r.render.Load().(editor.Render)(ctx, c, path)
 		}}
@@ -228,7 +228,7 @@ func TestRenderFailureBlocksPublish(t *testing.T) {
 			{ssr.ErrRenderTimeout, "takes too long to build"},
 			{errors.New("ssr: render info: TypeError: cannot read property"), "could not be built with this text"},
 		} {
-			r.render.Store(editor.Render(func(context.Context, *content.Site, string) ([]byte, error) {
+			r.render.Store(editor.Render(func(context.Context, *content.Set, string) ([]byte, error) {
 				return nil, c.err
 			}))
 			for _, step := range []struct{ path, body string }{

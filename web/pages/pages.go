@@ -218,7 +218,7 @@ func (h *Handler) RenderDoc(ctx context.Context, kind, path string, pg site.Page
 
 // Preview renders path as it would be with content c: a draft's real
 // render in the real layout, noindex, never cached.
-func (h *Handler) Preview(ctx context.Context, c *content.Site, path string) ([]byte, error) {
+func (h *Handler) Preview(ctx context.Context, c *content.Set, path string) ([]byte, error) {
 	v := h.site.With(c)
 	r, pg, err := v.Load(ctx, path)
 	if err != nil {
