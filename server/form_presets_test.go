@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/atlanta-restoration/site/leads"
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
+
+	"github.com/atlanta-restoration/site/leads"
 )
 
 // formShown is what a page's estimate form shows before anyone touches

@@ -3,6 +3,7 @@ package leads
 import (
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -294,4 +295,21 @@ func orDevice(label string) string {
 		return "a device"
 	}
 	return label
+}
+
+// pageParams reads page and per_page (defaults 1 and 50, at most 200).
+func pageParams(c echo.Context) (page, per int, err error) {
+	page, per = 1, 50
+	if v := c.QueryParam("page"); v != "" {
+		if page, err = strconv.Atoi(v); err != nil || page < 1 || page > 1_000_000 {
+			return 0, 0, &httperr.Error{Status: http.StatusBadRequest, Message: "Page must be a positive number."}
+		}
+	}
+	if v := c.QueryParam("per_page"); v != "" {
+		if per, err = strconv.Atoi(v); err != nil || per < 1 {
+			return 0, 0, &httperr.Error{Status: http.StatusBadRequest, Message: "Per page must be a positive number."}
+		}
+		per = min(per, accountPageMaxSize)
+	}
+	return page, per, nil
 }

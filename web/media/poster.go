@@ -10,11 +10,12 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/storage"
 	"github.com/atlanta-restoration/site/web/httperr"
-	"github.com/labstack/echo/v4"
 )
 
 // PutPoster sets a video's poster: a frame the upload tool captured

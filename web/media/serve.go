@@ -9,10 +9,11 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/storage"
 	"github.com/atlanta-restoration/site/web/httperr"
-	"github.com/labstack/echo/v4"
 )
 
 // Serve streams a stored photo or video with Range support (video
