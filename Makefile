@@ -37,7 +37,7 @@ test-ts: deps
 	npx tsc --noEmit -p .
 
 # The race detector slows goja about tenfold, and the server,
-# web/editing and editor packages render hundreds of pages (web/editing's
+# web/editor and editor packages render hundreds of pages (web/editor's
 # round trip of every kind took 254 s under -race on an idle machine and
 # ran out of its 10 minutes on a loaded one; editor took 82 s, 24 s
 # without; app builds a render engine, 21 s under -race); they run without -race except for the tests that start
@@ -50,8 +50,8 @@ test-ts: deps
 test-go: deps
 	$(GO) vet ./...
 	cd docs && P=$$(bash ../scripts/ensure-promtool.sh) && $$P check rules prometheus-alerts.yml && $$P test rules prometheus-alerts.test.yml
-	$(GO) test -race -count=1 -gcflags='modernc.org/...=-race=false' $$($(GO) list ./... | grep -v -e '/server$$' -e '/web/editing$$' -e '/editor$$' -e '/app$$')
-	$(GO) test -count=1 ./server/ ./web/editing/ ./editor/ ./app/
+	$(GO) test -race -count=1 -gcflags='modernc.org/...=-race=false' $$($(GO) list ./... | grep -v -e '/server$$' -e '/web/editor$$' -e '/editor$$' -e '/app$$')
+	$(GO) test -count=1 ./server/ ./web/editor/ ./editor/ ./app/
 	$(GO) test -race -count=1 -gcflags='modernc.org/...=-race=false' -run 'TestRace|TestCachedServing|TestEstimateRateLimit|TestEstimateLimitHolds' ./server/
 	$(GO) test -race -count=1 -gcflags='modernc.org/...=-race=false' -run 'TestScheduledPublishOnceAcrossInstances|TestRedirectsNoLoopUnderRace' ./editor/
 

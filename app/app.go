@@ -54,7 +54,7 @@ type Inputs struct {
 	Store  *db.Store
 	// Content is the embedded content (content.Load), which seeds an
 	// empty database; once seeded the database's content is live.
-	Content *content.Site
+	Content *content.Set
 	Engine  *ssr.Engine
 	Media   storage.Storage
 	// Spool keeps estimate submissions the database could not take, for
@@ -216,7 +216,7 @@ func NewEditor(store *db.Store, log *slog.Logger) *editor.Service {
 
 // LoadContent reads the live content and the owner's redirects from the
 // database.
-func LoadContent(ctx context.Context, ed *editor.Service) (*content.Site, map[string]string, error) {
+func LoadContent(ctx context.Context, ed *editor.Service) (*content.Set, map[string]string, error) {
 	c, err := ed.Load(ctx)
 	if err != nil {
 		return nil, nil, err

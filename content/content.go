@@ -187,8 +187,9 @@ func DefaultHome() Home {
 	}
 }
 
-// Site is all content, loaded once.
-type Site struct {
+// Set is all of the site's content (services, places, articles, pages,
+// FAQs, the home page's texts and the fixed wording), loaded once.
+type Set struct {
 	Services     []Service
 	Counties     []County
 	Cities       []City
@@ -222,12 +223,12 @@ type Site struct {
 }
 
 // Load reads and validates every embedded content file.
-func Load() (*Site, error) { return LoadFS(files) }
+func Load() (*Set, error) { return LoadFS(files) }
 
 // LoadFS reads content from fsys and refuses any problem at all: the
 // embedded files are the developers' and must pass every rule (tests pass
 // broken trees).
-func LoadFS(fsys fs.FS) (*Site, error) {
+func LoadFS(fsys fs.FS) (*Set, error) {
 	s, err := ReadFS(fsys)
 	if err != nil {
 		return nil, err
@@ -241,8 +242,8 @@ func LoadFS(fsys fs.FS) (*Site, error) {
 // ReadFS reads content files without judging them: `site content
 // import` refuses their hard problems and reports the rest, as a publish
 // does.
-func ReadFS(fsys fs.FS) (*Site, error) {
-	s := &Site{CityProfiles: map[string]*CityProfile{}, Pages: map[string]*InfoPage{}}
+func ReadFS(fsys fs.FS) (*Set, error) {
+	s := &Set{CityProfiles: map[string]*CityProfile{}, Pages: map[string]*InfoPage{}}
 	if err := readJSON(fsys, "services.json", &s.Services); err != nil {
 		return nil, err
 	}
@@ -386,7 +387,7 @@ func splitList(s string) []string {
 	return out
 }
 
-func (s *Site) index() {
+func (s *Set) index() {
 	s.derive()
 	s.serviceBySlug = map[string]*Service{}
 	for i := range s.Services {
@@ -434,7 +435,7 @@ func (c *checker) seo(kind, slug string, s SEO) {
 // Check is the one set of content rules, at boot and at every save:
 // what a page needs to render and be reached (hard), and spec 5's and
 // content/SCHEMA.md's guidance (not hard).
-func (s *Site) Check() []Problem {
+func (s *Set) Check() []Problem {
 	c := &checker{}
 	primary := 0
 	seen := map[string]bool{}
@@ -550,7 +551,7 @@ type pageRecord struct {
 }
 
 // pageRecords lists the records that are pages, in the site's order.
-func (s *Site) pageRecords() []pageRecord {
+func (s *Set) pageRecords() []pageRecord {
 	var out []pageRecord
 	for _, sv := range s.Services {
 		out = append(out, pageRecord{KindService, sv.Slug, sv.SEO, sv.Image})
@@ -576,7 +577,7 @@ func (s *Site) pageRecords() []pageRecord {
 // checkImages requires what a hero or cover photo needs: which photo, and
 // alt text saying what it shows (the media library's own check that the
 // photo exists is the editor's).
-func (s *Site) checkImages(c *checker) {
+func (s *Set) checkImages(c *checker) {
 	check := func(kind, slug string, im *Image) {
 		if im == nil {
 			return
@@ -594,7 +595,7 @@ func (s *Site) checkImages(c *checker) {
 
 // checkUnique flags every seoTitle and metaDescription that another record
 // uses too (spec 5: unique across the site).
-func (s *Site) checkUnique(c *checker) {
+func (s *Set) checkUnique(c *checker) {
 	type owner struct{ kind, slug string }
 	titles, descs := map[string]owner{}, map[string]owner{}
 	for _, r := range s.pageRecords() {
@@ -638,7 +639,7 @@ func fileOf(kind, slug string) string {
 	return "home.json"
 }
 
-func (s *Site) validate() error {
+func (s *Set) validate() error {
 	ps := s.Check()
 	if len(ps) == 0 {
 		return nil
@@ -651,25 +652,25 @@ func (s *Site) validate() error {
 }
 
 // PublishedAt is when a record was last published from the admin.
-func (s *Site) PublishedAt(kind, slug string) (time.Time, bool) {
+func (s *Set) PublishedAt(kind, slug string) (time.Time, bool) {
 	t, ok := s.stamps[kind+"\x00"+slug]
 	return t, ok
 }
 
 // Service returns a service by slug.
-func (s *Site) Service(slug string) (*Service, bool) { v, ok := s.serviceBySlug[slug]; return v, ok }
+func (s *Set) Service(slug string) (*Service, bool) { v, ok := s.serviceBySlug[slug]; return v, ok }
 
 // County returns a county by slug.
-func (s *Site) County(slug string) (*County, bool) { v, ok := s.countyBySlug[slug]; return v, ok }
+func (s *Set) County(slug string) (*County, bool) { v, ok := s.countyBySlug[slug]; return v, ok }
 
 // City returns a city of a county by slug.
-func (s *Site) City(county, slug string) (*City, bool) {
+func (s *Set) City(county, slug string) (*City, bool) {
 	v, ok := s.cityByKey[county+"/"+slug]
 	return v, ok
 }
 
 // CitiesOf returns the cities of a county in file order.
-func (s *Site) CitiesOf(county string) []City {
+func (s *Set) CitiesOf(county string) []City {
 	var out []City
 	for _, c := range s.Cities {
 		if c.County == county {
@@ -680,7 +681,7 @@ func (s *Site) CitiesOf(county string) []City {
 }
 
 // CityBySlug returns the first city with this slug in any county.
-func (s *Site) CityBySlug(slug string) (*City, bool) {
+func (s *Set) CityBySlug(slug string) (*City, bool) {
 	for i := range s.Cities {
 		if s.Cities[i].Slug == slug {
 			return &s.Cities[i], true
@@ -690,10 +691,10 @@ func (s *Site) CityBySlug(slug string) (*City, bool) {
 }
 
 // Article returns an article by slug.
-func (s *Site) Article(slug string) (*Article, bool) { v, ok := s.articleBySlug[slug]; return v, ok }
+func (s *Set) Article(slug string) (*Article, bool) { v, ok := s.articleBySlug[slug]; return v, ok }
 
 // PrimaryServices are the six services of the grids, in order.
-func (s *Site) PrimaryServices() []Service {
+func (s *Set) PrimaryServices() []Service {
 	var out []Service
 	for _, sv := range s.Services {
 		if sv.Primary {

@@ -81,7 +81,7 @@ func applyDerived(v any, seo *SEO) {
 
 // derive applies the derived values to every record of the site: the
 // pages, the checks and the exports all see them.
-func (s *Site) derive() {
+func (s *Set) derive() {
 	for i := range s.Services {
 		applyDerived(&s.Services[i], &s.Services[i].SEO)
 	}

@@ -15,7 +15,7 @@ import (
 // (TestExportRoundTrip). dir is created when missing; a dir that is a
 // symbolic link or holds one is refused, and nothing is written outside
 // it (folder.go).
-func (s *Site) Export(dir string) error {
+func (s *Set) Export(dir string) error {
 	root, err := exportRoot(dir)
 	if err != nil {
 		return err
@@ -96,7 +96,7 @@ func (s *Site) Export(dir string) error {
 // written is a copy of the site's records with their head texts as the
 // owner wrote them (SEO.Written): export writes what the owner wrote, and
 // the derived texts are worked out again when the files are loaded.
-func (s *Site) written() *Site {
+func (s *Set) written() *Set {
 	c := *s
 	c.Services = writtenList(s.Services, func(x *Service) *SEO { return &x.SEO })
 	c.Counties = writtenList(s.Counties, func(x *County) *SEO { return &x.SEO })

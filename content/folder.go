@@ -75,7 +75,7 @@ func realFolder(dir string) error {
 // as its kind. A *FolderError lists every problem found. What the records
 // say (Check, MaxRecordBytes, what the database holds) is the importer's
 // to judge (editor.Import).
-func ReadFolder(dir string) (*Site, error) {
+func ReadFolder(dir string) (*Set, error) {
 	root, err := openFolder(dir)
 	if err != nil {
 		return nil, err

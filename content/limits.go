@@ -32,6 +32,6 @@ func (c *checker) checkBody(kind, slug, field, body string) {
 }
 
 // MaxRecordBytes bounds one record's JSON: what the admin accepts in a
-// save (web/editing.MaxBody) and what an import accepts (ReadFolder). The
+// save (web/editor.MaxBody) and what an import accepts (ReadFolder). The
 // longest record is a few tens of kilobytes.
 const MaxRecordBytes = 256 << 10

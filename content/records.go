@@ -51,12 +51,12 @@ type Record struct {
 	PublishedAt *time.Time
 	// Origin is the key the record had in the embedded files it was
 	// seeded from ("" for a record the owner added): the code names
-	// records by it (Site.CityByOrigin), so a rename does not lose them.
+	// records by it (Set.CityByOrigin), so a rename does not lose them.
 	Origin string
 }
 
 // Records lists every record of the site, in order.
-func (s *Site) Records() []Record {
+func (s *Set) Records() []Record {
 	// What the owner wrote, not what was worked out from it (derive.go).
 	s = s.written()
 	var out []Record
@@ -170,8 +170,8 @@ func keyOf(v any) string {
 // read at all; what the problems mean is the caller's to decide (a
 // publish refuses hard ones; a boot from the database logs them, as they
 // were refused when published).
-func FromRecords(rs []Record, updated string) (*Site, []Problem, error) {
-	s := &Site{CityProfiles: map[string]*CityProfile{}, Pages: map[string]*InfoPage{}, FAQs: map[string][]FAQ{}, Home: DefaultHome(), Words: DefaultWords(), stamps: map[string]time.Time{}, origins: map[string]string{}}
+func FromRecords(rs []Record, updated string) (*Set, []Problem, error) {
+	s := &Set{CityProfiles: map[string]*CityProfile{}, Pages: map[string]*InfoPage{}, FAQs: map[string][]FAQ{}, Home: DefaultHome(), Words: DefaultWords(), stamps: map[string]time.Time{}, origins: map[string]string{}}
 	sorted := append([]Record(nil), rs...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		if sorted[i].Kind != sorted[j].Kind {

@@ -186,7 +186,7 @@ var claimKinds = map[string]string{KindFAQ: "FAQs", KindService: "Service", Kind
 // record's own text that is none of the wording's response times (the
 // owner changed one here and the FAQ still says the old one) makes the
 // pages disagree, so it names where to change it too.
-func (s *Site) checkClaims(c *checker) {
+func (s *Set) checkClaims(c *checker) {
 	times := map[string]bool{}
 	for _, v := range s.Words["times"] {
 		times[strings.ToLower(strings.TrimSpace(v))] = true

@@ -73,7 +73,7 @@ func (s *Store) AddEvents(ctx context.Context, evs []Event) error {
 				}
 				b.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 				if e.ID == "" {
-					e.ID = clusterRandomID()
+					e.ID = newRowID()
 				}
 				args = append(args, e.ID, e.At, e.Day, e.Kind, e.Path, e.PageKind, e.Source, e.Referrer, e.UTMSource, e.UTMMedium,
 					e.UTMCampaign, e.Width, e.Visitor, e.Metric, e.Value, e.Area)

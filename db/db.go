@@ -5,10 +5,13 @@ package db
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"sort"
@@ -204,4 +207,19 @@ func notFound(err error) error {
 		return ErrNotFound
 	}
 	return err
+}
+
+// lockKey maps a name to a PostgreSQL advisory lock key.
+func lockKey(name string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return int64(h.Sum64())
+}
+
+// newRowID is a random row id (jobs, submissions, health runs, attempts,
+// audit rows, analytics events, the live stream's origin).
+func newRowID() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return hex.EncodeToString(b)
 }

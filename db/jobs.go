@@ -2,9 +2,7 @@ package db
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -97,11 +95,4 @@ func (s *Store) RecentJobRuns(ctx context.Context, limit int, skipped bool) ([]J
 		out[i].scrub()
 	}
 	return out, nil
-}
-
-// newRowID is a random id for job, submission and health rows.
-func newRowID() string {
-	b := make([]byte, 12)
-	rand.Read(b)
-	return hex.EncodeToString(b)
 }

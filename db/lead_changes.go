@@ -65,7 +65,7 @@ type leadHooks struct {
 
 // Origin identifies this store in its lead change notifications.
 func (s *Store) Origin() string {
-	s.live.once.Do(func() { s.live.origin = clusterRandomID() })
+	s.live.once.Do(func() { s.live.origin = newRowID() })
 	return s.live.origin
 }
 

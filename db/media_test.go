@@ -139,3 +139,36 @@ func TestMediaPoster(t *testing.T) {
 		}
 	})
 }
+
+func TestMediaCRUD(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+		for i := 0; i < 3; i++ {
+			m := Media{ID: fmt.Sprint("m", i), Project: "kitchen-remodel", Path: fmt.Sprintf("projects/kitchen-remodel/%d.jpg", i),
+				Name: fmt.Sprintf("%d.jpg", i), Kind: "image", MIME: "image/jpeg", Size: 100, Width: 800, Height: 600, CreatedAt: now.Add(time.Duration(i) * time.Minute)}
+			if err := s.CreateMedia(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		list, err := s.ListMedia(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list) != 3 || list[0].ID != "m2" {
+			t.Fatalf("ListMedia = %d items, first %q; want 3, newest m2 first", len(list), list[0].ID)
+		}
+		if !list[0].CreatedAt.Equal(now.Add(2 * time.Minute)) {
+			t.Errorf("created_at round trip = %v", list[0].CreatedAt)
+		}
+		if gone, err := s.DeleteMedia(ctx, "m1"); err != nil || gone.Path != "projects/kitchen-remodel/1.jpg" {
+			t.Fatalf("DeleteMedia = %+v, %v", gone, err)
+		}
+		if _, err := s.DeleteMedia(ctx, "m1"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("second delete err = %v, want ErrNotFound", err)
+		}
+		if _, err := s.GetMedia(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("GetMedia(nope) err = %v, want ErrNotFound", err)
+		}
+	})
+}

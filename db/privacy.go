@@ -52,7 +52,7 @@ func (s *Store) LeadsByContact(ctx context.Context, email, tel string) ([]Lead, 
 // in one transaction. ErrNotFound when there is no such lead.
 func (s *Store) DeleteLead(ctx context.Context, id string, audit AuditEntry) error {
 	if audit.ID == "" {
-		audit.ID = clusterRandomID()
+		audit.ID = newRowID()
 	}
 	var uid any
 	if audit.UserID != "" {

@@ -4,7 +4,7 @@
 // redirects and the 404 monitor. The database holds the content once the
 // site runs (db/contentdb); the embedded content/ files seed an empty
 // database. Every check is package content's one set of rules. No HTTP
-// here: the room is web/editing.
+// here: the room is web/editor.
 package editor
 
 import (
@@ -137,7 +137,7 @@ type Actor = contentdb.Actor
 // install, or the first boot after this feature shipped). Several
 // instances booting at once seed it once. Then the stored references
 // become ids (MigrateRefs), whether just seeded or stored before ids.
-func (s *Service) Seed(ctx context.Context, c *content.Site) (int, error) {
+func (s *Service) Seed(ctx context.Context, c *content.Set) (int, error) {
 	n, err := s.seed(ctx, c)
 	if err != nil {
 		return 0, err
@@ -148,7 +148,7 @@ func (s *Service) Seed(ctx context.Context, c *content.Site) (int, error) {
 	return n, nil
 }
 
-func (s *Service) seed(ctx context.Context, c *content.Site) (int, error) {
+func (s *Service) seed(ctx context.Context, c *content.Set) (int, error) {
 	n, err := s.Store.Count(ctx)
 	if err != nil {
 		return 0, err
@@ -175,7 +175,7 @@ func (s *Service) seed(ctx context.Context, c *content.Site) (int, error) {
 // the problems the rules find in it. Hard problems were refused when
 // published, so they are logged, not fatal: a boot never fails on what
 // the owner saved.
-func (s *Service) Load(ctx context.Context) (*content.Site, error) {
+func (s *Service) Load(ctx context.Context) (*content.Set, error) {
 	items, err := s.Store.Live(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("content: %w", err)
@@ -227,13 +227,13 @@ func updated(items []contentdb.Item) string {
 
 // Candidate is the site as it would be with one item's working copy
 // published: the live content with that record replaced (or added).
-func (s *Service) Candidate(ctx context.Context, it contentdb.Item) (*content.Site, []content.Problem, error) {
+func (s *Service) Candidate(ctx context.Context, it contentdb.Item) (*content.Set, []content.Problem, error) {
 	c, problems, _, err := s.candidate(ctx, it)
 	return c, problems, err
 }
 
 // candidate is Candidate with the index of the records it is made of.
-func (s *Service) candidate(ctx context.Context, it contentdb.Item) (*content.Site, []content.Problem, *content.RefIndex, error) {
+func (s *Service) candidate(ctx context.Context, it contentdb.Item) (*content.Set, []content.Problem, *content.RefIndex, error) {
 	live, err := s.Store.Live(ctx)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("content: %w", err)

@@ -12,7 +12,7 @@ import (
 
 // Render renders a public path as it would be with some content (the
 // public pages' room renders a preview).
-type Render func(ctx context.Context, c *content.Site, path string) ([]byte, error)
+type Render func(ctx context.Context, c *content.Set, path string) ([]byte, error)
 
 // Guidance is what the editor sees beside a draft: the rules' problems
 // (hard ones block a publish) and the SEO audit's page rules, run by the

@@ -40,7 +40,7 @@ func (e *ImportError) Error() string {
 // *ImportError lists every problem; then every change is published in one
 // transaction, so a refusal there (another editor saved meanwhile) changes
 // nothing either. The pages are re-rendered once, at the end.
-func (s *Service) Import(ctx context.Context, c *content.Site, by Actor) (ImportReport, error) {
+func (s *Service) Import(ctx context.Context, c *content.Set, by Actor) (ImportReport, error) {
 	var rep ImportReport
 	var problems []string
 	all := c.Check()

@@ -12,7 +12,7 @@ import (
 
 // Privacy requests (issue 24): a person asks for what the business holds
 // about them, or for it to be erased. Both are admins' and audited
-// (web/leadsmanager); the audit row never holds the person's contact
+// (web/leads); the audit row never holds the person's contact
 // data, so an erasure leaves none behind.
 
 // PersonExport is everything held about one person: every lead with the

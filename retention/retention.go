@@ -3,7 +3,7 @@
 // time (RETAIN_*_DAYS), and the privacy page states the same periods,
 // from the same configuration, so what the site says and what it does
 // cannot drift apart. Leads are kept until an admin deletes them (a
-// privacy request: web/leadsmanager).
+// privacy request: web/leads).
 package retention
 
 import (

@@ -42,7 +42,7 @@ type doc struct {
 type Index struct{ docs []doc }
 
 // NewIndex indexes services, counties, cities, articles and info pages.
-func NewIndex(c *content.Site) *Index {
+func NewIndex(c *content.Set) *Index {
 	ix := &Index{}
 	add := func(kind, title, href, snippet string, keywords []string, body ...string) {
 		ix.docs = append(ix.docs, doc{kind: kind, title: title, href: href, snippet: snippet,

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/site"
@@ -83,7 +84,7 @@ func TestUsersScreenOffersOnlyWhatTheServerAllows(t *testing.T) {
 	if r := jsonReq(t, h, "GET", "/api/admin/session", p.admin, nil); r.StatusCode != 200 {
 		t.Fatalf("a refused change of one's own account ended the session: %d", r.StatusCode)
 	}
-	if u, _ := store.UserByID(context.Background(), me.ID); u.DisabledAt != nil || auth.RoleOf(u.Roles) != "admin" || u.TOTPSecret == "" || u.Name != "The Owner" {
+	if u, _ := store.UserByID(context.Background(), me.ID); u.DisabledAt != nil || accounts.RoleOf(u.Roles) != "admin" || u.TOTPSecret == "" || u.Name != "The Owner" {
 		t.Errorf("own account changed by refused requests: %+v", u)
 	}
 	// What the server allows on one's own account still works.

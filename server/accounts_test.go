@@ -633,7 +633,7 @@ func TestAccountSecretsNeverReachTheLog(t *testing.T) {
 	var buf bytes.Buffer
 	srv.log = NewLogger(&buf, srv.cfg.Secrets())
 	srv.auth.SetLogger(srv.log)
-	srv.leadsManager.Log = srv.log
+	srv.leadsRoom.Log = srv.log
 	h := srv.Handler()
 	seedLeads(t, store, 2)
 	loginFrom(t, h, "192.0.2.90", adminEmail, "a wrong password guess")

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/atlanta-restoration/site/indexnow"
-	"github.com/atlanta-restoration/site/web/indexing"
+	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
 )
 
 // fakeIndexNow records what the server posts and answers with status.
@@ -192,7 +192,7 @@ func TestIndexNowRejectsForeignAndTooMany(t *testing.T) {
 			t.Errorf("%s: %d %s, want 400", foreign, r.StatusCode, r.Body)
 		}
 	}
-	many := make([]string, indexing.MaxIndexNowURLs+1)
+	many := make([]string, indexnowweb.MaxIndexNowURLs+1)
 	for i := range many {
 		many[i] = "/"
 	}

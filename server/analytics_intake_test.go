@@ -21,7 +21,7 @@ import (
 	"github.com/atlanta-restoration/site/analytics"
 	"github.com/atlanta-restoration/site/analytics/analyticstest"
 	"github.com/atlanta-restoration/site/db"
-	"github.com/atlanta-restoration/site/web/insights"
+	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
 )
 
 // Issue 20's attacks on the analytics (ADR 029), each through POST
@@ -124,7 +124,7 @@ func TestCollectOneBadBeaconNeverCostsAGoodOne(t *testing.T) {
 			mustJSON(map[string]any{"t": "pageview", "p": "/contact", "uc": "spring\u202esale\u200b\u0007\u001b[0m"}),
 			mustJSON(map[string]any{"t": "pageview", "p": "/about", "r": "https://" + strings.Repeat("sub.", 70) + "example/"}),
 			mustJSON(map[string]any{"t": "pageview", "p": "/", "r": "https://evil\u202ehost.example/"}),
-			mustJSON(map[string]any{"t": "pageview", "p": "/", "r": strings.Repeat("x", insights.CollectMaxBody)}),
+			mustJSON(map[string]any{"t": "pageview", "p": "/", "r": strings.Repeat("x", analyticsweb.CollectMaxBody)}),
 			[]byte(`{"t":"pageview","p":123}`),
 			[]byte(`{"t":["pageview"],"p":"/"}`),
 			[]byte(`{"t":"pageview","p":"/","w":1e400}`),
@@ -157,7 +157,7 @@ func TestCollectOneBadBeaconNeverCostsAGoodOne(t *testing.T) {
 		}
 		tok := unlock(t, h)
 		r := analyticsReport(t, h, tok, 1)
-		if problems := analyticstest.Check(r, analyticstest.Oracle(storedEvents(t, store), r.From, r.To, insights.Places(srv.site).Label)); len(problems) > 0 {
+		if problems := analyticstest.Check(r, analyticstest.Oracle(storedEvents(t, store), r.From, r.To, analyticsweb.Places(srv.site).Label)); len(problems) > 0 {
 			t.Errorf("figures disagree:\n%s", strings.Join(problems, "\n"))
 		}
 		if r.Pageviews < 200 || r.Visitors != 5 {
@@ -248,7 +248,7 @@ func TestCollectJunkAttack(t *testing.T) {
 
 		tok := unlock(t, h)
 		rep := analyticsReport(t, h, tok, 1)
-		if problems := analyticstest.Check(rep, analyticstest.Oracle(storedEvents(t, store), rep.From, rep.To, insights.Places(srv.site).Label)); len(problems) > 0 {
+		if problems := analyticstest.Check(rep, analyticstest.Oracle(storedEvents(t, store), rep.From, rep.To, analyticsweb.Places(srv.site).Label)); len(problems) > 0 {
 			t.Errorf("figures disagree:\n%s", strings.Join(problems, "\n"))
 		}
 		maxVisitors := int64(20 + 17*analytics.MaxVisitorsPerNetwork)
@@ -438,7 +438,7 @@ func TestCollectLimitPerIPv6Network(t *testing.T) {
 	srv, store := newTestServer(t, nil)
 	h := srv.Handler()
 	var wg sync.WaitGroup
-	for i := 0; i < 2*insights.CollectPerIP; i++ {
+	for i := 0; i < 2*analyticsweb.CollectPerIP; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()

@@ -21,7 +21,7 @@ import (
 	"github.com/atlanta-restoration/site/analytics/analyticstest"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/ssr"
-	"github.com/atlanta-restoration/site/web/insights"
+	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
 )
 
 const browserUA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
@@ -43,7 +43,7 @@ func beaconReq(t testing.TB, h http.Handler, ip string, body any, hdr ...string)
 
 func flushAnalytics(t testing.TB, srv *Server) {
 	t.Helper()
-	if err := srv.insights.Flush(context.Background()); err != nil {
+	if err := srv.analyticsRoom.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -81,7 +81,7 @@ func TestCollectStoresOnlyWhatItShould(t *testing.T) {
 		{"vital out of range", map[string]any{"t": "vital", "p": "/", "m": "LCP", "v": -1}, nil},
 		{"unknown metric", map[string]any{"t": "vital", "p": "/", "m": "FID", "v": 10}, nil},
 		{"vital on an unknown page", map[string]any{"t": "vital", "p": "/no-such-page", "m": "LCP", "v": 10}, nil},
-		{"oversized", map[string]any{"t": "pageview", "p": "/", "r": strings.Repeat("x", insights.CollectMaxBody)}, nil},
+		{"oversized", map[string]any{"t": "pageview", "p": "/", "r": strings.Repeat("x", analyticsweb.CollectMaxBody)}, nil},
 	} {
 		if code := beaconReq(t, h, "198.51.100.2", c.body, c.hdr...); code != http.StatusNoContent {
 			t.Errorf("%s: status %d", c.name, code)
@@ -193,7 +193,7 @@ func TestAnalyticsEndToEnd(t *testing.T) {
 	}
 	tok := unlock(t, h)
 	out := analyticsReport(t, h, tok, 30)
-	if problems := analyticstest.Check(out, analyticstest.Oracle(storedEvents(t, store), out.From, out.To, insights.Places(srv.site).Label)); len(problems) > 0 {
+	if problems := analyticstest.Check(out, analyticstest.Oracle(storedEvents(t, store), out.From, out.To, analyticsweb.Places(srv.site).Label)); len(problems) > 0 {
 		t.Errorf("figures disagree:\n%s", strings.Join(problems, "\n"))
 	}
 	got := fmt.Sprintf("%d visitors, %d page views, %d conversions, %.1f%%, %d leads = %d estimates + %d calls, uncounted %+v",
@@ -217,11 +217,11 @@ func TestAnalyticsEndToEnd(t *testing.T) {
 	}
 	r := jsonReq(t, h, "GET", "/api/admin/analytics", tok, nil)
 	var extra struct {
-		Goals   insights.Goals
+		Goals   analyticsweb.Goals
 		Dropped *int64
 	}
 	json.Unmarshal([]byte(r.Body), &extra)
-	if extra.Goals != (insights.Goals{Visitors: 3000, Leads: 200, Conversion: 8.0}) || extra.Dropped == nil {
+	if extra.Goals != (analyticsweb.Goals{Visitors: 3000, Leads: 200, Conversion: 8.0}) || extra.Dropped == nil {
 		t.Errorf("goals and dropped: %s", r.Body)
 	}
 	// Goals can be edited, within reason.
@@ -231,7 +231,7 @@ func TestAnalyticsEndToEnd(t *testing.T) {
 	if r := jsonReq(t, h, "PUT", "/api/admin/analytics/goals", tok, map[string]any{"visitors": -1, "leads": 250, "conversion": 5.5}); r.StatusCode != 400 {
 		t.Errorf("bad goals: %d", r.StatusCode)
 	}
-	saved := decode[struct{ Goals insights.Goals }](t, jsonReq(t, h, "GET", "/api/admin/analytics", tok, nil))
+	saved := decode[struct{ Goals analyticsweb.Goals }](t, jsonReq(t, h, "GET", "/api/admin/analytics", tok, nil))
 	if g := saved.Goals; g.Visitors != 5000 || g.Conversion != 5.5 {
 		t.Errorf("saved goals %+v", g)
 	}
@@ -259,7 +259,7 @@ func TestAnalyticsFiguresAgree(t *testing.T) {
 	h := srv.Handler()
 	tok := unlock(t, h)
 	ctx := context.Background()
-	label := insights.Places(srv.site).Label
+	label := analyticsweb.Places(srv.site).Label
 	for seed := int64(1); seed <= 6; seed++ {
 		for _, q := range []string{`DELETE FROM analytics_events`, `DELETE FROM analytics_daily`, `DELETE FROM analytics_rollups`} {
 			if _, err := store.SQL().Exec(q); err != nil {
@@ -328,7 +328,7 @@ func TestAnalyticsReadsDuringRollUp(t *testing.T) {
 				errs <- fmt.Sprintf("%d %s", r.StatusCode, r.Body)
 				return
 			}
-			if p := analyticstest.Check(out, analyticstest.Oracle(evs, out.From, out.To, insights.Places(srv.site).Label)); len(p) > 0 {
+			if p := analyticstest.Check(out, analyticstest.Oracle(evs, out.From, out.To, analyticsweb.Places(srv.site).Label)); len(p) > 0 {
 				errs <- strings.Join(p, "\n")
 			}
 		}()
@@ -396,15 +396,15 @@ func BenchmarkCollect(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
-// 2x insights.CollectPerIP beacons at once from one IP (ten browsers behind it,
-// each within its daily limits): at most insights.CollectPerIP are stored,
+// 2x analyticsweb.CollectPerIP beacons at once from one IP (ten browsers behind it,
+// each within its daily limits): at most analyticsweb.CollectPerIP are stored,
 // however they interleave. Path tricks are refused; markup in a path is
 // not a page the site serves: a not-found view, its path not kept.
 func TestCollectLimitHoldsUnderConcurrency(t *testing.T) {
 	srv, store := newTestServer(t, nil)
 	h := srv.Handler()
 	var wg sync.WaitGroup
-	for i := 0; i < 2*insights.CollectPerIP; i++ {
+	for i := 0; i < 2*analyticsweb.CollectPerIP; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
@@ -413,8 +413,8 @@ func TestCollectLimitHoldsUnderConcurrency(t *testing.T) {
 	}
 	wg.Wait()
 	flushAnalytics(t, srv)
-	if n := countEvents(t, store, "1=1"); n != insights.CollectPerIP {
-		t.Errorf("%d events stored from one IP, want exactly %d", n, insights.CollectPerIP)
+	if n := countEvents(t, store, "1=1"); n != analyticsweb.CollectPerIP {
+		t.Errorf("%d events stored from one IP, want exactly %d", n, analyticsweb.CollectPerIP)
 	}
 	for _, p := range []string{"//evil.example/x", "/%2e%2e/admin/leads", "/admin", "javascript:alert(1)"} {
 		beaconReq(t, h, "198.51.100.78", map[string]any{"t": "pageview", "p": p})
@@ -547,11 +547,11 @@ func TestCollectNamesAreaPages(t *testing.T) {
 
 // refusedCount and cappedCount are the events this instance did not
 // store: refused by the database, over a client's daily limits.
-func refusedCount(srv *Server) int64 { _, r, _ := srv.insights.Counts(); return r }
-func cappedCount(srv *Server) int64  { _, _, c := srv.insights.Counts(); return c }
+func refusedCount(srv *Server) int64 { _, r, _ := srv.analyticsRoom.Counts(); return r }
+func cappedCount(srv *Server) int64  { _, _, c := srv.analyticsRoom.Counts(); return c }
 
 // savedGoals reads the goals the Analytics screen measures against.
-func savedGoals(t *testing.T, h http.Handler, tok string) insights.Goals {
+func savedGoals(t *testing.T, h http.Handler, tok string) analyticsweb.Goals {
 	t.Helper()
-	return decode[struct{ Goals insights.Goals }](t, jsonReq(t, h, "GET", "/api/admin/analytics", tok, nil)).Goals
+	return decode[struct{ Goals analyticsweb.Goals }](t, jsonReq(t, h, "GET", "/api/admin/analytics", tok, nil)).Goals
 }

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/atlanta-restoration/site/guard"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -23,13 +22,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atlanta-restoration/site/guard"
+	"github.com/atlanta-restoration/site/leads"
+
 	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/analytics"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
+	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
 	"github.com/atlanta-restoration/site/web/auth"
-	"github.com/atlanta-restoration/site/web/estimate"
-	"github.com/atlanta-restoration/site/web/insights"
 )
 
 // endlessBody is a request body of max bytes that counts what the server
@@ -214,7 +215,7 @@ func TestAttackIPv6RotationSharesOneLimit(t *testing.T) {
 		t.Errorf("estimates from one /64: %d answered 201, %d stored; want %d", stored, n, EstimatesPerWindow)
 	}
 	// Analytics beacons.
-	for i := 0; i < insights.CollectPerIP+50; i++ {
+	for i := 0; i < analyticsweb.CollectPerIP+50; i++ {
 		beaconReq(t, h, strings.TrimSuffix(ipv6("2001:db8:d:1", i), ":4000"), map[string]any{"t": "pageview", "p": "/", "w": 390})
 	}
 	flushAnalytics(t, srv)
@@ -369,94 +370,94 @@ func allPrincipals(t *testing.T, store *db.Store, h http.Handler) principals {
 // routeCaps is what each admin route requires, as docs/admin-auth-api.md
 // says. A route missing here fails the test: every new route has to say
 // who may call it.
-var routeCaps = map[string][]auth.Capability{
+var routeCaps = map[string][]accounts.Capability{
 	"GET /api/admin/sessions":                            nil,
 	"DELETE /api/admin/sessions/:id":                     nil,
-	"GET /api/admin/media":                               {auth.MediaWrite},
-	"POST /api/admin/media":                              {auth.MediaWrite},
-	"DELETE /api/admin/media/:id":                        {auth.MediaWrite},
-	"PATCH /api/admin/media/:id":                         {auth.MediaWrite},
-	"PUT /api/admin/media/:id/poster":                    {auth.MediaWrite},
-	"PUT /api/admin/media/:id/portfolio":                 {auth.MediaWrite}, // issue 30: project work or library only
-	"GET /api/admin/settings":                            {auth.Tools},
-	"GET /api/admin/settings/phone-uses":                 {auth.Tools},
-	"PUT /api/admin/settings":                            {auth.SettingsWrite},
-	"GET /api/admin/overview":                            {auth.Tools},
-	"GET /api/admin/routes":                              {auth.Tools},
-	"GET /api/admin/locations":                           {auth.Tools, auth.ContentEdit}, // either (anyOf)
-	"GET /api/admin/notifications":                       {auth.Tools},
-	"GET /api/admin/jobs":                                {auth.Tools},
-	"GET /api/admin/health":                              {auth.Tools},
-	"POST /api/admin/health/run":                         {auth.Tools},
-	"GET /api/admin/seo-audit":                           {auth.Tools},
-	"GET /api/admin/seo-audit/page":                      {auth.Tools},
-	"POST /api/admin/seo-audit/run":                      {auth.Tools},
-	"GET /api/admin/security":                            {auth.Tools},
-	"POST /api/admin/security/scan":                      {auth.Tools},
-	"PUT /api/admin/security/vulnerabilities/:id":        {auth.Tools},
-	"GET /api/admin/schema":                              {auth.Tools},
-	"POST /api/admin/schema/validate":                    {auth.Tools},
-	"GET /api/admin/tools":                               {auth.Tools}, // issue 29: the tool cards' statuses
-	"GET /api/admin/schema/generator":                    {auth.Tools},
-	"GET /api/admin/schema/generate":                     {auth.Tools},
-	"GET /api/admin/schema/generate?type=Article&path=/": {auth.Tools},
-	"GET /api/admin/analytics":                           {auth.Tools},
-	"PUT /api/admin/analytics/goals":                     {auth.Tools},
-	"GET /api/admin/vitals":                              {auth.Tools},
-	"GET /api/admin/indexnow/key":                        {auth.Tools},
-	"PUT /api/admin/indexnow/key":                        {auth.Tools},
-	"POST /api/admin/indexnow/submit":                    {auth.Tools},
-	"GET /api/admin/indexnow/submissions":                {auth.Tools},
-	"GET /api/admin/leads":                               {auth.LeadsRead},
-	"GET /api/admin/leads/export.csv":                    {auth.LeadsRead, auth.LeadsFull},
-	"GET /api/admin/leads/:id":                           {auth.LeadsRead, auth.LeadsFull},
-	"PATCH /api/admin/leads/:id":                         {auth.LeadsStatus},
-	"GET /api/admin/leads/response-times":                {auth.LeadsRead},
-	"GET /api/admin/leads/events":                        {auth.LeadsRead},
-	"GET /api/admin/leads/:id/work":                      {auth.LeadsRead},
-	"GET /api/admin/leads/attention":                     {auth.LeadsRead},
-	"POST /api/admin/leads/:id/reveal":                   {auth.LeadsRead, auth.LeadsFull},
-	"POST /api/admin/leads/:id/notes":                    {auth.LeadsNote},
-	"PUT /api/admin/leads/:id/assignee":                  {auth.LeadsAssign},
-	"GET /api/admin/push/key":                            {auth.PushSubscribe},
-	"POST /api/admin/push/subscriptions":                 {auth.PushSubscribe},
-	"GET /api/admin/push/devices":                        {auth.PushSubscribe},
-	"DELETE /api/admin/push/devices/:id":                 {auth.PushSubscribe},
-	"GET /api/admin/push/devices/all":                    {auth.PushAll},
-	"GET /api/admin/leads/export.csv?with=source":        {auth.LeadsFull},
-	"GET /api/admin/users":                               {auth.UsersManage},
-	"POST /api/admin/users":                              {auth.UsersManage},
-	"PATCH /api/admin/users/:id":                         {auth.UsersManage},
-	"GET /api/admin/audit":                               {auth.UsersManage},
-	"GET /api/admin/leads?full=1":                        {auth.LeadsFull},
-	"GET /api/admin/leads/export.csv?status=new":         {auth.LeadsFull},
-	"GET /api/admin/leads?full=true&q=%25":               {auth.LeadsFull},
+	"GET /api/admin/media":                               {accounts.MediaWrite},
+	"POST /api/admin/media":                              {accounts.MediaWrite},
+	"DELETE /api/admin/media/:id":                        {accounts.MediaWrite},
+	"PATCH /api/admin/media/:id":                         {accounts.MediaWrite},
+	"PUT /api/admin/media/:id/poster":                    {accounts.MediaWrite},
+	"PUT /api/admin/media/:id/portfolio":                 {accounts.MediaWrite}, // issue 30: project work or library only
+	"GET /api/admin/settings":                            {accounts.Tools},
+	"GET /api/admin/settings/phone-uses":                 {accounts.Tools},
+	"PUT /api/admin/settings":                            {accounts.SettingsWrite},
+	"GET /api/admin/overview":                            {accounts.Tools},
+	"GET /api/admin/routes":                              {accounts.Tools},
+	"GET /api/admin/locations":                           {accounts.Tools, accounts.ContentEdit}, // either (anyOf)
+	"GET /api/admin/notifications":                       {accounts.Tools},
+	"GET /api/admin/jobs":                                {accounts.Tools},
+	"GET /api/admin/health":                              {accounts.Tools},
+	"POST /api/admin/health/run":                         {accounts.Tools},
+	"GET /api/admin/seo-audit":                           {accounts.Tools},
+	"GET /api/admin/seo-audit/page":                      {accounts.Tools},
+	"POST /api/admin/seo-audit/run":                      {accounts.Tools},
+	"GET /api/admin/security":                            {accounts.Tools},
+	"POST /api/admin/security/scan":                      {accounts.Tools},
+	"PUT /api/admin/security/vulnerabilities/:id":        {accounts.Tools},
+	"GET /api/admin/schema":                              {accounts.Tools},
+	"POST /api/admin/schema/validate":                    {accounts.Tools},
+	"GET /api/admin/tools":                               {accounts.Tools}, // issue 29: the tool cards' statuses
+	"GET /api/admin/schema/generator":                    {accounts.Tools},
+	"GET /api/admin/schema/generate":                     {accounts.Tools},
+	"GET /api/admin/schema/generate?type=Article&path=/": {accounts.Tools},
+	"GET /api/admin/analytics":                           {accounts.Tools},
+	"PUT /api/admin/analytics/goals":                     {accounts.Tools},
+	"GET /api/admin/vitals":                              {accounts.Tools},
+	"GET /api/admin/indexnow/key":                        {accounts.Tools},
+	"PUT /api/admin/indexnow/key":                        {accounts.Tools},
+	"POST /api/admin/indexnow/submit":                    {accounts.Tools},
+	"GET /api/admin/indexnow/submissions":                {accounts.Tools},
+	"GET /api/admin/leads":                               {accounts.LeadsRead},
+	"GET /api/admin/leads/export.csv":                    {accounts.LeadsRead, accounts.LeadsFull},
+	"GET /api/admin/leads/:id":                           {accounts.LeadsRead, accounts.LeadsFull},
+	"PATCH /api/admin/leads/:id":                         {accounts.LeadsStatus},
+	"GET /api/admin/leads/response-times":                {accounts.LeadsRead},
+	"GET /api/admin/leads/events":                        {accounts.LeadsRead},
+	"GET /api/admin/leads/:id/work":                      {accounts.LeadsRead},
+	"GET /api/admin/leads/attention":                     {accounts.LeadsRead},
+	"POST /api/admin/leads/:id/reveal":                   {accounts.LeadsRead, accounts.LeadsFull},
+	"POST /api/admin/leads/:id/notes":                    {accounts.LeadsNote},
+	"PUT /api/admin/leads/:id/assignee":                  {accounts.LeadsAssign},
+	"GET /api/admin/push/key":                            {accounts.PushSubscribe},
+	"POST /api/admin/push/subscriptions":                 {accounts.PushSubscribe},
+	"GET /api/admin/push/devices":                        {accounts.PushSubscribe},
+	"DELETE /api/admin/push/devices/:id":                 {accounts.PushSubscribe},
+	"GET /api/admin/push/devices/all":                    {accounts.PushAll},
+	"GET /api/admin/leads/export.csv?with=source":        {accounts.LeadsFull},
+	"GET /api/admin/users":                               {accounts.UsersManage},
+	"POST /api/admin/users":                              {accounts.UsersManage},
+	"PATCH /api/admin/users/:id":                         {accounts.UsersManage},
+	"GET /api/admin/audit":                               {accounts.UsersManage},
+	"GET /api/admin/leads?full=1":                        {accounts.LeadsFull},
+	"GET /api/admin/leads/export.csv?status=new":         {accounts.LeadsFull},
+	"GET /api/admin/leads?full=true&q=%25":               {accounts.LeadsFull},
 	"DELETE /api/admin/sessions/no-such-session-x":       nil,
 	"GET /api/admin/2fa/recovery-codes":                  nil, // any account (the PIN: 409)
 	"POST /api/admin/2fa/recovery-codes":                 nil,
-	"GET /api/admin/content":                             {auth.ContentEdit},
-	"POST /api/admin/content":                            {auth.ContentEdit},
-	"GET /api/admin/content/:id":                         {auth.ContentEdit},
-	"PUT /api/admin/content/:id":                         {auth.ContentEdit},
-	"DELETE /api/admin/content/:id":                      {auth.ContentEdit},
-	"POST /api/admin/content/:id/publish":                {auth.ContentEdit},
-	"POST /api/admin/content/:id/schedule":               {auth.ContentEdit},
-	"POST /api/admin/content/:id/unschedule":             {auth.ContentEdit},
-	"POST /api/admin/content/:id/unpublish":              {auth.ContentEdit},
-	"POST /api/admin/content/:id/restore":                {auth.ContentEdit},
-	"GET /api/admin/content/:id/revisions":               {auth.ContentEdit},
-	"GET /api/admin/content/:id/guidance":                {auth.ContentEdit},
-	"GET /api/admin/content/:id/referrers":               {auth.ContentEdit},
-	"GET /api/admin/redirects":                           {auth.ContentEdit},
-	"POST /api/admin/redirects":                          {auth.ContentEdit},
-	"DELETE /api/admin/redirects":                        {auth.ContentEdit},
-	"GET /api/admin/not-found":                           {auth.ContentEdit},
-	"GET /api/admin/leads/person":                        {auth.LeadsErase},
-	"DELETE /api/admin/leads/:id":                        {auth.LeadsErase},
-	"GET /api/admin/leads/person?email=bulk@example.com": {auth.LeadsErase},
-	"GET /api/admin/backups":                             {auth.BackupsManage},
-	"POST /api/admin/backups/run":                        {auth.BackupsManage},
-	"GET /api/admin/backups/:id/download":                {auth.BackupsManage},
+	"GET /api/admin/content":                             {accounts.ContentEdit},
+	"POST /api/admin/content":                            {accounts.ContentEdit},
+	"GET /api/admin/content/:id":                         {accounts.ContentEdit},
+	"PUT /api/admin/content/:id":                         {accounts.ContentEdit},
+	"DELETE /api/admin/content/:id":                      {accounts.ContentEdit},
+	"POST /api/admin/content/:id/publish":                {accounts.ContentEdit},
+	"POST /api/admin/content/:id/schedule":               {accounts.ContentEdit},
+	"POST /api/admin/content/:id/unschedule":             {accounts.ContentEdit},
+	"POST /api/admin/content/:id/unpublish":              {accounts.ContentEdit},
+	"POST /api/admin/content/:id/restore":                {accounts.ContentEdit},
+	"GET /api/admin/content/:id/revisions":               {accounts.ContentEdit},
+	"GET /api/admin/content/:id/guidance":                {accounts.ContentEdit},
+	"GET /api/admin/content/:id/referrers":               {accounts.ContentEdit},
+	"GET /api/admin/redirects":                           {accounts.ContentEdit},
+	"POST /api/admin/redirects":                          {accounts.ContentEdit},
+	"DELETE /api/admin/redirects":                        {accounts.ContentEdit},
+	"GET /api/admin/not-found":                           {accounts.ContentEdit},
+	"GET /api/admin/leads/person":                        {accounts.LeadsErase},
+	"DELETE /api/admin/leads/:id":                        {accounts.LeadsErase},
+	"GET /api/admin/leads/person?email=bulk@example.com": {accounts.LeadsErase},
+	"GET /api/admin/backups":                             {accounts.BackupsManage},
+	"POST /api/admin/backups/run":                        {accounts.BackupsManage},
+	"GET /api/admin/backups/:id/download":                {accounts.BackupsManage},
 }
 
 // anyOf are the routes whose capabilities are alternatives: either one
@@ -512,7 +513,7 @@ func TestAttackEveryAdminRouteForEveryPrincipal(t *testing.T) {
 	if len(calls) < 40 {
 		t.Fatalf("only %d admin routes found", len(calls))
 	}
-	roles := map[string]string{p.pin: auth.RolePIN, p.staff: auth.RoleStaff, p.editor: auth.RoleEditor, p.admin: auth.RoleAdmin, p.roleless: ""}
+	roles := map[string]string{p.pin: accounts.RolePIN, p.staff: accounts.RoleStaff, p.editor: accounts.RoleEditor, p.admin: accounts.RoleAdmin, p.roleless: ""}
 	names := map[string]string{"": "no session", p.forged: "forged", p.expired: "expired", p.revoked: "revoked", p.totp: "totp stage",
 		p.enrol: "enrol stage", p.pin: "pin", p.staff: "staff", p.editor: "editor", p.admin: "admin", p.roleless: "role-less account"}
 	for _, c := range calls {
@@ -582,8 +583,8 @@ func TestAttackEveryAdminRouteForEveryPrincipal(t *testing.T) {
 	}
 }
 
-func hasCap(role string, c auth.Capability) bool {
-	for _, x := range auth.Capabilities(role) {
+func hasCap(role string, c accounts.Capability) bool {
+	for _, x := range accounts.Capabilities(role) {
 		if x == c {
 			return true
 		}
@@ -1024,7 +1025,7 @@ func TestAttackEstimateOddBodies(t *testing.T) {
 		f.Set(k, strings.Repeat("é", 2500))
 	}
 	r := postForm(t, h, "/api/estimate", f, "10.9.0.4", "application/json")
-	var st estimate.State
+	var st leads.EstimateState
 	json.Unmarshal([]byte(r.Body), &st)
 	if r.StatusCode != http.StatusUnprocessableEntity || len(st.Errors) < 6 {
 		t.Errorf("oversized fields: %d %v", r.StatusCode, st.Errors)
@@ -1105,8 +1106,8 @@ func TestAttackSecretsStayOutOfTheLog(t *testing.T) {
 	log := NewLogger(lockedWriter{&buf, &mu}, srv.cfg.Secrets())
 	srv.log = log
 	srv.auth.SetLogger(log)
-	srv.estimate.Log, srv.leadsManager.Log = log, log
-	srv.leadsManager.Log = log
+	srv.estimate.Log, srv.leadsRoom.Log = log, log
+	srv.leadsRoom.Log = log
 	h := srv.Handler()
 	secrets := []string{testPIN, adminPass, staffPass, "wrong-password-guess-1", "7777-wrong-pin"}
 	// PINs in JSON, XML, a form, a query string and a path.

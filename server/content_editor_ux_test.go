@@ -10,12 +10,12 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/atlanta-restoration/site/content"
-	"github.com/atlanta-restoration/site/web/editing"
+	editorweb "github.com/atlanta-restoration/site/web/editor"
 )
 
 // publishPost creates a post and publishes it, failing the test when
 // either is refused.
-func publishPost(t *testing.T, h http.Handler, tok string, a content.Article) editing.ItemDetail {
+func publishPost(t *testing.T, h http.Handler, tok string, a content.Article) editorweb.ItemDetail {
 	t.Helper()
 	r := jsonReq(t, h, "POST", "/api/admin/content", tok, map[string]any{"kind": "article", "data": a})
 	if r.StatusCode != http.StatusCreated {
@@ -202,7 +202,7 @@ func TestGuidanceCountsTheMainText(t *testing.T) {
 // shield.
 func TestUnknownIconRefused(t *testing.T) {
 	_, h, tok := editorServer(t)
-	var l editing.ItemList
+	var l editorweb.ItemList
 	json.Unmarshal([]byte(jsonReq(t, h, "GET", "/api/admin/content?kind=service", tok, nil).Body), &l)
 	id := l.Items[0].ID
 	it := decodeItem(t, jsonReq(t, h, "GET", "/api/admin/content/"+id, tok, nil))
@@ -230,7 +230,7 @@ func TestPreviewBar(t *testing.T) {
 		t.Fatal(pr.StatusCode, pr.Body)
 	}
 	body := strings.Index(pr.Body, "<body>")
-	bar := strings.Index(pr.Body, editing.PreviewBarText)
+	bar := strings.Index(pr.Body, editorweb.PreviewBarText)
 	root := strings.Index(pr.Body, `<div id="root">`)
 	if body < 0 || bar < body || root < bar {
 		t.Errorf("the bar is not between <body> and the root: %d %d %d", body, bar, root)
@@ -239,7 +239,7 @@ func TestPreviewBar(t *testing.T) {
 		t.Error("the bar is not a labelled region leading back to the editor")
 	}
 	for _, p := range []string{"/blog/preview-bar", "/blog", "/"} {
-		if strings.Contains(get(t, h, p).Body, editing.PreviewBarText) {
+		if strings.Contains(get(t, h, p).Body, editorweb.PreviewBarText) {
 			t.Errorf("%s shows the draft bar", p)
 		}
 	}

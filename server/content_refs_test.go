@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/atlanta-restoration/site/web/editing"
+	editorweb "github.com/atlanta-restoration/site/web/editor"
 )
 
 // cityItem finds a city's item through the content API.
-func cityItem(t *testing.T, h http.Handler, tok, key string) editing.ItemDetail {
+func cityItem(t *testing.T, h http.Handler, tok, key string) editorweb.ItemDetail {
 	t.Helper()
 	r := jsonReq(t, h, "GET", "/api/admin/content?kind=city", tok, nil)
-	var l editing.ItemList
+	var l editorweb.ItemList
 	if err := json.Unmarshal([]byte(r.Body), &l); err != nil {
 		t.Fatalf("%d %s", r.StatusCode, r.Body)
 	}
@@ -23,7 +23,7 @@ func cityItem(t *testing.T, h http.Handler, tok, key string) editing.ItemDetail 
 		}
 	}
 	t.Fatalf("no city %s", key)
-	return editing.ItemDetail{}
+	return editorweb.ItemDetail{}
 }
 
 // Renaming Smyrna through the API: Vinings' page and the water landing
@@ -80,7 +80,7 @@ func TestRenameAndTakeDownThroughTheAPI(t *testing.T) {
 		t.Errorf("referrers: %d %s", r.StatusCode, r.Body)
 	}
 	r = jsonReq(t, h, "POST", "/api/admin/content/"+sm.ID+"/unpublish", tok, map[string]any{"version": sm.Version})
-	var ref editing.ReferencedAnswer
+	var ref editorweb.ReferencedAnswer
 	json.Unmarshal([]byte(r.Body), &ref)
 	if r.StatusCode != http.StatusConflict || len(ref.Referrers) != 4 || !strings.Contains(ref.Error, "Smyrna is listed on the pages of") {
 		t.Fatalf("unpublish a listed city: %d %s", r.StatusCode, r.Body)

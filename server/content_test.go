@@ -13,7 +13,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/atlanta-restoration/site/content"
-	"github.com/atlanta-restoration/site/web/editing"
+	editorweb "github.com/atlanta-restoration/site/web/editor"
 )
 
 // editorServer is the application with an admin, a staff and an editor
@@ -31,9 +31,9 @@ func post(slug, title string) content.Article {
 		SEO: content.SEO{SEOTitle: title + " | Guide", MetaDescription: "What to do in the first hour after a pipe bursts in a metro Atlanta home, step by step, from our restoration crews."}}
 }
 
-func decodeItem(t *testing.T, r *response) editing.ItemDetail {
+func decodeItem(t *testing.T, r *response) editorweb.ItemDetail {
 	t.Helper()
-	var d editing.ItemDetail
+	var d editorweb.ItemDetail
 	if err := json.Unmarshal([]byte(r.Body), &d); err != nil {
 		t.Fatalf("%d %s", r.StatusCode, r.Body)
 	}
@@ -121,7 +121,7 @@ func TestContentConflict(t *testing.T) {
 	_, h, tok := editorServer(t)
 	owner := signIn(t, h, adminEmail, adminPass)
 	list := jsonReq(t, h, "GET", "/api/admin/content?kind=page", tok, nil)
-	var l editing.ItemList
+	var l editorweb.ItemList
 	json.Unmarshal([]byte(list.Body), &l)
 	if len(l.Items) != 3 || l.Creatable {
 		t.Fatalf("pages: %s", list.Body)
@@ -135,7 +135,7 @@ func TestContentConflict(t *testing.T) {
 	}
 	page.Title = "About Us, Edited Twice"
 	r := jsonReq(t, h, "PUT", "/api/admin/content/"+it.ID, tok, map[string]any{"version": it.Version, "data": page})
-	var c editing.ConflictAnswer
+	var c editorweb.ConflictAnswer
 	json.Unmarshal([]byte(r.Body), &c)
 	if r.StatusCode != http.StatusConflict || c.By == "" || !strings.Contains(c.Error, "changed by "+c.By+" at") {
 		t.Errorf("stale save: %d %s", r.StatusCode, r.Body)
@@ -285,7 +285,7 @@ func TestHeroPhoto(t *testing.T) {
 	}
 	var photo struct{ ID string }
 	json.Unmarshal([]byte(r.Body), &photo)
-	var l editing.ItemList
+	var l editorweb.ItemList
 	json.Unmarshal([]byte(jsonReq(t, h, "GET", "/api/admin/content?kind=service", tok, nil).Body), &l)
 	var id string
 	for _, it := range l.Items {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/ssr"
-	"github.com/atlanta-restoration/site/web/editing"
+	editorweb "github.com/atlanta-restoration/site/web/editor"
 )
 
 // An editor changes the home headline and the emergency response time in
@@ -38,7 +38,7 @@ func TestEditorPublishesTheSiteWording(t *testing.T) {
 	}
 
 	r := jsonReq(t, h, "GET", "/api/admin/content?kind=words", tok, nil)
-	var list editing.ItemList
+	var list editorweb.ItemList
 	if err := json.Unmarshal([]byte(r.Body), &list); err != nil || len(list.Items) != 1 || list.Creatable {
 		t.Fatalf("list: %d %s", r.StatusCode, r.Body)
 	}

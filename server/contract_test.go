@@ -20,9 +20,9 @@ import (
 	"github.com/atlanta-restoration/site/web/auth"
 	backupsweb "github.com/atlanta-restoration/site/web/backups"
 	"github.com/atlanta-restoration/site/web/dashboard"
-	"github.com/atlanta-restoration/site/web/editing"
-	"github.com/atlanta-restoration/site/web/indexing"
-	"github.com/atlanta-restoration/site/web/leadsmanager"
+	editorweb "github.com/atlanta-restoration/site/web/editor"
+	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
+	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	"github.com/atlanta-restoration/site/web/push"
 )
 
@@ -40,10 +40,10 @@ var adminContract = []struct {
 	{goType: auth.Session{}, file: "admin/session.tsx", ts: "Session"},
 	{goType: auth.SessionRow{}, file: "admin/session.tsx", ts: "SessionRow"},
 	{goType: auth.LoginResult{}, file: "admin/gate.tsx", ts: "LoginResult"},
-	{goType: leadsmanager.UserRow{}, file: "admin/pages/users.tsx", ts: "User"},
-	{goType: indexing.RouteInfo{}, file: "admin/data/indexnow.ts", ts: "RouteInfo"},
-	{goType: indexing.Submission{}, file: "admin/data/indexnow.ts", ts: "Submission"},
-	{goType: indexing.IndexNowKey{}, file: "admin/data/indexnow.ts", ts: "KeyInfo"},
+	{goType: leadsweb.UserRow{}, file: "admin/pages/users.tsx", ts: "User"},
+	{goType: indexnowweb.RouteInfo{}, file: "admin/data/indexnow.ts", ts: "RouteInfo"},
+	{goType: indexnowweb.Submission{}, file: "admin/data/indexnow.ts", ts: "Submission"},
+	{goType: indexnowweb.IndexNowKey{}, file: "admin/data/indexnow.ts", ts: "KeyInfo"},
 	{goType: dashboard.NotificationsStatus{}, file: "admin/data/dashboard.ts", ts: "NotificationsStatus"},
 	{goType: backupsweb.List{}, file: "admin/data/backups.ts", ts: "BackupList"},
 	{goType: backup.Entry{}, file: "admin/data/backups.ts", ts: "BackupEntry"},
@@ -56,14 +56,14 @@ var adminContract = []struct {
 	// Speed to lead (issue 23).
 	{goType: db.LeadEvent{}, file: "admin/data/leads.ts", ts: "TimelineEntry"},
 	{goType: db.Attribution{}, file: "admin/data/leads.ts", ts: "Attribution"},
-	{goType: leadsmanager.LeadWork{}, file: "admin/data/leads.ts", ts: "LeadWork"},
-	{goType: leadsmanager.Assignee{}, file: "admin/data/leads.ts", ts: "Assignee"},
-	{goType: leadsmanager.EventAnswer{}, file: "admin/data/leads.ts", ts: "EventAnswer"},
-	{goType: leadsmanager.ResponseWindow{}, file: "admin/data/leads.ts", ts: "ResponseWindow"},
-	{goType: leadsmanager.ResponseFigures{}, file: "admin/data/leads.ts", ts: "ResponseFigures"},
+	{goType: leadsweb.LeadWork{}, file: "admin/data/leads.ts", ts: "LeadWork"},
+	{goType: leadsweb.Assignee{}, file: "admin/data/leads.ts", ts: "Assignee"},
+	{goType: leadsweb.EventAnswer{}, file: "admin/data/leads.ts", ts: "EventAnswer"},
+	{goType: leadsweb.ResponseWindow{}, file: "admin/data/leads.ts", ts: "ResponseWindow"},
+	{goType: leadsweb.ResponseFigures{}, file: "admin/data/leads.ts", ts: "ResponseFigures"},
 	// Leads first: the dashboard's unanswered leads and the Call/Text reveal.
-	{goType: leadsmanager.AttentionAnswer{}, file: "admin/data/leads.ts", ts: "AttentionAnswer"},
-	{goType: leadsmanager.TodayFigures{}, file: "admin/data/leads.ts", ts: "TodayFigures"},
+	{goType: leadsweb.AttentionAnswer{}, file: "admin/data/leads.ts", ts: "AttentionAnswer"},
+	{goType: leadsweb.TodayFigures{}, file: "admin/data/leads.ts", ts: "TodayFigures"},
 	{goType: leads.Waiting{}, file: "admin/data/leads.ts", ts: "Waiting"},
 	{goType: leads.Contact{}, file: "admin/data/leads.ts", ts: "Contact"},
 	{goType: push.Key{}, file: "admin/data/push.ts", ts: "PushKey"},
@@ -75,22 +75,22 @@ var adminContract = []struct {
 	{goType: analytics.LeadSourceRow{}, file: "admin/data/analytics.ts", ts: "LeadSourceRow"},
 	{goType: analytics.CallPageRow{}, file: "admin/data/analytics.ts", ts: "CallPageRow"},
 	// Content editing (issue 22, docs/content-api.md)
-	{goType: editing.ItemView{}, file: "admin/data/content.ts", ts: "ItemView"},
-	{goType: editing.ItemDetail{}, file: "admin/data/content.ts", ts: "ItemDetail"},
-	{goType: editing.ItemList{}, file: "admin/data/content.ts", ts: "ItemList"},
-	{goType: editing.ConflictAnswer{}, file: "admin/data/content.ts", ts: "ConflictAnswer"},
-	{goType: editing.InvalidAnswer{}, file: "admin/data/content.ts", ts: "InvalidAnswer"},
-	{goType: editing.History{}, file: "admin/data/content.ts", ts: "History"},
+	{goType: editorweb.ItemView{}, file: "admin/data/content.ts", ts: "ItemView"},
+	{goType: editorweb.ItemDetail{}, file: "admin/data/content.ts", ts: "ItemDetail"},
+	{goType: editorweb.ItemList{}, file: "admin/data/content.ts", ts: "ItemList"},
+	{goType: editorweb.ConflictAnswer{}, file: "admin/data/content.ts", ts: "ConflictAnswer"},
+	{goType: editorweb.InvalidAnswer{}, file: "admin/data/content.ts", ts: "InvalidAnswer"},
+	{goType: editorweb.History{}, file: "admin/data/content.ts", ts: "History"},
 	{goType: editor.RevisionView{}, file: "admin/data/content.ts", ts: "RevisionView"},
 	{goType: editor.FieldDiff{}, file: "admin/data/content.ts", ts: "FieldDiff"},
 	{goType: editor.DiffLine{}, file: "admin/data/content.ts", ts: "DiffLine"},
 	{goType: editor.Guidance{}, file: "admin/data/content.ts", ts: "Guidance"},
 	{goType: content.Problem{}, file: "admin/data/content.ts", ts: "ContentProblem"},
 	{goType: media.GalleryItem{}, file: "admin/data/content.ts", ts: "MediaItem"},
-	{goType: editing.RedirectList{}, file: "admin/data/redirects.ts", ts: "RedirectList"},
-	{goType: editing.RedirectRow{}, file: "admin/data/redirects.ts", ts: "RedirectRow"},
-	{goType: editing.NotFoundList{}, file: "admin/data/redirects.ts", ts: "NotFoundList"},
-	{goType: editing.NotFoundPath{}, file: "admin/data/redirects.ts", ts: "NotFoundPath"},
+	{goType: editorweb.RedirectList{}, file: "admin/data/redirects.ts", ts: "RedirectList"},
+	{goType: editorweb.RedirectRow{}, file: "admin/data/redirects.ts", ts: "RedirectRow"},
+	{goType: editorweb.NotFoundList{}, file: "admin/data/redirects.ts", ts: "NotFoundList"},
+	{goType: editorweb.NotFoundPath{}, file: "admin/data/redirects.ts", ts: "NotFoundPath"},
 }
 
 // jsonFields lists the JSON names a Go type is sent with: tagged fields,

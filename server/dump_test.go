@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/site"
-	"github.com/atlanta-restoration/site/web/estimate"
 )
 
 // awkwardText holds every character HTML escaping touches, non-ASCII
@@ -41,8 +41,8 @@ func dumpPages(t *testing.T, srv *Server, all bool) []dumpPage {
 		seen[r.Page] = true
 		out = append(out, dumpPage{name: path, kind: r.Page, path: path, pg: pg})
 	}
-	st := &estimate.State{
-		Values: estimate.Values{Name: awkwardText, Phone: "404 555 0100", Email: "a&b@example.com", City: "Décatur", Notes: awkwardText},
+	st := &leads.EstimateState{
+		Values: leads.EstimateValues{Name: awkwardText, Phone: "404 555 0100", Email: "a&b@example.com", City: "Décatur", Notes: awkwardText},
 		Errors: map[string]string{"email": "Enter an email address like \"name@example.com\" <here>"},
 	}
 	out = append(out,

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/atlanta-restoration/site/db"
-	"github.com/atlanta-restoration/site/web/estimate"
+	"github.com/atlanta-restoration/site/leads"
 )
 
 func validForm() url.Values {
@@ -70,7 +70,7 @@ func TestEstimateValidWithoutJavaScript(t *testing.T) {
 func TestEstimateValidWithJavaScript(t *testing.T) {
 	srv, store := newTestServer(t, nil)
 	r := postForm(t, srv.Handler(), "/api/estimate", validForm(), "10.0.0.2", "application/json")
-	var st estimate.State
+	var st leads.EstimateState
 	json.Unmarshal([]byte(r.Body), &st)
 	if r.StatusCode != http.StatusCreated || !st.Success {
 		t.Fatalf("status %d body %s", r.StatusCode, r.Body)
@@ -106,7 +106,7 @@ func TestEstimateInvalidFields(t *testing.T) {
 			ip := "10.1.0." + string(rune('1'+i%9))
 			// JSON: the message for exactly that field.
 			r := postForm(t, srv.Handler(), "/api/estimate", f, ip+"1", "application/json")
-			var st estimate.State
+			var st leads.EstimateState
 			json.Unmarshal([]byte(r.Body), &st)
 			if r.StatusCode != http.StatusUnprocessableEntity || st.Errors[tc.field] != tc.want || len(st.Errors) != 1 {
 				t.Fatalf("status %d errors %v, want %s: %q", r.StatusCode, st.Errors, tc.field, tc.want)

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/net/html"
 
-	"github.com/atlanta-restoration/site/web/estimate"
+	"github.com/atlanta-restoration/site/leads"
 )
 
 // formShown is what a page's estimate form shows before anyone touches
@@ -115,7 +115,7 @@ func TestFormPresetsAreChoices(t *testing.T) {
 	srv, _ := newTestServer(t, nil)
 	h := srv.Handler()
 	valid := map[string]bool{"": true}
-	for _, d := range estimate.DamageTypes {
+	for _, d := range leads.DamageTypes {
 		valid[d] = true
 	}
 	for _, path := range servicePaths(t, srv) {

@@ -5,37 +5,38 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/accounts"
+	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
 	backupsweb "github.com/atlanta-restoration/site/web/backups"
 	"github.com/atlanta-restoration/site/web/dashboard"
-	"github.com/atlanta-restoration/site/web/editing"
+	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
-	"github.com/atlanta-restoration/site/web/indexing"
-	"github.com/atlanta-restoration/site/web/insights"
-	"github.com/atlanta-restoration/site/web/leadsmanager"
+	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
+	leadsweb "github.com/atlanta-restoration/site/web/leads"
+	mediaweb "github.com/atlanta-restoration/site/web/media"
 	"github.com/atlanta-restoration/site/web/pages"
 	"github.com/atlanta-restoration/site/web/push"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
-	"github.com/atlanta-restoration/site/web/uploads"
 )
 
 // rooms are the HTTP rooms: each capability's handlers, holding the few
 // interfaces they need. New builds them; install routes to them.
 type rooms struct {
-	pages        *pages.Handler        // public pages, search, assets, sitemap, reviews API
-	estimate     *estimate.Handler     // the estimate form's posts
-	insights     *insights.Handler     // analytics beacons and screens
-	auth         *auth.Service         // sign-in, sessions, capabilities
-	uploads      *uploads.Handler      // the upload tool and /media/*
-	leadsManager *leadsmanager.Handler // leads, users, audit log
-	settingsRoom *settingsweb.Handler  // System Settings
-	indexing     *indexing.Handler     // IndexNow, health monitor, routes
-	audits       *audits.Handler       // SEO audit, security, schema, locations
-	dashboard    *dashboard.Handler    // tiles, activity, notifications
-	editing      *editing.Handler      // content, preview, redirects, 404 monitor
-	push         *push.Handler         // Web Push devices, the admin app's manifest and service worker
-	backupsRoom  *backupsweb.Handler   // the Backups screen: back up now, downloads (issue 29)
+	pages         *pages.Handler        // public pages, search, assets, sitemap, reviews API
+	estimate      *estimate.Handler     // the estimate form's posts
+	analyticsRoom *analyticsweb.Handler // analytics beacons and screens
+	auth          *auth.Service         // sign-in, sessions, capabilities
+	mediaRoom     *mediaweb.Handler     // the upload tool and /media/*
+	leadsRoom     *leadsweb.Handler     // leads, users, audit log
+	settingsRoom  *settingsweb.Handler  // System Settings
+	indexnowRoom  *indexnowweb.Handler  // IndexNow, health monitor, routes
+	audits        *audits.Handler       // SEO audit, security, schema, locations
+	dashboard     *dashboard.Handler    // tiles, activity, notifications
+	editorRoom    *editorweb.Handler    // content, preview, redirects, 404 monitor
+	push          *push.Handler         // Web Push devices, the admin app's manifest and service worker
+	backupsRoom   *backupsweb.Handler   // the Backups screen: back up now, downloads (issue 29)
 }
 
 // install lists every route the site answers, with its guard: public,
@@ -44,11 +45,11 @@ type rooms struct {
 // catch-all can shadow another and nothing depends on their order.
 func (s *Server) install(e *echo.Echo) {
 	a := s.auth
-	any := a.Require()             // any live, finished admin session
-	tools := a.Require(auth.Tools) // the PIN's tools (and admins')
-	media := a.Require(auth.MediaWrite)
-	settings := a.Require(auth.SettingsWrite)
-	users := a.Require(auth.UsersManage)
+	any := a.Require()                 // any live, finished admin session
+	tools := a.Require(accounts.Tools) // the PIN's tools (and admins')
+	media := a.Require(accounts.MediaWrite)
+	settings := a.Require(accounts.SettingsWrite)
+	users := a.Require(accounts.UsersManage)
 	restricted := &StatusError{Status: http.StatusForbidden, Title: "Access Restricted", Message: "Only admins can view full lead details"}
 	exportRestricted := &StatusError{Status: http.StatusForbidden, Title: "Export Restricted", Message: "Only admins can export lead data"}
 
@@ -67,10 +68,10 @@ func (s *Server) install(e *echo.Echo) {
 	for _, name := range pg.StaticPaths() {
 		getHead(e, name, pg.Static)
 	}
-	getHead(e, "/media/*", s.uploads.Serve)
+	getHead(e, "/media/*", s.mediaRoom.Serve)
 	// The IndexNow key file: a middleware, not a route ("/:keyfile" would
 	// take every one-segment page from the page catch-all).
-	ix := s.indexing
+	ix := s.indexnowRoom
 	e.Use(ix.KeyFile)
 
 	// Service worker and the offline page it precaches
@@ -82,9 +83,9 @@ func (s *Server) install(e *echo.Echo) {
 	getHead(e, push.WorkerPath, s.push.Worker)
 
 	// Public forms and JSON
-	e.POST("/estimate", s.estimate.Post)       // no JavaScript
-	e.POST("/api/estimate", s.estimate.Post)   // inline
-	e.POST("/api/collect", s.insights.Collect) // analytics beacons
+	e.POST("/estimate", s.estimate.Post)            // no JavaScript
+	e.POST("/api/estimate", s.estimate.Post)        // inline
+	e.POST("/api/collect", s.analyticsRoom.Collect) // analytics beacons
 	getHead(e, "/api/reviews", pg.ReviewList)
 	e.POST("/api/reviews/refresh", pg.RefreshReviews)
 
@@ -102,7 +103,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.DELETE("/api/admin/sessions/:id", a.RevokeSession, any)
 
 	// Admin: media
-	up := s.uploads
+	up := s.mediaRoom
 	e.GET("/api/admin/media", up.List, media)
 	e.POST("/api/admin/media", up.Upload, media)
 	e.DELETE("/api/admin/media/:id", up.Delete, media)
@@ -125,7 +126,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.GET("/api/admin/routes", ix.Routes, tools)
 	// Location Pages opens the content editor: an account that may edit
 	// content (admin, editor), as the screen's manifest entry says
-	e.GET("/api/admin/locations", au.Locations, a.RequireAny(auth.Tools, auth.ContentEdit)) // the PIN's figures; an editor's pages
+	e.GET("/api/admin/locations", au.Locations, a.RequireAny(accounts.Tools, accounts.ContentEdit)) // the PIN's figures; an editor's pages
 	e.GET("/api/admin/notifications", d.Notifications, tools)
 	e.GET("/api/admin/jobs", d.Activity, tools)
 	e.GET("/api/admin/health", ix.Health, tools)
@@ -140,7 +141,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/api/admin/schema/validate", au.ValidateSchema(), tools)
 	e.GET("/api/admin/schema/generator", au.SchemaGenerator, tools) // the generator's pages per type (issue 29)
 	e.GET("/api/admin/schema/generate", au.GenerateSchema, tools)   // the JSON-LD a page serves now
-	in := s.insights
+	in := s.analyticsRoom
 	e.GET("/api/admin/analytics", in.Report, tools)
 	e.PUT("/api/admin/analytics/goals", in.PutGoals, tools)
 	e.GET("/api/admin/vitals", in.Vitals, tools)
@@ -150,27 +151,27 @@ func (s *Server) install(e *echo.Echo) {
 	e.GET("/api/admin/indexnow/submissions", ix.Submissions, tools)
 
 	// Admin: the Secure Leads Manager (spec 6: staff masked, admins full)
-	lm := s.leadsManager
-	e.GET("/api/admin/leads", lm.List, a.Require(auth.LeadsRead))
-	e.GET("/api/admin/leads/export.csv", lm.Export, a.RequireOr(exportRestricted, auth.LeadsRead, auth.LeadsFull))
-	e.GET("/api/admin/leads/:id", lm.Detail, a.RequireOr(restricted, auth.LeadsRead, auth.LeadsFull))
-	e.PATCH("/api/admin/leads/:id", lm.SetStatus, a.Require(auth.LeadsStatus))
+	lm := s.leadsRoom
+	e.GET("/api/admin/leads", lm.List, a.Require(accounts.LeadsRead))
+	e.GET("/api/admin/leads/export.csv", lm.Export, a.RequireOr(exportRestricted, accounts.LeadsRead, accounts.LeadsFull))
+	e.GET("/api/admin/leads/:id", lm.Detail, a.RequireOr(restricted, accounts.LeadsRead, accounts.LeadsFull))
+	e.PATCH("/api/admin/leads/:id", lm.SetStatus, a.Require(accounts.LeadsStatus))
 	// Working a lead (issue 23): staff add notes, admins also assign;
 	// the timeline and the first response figures for both.
-	e.GET("/api/admin/leads/response-times", lm.ResponseTimes, a.Require(auth.LeadsRead))
+	e.GET("/api/admin/leads/response-times", lm.ResponseTimes, a.Require(accounts.LeadsRead))
 	// Live (issue 29, ADR 041): which lead changed, never its data.
-	e.GET("/api/admin/leads/events", s.leadStream.Stream, a.Require(auth.LeadsRead))
-	e.GET("/api/admin/leads/:id/work", lm.Work, a.Require(auth.LeadsRead))
-	e.POST("/api/admin/leads/:id/notes", lm.AddNote, a.Require(auth.LeadsNote))
-	e.PUT("/api/admin/leads/:id/assignee", lm.Assign, a.Require(auth.LeadsAssign))
+	e.GET("/api/admin/leads/events", s.leadStream.Stream, a.Require(accounts.LeadsRead))
+	e.GET("/api/admin/leads/:id/work", lm.Work, a.Require(accounts.LeadsRead))
+	e.POST("/api/admin/leads/:id/notes", lm.AddNote, a.Require(accounts.LeadsNote))
+	e.PUT("/api/admin/leads/:id/assignee", lm.Assign, a.Require(accounts.LeadsAssign))
 	// Leads first: the dashboard's unanswered leads and today's figures
 	// (masked as the list is); an admin's Call or Text reveals one lead's
 	// number, audited (staff: 'Access Restricted').
-	e.GET("/api/admin/leads/attention", lm.Attention, a.Require(auth.LeadsRead))
-	e.POST("/api/admin/leads/:id/reveal", lm.Reveal, a.RequireOr(restricted, auth.LeadsRead, auth.LeadsFull))
+	e.GET("/api/admin/leads/attention", lm.Attention, a.Require(accounts.LeadsRead))
+	e.POST("/api/admin/leads/:id/reveal", lm.Reveal, a.RequireOr(restricted, accounts.LeadsRead, accounts.LeadsFull))
 	// Privacy requests (issue 24): admins only, audited without the
 	// person's contact data.
-	erase := a.Require(auth.LeadsErase)
+	erase := a.Require(accounts.LeadsErase)
 	e.GET("/api/admin/leads/person", lm.ExportPerson, erase)
 	e.DELETE("/api/admin/leads/:id", lm.DeleteLead, erase)
 	e.GET("/api/admin/users", lm.Users, users)
@@ -181,8 +182,8 @@ func (s *Server) install(e *echo.Echo) {
 	// Admin: content editing (docs/content-api.md): accounts whose role
 	// may edit (admin, editor); the PIN may not, as a publish names who
 	// made it (ADR 035)
-	content := a.Require(auth.ContentEdit)
-	ed := s.editing
+	content := a.Require(accounts.ContentEdit)
+	ed := s.editorRoom
 	e.GET("/api/admin/content", ed.List, content)
 	e.POST("/api/admin/content", ed.Create, content)
 	e.GET("/api/admin/content/:id", ed.Get, content)
@@ -206,15 +207,15 @@ func (s *Server) install(e *echo.Echo) {
 	// accounts that may read leads, never the PIN; every account's
 	// devices for admins. A device is removed by its own account only.
 	pu := s.push
-	e.GET("/api/admin/push/key", pu.Key, a.Require(auth.PushSubscribe))
-	e.POST("/api/admin/push/subscriptions", pu.Subscribe, a.Require(auth.PushSubscribe))
-	e.GET("/api/admin/push/devices", pu.Devices, a.Require(auth.PushSubscribe))
-	e.DELETE("/api/admin/push/devices/:id", pu.Remove, a.Require(auth.PushSubscribe))
-	e.GET("/api/admin/push/devices/all", pu.AllDevices, a.Require(auth.PushAll))
+	e.GET("/api/admin/push/key", pu.Key, a.Require(accounts.PushSubscribe))
+	e.POST("/api/admin/push/subscriptions", pu.Subscribe, a.Require(accounts.PushSubscribe))
+	e.GET("/api/admin/push/devices", pu.Devices, a.Require(accounts.PushSubscribe))
+	e.DELETE("/api/admin/push/devices/:id", pu.Remove, a.Require(accounts.PushSubscribe))
+	e.GET("/api/admin/push/devices/all", pu.AllDevices, a.Require(accounts.PushAll))
 
 	// Admin: backups (issue 29, ADR 042): admins only, never the PIN;
 	// one backup at a time across instances; starts and downloads audited
-	bk, backups := s.backupsRoom, a.Require(auth.BackupsManage)
+	bk, backups := s.backupsRoom, a.Require(accounts.BackupsManage)
 	e.GET("/api/admin/backups", bk.List, backups)
 	e.POST("/api/admin/backups/run", bk.Run, backups)
 	e.GET("/api/admin/backups/:id/download", bk.Download, backups)

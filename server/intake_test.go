@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/atlanta-restoration/site/guard"
-	"github.com/atlanta-restoration/site/web/estimate"
+	"github.com/atlanta-restoration/site/leads"
 )
 
 // Text the databases cannot store is refused at the edge with a clear
@@ -78,9 +78,9 @@ func TestEstimateRefusesNULPerField(t *testing.T) {
 	f.Set("notes", "Pipe burst\x00 in the basement")
 	f.Set("city", "Mari\xffetta")
 	r := postForm(t, srv.Handler(), "/api/estimate", f, "10.6.0.1", "application/json")
-	var st estimate.State
+	var st leads.EstimateState
 	json.Unmarshal([]byte(r.Body), &st)
-	if r.StatusCode != http.StatusUnprocessableEntity || st.Errors["notes"] != estimate.MsgBadField || st.Errors["city"] != estimate.MsgBadField || len(st.Errors) != 2 {
+	if r.StatusCode != http.StatusUnprocessableEntity || st.Errors["notes"] != leads.MsgBadField || st.Errors["city"] != leads.MsgBadField || len(st.Errors) != 2 {
 		t.Fatalf("%d %v", r.StatusCode, st.Errors)
 	}
 	if st.Values.Notes != "Pipe burst in the basement" || st.Values.City != "Mari\uFFFDetta" || st.Values.Name != "Maria Gonzalez" {

@@ -23,9 +23,9 @@ import (
 	"github.com/atlanta-restoration/site/seoaudit"
 	"github.com/atlanta-restoration/site/settings"
 	"github.com/atlanta-restoration/site/site"
+	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/dashboard"
-	"github.com/atlanta-restoration/site/web/insights"
 	"github.com/atlanta-restoration/site/words"
 )
 
@@ -163,7 +163,7 @@ func (s *Server) StartJobs() { s.jobs.runner.Start() }
 // StopJobs cancels running jobs and waits for them, or for ctx; queued
 // analytics events are written first.
 func (s *Server) StopJobs(ctx context.Context) error {
-	s.insights.Stop(ctx)
+	s.analyticsRoom.Stop(ctx)
 	// A backup started from the admin is cancelled, removed and recorded.
 	if err := s.backups.Stop(ctx); err != nil {
 		s.log.Error("backup not stopped", "err", err)
@@ -265,7 +265,7 @@ func (s *Server) runningSecurity() securitycheck.Running {
 		BaseURL: cfg.BaseURL, HSTS: s.secHeaders.Get("Strict-Transport-Security"), CSP: s.secHeaders.Get("Content-Security-Policy"),
 		Limits:     s.limits(),
 		PINFromEnv: cfg.Admin.PIN != "", TokenTTL: cfg.Admin.TokenTTL, SessionMax: auth.HardMax,
-		LoginsPerAccount: auth.LoginAttemptsPerAccount, AnalyticsPerMinute: insights.CollectPerIP,
+		LoginsPerAccount: auth.LoginAttemptsPerAccount, AnalyticsPerMinute: analyticsweb.CollectPerIP,
 		ReviewsConfigured: s.reviews.Configured(), ReviewsInterval: cfg.Reviews.MinInterval,
 	}
 }

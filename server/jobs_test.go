@@ -16,7 +16,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/indexnow"
 	"github.com/atlanta-restoration/site/site"
-	"github.com/atlanta-restoration/site/web/indexing"
+	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
 )
 
 // warmServer is a test server whose render cache warms after boot and
@@ -225,7 +225,7 @@ func TestHealthJobFindsBrokenRoutes(t *testing.T) {
 			Checked int    `json:"checked"`
 			Issues  int    `json:"issues"`
 		}
-		Summary indexing.HealthSummary
+		Summary indexnowweb.HealthSummary
 		Results []db.HealthResult
 	}
 	deadline := time.Now().Add(60 * time.Second)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/leads"
-	"github.com/atlanta-restoration/site/web/leadsmanager"
+	leadsweb "github.com/atlanta-restoration/site/web/leads"
 )
 
 // The leads-first admin through the assembled application: the
@@ -127,7 +127,7 @@ func TestLeadsAttentionAnswer(t *testing.T) {
 	_, h, who := leadsFirstServer(t)
 	for _, tok := range []string{who.admin, who.assigned} {
 		r := jsonReq(t, h, "GET", "/api/admin/leads/attention", tok, nil)
-		var a leadsmanager.AttentionAnswer
+		var a leadsweb.AttentionAnswer
 		if err := json.Unmarshal([]byte(r.Body), &a); err != nil || r.StatusCode != 200 {
 			t.Fatalf("attention: %d %v %s", r.StatusCode, err, r.Body)
 		}

@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/net/netutil"
 
-	"github.com/atlanta-restoration/site/web/uploads"
+	mediaweb "github.com/atlanta-restoration/site/web/media"
 )
 
 // Connection and body limits (issue 7). A client may hold the server only
@@ -179,7 +179,7 @@ func (s *Server) refuseEarly(w http.ResponseWriter, r *http.Request, status int,
 	http.Error(w, msg, status)
 }
 
-func isUpload(r *http.Request) bool { return uploads.IsUploadRequest(r.Method, r.URL.Path) }
+func isUpload(r *http.Request) bool { return mediaweb.IsUploadRequest(r.Method, r.URL.Path) }
 
 // idleBody pushes the connection's read deadline forward before every
 // read: an upload is cut off only when it stops moving.

@@ -28,11 +28,11 @@ import (
 
 	"github.com/atlanta-restoration/site/app"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/notify/notifytest"
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/web/dashboard"
-	"github.com/atlanta-restoration/site/web/estimate"
 )
 
 const (
@@ -421,7 +421,7 @@ func submitWhileDown(t *testing.T, k leadKit, n int) {
 		ip := fmt.Sprintf("10.20.%d.%d", i/200, i%200+1)
 		if i%2 == 0 {
 			r := postForm(t, h, "/api/estimate", f, ip, "application/json")
-			var st estimate.State
+			var st leads.EstimateState
 			json.Unmarshal([]byte(r.Body), &st)
 			if r.StatusCode != http.StatusCreated || !st.Success {
 				t.Fatalf("lead %d: %d %s", i, r.StatusCode, r.Body)

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
-	"github.com/atlanta-restoration/site/web/auth"
 )
 
 // Issue 24's HTTP edge: /metrics and its guard, request ids, the log's
@@ -476,8 +476,8 @@ func TestPrivacyRequests(t *testing.T) {
 	if deleted != 1 || exported != 1 {
 		t.Errorf("audit: %d deletions, %d exports", deleted, exported)
 	}
-	if !slices.Contains(auth.Capabilities(auth.RoleAdmin), auth.LeadsErase) || slices.Contains(auth.Capabilities(auth.RoleStaff), auth.LeadsErase) ||
-		slices.Contains(auth.Capabilities(auth.RolePIN), auth.LeadsErase) {
+	if !slices.Contains(accounts.Capabilities(accounts.RoleAdmin), accounts.LeadsErase) || slices.Contains(accounts.Capabilities(accounts.RoleStaff), accounts.LeadsErase) ||
+		slices.Contains(accounts.Capabilities(accounts.RolePIN), accounts.LeadsErase) {
 		t.Error("leads.erase must be the admins' alone")
 	}
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/atlanta-restoration/site/editor"
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/jobs"
+	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/metrics"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/retention"
@@ -42,20 +43,20 @@ import (
 	"github.com/atlanta-restoration/site/site"
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/ssr"
+	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
 	backupsweb "github.com/atlanta-restoration/site/web/backups"
 	"github.com/atlanta-restoration/site/web/dashboard"
-	"github.com/atlanta-restoration/site/web/editing"
+	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
-	"github.com/atlanta-restoration/site/web/indexing"
-	"github.com/atlanta-restoration/site/web/insights"
-	"github.com/atlanta-restoration/site/web/leadsmanager"
+	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
+	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	"github.com/atlanta-restoration/site/web/leadstream"
+	mediaweb "github.com/atlanta-restoration/site/web/media"
 	"github.com/atlanta-restoration/site/web/pages"
 	"github.com/atlanta-restoration/site/web/push"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
-	"github.com/atlanta-restoration/site/web/uploads"
 )
 
 // Options are how the server runs beside its services.
@@ -157,7 +158,7 @@ func New(svc *app.Services, o Options) (*Server, error) {
 		CodeSession:  s.newAttempts("code-session", auth.CodeAttemptsPerSession, cfg.Admin.Lockout),
 		CodeAccount:  s.newAttempts("code-account", auth.CodeAttemptsPerAccount, cfg.Admin.Lockout),
 	}, hashGate, svc.Log)
-	s.leadsManager = &leadsmanager.Handler{Store: svc.Store, Auth: s.auth, Hash: hashGate, Log: svc.Log}
+	s.leadsRoom = &leadsweb.Handler{Store: svc.Store, Auth: s.auth, Hash: hashGate, Log: svc.Log}
 	// The leads screens' live stream (ADR 041): this process's lead
 	// changes from the store's hooks, the others' by LISTEN (RunLive).
 	s.liveHub = leadstream.NewHub(svc.Store.Origin(), svc.Log)
@@ -178,12 +179,12 @@ func New(svc *app.Services, o Options) (*Server, error) {
 	s.editor.Render = s.pages.Preview // a page that cannot render is never published
 
 	// Lead intake: the estimate form in front of the intake.
-	s.insights = insights.New(insights.Options{Store: svc.Store, Site: s.site, Log: svc.Log})
+	s.analyticsRoom = analyticsweb.New(analyticsweb.Options{Store: svc.Store, Site: s.site, Log: svc.Log})
 	s.estimate = &estimate.Handler{Leads: s.leads, Limit: s.newLeadAttempts("estimate", EstimatesPerWindow, EstimateWindow),
 		Posts:    guard.NewLimiter(EstimatePostsPerWindow, EstimateWindow),
 		Phone:    func(ctx context.Context) string { return s.settings.Business(ctx).Phone },
-		Recorded: s.insights.RecordLead,
-		Render: func(ctx context.Context, st *estimate.State) ([]byte, error) {
+		Recorded: s.analyticsRoom.RecordLead,
+		Render: func(ctx context.Context, st *leads.EstimateState) ([]byte, error) {
 			return s.pages.RenderEstimate(ctx, "/estimate", st)
 		},
 		Log: svc.Log}
@@ -192,13 +193,13 @@ func New(svc *app.Services, o Options) (*Server, error) {
 		s.estimate.SiteHost = u.Hostname()
 	}
 	// Media and settings: both re-render the pages that show them.
-	s.uploads = uploads.New(uploads.Handler{Store: svc.Store, Files: svc.Media, MaxUpload: cfg.Admin.MaxUpload,
+	s.mediaRoom = mediaweb.New(mediaweb.Handler{Store: svc.Store, Files: svc.Media, MaxUpload: cfg.Admin.MaxUpload,
 		TempDir: filepath.Join(cfg.DataDir, "tmp"), Changed: s.Changed, NotFound: site.ErrNotFound, Log: svc.Log})
 	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Pages: s.servedPages, Audit: svc.Store, Changed: s.Changed, Log: svc.Log}
 	// Backups: the jobs are in jobs.go, the status on the dashboard,
 	// /healthz and /metrics.
 	s.backupsRoom = &backupsweb.Handler{Backups: s.backups, Store: svc.Store, Log: svc.Log}
-	s.editing = editing.New(editing.Handler{Editor: s.editor, Render: s.pages.Preview, BaseURL: cfg.BaseURL, Log: svc.Log})
+	s.editorRoom = editorweb.New(editorweb.Handler{Editor: s.editor, Render: s.pages.Preview, BaseURL: cfg.BaseURL, Log: svc.Log})
 	// The HTTP edge.
 	s.accessLog = cfg.AccessLog
 	if s.bodyLimit, err = gbytes.Parse(cfg.BodyLimit); err != nil {
@@ -207,7 +208,7 @@ func New(svc *app.Services, o Options) (*Server, error) {
 	s.secHeaders = s.buildSecurityHeaders()
 	// Background jobs and the admin tools that read them.
 	s.jobs = s.newJobs()
-	s.indexing = &indexing.Handler{Store: svc.Store, Site: s.site, IndexNow: s.jobs.indexNow, Jobs: s.jobs.runner, HealthJob: jobHealth,
+	s.indexnowRoom = &indexnowweb.Handler{Store: svc.Store, Site: s.site, IndexNow: s.jobs.indexNow, Jobs: s.jobs.runner, HealthJob: jobHealth,
 		HealthInterval: cfg.HealthInterval, Monitoring: s.settings.Toggle(func(st settings.Settings) bool { return st.SEOMonitoring }), Log: svc.Log}
 	s.audits = &audits.Handler{Store: svc.Store, Site: s.site, SEO: s.jobs.seo, Checker: s.jobs.schema, Fetch: s.fetchPage, Running: s.runningSecurity(),
 		ScanEvery: SecurityScanEvery, Backups: s.backups, Jobs: audits.Jobs{Runner: s.jobs.runner, SEOAudit: jobSEOAudit, Security: jobSecurity, Schema: jobSchema}, Log: svc.Log}
@@ -329,7 +330,7 @@ func (s *Server) reloadContent(reason string) bool {
 		return false
 	}
 	s.site.Set(c, moved)
-	s.insights.Refresh()
+	s.analyticsRoom.Refresh()
 	return true
 }
 
@@ -435,7 +436,7 @@ func (s *Server) router() *echo.Echo {
 	// Uploads and posters stream and have their own caps.
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: s.cfg.BodyLimit,
 		Skipper: func(c echo.Context) bool {
-			return uploads.IsUploadRequest(c.Request().Method, c.Request().URL.Path)
+			return mediaweb.IsUploadRequest(c.Request().Method, c.Request().URL.Path)
 		}}))
 	e.Use(s.textIntake)
 

@@ -28,7 +28,7 @@ import (
 	"github.com/atlanta-restoration/site/notify/notifytest"
 	"github.com/atlanta-restoration/site/settings"
 	"github.com/atlanta-restoration/site/spool"
-	"github.com/atlanta-restoration/site/web/leadsmanager"
+	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	"github.com/atlanta-restoration/site/web/push"
 )
 
@@ -359,7 +359,7 @@ func TestLeadWorkHostile(t *testing.T) {
 	if notes != 20 || l.FirstResponseAt == nil {
 		t.Errorf("20 parallel notes: %d on the timeline, first response %v", notes, l.FirstResponseAt)
 	}
-	var work leadsmanager.LeadWork
+	var work leadsweb.LeadWork
 	r := jsonReq(t, h, "GET", "/api/admin/leads/lead-002/work", who.staff, nil)
 	if json.Unmarshal([]byte(r.Body), &work) != nil || len(work.Timeline) < 2 || work.Timeline[0].Kind != db.EventCreated || work.Assignees != nil {
 		t.Fatalf("staff's work view: %s", r.Body)
@@ -408,7 +408,7 @@ func TestLeadWorkHostile(t *testing.T) {
 	}
 	// A status change by a person is on the timeline with who.
 	r = jsonReq(t, h, "PATCH", "/api/admin/leads/lead-000", who.staff, map[string]string{"status": "scheduled"})
-	var st leadsmanager.LeadAnswer
+	var st leadsweb.LeadAnswer
 	if json.Unmarshal([]byte(r.Body), &st); r.StatusCode != 200 || st.Event == nil || st.Event.Actor != "Crew Lead" || st.Event.From != "new" || st.Event.To != "scheduled" {
 		t.Errorf("status change: %d %s", r.StatusCode, r.Body)
 	}
@@ -416,7 +416,7 @@ func TestLeadWorkHostile(t *testing.T) {
 		t.Error("a person's status change did not end the first response time")
 	}
 	// The dashboard's figures count them.
-	var figures leadsmanager.ResponseFigures
+	var figures leadsweb.ResponseFigures
 	r = jsonReq(t, h, "GET", "/api/admin/leads/response-times", who.staff, nil)
 	if json.Unmarshal([]byte(r.Body), &figures) != nil || len(figures.Windows) != 2 || figures.Windows[0].Days != 7 || figures.Windows[1].Days != 30 {
 		t.Errorf("response times: %s", r.Body)

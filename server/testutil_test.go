@@ -31,7 +31,7 @@ var (
 	engine      *ssr.Engine
 	engineErr   error
 	siteOnce    sync.Once
-	testContent *content.Site
+	testContent *content.Set
 )
 
 const testBase = "https://www.example-restoration.test"
@@ -100,7 +100,7 @@ type testParts struct {
 	// Log is quiet unless a test reads it.
 	Log *slog.Logger
 	// Content seeds an empty store: the embedded content unless set.
-	Content *content.Site
+	Content *content.Set
 	// Engine is the tests' shared engine unless set.
 	Engine *ssr.Engine
 	// Media is a folder under DATA_DIR unless set.

@@ -48,7 +48,7 @@ func adminRoutes() []Route {
 	return []Route{
 		{Pattern: "/admin", Page: "admin", Priority: "low", ChangeFreq: "yearly", Load: loadAdmin},
 		{Pattern: "/admin/{page}", Page: "admin", Priority: "low", ChangeFreq: "yearly", Load: loadAdmin,
-			Expand: func(_ *content.Site) []string {
+			Expand: func(_ *content.Set) []string {
 				var out []string
 				for _, p := range AdminPages[1:] {
 					out = append(out, "/admin/"+p.Slug)

@@ -62,7 +62,7 @@ func isCityProfile(county, slug string) bool {
 	return false
 }
 
-func ExpandCounties(c *content.Site) []string {
+func ExpandCounties(c *content.Set) []string {
 	var out []string
 	for _, co := range c.Counties {
 		if len(c.CitiesOf(co.Slug)) > 0 {
@@ -74,7 +74,7 @@ func ExpandCounties(c *content.Site) []string {
 
 // expandCities lists every city record's page except those a fixed city
 // page replaces at the same path.
-func expandCities(c *content.Site) []string {
+func expandCities(c *content.Set) []string {
 	var out []string
 	for _, ci := range c.Cities {
 		if isCityProfile(ci.County, ci.Slug) {

@@ -22,7 +22,7 @@ func blogRoutes() []Route {
 	return []Route{
 		{Pattern: "/blog", Page: "blog", Priority: "high", ChangeFreq: "weekly", InSitemap: true, Indexable: true, Load: loadBlog},
 		{Pattern: "/blog/{slug}", Page: "blog-post", Priority: "medium", ChangeFreq: "monthly", InSitemap: true, Indexable: true,
-			Expand: func(c *content.Site) []string {
+			Expand: func(c *content.Set) []string {
 				out := make([]string, 0, len(c.Articles))
 				for _, a := range c.Articles {
 					out = append(out, "/blog/"+a.Slug)
@@ -44,7 +44,7 @@ func CategoryPath(slug string) string { return "/blog/category/" + slug }
 // expandCategories lists the topic pages the sitemap and the crawl know:
 // the topics with at least one article (an empty topic's page answers,
 // but is not indexed: it has nothing to read yet).
-func expandCategories(c *content.Site) []string {
+func expandCategories(c *content.Set) []string {
 	used := map[string]bool{}
 	for _, a := range c.Articles {
 		used[a.Category] = true

@@ -3,7 +3,7 @@ package site
 import (
 	"context"
 
-	"github.com/atlanta-restoration/site/web/estimate"
+	"github.com/atlanta-restoration/site/leads"
 )
 
 // The estimate page (/estimate and its thank-you state); the form's posts
@@ -11,7 +11,7 @@ import (
 
 // EstimateData is the estimate page's data.
 type EstimateData struct {
-	State *estimate.State `json:"state"`
+	State *leads.EstimateState `json:"state"`
 }
 
 func estimateRoutes() []Route {
@@ -22,14 +22,14 @@ func estimateRoutes() []Route {
 			}},
 		{Pattern: "/estimate/thanks", Page: "estimate", Priority: "low", ChangeFreq: "yearly",
 			Load: func(ctx context.Context, s *Site, _ Params) (Page, error) {
-				return s.EstimatePage("/estimate/thanks", &estimate.State{Values: estimate.Values{}, Errors: map[string]string{}, Success: true}), nil
+				return s.EstimatePage("/estimate/thanks", &leads.EstimateState{Values: leads.EstimateValues{}, Errors: map[string]string{}, Success: true}), nil
 			}},
 	}
 }
 
 // EstimatePage is the estimate page at path (/estimate, or its thank-you
 // state) showing the form's state st (nil for an empty form).
-func (s *Site) EstimatePage(path string, st *estimate.State) Page {
+func (s *Site) EstimatePage(path string, st *leads.EstimateState) Page {
 	h := HeadSpec{
 		Title:       "Free Restoration Estimate | Metro Atlanta",
 		Description: "Request a free estimate for water, fire, storm or mold damage repair or remodeling in metro Atlanta. We reply within " + s.responseTime("emergency") + " for emergencies.",

@@ -21,7 +21,7 @@ type Route struct {
 	InSitemap  bool
 	Indexable  bool
 	// Expand lists the concrete paths of a dynamic pattern.
-	Expand func(*content.Site) []string
+	Expand func(*content.Set) []string
 	// Load builds the page's data and head from the path parameters. It
 	// returns a *NotFoundError when a parameter names nothing.
 	Load func(ctx context.Context, s *Site, p Params) (Page, error)
@@ -38,7 +38,7 @@ type Page struct {
 }
 
 // Paths returns every concrete path of a route.
-func (r Route) Paths(c *content.Site) []string {
+func (r Route) Paths(c *content.Set) []string {
 	if r.Expand != nil {
 		return r.Expand(c)
 	}

@@ -48,7 +48,7 @@ func serviceRoutes() []Route {
 
 // expandServices lists the service pages the {slug} pattern answers: every
 // service without a concrete route of its own.
-func expandServices(c *content.Site) []string {
+func expandServices(c *content.Set) []string {
 	own := map[string]bool{}
 	for _, s := range supplementaryServices {
 		own[s] = true
@@ -108,7 +108,7 @@ type ServiceData struct {
 	Related         RelatedData   `json:"related"`
 	Hero            *HeroImage    `json:"hero"`
 	// DamageType is the estimate form's preset type of damage on this
-	// page: one of estimate.DamageTypes, or "" for a service that is not
+	// page: one of leads.DamageTypes, or "" for a service that is not
 	// one kind of damage (ADR 052).
 	DamageType string `json:"damageType"`
 }
@@ -206,7 +206,7 @@ type WaterLandingData struct {
 }
 
 // waterAreas are the landing page's areas served, as the county/slug keys
-// the city records were seeded with (content.Site.CityByOrigin).
+// the city records were seeded with (content.Set.CityByOrigin).
 var waterAreas = []string{"fulton/atlanta", "dekalb/decatur", "fulton/sandy-springs", "cobb/smyrna", "cobb/marietta", "dekalb/brookhaven", "fulton/east-point"}
 
 func loadWaterLanding(_ context.Context, s *Site, _ Params) (Page, error) {

@@ -44,7 +44,7 @@ type Reviews interface {
 type Options struct {
 	// BaseURL is the absolute site address (BASE_URL).
 	BaseURL  string
-	Content  *content.Site
+	Content  *content.Set
 	Settings Settings
 	Reviews  Reviews
 	// Media is the media library: the portfolio, and hero photos.
@@ -91,7 +91,7 @@ type shared struct {
 // state is one version of the content and of the owner's redirects, with
 // its search index (built on the first search of that version).
 type state struct {
-	content    *content.Site
+	content    *content.Set
 	moved      map[string]string
 	searchOnce sync.Once
 	searchIx   *search.Index
@@ -111,15 +111,15 @@ func (s *Site) state() *state {
 	return s.cur.Load()
 }
 
-func (s *Site) content() *content.Site { return s.state().content }
+func (s *Site) content() *content.Set { return s.state().content }
 
 // Content is the site's content (the snapshot's, for a snapshot).
-func (s *Site) Content() *content.Site { return s.content() }
+func (s *Site) Content() *content.Set { return s.content() }
 
 // Set replaces the content every page is built from and the owner's
 // redirects (a publish, a redirect change). Snapshots taken before keep
 // reading the content they started with.
-func (s *Site) Set(c *content.Site, redirects map[string]string) {
+func (s *Site) Set(c *content.Set, redirects map[string]string) {
 	s.cur.Store(&state{content: c, moved: redirects})
 }
 
@@ -130,7 +130,7 @@ func (s *Site) Snapshot() *Site {
 
 // With is the site as it would be with content c (a draft's preview):
 // the current redirects, nothing shared with the live pages' snapshots.
-func (s *Site) With(c *content.Site) *Site {
+func (s *Site) With(c *content.Set) *Site {
 	return &Site{shared: s.shared, fixed: &state{content: c, moved: s.state().moved}, works: &portfolioOnce{}}
 }
 

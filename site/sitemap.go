@@ -58,7 +58,7 @@ func (s *Site) lastMod(path string) string {
 }
 
 // recordOf names the content record a page is made from, if it has one.
-func recordOf(c *content.Site, path string) (kind, slug string) {
+func recordOf(c *content.Set, path string) (kind, slug string) {
 	segs := strings.Split(strings.Trim(path, "/"), "/")
 	switch {
 	case path == "/":

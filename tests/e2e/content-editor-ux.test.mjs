@@ -258,7 +258,7 @@ test("while another preview renders, the SEO checks wait and come by themselves,
   const list = await (await api("/api/admin/content?kind=service")).json();
   const item = list.items.find((i) => i.slug === "roof-repair");
   const { context, page } = await openAs(browser, editor, "/admin/content?kind=service", PHONE);
-  // The server's answer while the one render slot is taken (web/editing's
+  // The server's answer while the one render slot is taken (web/editor's
   // withRender), for the first request only.
   let asked = 0;
   await page.route(`**/api/admin/content/${item.id}/guidance`, (route) => {

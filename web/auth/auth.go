@@ -18,7 +18,6 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,68 +25,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/guard"
 )
-
-// Capability is something a session may do.
-type Capability string
-
-// The capabilities (docs/admin-auth-api.md has the table).
-const (
-	Tools         Capability = "tools"          // dashboards, audits, scans, IndexNow, jobs
-	MediaWrite    Capability = "media.write"    // photo and video uploads
-	SettingsWrite Capability = "settings.write" // System Settings
-	SessionsAll   Capability = "sessions.all"   // list and end every session
-	LeadsRead     Capability = "leads.read"     // the masked lead list
-	LeadsStatus   Capability = "leads.status"   // change a lead's status
-	LeadsFull     Capability = "leads.full"     // details, full data, export
-	LeadsNote     Capability = "leads.note"     // add a note to a lead
-	LeadsAssign   Capability = "leads.assign"   // give a lead to an account
-	PushSubscribe Capability = "push.subscribe" // Web Push of new leads to one's own devices
-	PushAll       Capability = "push.all"       // list every account's devices
-	UsersManage   Capability = "users.manage"   // accounts and the audit log
-	ContentEdit   Capability = "content.edit"   // edit, publish and redirect the site's content (issue 22)
-	LeadsErase    Capability = "leads.erase"    // privacy requests: export one person's data, delete a lead (issue 24)
-	BackupsManage Capability = "backups.manage" // the Backups screen: back up now, download a backup (issue 29)
-)
-
-// Roles: RolePIN is the PIN gate's; accounts are admin, staff or editor.
-const (
-	RolePIN    = "pin"
-	RoleAdmin  = "admin"
-	RoleStaff  = "staff"
-	RoleEditor = "editor"
-)
-
-// roleCaps is the one place that says what each role may do. Editing
-// content is an account's: a publish names who made it, which the shared
-// PIN cannot (ADR 035). An editor edits content and photos and sees no
-// lead. The PIN reads the tools (System Settings among them) and uploads
-// media; changing the settings is an admin account's (ADR 039).
-var roleCaps = map[string][]Capability{
-	RolePIN:    {Tools, MediaWrite, SessionsAll},
-	RoleStaff:  {LeadsRead, LeadsStatus, LeadsNote, PushSubscribe, MediaWrite},
-	RoleEditor: {ContentEdit, MediaWrite},
-	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit, LeadsErase, BackupsManage},
-}
-
-// Capabilities lists what role may do.
-func Capabilities(role string) []Capability { return slices.Clone(roleCaps[role]) }
-
-// RoleOf is spec 6's resolution of an account's roles: admin wins, then
-// staff, then editor, else none.
-func RoleOf(roles []string) string {
-	switch {
-	case slices.Contains(roles, RoleAdmin):
-		return RoleAdmin
-	case slices.Contains(roles, RoleStaff):
-		return RoleStaff
-	case slices.Contains(roles, RoleEditor):
-		return RoleEditor
-	}
-	return ""
-}
 
 // Principal is who a request is: its session, and for an account the
 // account as it is now (read on every request, so a disable or a role
@@ -102,7 +43,7 @@ type Principal struct {
 func (p Principal) IsPIN() bool { return p.User == nil }
 
 // Can reports whether the principal's role has c.
-func (p Principal) Can(c Capability) bool { return slices.Contains(roleCaps[p.Role], c) }
+func (p Principal) Can(c accounts.Capability) bool { return accounts.Can(p.Role, c) }
 
 // Account is the principal's account, or the zero User for the PIN.
 func (p Principal) Account() db.User {

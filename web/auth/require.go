@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/web/httperr"
 )
@@ -31,22 +32,22 @@ const (
 
 // denial is the answer to a live session that lacks a capability: spec
 // 6's titled messages where the spec has them.
-func denial(p Principal, c Capability) *httperr.Error {
+func denial(p Principal, c accounts.Capability) *httperr.Error {
 	switch c {
-	case LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, LeadsErase, PushSubscribe, PushAll:
+	case accounts.LeadsRead, accounts.LeadsStatus, accounts.LeadsFull, accounts.LeadsNote, accounts.LeadsAssign, accounts.LeadsErase, accounts.PushSubscribe, accounts.PushAll:
 		if p.IsPIN() {
 			return httperr.Titled(http.StatusForbidden, titleAuthRequired, msgLoginForLeads)
 		}
 		if p.Role == "" {
 			return httperr.Titled(http.StatusForbidden, titleAccessDenied, msgStaffRequired)
 		}
-	case UsersManage:
+	case accounts.UsersManage:
 		return httperr.Titled(http.StatusForbidden, titleAccessDenied, msgAdminOnlyUsers)
-	case SettingsWrite:
+	case accounts.SettingsWrite:
 		return httperr.New(http.StatusForbidden, msgSettingsAdmin)
-	case Tools, SessionsAll:
+	case accounts.Tools, accounts.SessionsAll:
 		return httperr.New(http.StatusForbidden, msgToolsNeedPIN)
-	case ContentEdit:
+	case accounts.ContentEdit:
 		return httperr.New(http.StatusForbidden, msgContentAccount)
 	}
 	return httperr.New(http.StatusForbidden, msgRoleCannot)
@@ -57,14 +58,14 @@ func denial(p Principal, c Capability) *httperr.Error {
 // Principal for From. It answers 401 without a live session, 403 for a
 // role that lacks a capability or a cross-site request on a cookie. Each
 // use slides the session's expiry.
-func (a *Service) Require(caps ...Capability) echo.MiddlewareFunc {
+func (a *Service) Require(caps ...accounts.Capability) echo.MiddlewareFunc {
 	return a.RequireOr(nil, caps...)
 }
 
 // RequireAny admits a live, finished session whose role has at least one
 // of caps: a screen two roles may open (Location Pages: the PIN's tools,
 // an editor's content).
-func (a *Service) RequireAny(caps ...Capability) echo.MiddlewareFunc {
+func (a *Service) RequireAny(caps ...accounts.Capability) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			p, err := a.principal(c, false)
@@ -84,7 +85,7 @@ func (a *Service) RequireAny(caps ...Capability) echo.MiddlewareFunc {
 
 // RequireOr is Require with the answer for a missing capability chosen
 // by the route ('Access Restricted', 'Export Restricted').
-func (a *Service) RequireOr(deny *httperr.Error, caps ...Capability) echo.MiddlewareFunc {
+func (a *Service) RequireOr(deny *httperr.Error, caps ...accounts.Capability) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			p, err := a.principal(c, false)
@@ -137,7 +138,7 @@ func (a *Service) principal(c echo.Context, anyStage bool) (Principal, error) {
 		return Principal{}, httperr.New(http.StatusUnauthorized, msgFinishSignIn)
 	}
 	if se.UserID == "" {
-		return Principal{Session: se, Role: RolePIN}, nil
+		return Principal{Session: se, Role: accounts.RolePIN}, nil
 	}
 	u, err := a.store.UserByID(ctx, se.UserID)
 	if errors.Is(err, db.ErrNotFound) || (err == nil && u.DisabledAt != nil) {
@@ -150,5 +151,5 @@ func (a *Service) principal(c echo.Context, anyStage bool) (Principal, error) {
 	if err != nil {
 		return Principal{}, httperr.Unavailable(msgSessionsBusy, err)
 	}
-	return Principal{Session: se, User: &u, Role: RoleOf(u.Roles)}, nil
+	return Principal{Session: se, User: &u, Role: accounts.RoleOf(u.Roles)}, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/web/httperr"
 )
@@ -80,7 +81,7 @@ func (a *Service) ListSessions(c echo.Context) error {
 	if err != nil {
 		return httperr.Unavailable("Could not read the sessions.", err)
 	}
-	all := p.Can(SessionsAll)
+	all := p.Can(accounts.SessionsAll)
 	names := map[string]db.User{}
 	out := SessionList{Sessions: []SessionRow{}, All: all}
 	for _, se := range list {
@@ -116,7 +117,7 @@ func (a *Service) RevokeSession(c echo.Context) error {
 	p := From(c)
 	ctx := c.Request().Context()
 	id := c.Param("id")
-	if !p.Can(SessionsAll) {
+	if !p.Can(accounts.SessionsAll) {
 		list, err := a.store.ListSessions(ctx, time.Now().UTC())
 		if err != nil {
 			return httperr.Unavailable("Could not read the sessions.", err)

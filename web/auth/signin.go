@@ -32,14 +32,14 @@ const (
 // Session is a session as the admin app reads it (GET /api/admin/session
 // and every sign-in answer).
 type Session struct {
-	Kind         string       `json:"kind"`  // "pin" or "account"
-	Role         string       `json:"role"`  // "pin", "admin", "staff", or "" (an account without a role)
-	Stage        string       `json:"stage"` // "full", "totp" or "enrol"
-	Name         string       `json:"name"`
-	Email        string       `json:"email"`
-	Capabilities []Capability `json:"capabilities"`
-	TwoFactor    bool         `json:"twoFactor"`
-	ExpiresAt    time.Time    `json:"expiresAt"`
+	Kind         string                `json:"kind"`  // "pin" or "account"
+	Role         string                `json:"role"`  // "pin", "admin", "staff", or "" (an account without a role)
+	Stage        string                `json:"stage"` // "full", "totp" or "enrol"
+	Name         string                `json:"name"`
+	Email        string                `json:"email"`
+	Capabilities []accounts.Capability `json:"capabilities"`
+	TwoFactor    bool                  `json:"twoFactor"`
+	ExpiresAt    time.Time             `json:"expiresAt"`
 }
 
 // UnlockResult is POST /api/admin/unlock's answer: the PIN session's
@@ -60,15 +60,15 @@ type LoginResult struct {
 }
 
 func (a *Service) view(p Principal) Session {
-	s := Session{Kind: "pin", Role: p.Role, Stage: p.Session.Stage, ExpiresAt: p.Session.ExpiresAt, Capabilities: Capabilities(p.Role)}
+	s := Session{Kind: "pin", Role: p.Role, Stage: p.Session.Stage, ExpiresAt: p.Session.ExpiresAt, Capabilities: accounts.Capabilities(p.Role)}
 	if s.Capabilities == nil {
-		s.Capabilities = []Capability{}
+		s.Capabilities = []accounts.Capability{}
 	}
 	if p.User != nil {
 		s.Kind, s.Name, s.Email, s.TwoFactor = "account", p.User.Name, p.User.Email, p.User.TOTPSecret != ""
 	}
 	if s.Stage != db.StageFull {
-		s.Capabilities = []Capability{}
+		s.Capabilities = []accounts.Capability{}
 	}
 	return s
 }
@@ -155,7 +155,7 @@ func (a *Service) Login(c echo.Context) error {
 			return accounts.VerifyNobody(in.Password)
 		}
 		match := accounts.VerifyPassword(u.PasswordHash, in.Password)
-		return match && u.DisabledAt == nil && RoleOf(u.Roles) != ""
+		return match && u.DisabledAt == nil && accounts.RoleOf(u.Roles) != ""
 	})
 	if err != nil {
 		return err
@@ -173,7 +173,7 @@ func (a *Service) Login(c echo.Context) error {
 	switch {
 	case u.TOTPSecret != "":
 		stage = db.StageTOTP
-	case RoleOf(u.Roles) == RoleAdmin:
+	case accounts.RoleOf(u.Roles) == accounts.RoleAdmin:
 		stage = db.StageEnrol
 	}
 	token, se, err := a.startSession(ctx, ip, u.ID, stage)
@@ -185,7 +185,7 @@ func (a *Service) Login(c echo.Context) error {
 		a.signedIn(c, u, "")
 	}
 	a.log.Info("admin: password accepted", "user", u.ID, "ip", ip, "known_device", trusted, "stage", stage)
-	return c.JSON(http.StatusOK, LoginResult{Stage: stage, Session: a.view(Principal{Session: se, User: &u, Role: RoleOf(u.Roles)})})
+	return c.JSON(http.StatusOK, LoginResult{Stage: stage, Session: a.view(Principal{Session: se, User: &u, Role: accounts.RoleOf(u.Roles)})})
 }
 
 // signedIn records a finished sign-in and trusts the browser for the

@@ -1,7 +1,7 @@
 // Package backups is the HTTP side of the Backups screen (issue 29, ADR
 // 042): the recent backups with the same-disk warning, 'Back up now'
 // (one backup at a time across instances) and the download of a backup
-// as one streamed archive. Admins only (auth.BackupsManage); the start
+// as one streamed archive. Admins only (accounts.BackupsManage); the start
 // and every download are audited. The routes and their guards are in
 // server/install.go; the backups themselves are package backup's.
 package backups

@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/httperr"
@@ -143,7 +144,7 @@ func (h *Handler) allowed(ctx context.Context, p auth.Principal) bool {
 	if err != nil {
 		return true
 	}
-	return u.DisabledAt == nil && (auth.Principal{User: &u, Role: auth.RoleOf(u.Roles)}).Can(auth.LeadsRead)
+	return u.DisabledAt == nil && (auth.Principal{User: &u, Role: accounts.RoleOf(u.Roles)}).Can(accounts.LeadsRead)
 }
 
 func orDefault(d, def time.Duration) time.Duration {

@@ -26,9 +26,9 @@ import (
 
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/guard"
+	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/site"
 	"github.com/atlanta-restoration/site/ssr"
-	"github.com/atlanta-restoration/site/web/estimate"
 )
 
 // HTMLType is the Content-Type of every page.
@@ -218,7 +218,7 @@ func (h *Handler) RenderDoc(ctx context.Context, kind, path string, pg site.Page
 
 // Preview renders path as it would be with content c: a draft's real
 // render in the real layout, noindex, never cached.
-func (h *Handler) Preview(ctx context.Context, c *content.Site, path string) ([]byte, error) {
+func (h *Handler) Preview(ctx context.Context, c *content.Set, path string) ([]byte, error) {
 	v := h.site.With(c)
 	r, pg, err := v.Load(ctx, path)
 	if err != nil {
@@ -235,7 +235,7 @@ func (h *Handler) Preview(ctx context.Context, c *content.Site, path string) ([]
 // RenderEstimate renders the estimate page with the form's state: the
 // answer to a post without JavaScript (web/estimate). It is never cached
 // and never indexed.
-func (h *Handler) RenderEstimate(ctx context.Context, path string, st *estimate.State) ([]byte, error) {
+func (h *Handler) RenderEstimate(ctx context.Context, path string, st *leads.EstimateState) ([]byte, error) {
 	pg := h.site.EstimatePage(path, st)
 	pg.Head.NoIndex = true
 	return h.RenderDoc(ctx, "estimate", path, pg)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/reviews"
 	"github.com/atlanta-restoration/site/settings"
@@ -79,7 +80,7 @@ const (
 // when it may not.
 func mayChange(p auth.Principal) (bool, string) {
 	switch {
-	case p.IsPIN() || !p.Can(auth.SettingsWrite):
+	case p.IsPIN() || !p.Can(accounts.SettingsWrite):
 		return false, MsgAdminAccount
 	case p.User.TOTPSecret == "" || p.User.TOTPEnabledAt == nil:
 		return false, MsgSecondFactor
