@@ -8,7 +8,9 @@
 // The mapping follows encoding/json: a field's JSON name is its tag's
 // name, else its Go name; "-" and unexported fields are skipped;
 // embedded structs without a name are flattened; `omitempty` makes a
-// field optional; a pointer may be null. A slice is `T[]`: handlers send
+// field optional; a pointer may be null; a `tstype:"..."` tag gives a
+// field's TypeScript where it is narrower than the Go type (a string
+// that takes a few values: `tstype:"'ok' | 'failed'"`). A slice is `T[]`: handlers send
 // an empty list as `[]` (a nil slice would be null). A type with its own
 // MarshalJSON, and any interface (`any`), must be named in Overrides:
 // the generator refuses to guess.
@@ -151,8 +153,10 @@ func (g *Generator) collect(t reflect.Type, owner string, depth int, out *[]fiel
 		if name == "" {
 			name = f.Name
 		}
-		ts, err := g.ts(ft, owner+"."+name)
-		if err != nil {
+		ts, err := "", error(nil)
+		if tt := f.Tag.Get("tstype"); tt != "" {
+			ts = tt // the field's TypeScript, narrower than its Go type
+		} else if ts, err = g.ts(ft, owner+"."+name); err != nil {
 			return err
 		}
 		if hasOpt(opts, "string") {

@@ -48,6 +48,7 @@ type answer struct {
 	Text     text              `json:"text"`
 	Dash     string            `json:"x-y"`
 	Nested   map[string][]bool `json:"nested"`
+	Outcome  string            `json:"outcome" tstype:"'ok' | 'failed'"`
 }
 
 func TestGenerate(t *testing.T) {
@@ -78,6 +79,7 @@ export interface Answer {
   text: string;
   "x-y": string;
   nested: Record<string, boolean[]>;
+  outcome: 'ok' | 'failed';
 }
 
 /** tsgen.inner */
