@@ -176,6 +176,70 @@ export interface Contact {
   email_href: string;
 }
 
+/** leads.LeadList */
+export interface LeadList {
+  total: number;
+  page: number;
+  perPage: number;
+  full: boolean;
+  leads: LeadFull[] | LeadMasked[];
+}
+
+/** leads.LeadAnswer */
+export interface LeadAnswer {
+  lead: LeadFull | LeadMasked;
+  event?: TimelineEntry;
+}
+
+/** leads.Masked */
+export interface LeadMasked {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  first_name: string;
+  last_name: string;
+  city: string;
+  zip_code: string;
+  damage_type: string;
+  status: string;
+  is_emergency: boolean;
+  source: string;
+  phone_masked: string;
+  email_masked: string;
+  street_address?: string;
+  notes?: string;
+  assigned_to_me?: boolean;
+}
+
+/** leads.Full */
+export interface LeadFull {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  first_name: string;
+  last_name: string;
+  phone: string;
+  phone_typed: string;
+  email: string;
+  city: string;
+  street_address: string;
+  zip_code: string;
+  damage_type: string;
+  status: string;
+  is_emergency: boolean;
+  source: string;
+  insurance_carrier: string;
+  claim_number: string;
+  notes: string;
+  attribution: Attribution;
+  assigned_to: string | null;
+  first_response_at: string | null;
+  escalated_at: string | null;
+  phone_display: string;
+  phone_href: string;
+  email_href: string;
+}
+
 /** indexnow.RouteInfo */
 export interface RouteInfo {
   path: string;

@@ -56,6 +56,13 @@ type Masked struct {
 	Assigned bool `json:"assigned_to_me,omitempty"`
 }
 
+// View is a lead as one caller may see it: Masked or Full, and nothing
+// else (the method is unexported, so no other type is a View).
+type View interface{ leadView() }
+
+func (Masked) leadView() {}
+func (Full) leadView()   {}
+
 // Mask returns the masked view of a lead.
 func Mask(l db.Lead) Masked {
 	return Masked{ID: l.ID, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt, FirstName: l.FirstName, LastName: l.LastName,

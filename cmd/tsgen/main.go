@@ -55,6 +55,10 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("TodayFigures", leadsweb.TodayFigures{}),
 	tsgen.Of("Waiting", leads.Waiting{}),
 	tsgen.Of("Contact", leads.Contact{}),
+	tsgen.Of("LeadList", leadsweb.LeadList{}),
+	tsgen.Of("LeadAnswer", leadsweb.LeadAnswer{}),
+	tsgen.Of("LeadMasked", leads.Masked{}),
+	tsgen.Of("LeadFull", leads.Full{}),
 	// SEO & IndexNow (web/indexnow, seoaudit).
 	tsgen.Of("RouteInfo", indexnowweb.RouteInfo{}),
 	tsgen.Of("Submission", indexnowweb.Submission{}),

@@ -64,14 +64,15 @@ type LeadList struct {
 	Page    int  `json:"page"`
 	PerPage int  `json:"perPage"`
 	Full    bool `json:"full"`
-	Leads   any  `json:"leads"`
+	// Leads are all leads.Full or all leads.Masked, as Full says.
+	Leads []leads.View `json:"leads" tstype:"LeadFull[] | LeadMasked[]"`
 }
 
 // LeadAnswer is a status change's answer: the lead as the caller's role
 // may see it (leads.Full or leads.Masked), and the change as its timeline
 // records it (absent when the lead had that status already).
 type LeadAnswer struct {
-	Lead  any           `json:"lead"`
+	Lead  leads.View    `json:"lead" tstype:"LeadFull | LeadMasked"`
 	Event *db.LeadEvent `json:"event,omitempty"`
 }
 
@@ -115,19 +116,17 @@ func (h *Handler) List(c echo.Context) error {
 	}
 	out := LeadList{Total: total, Page: f.Page, PerPage: f.PerPage, Full: f.Full}
 	if f.Full {
-		full := make([]leads.Full, len(list))
+		out.Leads = make([]leads.View, len(list))
 		for i, l := range list {
-			full[i] = leads.Unmasked(l)
+			out.Leads[i] = leads.Unmasked(l)
 		}
-		out.Leads = full
 		h.audit(c, auth.From(c).Account(), db.AuditListFull, "", f.Describe()+" page "+strconv.Itoa(f.Page))
 	} else {
 		me := auth.From(c).Account().ID
-		masked := make([]leads.Masked, len(list))
+		out.Leads = make([]leads.View, len(list))
 		for i, l := range list {
-			masked[i] = leads.MaskFor(l, me)
+			out.Leads[i] = leads.MaskFor(l, me)
 		}
-		out.Leads = masked
 	}
 	return c.JSON(http.StatusOK, out)
 }
