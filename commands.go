@@ -19,7 +19,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 )
 
-// The command line (issue 24): `site` serves; every other first word is a
+// The command line: `site` serves; every other first word is a
 // command, and a word that is not one prints the usage and exits 2
 // (`site versoin` used to start the whole site).
 

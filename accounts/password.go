@@ -1,5 +1,5 @@
 // Package accounts holds the rules of the Secure Leads Manager's accounts
-// (issue 8, spec 6): password hashing (argon2id), the password and email
+// (spec 6): password hashing (argon2id), the password and email
 // rules, roles, and the `site user` command line. Storage is db's; the
 // HTTP handlers are server's.
 package accounts

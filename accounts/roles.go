@@ -24,9 +24,9 @@ const (
 	PushSubscribe Capability = "push.subscribe" // Web Push of new leads to one's own devices
 	PushAll       Capability = "push.all"       // list every account's devices
 	UsersManage   Capability = "users.manage"   // accounts and the audit log
-	ContentEdit   Capability = "content.edit"   // edit, publish and redirect the site's content (issue 22)
-	LeadsErase    Capability = "leads.erase"    // privacy requests: export one person's data, delete a lead (issue 24)
-	BackupsManage Capability = "backups.manage" // the Backups screen: back up now, download a backup (issue 29)
+	ContentEdit   Capability = "content.edit"   // edit, publish and redirect the site's content
+	LeadsErase    Capability = "leads.erase"    // privacy requests: export one person's data, delete a lead
+	BackupsManage Capability = "backups.manage" // the Backups screen: back up now, download a backup
 )
 
 // Roles: RolePIN is the PIN gate's; accounts are admin, staff or editor.

@@ -15,7 +15,7 @@ import (
 	"github.com/pquerna/otp/totp"
 )
 
-// The second factor (issue 21, ASVS 6.3.2): TOTP codes from an
+// The second factor (ASVS 6.3.2): TOTP codes from an
 // authenticator app (RFC 6238: SHA-1, 6 digits, 30 s, as every app
 // reads them) and ten single-use recovery codes. These functions are the
 // rules; the store keeps the secret, the last step used and the hashed

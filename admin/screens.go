@@ -1,5 +1,5 @@
 // Package admin holds the admin app's screen manifest for the Go side:
-// screens.json is the one list of admin screens (issue 21), which the
+// screens.json is the one list of admin screens, which the
 // admin app's sidebar and router import and the server reads from here,
 // embedded in the binary. The rest of this folder is the admin app
 // (TypeScript).

@@ -1,5 +1,5 @@
 // Package analytics is the site's own, cookie-free visitor analytics
-// (issue 10, ADR 015): the beacon's events are classified (traffic source,
+// (ADR 015): the beacon's events are classified (traffic source,
 // screen width class), bots and opted-out visitors are dropped, visitors
 // are counted with a daily-rotating salt, and events are written in
 // batches. The Analytics screen's figures are defined in report.go (ADR
@@ -155,7 +155,7 @@ type Store interface {
 // thousands of beacons a second cost a few transactions. Add never blocks:
 // when the queue is full the event is dropped and counted.
 //
-// One event the database refuses never costs the others (issue 20): a
+// One event the database refuses never costs the others: a
 // batch that fails while the database answers is split in halves until
 // the refused rows are alone; they are counted (Refused) and logged, the
 // rest are stored. A batch that fails because the database is down is

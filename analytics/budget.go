@@ -10,7 +10,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 )
 
-// What one client may add to a day's figures (issue 20, ADR 029). A
+// What one client may add to a day's figures (ADR 029). A
 // client is a network (Network: an IPv4 address or an IPv6 /64); its
 // visitors are the visitor ids (IP and user agent) seen from it. Without
 // these bounds one address sending random user agents minted a visitor

@@ -14,7 +14,7 @@ import (
 	"github.com/atlanta-restoration/site/guard"
 )
 
-// Intake (issue 20, ADR 029): every field of a beacon is checked before
+// Intake (ADR 029): every field of a beacon is checked before
 // it becomes an event, whatever the edge middleware already refused, so
 // that no event can hold text a database refuses (a NUL, invalid UTF-8,
 // a character cut in half), junk that would show on the Analytics screen

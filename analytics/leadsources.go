@@ -9,7 +9,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 )
 
-// Leads by source / campaign (issue 23). Unlike the Sources table, which
+// Leads by source / campaign. Unlike the Sources table, which
 // credits a visit's first page view, these are the lead records' own
 // attribution (leads.ParseAttribution): every estimate request stored,
 // whether its visit was counted or not (JavaScript off, Do Not Track),

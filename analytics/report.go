@@ -10,7 +10,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 )
 
-// The Analytics screen's figures (issue 19, ADR 023). Each one is defined
+// The Analytics screen's figures (ADR 023). Each one is defined
 // so that the figures agree by construction:
 //   - a visit is one visitor on one day with at least one page view
 //     (visitor ids rotate daily); Visitors counts visits;
@@ -74,7 +74,7 @@ type Report struct {
 	// visitors do not add up to Visitors.
 	Pages []PageRow `json:"pages"`
 	// CallPages are the pages tap-to-call links were clicked on, most
-	// calls first (issue 23): every page with a call, whether or not it
+	// calls first: every page with a call, whether or not it
 	// is among Pages. Calls on the not-found page have no page and are
 	// not listed, so these add up to Calls or less.
 	CallPages []CallPageRow `json:"callPages"`

@@ -1,5 +1,5 @@
 // Package backup makes, checks, keeps and restores the site's backups
-// (issue 24, ADR 036): the database (SQLite's VACUUM INTO, or pg_dump from
+// (ADR 036): the database (SQLite's VACUUM INTO, or pg_dump from
 // an exported snapshot), the media (the folder or the bucket) and the
 // lead spool, each file with its SHA-256 and the database with every
 // table's row count in a manifest written last. A backup is checked

@@ -115,16 +115,16 @@ type Config struct {
 	// MetricsToken opens /metrics to a Prometheus scraper (METRICS_TOKEN);
 	// empty: only this machine, unforwarded, may read it.
 	MetricsToken string
-	// Backup is where and how often the site backs itself up (issue 24).
+	// Backup is where and how often the site backs itself up.
 	Backup Backup
-	// Retention is how long each kind of record is kept (issue 24).
+	// Retention is how long each kind of record is kept.
 	Retention Retention
 
 	// secrets are the configured secret values, for log redaction.
 	secrets []string
 }
 
-// Limits bound what slow or numerous clients can hold (issue 7).
+// Limits bound what slow or numerous clients can hold.
 type Limits struct {
 	// BodyReadTimeout is the longest a form or JSON body may take to
 	// arrive; a request that has not sent it by then is cut off.
@@ -227,7 +227,7 @@ type Retention struct {
 	NotFoundDays int
 }
 
-// SMS configures new-lead texts (issue 23). Provider "" is off.
+// SMS configures new-lead texts. Provider "" is off.
 type SMS struct {
 	Provider   string // "" or "twilio"
 	AccountSID string
@@ -322,7 +322,7 @@ var Vars = []Var{
 	{"LEAD_WEBHOOK_URL", "", "http(s) address that receives every new lead as JSON, signed in X-Signature-256 (optional)"},
 	{"LEAD_WEBHOOK_SECRET", "", "HMAC-SHA256 key for LEAD_WEBHOOK_URL's signature, at least 16 characters (required with LEAD_WEBHOOK_URL)"},
 	{"HEALTH_TOKEN", "", "bearer token (16+ characters) that shows a monitor /healthz's details (database, spool, outbox, cache); without it only loopback requests that no proxy forwarded see them"},
-	// Speed to lead (issue 23)
+	// Speed to lead
 	{"VAPID_SUBJECT", "", "contact the push services see in every Web Push (mailto:you@example.com or an https: URL); empty: mailto:BUSINESS_EMAIL, else mailto: the SMTP_FROM address, else BASE_URL when it is https, else mailto:noreply@ the BASE_URL host"},
 	{"LEAD_ESCALATE_AFTER", "10m", "how long an emergency lead may stay new before every admin is notified again, by push and email (at least 1m)"},
 	{"SMS_PROVIDER", "", "twilio to text every new lead to LEAD_NOTIFY_SMS; empty sends no texts"},
@@ -331,7 +331,7 @@ var Vars = []Var{
 	{"TWILIO_FROM", "", "the texts' sender: a Twilio number (e.g. +17705550134) or a Messaging Service SID (MG...)"},
 	{"TWILIO_API_BASE", "https://api.twilio.com", "Twilio's API address (tests point it at a fake; https unless on this machine)"},
 	{"LEAD_NOTIFY_SMS", "", "comma-separated US phone numbers that get a text for every new lead (required with SMS_PROVIDER)"},
-	// Operations (issue 24): logs, metrics, backups, retention
+	// Operations: logs, metrics, backups, retention
 	{"LOG_FORMAT", "text", "text (slog key=value lines) or json (one object per line, the same keys)"},
 	{"LOG_LEVEL", "info", "least severe log level written: debug, info, warn or error"},
 	{"METRICS_TOKEN", "", "bearer token (16+ characters) that opens /metrics to a Prometheus scraper; empty: only requests from this machine that no proxy forwarded"},

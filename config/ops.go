@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// loadOps reads the operations variables (issue 24): the log's format and
+// loadOps reads the operations variables: the log's format and
 // level, the metrics token, backups and retention.
 func loadOps(c *Config, get func(string) string, errs []error) []error {
 	bad := func(name, format string, args ...any) {

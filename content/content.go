@@ -56,7 +56,7 @@ func (s SEO) Written() SEO {
 }
 
 // Image is a photo from the media library shown as a page's hero or a
-// post's cover (issue 22): the media item's id, the alt text the page
+// post's cover: the media item's id, the alt text the page
 // gives it (required: it says what the photo shows) and an optional
 // caption.
 type Image struct {

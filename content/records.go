@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Content as records (issue 22): once the site runs, the owner edits the
+// Content as records: once the site runs, the owner edits the
 // content from the admin and the database holds it, one record per
 // service, county, city, fixed city page, blog category, article, info
 // page, FAQ block and the home page's texts. The embedded files seed an

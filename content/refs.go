@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// References between records (issue 30, ADR 046). In the database a
+// References between records (ADR 046). In the database a
 // record names another by the other's item id (db/contentdb), which no
 // rename changes; in the files (the embedded content/, `site content
 // export/import`) it names it in a readable form: a city's slug, a

@@ -34,7 +34,7 @@ type User struct {
 	Roles         []string   `db:"-" json:"roles"`
 }
 
-// Roles are the account roles: spec 6's admin and staff, and issue 22's editor
+// Roles are the account roles: spec 6's admin and staff, and the editor
 // (content and photos, no leads).
 var Roles = []string{"admin", "staff", "editor"}
 
@@ -157,7 +157,7 @@ type UserChange struct {
 // change that would leave no enabled admin, and the check and the write
 // are one serialised step, so two admins demoting each other at once
 // cannot both succeed. Disabling an account or changing its password or
-// role ends its sessions in the same transaction (issue 21).
+// role ends its sessions in the same transaction.
 func (s *Store) ChangeUser(ctx context.Context, id string, ch UserChange, now time.Time) (User, error) {
 	var out User
 	// Serialized: the last-admin rule holds under concurrency (an advisory
@@ -266,19 +266,19 @@ const (
 	AuditStatusChange = "status_change"
 	AuditUserCreated  = "user_created"
 	AuditUserUpdated  = "user_updated"
-	// The second factor (issue 21).
+	// The second factor.
 	AuditTwoFactorEnrolled = "2fa_enrolled"
 	AuditTwoFactorFailed   = "2fa_failed"
 	AuditRecoveryCodeUsed  = "recovery_code_used"
 	AuditTwoFactorReset    = "2fa_reset"
-	// A new set of recovery codes replaced the old one (issue 29).
+	// A new set of recovery codes replaced the old one.
 	AuditRecoveryCodesRenewed = "recovery_codes_renewed"
-	// Working a lead (issue 23).
+	// Working a lead.
 	AuditLeadNote          = "lead_note"
 	AuditLeadAssign        = "lead_assign"
 	AuditPushDeviceAdded   = "push_device_added"
 	AuditPushDeviceRemoved = "push_device_removed"
-	// Backups the owner acts on (issue 29): 'Back up now' and a download.
+	// Backups the owner acts on: 'Back up now' and a download.
 	AuditBackupRun      = "backup_run"
 	AuditBackupDownload = "backup_download"
 	// AuditLeadReveal is one tap on Call or Text: the lead's full phone

@@ -49,7 +49,7 @@ const (
 	EventVital    = "vital"
 	// EventNotFound is a page view of a path the site does not serve (the
 	// not-found page's beacon). It makes no visit and is not a page; its
-	// path is not kept (issue 20, ADR 029).
+	// path is not kept (ADR 029).
 	EventNotFound = "not_found"
 )
 

@@ -10,7 +10,7 @@ import (
 )
 
 // A running instance holds its database, so that `site restore` cannot
-// replace the data under it (issue 24). On PostgreSQL each instance holds
+// replace the data under it. On PostgreSQL each instance holds
 // a shared advisory lock on a connection of its own for as long as it
 // runs, and a restore needs the same lock exclusively; on SQLite the
 // same is a shared and an exclusive flock on DATA_DIR/site.db.lock.

@@ -10,7 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// Lead changes (issue 29, ADR 041). Every store method that changes what
+// Lead changes (ADR 041). Every store method that changes what
 // a leads screen shows announces the change: on PostgreSQL with NOTIFY
 // on LeadChannel inside the writing transaction (so every instance, and
 // a CLI process, is heard once it commits, and never for a rollback),

@@ -10,7 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// Kinds of lead_events: a lead's timeline (issue 23).
+// Kinds of lead_events: a lead's timeline.
 const (
 	// EventCreated is the lead's arrival. It is never stored: the
 	// timeline reads it from the lead row, so leads older than the

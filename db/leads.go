@@ -46,7 +46,7 @@ type Lead struct {
 	EscalatedAt *time.Time `db:"escalated_at" json:"escalated_at"`
 }
 
-// Attribution is where a lead's visit came from (issue 23): the columns
+// Attribution is where a lead's visit came from: the columns
 // of migration 023. Every field is "" when it was not recorded. The rules
 // that admit a value are package leads' (ParseAttribution); this is only
 // their stored form, here so that a spooled lead carries it too.
@@ -460,7 +460,7 @@ type LeadSourceCount struct {
 }
 
 // LeadSources counts the leads created in [from, to) by their
-// attribution (issue 23: Analytics' 'Leads by source / campaign'). Every
+// attribution (Analytics' 'Leads by source / campaign'). Every
 // stored lead is counted, spooled and no-JavaScript ones included: their
 // attribution is what the server could read, empty where nothing.
 func (s *Store) LeadSources(ctx context.Context, from, to time.Time) ([]LeadSourceCount, error) {

@@ -12,7 +12,7 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// What operations read from the database (issue 24): the row counts a
+// What operations read from the database: the row counts a
 // backup's manifest records, the schema version it was made at, and the
 // figures /metrics shows (live sessions, the outbox per channel).
 

@@ -10,7 +10,7 @@ import (
 	"github.com/atlanta-restoration/site/phone"
 )
 
-// Privacy requests (issue 24): every lead of one person, and erasing a
+// Privacy requests: every lead of one person, and erasing a
 // lead so that only the audit row of its deletion stays.
 
 // AuditLeadDeleted is the audit action of an erased lead: who erased it

@@ -10,7 +10,7 @@ import (
 )
 
 // PushSubscription is a row of push_subscriptions: one browser on one
-// device that asked to be told of new leads for its account (issue 23).
+// device that asked to be told of new leads for its account.
 // Endpoint and keys are what the browser's Push API handed out; they are
 // never sent back to a browser.
 type PushSubscription struct {

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The retention job's deletes (issue 24, package retention): each
+// The retention job's deletes (package retention): each
 // removes exactly the rows past their time and says how many. The raw
 // analytics events are deleted by RollUp (after their day is rolled up)
 // and the 404 log by contentdb.PruneNotFound.

@@ -18,7 +18,7 @@ type Session struct {
 	ExpiresAt     time.Time `db:"expires_at" json:"expiresAt"`
 	HardExpiresAt time.Time `db:"hard_expires_at" json:"hardExpiresAt"`
 	// Stage is "full", or for an account between its password and its
-	// second factor "totp" or "enrol" (issue 21).
+	// second factor "totp" or "enrol".
 	Stage string `db:"stage" json:"stage"`
 }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// The second factor's storage (issue 21). The rules (TOTP, recovery
+// The second factor's storage. The rules (TOTP, recovery
 // codes) are accounts'; these methods make each use single and atomic.
 
 // StartTOTP keeps secret as the account's pending authenticator until a

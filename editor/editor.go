@@ -1,4 +1,4 @@
-// Package editor is content editing (issue 22): the owner and editors
+// Package editor is content editing: the owner and editors
 // change the site's texts from the admin, with drafts, checks, publishing
 // now or on a schedule, revisions, slug changes that leave a 301 behind,
 // redirects and the 404 monitor. The database holds the content once the

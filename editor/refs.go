@@ -11,7 +11,7 @@ import (
 	"github.com/atlanta-restoration/site/db/contentdb"
 )
 
-// References by identity (issue 30, ADR 046). The database holds item ids
+// References by identity (ADR 046). The database holds item ids
 // where a record refers to another (a city's nearby cities and services,
 // a county's major cities, a post's category); the pages, the rules and
 // the files see the readable form of the live records (content.ToKeys),

@@ -11,7 +11,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 )
 
-// Attribution is where a lead's visit came from (issue 23): the landing
+// Attribution is where a lead's visit came from: the landing
 // page, the referrer's host, the UTM parameters, the ad click ids, the
 // device class and the visit id. Its stored form is db's, so that a
 // spooled lead carries it; the rules that admit a value are here.

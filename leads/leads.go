@@ -1,4 +1,4 @@
-// Package leads holds the Secure Leads Manager's rules (issue 8, spec 6):
+// Package leads holds the Secure Leads Manager's rules (spec 6):
 // what each role may see of a lead (masking happens here, on the server),
 // the list's filters and pages, and the CSV export. Storage is db's; the
 // HTTP handlers are server's.
@@ -290,7 +290,8 @@ func (f Filter) Describe() string {
 	return strings.Join(parts, " ")
 }
 
-// CSVHeader is the export's header row, exactly as issue 8 names it.
+// CSVHeader is the export's header row, exactly as the owner's
+// spreadsheets expect it (the spec's nine columns).
 var CSVHeader = []string{"ID", "Date", "Name", "Phone", "Email", "City", "Damage Type", "Status", "Emergency"}
 
 // VisitCSVHeader are the columns every export adds after CSVHeader's

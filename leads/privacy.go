@@ -10,7 +10,7 @@ import (
 	"github.com/atlanta-restoration/site/phone"
 )
 
-// Privacy requests (issue 24): a person asks for what the business holds
+// Privacy requests: a person asks for what the business holds
 // about them, or for it to be erased. Both are admins' and audited
 // (web/leads); the audit row never holds the person's contact
 // data, so an erasure leaves none behind.

@@ -1,5 +1,5 @@
-// Package metrics is what the site tells a Prometheus scraper (issue 24,
-// ADR 036), in the text format of the official client. Two kinds of
+// Package metrics is what the site tells a Prometheus scraper (ADR
+// 036), in the text format of the official client. Two kinds of
 // figure: counters and histograms the server bumps as things happen
 // (requests, renders, job runs), each an atomic add on a series resolved
 // in advance where the path is hot; and figures read when /metrics is

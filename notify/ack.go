@@ -19,7 +19,7 @@ import (
 	"github.com/atlanta-restoration/site/phone"
 )
 
-// The homeowner's acknowledgement (issue 23): when the visitor left a
+// The homeowner's acknowledgement: when the visitor left a
 // valid email, the outbox sends them, once, a plain-text email saying
 // what happens next, with the 24/7 phone as a tel: link.
 

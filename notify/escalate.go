@@ -9,7 +9,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 )
 
-// Escalation (issue 23): an emergency lead still 'new' after
+// Escalation: an emergency lead still 'new' after
 // LEAD_ESCALATE_AFTER notifies every admin again, by push (each admin's
 // devices) and email (each enabled admin account's address). The store
 // marks each lead escalated once, with its notifications, in one

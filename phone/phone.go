@@ -1,5 +1,5 @@
 // Package phone turns the phone numbers visitors type into one stored
-// form and back into forms for people and for dialling (issue 19).
+// form and back into forms for people and for dialling.
 //
 // A North American number (NANP, country code 1, the company's market) is
 // stored in E.164, "+16785550199", however it was typed: "6785550199",

@@ -1,5 +1,5 @@
 // Package retention keeps each kind of record only as long as it should
-// be (issue 24): one daily job, on one instance, deletes what is past its
+// be: one daily job, on one instance, deletes what is past its
 // time (RETAIN_*_DAYS), and the privacy page states the same periods,
 // from the same configuration, so what the site says and what it does
 // cannot drift apart. Leads are kept until an admin deletes them (a

@@ -1,4 +1,4 @@
-// Package reviews holds the trust section's review rules (issue 19): the
+// Package reviews holds the trust section's review rules: the
 // Google Places Details client that fetches reviews with the business's
 // rating and review count, which rating figures the site shows (Places
 // when configured, else the owner's values from System Settings), and the

@@ -47,8 +47,8 @@ type Kind struct {
 	rules  func(c *item, n node)
 }
 
-// Documentation the rules follow (Google Search Central, checked for
-// issue 19; schema.org where Google has no page).
+// Documentation the rules follow (Google Search Central, checked when
+// the rules were written; schema.org where Google has no page).
 const (
 	docLocalBusiness = "https://developers.google.com/search/docs/appearance/structured-data/local-business"
 	docReviewSnippet = "https://developers.google.com/search/docs/appearance/structured-data/review-snippet"

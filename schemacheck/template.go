@@ -27,7 +27,7 @@ func Template(body []byte, kind string) (map[string]any, error) {
 
 // Items returns every top-level item of a validated kind a page serves
 // (FAQPage, Article...), each as a standalone JSON-LD object with its
-// @context: the Schema Generator's answer (issue 29). References to other
+// @context: the Schema Generator's answer. References to other
 // blocks (@id) are left as the page writes them. None is an empty list.
 func Items(body []byte, kind string) ([]map[string]any, error) {
 	p, err := parseHTML(body, "")

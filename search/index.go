@@ -1,7 +1,7 @@
 // Package search is the public site search (/search?q=, spec's
 // WebSite SearchAction target): an index over services, counties, cities,
 // articles and info pages, its ranking, and the result page, written
-// without a React render per query (issue 20, ADR 028). React renders the
+// without a React render per query (ADR 028). React renders the
 // page's shell once per content version with marks where the query and the
 // results go (see Shell); each search splices its escaped text into it.
 package search

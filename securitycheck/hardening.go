@@ -9,7 +9,7 @@ import (
 	"github.com/atlanta-restoration/site/words"
 )
 
-// The Security Hardening tab (issue 19): each measure's state is read from
+// The Security Hardening tab: each measure's state is read from
 // the latest scan or from the running configuration, never assumed, and
 // says what it rests on. The configuration panel shows the values in
 // force, not the spec's samples (ADR 021).
@@ -71,7 +71,7 @@ type Running struct {
 	ReviewsConfigured bool
 	ReviewsInterval   time.Duration
 	// Backup is how backups stand, read from the backup status when the
-	// tab is asked for (issue 29).
+	// tab is asked for.
 	Backup Backups
 }
 

@@ -41,7 +41,7 @@ func (s *Server) healthz(c echo.Context) error {
 	}
 	s.leadHealth(c.Request().Context(), out, dbStatus == "ok")
 	if dbStatus == "ok" {
-		// The backup alarm (issue 24): a monitor sees it here too.
+		// The backup alarm: a monitor sees it here too.
 		b := s.backupStatus(ctx)
 		out["backup"] = b
 		if a, _ := b["alarm"].(string); a != "" {

@@ -36,7 +36,7 @@ type rooms struct {
 	dashboard     *dashboard.Handler    // tiles, activity, notifications
 	editorRoom    *editorweb.Handler    // content, preview, redirects, 404 monitor
 	push          *push.Handler         // Web Push devices, the admin app's manifest and service worker
-	backupsRoom   *backupsweb.Handler   // the Backups screen: back up now, downloads (issue 29)
+	backupsRoom   *backupsweb.Handler   // the Backups screen: back up now, downloads
 }
 
 // install lists every route the site answers, with its guard: public,
@@ -54,7 +54,7 @@ func (s *Server) install(e *echo.Echo) {
 	exportRestricted := &StatusError{Status: http.StatusForbidden, Title: "Export Restricted", Message: "Only admins can export lead data"}
 
 	// Operations: health, and metrics for a scraper with METRICS_TOKEN
-	// or on this machine (issue 24)
+	// or on this machine
 	getHead(e, "/healthz", s.healthz)
 	e.GET("/metrics", s.serveMetrics, s.requireMetrics)
 
@@ -108,7 +108,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/api/admin/media", up.Upload, media)
 	e.DELETE("/api/admin/media/:id", up.Delete, media)
 	e.PATCH("/api/admin/media/:id", up.SaveText, media)
-	e.PUT("/api/admin/media/:id/portfolio", up.SetPortfolio, media) // project work or library only (issue 30)
+	e.PUT("/api/admin/media/:id/portfolio", up.SetPortfolio, media) // project work or library only
 	e.PUT("/api/admin/media/:id/poster", up.PutPoster, media)
 
 	// Admin: settings. The PIN reads them (and where the phone numbers
@@ -122,7 +122,7 @@ func (s *Server) install(e *echo.Echo) {
 	// Admin: tools (dashboards, audits, scans, IndexNow, jobs)
 	d, au := s.dashboard, s.audits
 	e.GET("/api/admin/overview", d.Overview, tools)
-	e.GET("/api/admin/tools", d.Tools, tools) // the tool cards' statuses (issue 29)
+	e.GET("/api/admin/tools", d.Tools, tools) // the tool cards' statuses
 	e.GET("/api/admin/routes", ix.Routes, tools)
 	// Location Pages opens the content editor: an account that may edit
 	// content (admin, editor), as the screen's manifest entry says
@@ -139,7 +139,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.PUT("/api/admin/security/vulnerabilities/:id", au.SetVulnerability, tools)
 	e.GET("/api/admin/schema", au.Schema, tools)
 	e.POST("/api/admin/schema/validate", au.ValidateSchema(), tools)
-	e.GET("/api/admin/schema/generator", au.SchemaGenerator, tools) // the generator's pages per type (issue 29)
+	e.GET("/api/admin/schema/generator", au.SchemaGenerator, tools) // the generator's pages per type
 	e.GET("/api/admin/schema/generate", au.GenerateSchema, tools)   // the JSON-LD a page serves now
 	in := s.analyticsRoom
 	e.GET("/api/admin/analytics", in.Report, tools)
@@ -156,10 +156,10 @@ func (s *Server) install(e *echo.Echo) {
 	e.GET("/api/admin/leads/export.csv", lm.Export, a.RequireOr(exportRestricted, accounts.LeadsRead, accounts.LeadsFull))
 	e.GET("/api/admin/leads/:id", lm.Detail, a.RequireOr(restricted, accounts.LeadsRead, accounts.LeadsFull))
 	e.PATCH("/api/admin/leads/:id", lm.SetStatus, a.Require(accounts.LeadsStatus))
-	// Working a lead (issue 23): staff add notes, admins also assign;
+	// Working a lead: staff add notes, admins also assign;
 	// the timeline and the first response figures for both.
 	e.GET("/api/admin/leads/response-times", lm.ResponseTimes, a.Require(accounts.LeadsRead))
-	// Live (issue 29, ADR 041): which lead changed, never its data.
+	// Live (ADR 041): which lead changed, never its data.
 	e.GET("/api/admin/leads/events", s.leadStream.Stream, a.Require(accounts.LeadsRead))
 	e.GET("/api/admin/leads/:id/work", lm.Work, a.Require(accounts.LeadsRead))
 	e.POST("/api/admin/leads/:id/notes", lm.AddNote, a.Require(accounts.LeadsNote))
@@ -169,7 +169,7 @@ func (s *Server) install(e *echo.Echo) {
 	// number, audited (staff: 'Access Restricted').
 	e.GET("/api/admin/leads/attention", lm.Attention, a.Require(accounts.LeadsRead))
 	e.POST("/api/admin/leads/:id/reveal", lm.Reveal, a.RequireOr(restricted, accounts.LeadsRead, accounts.LeadsFull))
-	// Privacy requests (issue 24): admins only, audited without the
+	// Privacy requests: admins only, audited without the
 	// person's contact data.
 	erase := a.Require(accounts.LeadsErase)
 	e.GET("/api/admin/leads/person", lm.ExportPerson, erase)
@@ -203,7 +203,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.DELETE("/api/admin/redirects", ed.DeleteRedirect, content)
 	e.GET("/api/admin/not-found", ed.NotFound, content)
 
-	// Admin: Web Push of new leads to one's own devices (issue 23):
+	// Admin: Web Push of new leads to one's own devices:
 	// accounts that may read leads, never the PIN; every account's
 	// devices for admins. A device is removed by its own account only.
 	pu := s.push
@@ -213,7 +213,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.DELETE("/api/admin/push/devices/:id", pu.Remove, a.Require(accounts.PushSubscribe))
 	e.GET("/api/admin/push/devices/all", pu.AllDevices, a.Require(accounts.PushAll))
 
-	// Admin: backups (issue 29, ADR 042): admins only, never the PIN;
+	// Admin: backups (ADR 042): admins only, never the PIN;
 	// one backup at a time across instances; starts and downloads audited
 	bk, backups := s.backupsRoom, a.Require(accounts.BackupsManage)
 	e.GET("/api/admin/backups", bk.List, backups)

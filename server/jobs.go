@@ -61,7 +61,7 @@ var jobTitles = map[string]string{jobAnalytics: "Analytics roll-up", jobIndexNow
 // scheduled for 6:00 is live by 6:00:30. NotFoundFlushEvery is how often
 // each instance writes the 404s it counted. EscalateEvery is how often
 // the escalation job looks for emergency leads still new after
-// LEAD_ESCALATE_AFTER (issue 23).
+// LEAD_ESCALATE_AFTER.
 const (
 	PublishEvery       = 30 * time.Second
 	NotFoundFlushEvery = 30 * time.Second
@@ -123,7 +123,7 @@ func (s *Server) newJobs() *jobSet {
 	js.runner.Register(jobs.Job{Name: jobNotFound, Every: NotFoundFlushEvery, Quiet: true, Run: func(ctx context.Context) (string, error) {
 		return "", s.notFound.Flush(ctx, time.Now())
 	}})
-	// Issue 24: the daily backup (BACKUP_EVERY, with its retention) and
+	// The daily backup (BACKUP_EVERY, with its retention) and
 	// the retention job (RETAIN_*_DAYS; the 404 log's prune is part of
 	// it), each on one instance.
 	if cfg.Backup.Every > 0 {
@@ -131,7 +131,7 @@ func (s *Server) newJobs() *jobSet {
 	}
 	js.runner.Register(jobs.Job{Name: jobRetention, Every: 24 * time.Hour, Once: true, Run: s.retention.Run})
 	// Emergency leads still new after LEAD_ESCALATE_AFTER notify every
-	// admin again (issue 23). The store escalates each lead once whatever
+	// admin again. The store escalates each lead once whatever
 	// runs it; Once keeps the work on one instance at a time.
 	js.runner.Register(jobs.Job{Name: jobEscalate, Every: EscalateEvery, Once: true, Quiet: true, Timeout: time.Minute, Run: s.escalate})
 	s.Cache().OnWarm(func(etags map[string]string) {

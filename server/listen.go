@@ -15,7 +15,7 @@ import (
 	mediaweb "github.com/atlanta-restoration/site/web/media"
 )
 
-// Connection and body limits (issue 7). A client may hold the server only
+// Connection and body limits. A client may hold the server only
 // as long as it makes progress:
 //   - request headers must arrive within ReadHeaderTimeout;
 //   - a form or JSON body within BODY_READ_TIMEOUT of the headers;

@@ -14,7 +14,7 @@ import (
 	"github.com/atlanta-restoration/site/notify"
 )
 
-// /metrics (issue 24, ADR 036): Prometheus' text format, for a scraper
+// /metrics (ADR 036): Prometheus' text format, for a scraper
 // with METRICS_TOKEN as a bearer token or, when no token is set, for a
 // request from this machine that no proxy forwarded. What it shows is
 // package metrics'; here are its sources, its guard and the route kind

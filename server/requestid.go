@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 )
 
-// Request ids (issue 24): every answer carries X-Request-Id and every
+// Request ids: every answer carries X-Request-Id and every
 // request's log line the same id (req_id), so the owner's "the form
 // failed at 2:14" can be found in the log. Behind TRUST_PROXY a
 // well-formed id the proxy sent is kept, so the proxy's log and ours

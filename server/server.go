@@ -101,7 +101,7 @@ type Server struct {
 	// bodyLimit is BODY_LIMIT in bytes.
 	bodyLimit int64
 
-	// sync shares content changes with the other instances (issue 11).
+	// sync shares content changes with the other instances.
 	sync *contentsync.Syncer
 	// liveHub and leadStream are the leads screens' live stream (issue
 	// 29); releaseLive detaches the hub from the store.
@@ -116,7 +116,7 @@ type Server struct {
 	// requests finish.
 	draining atomic.Bool
 
-	// Operations (issue 24): request ids, /metrics, backups and the
+	// Operations: request ids, /metrics, backups and the
 	// retention job (jobs.go).
 	ids       idMinter
 	metrics   *metrics.Metrics

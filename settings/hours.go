@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Business hours (System Settings, issue 9) are written in schema.org's
+// Business hours (System Settings) are written in schema.org's
 // openingHours syntax, so the one field feeds both the visible text and the
 // structured data (ADR 013):
 //
@@ -184,8 +184,8 @@ func (h Hours) Specification() []map[string]any {
 	return out
 }
 
-// Availability is what every element promising emergency service follows
-// (issue 9): in 24/7 emergency mode the spec's 24/7 texts; otherwise
+// Availability is what every element promising emergency service follows:
+// in 24/7 emergency mode the spec's 24/7 texts; otherwise
 // "Call us" with the business hours. Both dial the one 24/7 line
 // (Settings.PhoneFor, ADR 039). The LocalBusiness opening hours follow
 // it too.

@@ -47,13 +47,13 @@ type Settings struct {
 	BusinessHours     string `json:"businessHours"`
 	BusinessHoursText string `json:"businessHoursText"`
 	// ReviewRating and ReviewCount are the trust section's rating figures
-	// while Google Places is not configured (issue 19, ADR 021). They
+	// while Google Places is not configured (ADR 021). They
 	// never go into structured data. A save without them keeps the saved
 	// ones.
 	ReviewRating FormValue `json:"reviewRating"`
 	ReviewCount  FormValue `json:"reviewCount"`
-	// LeadAck switches the homeowner's acknowledgement email (issue 23,
-	// notify.Ack): on by default. A save without it keeps the saved
+	// LeadAck switches the homeowner's acknowledgement email (notify.Ack):
+	// on by default. A save without it keeps the saved
 	// value; answers always carry it.
 	LeadAck *bool `json:"leadAck"`
 	// ReviewFigures says which figures the site shows now and where they

@@ -29,8 +29,7 @@ var AdminPages = func() []AdminPage {
 	return out
 }()
 
-// The admin app's own web manifest and service worker (issue 23,
-// web/push): admin pages link this manifest instead of the public site's,
+// The admin app's own web manifest and service worker (web/push): admin pages link this manifest instead of the public site's,
 // so the admin installs as its own app, starting at the leads.
 const (
 	AdminManifestPath = "/admin/manifest.webmanifest"

@@ -110,7 +110,7 @@ type InfoData struct {
 	Content string `json:"content"`
 	// Retention is, on the privacy page only, what the site keeps and for
 	// how long: rendered from the configuration the retention job
-	// enforces, never typed into the content (issue 24).
+	// enforces, never typed into the content.
 	Retention []retention.Item `json:"retention,omitempty"`
 }
 

@@ -16,7 +16,7 @@ type SiteProps struct {
 	BaseURL    string `json:"baseUrl"`
 	ThemeColor string `json:"themeColor"`
 	Year       int    `json:"year"`
-	// EmergencyMode is System Settings' 24/7 emergency mode (issue 9). Every
+	// EmergencyMode is System Settings' 24/7 emergency mode. Every
 	// bar, banner, badge and call button that promises emergency service
 	// follows it: on, the spec's 24/7 texts; off, "Call us" with Hours.
 	// Both dial Phone, the one 24/7 line (ADR 039).

@@ -1,4 +1,4 @@
-// Package contentdb stores the site's editable content (issue 22): the
+// Package contentdb stores the site's editable content: the
 // content items with their working and published copies, the revisions
 // every publish keeps, the redirects, and the 404 monitor's counters. It
 // writes plain SQL through package db's handle, on SQLite and PostgreSQL.

@@ -9,7 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// References by identity (issue 30, ADR 046): a record names the records
+// References by identity (ADR 046): a record names the records
 // it refers to by their item ids, inside its JSON. The store still does
 // not read the JSON: the content service decides what changes (plans),
 // and the store applies a plan in one transaction, on the rows as they are

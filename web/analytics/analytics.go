@@ -1,5 +1,5 @@
 // Package analytics (web/analytics) is the HTTP side of first-party
-// analytics and real-user Core Web Vitals (issue 10, ADR 015, ADR 023, ADR
+// analytics and real-user Core Web Vitals (ADR 015, ADR 023, ADR
 // 029): POST /api/collect takes the beacon's events, the estimate intake
 // records each stored lead, and the Analytics and Performance Monitor
 // screens read /api/admin/analytics and /api/admin/vitals. The rules are
@@ -276,7 +276,7 @@ func (h *Handler) PutGoals(c echo.Context) error {
 type AnalyticsAnswer struct {
 	analytics.Report
 	// LeadSources are the period's leads by their own source and
-	// campaign (the lead records' attribution, issue 23).
+	// campaign (the lead records' attribution).
 	LeadSources []analytics.LeadSourceRow `json:"leadSources"`
 	Goals       Goals                     `json:"goals"`
 	Dropped     int64                     `json:"dropped"`

@@ -65,7 +65,7 @@ type Handler struct {
 	// ScanEvery is the automated security scan's interval.
 	ScanEvery time.Duration
 	// Backups says how backups stand (backup.Service), for the Hardening
-	// tab (issue 29); nil: no backup service.
+	// tab; nil: no backup service.
 	Backups Backups
 	Jobs    Jobs
 	Log     *slog.Logger

@@ -16,7 +16,7 @@ import (
 	"github.com/atlanta-restoration/site/web/runjob"
 )
 
-// Schema Management (issue 19, ADR 022): the schemacheck package checks
+// Schema Management (ADR 022): the schemacheck package checks
 // the JSON-LD every indexable page serves, as a job after every warm-up
 // and on Validate All; these handlers answer the screen.
 
@@ -155,7 +155,7 @@ var schemaHow = map[string]string{
 	"when": "The server checks every indexable page after each start and content change, and when you press Validate All.",
 }
 
-// The Schema Generator (issue 29): pick a type and one of the site's real
+// The Schema Generator: pick a type and one of the site's real
 // pages that carries it, and see the JSON-LD that page serves now, read
 // through the server's own handler (the same render the page's visitors
 // and search engines get). Nothing is made up for the screen.

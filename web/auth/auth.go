@@ -1,4 +1,4 @@
-// Package auth is the admin's one session model (issue 21, ADR 030).
+// Package auth is the admin's one session model (ADR 030).
 //
 // There are two ways in: the PIN gate of spec 2.4, whose session is a
 // bearer token kept in the browser's memory (a reload locks again), and

@@ -1,4 +1,4 @@
-// Package backups is the HTTP side of the Backups screen (issue 29, ADR
+// Package backups is the HTTP side of the Backups screen (ADR
 // 042): the recent backups with the same-disk warning, 'Back up now'
 // (one backup at a time across instances) and the download of a backup
 // as one streamed archive. Admins only (accounts.BackupsManage); the start

@@ -68,7 +68,7 @@ type Handler struct {
 }
 
 // Overview is GET /api/admin/overview: the dashboard's tiles, and how
-// backups stand (issue 24).
+// backups stand.
 type Overview struct {
 	Tiles  []Tile       `json:"tiles"`
 	Backup BackupStatus `json:"backup"`
@@ -237,7 +237,7 @@ func uploadActivity(files []db.Media) []ActivityLine {
 		}
 		where := media.ProjectDisplayName(m.Project)
 		if m.Project == "" {
-			where = "the photo library" // a photo of no project (issue 30)
+			where = "the photo library" // a photo of no project
 		}
 		out[len(out)-1].Title = title + " uploaded to " + where
 		photos, videos = 0, 0

@@ -25,7 +25,7 @@ type ToolsStore interface {
 // none) and whether System Settings' auto-submit switch is on.
 type IndexNowState func(ctx context.Context) (key string, auto bool, err error)
 
-// ToolStatus is one dashboard tool card (issue 29): its status, computed
+// ToolStatus is one dashboard tool card: its status, computed
 // from the running site, in the spec's words (Secure, Ready, Active,
 // Monitoring, Available, Optimized) only when they are true, and a plain
 // alternative ("Needs a key", "12 warnings") otherwise. Priority (high,

@@ -1,8 +1,8 @@
 // Package leads (web/leads) is the HTTP side of the Secure Leads Manager
 // (spec 6, docs/leads-api.md): the lead list, details, status changes and
-// the CSV export; working a lead (issue 23, work.go): notes, assignment,
-// its timeline and the first response figures; privacy requests (issue 24,
-// privacy.go): one person's data exported, a lead erased; and the admins'
+// the CSV export; working a lead (work.go): notes, assignment,
+// its timeline and the first response figures; privacy requests
+// (privacy.go): one person's data exported, a lead erased; and the admins'
 // Users and Audit Log screens. What each role may see is decided here and
 // in the domain package leads, on the server: staff get masked rows from
 // every endpoint. The routes and their guards are in server/install.go.
@@ -46,7 +46,7 @@ type Store interface {
 	ResetTOTP(ctx context.Context, userID string) error
 	AuditRows(ctx context.Context, limit, offset int) ([]db.AuditRow, int, error)
 	AddAudit(ctx context.Context, e db.AuditEntry) error
-	// Privacy requests (issue 24, privacy.go).
+	// Privacy requests (privacy.go).
 	LeadsByContact(ctx context.Context, email, tel string) ([]db.Lead, error)
 	DeleteLead(ctx context.Context, id string, audit db.AuditEntry) error
 }
@@ -203,7 +203,7 @@ func (h *Handler) Export(c echo.Context) error {
 	if err := h.Store.Ping(ctx); err != nil {
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "Failed to export lead data", Err: err}
 	}
-	// 'Export with source' (issue 23): the spec's nine columns, then
+	// 'Export with source': the spec's nine columns, then
 	// where each lead came from.
 	withSource := c.QueryParam("with") == "source"
 	newWriter, name := leads.NewCSVWriter, "leads-export.csv"

@@ -15,7 +15,7 @@ import (
 	"github.com/atlanta-restoration/site/web/httperr"
 )
 
-// Privacy requests (issue 24): an admin exports everything held about one
+// Privacy requests: an admin exports everything held about one
 // person (every lead with their email or phone, each with its timeline),
 // or erases a lead. Both need leads.erase (admins) and are audited; the
 // audit rows name who and when and the leads' ids, never the person's

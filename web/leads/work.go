@@ -18,7 +18,7 @@ import (
 	"github.com/atlanta-restoration/site/web/httperr"
 )
 
-// Working a lead (issue 23): notes, assignment, the timeline and the
+// Working a lead: notes, assignment, the timeline and the
 // first response figures. Staff may add notes and change the status;
 // admins also assign. Every change is on the lead's timeline with who
 // did it, and in the audit log.

@@ -1,4 +1,4 @@
-// Package leadstream is the leads screens' live stream (issue 29, ADR
+// Package leadstream is the leads screens' live stream (ADR
 // 041): GET /api/admin/leads/events, Server-Sent Events that say a lead
 // changed (created, status, note, assigned, escalated, deleted) and
 // which, never what it holds: the screens refetch through the masked

@@ -15,7 +15,7 @@ import (
 	"github.com/atlanta-restoration/site/web/httperr"
 )
 
-// The media library and the portfolio (issue 30, ADR 048). Every upload
+// The media library and the portfolio (ADR 048). Every upload
 // is in the library; only project work is shown in the portfolio. An
 // upload is project work unless it says portfolio=false: the Photo
 // Upload screen's uploads are (with their project name, as before), the

@@ -15,7 +15,7 @@ import (
 	"github.com/atlanta-restoration/site/ssr"
 )
 
-// The service worker (spec 7 "Other", issue 9, ADR 013). Public pages
+// The service worker (spec 7 "Other", ADR 013). Public pages
 // register /sw.js after load (client/islands.tsx). It precaches /offline,
 // serves hashed /assets/* cache-first and page navigations network-first:
 // an answer slower than 3 s gives way to the last copy of that page if

@@ -18,8 +18,8 @@ import (
 )
 
 // Search results are the one public page a visitor (or a bot) can ask
-// for in unbounded variety. Issue 7 bounded their React renders with an
-// LRU and a queue; issue 20 (ADR 028) removed the render per query:
+// for in unbounded variety, so no query renders React (ADR 028; an LRU
+// and a queue of renders came first and were not enough):
 //   - the page's shell is rendered once per content version (one runtime,
 //     once, however many searches wait for it) and dropped on every
 //     invalidation like the render cache;

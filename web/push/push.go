@@ -1,5 +1,5 @@
 // Package push is the HTTP side of Web Push to the owner's and staff's
-// phones (issue 23, ADR 034): the VAPID public key a browser subscribes
+// phones (ADR 034): the VAPID public key a browser subscribes
 // with, subscribing a device for the signed-in account, the account's own
 // devices and removing one, and every account's devices for admins. It
 // also serves the admin app's web manifest and its service worker
