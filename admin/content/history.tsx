@@ -3,7 +3,7 @@
 // as + and - lines), and Restore, which makes it a new draft.
 import { useEffect, useState, type ReactNode } from "react";
 import { fmtDateTime } from "../listing";
-import { errorText } from "../live";
+import { errorText } from "../use-resource";
 import { contentApi, type RevisionView } from "../data/content";
 import { Button } from "../ui";
 

@@ -2,7 +2,7 @@ import "../../styles/admin-leads.css";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { api, ApiError } from "../api";
 import { fmtDateTime } from "../listing";
-import { useSession } from "../session";
+import { useSession } from "../use-session";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, ConfirmDialog, PageHeader, useModal } from "../ui";

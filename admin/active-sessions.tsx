@@ -1,7 +1,9 @@
 import "../styles/admin-manage.css";
 import { useCallback, useEffect, useState } from "react";
 import { api, ApiError } from "./api";
-import { can, useSession, type SessionRow } from "./session";
+import { can } from "./capabilities";
+import { useSession } from "./use-session";
+import type { SessionRow } from "./session";
 import { useToast } from "./toast";
 import { Badge, Button, Card } from "./ui";
 
