@@ -5,7 +5,7 @@ import { DataTable } from "../data-table";
 import { fmtDateTime, Pager } from "../listing";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Button, Card, PageHeader } from "../ui";
+import { Button, Card, LoadError, PageHeader } from "../ui";
 import { useResource } from "../use-resource";
 import { useState } from "react";
 
@@ -21,7 +21,7 @@ export default function Audit(_: AdminPageProps) {
   const toast = useToast();
   const [page, setPage] = useState(1);
   // The answer keeps the page it is for: the pager names the page on screen.
-  const { data, loading, refresh } = useResource(
+  const { data, error, loading, refresh, retry } = useResource(
     () => api<{ entries: AuditEntry[]; total: number }>(`/api/admin/audit?page=${page}&per_page=${PER_PAGE}`).then((res) => ({ entries: res.entries || [], total: res.total || 0, page })),
     [page],
     { onError: (err) => { if (!(err instanceof ApiError && err.status === 401)) toast({ title: "Audit Log Not Loaded", description: err instanceof ApiError && err.status ? err.message : "Failed to load the audit log", variant: "destructive" }); } },
@@ -32,7 +32,7 @@ export default function Audit(_: AdminPageProps) {
       <PageHeader title="Audit Log" description="Who signed in, saw or changed leads, accounts, content and settings, and from where, newest first." />
       <Card title="Entries" description={data ? `${data.total} in all` : undefined}
         actions={<Button variant="outline" onClick={refresh} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button>}>
-        {data === null ? <p role="status">{loading ? "Loading the audit log..." : "The audit log could not be loaded."}</p> : data.entries.length === 0 ? <p className="a-empty">No entries yet.</p> : (
+        {data === null ? (error ? <LoadError error={error} onRetry={retry} prefix="The audit log could not be loaded: " /> : <p role="status">{loading ? "Loading the audit log..." : "The audit log could not be loaded."}</p>) : data.entries.length === 0 ? <p className="a-empty">No entries yet.</p> : (
           <>
             <div aria-busy={loading}>
               {/* A laptop reads a table; a phone (below 768 px) reads cards of sentences. */}
