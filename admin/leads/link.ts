@@ -11,7 +11,7 @@ export const LEAD_GONE = { title: "Lead not found", description: "The linked lea
 export const rowId = (id: string) => "lead-row-" + id;
 
 /** leadParam is the lead a link names, or null. */
-export function leadParam(): string | null {
+function leadParam(): string | null {
   if (typeof window === "undefined") return null;
   const id = new URLSearchParams(window.location.search).get("lead");
   return id && /^[A-Za-z0-9_-]{1,100}$/.test(id) ? id : null;

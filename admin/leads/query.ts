@@ -7,7 +7,7 @@ import type { Lead } from "../lead-dialog";
 export interface LeadPage { leads: Lead[]; total: number; page: number; perPage: number; full: boolean }
 
 export interface Filters { q: string; status: string; damageType: string; emergency: string; from: string; to: string }
-export const NO_FILTERS: Filters = { q: "", status: "", damageType: "", emergency: "", from: "", to: "" };
+const NO_FILTERS: Filters = { q: "", status: "", damageType: "", emergency: "", from: "", to: "" };
 export const PER_PAGE = [25, 50, 100];
 
 export function filterParams(f: Filters): URLSearchParams {

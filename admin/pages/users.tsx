@@ -1,5 +1,5 @@
 import "../../styles/admin-leads.css";
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useId, useRef, useState } from "react";
 import { api, ApiError } from "../api";
 import { fmtDateTime } from "../listing";
 import { useSession } from "../use-session";
