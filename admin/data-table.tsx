@@ -10,7 +10,7 @@ export interface Column<T> {
   label: string;
   cell: (row: T) => ReactNode;
   /** rowHeader: this column names the row (a th, which a screen reader
-   * reads before each cell of the row). */
+   * reads before each cell of the row); on a phone it is the card's title. */
   rowHeader?: boolean;
   /** hideLabel keeps the label for screen readers only (an Actions column). */
   hideLabel?: boolean;
@@ -83,10 +83,11 @@ export function DataTable<T>(p: DataTableProps<T>) {
         {p.rows.map((r) => (
           <tr key={p.rowKey(r)} role="row" {...p.rowProps?.(r, "row")}>
             {p.columns.map((c) => {
-              const label = c.hideLabel ? undefined : c.label;
+              // The row header is the card's title; every other value shows
+              // its label (a CSS ::before, kept out of the cell's text).
               return c.rowHeader
-                ? <th key={c.key} scope="row" role="rowheader" className={c.className} data-label={label}>{c.cell(r)}</th>
-                : <td key={c.key} role="cell" className={c.className} data-label={label}>{c.cell(r)}</td>;
+                ? <th key={c.key} scope="row" role="rowheader" className={c.className}>{c.cell(r)}</th>
+                : <td key={c.key} role="cell" className={c.className} data-label={c.hideLabel ? undefined : c.label}>{c.cell(r)}</td>;
             })}
           </tr>
         ))}
