@@ -1,32 +1,18 @@
 import "../styles/admin-activity.css";
-import { useEffect, useState } from "react";
-import { ApiError } from "./api";
-import { ago, liveActivity, type Activity, type ActivitySource } from "./data/dashboard";
+import { ago, liveActivity, type Activity } from "./data/dashboard";
 import { isHealthIssue, type HealthReport } from "./data/indexnow";
 import { adminPath } from "./layout";
-import { Badge, Card } from "./ui";
-
-/** useLoad reads once from the server; error is the message to show. */
-function useLoad<T>(load: () => Promise<T>) {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState("");
-  useEffect(() => {
-    let alive = true;
-    load().then((d) => { if (alive) setData(d); })
-      .catch((e) => { if (alive) setError(e instanceof ApiError ? e.message : "Could not be loaded."); });
-    return () => { alive = false; };
-  }, [load]);
-  return { data, error };
-}
+import { Badge, Card, LoadError } from "./ui";
+import { useResource } from "./use-resource";
 
 /** RecentActivity is the dashboard's activity list: the background jobs'
  * runs (a failed one says so) and uploads, newest first, from the server. */
-export function RecentActivity({ source = liveActivity }: { source?: ActivitySource }) {
-  const { data, error } = useLoad(source.activity);
+export function RecentActivity() {
+  const { data, error, retry } = useResource(liveActivity.activity, []);
   const list: Activity[] = data?.activity || [];
   return (
     <Card title="Recent Activity" description="Background jobs (IndexNow submissions, health checks, review refreshes) and uploads, as the server recorded them.">
-      {error && <p className="a-error" role="alert">Recent activity: {error}</p>}
+      <LoadError error={error} onRetry={retry} prefix="Recent activity: " />
       {!data ? (!error && <p className="a-muted" role="status">Loading...</p>) : list.length === 0 ? (
         <p className="a-empty">Nothing yet: uploads and background job runs will be listed here.</p>
       ) : (
@@ -52,8 +38,8 @@ export function RecentActivity({ source = liveActivity }: { source?: ActivitySou
 /** HealthIssues lists what the latest health check found (a 404, a 5xx, a
  * redirect or a wrong canonical among the sitemap URLs); nothing shows when
  * it found none. */
-export function HealthIssues({ navigate, source = liveActivity }: { navigate: (slug: string) => void; source?: ActivitySource }) {
-  const { data } = useLoad<HealthReport>(source.health);
+export function HealthIssues({ navigate }: { navigate: (slug: string) => void }) {
+  const { data } = useResource<HealthReport>(liveActivity.health, []);
   const issues = (data?.results || []).filter(isHealthIssue);
   if (!data?.run || issues.length === 0) return null;
   const open = (e: React.MouseEvent) => { e.preventDefault(); navigate("indexnow"); };

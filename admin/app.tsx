@@ -9,7 +9,9 @@ import { AdminLayout } from "./layout";
 import { useToast } from "./toast";
 import { ADMIN_PAGES } from "./pages";
 import { adminPath, SCREENS, screenFor } from "./screens";
-import { ACCOUNT_ONLY, canOpen, SessionProvider, type Session, type SessionControls } from "./session";
+import { ACCOUNT_ONLY, canOpen } from "./capabilities";
+import { SessionProvider, type SessionControls } from "./use-session";
+import type { Session } from "./session";
 import { NotAvailable } from "./unavailable";
 import type { Site } from "../components/types";
 

@@ -3,7 +3,8 @@ import { Icon } from "../components/icons";
 import { newLeadCount, onLeadsChanged } from "./data/leads";
 import { useLeadChanges } from "./lead-stream";
 import { adminPath, SCREENS, screenFor } from "./screens";
-import { can, canOpen, useSession } from "./session";
+import { can, canOpen } from "./capabilities";
+import { useSession } from "./use-session";
 import { Badge } from "./ui";
 
 export { adminPath };

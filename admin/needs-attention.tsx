@@ -9,19 +9,20 @@ import { useEffect, useState } from "react";
 import { CallText } from "./lead-call";
 import { duration, loadAttention, onLeadsChanged, type AttentionAnswer, type Waiting } from "./data/leads";
 import { useLeadChanges } from "./lead-stream";
-import { useServer } from "./live";
+import { useResource } from "./use-resource";
 import { adminPath } from "./screens";
-import { can, useSession } from "./session";
-import { Card, StatCard } from "./ui";
+import { can } from "./capabilities";
+import { useSession } from "./use-session";
+import { Card, LoadError, StatCard } from "./ui";
 
-/** useAttention holds the block's data and its one reload function: a
- * change made in this tab reloads it, and so can a live stream of lead
- * changes (one call: reload()). */
-export function useAttention() {
-  const { data, error, reload } = useServer(loadAttention);
-  useEffect(() => onLeadsChanged(() => { reload(); }), [reload]);
-  useLeadChanges(() => { reload(); }); // another device's change
-  return { data, error, reload };
+/** useAttention is the block's data: a change made in this tab refreshes
+ * it, and so does a live stream of lead changes. */
+function useAttention() {
+  const r = useResource(loadAttention, []);
+  const { refresh } = r;
+  useEffect(() => onLeadsChanged(() => { refresh(); }), [refresh]);
+  useLeadChanges(() => { refresh(); }); // another device's change
+  return r;
 }
 
 /** useNow ticks every 30 s, so a wait shown as "waiting 12 min" grows. */
@@ -41,7 +42,7 @@ const name = (l: Waiting) => `${l.first_name} ${l.last_name}`.trim() || "No name
 export function NeedsAttention({ navigate }: { navigate: (slug: string) => void }) {
   const { session } = useSession();
   const admin = can(session, "leads.full");
-  const { data, error } = useAttention();
+  const { data, error, retry } = useAttention();
   const [loadedAt, setLoadedAt] = useState(() => Date.now());
   useEffect(() => { setLoadedAt(Date.now()); }, [data]);
   const now = useNow();
@@ -58,7 +59,7 @@ export function NeedsAttention({ navigate }: { navigate: (slug: string) => void 
       <Card className="na-card" title={title} description={data && data.total > 0
         ? `New and nobody has answered yet${emergencies ? ", emergencies first" : ""}. A status change or a note answers a lead.`
         : "New leads nobody has answered show here, emergencies first."}>
-        {error && <p className="a-error" role="alert">{error}</p>}
+        <LoadError error={error} onRetry={retry} />
         {!data ? (!error && <p className="a-muted" role="status">Loading leads...</p>) : data.total === 0 ? (
           <p className="na-empty">Every new lead has an answer.</p>
         ) : (

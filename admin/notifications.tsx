@@ -1,7 +1,7 @@
 import "../styles/admin-activity.css";
-import { ago, liveNotifications, type NotificationRow, type NotificationsSource, type NotificationsStatus } from "./data/dashboard";
-import { useServer } from "./live";
-import { Badge, Card, StatCard } from "./ui";
+import { ago, liveNotifications, type NotificationRow, type NotificationsStatus } from "./data/dashboard";
+import { useResource } from "./use-resource";
+import { Badge, Card, LoadError, StatCard } from "./ui";
 
 const rowState = (r: NotificationRow) => (r.deliveredAt ? "delivered" : r.failedAt ? "failed" : r.lastError ? "retrying" : "pending");
 const KIND_NAMES: Record<string, string> = { email: "Email", webhook: "Webhook", push: "Push", sms: "Text", ack: "Acknowledgement" };
@@ -22,12 +22,12 @@ function pushLine(d: NotificationsStatus): { badge: string; tone: "good" | "warn
 /** LeadNotifications is the dashboard's card on how new leads reach the
  * owner: the channels configured, deliveries pending or failed (with the
  * last error) and the spool's backlog, as the server reports them. */
-export function LeadNotifications({ source = liveNotifications }: { source?: NotificationsSource }) {
-  const { data, error } = useServer(source.status);
+export function LeadNotifications() {
+  const { data, error, retry } = useResource(liveNotifications.status, []);
   const push = data ? pushLine(data) : null!;
   return (
     <Card title="Lead notifications" description="Every new estimate request is emailed to you, pushed to subscribed phones and, if set, texted and posted to your CRM; failed deliveries are retried until they go through.">
-      {error && <p className="a-error" role="alert">Lead notifications: {error}</p>}
+      <LoadError error={error} onRetry={retry} prefix="Lead notifications: " />
       {!data ? (!error && <p className="a-muted" role="status">Loading...</p>) : (
         <>
           <ul className="a-activity act-list" aria-label="Channels">

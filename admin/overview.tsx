@@ -1,25 +1,26 @@
 import { count } from "../components/plural";
 import "../styles/admin-audits.css";
-import { ago, bytes, liveOverview, type BackupStatus, type DashboardTile, type OverviewSource } from "./data/dashboard";
-import { useServer } from "./live";
+import { ago, bytes, liveOverview, type BackupStatus, type DashboardTile } from "./data/dashboard";
+import { useResource } from "./use-resource";
 import { adminPath } from "./screens";
-import { can, useSession } from "./session";
-import { StatCard } from "./ui";
+import { can } from "./capabilities";
+import { useSession } from "./use-session";
+import { LoadError, StatCard } from "./ui";
 
 const PLACEHOLDER: DashboardTile[] = ["SEO Score", "Page Speed", "Location Pages", "Security Issues"].map((label) => ({ label, value: "…", hint: "Loading" }));
 
 /** OverviewTiles are the dashboard's four tiles, measured by the server;
  * a tile with nothing measured yet shows '—' and says how it will fill.
  * Below them, how each figure is computed. */
-export function OverviewTiles({ source = liveOverview }: { source?: OverviewSource }) {
-  const { data, error } = useServer(source.tiles);
+export function OverviewTiles() {
+  const { data, error, retry } = useResource(liveOverview.tiles, []);
   const tiles = data?.tiles || PLACEHOLDER;
   return (
     <>
       <div className="a-grid a-grid--4">
         {tiles.map((t) => <StatCard key={t.label} label={t.label} value={t.value} hint={t.measured === false ? `${t.hint}. ${t.how}` : t.hint} />)}
       </div>
-      {error && <p className="a-error" role="alert">The figures could not be loaded: {error}</p>}
+      <LoadError error={error} onRetry={retry} prefix="The figures could not be loaded: " />
       {data?.backup && <Backups b={data.backup} />}
       {data && (
         <details className="a-how">

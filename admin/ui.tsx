@@ -154,28 +154,20 @@ export function Dialog({ open, title, onClose, children, wide }: { open: boolean
   );
 }
 
-/** useSimulated runs a sample-data action with the spec's fixed delay and
- * stamps a last-updated time when it finishes. No network is involved. */
-export function useSimulated<T>(load: () => T, delayMs: number) {
-  const [data, setData] = useState<T>(load);
-  const [busy, setBusy] = useState(false);
-  const [updated, setUpdated] = useState<Date | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const run = () => {
-    setBusy(true);
-    timer.current = setTimeout(() => {
-      setData(load());
-      setBusy(false);
-      setUpdated(new Date());
-    }, delayMs);
-  };
-  return { data, busy, updated, run };
-}
-
 export function LastUpdated({ at }: { at: Date | null }) {
   if (!at) return null;
   return <p className="a-updated">Last updated: {at.toLocaleString("en-US")}</p>;
+}
+
+/** LoadError is a failed load: the message the server sent, and Retry. */
+export function LoadError({ error, onRetry, prefix = "" }: { error: Error | string | null | undefined; onRetry: () => void; prefix?: string }) {
+  if (!error) return null;
+  return (
+    <div className="a-loaderror">
+      <p className="a-error" role="alert">{prefix}{typeof error === "string" ? error : error.message}</p>
+      <Button variant="outline" onClick={onRetry}>Retry</Button>
+    </div>
+  );
 }
 
 export function PageHeader({ title, description, actions }: { title: string; description?: string; actions?: ReactNode }) {

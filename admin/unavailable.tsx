@@ -1,7 +1,8 @@
 import { useEffect } from "react";
 import type { Screen } from "./screens";
 import { adminPath } from "./screens";
-import { ACCOUNT_ONLY, howToGet, useSession } from "./session";
+import { ACCOUNT_ONLY, howToGet } from "./capabilities";
+import { useSession } from "./use-session";
 import { useToast } from "./toast";
 import { Button, Card, PageHeader } from "./ui";
 

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } fr
 import { ApiError } from "../api";
 import { setLeaveGuard } from "../leave";
 import { fmtDateTime } from "../listing";
-import { errorText } from "../live";
+import { errorText } from "../use-resource";
 import { adminPath } from "../screens";
 import { useToast } from "../toast";
 import { Badge, Button, Card, ConfirmDialog } from "../ui";

@@ -1,11 +1,11 @@
 // An item's history (issue 22): every published version, who published it
 // and when, what it changed against the version before (field by field,
 // as + and - lines), and Restore, which makes it a new draft.
-import { useEffect, useState, type ReactNode } from "react";
+import { type ReactNode } from "react";
 import { fmtDateTime } from "../listing";
-import { errorText } from "../live";
+import { useResource } from "../use-resource";
 import { contentApi, type RevisionView } from "../data/content";
-import { Button } from "../ui";
+import { Button, LoadError } from "../ui";
 
 /** part shows one step of a record path: a list index counted from 1, a
  * key as words ("imageAlt" as "Image alt"). */
@@ -73,14 +73,8 @@ function Changes({ rev, labels }: { rev: RevisionView; labels: Record<string, st
 export function HistoryPanel({ id, version, busy, onRestore, labels }: {
   id: string; version: number; busy: boolean; onRestore: (rev: RevisionView) => void; labels: Record<string, string>;
 }) {
-  const [revs, setRevs] = useState<RevisionView[] | null>(null);
-  const [error, setError] = useState("");
-  useEffect(() => {
-    let live = true;
-    contentApi.history(id).then((h) => live && setRevs(h.revisions || []), (e) => live && setError(errorText(e)));
-    return () => { live = false; };
-  }, [id, version]);
-  if (error) return <p className="a-error" role="alert">The history could not be loaded: {error}</p>;
+  const { data: revs, error, retry } = useResource(() => contentApi.history(id).then((h) => h.revisions || []), [id, version]);
+  if (error) return <LoadError error={error} onRetry={retry} prefix="The history could not be loaded: " />;
   if (!revs) return <p role="status">Loading the history...</p>;
   if (!revs.length) return <p className="a-muted">Nothing has been published yet: the history starts with the first publish.</p>;
   return (

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { fmtDateTime } from "../listing";
 import { contentApi, type ContentProblem, type MediaItem } from "../data/content";
-import { errorText } from "../live";
+import { errorText } from "../use-resource";
 import { Button, Dialog } from "../ui";
 import { fieldId, Notes, runes } from "./fields";
 import { PhotoUpload } from "./photo-upload";

@@ -4,7 +4,7 @@
 // change, or, for a category, to move its posts to another one. The
 // server checks all of it again inside one transaction.
 import { useEffect, useState } from "react";
-import { errorText } from "../live";
+import { errorText } from "../use-resource";
 import { adminPath } from "../screens";
 import { ConfirmDialog } from "../ui";
 import { contentApi, type ItemDetail, type Referrer, type TakeDownRefs } from "../data/content";

@@ -1,12 +1,13 @@
 import { count } from "../../components/plural";
 import "../../styles/admin-insights.css";
 import { useState } from "react";
-import { MAX_PAGES, NOT_FOUND, REFRESH_DELAY_MS, saveGoals, serverAnalytics, UNCOUNTED, type AnalyticsData, type AnalyticsMetric, type AnalyticsSource, type Kpi } from "../data/analytics";
+import { MAX_PAGES, NOT_FOUND, REFRESH_DELAY_MS, saveGoals, serverAnalytics, UNCOUNTED, type AnalyticsData, type AnalyticsMetric, type Kpi } from "../data/analytics";
 import { ApiError } from "../api";
 import { useToast } from "../toast";
-import { useServer, useTimedReload } from "../live";
+import { useResource } from "../use-resource";
+import { useTimedReload } from "../server-run";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs } from "../ui";
+import { Badge, Button, Card, LastUpdated, LoadError, PageHeader, Progress, StatCard, Tabs } from "../ui";
 
 const n = (v: number, decimals = 0) => v.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 const pct = (v: number) => `${n(v, 1)}%`;
@@ -345,15 +346,15 @@ function Empty() {
   );
 }
 
-export default function Analytics({ source = serverAnalytics }: AdminPageProps & { source?: AnalyticsSource }) {
-  const { data: d, error, reload } = useServer(source.load);
-  const { busy, updated, run } = useTimedReload(reload, REFRESH_DELAY_MS);
+export default function Analytics(_: AdminPageProps) {
+  const { data: d, error, refresh, retry } = useResource(serverAnalytics.load, []);
+  const { busy, updated, run } = useTimedReload(refresh, REFRESH_DELAY_MS);
   const header = (
     <PageHeader title="Analytics" description={`Website traffic, leads and goals${d ? ` · ${d.period}` : ""}`}
       actions={<Button onClick={run} disabled={busy || !d} aria-busy={busy}>{busy ? "Refreshing..." : "Refresh Data"}</Button>} />
   );
   if (!d) {
-    return <>{header}{error ? <p role="alert" className="a-error">{error}</p> : <p className="ai-small" aria-busy="true">Loading analytics...</p>}</>;
+    return <>{header}{error ? <LoadError error={error} onRetry={retry} /> : <p className="ai-small" aria-busy="true">Loading analytics...</p>}</>;
   }
   const visitors = d.kpis.find((k) => k.name === "Monthly Visitors");
   const leads = d.kpis.find((k) => k.name === "Monthly Leads");
@@ -362,7 +363,7 @@ export default function Analytics({ source = serverAnalytics }: AdminPageProps &
   return (
     <>
       {header}
-      <div className="ai-updated" aria-live="polite"><LastUpdated at={updated} />{error && <p role="alert" className="a-error">{error}</p>}</div>
+      <div className="ai-updated" aria-live="polite"><LastUpdated at={updated} /><LoadError error={error} onRetry={retry} /></div>
       <div className="a-grid a-grid--4">
         {visitors && <StatCard label="Visitors" value={n(visitors.value)} hint={`Goal ${n(visitors.goal)}`} />}
         {leads && <StatCard label="Leads" value={n(leads.value)} hint={`${n(d.uncounted.leads)} from uncounted visits · Goal ${n(leads.goal)}`} tone={leads.value >= leads.goal ? "good" : undefined} />}
@@ -376,7 +377,7 @@ export default function Analytics({ source = serverAnalytics }: AdminPageProps &
         { id: "sources", label: "Traffic Sources", content: <Sources d={d} /> },
         { id: "conversions", label: "Conversions", content: <Conversions d={d} /> },
         { id: "geography", label: "Geography", content: <Geography d={d} /> },
-        { id: "goals", label: "Goals & KPIs", content: <Goals d={d} onSaved={reload} /> },
+        { id: "goals", label: "Goals & KPIs", content: <Goals d={d} onSaved={refresh} /> },
       ]} />
     </>
   );

@@ -1,11 +1,13 @@
 import "../../styles/admin-leads.css";
 import "../../styles/admin-settings.css";
-import { useEffect, useRef, useState } from "react";
 import { api, ApiError } from "../api";
+import { DataTable } from "../data-table";
 import { fmtDateTime, Pager } from "../listing";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Button, Card, PageHeader } from "../ui";
+import { Button, Card, LoadError, PageHeader } from "../ui";
+import { useResource } from "../use-resource";
+import { useState } from "react";
 
 /** AuditEntry is a row of GET /api/admin/audit (docs/leads-api.md): the
  * server words each entry as a sentence, naming the account and the lead. */
@@ -18,55 +20,35 @@ const PER_PAGE = 50;
 export default function Audit(_: AdminPageProps) {
   const toast = useToast();
   const [page, setPage] = useState(1);
-  const [reloadKey, setReloadKey] = useState(0);
-  const [data, setData] = useState<{ entries: AuditEntry[]; total: number } | null>(null);
-  const [loading, setLoading] = useState(true);
-  const seq = useRef(0);
-  useEffect(() => {
-    const mine = ++seq.current;
-    setLoading(true);
-    api<{ entries: AuditEntry[]; total: number }>(`/api/admin/audit?page=${page}&per_page=${PER_PAGE}`).then((res) => {
-      if (mine === seq.current) setData({ entries: res.entries || [], total: res.total || 0 });
-    }).catch((err) => {
-      if (mine !== seq.current || (err instanceof ApiError && err.status === 401)) return;
-      toast({ title: "Audit Log Not Loaded", description: err instanceof ApiError && err.status ? err.message : "Failed to load the audit log", variant: "destructive" });
-    }).finally(() => { if (mine === seq.current) setLoading(false); });
-  }, [page, reloadKey, toast]);
+  // The answer keeps the page it is for: the pager names the page on screen.
+  const { data, error, loading, refresh, retry } = useResource(
+    () => api<{ entries: AuditEntry[]; total: number }>(`/api/admin/audit?page=${page}&per_page=${PER_PAGE}`).then((res) => ({ entries: res.entries || [], total: res.total || 0, page })),
+    [page],
+    { onError: (err) => { if (!(err instanceof ApiError && err.status === 401)) toast({ title: "Audit Log Not Loaded", description: err instanceof ApiError && err.status ? err.message : "Failed to load the audit log", variant: "destructive" }); } },
+  );
   const pages = data ? Math.max(1, Math.ceil(data.total / PER_PAGE)) : 1;
   return (
     <>
       <PageHeader title="Audit Log" description="Who signed in, saw or changed leads, accounts, content and settings, and from where, newest first." />
       <Card title="Entries" description={data ? `${data.total} in all` : undefined}
-        actions={<Button variant="outline" onClick={() => setReloadKey((k) => k + 1)} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button>}>
-        {data === null ? <p role="status">{loading ? "Loading the audit log..." : "The audit log could not be loaded."}</p> : data.entries.length === 0 ? <p className="a-empty">No entries yet.</p> : (
+        actions={<Button variant="outline" onClick={refresh} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button>}>
+        {data === null ? (error ? <LoadError error={error} onRetry={retry} prefix="The audit log could not be loaded: " /> : <p role="status">{loading ? "Loading the audit log..." : "The audit log could not be loaded."}</p>) : data.entries.length === 0 ? <p className="a-empty">No entries yet.</p> : (
           <>
             <div aria-busy={loading}>
-              {/* A laptop reads a table; a phone (below 768 px) reads cards. */}
-              <table className="a-table st-audit-table">
-                <caption className="visually-hidden">Audit log, newest first</caption>
-                <thead>
-                  <tr><th scope="col">When</th><th scope="col">What happened</th><th scope="col">From address</th></tr>
-                </thead>
-                <tbody>
-                  {data.entries.map((e) => (
-                    <tr key={e.id}>
-                      <td className="al-nowrap"><time dateTime={e.at}>{fmtDateTime(e.at)}</time></td>
-                      <td>{e.sentence}</td>
-                      <td>{e.ip ? <span className="al-mono">{e.ip}</span> : <span className="a-muted">None (command line)</span>}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <ol className="st-audit-cards" aria-label="Audit log, newest first">
-                {data.entries.map((e) => (
-                  <li key={e.id} className="st-audit-card">
-                    <p className="st-audit-card__what">{e.sentence}</p>
-                    <p className="a-muted"><time dateTime={e.at}>{fmtDateTime(e.at)}</time>{e.ip && !e.sentence.includes(e.ip) ? <> · from {e.ip}</> : null}</p>
-                  </li>
-                ))}
-              </ol>
+              {/* A laptop reads a table; a phone (below 768 px) reads cards of sentences. */}
+              <DataTable rows={data.entries} rowKey={(e) => e.id} caption="Audit log, newest first" className="st-audit-table" cardsClassName="st-audit-cards"
+                columns={[
+                  { key: "when", label: "When", className: "al-nowrap", cell: (e) => <time dateTime={e.at}>{fmtDateTime(e.at)}</time> },
+                  { key: "what", label: "What happened", cell: (e) => e.sentence },
+                  { key: "from", label: "From address", cell: (e) => (e.ip ? <span className="al-mono">{e.ip}</span> : <span className="a-muted">None (command line)</span>) },
+                ]}
+                rowProps={(_, as) => (as === "card" ? { className: "st-audit-card" } : {})}
+                card={(e) => <>
+                  <p className="st-audit-card__what">{e.sentence}</p>
+                  <p className="a-muted"><time dateTime={e.at}>{fmtDateTime(e.at)}</time>{e.ip && !e.sentence.includes(e.ip) ? <> · from {e.ip}</> : null}</p>
+                </>} />
             </div>
-            <Pager page={page} pages={pages} onPage={setPage} label="Audit log pages" />
+            <Pager page={data.page} pages={pages} onPage={setPage} label="Audit log pages" />
           </>
         )}
       </Card>

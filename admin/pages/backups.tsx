@@ -1,12 +1,12 @@
 import { count } from "../../components/plural";
 import "../../styles/admin-backups.css";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { bytes, ago } from "../data/dashboard";
-import { liveBackups, type BackupEntry, type BackupList, type BackupsSource, type RunningBackup } from "../data/backups";
-import { errorText, useServer } from "../live";
+import { liveBackups, type BackupEntry, type BackupList, type RunningBackup } from "../data/backups";
+import { errorText, useResource } from "../use-resource";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, PageHeader } from "../ui";
+import { Badge, Button, Card, LoadError, PageHeader } from "../ui";
 
 /** POLL_MS is how often the screen asks how a running backup is going. */
 const POLL_MS = 1500;
@@ -38,11 +38,7 @@ function whoStarted(r: RunningBackup): string {
  * and result, and the warning while backups sit on the website's own
  * disk. Admin accounts only; the server decides. */
 export default function Backups(_: AdminPageProps) {
-  return <BackupsScreen source={liveBackups} />;
-}
-
-export function BackupsScreen({ source }: { source: BackupsSource }) {
-  const { data, error, reload } = useServer(source.list);
+  const { data, error, refresh, retry } = useResource(liveBackups.list, []);
   const toast = useToast();
   const [pressing, setPressing] = useState(false);
   const [note, setNote] = useState("");
@@ -54,23 +50,21 @@ export function BackupsScreen({ source }: { source: BackupsSource }) {
   const waiting = !!running || (!!mine && !result);
 
   // While a backup runs (here or elsewhere), ask how it is going.
-  const reloadRef = useRef(reload);
-  reloadRef.current = reload;
   useEffect(() => {
     if (!waiting) return;
-    const t = setInterval(() => { reloadRef.current(); }, POLL_MS);
+    const t = setInterval(() => { refresh(); }, POLL_MS);
     return () => clearInterval(t);
-  }, [waiting]);
+  }, [waiting, refresh]);
 
   const press = async () => {
     setPressing(true);
     setNote("");
     try {
-      const a = await source.run();
+      const a = await liveBackups.run();
       if (a.backup) setMine(a.backup.id);
       // A start shows its progress below the button (no toast over it).
       if (!a.started) setNote(a.backup ? `A backup is already running, started ${clock(a.backup.startedAt)}${whoStarted(a.backup)}.` : a.message);
-      await reload();
+      await refresh();
     } catch (e) {
       toast({ title: "Backup not started", description: errorText(e), variant: "destructive" });
     } finally {
@@ -81,7 +75,7 @@ export function BackupsScreen({ source }: { source: BackupsSource }) {
   return (
     <>
       <PageHeader title="Backups" description="Copies of everything the website keeps: leads, accounts, settings, content, photos and videos. Each backup is checked before it counts as good." />
-      {error && !data && <p className="a-error" role="alert">Backups could not be loaded: {error}</p>}
+      {!data && <LoadError error={error} onRetry={retry} prefix="Backups could not be loaded: " />}
       {data?.warning && <p className="bk-warn" role="note" data-testid="same-disk">{data.warning}</p>}
       {data && (
         <>
@@ -93,13 +87,13 @@ export function BackupsScreen({ source }: { source: BackupsSource }) {
             {note && <p className="a-muted" role="status">{note}</p>}
             {running && <Running r={running} />}
             {!running && result && <Result b={result} />}
-            {error && <p className="a-error" role="alert">The latest reading failed: {error}</p>}
+            {error && <p className="a-error" role="alert">The latest reading failed: {error.message}</p>}
           </Card>
           <Card title="Recent backups" description="Newest first. Download one to keep a copy of your own, for example on your computer.">
             {data.storageError && <p className="a-error" role="alert">{data.storageError}</p>}
             {data.backups.length === 0
               ? <p className="a-empty">No backup yet. Press Back up now to make the first one.</p>
-              : <ul className="bk-list" aria-label="Recent backups">{data.backups.map((b) => <Item key={b.id} b={b} everyHours={data.everyHours} href={source.downloadUrl(b.name)} />)}</ul>}
+              : <ul className="bk-list" aria-label="Recent backups">{data.backups.map((b) => <Item key={b.id} b={b} everyHours={data.everyHours} href={liveBackups.downloadUrl(b.name)} />)}</ul>}
           </Card>
         </>
       )}

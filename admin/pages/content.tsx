@@ -2,7 +2,7 @@ import "../../styles/admin-manage.css";
 import "../../styles/admin-content.css";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { LOCATION_EVENT } from "../leave";
-import { errorText } from "../live";
+import { errorText } from "../use-resource";
 import { adminPath } from "../screens";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";

@@ -1,16 +1,17 @@
 import { Icon } from "../../components/icons";
 import { HealthIssues, RecentActivity } from "../activity";
-import { dashboardTools, liveTools, type DashboardSource, type ToolStatus, type ToolsSource } from "../data/dashboard";
+import { dashboardTools, liveTools, type ToolStatus } from "../data/dashboard";
 import { duration, responseTimes } from "../data/leads";
 import { useLeadChanges } from "../lead-stream";
-import { useServer } from "../live";
+import { useResource } from "../use-resource";
 import { NeedsAttention } from "../needs-attention";
 import { LeadNotifications } from "../notifications";
 import { OverviewTiles } from "../overview";
 import { adminPath, SCREENS, screenFor } from "../screens";
-import { can, canOpen, useSession } from "../session";
+import { can, canOpen } from "../capabilities";
+import { useSession } from "../use-session";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, PageHeader, StatCard } from "../ui";
+import { Badge, Button, Card, LoadError, PageHeader, StatCard } from "../ui";
 
 const priorityTone = (p: ToolStatus["priority"]) => (p === "high" ? "bad" : p === "medium" ? "warn" : "neutral");
 
@@ -18,11 +19,11 @@ const priorityTone = (p: ToolStatus["priority"]) => (p === "high" ? "bad" : p ==
  * screens manifest and the session's capabilities: the website tools and
  * their figures for the PIN and admins, the screens an account may open
  * for staff. */
-export default function Dashboard({ navigate, source = dashboardTools, statuses = liveTools }: AdminPageProps & { source?: DashboardSource; statuses?: ToolsSource }) {
+export default function Dashboard({ navigate }: AdminPageProps) {
   const { session } = useSession();
   const opens = (slug: string) => { const s = screenFor(slug); return !!s && canOpen(session, s); };
   const tools = can(session, "tools");
-  const d = source.load();
+  const d = dashboardTools.load();
   const cards = d.tools.filter((t) => opens(t.slug));
   // Screens the session can open that no card below links to.
   const linked = new Set(["", "leads", ...cards.map((t) => t.slug)]);
@@ -66,7 +67,7 @@ export default function Dashboard({ navigate, source = dashboardTools, statuses 
         </Card>
       )}
       {tools && <LeadNotifications />}
-      {cards.length > 0 && <ToolCards cards={cards} link={link} source={tools ? statuses : null} />}
+      {cards.length > 0 && <ToolCards cards={cards} link={link} withStatus={tools} />}
       {tools && <HealthIssues navigate={navigate} />}
       {tools && <RecentActivity />}
     </>
@@ -77,13 +78,13 @@ export default function Dashboard({ navigate, source = dashboardTools, statuses 
  * each shows the status, priority and reason the server computes from
  * the running site (GET /api/admin/tools); a session without it sees the
  * cards as links only. */
-function ToolCards({ cards, link, source }: { cards: { slug: string; title: string; description: string }[]; link: (slug: string) => (e: React.MouseEvent) => void; source: ToolsSource | null }) {
-  const { data, error } = useServer(source ? source.statuses : noStatuses);
+function ToolCards({ cards, link, withStatus }: { cards: { slug: string; title: string; description: string }[]; link: (slug: string) => (e: React.MouseEvent) => void; withStatus: boolean }) {
+  const { data, error, retry } = useResource(liveTools.statuses, [], { skip: !withStatus });
   const by = new Map((data?.tools || []).map((t) => [t.slug, t]));
   return (
     <>
       <h2 className="a-h2">Tools</h2>
-      {source && error && <p className="a-error" role="alert">The tools' statuses could not be loaded: {error}</p>}
+      {withStatus && <LoadError error={error} onRetry={retry} prefix="The tools' statuses could not be loaded: " />}
       <ul className="a-grid a-grid--3">
         {cards.map((t) => {
           const st = by.get(t.slug);
@@ -95,7 +96,7 @@ function ToolCards({ cards, link, source }: { cards: { slug: string; title: stri
               </div>
               <p className="a-card__desc">{t.description}</p>
               {st && <p className="a-muted a-tool__detail">{st.detail}</p>}
-              {source && !st && !error && <p className="a-muted" role="status">Loading...</p>}
+              {withStatus && !st && !error && <p className="a-muted" role="status">Loading...</p>}
               <div className="a-tool__foot">
                 {st ? <Badge tone={priorityTone(st.priority)}>{st.priority} priority</Badge> : <span />}
                 <a href={adminPath(t.slug)} onClick={link(t.slug)} className="a-link">Open <Icon name="arrow-right" size={14} /></a>
@@ -108,18 +109,16 @@ function ToolCards({ cards, link, source }: { cards: { slug: string; title: stri
   );
 }
 
-const noStatuses = async () => ({ tools: [] as ToolStatus[] });
-
 /** FirstResponse is how fast the crew answers new leads: the median and
  * 90th percentile of the time from a lead's creation to a person's first
  * status change or note, over the leads created in the last 7 and 30 days
  * (the server's figures). */
 function FirstResponse() {
-  const { data, error, reload } = useServer(responseTimes);
-  useLeadChanges(() => { reload(); }); // a new or answered lead changes the figures
+  const { data, error, refresh, retry } = useResource(responseTimes, []);
+  useLeadChanges(() => { refresh(); }); // a new or answered lead changes the figures
   return (
     <Card title="First response time" description="From a new lead to the first status change or note by a person. A lead contacted within minutes is far more likely to become a job.">
-      {error && <p className="a-error" role="alert">First response time: {error}</p>}
+      <LoadError error={error} onRetry={retry} prefix="First response time: " />
       {!data ? (!error && <p className="a-muted" role="status">Loading...</p>) : (
         <div className="a-grid a-grid--4">
           {data.windows.flatMap((w) => {

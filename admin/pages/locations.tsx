@@ -3,12 +3,13 @@ import "../../styles/admin-manage.css";
 import { useEffect, useState, type MouseEvent } from "react";
 import { Icon } from "../../components/icons";
 import { contentApi, type ItemView } from "../data/content";
-import { liveLocations, type LocationsSource } from "../data/locations";
-import { useServer } from "../live";
-import { can, useSession } from "../session";
+import { liveLocations } from "../data/locations";
+import { useResource } from "../use-resource";
+import { can } from "../capabilities";
+import { useSession } from "../use-session";
 import { adminPath } from "../screens";
 import type { AdminPageProps } from "../types";
-import { Badge, Card, PageHeader, StatCard } from "../ui";
+import { Badge, Card, LoadError, PageHeader, StatCard } from "../ui";
 import { StatusBadge } from "../content/status";
 
 /** useLocationItems loads the content items behind the location pages
@@ -26,8 +27,8 @@ function useLocationItems(editor: boolean) {
 /** Location Pages shows the county and city landing pages of the route
  * table, with how each figure is computed, and opens each page in the
  * content editor; Add City starts a city draft in its county. */
-export default function Locations({ source = liveLocations, navigate }: AdminPageProps & { source?: LocationsSource }) {
-  const { data: d, error } = useServer(source.load);
+export default function Locations({ navigate }: AdminPageProps) {
+  const { data: d, error, retry } = useResource(liveLocations.load, []);
   // The PIN sees the figures; editing is an admin's or an editor's.
   const editor = can(useSession().session, "content.edit");
   const items = useLocationItems(editor);
@@ -52,7 +53,7 @@ export default function Locations({ source = liveLocations, navigate }: AdminPag
     return (
       <>
         <PageHeader title="Location Pages" description="County and city landing pages for local search." />
-        {error ? <p className="a-error" role="alert">The location pages could not be loaded: {error}</p> : <p className="a-muted" role="status">Loading...</p>}
+        {error ? <LoadError error={error} onRetry={retry} prefix="The location pages could not be loaded: " /> : <p className="a-muted" role="status">Loading...</p>}
       </>
     );
   }

@@ -1,8 +1,9 @@
 import "../../styles/admin-insights.css";
-import { COUNTED, performanceScore, serverPerformance, SCAN_DELAY_MS, type Optimization, type PerformanceData, type PerformanceSource, type PerformanceStatus } from "../data/performance";
-import { useServer, useTimedReload } from "../live";
+import { COUNTED, performanceScore, serverPerformance, SCAN_DELAY_MS, type Optimization, type PerformanceData, type PerformanceStatus } from "../data/performance";
+import { useResource } from "../use-resource";
+import { useTimedReload } from "../server-run";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs } from "../ui";
+import { Badge, Button, Card, LastUpdated, LoadError, PageHeader, Progress, StatCard, Tabs } from "../ui";
 
 const statusTone = (s: PerformanceStatus) => (s === "good" ? "good" : s === "needs-improvement" ? "warn" : "bad");
 const scoreTone = (n: number) => (n >= 90 ? "good" : n >= 50 ? "warn" : "bad");
@@ -125,22 +126,22 @@ function Monitoring({ d, updated }: { d: PerformanceData; updated: Date | null }
   );
 }
 
-export default function Performance({ source = serverPerformance }: AdminPageProps & { source?: PerformanceSource }) {
-  const { data: d, error, reload } = useServer(source.load);
-  const { busy, updated, run } = useTimedReload(reload, SCAN_DELAY_MS);
+export default function Performance(_: AdminPageProps) {
+  const { data: d, error, refresh, retry } = useResource(serverPerformance.load, []);
+  const { busy, updated, run } = useTimedReload(refresh, SCAN_DELAY_MS);
   const header = (
     <PageHeader title="Performance Monitor" description="Core Web Vitals, speed recommendations and ongoing monitoring."
       actions={<Button onClick={run} disabled={busy || !d} aria-busy={busy}>{busy ? "Scanning..." : "Run Scan"}</Button>} />
   );
   if (!d) {
-    return <>{header}{error ? <p role="alert" className="a-error">{error}</p> : <p className="ai-small" aria-busy="true">Loading measurements...</p>}</>;
+    return <>{header}{error ? <LoadError error={error} onRetry={retry} /> : <p className="ai-small" aria-busy="true">Loading measurements...</p>}</>;
   }
   const score = performanceScore(d.metrics);
   const count = (s: PerformanceStatus) => d.metrics.filter((m) => m.status === s).length;
   return (
     <>
       {header}
-      <div className="ai-updated" aria-live="polite"><LastUpdated at={updated} />{error && <p role="alert" className="a-error">{error}</p>}</div>
+      <div className="ai-updated" aria-live="polite"><LastUpdated at={updated} /><LoadError error={error} onRetry={retry} /></div>
       <div className="a-grid a-grid--4">
         <StatCard label="Performance Score" value={d.metrics.length ? score : "—"} hint={d.metrics.length ? "Good 100, needs improvement 60, poor 20" : "No measurements yet"} tone={d.metrics.length ? scoreTone(score) : undefined} />
         <StatCard label="Good" value={count("good")} hint={`of ${d.metrics.length} metrics`} tone="good" />

@@ -2,14 +2,12 @@ import "../../styles/admin-content.css";
 import { useCallback, useRef, useState } from "react";
 import { ApiError } from "../api";
 import { fmtDateTime } from "../listing";
-import { errorText, useServer } from "../live";
+import { DataTable } from "../data-table";
+import { errorText, useResource } from "../use-resource";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, ConfirmDialog, PageHeader } from "../ui";
+import { Badge, Button, Card, ConfirmDialog, LoadError, PageHeader } from "../ui";
 import { redirectsApi, type RedirectRow } from "../data/redirects";
-
-// The tables carry their roles explicitly: on a phone their rows are laid
-// out as cards (display: block), which must not take the semantics away.
 
 /** Redirects (issue 22): the site's permanent redirects, added here or left
  * by a page whose address changed, and the 404 monitor: the paths that
@@ -17,8 +15,8 @@ import { redirectsApi, type RedirectRow } from "../data/redirects";
  * a redirect. The server refuses loops and redirects off the site. */
 export default function Redirects(_: AdminPageProps) {
   const toast = useToast();
-  const list = useServer(redirectsApi.list);
-  const missing = useServer(redirectsApi.notFound);
+  const list = useResource(redirectsApi.list, []);
+  const missing = useResource(redirectsApi.notFound, []);
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
   const [busy, setBusy] = useState(false);
@@ -37,8 +35,8 @@ export default function Redirects(_: AdminPageProps) {
       toast({ title: "Redirect added", description: `${r.from} now leads to ${r.to}.` });
       setFrom("");
       setTo("");
-      list.reload();
-      missing.reload();
+      list.refresh();
+      missing.refresh();
       fromRef.current?.focus();
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 401)) setError(errorText(err));
@@ -55,7 +53,7 @@ export default function Redirects(_: AdminPageProps) {
       await redirectsApi.remove(r.from);
       toast({ title: "Redirect deleted", description: `${r.from} no longer redirects.` });
       setDeleting(null);
-      list.reload();
+      list.refresh();
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 401)) toast({ title: "Not deleted", description: errorText(err), variant: "destructive" });
       setDeleting(null);
@@ -92,49 +90,33 @@ export default function Redirects(_: AdminPageProps) {
 
       <Card title={list.data ? `Redirects (${rows.length.toLocaleString("en-US")} of at most ${list.data.max.toLocaleString("en-US")})` : "Redirects"}
         description="Auto: left by a published page whose address changed. Manual: added here.">
-        {list.error ? <p className="a-error" role="alert">{list.error}</p> : !list.data ? <p role="status">Loading redirects...</p> : rows.length === 0 ? (
+        {list.error ? <LoadError error={list.error} onRetry={list.retry} /> : !list.data ? <p role="status">Loading redirects...</p> : rows.length === 0 ? (
           <p className="a-empty">No redirects yet.</p>
         ) : (
           <div className="am-table-wrap">
-            <table className="a-table ar-table" role="table">
-              <caption className="visually-hidden">Redirects</caption>
-              <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">From</th><th scope="col" role="columnheader">To</th><th scope="col" role="columnheader">Kind</th><th scope="col" role="columnheader" className="ar-nowrap">Added by</th><th scope="col" role="columnheader">When</th><th scope="col" role="columnheader"><span className="visually-hidden">Actions</span></th></tr></thead>
-              <tbody role="rowgroup">
-                {rows.map((r) => (
-                  <tr role="row" key={r.from}>
-                    <th scope="row" role="rowheader" className="ar-path">{r.from}</th>
-                    <td role="cell" data-label="To" className="ar-path"><a href={r.to} target="_blank" rel="noopener">{r.to}<span className="visually-hidden"> (opens in a new tab)</span></a></td>
-                    <td role="cell" data-label="Kind" className="ar-nowrap"><Badge tone={r.source === "auto" ? "info" : "neutral"}>{r.source}</Badge></td>
-                    <td role="cell" data-label="Added by">{r.createdBy || <span className="a-muted">unknown</span>}</td>
-                    <td role="cell" data-label="When" className="ar-nowrap"><time dateTime={r.createdAt}>{fmtDateTime(r.createdAt)}</time></td>
-                    <td role="cell" className="ar-nowrap"><Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" disabled={busy} onClick={() => setDeleting(r)}>Delete<span className="visually-hidden"> the redirect from {r.from}</span></Button></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable rows={rows} rowKey={(r) => r.from} caption="Redirects" className="ar-table" columns={[
+            { key: "from", label: "From", rowHeader: true, className: "ar-path", cell: (r) => r.from },
+            { key: "to", label: "To", className: "ar-path", cell: (r) => <a href={r.to} target="_blank" rel="noopener">{r.to}<span className="visually-hidden"> (opens in a new tab)</span></a> },
+            { key: "kind", label: "Kind", className: "ar-nowrap", cell: (r) => <Badge tone={r.source === "auto" ? "info" : "neutral"}>{r.source}</Badge> },
+            { key: "by", label: "Added by", cell: (r) => r.createdBy || <span className="a-muted">unknown</span> },
+            { key: "when", label: "When", className: "ar-nowrap", cell: (r) => <time dateTime={r.createdAt}>{fmtDateTime(r.createdAt)}</time> },
+            { key: "actions", label: "Actions", hideLabel: true, className: "ar-nowrap", cell: (r) => <Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" disabled={busy} onClick={() => setDeleting(r)}>Delete<span className="visually-hidden"> the redirect from {r.from}</span></Button> },
+          ]} />
           </div>
         )}
       </Card>
 
       <Card title="404 monitor" description={missing.data ? `The addresses that answered “not found” most over the last ${missing.data.days} days. Adding a redirect takes a path off this list.` : undefined}>
-        {missing.error ? <p className="a-error" role="alert">{missing.error}</p> : !missing.data ? <p role="status">Loading the 404 monitor...</p> : missing.data.paths.length === 0 ? (
+        {missing.error ? <LoadError error={missing.error} onRetry={missing.retry} /> : !missing.data ? <p role="status">Loading the 404 monitor...</p> : missing.data.paths.length === 0 ? (
           <p className="a-empty">No address has answered “not found” in the last {missing.data.days} days.</p>
         ) : (
           <div className="am-table-wrap">
-            <table className="a-table ar-table" role="table">
-              <caption className="visually-hidden">Top 404 paths of the last {missing.data.days} days</caption>
-              <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader">Path</th><th scope="col" role="columnheader">Hits</th><th scope="col" role="columnheader">Last seen</th><th scope="col" role="columnheader"><span className="visually-hidden">Actions</span></th></tr></thead>
-              <tbody role="rowgroup">
-                {missing.data.paths.map((p) => (
-                  <tr role="row" key={p.path}>
-                    <th scope="row" role="rowheader" className="ar-path">{p.path}</th>
-                    <td role="cell" data-label="Hits">{p.hits.toLocaleString("en-US")}</td>
-                    <td role="cell" data-label="Last seen" className="ar-nowrap"><time dateTime={p.lastSeen}>{fmtDateTime(p.lastSeen)}</time></td>
-                    <td role="cell" className="ar-nowrap"><Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" onClick={() => prefill(p.path)}>Add redirect<span className="visually-hidden"> from {p.path}</span></Button></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable rows={missing.data.paths} rowKey={(p) => p.path} caption={`Top 404 paths of the last ${missing.data.days} days`} className="ar-table" columns={[
+            { key: "path", label: "Path", rowHeader: true, className: "ar-path", cell: (p) => p.path },
+            { key: "hits", label: "Hits", cell: (p) => p.hits.toLocaleString("en-US") },
+            { key: "seen", label: "Last seen", className: "ar-nowrap", cell: (p) => <time dateTime={p.lastSeen}>{fmtDateTime(p.lastSeen)}</time> },
+            { key: "actions", label: "Actions", hideLabel: true, className: "ar-nowrap", cell: (p) => <Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" onClick={() => prefill(p.path)}>Add redirect<span className="visually-hidden"> from {p.path}</span></Button> },
+          ]} />
           </div>
         )}
       </Card>

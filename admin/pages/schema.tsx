@@ -1,12 +1,13 @@
 import "../../styles/admin-manage.css";
 import "../../styles/admin-schema.css";
-import { useCallback, useEffect, useMemo, useState } from "react";
-import { GENERATOR_TYPES, VALIDATE_DELAY_MS, liveSchema, type Generated, type SchemaData, type SchemaMessage, type SchemaSource, type SchemaTemplate, type SchemaTypeResult } from "../data/schema";
+import { useEffect, useMemo, useState } from "react";
+import { GENERATOR_TYPES, VALIDATE_DELAY_MS, liveSchema, type Generated, type SchemaData, type SchemaMessage, type SchemaTemplate, type SchemaTypeResult } from "../data/schema";
 import { adminPath } from "../layout";
-import { errorText, runOnServer, useServer } from "../live";
+import { errorText, useResource } from "../use-resource";
+import { runOnServer } from "../server-run";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, LastUpdated, PageHeader, StatCard, Tabs } from "../ui";
+import { Badge, Button, Card, LastUpdated, LoadError, PageHeader, StatCard, Tabs } from "../ui";
 
 const priorityTone = (p: SchemaTypeResult["priority"]) => (p === "critical" ? "bad" : p === "high" ? "warn" : p === "medium" ? "info" : "neutral");
 const scoreTone = (n: number) => (n >= 90 ? "good" : n >= 70 ? "warn" : "bad");
@@ -60,10 +61,9 @@ function TemplateCard({ t }: { t: SchemaTemplate }) {
 /** Generator shows the JSON-LD a chosen page really serves for a chosen
  * type (the server reads the page as visitors get it), with Copy and
  * Download. The pages offered are the site's pages that carry the type. */
-function Generator({ source }: { source: SchemaSource }) {
+function Generator() {
   const toast = useToast();
-  const load = useCallback(() => source.generator(), [source]);
-  const { data, error } = useServer(load);
+  const { data, error, retry } = useResource(liveSchema.generator, []);
   const [type, setType] = useState<string>(GENERATOR_TYPES[0]);
   const [path, setPath] = useState("");
   const [out, setOut] = useState<Generated | null>(null);
@@ -82,7 +82,7 @@ function Generator({ source }: { source: SchemaSource }) {
     setBusy(true);
     setGenError("");
     try {
-      setOut(await source.generate(type, path));
+      setOut(await liveSchema.generate(type, path));
     } catch (err) {
       setOut(null);
       setGenError(errorText(err));
@@ -105,7 +105,7 @@ function Generator({ source }: { source: SchemaSource }) {
   };
   return (
     <Card title="Schema Generator" description="Pick a schema type and one of the site's pages that carries it: the structured data (JSON-LD) shown is what that page serves now, made from your content and System Settings.">
-      {error && <p className="a-error" role="alert">The pages could not be loaded: {error}</p>}
+      <LoadError error={error} onRetry={retry} prefix="The pages could not be loaded: " />
       <form onSubmit={generate}>
         <div className="a-form-grid">
           <div className="a-field">
@@ -158,8 +158,8 @@ function Messages({ type, kind, list }: { type: string; kind: "Error" | "Warning
   );
 }
 
-function Overview({ data, error }: { data: SchemaData | null; error: string }) {
-  if (!data) return <Card title="Schema Types">{error ? <p className="a-error" role="alert">The schema check could not be loaded: {error}</p> : <p className="a-muted" role="status">Loading...</p>}</Card>;
+function Overview({ data, error, onRetry }: { data: SchemaData | null; error: Error | null; onRetry: () => void }) {
+  if (!data) return <Card title="Schema Types">{error ? <LoadError error={error} onRetry={onRetry} prefix="The schema check could not be loaded: " /> : <p className="a-muted" role="status">Loading...</p>}</Card>;
   if (!data.run) return <Card title="Schema Types"><p className="a-empty">{EMPTY}</p></Card>;
   return (
     <Card title="Schema Types" description={`Every type the pages serve, and every type the site expects on its kinds of pages, from the latest check of ${plural(data.run.pages, "page", "pages")}.`}>
@@ -215,8 +215,8 @@ function Validation({ data, busy }: { data: SchemaData | null; busy: boolean }) 
  * as read-only templates, and a generator that shows the JSON-LD a page
  * serves. Validate All
  * asks the server for a check and waits for it (2 s at least). */
-export default function Schema({ navigate, source = liveSchema }: AdminPageProps & { source?: SchemaSource }) {
-  const { data, error, setData } = useServer(source.load);
+export default function Schema({ navigate }: AdminPageProps) {
+  const { data, error, retry, setData } = useResource(liveSchema.load, []);
   const [busy, setBusy] = useState(false);
   const [runError, setRunError] = useState("");
   const [updated, setUpdated] = useState<Date | null>(null);
@@ -224,7 +224,7 @@ export default function Schema({ navigate, source = liveSchema }: AdminPageProps
     setBusy(true);
     setRunError("");
     try {
-      setData(await runOnServer(source.validate, source.load, (d) => d.run?.id, VALIDATE_DELAY_MS));
+      setData(await runOnServer(liveSchema.validate, liveSchema.load, (d) => d.run?.id, VALIDATE_DELAY_MS));
       setUpdated(new Date());
     } catch (e) {
       console.warn("Schema validation failed", e);
@@ -276,14 +276,14 @@ export default function Schema({ navigate, source = liveSchema }: AdminPageProps
         </details>
       )}
       <Tabs label="Schema Management" tabs={[
-        { id: "overview", label: "Overview", content: <Overview data={data} error={error} /> },
+        { id: "overview", label: "Overview", content: <Overview data={data} error={error} onRetry={retry} /> },
         {
           id: "templates", label: "Schema Templates", content: data
             ? <>{data.templates.map((t) => <TemplateCard key={t.type} t={t} />)}</>
-            : <Card title="Schema Templates"><p className="a-muted" role="status">{error ? `The templates could not be loaded: ${error}` : "Loading..."}</p></Card>,
+            : <Card title="Schema Templates"><p className="a-muted" role="status">{error ? `The templates could not be loaded: ${error.message}` : "Loading..."}</p></Card>,
         },
         { id: "validation", label: "Validation", content: <Validation data={data} busy={busy} /> },
-        { id: "generator", label: "Schema Generator", content: <Generator source={source} /> },
+        { id: "generator", label: "Schema Generator", content: <Generator /> },
       ]} />
     </>
   );

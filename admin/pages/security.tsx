@@ -2,12 +2,13 @@ import "../../styles/admin-audits.css";
 import "../../styles/admin-manage.css";
 import { useId, useState } from "react";
 import { Icon } from "../../components/icons";
-import { liveSecurity, SCAN_DELAY_MS, type CheckStatus, type HardeningConfig, type HardeningItem, type HardeningState, type SecurityCheck, type SecurityReport, type SecuritySource, type Severity, type Vulnerability, type VulnerabilityStatus } from "../data/security";
-import { errorText, runOnServer, useServer } from "../live";
-import { ActiveSessions } from "../sessions";
+import { liveSecurity, SCAN_DELAY_MS, type CheckStatus, type HardeningConfig, type HardeningItem, type HardeningState, type SecurityCheck, type SecurityReport, type Severity, type Vulnerability, type VulnerabilityStatus } from "../data/security";
+import { errorText, useResource } from "../use-resource";
+import { runOnServer } from "../server-run";
+import { ActiveSessions } from "../active-sessions";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, LastUpdated, PageHeader, StatCard, Tabs } from "../ui";
+import { Badge, Button, Card, LastUpdated, LoadError, PageHeader, StatCard, Tabs } from "../ui";
 
 const statusTone = (s: CheckStatus) => (s === "pass" ? "good" : s === "warning" ? "warn" : s === "fail" ? "bad" : "neutral");
 const statusLabel = (s: CheckStatus) => (s === "not-checked" ? "not checked" : s);
@@ -135,16 +136,16 @@ function Hardening({ items, config }: { items: HardeningItem[]; config: Hardenin
 /** Security Scanner: the server's checks of itself, the vulnerabilities
  * they found, monitoring figures and hardening. Run Full Scan asks the
  * server for a scan and waits for it (3 s at least). */
-export default function Security({ source = liveSecurity }: AdminPageProps & { source?: SecuritySource }) {
+export default function Security(_: AdminPageProps) {
   const toast = useToast();
-  const { data: r, error, setData, reload } = useServer(source.load);
+  const { data: r, error, retry, setData, refresh } = useResource(liveSecurity.load, []);
   const [busy, setBusy] = useState(false);
   const [updated, setUpdated] = useState<Date | null>(null);
   const [saving, setSaving] = useState("");
   const scan = async () => {
     setBusy(true);
     try {
-      setData(await runOnServer(source.scan, source.load, (d: SecurityReport) => d.scan?.id, SCAN_DELAY_MS));
+      setData(await runOnServer(liveSecurity.scan, liveSecurity.load, (d: SecurityReport) => d.scan?.id, SCAN_DELAY_MS));
       setUpdated(new Date());
     } catch (e) {
       toast({ title: "Scan not finished", description: errorText(e), variant: "destructive" });
@@ -155,9 +156,9 @@ export default function Security({ source = liveSecurity }: AdminPageProps & { s
   const setStatus = async (v: Vulnerability, status: VulnerabilityStatus) => {
     setSaving(v.id);
     try {
-      await source.setStatus(v.id, status);
+      await liveSecurity.setStatus(v.id, status);
       toast({ title: "Status Updated", description: `${v.title} is now ${status}.` });
-      await reload();
+      await refresh();
     } catch (e) {
       toast({ title: "Update Failed", description: errorText(e), variant: "destructive" });
     } finally {
@@ -178,7 +179,7 @@ export default function Security({ source = liveSecurity }: AdminPageProps & { s
       <PageHeader title="Security Scanner" description="Checks the running website's headers, access control, limits, uploads, database, files and versions, and tracks what failed."
         actions={<Button onClick={scan} disabled={busy} aria-busy={busy}>{busy ? "Scanning..." : "Run Full Scan"}</Button>} />
       <p role="status" className="visually-hidden">{busy ? "Scanning..." : updated ? "Scan finished." : ""}</p>
-      {error && <p className="a-error" role="alert">The security report could not be loaded: {error}</p>}
+      <LoadError error={error} onRetry={retry} prefix="The security report could not be loaded: " />
       <LastUpdated at={updated} />
       <div className="a-grid a-grid--4 am-summary">
         <StatCard label="Security Score" value={scanned ? `${r!.score}%` : "—"} hint={scanned ? "Share of passing checks" : "No scan yet"} tone={scanned ? scoreTone(r!.score) : undefined} />

@@ -2,12 +2,13 @@ import { count } from "../../components/plural";
 import "../../styles/admin-audits.css";
 import "../../styles/admin-insights.css";
 import { useId, useState } from "react";
-import { AUDIT_DELAY_MS, liveSeoAudit, summarizeRules, type AuditCheck, type AuditPriority, type AuditStatus, type GuideStep, type LocationBrief, type PageResult, type SeoAuditData, type SeoAuditSource } from "../data/seo-audit";
+import { AUDIT_DELAY_MS, liveSeoAudit, summarizeRules, type AuditCheck, type AuditPriority, type AuditStatus, type GuideStep, type LocationBrief, type PageResult, type SeoAuditData } from "../data/seo-audit";
 import { FixLink, priorityWords } from "../fix-links";
 import { adminPath } from "../layout";
-import { errorText, runOnServer, useServer } from "../live";
+import { errorText, useResource } from "../use-resource";
+import { runOnServer } from "../server-run";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, LastUpdated, PageHeader, Progress, StatCard, Tabs } from "../ui";
+import { Badge, Button, Card, LastUpdated, LoadError, PageHeader, Progress, StatCard, Tabs } from "../ui";
 
 const statusTone = (s: AuditStatus) => (s === "pass" ? "good" : s === "warning" ? "warn" : "bad");
 const priorityTone = (p: AuditPriority) => (p === "P0" ? "bad" : p === "P1" ? "warn" : "neutral");
@@ -105,8 +106,8 @@ function Pages({ data, navigate }: { data: SeoAuditData; navigate: (to: string) 
   );
 }
 
-function Results({ data, error, navigate }: { data: SeoAuditData | null; error: string; navigate: (to: string) => void }) {
-  if (!data) return <Card title="Audit Results">{error ? <p className="a-error" role="alert">The audit could not be loaded: {error}</p> : <p className="a-muted" role="status">Loading...</p>}</Card>;
+function Results({ data, error, onRetry, navigate }: { data: SeoAuditData | null; error: Error | null; onRetry: () => void; navigate: (to: string) => void }) {
+  if (!data) return <Card title="Audit Results">{error ? <LoadError error={error} onRetry={onRetry} prefix="The audit could not be loaded: " /> : <p className="a-muted" role="status">Loading...</p>}</Card>;
   if (!data.run) return <Card title="Audit Results"><p className="a-empty">{EMPTY}</p></Card>;
   return (
     <>
@@ -177,8 +178,8 @@ function Guide({ steps, navigate }: { steps: GuideStep[]; navigate: (slug: strin
 /** SEO Audit: the server's audit of every page (spec 5 rules), the
  * location briefs from the content and the implementation guide. Run
  * Audit asks the server for an audit and waits for it (2 s at least). */
-export default function SeoAudit({ navigate, source = liveSeoAudit }: AdminPageProps & { source?: SeoAuditSource }) {
-  const { data, error, setData } = useServer(source.load);
+export default function SeoAudit({ navigate }: AdminPageProps) {
+  const { data, error, retry, setData } = useResource(liveSeoAudit.load, []);
   const [busy, setBusy] = useState(false);
   const [runError, setRunError] = useState("");
   const [updated, setUpdated] = useState<Date | null>(null);
@@ -187,7 +188,7 @@ export default function SeoAudit({ navigate, source = liveSeoAudit }: AdminPageP
     setBusy(true);
     setRunError("");
     try {
-      setData(await runOnServer(source.run, source.load, (d) => d.run?.id, AUDIT_DELAY_MS));
+      setData(await runOnServer(liveSeoAudit.run, liveSeoAudit.load, (d) => d.run?.id, AUDIT_DELAY_MS));
       setUpdated(new Date());
     } catch (e) {
       // Spec 8: a failed audit is logged; the screen says so and keeps what it had.
@@ -211,9 +212,9 @@ export default function SeoAudit({ navigate, source = liveSeoAudit }: AdminPageP
         <StatCard label="Failed" value={r ? r.failed : "—"} hint="Fix these first" tone={r?.failed ? "bad" : undefined} />
       </div>
       <Tabs label="SEO audit sections" tabs={[
-        { id: "results", label: "Audit Results", content: <Results data={data} error={error} navigate={navigate} /> },
+        { id: "results", label: "Audit Results", content: <Results data={data} error={error} onRetry={retry} navigate={navigate} /> },
         { id: "briefs", label: "Location Briefs", content: <Briefs briefs={data?.briefs || []} county={county} setCounty={setCounty} /> },
-        { id: "guide", label: "Implementation Guide", content: <Guide steps={source.guide()} navigate={navigate} /> },
+        { id: "guide", label: "Implementation Guide", content: <Guide steps={liveSeoAudit.guide()} navigate={navigate} /> },
       ]} />
     </>
   );

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, ApiError } from "../api";
-import { ActiveSessions } from "../sessions";
-import { useSession } from "../session";
+import { ActiveSessions } from "../active-sessions";
+import { useSession } from "../use-session";
 import { cleanCode, Enrol, errText, RecoveryCodes } from "../twofactor";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";

@@ -1,7 +1,7 @@
 import "../../styles/admin-settings.css";
 import { useEffect, useState } from "react";
 import { api, ApiError } from "../api";
-import { useSession } from "../session";
+import { useSession } from "../use-session";
 import { HoursPicker } from "./hours-picker";
 import { OtherNumbers, usePhoneUses, Where } from "../settings-phones";
 import { useToast } from "../toast";

@@ -1,11 +1,13 @@
 import "../../styles/admin-leads.css";
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useId, useRef, useState } from "react";
 import { api, ApiError } from "../api";
 import { fmtDateTime } from "../listing";
-import { useSession } from "../session";
+import { useSession } from "../use-session";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
-import { Badge, Button, Card, ConfirmDialog, PageHeader, useModal } from "../ui";
+import { DataTable } from "../data-table";
+import { Badge, Button, Card, ConfirmDialog, LoadError, PageHeader, useModal } from "../ui";
+import { useResource } from "../use-resource";
 
 /** User is a row of GET /api/admin/users (docs/leads-api.md). */
 export interface User {
@@ -48,6 +50,26 @@ const ROLE_MEANS: Record<string, string> = {
 export const MIN_PASSWORD = 12;
 
 const roleOf = (u: User) => resolveRole(u.roles);
+
+/** byWhom names who can make the change a row cannot: another active
+ * admin, or none yet. */
+const byWhom = (users: User[], u: User) =>
+  users.some((o) => o.id !== u.id && !o.disabledAt && roleOf(o) === "admin") ? "another admin can" : "add a second admin, who can";
+
+/** RoleCell is a user's role: a select, or the reason it cannot change. */
+function RoleCell({ u, users, busy, onChange }: { u: User; users: User[]; busy: boolean; onChange: (role: string) => void }) {
+  const role = roleOf(u);
+  if (u.canChangeRole === false) return <>{ROLE_LABELS[role]}<p className="a-muted al-lock">{u.roleReason}: {u.self ? `${byWhom(users, u)} change its role.` : "add or enable another admin first."}</p></>;
+  return (
+    <select className="a-input al-status" aria-label={`Role for ${u.name || u.email}`} value={role} disabled={busy}
+      onChange={(e) => { if (e.target.value !== role) onChange(e.target.value); }}>
+      {role === "" && <option value="">No role</option>}
+      <option value="staff">Staff</option>
+      <option value="admin">Admin</option>
+      <option value="editor">Editor</option>
+    </select>
+  );
+}
 const errText = (err: unknown, fallback: string) => (err instanceof ApiError && err.status !== 0 && err.message ? err.message : fallback);
 
 /** Users is the admins' account screen: add staff, change a role, reset a
@@ -57,7 +79,10 @@ const errText = (err: unknown, fallback: string) => (err instanceof ApiError && 
 export default function Users(_: AdminPageProps) {
   const { session } = useSession();
   const toast = useToast();
-  const [users, setUsers] = useState<User[] | null>(null);
+  const { data, error, retry, refresh: load } = useResource(() => api<{ users: User[] }>("/api/admin/users").then((r) => r.users || []), [], {
+    onError: (err) => { if (!(err instanceof ApiError && err.status === 401)) toast({ title: "Users Not Loaded", description: errText(err, "Failed to load user accounts"), variant: "destructive" }); },
+  });
+  const users = data;
   const [busy, setBusy] = useState<string | null>(null);
   const [resetFor, setResetFor] = useState<User | null>(null);
   const [disabling, setDisabling] = useState<User | null>(null);
@@ -67,17 +92,6 @@ export default function Users(_: AdminPageProps) {
   const cancelDisable = useCallback(() => setDisabling(null), []);
   const cancelReset2fa = useCallback(() => setResetting2fa(null), []);
 
-  const load = useCallback(async () => {
-    try {
-      const res = await api<{ users: User[] }>("/api/admin/users");
-      setUsers(res.users || []);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) return;
-      toast({ title: "Users Not Loaded", description: errText(err, "Failed to load user accounts"), variant: "destructive" });
-      setUsers((u) => u || []);
-    }
-  }, [toast]);
-  useEffect(() => { load(); }, [load]);
 
   /** update PATCHes a user and reloads; errors (like the last-admin 409)
    * are the server's message. */
@@ -101,79 +115,57 @@ export default function Users(_: AdminPageProps) {
       <PageHeader title="Users" description="Staff and admin accounts: the Secure Leads Manager and, for admins, the whole admin area." />
       <AddUser onAdded={load} />
       <Card title={users ? `Accounts (${users.length})` : "Accounts"}>
-        {users === null ? <p role="status">Loading accounts...</p> : users.length === 0 ? <p className="a-empty">No accounts yet.</p> : (
+        {users === null ? (error ? <LoadError error={error} onRetry={retry} /> : <p role="status">Loading accounts...</p>) : users.length === 0 ? <p className="a-empty">No accounts yet.</p> : (
           <div className="al-table-wrap">
-            <table className="a-table al-table al-users">
-              <caption className="visually-hidden">User accounts</caption>
-              <thead>
-                <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Two-factor</th><th scope="col">Last sign-in</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
-              </thead>
-              <tbody>
-                {users.map((u) => {
+            <DataTable rows={users} rowKey={(u) => u.id} caption="User accounts" className="al-table al-users" columns={[
+              { key: "name", label: "Name", rowHeader: true, className: "al-name", cell: (u) => <>{u.name || <span className="a-muted">No name</span>}{u.email.toLowerCase() === session.email.toLowerCase() && <> <Badge tone="info">You</Badge></>}</> },
+              { key: "email", label: "Email", cell: (u) => u.email },
+              { key: "role", label: "Role", cell: (u) => <RoleCell u={u} users={users} busy={busy === u.id} onChange={(role) => setChangingRole({ user: u, role })} /> },
+              {
+                key: "state", label: "State", cell: (u) => <>
+                  {u.disabledAt ? <Badge tone="bad">Disabled</Badge> : <Badge tone="good">Active</Badge>}
+                  {u.signInLocked && u.lockedUntil && (
+                    <p className="a-muted al-lock">Too many failed sign-ins: new browsers wait until <time dateTime={u.lockedUntil}>{fmtDateTime(u.lockedUntil)}</time>.</p>
+                  )}
+                </>,
+              },
+              {
+                key: "2fa", label: "Two-factor", cell: (u) => (u.totpEnabledAt ? (
+                  <><Badge tone="good">On</Badge> <span className="a-muted al-since">since <time dateTime={u.totpEnabledAt}>{fmtDateTime(u.totpEnabledAt)}</time></span></>
+                ) : (
+                  <><Badge tone="neutral">Off</Badge>{roleOf(u) === "admin" && <span className="a-muted al-since"> set up at next sign-in</span>}</>
+                )),
+              },
+              { key: "last", label: "Last sign-in", cell: (u) => (u.lastLoginAt ? <time dateTime={u.lastLoginAt}>{fmtDateTime(u.lastLoginAt)}</time> : <span className="a-muted">Never</span>) },
+              {
+                key: "actions", label: "Actions", hideLabel: true, cell: (u) => {
                   const label = u.name || u.email;
-                  // Who can make the change this row cannot: another active admin, or none yet.
-                  const otherAdmin = users.some((o) => o.id !== u.id && !o.disabledAt && roleOf(o) === "admin");
-                  const byWhom = otherAdmin ? "another admin can" : "add a second admin, who can";
-                  const role = roleOf(u);
                   return (
-                    <tr key={u.id}>
-                      <th scope="row" className="al-name">{u.name || <span className="a-muted">No name</span>}{u.email.toLowerCase() === session.email.toLowerCase() && <> <Badge tone="info">You</Badge></>}</th>
-                      <td data-label="Email">{u.email}</td>
-                      <td data-label="Role">
-                        {u.canChangeRole === false ? (
-                          <>{ROLE_LABELS[role]}<p className="a-muted al-lock">{u.roleReason}: {u.self ? `${byWhom} change its role.` : "add or enable another admin first."}</p></>
-                        ) : (
-                          <select className="a-input al-status" aria-label={`Role for ${label}`} value={role} disabled={busy === u.id}
-                            onChange={(e) => { if (e.target.value !== role) setChangingRole({ user: u, role: e.target.value }); }}>
-                            {role === "" && <option value="">No role</option>}
-                            <option value="staff">Staff</option>
-                            <option value="admin">Admin</option>
-                            <option value="editor">Editor</option>
-                          </select>
-                        )}
-                      </td>
-                      <td data-label="State">
-                        {u.disabledAt ? <Badge tone="bad">Disabled</Badge> : <Badge tone="good">Active</Badge>}
-                        {u.signInLocked && u.lockedUntil && (
-                          <p className="a-muted al-lock">Too many failed sign-ins: new browsers wait until <time dateTime={u.lockedUntil}>{fmtDateTime(u.lockedUntil)}</time>.</p>
-                        )}
-                      </td>
-                      <td data-label="Two-factor">
-                        {u.totpEnabledAt ? (
-                          <><Badge tone="good">On</Badge> <span className="a-muted al-since">since <time dateTime={u.totpEnabledAt}>{fmtDateTime(u.totpEnabledAt)}</time></span></>
-                        ) : (
-                          <><Badge tone="neutral">Off</Badge>{role === "admin" && <span className="a-muted al-since"> set up at next sign-in</span>}</>
-                        )}
-                      </td>
-                      <td data-label="Last sign-in">{u.lastLoginAt ? <time dateTime={u.lastLoginAt}>{fmtDateTime(u.lastLoginAt)}</time> : <span className="a-muted">Never</span>}</td>
-                      <td>
-                        <div className="a-row">
-                          <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} onClick={() => setResetFor(u)}
-                            aria-label={`Reset password for ${label}`}>Reset password</Button>
-                          {u.totpEnabledAt && (
-                            <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} onClick={() => setResetting2fa(u)}
-                              aria-label={`Reset two-factor for ${label}`}>Reset two-factor</Button>
-                          )}
-                          {u.signInLocked && (
-                            <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} aria-label={`Unlock sign-in for ${label}`}
-                              onClick={() => update(u, { unlock: true }, `${label} can sign in from any browser again.`)}>Unlock sign-in</Button>
-                          )}
-                          {u.disabledAt ? (
-                            <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} aria-label={`Enable ${label}`}
-                              onClick={() => update(u, { disabled: false }, `${label} can sign in again.`)}>Enable</Button>
-                          ) : u.canDisable === false ? (
-                            <p className="a-muted al-lock" data-testid="disable-reason">{u.disableReason}: {u.self ? `${byWhom} disable it.` : "add or enable another admin first."}</p>
-                          ) : (
-                            <Button variant="danger" className="a-btn a-btn--danger al-btn-sm" disabled={busy === u.id} aria-label={`Disable ${label}`}
-                              onClick={() => setDisabling(u)}>Disable</Button>
-                          )}
-                        </div>
-                      </td>
-                    </tr>
+                    <div className="a-row">
+                      <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} onClick={() => setResetFor(u)}
+                        aria-label={`Reset password for ${label}`}>Reset password</Button>
+                      {u.totpEnabledAt && (
+                        <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} onClick={() => setResetting2fa(u)}
+                          aria-label={`Reset two-factor for ${label}`}>Reset two-factor</Button>
+                      )}
+                      {u.signInLocked && (
+                        <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} aria-label={`Unlock sign-in for ${label}`}
+                          onClick={() => update(u, { unlock: true }, `${label} can sign in from any browser again.`)}>Unlock sign-in</Button>
+                      )}
+                      {u.disabledAt ? (
+                        <Button variant="outline" className="a-btn a-btn--outline al-btn-sm" disabled={busy === u.id} aria-label={`Enable ${label}`}
+                          onClick={() => update(u, { disabled: false }, `${label} can sign in again.`)}>Enable</Button>
+                      ) : u.canDisable === false ? (
+                        <p className="a-muted al-lock" data-testid="disable-reason">{u.disableReason}: {u.self ? `${byWhom(users, u)} disable it.` : "add or enable another admin first."}</p>
+                      ) : (
+                        <Button variant="danger" className="a-btn a-btn--danger al-btn-sm" disabled={busy === u.id} aria-label={`Disable ${label}`}
+                          onClick={() => setDisabling(u)}>Disable</Button>
+                      )}
+                    </div>
                   );
-                })}
-              </tbody>
-            </table>
+                },
+              },
+            ]} />
           </div>
         )}
       </Card>

@@ -1,9 +1,12 @@
 import "../styles/admin-manage.css";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { api, ApiError } from "./api";
-import { can, useSession, type SessionRow } from "./session";
+import { can } from "./capabilities";
+import { useSession } from "./use-session";
+import type { SessionRow } from "./session";
 import { useToast } from "./toast";
-import { Badge, Button, Card } from "./ui";
+import { Badge, Button, Card, LoadError } from "./ui";
+import { useResource } from "./use-resource";
 
 const when = (iso: string) => {
   const d = new Date(iso);
@@ -26,20 +29,8 @@ const endWhose = (s: SessionRow) =>
 export function SessionsList({ title, description }: { title: string; description: string }) {
   const toast = useToast();
   const { signOut } = useSession();
-  const [list, setList] = useState<SessionRow[] | null>(null);
-  const [failed, setFailed] = useState("");
+  const { data: list, error, retry, refresh: load } = useResource(() => api<{ sessions: SessionRow[] }>("/api/admin/sessions").then((r) => r.sessions || []), []);
   const [busy, setBusy] = useState("");
-  const load = useCallback(async () => {
-    try {
-      const r = await api<{ sessions: SessionRow[] }>("/api/admin/sessions");
-      setList(r.sessions || []);
-      setFailed("");
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 401) return;
-      setFailed(e instanceof Error ? e.message : "The sessions could not be loaded.");
-    }
-  }, []);
-  useEffect(() => { load(); }, [load]);
   const end = async (s: SessionRow) => {
     if (s.current) { signOut(); return; }
     setBusy(s.id);
@@ -56,10 +47,10 @@ export function SessionsList({ title, description }: { title: string; descriptio
   };
   return (
     <Card title={title} description={description} actions={<Button variant="outline" onClick={load}>Refresh</Button>}>
-      {failed && <p className="a-empty" role="alert">The sessions could not be loaded: {failed}</p>}
-      {!failed && list === null && <p className="a-muted" role="status">Loading sessions...</p>}
-      {!failed && list !== null && list.length === 0 && <p className="a-empty">No active sessions.</p>}
-      {!failed && list !== null && list.length > 0 && (
+      <LoadError error={error} onRetry={retry} prefix="The sessions could not be loaded: " />
+      {!error && list === null && <p className="a-muted" role="status">Loading sessions...</p>}
+      {!error && list !== null && list.length === 0 && <p className="a-empty">No active sessions.</p>}
+      {!error && list !== null && list.length > 0 && (
         <ul className="am-list a-sessions">
           {list.map((s) => (
             <li key={s.id} className={s.current ? "a-sessions__current" : undefined}>

@@ -1,32 +1,8 @@
-// Helpers for screens whose data the server measures: load once, and run
-// a server job and wait for its result (with the spec's minimum delay, so
+// Running a job on the server from a screen (a scan, an audit, a
+// refresh) and waiting for its result, with the spec's minimum delay, so
 // the busy label shows as long as the spec says even when the server is
-// quicker).
-import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError } from "./api";
-
-/** errorText is what a screen shows for a failed request. */
-export const errorText = (e: unknown) => (e instanceof ApiError || e instanceof Error ? e.message : "Could not be loaded.");
-
-/** useServer loads from the server on mount; reload reads again. */
-export function useServer<T>(load: () => Promise<T>) {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState("");
-  const alive = useRef(true);
-  useEffect(() => () => { alive.current = false; }, []);
-  const reload = useCallback(async () => {
-    try {
-      const d = await load();
-      if (alive.current) { setData(d); setError(""); }
-      return d;
-    } catch (e) {
-      if (alive.current) setError(errorText(e));
-      return null;
-    }
-  }, [load]);
-  useEffect(() => { reload(); }, [reload]);
-  return { data, error, reload, setData };
-}
+// quicker. Loading itself is admin/use-resource.ts.
+import { useState } from "react";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
