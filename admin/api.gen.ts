@@ -2,6 +2,9 @@
 // The admin API's answers as the Go types send them (cmd/tsgen lists
 // which). Change the Go type, then run go run ./cmd/tsgen.
 
+/** content.Kinds */
+export type Kind = 'service' | 'county' | 'city' | 'city-profile' | 'category' | 'article' | 'page' | 'faq' | 'home' | 'words';
+
 /** auth.Session */
 export interface Session {
   kind: string;
@@ -277,8 +280,18 @@ export interface PageResult {
   url: string;
   statusCode: number;
   score: number;
-  checks: Check[];
+  checks: AuditCheck[];
   error?: string;
+}
+
+/** seoaudit.Check */
+export interface AuditCheck {
+  category: string;
+  check: string;
+  status: 'pass' | 'warning' | 'fail';
+  message: string;
+  priority: 'P0' | 'P1' | 'P2';
+  fix?: string;
 }
 
 /** db.SEOAuditRun */
@@ -286,7 +299,7 @@ export interface AuditRun {
   id: string;
   startedAt: string;
   finishedAt: string;
-  trigger: string;
+  trigger: 'deploy' | 'content' | 'manual';
   baseUrl: string;
   pages: number;
   errors: number;
@@ -437,11 +450,11 @@ export interface CallPageRow {
 /** editor.ItemView */
 export interface ItemView {
   id: string;
-  kind: string;
+  kind: Kind;
   slug: string;
   liveSlug: string;
   title: string;
-  status: string;
+  status: 'draft' | 'published' | 'scheduled' | 'unpublished';
   pending: boolean;
   version: number;
   path: string;
@@ -456,11 +469,11 @@ export interface ItemView {
 /** editor.ItemDetail */
 export interface ItemDetail {
   id: string;
-  kind: string;
+  kind: Kind;
   slug: string;
   liveSlug: string;
   title: string;
-  status: string;
+  status: 'draft' | 'published' | 'scheduled' | 'unpublished';
   pending: boolean;
   version: number;
   path: string;
@@ -478,7 +491,7 @@ export interface ItemDetail {
 
 /** editor.ItemList */
 export interface ItemList {
-  kind: string;
+  kind: Kind;
   creatable: boolean;
   items: ItemView[];
 }
@@ -520,7 +533,7 @@ export interface FieldDiff {
 
 /** editor.DiffLine */
 export interface DiffLine {
-  op: string;
+  op: '=' | '+' | '-';
   text: string;
 }
 
@@ -528,7 +541,7 @@ export interface DiffLine {
 export interface Guidance {
   path: string;
   problems: ContentProblem[];
-  checks: Check[];
+  checks: AuditCheck[];
   words: number;
   renderError?: string;
 }
@@ -547,7 +560,7 @@ export interface MediaItem {
   id: string;
   name: string;
   url: string;
-  type: string;
+  type: 'image' | 'video';
   projectName: string;
   project: string;
   uploadedAt: string;
@@ -588,16 +601,6 @@ export interface NotFoundPath {
   path: string;
   hits: number;
   lastSeen: string;
-}
-
-/** seoaudit.Check */
-export interface Check {
-  category: string;
-  check: string;
-  status: string;
-  message: string;
-  priority: string;
-  fix?: string;
 }
 
 /** notify.Channels */

@@ -5,9 +5,10 @@ import { api, ApiError, beginSession, endSession } from "./api";
 import type { Session } from "./session";
 import { useToast } from "./toast";
 import { cleanCode, Enrol, errText, RecoveryCodes } from "./twofactor";
+import type * as wire from "./api.gen";
 
 /** LoginResult is POST /api/admin/login's (and /login/totp's) answer. */
-interface LoginResult { stage: Session["stage"]; session: Session; recoveryCodesLeft?: number }
+type LoginResult = wire.LoginResult;
 
 type Step =
   | { kind: "choose" }

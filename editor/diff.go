@@ -31,7 +31,7 @@ type FieldDiff struct {
 
 // DiffLine is one line of a field's text.
 type DiffLine struct {
-	Op   string `json:"op"` // "=", "+" or "-"
+	Op   string `json:"op" tstype:"'=' | '+' | '-'"`
 	Text string `json:"text"`
 }
 

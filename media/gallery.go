@@ -20,7 +20,7 @@ type GalleryItem struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
 	URL         string `json:"url"`
-	Type        string `json:"type"`
+	Type        string `json:"type" tstype:"'image' | 'video'"`
 	ProjectName string `json:"projectName"`
 	Project     string `json:"project"`
 	UploadedAt  string `json:"uploadedAt"`

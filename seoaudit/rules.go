@@ -35,9 +35,9 @@ const (
 type Check struct {
 	Category string `json:"category"`
 	Check    string `json:"check"`
-	Status   Status `json:"status"`
+	Status   Status `json:"status" tstype:"'pass' | 'warning' | 'fail'"`
 	Message  string `json:"message"`
-	Priority string `json:"priority"`
+	Priority string `json:"priority" tstype:"'P0' | 'P1' | 'P2'"`
 	Fix      string `json:"fix,omitempty"`
 }
 

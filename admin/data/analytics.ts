@@ -6,6 +6,7 @@
 // screen only displays them. The spec's 3,000 / 200 / 8.0% are the goals'
 // defaults, editable on the server; no sample figure is ever shown.
 import { api } from "../api";
+import type * as wire from "../api.gen";
 
 export type Trend = "up" | "down";
 
@@ -25,9 +26,9 @@ export interface PageRow { path: string; visitors: number; pageviews: number }
 /** LeadSourceRow is a line of 'Leads by source / campaign': the lead
  * records' own attribution (utm_source / utm_medium, else an ad click id,
  * else the referring site), every stored estimate request counted. */
-export interface LeadSourceRow { source: string; campaign: string; leads: number; emergencies: number; percentage: number }
+export type LeadSourceRow = wire.LeadSourceRow;
 /** CallPageRow is one page's taps on a phone number link. */
-export interface CallPageRow { path: string; calls: number }
+export type CallPageRow = wire.CallPageRow;
 /** NotStored counts, since this server started, the beacons not stored:
  * over a client's daily limits, refused by the database (each alone, the
  * rest of its batch stored), dropped by a full queue. */

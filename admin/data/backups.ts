@@ -3,55 +3,21 @@
 // running now on any instance, and whether the backups are on the disk
 // the site's data is on. The screen only reads and asks.
 import { api } from "../api";
+import type * as wire from "../api.gen";
 
 /** BackupEntry is one backup (Go: backup.Entry): its run, good or
  * failed, its kind, and whether it can be downloaded. */
-export interface BackupEntry {
-  id: string;
-  startedAt: string;
-  finishedAt: string;
-  /** ok: made and checked; failed: summary says why; "" for a backup kept
-   * longer than its record (complete, made by this site) */
-  outcome: "ok" | "failed" | "";
-  triggeredBy: string;
-  name: string;
-  location: string;
-  bytes: number;
-  summary: string;
-  requestedBy: string;
-  kind: "scheduled" | "manual" | "command" | "";
-  available: boolean;
-}
+export type BackupEntry = wire.BackupEntry;
 
 /** RunningBackup is the backup running now (Go: db.ActiveBackup). */
-export interface RunningBackup {
-  id: string;
-  startedAt: string;
-  triggeredBy: string;
-  requestedBy: string;
-  progress: string;
-  updatedAt: string;
-}
+export type RunningBackup = wire.RunningBackup;
 
 /** BackupList is GET /api/admin/backups (Go: backups.List). */
-export interface BackupList {
-  location: string;
-  sameDisk: boolean;
-  /** warning is the same-disk warning in words ("" when not) */
-  warning: string;
-  everyHours: number;
-  running: RunningBackup | null;
-  backups: BackupEntry[];
-  storageError?: string;
-}
+export type BackupList = wire.BackupList;
 
 /** RunAnswer is POST /api/admin/backups/run (Go: backups.RunAnswer):
  * started, or the one already running (message says so). */
-export interface RunAnswer {
-  started: boolean;
-  backup: RunningBackup | null;
-  message: string;
-}
+export type RunAnswer = wire.RunAnswer;
 
 export interface BackupsSource {
   list(): Promise<BackupList>;

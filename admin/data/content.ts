@@ -7,47 +7,23 @@
 import { api, ApiError } from "../api";
 import type { AuditCheck } from "./seo-audit";
 import { wordsSections } from "./words";
+import type * as wire from "../api.gen";
 
 /** Kind is a record kind of the content API. */
-export type Kind = "article" | "category" | "service" | "county" | "city" | "city-profile" | "page" | "faq" | "home" | "words";
+export type Kind = wire.Kind;
 
 /** ItemView is an item as lists show it (web/editing.ItemView). */
-export interface ItemView {
-  id: string;
-  kind: Kind;
-  slug: string;
-  liveSlug: string;
-  title: string;
-  status: "draft" | "published" | "scheduled" | "unpublished";
-  /** pending: the working copy differs from what is served */
-  pending: boolean;
-  version: number;
-  /** path is where the live copy is served ("" when nothing is) */
-  path: string;
-  previewPath: string;
-  publishAt: string | null;
-  publishedAt: string | null;
-  firstPublishedAt: string | null;
-  updatedAt: string;
-  updatedBy: string;
-}
+export type ItemView = wire.ItemView;
 
 /** ItemList is GET /api/admin/content?kind= (web/editing.ItemList). */
-export interface ItemList { kind: Kind; creatable: boolean; items: ItemView[] }
+export type ItemList = wire.ItemList;
 
 /** ContentProblem is one finding of the server's rules (content.Problem):
  * hard ones block a publish, the others are guidance. */
-export interface ContentProblem { kind: string; slug: string; field: string; message: string; hard: boolean }
+export type ContentProblem = wire.ContentProblem;
 
 /** ItemDetail is one item with its copies (web/editing.ItemDetail). */
-export interface ItemDetail extends ItemView {
-  draft: any;
-  live: any;
-  problems: ContentProblem[];
-  /** derived: what the server works out from the working copy (null when
-   * it cannot read it) */
-  derived: Derived | null;
-}
+export type ItemDetail = wire.ItemDetail;
 
 /** Referrer is a record that names another (editor.Referrer): its name
  * and the fields, as the editor labels them, that name it. */
@@ -62,32 +38,27 @@ export interface TakeDownRefs { removeReferences: boolean; replaceWith?: string 
 export interface Derived { seoTitle: string; metaDescription: string; words: number; readTime: number }
 
 /** ConflictAnswer is a stale save's 409 (web/editing.ConflictAnswer). */
-export interface ConflictAnswer { error: string; version: number; by: string; at: string }
+export type ConflictAnswer = wire.ConflictAnswer;
 
 /** InvalidAnswer is a refused change's 422 (web/editing.InvalidAnswer). */
-export interface InvalidAnswer { error: string; problems: ContentProblem[] }
+export type InvalidAnswer = wire.InvalidAnswer;
 
 /** DiffLine and FieldDiff are a revision's changes (editor.FieldDiff). */
-export interface DiffLine { op: "=" | "+" | "-"; text: string }
-export interface FieldDiff { field: string; lines: DiffLine[] }
+export type DiffLine = wire.DiffLine;
+export type FieldDiff = wire.FieldDiff;
 
 /** RevisionView is one published version (editor.RevisionView). */
-export interface RevisionView { id: string; number: number; slug: string; publishedAt: string; publishedBy: string; changes: FieldDiff[] }
+export type RevisionView = wire.RevisionView;
 
 /** History is GET /api/admin/content/{id}/revisions (web/editing.History). */
-export interface History { revisions: RevisionView[] }
+export type History = wire.History;
 
 /** Guidance is GET /api/admin/content/{id}/guidance (editor.Guidance): the
  * rules' problems and the SEO audit's page checks on the draft's render. */
-export interface Guidance { path: string; problems: ContentProblem[]; checks: AuditCheck[]; words: number; renderError?: string }
+export type Guidance = wire.Guidance;
 
 /** MediaItem is a photo of the media library (media.GalleryItem). */
-export interface MediaItem {
-  id: string; name: string; url: string; type: "image" | "video"; projectName: string; uploadedAt: string;
-  width: number; height: number; srcset: string; alt: string; altDefault?: boolean; caption: string;
-  /** portfolio is true for project work (shown in the portfolio). */
-  portfolio: boolean;
-}
+export type MediaItem = wire.MediaItem;
 
 /** isConflict tells a stale save's 409 from the other 409s ("This page is
  * not scheduled."). */

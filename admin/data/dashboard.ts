@@ -8,6 +8,7 @@
 
 import { api } from "../api";
 import type { HealthReport } from "./indexnow";
+import type * as wire from "../api.gen";
 
 /** DashboardTile is one stat tile; how says how the figure is computed
  * (or, when measured is false, how it will fill). */
@@ -53,7 +54,7 @@ export const liveOverview: OverviewSource = { tiles: () => api("/api/admin/overv
 
 /** Activity is a line of GET /api/admin/jobs: a background job's run or a
  * batch of uploads. */
-export interface Activity { kind: "job" | "upload"; job?: string; title: string; summary: string; outcome: "ok" | "failed" | "skipped"; at: string }
+export type Activity = wire.Activity;
 
 /** ActivitySource reads what the dashboard shows from the server. */
 export interface ActivitySource {
@@ -100,23 +101,12 @@ export const dashboardTools: DashboardSource = {
 };
 
 /** NotificationRow is one notification of a new lead (no contact details). */
-export interface NotificationRow { kind: "email" | "webhook" | "push" | "sms" | "ack"; leadId: string; attempts: number; lastError: string; createdAt: string; deliveredAt: string | null; failedAt: string | null }
+export type NotificationRow = wire.NotificationRow;
 
 /** NotificationsStatus is GET /api/admin/notifications: which channels
  * announce new leads, how delivery is going, and the spool's backlog
  * (leads taken while the database was down, not stored yet). */
-export interface NotificationsStatus {
-  /** the channels on (ack: the homeowner's acknowledgement, its System Settings switch aside) */
-  configured: { email: boolean; webhook: boolean; push: boolean; sms: boolean; ack: boolean };
-  pending: number; retrying: number; failed: number;
-  /** pushDevices: the devices a new lead is pushed to now (-1: could not be read) */
-  pushDevices: number;
-  lastError: string; lastDeliveredAt: string | null;
-  spoolBacklog: number;
-  /** spoolRefused: leads the database refused 5 times, moved aside in the data folder's spool/refused.jsonl */
-  spoolRefused: number;
-  recent: NotificationRow[];
-}
+export type NotificationsStatus = wire.NotificationsStatus;
 
 /** NotificationsSource reads the lead-notification status from the server. */
 export interface NotificationsSource { status(): Promise<NotificationsStatus> }

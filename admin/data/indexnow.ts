@@ -8,13 +8,14 @@
 // fake.
 
 import { api } from "../api";
+import type * as wire from "../api.gen";
 
 /** The audit's words (spec 4). The server decides them; the screen shows them. */
 export type CheckStatus = "pass" | "warning" | "fail";
 export type ComplianceStatus = "compliant" | "warning" | "non-compliant";
 
 /** AuditCheck is one check of the server's page audit (seoaudit.Check). */
-export interface AuditCheck { category: string; check: string; status: CheckStatus; message: string; priority: string; fix?: string }
+export type AuditCheck = wire.AuditCheck;
 
 /** ComplianceCheck is one check of the compliance audit (seoaudit.ComplianceCheck). */
 export interface ComplianceCheck { category: string; check: string; status: ComplianceStatus; message: string; priority: string; fix?: string }
@@ -96,10 +97,7 @@ export const SEO_CHECKLIST = [
 ];
 
 /** RouteInfo is one route of GET /api/admin/routes (spec 3 route descriptor). */
-export interface RouteInfo {
-  path: string; pattern: string; component: string; isDynamic: boolean; priority: string; changefreq: string;
-  includeInSitemap: boolean; indexable: boolean;
-}
+export type RouteInfo = wire.RouteInfo;
 
 export type HealthStatus = "active" | "404" | "redirect" | "error" | "blocked";
 
@@ -124,12 +122,12 @@ export interface HealthReport {
 export const isHealthIssue = (h: UrlHealth | null | undefined) => !!h && (h.status !== "active" || h.canonicalOk === false) && h.status !== "blocked";
 
 /** Submission is one row of the IndexNow submission history. */
-export interface Submission { id: string; createdAt: string; trigger: "auto" | "all" | "custom"; urls: string[]; urlCount: number; statusCode: number; response: string; outcome: "ok" | "failed" }
+export type Submission = wire.Submission;
 
 export interface SubmitRequest { urls?: string[]; all?: boolean; apiKey: string }
 
 /** KeyInfo is the key in force; fixed when INDEXNOW_KEY sets it. */
-export interface KeyInfo { key: string; keyLocation: string; fixed?: boolean }
+export type KeyInfo = wire.KeyInfo;
 
 /** SeoIndexNowSource is everything the screen reads or sends. */
 export interface SeoIndexNowSource {

@@ -3,50 +3,35 @@
 // server decides who may do what: staff add notes and change the status,
 // admins also assign; the browser only hides what it would refuse.
 import { api } from "../api";
+import type * as wire from "../api.gen";
 
 /** Attribution is where a lead's visit came from, as the server admitted
  * it ("" where nothing was recorded). Admins see it in the lead's details. */
-export interface Attribution {
-  landing_page: string; referrer_host: string;
-  utm_source: string; utm_medium: string; utm_campaign: string; utm_term: string; utm_content: string;
-  gclid: string; gbraid: string; wbraid: string; fbclid: string; msclkid: string;
-  device_class: string; visit_id: string;
-}
+export type Attribution = wire.Attribution;
 
 /** TimelineEntry is one entry of a lead's timeline (Go: db.LeadEvent):
  * created (actor: the lead's source), notified (channel: email, webhook,
  * push, sms or ack; to "escalated" for an escalation's), status (from, to),
  * note (body), assigned (from and to are account ids, body the name),
  * escalated. userId is "" for the server itself. */
-export interface TimelineEntry {
-  id: string; leadId: string; at: string;
-  kind: "created" | "notified" | "status" | "note" | "assigned" | "escalated";
-  userId: string; actor: string; channel?: string; from?: string; to?: string; body?: string;
-}
+export type TimelineEntry = wire.TimelineEntry;
 
 /** Assignee is an account a lead may be given to (admins only). */
-export interface Assignee { id: string; name: string; email: string; role: string }
+export type Assignee = wire.Assignee;
 
 /** LeadWork is GET /api/admin/leads/{id}/work. */
-export interface LeadWork {
-  leadId: string; status: string;
-  assignedTo: string | null; assignedName: string;
-  firstResponseAt: string | null; escalatedAt: string | null;
-  timeline: TimelineEntry[];
-  /** present for admins only */
-  assignees?: Assignee[];
-}
+export type LeadWork = wire.LeadWork;
 
 /** EventAnswer answers a note or an assignment. */
-export interface EventAnswer { event?: TimelineEntry; assignedTo?: string }
+export type EventAnswer = wire.EventAnswer;
 
 /** ResponseWindow is the first response figures of the leads created in
  * the last `days` days: median and 90th percentile (nearest rank) of the
  * answered leads' times from creation to a person's first status change
  * or note. */
-export interface ResponseWindow { days: number; leads: number; answered: number; medianSeconds: number; p90Seconds: number }
+export type ResponseWindow = wire.ResponseWindow;
 /** ResponseFigures is GET /api/admin/leads/response-times. */
-export interface ResponseFigures { windows: ResponseWindow[] }
+export type ResponseFigures = wire.ResponseFigures;
 
 const leadPath = (id: string) => `/api/admin/leads/${encodeURIComponent(id)}`;
 
@@ -98,25 +83,20 @@ export const deleteLead = (id: string) => api<{ id: string; deleted: boolean }>(
  * masked row, as the list masks it, and how long it has waited when the
  * server answered. street_address and notes are there only for the staff
  * member the lead is assigned to. */
-export interface Waiting {
-  id: string; created_at: string; updated_at: string; first_name: string; last_name: string; city: string; zip_code: string;
-  damage_type: string; status: string; is_emergency: boolean; source: string; phone_masked: string; email_masked: string;
-  street_address?: string; notes?: string; assigned_to_me?: boolean;
-  waiting_seconds: number;
-}
+export type Waiting = wire.Waiting;
 
 /** TodayFigures are today's lead figures in the business's time zone
  * (Go: leadsmanager.TodayFigures), computed on the server. */
-export interface TodayFigures { date: string; new: number; emergencies: number; answered: number; medianSeconds: number }
+export type TodayFigures = wire.TodayFigures;
 
 /** AttentionAnswer is GET /api/admin/leads/attention: the leads that need
  * someone (new, not answered), emergencies first then the longest
  * waiting; how many in all; today's figures; the server's time. */
-export interface AttentionAnswer { waiting: Waiting[]; total: number; today: TodayFigures; at: string }
+export type AttentionAnswer = wire.AttentionAnswer;
 
 /** Contact is a lead's full phone and email as an admin's Call or Text
  * reveals them (Go: leads.Contact); each reveal is in the audit log. */
-export interface Contact { id: string; phone: string; phone_display: string; phone_href: string; sms_href: string; email: string; email_href: string }
+export type Contact = wire.Contact;
 
 export const loadAttention = () => api<AttentionAnswer>("/api/admin/leads/attention");
 export const revealContact = (id: string) => api<Contact>(leadPath(id) + "/reveal", { method: "POST", body: "{}" });

@@ -1,22 +1,23 @@
 // Web Push of new leads to this account's devices (issue 23): the answers
 // of web/push and the calls that make them.
 import { api } from "../api";
+import type * as wire from "../api.gen";
 
 /** PushKey is GET /api/admin/push/key: what the browser subscribes with. */
-export interface PushKey { enabled: boolean; publicKey: string; maxDevices: number }
+export type PushKey = wire.PushKey;
 
 /** Device is one subscribed browser of the signed-in account. The
  * endpoint never comes back from the server: endpointHash is its SHA-256,
  * base64url, which this browser compares with its own. */
-export interface Device { id: string; label: string; createdAt: string; lastSentAt: string | null; endpointHash: string }
+export type Device = wire.Device;
 /** DeviceList is GET /api/admin/push/devices. */
-export interface DeviceList { devices: Device[]; maxDevices: number }
+export type DeviceList = wire.DeviceList;
 /** AccountDevice is a device with its account (admins' list). */
-export interface AccountDevice extends Device { userId: string; email: string; name: string }
+export type AccountDevice = wire.AccountDevice;
 /** AllDevices is GET /api/admin/push/devices/all. */
-export interface AllDevices { devices: AccountDevice[] }
+export type AllDevices = wire.AllDevices;
 /** DeviceAnswer answers a subscription. */
-export interface DeviceAnswer { device: Device }
+export type DeviceAnswer = wire.DeviceAnswer;
 
 export const pushKey = () => api<PushKey>("/api/admin/push/key");
 export const myDevices = () => api<DeviceList>("/api/admin/push/devices");

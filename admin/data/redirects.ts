@@ -4,18 +4,19 @@
 // counts the paths that answer 404.
 
 import { api } from "../api";
+import type * as wire from "../api.gen";
 
 /** RedirectRow is one redirect (web/editing.RedirectRow). */
-export interface RedirectRow { from: string; to: string; source: "auto" | "manual"; createdAt: string; createdBy: string }
+export type RedirectRow = wire.RedirectRow;
 
 /** RedirectList is GET /api/admin/redirects (web/editing.RedirectList). */
-export interface RedirectList { redirects: RedirectRow[]; max: number }
+export type RedirectList = wire.RedirectList;
 
 /** NotFoundPath is one path of the 404 monitor (web/editing.NotFoundPath). */
-export interface NotFoundPath { path: string; hits: number; lastSeen: string }
+export type NotFoundPath = wire.NotFoundPath;
 
 /** NotFoundList is GET /api/admin/not-found (web/editing.NotFoundList). */
-export interface NotFoundList { paths: NotFoundPath[]; days: number }
+export type NotFoundList = wire.NotFoundList;
 
 export const redirectsApi = {
   list: () => api<RedirectList>("/api/admin/redirects"),

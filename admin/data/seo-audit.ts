@@ -5,19 +5,13 @@
 // the city pages are rendered from. Nothing here is a sample.
 
 import { api } from "../api";
+import type * as wire from "../api.gen";
 
 export type AuditStatus = "pass" | "warning" | "fail";
 export type AuditPriority = "P0" | "P1" | "P2";
 
 /** AuditCheck is spec 3's audit check. */
-export interface AuditCheck {
-  category: string;
-  check: string;
-  status: AuditStatus;
-  message: string;
-  priority: AuditPriority;
-  fix?: string;
-}
+export type AuditCheck = wire.AuditCheck;
 
 /** AuditReport is spec 3's audit report for one page; score is the
  * dashboard audit score (share of passing checks). */
@@ -30,13 +24,10 @@ export interface GuideStep { title: string; detail: string; priority: AuditPrior
 
 /** AuditRun is one server audit of every page: the site-wide score is
  * passing checks over all checks of the pages that answered 200. */
-export interface AuditRun {
-  id: string; startedAt: string; finishedAt: string; trigger: "deploy" | "content" | "manual"; baseUrl: string;
-  pages: number; errors: number; passed: number; warnings: number; failed: number; score: number;
-}
+export type AuditRun = wire.AuditRun;
 
 /** PageResult is one audited page of a run. */
-export interface PageResult { path: string; url: string; statusCode: number; score: number; checks: AuditCheck[]; error?: string }
+export type PageResult = wire.PageResult;
 
 /** SeoAuditData is GET /api/admin/seo-audit. */
 export interface SeoAuditData {

@@ -8,21 +8,10 @@ import type { AdminPageProps } from "../types";
 import { DataTable } from "../data-table";
 import { Badge, Button, Card, ConfirmDialog, LoadError, PageHeader, useModal } from "../ui";
 import { useResource } from "../use-resource";
+import type * as wire from "../api.gen";
 
 /** User is a row of GET /api/admin/users (docs/leads-api.md). */
-export interface User {
-  id: string; email: string; name: string; roles: string[]; createdAt: string; disabledAt: string | null; lastLoginAt: string | null;
-  /** signInLocked: failed sign-ins used up the account's limit; browsers that signed in to it before still can (ADR 026). */
-  signInLocked: boolean; lockedUntil: string | null;
-  /** totpEnabledAt: when the account's authenticator was set up (null: none). */
-  totpEnabledAt?: string | null;
-  /** What the signed-in admin may do to the account, as the server decides
-   * it (the same rules refuse the change): the screen offers only these
-   * and shows the reason in place of the others. */
-  self?: boolean;
-  canDisable?: boolean; disableReason?: string;
-  canChangeRole?: boolean; roleReason?: string;
-}
+export type User = wire.User;
 
 /** resolveRole is spec 6's role choice: admin wins, then staff, then
  * editor (issue 22: content and photos, no leads). */

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/atlanta-restoration/site/analytics"
 	"github.com/atlanta-restoration/site/backup"
@@ -64,6 +65,7 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("Submission", indexnowweb.Submission{}),
 	tsgen.Of("KeyInfo", indexnowweb.IndexNowKey{}),
 	tsgen.Of("PageResult", seoaudit.PageResult{}),
+	tsgen.Of("AuditCheck", seoaudit.Check{}),
 	tsgen.Of("AuditRun", db.SEOAuditRun{}),
 	// Dashboard (web/dashboard).
 	tsgen.Of("NotificationsStatus", dashboard.NotificationsStatus{}),
@@ -116,7 +118,7 @@ func generate() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return header + body, nil
+	return header + kinds() + body, nil
 }
 
 func main() {
@@ -134,6 +136,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tsgen:", err)
 		os.Exit(1)
 	}
+}
+
+// kinds declares Kind, the content kinds (content.Kinds), which the
+// editor's answers name in their kind fields.
+func kinds() string {
+	var quoted []string
+	for _, k := range content.Kinds {
+		quoted = append(quoted, "'"+k+"'")
+	}
+	return "/** content.Kinds */\nexport type Kind = " + strings.Join(quoted, " | ") + ";\n\n"
 }
 
 // findRoot is the repository root: the nearest folder up with go.mod.

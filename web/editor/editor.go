@@ -63,12 +63,12 @@ const MaxBody = content.MaxRecordBytes
 // ItemView is an item as lists show it.
 type ItemView struct {
 	ID       string `json:"id"`
-	Kind     string `json:"kind"`
+	Kind     string `json:"kind" tstype:"Kind"`
 	Slug     string `json:"slug"`
 	LiveSlug string `json:"liveSlug"`
 	// Title is the record's name as the editor knows it.
 	Title  string `json:"title"`
-	Status string `json:"status"`
+	Status string `json:"status" tstype:"'draft' | 'published' | 'scheduled' | 'unpublished'"`
 	// Pending: the working copy has changes that are not live.
 	Pending bool `json:"pending"`
 	Version int  `json:"version"`
@@ -85,7 +85,7 @@ type ItemView struct {
 
 // ItemList is GET /api/admin/content?kind=.
 type ItemList struct {
-	Kind string `json:"kind"`
+	Kind string `json:"kind" tstype:"Kind"`
 	// Creatable: items of this kind can be added and deleted.
 	Creatable bool       `json:"creatable"`
 	Items     []ItemView `json:"items"`
