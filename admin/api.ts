@@ -1,4 +1,4 @@
-// The one token client of the admin app (issue 21, docs/admin-auth-api.md).
+// The one token client of the admin app (docs/admin-auth-api.md).
 //
 // Both ways in are one session model on the server; the browser only
 // differs in how it proves the session:

@@ -20,7 +20,7 @@ export interface AdminPageInfo { slug: string; title: string }
 
 const slugFrom = (path: string) => path.replace(/^\/admin\/?/, "").split("/")[0];
 
-/** AdminApp is the admin area in the browser (issue 21). On load it asks
+/** AdminApp is the admin area in the browser. On load it asks
  * the server whether an account session is live (its cookie survives a
  * reload and a new tab): if so, the screen asked for opens at once; if it
  * is between its password and its code, that step resumes; otherwise the

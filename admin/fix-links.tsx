@@ -1,4 +1,4 @@
-// Where the owner fixes an SEO finding (issue 29): the content editor
+// Where the owner fixes an SEO finding: the content editor
 // opened at the field that fixes it, or, for what no page's text decides,
 // what to do in plain words. Shared by SEO Audit and SEO & IndexNow.
 import { adminPath } from "./screens";

@@ -21,7 +21,7 @@ type Step =
 const stepFor = (s: Session | null | undefined): Step =>
   s && s.kind === "account" && s.stage === "totp" ? { kind: "totp", session: s } : s && s.kind === "account" && s.stage === "enrol" ? { kind: "enrol", session: s } : { kind: "choose" };
 
-/** Gate is the way in (spec 2.4 and issue 21): the PIN form exactly as the
+/** Gate is the way in (spec 2.4, ADR 030): the PIN form exactly as the
  * spec has it, and below it 'Sign in with your account' (email and
  * password, then the code from an authenticator app, or setting one up).
  * The server checks everything; the gate only walks through its steps.

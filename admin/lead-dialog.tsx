@@ -29,7 +29,7 @@ export interface Lead {
   phone_masked?: string; email_masked?: string; assigned_to_me?: boolean;
   phone?: string; phone_typed?: string; phone_display?: string; phone_href?: string; email?: string; email_href?: string;
   street_address?: string; insurance_carrier?: string; claim_number?: string; notes?: string;
-  /** admins' full row (issue 23): where the visit came from, who works the
+  /** admins' full row: where the visit came from, who works the
    * lead, when a person first answered it and when it was escalated */
   attribution?: Attribution; assigned_to?: string | null; first_response_at?: string | null; escalated_at?: string | null;
 }

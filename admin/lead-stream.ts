@@ -1,4 +1,4 @@
-// The leads screens' live stream (issue 29, ADR 041, docs/leads-api.md).
+// The leads screens' live stream (ADR 041, docs/leads-api.md).
 //
 // One EventSource per tab on GET /api/admin/leads/events, shared by every
 // screen that calls useLeadChanges: opened when the first subscriber

@@ -1,4 +1,4 @@
-// Working a lead in the Secure Leads Manager (issue 23): who has it, the
+// Working a lead in the Secure Leads Manager: who has it, the
 // notes, and its timeline (created, notified, status changes, notes,
 // assignment, escalation, each with who and when); for admins, where the
 // lead came from. The server decides who may do what: staff add notes and

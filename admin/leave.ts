@@ -1,4 +1,4 @@
-// Unsaved changes (issue 22): a screen with typed changes that are not
+// Unsaved changes: a screen with typed changes that are not
 // saved registers a guard; leaving it through the sidebar, an in-app link
 // or the browser's Back asks first, and closing or reloading the tab gets
 // the browser's own warning.

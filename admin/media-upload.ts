@@ -1,4 +1,4 @@
-// Uploading one photo or video to the media library (issue 30): the
+// Uploading one photo or video to the media library: the
 // Photo Upload screen's uploads (project work, with a project name) and
 // the content editor's photo field's (the library only). The server
 // checks everything again: the type, the size, the texts, the session.

@@ -34,7 +34,7 @@ export function OverviewTiles() {
   );
 }
 
-/** Backups is the dashboard's line on backups (issue 24): the last good
+/** Backups is the dashboard's line on backups: the last good
  * one, and the alarm when the last one failed or the last good one is
  * too old. The same alarm is on /healthz and /metrics. */
 function Backups({ b }: { b: BackupStatus }) {

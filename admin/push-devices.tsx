@@ -1,4 +1,4 @@
-// 'Notify me on this device' and the account's devices (issue 23): a new
+// 'Notify me on this device' and the account's devices: a new
 // lead reaches every subscribed phone or computer within seconds, masked
 // for staff as their list is. Each account sees and removes its own
 // devices; admins may list every account's.

@@ -1,5 +1,5 @@
 // The admin app's service worker and this device's push subscription
-// (issue 23). The worker (/admin/sw.js, scope /admin/, served by the
+//. The worker (/admin/sw.js, scope /admin/, served by the
 // server apart from the public /sw.js) shows a new lead's notification and
 // opens the lead on tap. Subscribing asks the browser's permission, makes
 // a Push API subscription with the server's VAPID key and hands it to the

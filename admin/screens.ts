@@ -1,5 +1,5 @@
-// The admin screens manifest (issue 21: "one manifest lists the admin
-// screens, and the sidebar, the router and the server read it"). The list
+// The admin screens manifest (one manifest lists the admin
+// screens, and the sidebar, the router and the server read it). The list
 // itself is admin/screens.json so the Go server can embed the same file.
 import manifest from "./screens.json";
 

@@ -1,4 +1,4 @@
-// The second factor in the browser (issue 21): setting up an authenticator
+// The second factor in the browser: setting up an authenticator
 // (the server's QR code and the secret as text, one code to confirm) and
 // the ten recovery codes, shown once. The gate uses both for an admin's
 // first sign-in; the Sessions screen uses them for staff who choose to

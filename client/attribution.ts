@@ -1,4 +1,4 @@
-// Where a visit came from (issue 23): the landing page, the referring
+// Where a visit came from: the landing page, the referring
 // site, the UTM parameters, the ad click ids, the device class and a
 // first-party visit id, recorded on the visit's first page and kept for
 // the visit in sessionStorage (this tab, until it closes), never in a

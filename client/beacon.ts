@@ -1,4 +1,4 @@
-// The analytics beacon (issue 10, ADR 015): after load it sends one page
+// The analytics beacon (ADR 015): after load it sends one page
 // view (path, referrer, screen width, UTM parameters) with
 // navigator.sendBeacon, then tap-to-call clicks and CRM form views as they
 // happen, and the page's Core Web Vitals (web-vitals, loaded after load).

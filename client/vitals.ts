@@ -1,4 +1,4 @@
-// Real-user Core Web Vitals through the analytics beacon (issue 10). Loaded
+// Real-user Core Web Vitals through the analytics beacon. Loaded
 // by client/beacon.ts after the page's load event, as its own chunk.
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type Metric } from "web-vitals";
 

@@ -4,7 +4,7 @@ import { word } from "./words";
 
 // Everything on the public pages that promises emergency service (bars,
 // banners, cards, badges, call buttons) follows one prop decided by Go:
-// site.emergencyMode, System Settings' "24/7 emergency mode" (issue 9).
+// site.emergencyMode, System Settings' "24/7 emergency mode".
 // On (the default) it shows the spec's 24/7 texts; off it says "Call us"
 // with the business hours. Both dial site.phone, the one 24/7 line
 // (ADR 039).

@@ -228,7 +228,7 @@ export function EstimateForm({ site, state, idPrefix = "est", words, presets }: 
       <Field id={id("notes")} label="Tell us what happened" error={errors.notes}>
         <textarea id={id("notes")} name="notes" rows={4} value={values.notes} onChange={set("notes")} aria-invalid={!!errors.notes} aria-describedby={described("notes")} maxLength={2000} />
       </Field>
-      {/* Where the visit came from (issue 23): filled from this visit's
+      {/* Where the visit came from: filled from this visit's
           record in sessionStorage by the page's script; without it, the
           server reads the Referer. */}
       {ATTRIBUTION_FIELDS.map((f) => <input key={f} type="hidden" name={f} defaultValue={state?.attribution?.[f] || ""} />)}

@@ -9,7 +9,7 @@ import { useEstimateHref } from "./estimate-target";
  * badge, headline, promise, buttons and check marks are the site's
  * wording (group "home"), the office's city and county filled in; lead is
  * the owner's sub-line after the response claim, photo the owner's hero
- * photo (issue 22). */
+ * photo. */
 export function Hero({ site, lead, photo }: { site: Site; lead: string; photo?: HeroImage | null }) {
   const w = (key: string) => word(site, "home", key);
   const estimate = useEstimateHref();

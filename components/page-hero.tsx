@@ -4,7 +4,7 @@ import type { HeroImage, Site } from "./types";
 import { word } from "./words";
 import { useEstimateHref } from "./estimate-target";
 
-/** HeroPhoto is a hero's photo behind its text (issue 22): the page's LCP
+/** HeroPhoto is a hero's photo behind its text: the page's LCP
  * candidate, so it loads eagerly at high priority, the smallest variant a
  * screen needs from srcset, its width and height holding its place. A
  * dark overlay keeps the white text readable on any photo. The caption,

@@ -49,7 +49,7 @@ function ReviewsLink({ href }: { href: string }) {
  * Places is configured); elsewhere the prompt says reviews are not shown
  * here and links to them on Google, which works without JavaScript too.
  * After a fetch the block says what happened; a failure keeps what was
- * shown (issue 19). */
+ * shown. */
 export function Reviews({ initial, reviewUrl, canFetch }: { initial: Review[]; reviewUrl: string; canFetch: boolean }) {
   const [reviews, setReviews] = useState(initial);
   const [loading, setLoading] = useState(false);

@@ -41,7 +41,7 @@ export interface Site {
   themeColor: string;
   /** year of the render, for the copyright line */
   year: number;
-  /** System Settings' 24/7 emergency mode (issue 9), decided by Go: every
+  /** System Settings' 24/7 emergency mode, decided by Go: every
    * element promising emergency service follows it (components/emergency.tsx). */
   emergencyMode: boolean;
   /** the optional office number the contact page shows beside the hours

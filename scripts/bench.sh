@@ -65,7 +65,7 @@ printf "  server RSS under load: max %d MB (target <= 120 MB); boot peak (esbuil
 # Searches render per query (the one page a client can make the server
 # render at will). 200 connections each asking for a new random query run
 # beside 8 connections on the cached /, whose latency must not suffer
-# (issue 12: cached p99 under 20 ms). The first line is the same 8
+# (the target: cached p99 under 20 ms). The first line is the same 8
 # connections alone, for comparison in the same run.
 read -r b_rps b_p50 b_p99 < <(CONNS=8 run_wrk -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port/")
 wrk -t1 -c200 -d"$DUR" -s scripts/search.lua "http://127.0.0.1:$port/" > "$data/search.out" 2>&1 &
@@ -106,7 +106,7 @@ CONF
   sleep 0.5
   read -r n_rps n_p50 n_p99 < <(run_wrk -H 'Accept-Encoding: gzip' "http://127.0.0.1:$nport/")
   printf "  %-44s %10s req/s  p50 %-8s p99 %s\n" "nginx, same bytes as a static file" "$n_rps" "$n_p50" "$n_p99"
-  printf "  ratio echo/nginx: %.2f (issue 12: >= 0.50)\n" "$(echo "$e_rps / $n_rps" | bc -l)"
+  printf "  ratio echo/nginx: %.2f (target: >= 0.50)\n" "$(echo "$e_rps / $n_rps" | bc -l)"
   go build -o "$data/rawserve" ./scripts/rawserve
   "$data/rawserve" "127.0.0.1:$((port + 2))" "$data/index.html.gz" & raw_pid=$!
   sleep 0.3

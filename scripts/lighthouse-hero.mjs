@@ -1,5 +1,5 @@
 // Gives one service page a hero photo through the admin, as an editor
-// would (issue 22): an editor account made with `site user add`, the
+// would: an editor account made with `site user add`, the
 // photo uploaded to the media library, the page's image set and
 // published. make lighthouse then measures that page beside its no-script
 // limit. Prints the page's path.

@@ -1,6 +1,6 @@
 // Lighthouse (mobile preset: simulated slow 4G, 4x CPU slowdown) in
 // Debian's Chromium for one page of each main kind, and a service page
-// with a hero photo (issue 22). Prints the median of --runs runs; with
+// with a hero photo. Prints the median of --runs runs; with
 // --assert, fails unless accessibility, best practices and SEO are 100
 // (performance is reported, not asserted). Without --assert, each page is
 // also measured beside its own no-script limit: the same HTML with every
@@ -86,8 +86,8 @@ async function lighthouse(url, out) {
 // first contentful paint, as observed in the trace Lighthouse recorded
 // (--save-assets). Lighthouse's throttling is a simulation: the page runs
 // at the machine's speed and the simulation multiplies each task by 4, so
-// this is the observed duration, before that multiplication (issue 25's
-// bound: 50 ms). It reads the renderer's main thread that painted FCP.
+// this is the observed duration, before that multiplication (the bound:
+// 50 ms). It reads the renderer's main thread that painted FCP.
 function postPaintTask(out) {
   const events = JSON.parse(readFileSync(out.replace(/\.json$/, "-0.trace.json"), "utf8")).traceEvents;
   const fcp = events.find((e) => e.name === "firstContentfulPaint");

@@ -1,4 +1,4 @@
-// The article body's editor (issue 22): a text area with the body
+// The article body's editor: a text area with the body
 // syntax (docs/content-api.md "Body syntax"), a small toolbar whose
 // buttons write valid marks (a line's prefix at the cursor, bold around
 // the selection or the line, a link), and the live preview drawn by the

@@ -1,4 +1,4 @@
-// The content editor (issue 22): one item's working copy as a form made
+// The content editor: one item's working copy as a form made
 // from its record's fields, saved as a draft, published now or at a time,
 // previewed in the real layout, with its history. The server judges
 // everything: its problems show beside their fields, its SEO checks after
@@ -535,7 +535,7 @@ export function readRoute(): { kind: string; item: string; create: string; count
 }
 
 /** BODY_FIELD is each kind's main text, where "body" deep links go
- * (issue 29: the SEO findings' links). */
+ * (the SEO findings' links). */
 const BODY_FIELD: Partial<Record<Kind, string>> = { article: "content", page: "content", service: "body", county: "intro", city: "intro", "city-profile": "intro", home: "heroLead" };
 
 /** fieldTarget is the id of the control a deep link (?field=) names:

@@ -1,4 +1,4 @@
-// An item's history (issue 22): every published version, who published it
+// An item's history: every published version, who published it
 // and when, what it changed against the version before (field by field,
 // as + and - lines), and Restore, which makes it a new draft.
 import { type ReactNode } from "react";

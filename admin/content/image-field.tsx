@@ -1,7 +1,7 @@
-// The hero or cover photo of a page (issue 22): a photo of the media
+// The hero or cover photo of a page: a photo of the media
 // library, the alt text the page gives it (required: the server says so
 // when it is missing) and a caption. The picker lists the whole library
-// and uploads a new photo in place (issue 30: library only, never
+// and uploads a new photo in place (library only, never
 // project work, so a cover never lands in the portfolio).
 import { useCallback, useEffect, useState } from "react";
 import { fmtDateTime } from "../listing";

@@ -1,4 +1,4 @@
-// Uploading a photo from the content editor's photo field (issue 30),
+// Uploading a photo from the content editor's photo field,
 // without leaving the editor: on a phone the file picker offers the
 // camera roll and the camera. The photo goes to the photo library only
 // (portfolio=false): a post's cover never appears in the portfolio. The

@@ -1,4 +1,4 @@
-// Pickers for the fields that name other records (issue 30, ADR 046): a
+// Pickers for the fields that name other records (ADR 046): a
 // city's nearby cities and services, a county's major cities, a post's
 // category. The server stores the chosen records' ids, so a rename never
 // breaks them; the owner chooses by name, and sees each chosen record's

@@ -1,5 +1,5 @@
 // How an item's state reads in lists and the editor: the server's status,
-// in the words of issue 22's screens.
+// in the words the content screens use.
 import { fmtDateTime } from "../listing";
 import type { ItemView } from "../data/content";
 import { Badge } from "../ui";

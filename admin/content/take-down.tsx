@@ -1,4 +1,4 @@
-// The dialog that unpublishes or deletes a page (issue 30): when other
+// The dialog that unpublishes or deletes a page: when other
 // pages name it (a city's neighbours, its county, a category's posts), it
 // says which, by name, and offers to remove it from them in the same
 // change, or, for a category, to move its posts to another one. The

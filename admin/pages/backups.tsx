@@ -33,7 +33,7 @@ function whoStarted(r: RunningBackup): string {
   return "";
 }
 
-/** Backups is the owner's Backups screen (issue 29): the recent backups
+/** Backups is the owner's Backups screen: the recent backups
  * with their check and a download each, 'Back up now' with its progress
  * and result, and the warning while backups sit on the website's own
  * disk. Admin accounts only; the server decides. */

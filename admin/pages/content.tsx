@@ -15,7 +15,7 @@ import {
   type ContentProblem, type ItemList, type Kind,
 } from "../data/content";
 
-/** Content Management (issue 22): the site's content by kind, each item
+/** Content Management: the site's content by kind, each item
  * with its state, and the editor. The address says what is shown:
  * ?kind= a list, ?item= an editor, ?new=city&county= the add dialog. */
 export default function Content({ navigate }: AdminPageProps) {

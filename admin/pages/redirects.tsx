@@ -9,7 +9,7 @@ import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, ConfirmDialog, LoadError, PageHeader } from "../ui";
 import { redirectsApi, type RedirectRow } from "../data/redirects";
 
-/** Redirects (issue 22): the site's permanent redirects, added here or left
+/** Redirects: the site's permanent redirects, added here or left
  * by a page whose address changed, and the 404 monitor: the paths that
  * answered "not found" most over the last 30 days, each a click away from
  * a redirect. The server refuses loops and redirects off the site. */

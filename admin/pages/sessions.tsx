@@ -7,7 +7,7 @@ import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, PageHeader } from "../ui";
 
-/** Sessions is every signed-in person's own screen (issue 21): where they
+/** Sessions is every signed-in person's own screen: where they
  * are signed in (everyone's sessions for the PIN and admins), and for an
  * account its second factor. */
 export default function Sessions(_: AdminPageProps) {

@@ -13,7 +13,7 @@ interface Settings {
    * officePhone an optional number shown on the contact page only ("" none) */
   businessName: string; phone: string; address: string; website: string; officePhone: string;
   autoIndexNow: boolean; seoMonitoring: boolean; autoSchema: boolean; emergencyMode: boolean;
-  /** the homeowner's acknowledgement email after an estimate request (issue 23) */
+  /** the homeowner's acknowledgement email after an estimate request */
   leadAck: boolean;
   /** schema.org openingHours syntax, e.g. "Mo-Fr 08:00-18:00; Sa 09:00-13:00" */
   businessHours: string;

@@ -23,7 +23,7 @@ function putPoster(id: string, image: Blob, name: string): Promise<Item> {
 }
 
 /** Upload is the Photo Upload screen (spec 2.4, 4, 5, 8): the photo
- * library, and which of its photos the portfolio shows (issue 30). */
+ * library, and which of its photos the portfolio shows. */
 export default function Upload(_: AdminPageProps) {
   const [items, setItems] = useState<Item[] | null>(null);
   const [project, setProject] = useState("");

@@ -14,7 +14,7 @@ import type * as wire from "../api.gen";
 export type User = wire.User;
 
 /** resolveRole is spec 6's role choice: admin wins, then staff, then
- * editor (issue 22: content and photos, no leads). */
+ * editor (content and photos, no leads). */
 function resolveRole(roles: string[] | null | undefined): "admin" | "staff" | "editor" | "" {
   if (roles?.includes("admin")) return "admin";
   if (roles?.includes("staff")) return "staff";

@@ -1,6 +1,6 @@
 // Package cluster_test runs two instances of the real binary against one
 // PostgreSQL database and one S3-compatible bucket (gofakes3, in process)
-// and checks that they behave as one site (issue 11). It needs PostgreSQL
+// and checks that they behave as one site. It needs PostgreSQL
 // (skipped when unreachable, failed in CI) and builds bin/site itself.
 package cluster_test
 
@@ -506,7 +506,7 @@ func (b *balancer) post(path string, form url.Values) (int, error) {
 
 // A post an editor publishes on A is served by B within 2 s, with the
 // lists that show it; IndexNow hears of the changed URLs only; renamed on
-// B, its old address answers 301 on A (issue 22).
+// B, its old address answers 301 on A.
 func TestPublishReachesEveryInstance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two servers")

@@ -1,4 +1,4 @@
-// Package drill_test is the restore drill (issue 24), run by `make test`
+// Package drill_test is the restore drill, run by `make test`
 // through `go test ./...`: the real binary is built and started; leads,
 // accounts, settings and uploads are made through it; a backup is taken
 // while estimate requests keep arriving (none may fail); a restore is

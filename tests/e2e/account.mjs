@@ -1,4 +1,4 @@
-// Account sign-in helpers for browser tests (issue 21): accounts made with
+// Account sign-in helpers for browser tests: accounts made with
 // the CLI, the gate's account form, the code from an authenticator app
 // (RFC 6238, computed here from the secret the enrolment shows) and the
 // server's cookie session for direct API calls.

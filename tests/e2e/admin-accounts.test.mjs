@@ -1,4 +1,4 @@
-// Accounts (issue 29) on a 390 px phone: the Users screen offers no change
+// Accounts on a 390 px phone: the Users screen offers no change
 // the server refuses (an admin's own row: no Disable, no role change, the
 // reason instead); a role change asks first and applies only after the
 // confirmation; the Sessions screen counts the recovery codes left, warns

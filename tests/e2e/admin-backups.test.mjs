@@ -1,4 +1,4 @@
-// Backups the owner can act on (issue 29): on a 390 px phone an admin
+// Backups the owner can act on: on a 390 px phone an admin
 // opens Backups, sees that the backups share the website's disk (the
 // test server's default), presses Back up now, sees the new backup
 // appear as checked, and downloads it: a tar archive that starts with

@@ -1,4 +1,4 @@
-// Content that saves and cannot hurt the site (issue 30), on a phone: an
+// Content that saves and cannot hurt the site, on a phone: an
 // editor changes an answer of the home page's FAQ block (a block that
 // could not be saved before), publishes it and reads it on the home page;
 // an info page's address is shown, not editable, and the server refuses

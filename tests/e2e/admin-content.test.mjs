@@ -1,4 +1,4 @@
-// Content editing in the browser (issue 22): an editor signs in, writes a
+// Content editing in the browser: an editor signs in, writes a
 // post with a cover photo, previews it, schedules it a minute ahead and
 // sees it on /blog, in sitemap.xml and at an IndexNow recorder (only its
 // URL and the lists it changed); renames it and publishes, and the old

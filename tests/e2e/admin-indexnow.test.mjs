@@ -59,8 +59,7 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
     await page.keyboard.press("Home");
     assert.equal(await selectedTab(page), TABS[0]);
 
-    // Compliance audits / on load, with the server's rules (the one set,
-    // issue 21): a local plain-http BASE_URL cannot pass HTTPS, and the
+    // Compliance audits / on load, with the server's rules (the one set): a local plain-http BASE_URL cannot pass HTTPS, and the
     // check says why; every other check of home passes.
     const panel = page.getByRole("tabpanel");
     await panel.getByText("Target 95% or more · Minimum 85%").waitFor();

@@ -1,4 +1,4 @@
-// Schema Management (spec 2.4, issue 19): the server's check of the
+// Schema Management (spec 2.4): the server's check of the
 // structured data every page serves. Unlocks with the PIN, opens the
 // screen through the sidebar, compares the cards and tabs with the
 // server's report and with the pages themselves, works the tabs by
@@ -177,7 +177,7 @@ test("tabs by keyboard; templates are the blocks the pages serve, with Copy and 
   assert.equal(await selectedTab(page), "Schema Generator");
   const select = page.getByLabel("Schema type");
   assert.deepEqual(await select.locator("option").allInnerTexts(), ["LocalBusiness", "Service", "Article", "FAQ", "Review"]);
-  // The generator (issue 29): a real page of the type, and the JSON-LD it serves.
+  // The generator: a real page of the type, and the JSON-LD it serves.
   await select.selectOption("Article");
   const target = page.getByLabel("Target page");
   await target.locator("option", { hasText: "/blog/preventing-water-damage-atlanta-homes" }).waitFor({ state: "attached" });

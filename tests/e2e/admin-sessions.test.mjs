@@ -1,4 +1,4 @@
-// Admin sessions end on the server (issue 7): the Security Scanner lists
+// Admin sessions end on the server: the Security Scanner lists
 // the live sessions and ends any of them; the Lock button revokes its own
 // token, so a copied token is dead too.
 import { test, before, after } from "node:test";

@@ -1,4 +1,4 @@
-// One admin, one sign-in (issue 21, docs/admin-auth-api.md): the gate
+// One admin, one sign-in (docs/admin-auth-api.md): the gate
 // offers the PIN and 'Sign in with your account'; an admin's first sign-in
 // sets up an authenticator (the server's QR code, the secret as text, ten
 // recovery codes shown once); later sign-ins ask for the code or a recovery
@@ -127,7 +127,7 @@ async function viaSidebar(page, label) {
 }
 
 const TOOLS = ["Dashboard", "Photo Upload", "SEO Audit", "Analytics", "Schema Management", "Performance", "Security", "SEO & IndexNow", "System Settings"];
-/** CONTENT are the content screens (issue 22): an admin's or an editor's;
+/** CONTENT are the content screens: an admin's or an editor's;
  * the PIN opens Location Pages' figures only, to read them. */
 const CONTENT = ["Content Management", "Location Pages", "Redirects"];
 
@@ -351,7 +351,7 @@ test("the emailed link: staff get the lead's row marked; the PIN is sent to the 
     assert.ok((await row.textContent()).includes(LEAD.name));
     assert.ok((await row.textContent()).includes("Linked lead"));
     assert.equal(await row.getAttribute("aria-current"), "true");
-    // The lead opens (issue 23): its notes and timeline, masked, with the
+    // The lead opens: its notes and timeline, masked, with the
     // focus in the dialog; closing it leaves the focus on the row.
     const dialog = page.getByRole("dialog", { name: `Lead: ${LEAD.name}` });
     await dialog.waitFor();

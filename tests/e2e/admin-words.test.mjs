@@ -1,4 +1,4 @@
-// Plain words on every admin screen (issue 29, item 4): signed in as each
+// Plain words on every admin screen (item 4): signed in as each
 // kind of session (the PIN, an admin, staff, an editor), the test opens
 // every screen of admin/screens.json the session may open, and every tab
 // of tabbed screens, and fails when the visible text, or a title or

@@ -1,4 +1,4 @@
-// The Analytics screen's figures agree (issue 19, ADR 023). A person
+// The Analytics screen's figures agree (ADR 023). A person
 // arrives from Google, comes back from Facebook and taps the phone number:
 // one visit, from Organic Search, converted. A browser with JavaScript off
 // sends the estimate form, and a request that asks not to be tracked

@@ -1,4 +1,4 @@
-// Analytics that junk cannot fill (issue 20, ADR 029), on a site of its
+// Analytics that junk cannot fill (ADR 029), on a site of its
 // own (the flood uses up per-address limits the shared server's other
 // tests need). A person views a page and then a missing one: the missing
 // page's view counts apart, never as a page. Then 17 addresses send

@@ -1,4 +1,4 @@
-// First-party analytics in a real browser (issue 10): a visitor whose
+// First-party analytics in a real browser: a visitor whose
 // browser is not headless-labelled views three public pages and taps a
 // phone number; the beacons reach the server, the Analytics screen counts
 // them and the Performance Monitor shows the visits' Core Web Vitals. A

@@ -1,4 +1,4 @@
-// Issue 20, second attack round, in a real browser: what a page on
+// Attacks from another site, in a real browser: what a page on
 // another site can do to a signed-in admin. The site runs on
 // http://127.0.0.1:PORT; the attacker's page on http://localhost:OTHER,
 // which the browser treats as another site.

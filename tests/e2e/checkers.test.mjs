@@ -1,4 +1,4 @@
-// The web's own checkers (issue 31): the Nu Html Checker (vnu-jar, from
+// The web's own checkers: the Nu Html Checker (vnu-jar, from
 // npm, run with the machine's Java) over every page of the sitemap, the
 // 404 page, search, the estimate pages and the admin shell; axe-core
 // (WCAG 2.2 A and AA) in Chromium on every kind of public page at 390

@@ -1,4 +1,4 @@
-// Photos where they belong (issue 30): an editor writes a post on a phone
+// Photos where they belong: an editor writes a post on a phone
 // (390 px), uploads its cover photo from the editor's photo field with
 // alt text, without leaving the editor, and publishes. The post shows the
 // cover; the photo is in the photo library but NOT in the portfolio (the

@@ -1,4 +1,4 @@
-// References by identity in the browser (issue 30): an editor renames
+// References by identity in the browser: an editor renames
 // Smyrna and publishes; Vinings' page and the water landing page list it
 // at its new address at once, and Vinings, never touched, can still be
 // published after a change made with the nearby-cities picker. Taking

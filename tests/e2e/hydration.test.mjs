@@ -1,4 +1,4 @@
-// Islands hydrate when needed (issue 12, ADR 010): a public page loads no
+// Islands hydrate when needed (ADR 010): a public page loads no
 // React until an island needs it; the menu opens on the very first tap,
 // which also brings React; islands near the viewport hydrate on their own,
 // without console errors.
@@ -203,7 +203,7 @@ test("the menu opens on a tap that comes before the islands script, and is hydra
 test("a button tapped before the islands script is not lost: it works once the script runs", async () => {
   // The carousel's arrows need React; without it the tap would do nothing.
   // The boot line holds it and the loader taps again. (This used the
-  // reviews block's fetch button until issue 19: that button is shown only
+  // reviews block's fetch button once: that button is shown only
   // with Google Places configured, and the test server has none.)
   const token = await apiToken();
   for (let i = 0; i < 2; i++) await uploadFixture(token, "Held Tap Test", `held-${i}.jpg`);

@@ -1,4 +1,4 @@
-// Live leads (issue 29, ADR 041): with the leads screen and the dashboard
+// Live leads (ADR 041): with the leads screen and the dashboard
 // open on a phone, a lead posted from elsewhere shows on both within 2 s
 // without a reload, on one instance and across two instances that share
 // one PostgreSQL; staff's live stream carries no full phone or email.

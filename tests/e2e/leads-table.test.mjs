@@ -1,4 +1,4 @@
-// The leads list where the owner reads it (issue 19): a table from 768 px
+// The leads list where the owner reads it: a table from 768 px
 // that fits at 1280 px, a card per lead below 768 px, emergencies marked,
 // the phone one tap to call and the email one tap to write for an admin
 // with full data, and no link to a masked number for staff.

@@ -1,4 +1,4 @@
-// Secure Leads Manager (issue 8, one sign-in since issue 21): an account
+// Secure Leads Manager (one sign-in: ADR 030): an account
 // signs in at the gate, staff see masked leads, admins see full data,
 // details and export.
 import { test, before, after } from "node:test";
@@ -105,7 +105,7 @@ async function rowNames(page, n) {
   assert.equal(await rows.count(), n, "rows shown");
   await page.locator(".al-table-wrap[aria-busy='false']").waitFor();
   // The name cell also holds the folded city, damage type and emergency
-  // label when the table is narrow (issue 19): read the name itself.
+  // label when the table is narrow: read the name itself.
   return rows.locator("th .al-name__text").allTextContents();
 }
 
@@ -265,7 +265,7 @@ test("admin: full-data toggle, detail dialog, CSV export, users and audit log", 
   assert.equal(await page.getByLabel(`Role for ${STAFF.name}`).inputValue(), "staff");
   assert.ok(await page.getByText("At least 12 characters.", { exact: false }).first().isVisible());
   // One's own account offers no role change (the server would refuse it,
-  // issue 29): the reason shows instead (tests/e2e/admin-accounts.test.mjs).
+  // ADR 044): the reason shows instead (tests/e2e/admin-accounts.test.mjs).
   assert.equal(await page.getByLabel(`Role for ${ADMIN.name}`).count(), 0);
   assert.ok(await page.getByText("This is your own account", { exact: false }).first().isVisible());
 

@@ -1,4 +1,4 @@
-// Long tasks after the first paint (issue 25, ADR 038), in real Chromium
+// Long tasks after the first paint (ADR 038), in real Chromium
 // with its CPU slowed 4x through CDP, as Lighthouse's mobile preset
 // assumes. Each page is measured beside its own no-script limit: the same
 // HTML with every executable script removed, served at the same address
@@ -83,7 +83,7 @@ async function measure(path, limit) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // Home has the most deferred sections; contact had the longest task after
-// its paint when issue 25 was filed. `make lighthouse` covers every kind.
+// its paint when this was measured. `make lighthouse` covers every kind.
 for (const path of ["/", "/contact"]) {
   test(`${path}: after the first paint, at 4x CPU slowdown, the deferred sections are laid out one task each`, async () => {
     const site = [], limit = [];

@@ -1,4 +1,4 @@
-// Portfolio videos (issue 19): a poster captured in the browser at upload,
+// Portfolio videos: a poster captured in the browser at upload,
 // a placeholder when none can be made, a poster the owner picks, captions
 // and alt text, and the badge clear of the video's controls.
 import { test, before, after } from "node:test";

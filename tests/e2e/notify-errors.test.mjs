@@ -1,5 +1,5 @@
 // The dashboard's Lead notifications card with a failing webhook and mail
-// server (issue 20): it names the kind of failure ("webhook: connection
+// server: it names the kind of failure ("webhook: connection
 // refused"), never the receiver's address, port, path or token, at 390 px
 // and 1280 px. The file runs its own site (startSite): it needs
 // LEAD_WEBHOOK_URL and SMTP_URL pointing at closed ports.
@@ -60,7 +60,7 @@ for (const [name, viewport] of [["phone", PHONE], ["wide", WIDE]]) {
     const card = page.locator("section.a-card", { has: page.getByRole("heading", { name: "Lead notifications" }) });
     await card.getByText(/^Last error: /).waitFor();
     const text = await card.innerText();
-    // The homeowner's acknowledgement (issue 23) goes through the same
+    // The homeowner's acknowledgement goes through the same
     // mail server, and fails the same way.
     assert.match(text, /Last error: (webhook|email|acknowledgement): connection refused/);
     assert.match(text, /Acknowledgement for lead .*acknowledgement: connection refused/s);

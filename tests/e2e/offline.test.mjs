@@ -1,4 +1,4 @@
-// The service worker (spec 7, issue 9, ADR 013) in Chromium: a public
+// The service worker (spec 7, ADR 013) in Chromium: a public
 // page registers /sw.js after load; offline, a visited page comes from the
 // worker's cache, any other page is the precached offline page with the
 // 24/7 phone, and /admin is never answered from the cache.

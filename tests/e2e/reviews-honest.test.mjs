@@ -1,4 +1,4 @@
-// Issue 19: the trust section's figures and the structured data say only
+// The trust section's figures and the structured data say only
 // what is true, the reviews block never offers a button that cannot work,
 // the Security Hardening tab shows the running server, and Location Pages
 // lists each city once. The test server runs without Google Places over

@@ -1,4 +1,4 @@
-// Site search from the page (issue 20, ADR 028): results pages are the
+// Site search from the page (ADR 028): results pages are the
 // React-rendered shell with the query and results written in by the
 // server. A visitor searching with the form at phone and desktop widths
 // gets the results, the empty state, their own text shown back as text,

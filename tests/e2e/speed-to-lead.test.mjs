@@ -1,4 +1,4 @@
-// Speed to lead (issue 23) in Chromium: the estimate form records where
+// Speed to lead in Chromium: the estimate form records where
 // the visit came from (with JavaScript, from sessionStorage, never a
 // cookie; without, from the Referer); staff add notes and change the
 // status; admins see the source, assign and export with source; 'Notify
