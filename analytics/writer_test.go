@@ -26,7 +26,7 @@ func refusedRows(at time.Time, day string) (rows []db.Event, refusedOnSQLite int
 	return rows, 1
 }
 
-// One NUL byte wiped analytics on PostgreSQL (issue 20): a batch holding
+// One NUL byte wiped analytics on PostgreSQL: a batch holding
 // one row the database refused was rejected whole. Now the good rows of
 // the batch are stored and only the refused ones are lost, counted, on
 // both databases; through Flush without Run and through a running Run.

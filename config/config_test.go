@@ -43,7 +43,7 @@ func TestScriptNeedsForm(t *testing.T) {
 	}
 }
 
-// The operations variables (issue 24): defaults that boot, and a bad
+// The operations variables: defaults that boot, and a bad
 // value stops the boot naming its variable, a secret never quoted.
 func TestOpsVariables(t *testing.T) {
 	c, err := LoadFrom(env(map[string]string{"DATA_DIR": "/srv/data"}))

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// phoneCases are typed numbers and how they are stored (issue 19).
+// phoneCases are typed numbers and how they are stored.
 var phoneCases = []struct{ typed, stored string }{
 	{"6785550199", "+16785550199"},
 	{"770-555-0122", "+17705550122"},

@@ -11,7 +11,7 @@ import (
 )
 
 // Retention deletes exactly what is past its time: an entry one second
-// older than the cut goes, one at the cut stays (issue 24), on both
+// older than the cut goes, one at the cut stays, on both
 // databases.
 func TestRetentionDeletesExactlyWhatIsPastItsTime(t *testing.T) {
 	ForEachDB(t, func(t *testing.T, s *Store) {

@@ -151,7 +151,7 @@ func TestMigrateRefsConvertsStoredSlugs(t *testing.T) {
 }
 
 // Renaming Smyrna keeps it on every page that shows it, with its new
-// address, and every neighbour stays publishable (issue 30).
+// address, and every neighbour stays publishable.
 func TestRenameKeepsReferrersRight(t *testing.T) {
 	db.ForEachDB(t, func(t *testing.T, s *db.Store) {
 		ctx := context.Background()

@@ -25,7 +25,7 @@ func running() Running {
 var lastGood = time.Date(2026, 11, 26, 3, 0, 0, 0, time.UTC)
 
 // TestBackupsNow: the Hardening tab says how backups stand, from the
-// backup status, never that the site has no backups (issue 29).
+// backup status, never that the site has no backups.
 func TestBackupsNow(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -112,7 +112,7 @@ func TestHardeningStates(t *testing.T) {
 			sources: map[string]string{"HTTPS with HSTS": FromConfig, "Strict Content Security Policy": FromConfig, "Admin token kept in memory only": FromCode},
 		},
 		{
-			// Issue 19: the scan warned and no HSTS header is sent over
+			// The scan warned and no HSTS header is sent over
 			// plain http, yet the screen said Enabled.
 			name: "plain http: HSTS is not enabled, whatever the scan said",
 			scan: with(allPass(), "https-hsts", Warning),

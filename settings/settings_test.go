@@ -106,7 +106,7 @@ func TestReadFailureFallsBackToTheConfiguration(t *testing.T) {
 	}
 }
 
-// The acknowledgement switch (issue 23): on by default, saved under the
+// The acknowledgement switch: on by default, saved under the
 // key notify reads, kept by a save that does not send it, and a save
 // without it when the saved value cannot be read saves nothing.
 func TestLeadAck(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"github.com/atlanta-restoration/site/db"
 )
 
-// A photo of no project (the content editor's upload, issue 30) is said
+// A photo of no project (the content editor's upload) is said
 // to go to the photo library, never to a project with no name.
 func TestUploadActivityNamesTheLibrary(t *testing.T) {
 	now := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)

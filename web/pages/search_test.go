@@ -25,7 +25,7 @@ var searchQueries = []string{"mold", "mold remediation", "Marietta", "water dama
 func searchPath(q string) string { return "/search?" + url.Values{"q": {q}}.Encode() }
 
 // reactSearchPage renders the results page for the query a request for q
-// asks for the way it was rendered before issue 20: the whole page in
+// asks for the way it was rendered before ADR 028: the whole page in
 // React, per query.
 func reactSearchPage(t *testing.T, h *Handler, q string) string {
 	t.Helper()
