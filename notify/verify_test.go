@@ -113,14 +113,14 @@ func TestVerifySignatureAccepts(t *testing.T) {
 	}
 }
 
-// The README shows VerifySignature's code for receivers to copy, byte for
-// byte: what is tested is what they copy.
-func TestREADMEShowsVerifySignature(t *testing.T) {
+// docs/notifications.md shows VerifySignature's code for receivers to
+// copy, byte for byte: what is tested is what they copy.
+func TestDocShowsVerifySignature(t *testing.T) {
 	src, err := os.ReadFile("verify.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/notifications.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,6 +129,6 @@ func TestREADMEShowsVerifySignature(t *testing.T) {
 		t.Fatal("no VerifySignature in verify.go")
 	}
 	if !strings.Contains(string(readme), "```go\n"+string(fn)+"```\n") {
-		t.Errorf("README.md does not show VerifySignature as verify.go has it:\n%s", fn)
+		t.Errorf("docs/notifications.md does not show VerifySignature as verify.go has it:\n%s", fn)
 	}
 }

@@ -1,4 +1,4 @@
-// Command configtable prints the README's configuration table from
+// Command configtable prints docs/configuration.md's table from
 // config.Vars, so the two never drift apart.
 package main
 
