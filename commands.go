@@ -35,7 +35,7 @@ var (
 
 const usage = `usage: site [command]
 
-  (no command)       serve the site (configuration from the environment; see README)
+  (no command)       serve the site (configuration from the environment; see docs/configuration.md)
   migrate            apply the database migrations and exit
   backup [--to DIR|s3://bucket/prefix]
                      back up the database, the media and the lead spool (default: BACKUP_TO)

@@ -105,8 +105,7 @@ type Config struct {
 	Limits Limits
 	// CDN is the optional CDN in front of the site.
 	CDN CDN
-	// Notify is where new leads are announced (README "Lead notifications
-	// and the spool").
+	// Notify is where new leads are announced (docs/notifications.md).
 	Notify Notify
 	// HealthToken opens /healthz's details to a monitor (HEALTH_TOKEN).
 	HealthToken string
@@ -185,7 +184,7 @@ type Log struct {
 	Level  slog.Level
 }
 
-// Backup configures backups (README "Operating the site", ADR 036).
+// Backup configures backups (docs/operations.md, ADR 036).
 type Backup struct {
 	// To is where backups go: a folder, or s3://bucket/prefix (with the
 	// S3_* credentials). Never empty after Load: DATA_DIR/backups, or
@@ -206,8 +205,7 @@ type Backup struct {
 	PGBinDir string
 }
 
-// Retention says how long records are kept, in days (README
-// "Operating the site"). The daily retention job deletes what is older;
+// Retention says how long records are kept, in days (docs/operations.md). The daily retention job deletes what is older;
 // the privacy page states the same figures.
 type Retention struct {
 	// AnalyticsRawDays keeps raw analytics events (no IP, a daily
@@ -251,12 +249,13 @@ func (c *Config) Secrets() []string { return c.secrets }
 // Dev reports development mode (rebuild on change, errors in the page).
 func (c *Config) Dev() bool { return c.Env == "development" }
 
-// Var documents one variable for the README table and for errors.
+// Var documents one variable for docs/configuration.md and for errors.
 type Var struct {
 	Name, Default, Help string
 }
 
-// Vars lists every variable with its default. README's table mirrors it.
+// Vars lists every variable with its default. docs/configuration.md's table mirrors
+// it (scripts/config-doc.sh).
 var Vars = []Var{
 	{"PORT", "8080", "TCP port to listen on"},
 	{"BASE_URL", "http://localhost:$PORT", "absolute site address used for canonicals, sitemap and structured data"},

@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// VerifySignature is the receiver's check of a delivery, and the README
-// shows it verbatim for receivers to copy (a test keeps the two the same):
+// VerifySignature is the receiver's check of a delivery, and
+// docs/notifications.md shows it verbatim for receivers to copy (a test keeps the two the same):
 // header is the X-Signature-256 value, body the raw request body. It
 // refuses a timestamp more than tolerance from now (a replay) and any
 // signature not made with secret over that timestamp and that body.

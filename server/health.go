@@ -13,7 +13,7 @@ import (
 // /healthz: the load balancer's readiness check, and the details a
 // monitor reads (database, spool, outbox, render cache, content version).
 
-// healthz answers /healthz (README "Health").
+// healthz answers /healthz (docs/operations.md).
 func (s *Server) healthz(c echo.Context) error {
 	warm := s.Cache().LastWarm() > 0
 	ready := warm && !s.draining.Load()

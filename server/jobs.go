@@ -29,7 +29,7 @@ import (
 	"github.com/atlanta-restoration/site/words"
 )
 
-// The background jobs (README "Background jobs", ADR 011, ADR 014, ADR
+// The background jobs (docs/operations.md, ADR 011, ADR 014, ADR
 // 022), wired in one place. The jobs, indexnow, health, seoaudit,
 // securitycheck and schemacheck packages hold the work; this file gives
 // them what only the application has: the settings switches, the

@@ -1,6 +1,6 @@
 // Analytics data. The screen reads everything through AnalyticsSource;
 // serverAnalytics maps GET /api/admin/analytics (the site's own, cookie-free
-// counts: README "Analytics and Core Web Vitals", ADR 015 and ADR 023)
+// counts: docs/analytics.md, ADR 015 and ADR 023)
 // onto it. The server defines and computes every figure, shares and rates
 // included, so that they agree (a headline is the total of its table); the
 // screen only displays them. The spec's 3,000 / 200 / 8.0% are the goals'

@@ -18,7 +18,7 @@ import (
 // Anything else under web/ is a room, and a room never imports another.
 var shared = map[string]bool{"web/httperr": true, "web/runjob": true, "web/auth": true}
 
-// TestArrowsPointDown checks the layering the README draws: routes
+// TestArrowsPointDown checks the layering docs/architecture.md draws: routes
 // (server/) lead to rooms (web/), rooms call domain packages, domain
 // packages call db. So:
 //   - only main, server/ and the build tools under cmd/ (cmd/tsgen reads
