@@ -20,7 +20,7 @@ import (
 	"github.com/atlanta-restoration/site/web/auth"
 )
 
-// Issue 29, accounts: the Users screen is offered only what the server
+// Accounts: the Users screen is offered only what the server
 // allows, recovery codes can be counted and renewed, and a first
 // authenticator needs the password again.
 

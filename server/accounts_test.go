@@ -214,8 +214,8 @@ func TestAccountSignIn(t *testing.T) {
 		Session struct{ Kind, Role, Stage, Name, Email, ExpiresAt string }
 	}
 	json.Unmarshal([]byte(r.Body), &ok)
-	// An admin without an authenticator must enrol one (issue 21): the
-	// session exists but opens nothing else yet.
+	// An admin without an authenticator must enrol one (a password alone
+	// never opens the admin): the session exists but opens nothing else yet.
 	if r.StatusCode != 200 || ok.Stage != "enrol" || ok.Token != "" || ok.Session.Role != "admin" || ok.Session.Name != "The Owner" ||
 		ok.Session.Email != adminEmail || ok.Session.Kind != "account" || ok.Session.ExpiresAt == "" {
 		t.Fatalf("sign in: %d %s", r.StatusCode, r.Body)
@@ -584,7 +584,8 @@ func TestUsersAPI(t *testing.T) {
 		t.Errorf("old session after a reset: %d", r.StatusCode)
 	}
 	staff = signIn(t, h, staffEmail, "reset passphrase 1")
-	// A role change ends the account's sessions (issue 21); signed in
+	// A role change ends the account's sessions (a session keeps
+	// no role it was not signed in with); signed in
 	// again, the promoted account enrols its second factor and is an
 	// admin. Disabling ends sessions too.
 	if r := jsonReq(t, h, "PATCH", "/api/admin/users/"+crew.ID, admin, map[string]any{"role": "admin"}); r.StatusCode != 200 {

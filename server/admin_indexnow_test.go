@@ -266,3 +266,31 @@ func TestIndexNowKeyFile(t *testing.T) {
 		t.Errorf("HEAD /contact: %d", r.StatusCode)
 	}
 }
+
+// The IndexNow key file answers only the key in force, only to GET and
+// HEAD; a wrong guess gets exactly what any unknown page gets.
+func TestAttackIndexNowKeyFileGuesses(t *testing.T) {
+	const key = "a1b2c3d4e5f6a7b8"
+	srv, _ := newTestServer(t, map[string]string{"INDEXNOW_KEY": key})
+	h := srv.Handler()
+	if r := get(t, h, "/"+key+".txt"); r.StatusCode != 200 || r.Body != key {
+		t.Fatalf("the key file: %d %q", r.StatusCode, r.Body)
+	}
+	unknown := get(t, h, "/zzzzzzzzzzzzzzzz.txt")
+	for _, p := range []string{"/a1b2c3d4e5f6a7b9.txt", "/A1B2C3D4E5F6A7B8.txt", "/a1b2c3d4e5f6a7b.txt", "/a1b2c3d4e5f6a7b8.txt/", "/a1b2c3d4e5f6a7b8.TXT",
+		"/a1b2c3d4e5f6a7b8.txt%00", "/x/a1b2c3d4e5f6a7b8.txt", "/a1b2c3d4e5f6a7b8"} {
+		r := get(t, h, p)
+		if r.StatusCode == 200 && strings.Contains(r.Body, key) && !strings.Contains(r.Body, "<html") {
+			t.Errorf("%s: served the key", p)
+		}
+		if r.StatusCode != unknown.StatusCode && r.StatusCode != http.StatusMovedPermanently && r.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: %d, an unknown page gets %d", p, r.StatusCode, unknown.StatusCode)
+		}
+	}
+	for _, m := range []string{"POST", "PUT", "DELETE"} {
+		req := httptest.NewRequest(m, "/"+key+".txt", nil)
+		if r := do(t, h, req); r.Body == key {
+			t.Errorf("%s served the key", m)
+		}
+	}
+}

@@ -365,7 +365,7 @@ func TestSecurityScanRequestIsQueued(t *testing.T) {
 }
 
 // One page audited on demand by the server's rules (the rules exist
-// once, issue 21): the page's 13 checks and both scores, for a PIN
+// once: the server judges, the browser displays): the page's 13 checks and both scores, for a PIN
 // session; refused without one, for staff, and for anything that is not
 // a path of this site.
 func TestSEOAuditOnePage(t *testing.T) {

@@ -24,7 +24,7 @@ import (
 	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
 )
 
-// Issue 20's attacks on the analytics (ADR 029), each through POST
+// Attacks on the analytics (ADR 029), each through POST
 // /api/collect and the admin endpoints, on SQLite and on PostgreSQL.
 
 // analyticsOnEachDB runs fn with an admin server (test PIN) on a fresh
@@ -99,7 +99,7 @@ func checkStoredText(t *testing.T, store *db.Store) {
 	}
 }
 
-// One NUL byte wiped analytics on PostgreSQL (issue 20): five hostile
+// One NUL byte wiped analytics on PostgreSQL: five hostile
 // beacons a second from one IP, within its rate limit, left 0 of 200
 // real page views stored. Now 200 good beacons interleaved with NUL,
 // invalid UTF-8, a character cut in half, control and format
@@ -176,7 +176,7 @@ func randomText(r *rand.Rand, n int) string {
 	return b.String()
 }
 
-// Analytics could be filled with junk (issue 20): 5,000 beacons with
+// Analytics could be filled with junk: 5,000 beacons with
 // random paths, referrers, UTM tags and user agents from 17 IPs were all
 // stored, counted as 5,000 visitors, and an attacker's path became the
 // top page. The same attack, in parallel, with paths the site serves
@@ -291,7 +291,7 @@ type vitalsAnswer struct {
 }
 
 // 400 in-range LCP beacons of 119,000 ms from two IPs flipped the
-// Performance Monitor's p75 to poor (issue 20). Now an LCP of minutes is
+// Performance Monitor's p75 to poor. Now an LCP of minutes is
 // not a measurement, and what two clients can add a day in range (59 s
 // from random user agents on random pages) is bounded: the p75 of 100
 // real visits stays good.

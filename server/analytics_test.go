@@ -436,7 +436,7 @@ func TestCollectLimitHoldsUnderConcurrency(t *testing.T) {
 
 // TestAnalyticsAdminEndpointsUnderAttack: the three admin endpoints refuse
 // callers without a session (401) and staff accounts (403: the tools are
-// the PIN's and admins', issue 21), open to an admin account, answer no-store, refuse hostile
+// the PIN's and admins'), open to an admin account, answer no-store, refuse hostile
 // goals with the one clear message without touching the saved goals, and
 // stay consistent under 100 parallel saves.
 func TestAnalyticsAdminEndpointsUnderAttack(t *testing.T) {

@@ -29,7 +29,7 @@ func cityItem(t *testing.T, h http.Handler, tok, key string) editorweb.ItemDetai
 // Renaming Smyrna through the API: Vinings' page and the water landing
 // page's areas link to its new address in the same publish, Vinings
 // still publishes, and taking Smyrna down names who lists it and, asked
-// to, removes it from them (issue 30).
+// to, removes it from them, so no page links to one taken down.
 func TestRenameAndTakeDownThroughTheAPI(t *testing.T) {
 	_, h, tok := editorServer(t)
 	for _, p := range []string{"/areas/cobb/vinings", "/water-damage-restoration-atlanta"} {

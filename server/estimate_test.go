@@ -1,8 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -11,10 +14,9 @@ import (
 	"sync"
 	"testing"
 
-	"golang.org/x/net/html"
-
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/leads"
+	"golang.org/x/net/html"
 )
 
 func validForm() url.Values {
@@ -444,5 +446,216 @@ func TestEstimateErrorSummaryWithoutJavaScript(t *testing.T) {
 	thanks := get(t, srv.Handler(), "/estimate/thanks")
 	if len(find(thanks.Doc, func(n *html.Node) bool { return attr(n, "id") == "estimate-result" && attr(n, "tabindex") == "-1" })) != 1 {
 		t.Error("thank-you page has no focusable #estimate-result")
+	}
+}
+
+// The estimate endpoints with bodies no form sends: JSON instead of a
+// form, repeated keys, hundreds of extra fields, every field oversized,
+// odd content types, the honeypot filled in each encoding. Nothing is
+// stored that was not validated, one value per field is taken, and the
+// honeypot is answered as success with nothing stored.
+func TestAttackEstimateOddBodies(t *testing.T) {
+	srv, store := newTestServer(t, nil)
+	h := srv.Handler()
+	send := func(ct, body, ip string) *response {
+		req := httptest.NewRequest("POST", "/api/estimate", strings.NewReader(body))
+		if ct != "" {
+			req.Header.Set("Content-Type", ct)
+		}
+		req.RemoteAddr = ip + ":5000"
+		return do(t, h, req)
+	}
+	js, _ := json.Marshal(map[string]string{"name": "Json Body", "phone": "7705550199", "city": "Marietta", "damageType": "Water Damage", "emergency": "yes"})
+	for name, c := range map[string]struct{ ct, body string }{
+		"JSON instead of a form": {"application/json", string(js)},
+		"text/plain form":        {"text/plain", validForm().Encode()},
+		"no content type":        {"", validForm().Encode()},
+		"XML":                    {"application/xml", "<x><name>Xml</name></x>"},
+	} {
+		r := send(c.ct, c.body, "10.9.0.1")
+		if r.StatusCode != http.StatusUnprocessableEntity && r.StatusCode != http.StatusBadRequest && r.StatusCode != http.StatusUnsupportedMediaType {
+			t.Errorf("%s: %d %.200s", name, r.StatusCode, r.Body)
+		}
+	}
+	// Repeated keys: the first value is the one validated and stored.
+	f := validForm()
+	f.Set("name", "First Value")
+	f.Add("name", strings.Repeat("x", 10_000))
+	f.Add("phone", "not a phone")
+	f.Set("email", "first@example.com")
+	f.Add("email", "second@evil.example")
+	if r := postForm(t, h, "/api/estimate", f, "10.9.0.2", "application/json"); r.StatusCode != http.StatusCreated {
+		t.Fatalf("repeated keys: %d %s", r.StatusCode, r.Body)
+	}
+	// Hundreds of extra fields are ignored; every field oversized is
+	// refused per field with the text kept.
+	f = validForm()
+	for i := 0; i < 500; i++ {
+		f.Set(fmt.Sprintf("extra%d", i), "x")
+	}
+	f.Set("notes", "Extra fields")
+	if r := postForm(t, h, "/api/estimate", f, "10.9.0.3", "application/json"); r.StatusCode != http.StatusCreated {
+		t.Errorf("500 extra fields: %d %.200s", r.StatusCode, r.Body)
+	}
+	f = validForm()
+	for _, k := range []string{"name", "city", "street", "email", "insuranceCarrier", "notes"} {
+		f.Set(k, strings.Repeat("é", 2500))
+	}
+	r := postForm(t, h, "/api/estimate", f, "10.9.0.4", "application/json")
+	var st leads.EstimateState
+	json.Unmarshal([]byte(r.Body), &st)
+	if r.StatusCode != http.StatusUnprocessableEntity || len(st.Errors) < 6 {
+		t.Errorf("oversized fields: %d %v", r.StatusCode, st.Errors)
+	}
+	// The honeypot, in the form and in a multipart body.
+	f = validForm()
+	f.Set("website", "http://spam.example")
+	if r := postForm(t, h, "/api/estimate", f, "10.9.0.5", "application/json"); r.StatusCode != http.StatusCreated {
+		t.Errorf("honeypot: %d", r.StatusCode)
+	}
+	var mp bytes.Buffer
+	mw := multipart.NewWriter(&mp)
+	for k, v := range validForm() {
+		if k == "website" {
+			v = []string{"spam"}
+		}
+		mw.WriteField(k, v[0])
+	}
+	mw.Close()
+	if r := send(mw.FormDataContentType(), mp.String(), "10.9.0.6"); r.StatusCode != http.StatusCreated {
+		t.Errorf("multipart honeypot: %d %.200s", r.StatusCode, r.Body)
+	}
+	leads := storedLeads(t, store)
+	if len(leads) != 2 {
+		for _, l := range leads {
+			t.Logf("%+v", l)
+		}
+		t.Fatalf("%d leads stored, want 2 (repeated keys, extra fields)", len(leads))
+	}
+	for _, l := range leads {
+		if l.Email == "second@evil.example" || len(l.FirstName+l.LastName) > 40 || l.Phone == "not a phone" {
+			t.Errorf("stored %+v", l)
+		}
+	}
+}
+
+// attributionForm is the estimate form with its hidden fields.
+func attributionForm(kv ...string) url.Values {
+	f := validForm()
+	for i := 0; i+1 < len(kv); i += 2 {
+		f.Set(kv[i], kv[i+1])
+	}
+	return f
+}
+
+func postWithReferer(t *testing.T, h http.Handler, path string, form url.Values, ip, accept, referer string) *response {
+	t.Helper()
+	req := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.RemoteAddr = ip + ":5000"
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	if referer != "" {
+		req.Header.Set("Referer", referer)
+	}
+	return do(t, h, req)
+}
+
+// The estimate form's attribution is stored: from the hidden fields (the
+// JavaScript form), from the Referer of the form's page (without), and
+// never as sent when hostile or oversized.
+func TestEstimateAttributionStored(t *testing.T) {
+	srv, store := adminServer(t, nil)
+	h := srv.Handler()
+	byName := func(last string) db.Lead {
+		t.Helper()
+		for _, l := range storedLeads(t, store) {
+			if l.LastName == last {
+				return l
+			}
+		}
+		t.Fatalf("lead %s not stored", last)
+		return db.Lead{}
+	}
+	// The JavaScript form: hidden fields from the visit's record.
+	f := attributionForm("name", "Ann Hidden", "landing", "/services/water-damage-restoration?utm_source=ignored", "referrer", "www.google.com",
+		"utm_source", "google", "utm_medium", "cpc", "utm_campaign", "Spring Flood", "utm_term", "burst pipe", "utm_content", "ad-2",
+		"gclid", "Cj0KCQiA-abc_123", "gbraid", "0AAAAA", "wbraid", "CkAB", "fbclid", "IwAR1", "msclkid", "f1e2d3", "device", "mobile", "visit", "V1sitId_0123456789abcd")
+	if r := postWithReferer(t, h, "/api/estimate", f, "10.9.0.1", "application/json", testBase+"/estimate"); r.StatusCode != 201 {
+		t.Fatalf("post: %d %s", r.StatusCode, r.Body)
+	}
+	want := db.Attribution{LandingPage: "/services/water-damage-restoration", ReferrerHost: "www.google.com", UTMSource: "google", UTMMedium: "cpc",
+		UTMCampaign: "Spring Flood", UTMTerm: "burst pipe", UTMContent: "ad-2", GCLID: "Cj0KCQiA-abc_123", GBRAID: "0AAAAA", WBRAID: "CkAB",
+		FBCLID: "IwAR1", MSCLKID: "f1e2d3", DeviceClass: "mobile", VisitID: "V1sitId_0123456789abcd"}
+	if got := byName("Hidden").Attribution; got != want {
+		t.Errorf("hidden fields stored as\n%+v\nwant\n%+v", got, want)
+	}
+
+	// Without JavaScript: empty hidden fields; the Referer is the form's
+	// page, landed on from an ad.
+	f = attributionForm("name", "Ben Referer", "landing", "", "utm_source", "")
+	if r := postWithReferer(t, h, "/estimate", f, "10.9.0.2", "", testBase+"/emergency?utm_source=bing&utm_medium=cpc&msclkid=m-42"); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("no-JS post: %d %s", r.StatusCode, r.Body)
+	}
+	if got := byName("Referer").Attribution; got.LandingPage != "/emergency" || got.UTMSource != "bing" || got.UTMMedium != "cpc" || got.MSCLKID != "m-42" {
+		t.Errorf("from the Referer: %+v", got)
+	}
+
+	// Hostile and oversized values.
+	f = attributionForm("name", "Cid Hostile",
+		"landing", "https://evil.test/phish?utm_source=evil", "referrer", "127.0.0.1",
+		"utm_source", "goo\u202egle\x00"+strings.Repeat("x", 500), "utm_medium", "\x1b[31mred", "utm_campaign", strings.Repeat("é", 5000),
+		"gclid", strings.Repeat("a", leads.MaxClickIDLen+1), "fbclid", "has space", "msclkid", "<script>", "device", "phone", "visit", "<script>alert(1)</script>")
+	if r := postWithReferer(t, h, "/api/estimate", f, "10.9.0.3", "application/json", "https://evil.test/?utm_source=referer"); r.StatusCode != 201 {
+		t.Fatalf("hostile post: %d %s", r.StatusCode, r.Body)
+	}
+	got := byName("Hostile").Attribution
+	if got.LandingPage != "" || got.ReferrerHost != "" || got.GCLID != "" || got.FBCLID != "" || got.MSCLKID != "" || got.DeviceClass != "" || got.VisitID != "" {
+		t.Errorf("hostile values kept: %+v", got)
+	}
+	if strings.ContainsAny(got.UTMSource, "\u202e\x00") || len([]rune(got.UTMSource)) > leads.MaxUTMLen || strings.Contains(got.UTMMedium, "\x1b") ||
+		len([]rune(got.UTMCampaign)) != leads.MaxUTMLen || !strings.HasPrefix(got.UTMSource, "google") {
+		t.Errorf("UTM text not cleaned and cut: %q %q (%d runes)", got.UTMSource, got.UTMMedium, len([]rune(got.UTMCampaign)))
+	}
+
+	// A form shown again without JavaScript carries what was admitted.
+	f = attributionForm("name", "", "utm_source", "newsletter", "landing", "/blog", "gclid", "<bad>")
+	r := postWithReferer(t, h, "/estimate", f, "10.9.0.4", "", testBase+"/estimate")
+	if r.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("invalid no-JS post: %d", r.StatusCode)
+	}
+	hidden := map[string]string{}
+	for _, in := range find(r.Doc, func(n *html.Node) bool { return n.Data == "input" && attr(n, "type") == "hidden" }) {
+		hidden[attr(in, "name")] = attr(in, "value")
+	}
+	if hidden["utm_source"] != "newsletter" || hidden["landing"] != "/blog" || hidden["gclid"] != "" {
+		t.Errorf("hidden fields of the form shown again: %v", hidden)
+	}
+	for _, name := range []string{"landing", "referrer", "device", "visit", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "gclid", "gbraid", "wbraid", "fbclid", "msclkid"} {
+		if _, ok := hidden[name]; !ok {
+			t.Errorf("the form lacks the hidden field %s", name)
+		}
+	}
+
+	// The Analytics screen's 'Leads by source / campaign' counts them.
+	tok := unlock(t, h)
+	var a struct {
+		LeadSources []struct {
+			Source, Campaign string
+			Leads            int64
+		} `json:"leadSources"`
+		CallPages []any `json:"callPages"`
+	}
+	res := jsonReq(t, h, "GET", "/api/admin/analytics", tok, nil)
+	if json.Unmarshal([]byte(res.Body), &a) != nil || a.CallPages == nil {
+		t.Fatalf("analytics: %d %s", res.StatusCode, res.Body)
+	}
+	rows := map[string]int64{}
+	for _, r := range a.LeadSources {
+		rows[r.Source+"|"+r.Campaign] = r.Leads
+	}
+	if rows["google / cpc|Spring Flood"] != 1 || rows["bing / cpc|"] != 1 {
+		t.Errorf("leads by source: %v", rows)
 	}
 }

@@ -33,7 +33,7 @@ func TestHardeningTabReadsTheRunningServer(t *testing.T) {
 	if h := states["Security headers on every response"]; h.State != securitycheck.HardeningEnabled {
 		t.Errorf("headers: %+v", h)
 	}
-	// Backups are read from the backup status (issue 29), never "no backup feature".
+	// Backups are read from the backup status the Backups screen shows, never "no backup feature".
 	if h := states["Encrypted backups"]; h.State != securitycheck.HardeningOff || !strings.Contains(h.Why, "Backups go to ") || strings.Contains(h.Why, "no backup feature") {
 		t.Errorf("backups: %+v", h)
 	}

@@ -7,15 +7,17 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/indexnow"
+	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/site"
+	"github.com/google/go-cmp/cmp"
+
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
 )
 
@@ -353,5 +355,58 @@ func firstProject(t *testing.T, h http.Handler, tok string, store *db.Store, fak
 	}
 	if r := waitRun(t, store, jobIndexNow, n); r.Outcome != "ok" || len(fake.calls()) != before+1 || len(fake.calls()[before].URLList) < 100 {
 		t.Fatalf("the first project changes every page (OUR WORK): run %+v, calls %d", r, len(fake.calls())-before)
+	}
+}
+
+// The escalation job as the server runs it: an emergency lead still new
+// after LEAD_ESCALATE_AFTER is escalated once, to every admin's device,
+// with two servers running the job at the same moment; a quiet minute is
+// a skipped run.
+func TestEscalationJobOnceAcrossInstances(t *testing.T) {
+	store := db.NewTestSQLite(t)
+	k1 := newSpeedKit(t, store, nil)
+	k2 := newSpeedKit(t, store, nil)
+	addUser(t, store, adminEmail, adminPass, "admin", "The Owner")
+	adminDev := k1.subscribeDevice(t, signIn(t, k1.h, adminEmail, adminPass))
+	old := time.Now().UTC().Add(-20 * time.Minute)
+	if err := store.CreateLead(context.Background(), db.Lead{ID: "old-emergency", CreatedAt: old, UpdatedAt: old, FirstName: "Old", LastName: "Flood",
+		Phone: "+17705550111", City: "Marietta", DamageType: "Water Damage", Status: "new", IsEmergency: true, Source: "website"}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	results := make([]string, 2)
+	errs := make([]error, 2)
+	for i, k := range []speedKit{k1, k2} {
+		wg.Add(1)
+		go func(i int, k speedKit) {
+			defer wg.Done()
+			results[i], errs[i] = k.srv.escalate(context.Background())
+		}(i, k)
+	}
+	wg.Wait()
+	escalated := 0
+	for i := range results {
+		if errs[i] == nil && strings.HasPrefix(results[i], "escalated 1 emergency lead") {
+			escalated++
+		}
+	}
+	if escalated != 1 {
+		t.Fatalf("escalations %q %v", results, errs)
+	}
+	ds := k1.fake.WaitDeliveries(1, 5*time.Second)
+	if len(ds) != 1 || ds[0].Device != adminDev.ID {
+		t.Fatalf("escalation pushes: %+v", ds)
+	}
+	var m notify.PushMessage
+	json.Unmarshal(ds[0].Payload, &m)
+	if !strings.HasPrefix(m.Title, "EMERGENCY still new") || !m.Escalated {
+		t.Errorf("escalation push %+v", m)
+	}
+	if _, err := k1.srv.escalate(context.Background()); err == nil || !strings.Contains(err.Error(), "no emergency lead waiting") {
+		t.Errorf("a second run: %v", err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if got := len(k1.fake.Deliveries()); got != 1 {
+		t.Errorf("%d pushes after two runs, want 1", got)
 	}
 }

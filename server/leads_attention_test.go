@@ -2,15 +2,12 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
-	"github.com/atlanta-restoration/site/leads"
-	leadsweb "github.com/atlanta-restoration/site/web/leads"
 )
 
 // The leads-first admin through the assembled application: the
@@ -117,73 +114,5 @@ func TestLeadsFirstEveryCaller(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d reveals audited, want 1 (the refused and the missing one are not)", n)
-	}
-}
-
-// The attention block lists the unanswered new leads, emergencies first
-// then the longest waiting, with their waits; today's figures count what
-// came in and what was answered today.
-func TestLeadsAttentionAnswer(t *testing.T) {
-	_, h, who := leadsFirstServer(t)
-	for _, tok := range []string{who.admin, who.assigned} {
-		r := jsonReq(t, h, "GET", "/api/admin/leads/attention", tok, nil)
-		var a leadsweb.AttentionAnswer
-		if err := json.Unmarshal([]byte(r.Body), &a); err != nil || r.StatusCode != 200 {
-			t.Fatalf("attention: %d %v %s", r.StatusCode, err, r.Body)
-		}
-		var ids []string
-		for _, w := range a.Waiting {
-			ids = append(ids, w.ID)
-		}
-		// lead-answered has a note: answered, though still 'new'.
-		if got := strings.Join(ids, " "); got != "lead-002 lead-000 lead-001 lead-fresh" || a.Total != 4 {
-			t.Errorf("waiting %s (total %d), want the emergency first, then oldest first", got, a.Total)
-		}
-		fresh := a.Waiting[len(a.Waiting)-1]
-		if fresh.WaitingSeconds < 11*60 || fresh.WaitingSeconds > 20*60 {
-			t.Errorf("fresh lead waited %.0f s, want about 12 min", fresh.WaitingSeconds)
-		}
-		if fresh.PhoneMasked != "(678) ***-**77" || fresh.EmailMasked != "f***@example.com" {
-			t.Errorf("fresh lead masked as %q %q", fresh.PhoneMasked, fresh.EmailMasked)
-		}
-		td := a.Today
-		from, _ := leads.Today(time.Now())
-		if td.Date != from.Format("2006-01-02") {
-			t.Errorf("today is %s, want %s", td.Date, from.Format("2006-01-02"))
-		}
-		// Around midnight in Atlanta the two new leads may fall on
-		// yesterday; the figures must then say so.
-		if time.Since(from) > 13*time.Minute && (td.New != 2 || td.Emergencies != 1 || td.Answered != 1 || td.MedianSeconds != 300) {
-			t.Errorf("today %+v, want 2 new, 1 emergency, 1 answered after 5 min", td)
-		}
-		if !strings.Contains(r.Body, `"street_address":"12 Secret Lane"`) != (tok == who.admin) {
-			t.Errorf("attention for %s: the assigned staff member alone gets the visit's address: %s", map[bool]string{true: "admin", false: "assigned staff"}[tok == who.admin], r.Body)
-		}
-	}
-}
-
-// The reveal answers the number and the links Call and Text open.
-func TestLeadReveal(t *testing.T) {
-	store, h, who := leadsFirstServer(t)
-	r := jsonReq(t, h, "POST", "/api/admin/leads/lead-002/reveal", who.admin, map[string]any{})
-	var c leads.Contact
-	if err := json.Unmarshal([]byte(r.Body), &c); err != nil || r.StatusCode != 200 {
-		t.Fatalf("reveal: %d %v", r.StatusCode, err)
-	}
-	want := leads.Contact{ID: "lead-002", Phone: "+17705550134", PhoneDisplay: "(770) 555-0134", PhoneHref: "tel:+17705550134", SMSHref: "sms:+17705550134",
-		Email: "maria.g@example.com", EmailHref: "mailto:maria.g@example.com"}
-	if c != want {
-		t.Errorf("reveal %+v, want %+v", c, want)
-	}
-	if cc := r.Header.Get("Cache-Control"); cc != "no-store" {
-		t.Errorf("reveal Cache-Control %q", cc)
-	}
-	es, _, _ := store.ListAudit(context.Background(), 5, 0)
-	if len(es) == 0 || es[0].Action != db.AuditLeadReveal || es[0].LeadID != "lead-002" || strings.Contains(es[0].Detail, "555") {
-		t.Errorf("audit %+v", es)
-	}
-	// Without a session, nothing is revealed.
-	if r := jsonReq(t, h, "POST", "/api/admin/leads/lead-002/reveal", "", map[string]any{}); r.StatusCode != 401 {
-		t.Errorf("reveal without a session: %d", r.StatusCode)
 	}
 }

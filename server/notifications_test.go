@@ -24,15 +24,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/atlanta-restoration/site/app"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/notify/notifytest"
+	"github.com/atlanta-restoration/site/settings"
 	"github.com/atlanta-restoration/site/spool"
 	"github.com/atlanta-restoration/site/web/dashboard"
+	"github.com/jmoiron/sqlx"
 )
 
 const (
@@ -601,5 +601,64 @@ func TestEstimateLimitHoldsWhilePostgresIsDown(t *testing.T) {
 	}
 	if hook.count() != EstimatesPerWindow+1 {
 		t.Errorf("%d notifications, want %d", hook.count(), EstimatesPerWindow+1)
+	}
+}
+
+// System Settings' switch turns the homeowner's acknowledgement off and
+// on again, for leads saved after the change.
+func TestAckSwitch(t *testing.T) {
+	if settings.KeyLeadAck != notify.AckSetting {
+		t.Fatalf("System Settings saves %q, the notifier reads %q", settings.KeyLeadAck, notify.AckSetting)
+	}
+	fake := notifytest.NewServer(t, notifytest.Options{StartTLS: true, User: smtpUser, Password: smtpPassword})
+	env := notifyEnv(fake, "")
+	delete(env, "LEAD_WEBHOOK_URL")
+	delete(env, "LEAD_WEBHOOK_SECRET")
+	store := db.NewTestSQLite(t)
+	k := leadServer(t, store, env, fake.ClientTLS(), nil)
+	h := k.srv.Handler()
+	tok := settingsAdmin(t, k.srv, store)
+	acks := func() int {
+		rows, err := store.RecentOutbox(context.Background(), 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range rows {
+			if r.Kind == db.OutboxAck {
+				n++
+			}
+		}
+		return n
+	}
+	var st struct {
+		LeadAck *bool `json:"leadAck"`
+	}
+	r := jsonReq(t, h, "GET", "/api/admin/settings", tok, nil)
+	if json.Unmarshal([]byte(r.Body), &st); st.LeadAck == nil || !*st.LeadAck {
+		t.Fatalf("leadAck by default: %s", r.Body)
+	}
+	var full map[string]any
+	json.Unmarshal([]byte(r.Body), &full)
+	full["leadAck"] = false
+	if r := jsonReq(t, h, "PUT", "/api/admin/settings", tok, full); r.StatusCode != 200 || !strings.Contains(r.Body, `"leadAck":false`) {
+		t.Fatalf("switch off: %d %s", r.StatusCode, r.Body)
+	}
+	postForm(t, h, "/api/estimate", validForm(), "10.5.0.1", "application/json")
+	if n := acks(); n != 0 {
+		t.Errorf("%d acknowledgements with the switch off", n)
+	}
+	// A save without the field keeps it off.
+	delete(full, "leadAck")
+	if r := jsonReq(t, h, "PUT", "/api/admin/settings", tok, full); !strings.Contains(r.Body, `"leadAck":false`) {
+		t.Errorf("a save without leadAck: %s", r.Body)
+	}
+	full["leadAck"] = true
+	jsonReq(t, h, "PUT", "/api/admin/settings", tok, full)
+	postForm(t, h, "/api/estimate", mapForm(validForm(), "name", "Second Person"), "10.5.0.2", "application/json")
+	// An address that fails validation never gets one.
+	postForm(t, h, "/api/estimate", mapForm(validForm(), "email", ""), "10.5.0.3", "application/json")
+	if n := acks(); n != 1 {
+		t.Errorf("%d acknowledgements with the switch on, want 1", n)
 	}
 }

@@ -47,7 +47,7 @@ var searchQueries = []string{
 func searchPath(q string) string { return "/search?" + url.Values{"q": {q}}.Encode() }
 
 // reactSearchPage renders the results page for the query a request for q
-// asks for the way it was rendered before issue 20: the whole page in
+// asks for the slow way, kept as the reference: the whole page in
 // React, per query.
 func reactSearchPage(t *testing.T, srv *Server, q string) string {
 	t.Helper()

@@ -140,8 +140,8 @@ func TestServiceWorkerRegisteredByPublicPagesOnly(t *testing.T) {
 	if !strings.Contains(js, `"/sw.js"`) || !strings.Contains(js, `addEventListener("load"`) {
 		t.Error("the islands script does not register /sw.js after load")
 	}
-	// The admin registers its own worker (issue 23: /admin/sw.js, scope
-	// /admin/, for push), never the public one.
+	// The admin registers its own worker (/admin/sw.js, scope
+	// /admin/, for Web Push of new leads), never the public one.
 	registersOwn := false
 	for _, u := range append([]string{adm.Script}, adm.Preloads...) {
 		b := body(u)

@@ -296,3 +296,68 @@ func TestAuditLogSentences(t *testing.T) {
 		t.Errorf("a lead is named by its id or full name:\n%s", all)
 	}
 }
+
+// Stored markup through System Settings (the PIN may save them): the
+// business name, phone, address and website go into every public page,
+// its JSON-LD, tel: links and meta tags. Whatever is saved, no page
+// carries it as markup, no script element is closed early, and no link
+// gets a scheme other than http(s) and tel.
+func TestAttackSettingsMarkupReachesNoPage(t *testing.T) {
+	srv, store := adminServer(t, nil)
+	h := srv.Handler()
+	pin := settingsAdmin(t, srv, store) // the only session that may save
+	const mark = "</script><script>alert(1)</script><img src=x onerror=alert(2)>"
+	st := map[string]any{
+		"businessName":  "Acme </script><img src=x onerror=alert(2)>\u2028",
+		"phone":         "<b>770</b>5550134",
+		"officePhone":   "javascript:770555013 4",
+		"address":       `1 Main St "><svg onload=alert(3)>, Atlanta, GA 30303`,
+		"website":       "https://example.com/" + mark,
+		"businessHours": "Mo-Su 00:00-23:59",
+		"reviewRating":  "4.9", "reviewCount": "79",
+	}
+	r := jsonReq(t, h, "PUT", "/api/admin/settings", pin, st)
+	if r.StatusCode != 200 {
+		// Refused is fine; the attack is over. Try the fields one by one.
+		for k, v := range st {
+			one := map[string]any{"businessName": "Acme Restoration", "phone": "(770) 555-0134", "officePhone": "(770) 555-0134",
+				"address": "6595 Church Street, Douglasville, GA 30134", "website": "https://www.example.com", "businessHours": "Mo-Su 00:00-23:59",
+				"reviewRating": "4.9", "reviewCount": "79"}
+			one[k] = v
+			r := jsonReq(t, h, "PUT", "/api/admin/settings", pin, one)
+			if r.StatusCode == 200 {
+				checkPagesClean(t, h, k)
+			}
+		}
+		return
+	}
+	checkPagesClean(t, h, "all")
+	// The name is there, as text.
+	if r := get(t, h, "/"); !strings.Contains(r.Body, "Acme &lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;") {
+		t.Error("the saved business name is not on the home page as text: the test proves nothing")
+	}
+}
+
+func checkPagesClean(t *testing.T, h http.Handler, what string) {
+	t.Helper()
+	for _, p := range []string{"/", "/contact", "/services", "/estimate", "/about"} {
+		r := get(t, h, p)
+		if r.StatusCode != 200 {
+			continue
+		}
+		for _, bad := range []string{"<img src=x", "<svg onload", "<script>alert", "<b>770</b>", `href="javascript:`, "onerror=alert(2)>"} {
+			if strings.Contains(r.Body, bad) {
+				i := strings.Index(r.Body, bad)
+				t.Errorf("%s saved, %s holds %q: …%s…", what, p, bad, r.Body[max(0, i-80):min(len(r.Body), i+80)])
+			}
+		}
+		for _, s := range find(r.Doc, tag("script")) {
+			if strings.Contains(attr(s, "type"), "ld+json") {
+				var v any
+				if s.FirstChild == nil || json.Unmarshal([]byte(s.FirstChild.Data), &v) != nil {
+					t.Errorf("%s saved, %s: a JSON-LD block no longer parses", what, p)
+				}
+			}
+		}
+	}
+}

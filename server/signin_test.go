@@ -8,8 +8,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/web/auth"
 )
 
@@ -311,3 +314,273 @@ func TestReplacingTheAuthenticatorNeedsACurrentCode(t *testing.T) {
 		t.Errorf("staff's first authenticator: %d %s", r.StatusCode, r.Body)
 	}
 }
+
+// A stolen or stale session at stage "enrol" (a password sign-in of an
+// admin who had no authenticator yet) cannot add its own authenticator
+// once the account has one: it would replace the owner's and take the
+// account's second factor. Neither by starting an enrolment, nor by
+// confirming one it started in a race.
+func TestAttackStaleEnrolSessionCannotReplaceTheAuthenticator(t *testing.T) {
+	srv, store, h := accountServer(t)
+	var stale []string
+	for i := 0; i < 2; i++ {
+		r := loginFrom(t, h, "198.51.100.7", adminEmail, adminPass)
+		if !strings.Contains(r.Body, `"stage":"enrol"`) {
+			t.Fatalf("the attacker's sign-in: %s", r.Body)
+		}
+		stale = append(stale, sessionCookie(t, r))
+	}
+	// The attacker starts an enrolment first (its secret pending).
+	st := jsonReq(t, h, "POST", "/api/admin/2fa/start", stale[1], map[string]string{"password": adminPass})
+	var early auth.Enrolment
+	json.Unmarshal([]byte(st.Body), &early)
+	if st.StatusCode != 200 {
+		t.Fatalf("start: %d %s", st.StatusCode, st.Body)
+	}
+	// The owner signs in and enrols (this replaces the pending secret).
+	_, secret := signInFull(t, h, "192.0.2.1", adminEmail, adminPass)
+
+	// 1. A stale session starts a new enrolment, then confirms it.
+	st = jsonReq(t, h, "POST", "/api/admin/2fa/start", stale[0], map[string]string{"password": adminPass})
+	var late auth.Enrolment
+	json.Unmarshal([]byte(st.Body), &late)
+	if st.StatusCode == 200 {
+		t.Errorf("a stale enrol session started an enrolment on an enrolled account")
+		if late.Secret != "" {
+			jsonReq(t, h, "POST", "/api/admin/2fa/confirm", stale[0], map[string]string{"code": nextCode(t, srv, late.Secret)})
+		}
+	}
+	// 2. The other confirms its own secret, pending again through a race
+	// with the owner's confirmation.
+	if u, _ := store.UserByEmail(t.Context(), adminEmail); u.TOTPSecret == secret {
+		if err := store.StartTOTP(t.Context(), "u-owner", early.Secret); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := jsonReq(t, h, "POST", "/api/admin/2fa/confirm", stale[1], map[string]string{"code": nextCode(t, srv, early.Secret)}); r.StatusCode == 200 {
+		t.Errorf("a stale enrol session confirmed its own authenticator: %.200s", r.Body)
+	}
+	u, _ := store.UserByEmail(t.Context(), adminEmail)
+	if u.TOTPSecret != secret {
+		t.Fatal("the owner's authenticator was replaced by the attacker's")
+	}
+	// The stale sessions open nothing any more, and the owner's codes
+	// still work.
+	for i, s := range stale {
+		if r := jsonReq(t, h, "GET", "/api/admin/session", s, nil); r.StatusCode != http.StatusUnauthorized {
+			t.Errorf("stale enrol session %d after the refusal: %d %s", i, r.StatusCode, r.Body)
+		}
+	}
+	s := sessionCookie(t, loginFrom(t, h, "192.0.2.1", adminEmail, adminPass))
+	if r := finishWithCode(t, srv, h, s, secret); r.StatusCode != 200 {
+		t.Errorf("the owner's code after the attack: %d %s", r.StatusCode, r.Body)
+	}
+}
+
+// Stage confusion: a session between password and second factor opens
+// only its own step, a PIN session none of an account's steps, and a
+// finished session cannot take a second-factor step again.
+func TestAttackStageConfusion(t *testing.T) {
+	srv, store, h := accountServer(t)
+	_, secret := signInFull(t, h, "192.0.2.1", adminEmail, adminPass)
+	totp := sessionCookie(t, loginFrom(t, h, "192.0.2.2", adminEmail, adminPass))
+	pin := unlock(t, h)
+	staff := signIn(t, h, staffEmail, staffPass)
+	enrolStaff := attackSession(t, store, "u-crew", db.StageEnrol, time.Now().UTC().Add(time.Hour))
+	code := func() map[string]string { return map[string]string{"code": nextCode(t, srv, secret)} }
+	for _, c := range []struct {
+		name, tok, method, path string
+		body                    any
+		want                    int
+	}{
+		{"totp stage → tools", totp, "GET", "/api/admin/overview", nil, 401},
+		{"totp stage → leads", totp, "GET", "/api/admin/leads", nil, 401},
+		{"totp stage → sessions", totp, "GET", "/api/admin/sessions", nil, 401},
+		{"totp stage → users", totp, "POST", "/api/admin/users", map[string]string{"email": "x@example.com"}, 401},
+		{"totp stage → 2fa/start", totp, "POST", "/api/admin/2fa/start", nil, 409},
+		{"totp stage → 2fa/confirm", totp, "POST", "/api/admin/2fa/confirm", map[string]string{"code": "123456"}, 409},
+		{"enrol stage → login/totp", enrolStaff, "POST", "/api/admin/login/totp", map[string]string{"code": "123456"}, 409},
+		{"enrol stage → tools", enrolStaff, "GET", "/api/admin/media", nil, 401},
+		{"pin → login/totp", pin, "POST", "/api/admin/login/totp", map[string]string{"code": "123456"}, 409},
+		{"pin → 2fa/start", pin, "POST", "/api/admin/2fa/start", nil, 409},
+		{"pin → 2fa/confirm", pin, "POST", "/api/admin/2fa/confirm", map[string]string{"code": "123456"}, 409},
+		{"full staff → login/totp", staff, "POST", "/api/admin/login/totp", map[string]string{"code": "123456"}, 409},
+		{"no session → login/totp", "", "POST", "/api/admin/login/totp", map[string]string{"code": "123456"}, 401},
+		{"no session → 2fa/start", "", "POST", "/api/admin/2fa/start", nil, 401},
+	} {
+		if r := jsonReq(t, h, c.method, c.path, c.tok, c.body); r.StatusCode != c.want {
+			t.Errorf("%s: %d %.120s, want %d", c.name, r.StatusCode, r.Body, c.want)
+		}
+	}
+	// GET /session says the stage and no capabilities.
+	r := jsonReq(t, h, "GET", "/api/admin/session", totp, nil)
+	if !strings.Contains(r.Body, `"stage":"totp"`) || !strings.Contains(r.Body, `"capabilities":[]`) {
+		t.Errorf("session at stage totp: %s", r.Body)
+	}
+	// The step taken once: finished, the same session cannot take it again.
+	if r := jsonReq(t, h, "POST", "/api/admin/login/totp", totp, code()); r.StatusCode != 200 {
+		t.Fatalf("code: %d %s", r.StatusCode, r.Body)
+	}
+	if r := jsonReq(t, h, "POST", "/api/admin/login/totp", totp, code()); r.StatusCode != http.StatusConflict {
+		t.Errorf("a second code on a finished session: %d", r.StatusCode)
+	}
+}
+
+// Second-factor races and the per-account code limit: one code raced by
+// twenty sign-ins works once; one recovery code raced works once; wrong
+// codes spread over thirty sessions of one account are checked at most
+// the account's limit, then even the right code waits.
+func TestAttackSecondFactorRaces(t *testing.T) {
+	t.Run("one code, twenty sign-ins", func(t *testing.T) {
+		srv, _, h := accountServer(t)
+		_, secret := signInFull(t, h, "192.0.2.1", adminEmail, adminPass)
+		var sessions []string
+		for i := 0; i < 20; i++ {
+			sessions = append(sessions, sessionCookie(t, loginFrom(t, h, fmt.Sprintf("192.0.2.%d", 10+i), adminEmail, adminPass)))
+		}
+		code := nextCode(t, srv, secret)
+		oks := raceCodes(t, h, sessions, func(int) map[string]string { return map[string]string{"code": code} })
+		if oks != 1 {
+			t.Errorf("one code raced by 20 sign-ins opened %d sessions, want 1", oks)
+		}
+	})
+	t.Run("one recovery code, twenty sign-ins", func(t *testing.T) {
+		_, _, h := accountServer(t)
+		tok, _ := signInFull(t, h, "192.0.2.1", adminEmail, adminPass)
+		v, _ := lastConfirm.Load(tok)
+		var done auth.LoginResult
+		json.Unmarshal([]byte(v.(*response).Body), &done)
+		var sessions []string
+		for i := 0; i < 20; i++ {
+			sessions = append(sessions, sessionCookie(t, loginFrom(t, h, fmt.Sprintf("192.0.2.%d", 10+i), adminEmail, adminPass)))
+		}
+		oks := raceCodes(t, h, sessions, func(i int) map[string]string {
+			rc := done.RecoveryCodes[0]
+			if i%2 == 1 { // the same code, written differently
+				rc = strings.ToUpper(strings.ReplaceAll(rc, "-", " "))
+			}
+			return map[string]string{"recoveryCode": rc}
+		})
+		if oks != 1 {
+			t.Errorf("one recovery code raced by 20 sign-ins opened %d sessions, want 1", oks)
+		}
+	})
+	t.Run("thirty sessions share the account's limit", func(t *testing.T) {
+		srv, _, h := accountServer(t)
+		_, secret := signInFull(t, h, "192.0.2.1", adminEmail, adminPass)
+		var sessions []string
+		for i := 0; i < 30; i++ {
+			sessions = append(sessions, sessionCookie(t, loginFrom(t, h, fmt.Sprintf("192.0.2.%d", 10+i), adminEmail, adminPass)))
+		}
+		var checked atomic.Int32
+		var wg sync.WaitGroup
+		for i := 0; i < 100; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				body := map[string]string{"code": fmt.Sprintf("%06d", 100000+i)}
+				if i%3 == 0 {
+					body = map[string]string{"recoveryCode": fmt.Sprintf("abcde-%05d", i)}
+				}
+				r := jsonReq(t, h, "POST", "/api/admin/login/totp", sessions[i%30], body)
+				switch r.StatusCode {
+				case http.StatusUnauthorized:
+					checked.Add(1)
+				case http.StatusTooManyRequests:
+				default:
+					t.Errorf("guess %d: %d %s", i, r.StatusCode, r.Body)
+				}
+			}(i)
+		}
+		wg.Wait()
+		if n := checked.Load(); n > auth.CodeAttemptsPerAccount {
+			t.Errorf("%d wrong codes checked across 30 sessions of one account, at most %d may be", n, auth.CodeAttemptsPerAccount)
+		}
+		fresh := sessionCookie(t, loginFrom(t, h, "192.0.2.200", adminEmail, adminPass))
+		if r := finishWithCode(t, srv, h, fresh, secret); r.StatusCode != http.StatusTooManyRequests {
+			t.Errorf("the right code in a new session after the burst: %d, want 429", r.StatusCode)
+		}
+		// Enrolment codes are counted too (per session and per account).
+		full := signIn(t, h, staffEmail, staffPass)
+		jsonReq(t, h, "POST", "/api/admin/2fa/start", full, map[string]string{"password": staffPass})
+		codes := map[int]int{}
+		for i := 0; i < 20; i++ {
+			codes[jsonReq(t, h, "POST", "/api/admin/2fa/confirm", full, map[string]string{"code": fmt.Sprintf("%06d", i)}).StatusCode]++
+		}
+		if codes[http.StatusUnauthorized] > auth.CodeAttemptsPerSession {
+			t.Errorf("enrolment codes: %v, at most %d checked", codes, auth.CodeAttemptsPerSession)
+		}
+	})
+}
+
+// raceCodes sends each session's body at once and counts the 200s.
+func raceCodes(t *testing.T, h http.Handler, sessions []string, body func(i int) map[string]string) int {
+	t.Helper()
+	var oks atomic.Int32
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, s := range sessions {
+		wg.Add(1)
+		go func(i int, s string) {
+			defer wg.Done()
+			<-start
+			r := jsonReq(t, h, "POST", "/api/admin/login/totp", s, body(i))
+			switch r.StatusCode {
+			case http.StatusOK:
+				oks.Add(1)
+			case http.StatusUnauthorized, http.StatusTooManyRequests:
+			default:
+				t.Errorf("session %d: %d %s", i, r.StatusCode, r.Body)
+			}
+		}(i, s)
+	}
+	close(start)
+	wg.Wait()
+	return int(oks.Load())
+}
+
+// A sign-in in progress dies with its account: disabled, deleted, or
+// stripped of its role between the password and the code, the session
+// cannot finish (or opens nothing), and a full session of a deleted
+// account is gone.
+func TestAttackPendingSessionOfAChangedAccount(t *testing.T) {
+	srv, store, h := accountServer(t)
+	owner, secret := signInFull(t, h, "192.0.2.1", adminEmail, adminPass)
+	// Disabled between password and code.
+	pending := sessionCookie(t, loginFrom(t, h, "192.0.2.2", adminEmail, adminPass))
+	addUser(t, store, "second@example.com", "second admin passphrase", "admin", "Second Admin")
+	if _, err := store.ChangeUser(t.Context(), "u-owner", db.UserChange{Disabled: ptr(true)}, time.Now().UTC()); err != nil {
+		t.Fatal(err)
+	}
+	if r := finishWithCode(t, srv, h, pending, secret); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a disabled account's pending session finished its code: %d %s", r.StatusCode, r.Body)
+	}
+	for _, tok := range []string{pending, owner} {
+		if r := jsonReq(t, h, "GET", "/api/admin/session", tok, nil); r.StatusCode != http.StatusUnauthorized {
+			t.Errorf("a disabled account's session: %d", r.StatusCode)
+		}
+	}
+	// Deleted (straight from the database).
+	staff := signIn(t, h, staffEmail, staffPass)
+	if _, err := store.SQL().Exec(`DELETE FROM users WHERE id = 'u-crew'`); err != nil {
+		t.Fatal(err)
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/leads", staff, nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a deleted account's session: %d %s", r.StatusCode, r.Body)
+	}
+	// Role taken away while at the code: it may finish, and opens nothing.
+	addUser(t, store, "third@example.com", "third admin passphrase", "admin", "Third")
+	_, s3 := signInFull(t, h, "192.0.2.5", "third@example.com", "third admin passphrase")
+	p3 := sessionCookie(t, loginFrom(t, h, "192.0.2.6", "third@example.com", "third admin passphrase"))
+	if _, err := store.SQL().Exec(`DELETE FROM user_roles WHERE user_id = 'u-third'`); err != nil {
+		t.Fatal(err)
+	}
+	finishWithCode(t, srv, h, p3, s3)
+	for _, path := range []string{"/api/admin/leads", "/api/admin/overview", "/api/admin/users", "/api/admin/media"} {
+		if r := jsonReq(t, h, "GET", path, p3, nil); r.StatusCode == 200 {
+			t.Errorf("%s for an account without a role: 200", path)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -19,7 +19,8 @@ import (
 	"github.com/atlanta-restoration/site/web/dashboard"
 )
 
-// Issue 29, item 4: plain words and true screens.
+// Plain words and true screens: each tool card and screen says what
+// it does in the owner's words, and shows only what is so.
 
 // toolsByslug reads GET /api/admin/tools.
 func toolsBySlug(t *testing.T, srv *Server, tok string) map[string]dashboard.ToolStatus {

@@ -1,0 +1,203 @@
+package leads
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/atlanta-restoration/site/accounts"
+	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/guard"
+	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/web/httperr"
+)
+
+// The room's tests call its handlers as a caller they choose, on a real
+// test store. Who may call which route (the guards of server/install.go,
+// no-store, the spec's refusals) is tested across rooms in server/.
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// The accounts every room test has, as server/'s tests name them.
+const (
+	adminEmail = "owner@example.com"
+	staffEmail = "crew@example.com"
+)
+
+// The callers: a bearer token of these names chooses the principal.
+const (
+	asAdmin = "admin"
+	asStaff = "staff"
+	asPIN   = "pin"
+)
+
+// room is the leads room over its store, behind an echo instance that
+// routes as server/install.go does (without the guards) and answers
+// errors as the server's error handler does under /api/.
+type room struct {
+	h       *Handler
+	store   *db.Store
+	e       *echo.Echo
+	callers map[string]auth.Principal
+}
+
+// noLocks: no account is locked for new browsers.
+type noLocks struct{}
+
+func (noLocks) AccountLocked(context.Context, db.User, time.Time) (bool, time.Time) {
+	return false, time.Time{}
+}
+
+// newRoom builds the room on store with an admin (The Owner) and a staff
+// member (Crew Lead), and the PIN, as callers.
+func newRoom(t testing.TB, store *db.Store) *room {
+	t.Helper()
+	r := &room{store: store, callers: map[string]auth.Principal{}}
+	r.h = &Handler{Store: store, Auth: noLocks{}, Hash: guard.NewHashGate(2, 5*time.Second), Log: quiet}
+	r.callers[asPIN] = auth.Principal{Role: accounts.RolePIN}
+	r.addCaller(t, asAdmin, db.User{ID: "u-owner", Email: adminEmail, Name: "The Owner", Roles: []string{accounts.RoleAdmin}})
+	r.addCaller(t, asStaff, db.User{ID: "u-crew", Email: staffEmail, Name: "Crew Lead", Roles: []string{accounts.RoleStaff}})
+	e := echo.New()
+	e.HTTPErrorHandler = func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		status, msg, title := httperr.Status(err), "", ""
+		var he *echo.HTTPError
+		var se *httperr.Error
+		if errors.As(err, &he) {
+			status, msg = he.Code, fmt.Sprint(he.Message)
+		} else if errors.As(err, &se) {
+			msg, title = se.Message, se.Title
+		}
+		body := map[string]string{"error": msg}
+		if title != "" {
+			body["title"] = title
+		}
+		c.JSON(status, body)
+	}
+	as := func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			tok, _ := strings.CutPrefix(c.Request().Header.Get("Authorization"), "Bearer ")
+			p, ok := r.callers[tok]
+			if !ok {
+				return httperr.New(http.StatusUnauthorized, "no caller")
+			}
+			auth.As(c, p)
+			return next(c)
+		}
+	}
+	h := r.h
+	e.GET("/api/admin/leads", h.List, as)
+	e.GET("/api/admin/leads/export.csv", h.Export, as)
+	e.GET("/api/admin/leads/:id", h.Detail, as)
+	e.PATCH("/api/admin/leads/:id", h.SetStatus, as)
+	e.GET("/api/admin/leads/response-times", h.ResponseTimes, as)
+	e.GET("/api/admin/leads/:id/work", h.Work, as)
+	e.POST("/api/admin/leads/:id/notes", h.AddNote, as)
+	e.PUT("/api/admin/leads/:id/assignee", h.Assign, as)
+	e.GET("/api/admin/leads/attention", h.Attention, as)
+	e.POST("/api/admin/leads/:id/reveal", h.Reveal, as)
+	e.GET("/api/admin/leads/person", h.ExportPerson, as)
+	e.DELETE("/api/admin/leads/:id", h.DeleteLead, as)
+	e.GET("/api/admin/users", h.Users, as)
+	e.POST("/api/admin/users", h.CreateUser, as)
+	e.PATCH("/api/admin/users/:id", h.UpdateUser, as)
+	e.GET("/api/admin/audit", h.Audit, as)
+	r.e = e
+	return r
+}
+
+// addCaller stores u and lets the token name call as it.
+func (r *room) addCaller(t testing.TB, name string, u db.User) db.User {
+	t.Helper()
+	u = addUser(t, r.store, u)
+	r.callers[name] = auth.Principal{Session: db.Session{ID: "s-" + name, UserID: u.ID, Stage: db.StageFull}, User: &u, Role: accounts.RoleOf(u.Roles)}
+	return u
+}
+
+// addUser stores an account (no password: these tests never sign in).
+func addUser(t testing.TB, store *db.Store, u db.User) db.User {
+	t.Helper()
+	now := time.Now().UTC()
+	u.CreatedAt, u.UpdatedAt = now, now
+	if err := store.CreateUser(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+type response struct {
+	*http.Response
+	Body string
+}
+
+// call sends a JSON request as the caller named by tok ("" nobody).
+func (r *room) call(t testing.TB, method, path, tok string, body any) *response {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	req.Header.Set("Content-Type", "application/json")
+	req.RemoteAddr = "192.0.2.10:4000"
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	w := httptest.NewRecorder()
+	r.e.ServeHTTP(w, req)
+	res := w.Result()
+	b, _ := io.ReadAll(res.Body)
+	return &response{Response: res, Body: string(b)}
+}
+
+// seedLeads stores n leads as server/'s tests do: lead-000 onwards, the
+// last one Maria Gonzalez (an emergency with every private detail), the
+// one before it a name that starts a spreadsheet formula.
+func seedLeads(t testing.TB, store *db.Store, n int) {
+	t.Helper()
+	base := time.Date(2026, 11, 1, 14, 0, 0, 0, time.UTC)
+	for i := 0; i < n; i++ {
+		l := db.Lead{ID: fmt.Sprintf("lead-%03d", i), CreatedAt: base.Add(time.Duration(i) * time.Minute), UpdatedAt: base,
+			FirstName: "Bulk", LastName: fmt.Sprintf("Person%d", i), Phone: "(404) 555-0100", Email: "bulk@example.com",
+			City: "Roswell", DamageType: "Mold Remediation", Status: "new", Source: "website"}
+		if i == n-1 {
+			l.FirstName, l.LastName, l.Phone, l.Email, l.City = "Maria", "Gonzalez", "(770) 555-0134", "maria.g@example.com", "Marietta"
+			l.StreetAddress, l.Notes, l.InsuranceCarrier, l.ClaimNumber = "12 Secret Lane", "gate code 4471", "Acme Mutual", "CLM-99812"
+			l.DamageType, l.IsEmergency = "Water Damage", true
+		}
+		if i == n-2 {
+			l.FirstName = "=HYPERLINK(\"http://evil.example\")"
+		}
+		if err := store.CreateLead(context.Background(), l); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// auditTrail is the audit log's entries, oldest first, as action:actor.
+func auditTrail(t testing.TB, store *db.Store) []string {
+	t.Helper()
+	es, _, err := store.ListAudit(context.Background(), 200, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for i := len(es) - 1; i >= 0; i-- {
+		out = append(out, es[i].Action+":"+es[i].Actor)
+	}
+	return out
+}
