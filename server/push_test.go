@@ -301,7 +301,7 @@ func TestEstimatePushedToDevices(t *testing.T) {
 	t.Error("the expired device was not removed")
 }
 
-// The measured figure (README "Speed to lead"): the time from the estimate
+// The measured figure (docs/notifications.md): the time from the estimate
 // POST to the push request arriving at the fake push service, over 20
 // leads on this machine. It is printed, not asserted:
 //
