@@ -208,6 +208,10 @@ test("a button tapped before the islands script is not lost: it works once the s
   const token = await apiToken();
   for (let i = 0; i < 2; i++) await uploadFixture(token, "Held Tap Test", `held-${i}.jpg`);
   try {
+    // The home page shows the new project's carousel once the render
+    // cache has the new version: wait for that, not for a time.
+    assert.ok(await until(async () => (await (await fetch(BASE + "/")).text()).includes('data-island="carousel"')),
+      "the home page shows the portfolio carousel after two uploads");
     const { context, page, problems, release } = await openWithLoaderHeld();
     const next = page.locator("[data-island=carousel]").getByRole("button", { name: "Next slide" });
     await next.scrollIntoViewIfNeeded();
