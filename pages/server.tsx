@@ -3,7 +3,8 @@
 // and calls renderPage with that map, exposed as the global SSR.render.
 import type { ComponentType } from "react";
 import { renderToString } from "react-dom/server";
-import { HeadProvider, renderHead, type HeadCollector } from "../components/head";
+import { Helmet, HelmetProvider, type HelmetServerState } from "react-helmet-async";
+import { HeadManager } from "../components/head";
 import { BlueBarContent, ChromeVariants, FooterContent, Nav, TopBarContent, type ChromeParts } from "../components/layout";
 import { contactOf } from "../components/types";
 import { estimateTarget } from "../components/estimate-target";
@@ -60,18 +61,27 @@ function chromeVariants(props: any): ((estimate: string) => ChromeParts | null) 
  * identifierPrefix from the options, so the output is the same. */
 const KEEP_IN_GO = { ssrKeepInGo: true };
 
+/** renderPage renders one page: [body, head markup, <html> attributes].
+ * The head comes from react-helmet-async: every render gets a new
+ * HelmetProvider with a new context object (never shared between renders
+ * or runtimes), and Helmet's server state in it gives the markup, kind by
+ * kind in a fixed order. ssr/head.go tidies it where Go places it. */
 export function renderPage(pages: Record<string, ComponentType<any>>, kind: string, propsJSON: string): [string, string, string] {
   const Page = pages[kind];
   if (!Page) throw new Error(`unknown page kind ${kind}`);
   const props = JSON.parse(propsJSON);
-  const collected: HeadCollector = [];
+  const helmetContext: { helmet?: HelmetServerState } = {};
   const html = renderToString(
     <ChromeVariants.Provider value={chromeVariants(props)}>
-      <HeadProvider collector={collected}>
-        <Page {...props} />
-      </HeadProvider>
+      <HelmetProvider context={helmetContext}>
+        <HeadManager.Provider value={Helmet}>
+          <Page {...props} />
+        </HeadManager.Provider>
+      </HelmetProvider>
     </ChromeVariants.Provider>,
     KEEP_IN_GO as {},
   );
-  return [html, renderHead(collected), 'lang="en"'];
+  const h = helmetContext.helmet!;
+  const head = h.title.toString() + h.base.toString() + h.meta.toString() + h.link.toString() + h.script.toString();
+  return [html, head, h.htmlAttributes.toString()];
 }
