@@ -3,7 +3,7 @@
 // and calls renderPage with that map, exposed as the global SSR.render.
 import type { ComponentType } from "react";
 import { renderToString } from "react-dom/server";
-import { Helmet, HelmetProvider, type HelmetServerState } from "react-helmet-async";
+import { Helmet, HelmetProvider, type HelmetProps, type HelmetServerState } from "react-helmet-async";
 import { HeadManager } from "../components/head";
 import { BlueBarContent, ChromeVariants, FooterContent, Nav, TopBarContent, type ChromeParts } from "../components/layout";
 import { contactOf } from "../components/types";
@@ -61,6 +61,37 @@ function chromeVariants(props: any): ((estimate: string) => ChromeParts | null) 
  * identifierPrefix from the options, so the output is the same. */
 const KEEP_IN_GO = { ssrKeepInGo: true };
 
+// The head's values are escaped here, once, and Helmet is told not to
+// escape them again (encodeSpecialCharacters, Helmet's own prop). Helmet's
+// escaping evaluates five regular expression literals per value, each a
+// new RegExp in goja (ADR 037), and writes an apostrophe as "&#x27;":
+// here the expressions are made once and a value with nothing to escape
+// is returned as it is. Script text (JSON-LD) is not escaped by Helmet
+// either way: components/head.tsx makes it safe. <html> attributes, which
+// Helmet never escapes, are escaped here too.
+const SPECIAL = /[&<>"]/, AMP = /&/g, LT = /</g, GT = />/g, QUOT = /"/g;
+const esc = (s: string) => (SPECIAL.test(s) ? s.replace(AMP, "&amp;").replace(LT, "&lt;").replace(GT, "&gt;").replace(QUOT, "&quot;") : s);
+
+function escAttrs(attrs: Record<string, any>): Record<string, any> {
+  const out: Record<string, any> = {};
+  for (const k of Object.keys(attrs)) out[k] = k === "innerHTML" ? attrs[k] : esc(String(attrs[k]));
+  return out;
+}
+
+/** ServerHelmet is Helmet as the server render gives it to Head
+ * (HeadManager): the same props, escaped once. Every head tag goes through
+ * Head, so every Helmet instance of a render has encodeSpecialCharacters
+ * false (Helmet takes the innermost instance's). */
+function ServerHelmet(p: HelmetProps) {
+  const q: HelmetProps = { encodeSpecialCharacters: false };
+  if (p.title !== undefined) q.title = esc(p.title);
+  if (p.htmlAttributes) q.htmlAttributes = escAttrs(p.htmlAttributes);
+  if (p.meta) q.meta = p.meta.map(escAttrs);
+  if (p.link) q.link = p.link.map(escAttrs);
+  if (p.script) q.script = p.script.map(escAttrs);
+  return <Helmet {...q} />;
+}
+
 /** renderPage renders one page: [body, head markup, <html> attributes].
  * The head comes from react-helmet-async: every render gets a new
  * HelmetProvider with a new context object (never shared between renders
@@ -74,7 +105,7 @@ export function renderPage(pages: Record<string, ComponentType<any>>, kind: stri
   const html = renderToString(
     <ChromeVariants.Provider value={chromeVariants(props)}>
       <HelmetProvider context={helmetContext}>
-        <HeadManager.Provider value={Helmet}>
+        <HeadManager.Provider value={ServerHelmet}>
           <Page {...props} />
         </HeadManager.Provider>
       </HelmetProvider>
