@@ -16,17 +16,14 @@ const helmetMarker = ` data-rh="true"`
 //   - the data-rh marker is dropped unless keepMarkers: only a page whose
 //     browser code runs Helmet (the admin app) needs it; on the other pages
 //     nothing manages the head in the browser and it is 15 bytes a tag;
-//   - a void element ends in ">", not Helmet's "/>";
-//   - Helmet's "&#x27;" for an apostrophe is written "'", as React writes
-//     text and the head wrote it before: inside a double-quoted attribute
-//     value or the title's text an apostrophe means nothing.
+//   - a void element ends in ">", not Helmet's "/>".
 //
-// This is exact because Helmet escapes &, <, >, " and ' in every attribute
-// value and in the title: outside a script element's text, "/>" ends a
-// tag, the marker is an attribute and "&#x27;" is an apostrophe Helmet
-// encoded (a literal "&#x27;" in content is "&amp;#x27;"). Script text
-// (JSON-LD) is Helmet's innerHTML, not escaped by Helmet, so it is copied
-// untouched up to its end tag.
+// This is exact because every attribute value and the title are escaped
+// (&, <, > and "; by the server entry, which tells Helmet not to escape
+// again): outside a script element's text, "/>" ends a tag and the marker
+// is an attribute. Script text (JSON-LD) is Helmet's innerHTML, which
+// nobody escapes as HTML (components/head.tsx writes its "<" as \u003c),
+// so it is copied untouched up to its end tag.
 func writeHead(b headWriter, head string, keepMarkers bool) {
 	for head != "" {
 		i := strings.Index(head, "<script")
@@ -55,8 +52,8 @@ func writeHead(b headWriter, head string, keepMarkers bool) {
 }
 
 var (
-	tidyKeep  = strings.NewReplacer("/>", ">", "&#x27;", "'")
-	tidyStrip = strings.NewReplacer(helmetMarker, "", "/>", ">", "&#x27;", "'")
+	tidyKeep  = strings.NewReplacer("/>", ">")
+	tidyStrip = strings.NewReplacer(helmetMarker, "", "/>", ">")
 )
 
 func writeTidy(b headWriter, s string, keepMarkers bool) {

@@ -10,13 +10,13 @@ import (
 	"golang.org/x/net/html"
 )
 
-// TestHeadTidiesHelmetMarkup: Helmet's marker, its "/>" and its "&#x27;"
-// go outside script text, the marker stays where Helmet runs in the
+// TestHeadTidiesHelmetMarkup: Helmet's marker and its "/>" go outside
+// script text, the marker stays where Helmet runs in the
 // browser, and script text (JSON-LD, not escaped by Helmet) is copied
 // as it is.
 func TestHeadTidiesHelmetMarkup(t *testing.T) {
-	in := `<title data-rh="true">Tom&#x27;s &amp; &lt;b&gt;</title>` +
-		`<meta data-rh="true" name="description" content="a/&gt; &#x27;q&#x27; &amp;#x27; &quot;data-rh=&quot;true&quot;"/>` +
+	in := `<title data-rh="true">Tom's &amp; &lt;b&gt;</title>` +
+		`<meta data-rh="true" name="description" content="a/&gt; 'q' &amp;#x27; &quot;data-rh=&quot;true&quot;"/>` +
 		`<link data-rh="true" rel="canonical" href="https://x.test/?a=1&amp;b=2"/>` +
 		`<script data-rh="true" type="application/ld+json" id="ld-0">{"a":"/> &#x27; data-rh=\"true\" <\/script>"}</script>` +
 		`<meta data-rh="true" name="x" content="y"/>`
