@@ -1,79 +1,56 @@
-import { createContext, useContext, useEffect, type ReactNode } from "react";
+import { createContext, useContext, type ComponentType } from "react";
+import type { HelmetProps } from "react-helmet-async";
 
-/** HeadTag is one element of <head>. */
+/** HeadTag is one element of <head>, or (tag "html") the attributes of
+ * <html>. */
 export interface HeadTag {
-  tag: "title" | "meta" | "link" | "script";
+  tag: "title" | "meta" | "link" | "script" | "html";
   attrs: Record<string, string>;
   /** text content: the title, or already-escaped JSON-LD */
   text?: string;
 }
 
-/** HeadCollector gathers head tags during a server render (React runs no
- * effects there); the server entry turns them into markup for Go. */
-export type HeadCollector = HeadTag[][];
-export const HeadContext = createContext<HeadCollector | null>(null);
+/** HeadManager is react-helmet-async's Helmet, handed down by the render
+ * root: pages/server.tsx (with a HelmetProvider whose context is new for
+ * every render) and, in the browser, the admin app's client/hydrate.tsx.
+ * Where nobody provides it (the islands of public pages) Head renders
+ * nothing. It is a context and not an import so that no public browser
+ * bundle carries Helmet: the islands' runtime imports components/layout.tsx
+ * for the menu, layout.tsx imports Seo and Seo imports this file, and
+ * esbuild places a file's code in the chunk of every entry that reaches the
+ * file; an import here put Helmet into the React chunk that public pages
+ * load (ADR 055). */
+export const HeadManager = createContext<ComponentType<HelmetProps> | null>(null);
 
-export function HeadProvider({ collector, children }: { collector: HeadCollector | null; children: ReactNode }) {
-  return <HeadContext.Provider value={collector}>{children}</HeadContext.Provider>;
-}
+// A regular expression literal is a new object (several in goja) each time
+// it is evaluated; replace() starts a global one from the beginning.
+const LT = /</g;
 
-/** keyOf identifies a tag so a later page's tag replaces an earlier one. */
-export function keyOf(t: HeadTag): string {
-  switch (t.tag) {
-    case "title": return "title";
-    case "meta": return "meta:" + (t.attrs.name || t.attrs.property || t.attrs.charset || "");
-    case "link": return "link:" + t.attrs.rel + (t.attrs.rel === "canonical" ? "" : ":" + t.attrs.href);
-    default: return "script:" + (t.attrs.id || t.text || "").slice(0, 120);
-  }
-}
-
-/** Head declares head tags. On the server they are collected into the
- * first response's <head>; in the browser they are kept in sync, and the
- * page's JSON-LD is removed when the component unmounts (leaving a page in
- * the admin's client-side navigation). */
+/** Head declares head tags through Helmet: on the server they are placed
+ * in the first response's <head> (ssr/document.go); in the admin app
+ * Helmet keeps them in sync while the owner moves between screens and
+ * removes a screen's tags when it unmounts. For each kind the innermost
+ * Head wins (a later title, the same meta name or property, the canonical
+ * link), as Helmet decides. Script text is JSON-LD, escaped when it was
+ * serialised (Go and jsonLd write "<" as \u003c); Helmet writes it as it
+ * is, so any "<" left is written \u003c here too. In JSON a "<" can only
+ * be inside a string, where \u003c is the same character, and without one
+ * the text can neither end the element ("</script>") nor start the
+ * parser's escaped state ("<!--" then "<script"). */
 export function Head({ tags }: { tags: HeadTag[] }) {
-  const collector = useContext(HeadContext);
-  if (collector) collector.push(tags);
-  const sig = JSON.stringify(tags);
-  useEffect(() => {
-    const added: Element[] = [];
-    for (const t of tags) {
-      const key = keyOf(t);
-      let el = document.head.querySelector(`[data-head="${CSS.escape(key)}"]`);
-      if (!el) {
-        el = document.createElement(t.tag);
-        el.setAttribute("data-head", key);
-        document.head.appendChild(el);
-      }
-      for (const [k, v] of Object.entries(t.attrs)) if (el.getAttribute(k) !== v) el.setAttribute(k, v);
-      if (t.text !== undefined && el.textContent !== t.text) el.textContent = t.text;
-      if (t.tag === "script") added.push(el);
+  const Manager = useContext(HeadManager);
+  if (!Manager) return null;
+  // Only the kinds this Head has become props: Helmet takes an own
+  // "title" property, even undefined, as this instance's title.
+  const props: HelmetProps = {};
+  for (const t of tags) {
+    switch (t.tag) {
+      case "title": props.title = t.text || ""; break;
+      case "html": props.htmlAttributes = t.attrs; break;
+      case "meta": (props.meta ||= []).push(t.attrs); break;
+      case "link": (props.link ||= []).push(t.attrs); break;
+      default: (props.script ||= []).push({ ...t.attrs, innerHTML: (t.text || "").replace(LT, "\\u003c") });
     }
-    return () => { for (const el of added) el.remove(); };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [sig]);
-  return null;
-}
-
-// The expressions are made once: a regular expression literal is a new
-// object (several in goja) each time it is evaluated, and esc runs for
-// every attribute of every head tag of every render. replace() starts a
-// global expression from the beginning whatever its lastIndex.
-const SPECIAL = /[&<>"]/, AMP = /&/g, LT = /</g, GT = />/g, QUOT = /"/g, CLOSE = /<\//g;
-const esc = (s: string) => (SPECIAL.test(s) ? s.replace(AMP, "&amp;").replace(LT, "&lt;").replace(GT, "&gt;").replace(QUOT, "&quot;") : s);
-
-/** renderHead turns collected tags into markup; a later tag with the same
- * key wins, as it does in the browser. Script text is JSON-LD that was
- * escaped when it was serialised, so it cannot close the element. */
-export function renderHead(collected: HeadCollector): string {
-  const byKey = new Map<string, HeadTag>();
-  for (const group of collected) for (const t of group) byKey.set(keyOf(t), t);
-  let out = "";
-  for (const [key, t] of byKey) {
-    const attrs = Object.entries(t.attrs).map(([k, v]) => ` ${k}="${esc(v)}"`).join("") + ` data-head="${esc(key)}"`;
-    if (t.tag === "title") out += `<title${attrs}>${esc(t.text || "")}</title>`;
-    else if (t.tag === "script") out += `<script${attrs}>${(t.text || "").replace(CLOSE, "<\\/")}</script>`;
-    else out += `<${t.tag}${attrs}>`;
   }
-  return out;
+  return <Manager {...props} />;
 }

@@ -1,13 +1,16 @@
 import { Head, type HeadTag } from "./head";
 import type { Head as HeadData, Site } from "./types";
 
-/** Seo writes every head tag of a page: title, description, keywords,
+/** Seo writes every head tag of a page (through Helmet, components/head.tsx)
+ * and the document's language: title, description, keywords,
  * robots, canonical, Open Graph, Twitter card, theme colour, geo tags and
  * the JSON-LD that Go serialised. */
 export function Seo({ head, site }: { head: HeadData; site: Site }) {
   const meta = (name: string, content: string): HeadTag => ({ tag: "meta", attrs: { name, content } });
   const prop = (property: string, content: string): HeadTag => ({ tag: "meta", attrs: { property, content } });
   const tags: HeadTag[] = [
+    // Helmet writes <html> attributes without escaping them: constants only.
+    { tag: "html", attrs: { lang: "en" } },
     { tag: "title", attrs: {}, text: head.title },
     meta("description", head.description),
     ...(head.keywords.length ? [meta("keywords", head.keywords.join(", "))] : []),

@@ -3,7 +3,8 @@
 // and calls renderPage with that map, exposed as the global SSR.render.
 import type { ComponentType } from "react";
 import { renderToString } from "react-dom/server";
-import { HeadProvider, renderHead, type HeadCollector } from "../components/head";
+import { Helmet, HelmetProvider, type HelmetProps, type HelmetServerState } from "react-helmet-async";
+import { HeadManager } from "../components/head";
 import { BlueBarContent, ChromeVariants, FooterContent, Nav, TopBarContent, type ChromeParts } from "../components/layout";
 import { contactOf } from "../components/types";
 import { estimateTarget } from "../components/estimate-target";
@@ -60,18 +61,58 @@ function chromeVariants(props: any): ((estimate: string) => ChromeParts | null) 
  * identifierPrefix from the options, so the output is the same. */
 const KEEP_IN_GO = { ssrKeepInGo: true };
 
+// The head's values are escaped here, once, and Helmet is told not to
+// escape them again (encodeSpecialCharacters, Helmet's own prop). Helmet's
+// escaping evaluates five regular expression literals per value, each a
+// new RegExp in goja (ADR 037), and writes an apostrophe as "&#x27;":
+// here the expressions are made once and a value with nothing to escape
+// is returned as it is. Script text (JSON-LD) is not escaped by Helmet
+// either way: components/head.tsx makes it safe. <html> attributes, which
+// Helmet never escapes, are escaped here too.
+const SPECIAL = /[&<>"]/, AMP = /&/g, LT = /</g, GT = />/g, QUOT = /"/g;
+const esc = (s: string) => (SPECIAL.test(s) ? s.replace(AMP, "&amp;").replace(LT, "&lt;").replace(GT, "&gt;").replace(QUOT, "&quot;") : s);
+
+function escAttrs(attrs: Record<string, any>): Record<string, any> {
+  const out: Record<string, any> = {};
+  for (const k of Object.keys(attrs)) out[k] = k === "innerHTML" ? attrs[k] : esc(String(attrs[k]));
+  return out;
+}
+
+/** ServerHelmet is Helmet as the server render gives it to Head
+ * (HeadManager): the same props, escaped once. Every head tag goes through
+ * Head, so every Helmet instance of a render has encodeSpecialCharacters
+ * false (Helmet takes the innermost instance's). */
+function ServerHelmet(p: HelmetProps) {
+  const q: HelmetProps = { encodeSpecialCharacters: false };
+  if (p.title !== undefined) q.title = esc(p.title);
+  if (p.htmlAttributes) q.htmlAttributes = escAttrs(p.htmlAttributes);
+  if (p.meta) q.meta = p.meta.map(escAttrs);
+  if (p.link) q.link = p.link.map(escAttrs);
+  if (p.script) q.script = p.script.map(escAttrs);
+  return <Helmet {...q} />;
+}
+
+/** renderPage renders one page: [body, head markup, <html> attributes].
+ * The head comes from react-helmet-async: every render gets a new
+ * HelmetProvider with a new context object (never shared between renders
+ * or runtimes), and Helmet's server state in it gives the markup, kind by
+ * kind in a fixed order. ssr/head.go tidies it where Go places it. */
 export function renderPage(pages: Record<string, ComponentType<any>>, kind: string, propsJSON: string): [string, string, string] {
   const Page = pages[kind];
   if (!Page) throw new Error(`unknown page kind ${kind}`);
   const props = JSON.parse(propsJSON);
-  const collected: HeadCollector = [];
+  const helmetContext: { helmet?: HelmetServerState } = {};
   const html = renderToString(
     <ChromeVariants.Provider value={chromeVariants(props)}>
-      <HeadProvider collector={collected}>
-        <Page {...props} />
-      </HeadProvider>
+      <HelmetProvider context={helmetContext}>
+        <HeadManager.Provider value={ServerHelmet}>
+          <Page {...props} />
+        </HeadManager.Provider>
+      </HelmetProvider>
     </ChromeVariants.Provider>,
     KEEP_IN_GO as {},
   );
-  return [html, renderHead(collected), 'lang="en"'];
+  const h = helmetContext.helmet!;
+  const head = h.title.toString() + h.base.toString() + h.meta.toString() + h.link.toString() + h.script.toString();
+  return [html, head, h.htmlAttributes.toString()];
 }

@@ -147,7 +147,7 @@ func TestAdminPagesAreNoindexAndLocked(t *testing.T) {
 			t.Errorf("%s: gate texts missing", p)
 		}
 	}
-	if r := get(t, srv.Handler(), "/admin/indexnow"); !strings.Contains(r.Body, "<title data-head=\"title\">SEO &amp; IndexNow | Admin</title>") {
+	if r := get(t, srv.Handler(), "/admin/indexnow"); !strings.Contains(r.Body, "<title data-rh=\"true\">SEO &amp; IndexNow | Admin</title>") {
 		t.Error("IndexNow tab title missing")
 	}
 	if r := get(t, srv.Handler(), "/admin/nope"); r.StatusCode != 404 {

@@ -132,6 +132,11 @@ func buildServer(root string, kinds []string, dev, unpatched bool) (string, erro
 	o.Format = api.FormatIIFE
 	o.GlobalName = "SSR"
 	o.Target = api.ES2017
+	// goja runs object spread and rest as they are; lowered to es2017 they
+	// become esbuild's helpers, a for-in loop per object. react-helmet-async
+	// spreads props and tag objects at every step of the head (ADR 055):
+	// 46.2k -> 43.9k allocations per home render.
+	o.Supported = map[string]bool{"object-rest-spread": true}
 	o.Outfile = "server.js"
 	o.Loader = map[string]api.Loader{".css": api.LoaderEmpty}
 	if dev {

@@ -118,7 +118,8 @@ func SVGDataURL(svg []byte) string {
 	return b.String()
 }
 
-// Assemble builds the HTML document: head tags from Helmet in <head>, the
+// Assemble builds the HTML document: head tags from Helmet in <head>
+// (writeHead), the
 // rendered tree in #root, the props, and the page's module script with its
 // preloads. The inline CSS avoids a render-blocking request on slow links.
 func Assemble(e Entry, r *Result, props []byte, o DocumentOptions) []byte {
@@ -133,7 +134,9 @@ func Assemble(e Entry, r *Result, props []byte, o DocumentOptions) []byte {
 		b.WriteString(` lang="en"`)
 	}
 	b.WriteString(`><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1, maximum-scale=5">`)
-	b.WriteString(r.Head)
+	// Helmet's markers stay where Helmet runs in the browser: the pages
+	// that hydrate whole (the admin app).
+	writeHead(&b, r.Head, o.Hydrate && e.Props)
 	b.WriteString(o.Icons)
 	b.WriteString(o.ExtraHead)
 	if e.CSS != "" {
