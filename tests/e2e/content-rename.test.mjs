@@ -99,7 +99,8 @@ test("an editor renames a city; its neighbour's page lists it at the new address
   const a = await edit(smyrna);
   await a.page.getByLabel("Slug", { exact: true }).fill(NEW_SLUG);
   assert.equal((await press(a.page, "Save draft", "PUT", /^\/api\/admin\/content\//)).status(), 200);
-  assert.equal((await press(a.page, "Publish", "POST", /\/publish$/)).status(), 200);
+  const first = await press(a.page, "Publish", "POST", /\/publish$/);
+  assert.equal(first.status(), 200, await first.text());
   // The editor's View live link follows the page to its new address.
   await a.page.locator(`a[href="/areas/cobb/${NEW_SLUG}"]`, { hasText: "View live" }).waitFor();
 
