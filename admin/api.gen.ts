@@ -913,8 +913,8 @@ export interface Goals {
 
 /** analytics.VitalsReport */
 export interface VitalsReport {
-  overall: KindRow[];
-  byKind: KindRow[];
+  overall: KindRow[] | null;
+  byKind: KindRow[] | null;
   samples: number;
   days: number;
 }
