@@ -1051,6 +1051,34 @@ export interface ContentProblem {
   hard: boolean;
 }
 
+/** content.Derived */
+export interface Derived {
+  seoTitle: string;
+  metaDescription: string;
+  words: number;
+  readTime: number;
+}
+
+/** editor.Referrer */
+export interface Referrer {
+  id: string;
+  kind: Kind;
+  title: string;
+  fields: string[];
+}
+
+/** editor.Referrers */
+export interface ReferrerList {
+  referrers: Referrer[];
+}
+
+/** editor.ReferencedAnswer */
+export interface ReferencedAnswer {
+  error: string;
+  referrers: Referrer[];
+  replace: boolean;
+}
+
 /** media.GalleryItem */
 export interface MediaItem {
   id: string;
@@ -1113,13 +1141,5 @@ export interface Channels {
   push: boolean;
   sms: boolean;
   ack: boolean;
-}
-
-/** content.Derived */
-export interface Derived {
-  seoTitle: string;
-  metaDescription: string;
-  words: number;
-  readTime: number;
 }
 
