@@ -243,6 +243,50 @@ export interface LeadFull {
   email_href: string;
 }
 
+/** leads.PersonExport */
+export interface PersonExport {
+  email: string;
+  phone: string;
+  exportedAt: string;
+  leads: PersonRecord[];
+}
+
+/** leads.PersonRecord */
+export interface PersonRecord {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  first_name: string;
+  last_name: string;
+  phone: string;
+  phone_typed: string;
+  email: string;
+  city: string;
+  street_address: string;
+  zip_code: string;
+  damage_type: string;
+  status: string;
+  is_emergency: boolean;
+  source: string;
+  insurance_carrier: string;
+  claim_number: string;
+  notes: string;
+  attribution: Attribution;
+  assigned_to: string | null;
+  first_response_at: string | null;
+  escalated_at: string | null;
+  phone_display: string;
+  phone_href: string;
+  email_href: string;
+  timeline: TimelineEntry[];
+}
+
+/** leads.ErasedAnswer */
+export interface ErasedAnswer {
+  id: string;
+  deleted: boolean;
+}
+
 /** indexnow.RouteInfo */
 export interface RouteInfo {
   path: string;

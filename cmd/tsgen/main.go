@@ -65,6 +65,9 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("LeadAnswer", leadsweb.LeadAnswer{}),
 	tsgen.Of("LeadMasked", leads.Masked{}),
 	tsgen.Of("LeadFull", leads.Full{}),
+	tsgen.Of("PersonExport", leads.PersonExport{}),
+	tsgen.Of("PersonRecord", leads.PersonRecord{}),
+	tsgen.Of("ErasedAnswer", leadsweb.ErasedAnswer{}),
 	// SEO & IndexNow (web/indexnow, seoaudit).
 	tsgen.Of("RouteInfo", indexnowweb.RouteInfo{}),
 	tsgen.Of("Submission", indexnowweb.Submission{}),
