@@ -243,6 +243,50 @@ export interface LeadFull {
   email_href: string;
 }
 
+/** leads.PersonExport */
+export interface PersonExport {
+  email: string;
+  phone: string;
+  exportedAt: string;
+  leads: PersonRecord[];
+}
+
+/** leads.PersonRecord */
+export interface PersonRecord {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  first_name: string;
+  last_name: string;
+  phone: string;
+  phone_typed: string;
+  email: string;
+  city: string;
+  street_address: string;
+  zip_code: string;
+  damage_type: string;
+  status: string;
+  is_emergency: boolean;
+  source: string;
+  insurance_carrier: string;
+  claim_number: string;
+  notes: string;
+  attribution: Attribution;
+  assigned_to: string | null;
+  first_response_at: string | null;
+  escalated_at: string | null;
+  phone_display: string;
+  phone_href: string;
+  email_href: string;
+  timeline: TimelineEntry[];
+}
+
+/** leads.ErasedAnswer */
+export interface ErasedAnswer {
+  id: string;
+  deleted: boolean;
+}
+
 /** indexnow.RouteInfo */
 export interface RouteInfo {
   path: string;
@@ -309,6 +353,358 @@ export interface AuditRun {
   score: number;
 }
 
+/** audits.SEOAuditReport */
+export interface SeoAuditData {
+  run: AuditRun | null;
+  pages: PageResult[];
+  routes: number;
+  rules: string[];
+  briefs: LocationBrief[];
+  how: string;
+}
+
+/** audits.LocationBrief */
+export interface LocationBrief {
+  city: string;
+  county: string;
+  url: string;
+  seoTitle: string;
+  metaDescription: string;
+  keywords: string[];
+}
+
+/** seoaudit.PageAudit */
+export interface PageAudit {
+  path: string;
+  url: string;
+  statusCode: number;
+  score: number;
+  checks: AuditCheck[];
+  error?: string;
+  counts: Counts;
+  compliance: ComplianceCheck[];
+  complianceScore: number;
+}
+
+/** seoaudit.ComplianceCheck */
+export interface ComplianceCheck {
+  category: string;
+  check: string;
+  status: 'compliant' | 'warning' | 'non-compliant';
+  message: string;
+  priority: string;
+  fix?: string;
+}
+
+/** indexnow.RoutesInfo */
+export interface RoutesInfo {
+  baseUrl: string;
+  routes: RouteInfo[];
+}
+
+/** indexnow.HealthReport */
+export interface HealthReport {
+  run: HealthRun | null;
+  results: UrlHealth[];
+  summary: HealthSummary;
+  interval: string;
+  monitoring?: boolean;
+}
+
+/** indexnow.HealthSummary */
+export interface HealthSummary {
+  totalRoutes: number;
+  indexableRoutes: number;
+  urlsInSitemap: number;
+  issues: number;
+  lastUpdated: string | null;
+}
+
+/** db.HealthRun */
+export interface HealthRun {
+  id: string;
+  startedAt: string;
+  finishedAt: string;
+  trigger: 'schedule' | 'manual';
+  checked: number;
+  issues: number;
+}
+
+/** db.HealthResult */
+export interface UrlHealth {
+  url: string;
+  status: 'active' | '404' | 'redirect' | 'error';
+  statusCode: number;
+  redirectTo?: string;
+  error?: string;
+  canonicalOk: boolean;
+  lastChecked: string;
+}
+
+/** indexnow.SubmissionPage */
+export interface SubmissionPage {
+  submissions: Submission[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** indexnow.IndexNowSubmitted */
+export interface IndexNowSubmitted {
+  submitted: number;
+  status: number;
+}
+
+/** runjob.Queued */
+export interface Queued {
+  queued: boolean;
+  after: string;
+}
+
+/** audits.LocationsInfo */
+export interface LocationsData {
+  summary: LocationsSummary;
+  how: Record<'counties' | 'cities' | 'sitemapUrls' | 'localSchema', string>;
+  counties: LocationCounty[];
+}
+
+/** audits.LocationsSummary */
+export interface LocationsSummary {
+  counties: number;
+  cities: number;
+  cityPages: number;
+  sitemapUrls: number;
+  localSchema: 'Active' | 'Inactive' | 'Not checked';
+}
+
+/** audits.LocationCounty */
+export interface LocationCounty {
+  name: string;
+  slug: string;
+  href: string;
+  cities: LocationCity[];
+}
+
+/** audits.LocationCity */
+export interface LocationCity {
+  name: string;
+  href: string;
+  pages: LocationPage[];
+  why?: string;
+}
+
+/** audits.LocationPage */
+export interface LocationPage {
+  href: string;
+  kind: string;
+  title: string;
+}
+
+/** audits.SchemaReport */
+export interface SchemaData {
+  run: SchemaRun | null;
+  cards: SchemaCards;
+  types: SchemaTypeResult[];
+  pages: SchemaPage[];
+  templates: SchemaTemplate[];
+  routes: number;
+  how: Record<string, string>;
+}
+
+/** db.SchemaCheckRun */
+export interface SchemaRun {
+  id: string;
+  startedAt: string;
+  finishedAt: string;
+  trigger: 'deploy' | 'content' | 'manual';
+  baseUrl: string;
+  pages: number;
+  covered: number;
+  unreadable: number;
+  items: number;
+  valid: number;
+  errors: number;
+  warnings: number;
+  score: number;
+}
+
+/** audits.SchemaCards */
+export interface SchemaCards {
+  active: number;
+  missing: number;
+  missingPages: number;
+  covered: number;
+  pages: number;
+  score: number;
+  measured: boolean;
+}
+
+/** schemacheck.TypeSummary */
+export interface SchemaTypeResult {
+  type: string;
+  status: 'active' | 'missing';
+  pages: number;
+  expected: number;
+  missingOn: number;
+  description: string;
+  priority: 'critical' | 'high' | 'medium' | 'low';
+  source?: string;
+  validated: boolean;
+  valid: boolean;
+  errors: SchemaMessage[];
+  warnings: SchemaMessage[];
+}
+
+/** schemacheck.Message */
+export interface SchemaMessage {
+  text: string;
+  property?: string;
+  pages: number;
+  example: string;
+}
+
+/** schemacheck.PageResult */
+export interface SchemaPage {
+  path: string;
+  kind: string;
+  statusCode: number;
+  blocks: number;
+  types: string[];
+  expected: string[];
+  missing: string[];
+  items: number;
+  valid: number;
+  findings: SchemaFinding[];
+  error?: string;
+}
+
+/** schemacheck.Finding */
+export interface SchemaFinding {
+  type: string;
+  severity: 'error' | 'warning';
+  property?: string;
+  message: string;
+}
+
+/** audits.SchemaTemplate */
+export interface SchemaTemplate {
+  type: string;
+  description: string;
+  fileName: string;
+  path: string;
+  json?: Record<string, unknown>;
+  error?: string;
+}
+
+/** audits.GeneratorOptions */
+export interface GeneratorOptions {
+  types: GeneratorType[];
+}
+
+/** audits.GeneratorType */
+export interface GeneratorType {
+  type: string;
+  pages: GeneratorPage[];
+  note?: string;
+}
+
+/** audits.GeneratorPage */
+export interface GeneratorPage {
+  path: string;
+  group: string;
+}
+
+/** audits.Generated */
+export interface Generated {
+  type: string;
+  path: string;
+  json: Record<string, unknown>[];
+  fileName: string;
+  note?: string;
+}
+
+/** audits.SecurityReport */
+export interface SecurityReport {
+  scan: ScanInfo | null;
+  nextScanAt: string | null;
+  score: number;
+  checks: SecurityCheck[];
+  vulnerabilities: Vulnerability[];
+  monitoring: MonitoringItem[];
+  hardening: HardeningItem[];
+  config: HardeningConfig;
+}
+
+/** db.SecurityScan */
+export interface ScanInfo {
+  id: string;
+  startedAt: string;
+  finishedAt: string;
+  trigger: 'boot' | 'schedule' | 'manual';
+  passed: number;
+  warnings: number;
+  failed: number;
+  notChecked: number;
+}
+
+/** db.SecurityResult */
+export interface SecurityCheck {
+  id: string;
+  category: string;
+  name: string;
+  severity: 'critical' | 'high' | 'medium' | 'low';
+  status: 'pass' | 'warning' | 'fail' | 'not-checked';
+  description: string;
+  recommendation?: string;
+  lastChecked: string;
+}
+
+/** db.Vulnerability */
+export interface Vulnerability {
+  id: string;
+  title: string;
+  severity: 'critical' | 'high' | 'medium' | 'low';
+  description: string;
+  cve?: string;
+  fixedIn?: string;
+  status: 'open' | 'acknowledged' | 'fixed';
+  firstSeenAt: string;
+  lastSeenAt: string;
+  statusChangedAt: string;
+}
+
+/** audits.VulnerabilityAnswer */
+export interface VulnerabilityAnswer {
+  vulnerability: Vulnerability;
+}
+
+/** audits.MonitoringItem */
+export interface MonitoringItem {
+  label: string;
+  value: string;
+  status: 'good' | 'warn' | 'bad';
+  description: string;
+}
+
+/** securitycheck.HardeningItem */
+export interface HardeningItem {
+  name: string;
+  state: 'enabled' | 'partly' | 'not-enabled' | 'not-checked' | 'built-in';
+  description: string;
+  why: string;
+  source: 'scan' | 'config' | 'code';
+}
+
+/** securitycheck.ConfigPanel */
+export interface HardeningConfig {
+  pinMask: string;
+  pinSource: string;
+  sessionTimeout: string;
+  apiRateLimit: string;
+  rateLimits: string[];
+  backupEncryption: string;
+}
+
 /** dashboard.NotificationsStatus */
 export interface NotificationsStatus {
   configured: Channels;
@@ -342,6 +738,53 @@ export interface Activity {
   summary: string;
   outcome: string;
   at: string;
+}
+
+/** dashboard.ActivityList */
+export interface ActivityList {
+  activity: Activity[];
+}
+
+/** dashboard.Overview */
+export interface Overview {
+  tiles: DashboardTile[];
+  backup: BackupStatus;
+}
+
+/** dashboard.Tile */
+export interface DashboardTile {
+  label: string;
+  value: string;
+  hint: string;
+  how: string;
+  measured: boolean;
+}
+
+/** dashboard.BackupStatus */
+export interface BackupStatus {
+  location: string;
+  everyHours: number;
+  lastGoodAt: string | null;
+  lastGoodName: string;
+  lastGoodBytes: number;
+  lastFailedAt: string | null;
+  lastError: string;
+  alarm: string;
+  error?: string;
+}
+
+/** dashboard.Tools */
+export interface ToolList {
+  tools: ToolStatus[];
+}
+
+/** dashboard.ToolStatus */
+export interface ToolStatus {
+  slug: string;
+  status: string;
+  tone: 'good' | 'info' | 'warn' | 'bad' | 'neutral';
+  detail: string;
+  priority: 'high' | 'medium' | 'low';
 }
 
 /** backups.List */
@@ -430,6 +873,103 @@ export interface AllDevices {
 /** push.DeviceAnswer */
 export interface DeviceAnswer {
   device: Device;
+}
+
+/** analytics.AnalyticsAnswer */
+export interface AnalyticsAnswer {
+  period: string;
+  from: string;
+  to: string;
+  empty: boolean;
+  visitors: number;
+  pageviews: number;
+  notFound: number;
+  conversions: number;
+  conversionRate: number;
+  leads: number;
+  estimates: number;
+  calls: number;
+  uncounted: LeadCounts;
+  previous: PreviousPeriod;
+  sources: SourceRow[];
+  geography: GeographyRow[];
+  areaVisitors: number;
+  pages: PageRow[];
+  callPages: CallPageRow[];
+  leadSources: LeadSourceRow[];
+  goals: Goals;
+  dropped: number;
+  refused: number;
+  capped: number;
+}
+
+/** analytics.LeadCounts */
+export interface LeadCounts {
+  leads: number;
+  estimates: number;
+  calls: number;
+}
+
+/** analytics.Previous */
+export interface PreviousPeriod {
+  from: string;
+  to: string;
+  visitors: number;
+  leads: number;
+}
+
+/** analytics.SourceRow */
+export interface SourceRow {
+  source: string;
+  visitors: number;
+  percentage: number;
+  conversions: number;
+  conversionRate: number;
+  leads: number;
+  estimates: number;
+  calls: number;
+}
+
+/** analytics.AreaRow */
+export interface GeographyRow {
+  area: string;
+  visitors: number;
+  leads: number;
+  percentage: number;
+}
+
+/** analytics.PageRow */
+export interface PageRow {
+  path: string;
+  visitors: number;
+  pageviews: number;
+  estimates: number;
+  calls: number;
+  formViews: number;
+}
+
+/** analytics.Goals */
+export interface Goals {
+  visitors: number;
+  leads: number;
+  conversion: number;
+}
+
+/** analytics.VitalsReport */
+export interface VitalsReport {
+  overall: KindRow[] | null;
+  byKind: KindRow[] | null;
+  samples: number;
+  days: number;
+}
+
+/** analytics.VitalRow */
+export interface KindRow {
+  pageKind: string;
+  metric: string;
+  p75: number;
+  status: 'good' | 'needs-improvement' | 'poor';
+  samples: number;
 }
 
 /** analytics.LeadSourceRow */
@@ -555,6 +1095,34 @@ export interface ContentProblem {
   hard: boolean;
 }
 
+/** content.Derived */
+export interface Derived {
+  seoTitle: string;
+  metaDescription: string;
+  words: number;
+  readTime: number;
+}
+
+/** editor.Referrer */
+export interface Referrer {
+  id: string;
+  kind: Kind;
+  title: string;
+  fields: string[];
+}
+
+/** editor.Referrers */
+export interface ReferrerList {
+  referrers: Referrer[];
+}
+
+/** editor.ReferencedAnswer */
+export interface ReferencedAnswer {
+  error: string;
+  referrers: Referrer[];
+  replace: boolean;
+}
+
 /** media.GalleryItem */
 export interface MediaItem {
   id: string;
@@ -603,6 +1171,13 @@ export interface NotFoundPath {
   lastSeen: string;
 }
 
+/** seoaudit.Counts */
+export interface Counts {
+  passed: number;
+  warnings: number;
+  failed: number;
+}
+
 /** notify.Channels */
 export interface Channels {
   email: boolean;
@@ -610,13 +1185,5 @@ export interface Channels {
   push: boolean;
   sms: boolean;
   ack: boolean;
-}
-
-/** content.Derived */
-export interface Derived {
-  seoTitle: string;
-  metaDescription: string;
-  words: number;
-  readTime: number;
 }
 

@@ -7,7 +7,7 @@
 // lead is assigned to also its address and message.
 import { useId, useRef, type ReactNode } from "react";
 import { Icon } from "../components/icons";
-import { type Attribution } from "./data/leads";
+import type * as wire from "./api.gen";
 import { CallText } from "./lead-call";
 import { LeadSource, LeadWorkPanel } from "./lead-work";
 import { fmtDateTime } from "./listing";
@@ -23,16 +23,14 @@ export const LEAD_STATUSES = ["new", "contacted", "scheduled", "completed", "can
  * phone is E.164 when it could be normalised, phone_typed as typed,
  * phone_display formatted, phone_href and email_href the tel: and
  * mailto: links ("" when there is no safe link). */
-export interface Lead {
-  id: string; created_at: string; updated_at: string; first_name: string; last_name: string; city: string; zip_code: string;
-  damage_type: string; status: string; is_emergency: boolean; source: string;
-  phone_masked?: string; email_masked?: string; assigned_to_me?: boolean;
-  phone?: string; phone_typed?: string; phone_display?: string; phone_href?: string; email?: string; email_href?: string;
-  street_address?: string; insurance_carrier?: string; claim_number?: string; notes?: string;
-  /** admins' full row: where the visit came from, who works the
-   * lead, when a person first answered it and when it was escalated */
-  attribution?: Attribution; assigned_to?: string | null; first_response_at?: string | null; escalated_at?: string | null;
-}
+export type Lead = Pick<wire.LeadMasked, Shared> & Partial<Omit<wire.LeadMasked, Shared>> & Partial<Omit<wire.LeadFull, Shared>>;
+
+/** Shared are the fields a masked and a full row both have (street_address
+ * and notes optional, as a masked row has them); the rest of either is
+ * optional in Lead. Admins' full row adds where the visit came
+ * from, who works the lead, when a person first answered it and when it
+ * was escalated. */
+type Shared = keyof wire.LeadMasked & keyof wire.LeadFull;
 
 export const fullName = (l: Pick<Lead, "first_name" | "last_name">) => `${l.first_name} ${l.last_name}`.trim();
 

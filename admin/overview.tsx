@@ -7,7 +7,8 @@ import { can } from "./capabilities";
 import { useSession } from "./use-session";
 import { LoadError, StatCard } from "./ui";
 
-const PLACEHOLDER: DashboardTile[] = ["SEO Score", "Page Speed", "Location Pages", "Security Issues"].map((label) => ({ label, value: "…", hint: "Loading" }));
+// While loading, each tile shows its hint alone (as a measured tile does).
+const PLACEHOLDER: DashboardTile[] = ["SEO Score", "Page Speed", "Location Pages", "Security Issues"].map((label) => ({ label, value: "…", hint: "Loading", how: "", measured: true }));
 
 /** OverviewTiles are the dashboard's four tiles, measured by the server;
  * a tile with nothing measured yet shows '—' and says how it will fill.

@@ -41,7 +41,7 @@ type VitalRow struct {
 	PageKind string  `json:"pageKind"`
 	Metric   string  `json:"metric"`
 	P75      float64 `json:"p75"`
-	Status   string  `json:"status"`
+	Status   string  `json:"status" tstype:"'good' | 'needs-improvement' | 'poor'"`
 	Samples  int     `json:"samples"`
 }
 

@@ -14,7 +14,7 @@ type HealthRun struct {
 	StartedAt  time.Time `db:"started_at" json:"startedAt"`
 	FinishedAt time.Time `db:"finished_at" json:"finishedAt"`
 	// TriggeredBy is schedule or manual (the admin's Refresh).
-	TriggeredBy string `db:"triggered_by" json:"trigger"`
+	TriggeredBy string `db:"triggered_by" json:"trigger" tstype:"'schedule' | 'manual'"`
 	Checked     int    `db:"checked" json:"checked"`
 	Issues      int    `db:"issues" json:"issues"`
 }
@@ -27,7 +27,7 @@ type HealthResult struct {
 	// URL is the site path checked (/contact, /sitemap.xml).
 	URL string `db:"url" json:"url"`
 	// Status is spec 4's: active, 404, redirect or error.
-	Status      string    `db:"status" json:"status"`
+	Status      string    `db:"status" json:"status" tstype:"'active' | '404' | 'redirect' | 'error'"`
 	StatusCode  int       `db:"status_code" json:"statusCode"`
 	RedirectTo  string    `db:"redirect_to" json:"redirectTo,omitempty"`
 	Error       string    `db:"error" json:"error,omitempty"`

@@ -17,7 +17,7 @@ type SchemaCheckRun struct {
 	StartedAt  time.Time `db:"started_at" json:"startedAt"`
 	FinishedAt time.Time `db:"finished_at" json:"finishedAt"`
 	// TriggeredBy is deploy, content or manual.
-	TriggeredBy string `db:"triggered_by" json:"trigger"`
+	TriggeredBy string `db:"triggered_by" json:"trigger" tstype:"'deploy' | 'content' | 'manual'"`
 	BaseURL     string `db:"base_url" json:"baseUrl"`
 	Pages       int    `db:"pages" json:"pages"`
 	// Covered counts pages carrying readable structured data.

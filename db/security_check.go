@@ -17,7 +17,7 @@ type SecurityScan struct {
 	ID          string    `db:"id" json:"id"`
 	StartedAt   time.Time `db:"started_at" json:"startedAt"`
 	FinishedAt  time.Time `db:"finished_at" json:"finishedAt"`
-	TriggeredBy string    `db:"triggered_by" json:"trigger"`
+	TriggeredBy string    `db:"triggered_by" json:"trigger" tstype:"'boot' | 'schedule' | 'manual'"`
 	Passed      int       `db:"passed" json:"passed"`
 	Warnings    int       `db:"warnings" json:"warnings"`
 	Failed      int       `db:"failed" json:"failed"`
@@ -33,8 +33,8 @@ type SecurityResult struct {
 	Seq            int       `db:"seq" json:"-"`
 	Category       string    `db:"category" json:"category"`
 	Name           string    `db:"name" json:"name"`
-	Severity       string    `db:"severity" json:"severity"`
-	Status         string    `db:"status" json:"status"`
+	Severity       string    `db:"severity" json:"severity" tstype:"'critical' | 'high' | 'medium' | 'low'"`
+	Status         string    `db:"status" json:"status" tstype:"'pass' | 'warning' | 'fail' | 'not-checked'"`
 	Description    string    `db:"description" json:"description"`
 	Recommendation string    `db:"recommendation" json:"recommendation,omitempty"`
 	CheckedAt      time.Time `db:"checked_at" json:"lastChecked"`
@@ -48,11 +48,11 @@ type SecurityResult struct {
 type Vulnerability struct {
 	CheckID         string    `db:"check_id" json:"id"`
 	Title           string    `db:"title" json:"title"`
-	Severity        string    `db:"severity" json:"severity"`
+	Severity        string    `db:"severity" json:"severity" tstype:"'critical' | 'high' | 'medium' | 'low'"`
 	Description     string    `db:"description" json:"description"`
 	CVE             string    `db:"cve" json:"cve,omitempty"`
 	FixedIn         string    `db:"fixed_in" json:"fixedIn,omitempty"`
-	Status          string    `db:"status" json:"status"`
+	Status          string    `db:"status" json:"status" tstype:"'open' | 'acknowledged' | 'fixed'"`
 	FirstSeenAt     time.Time `db:"first_seen_at" json:"firstSeenAt"`
 	LastSeenAt      time.Time `db:"last_seen_at" json:"lastSeenAt"`
 	StatusChangedAt time.Time `db:"status_changed_at" json:"statusChangedAt"`

@@ -171,7 +171,7 @@ func titleOfItem(it contentdb.Item) string {
 // fields (as the editor labels them) that hold the reference.
 type Referrer struct {
 	ID     string   `json:"id"`
-	Kind   string   `json:"kind"`
+	Kind   string   `json:"kind" tstype:"Kind"`
 	Title  string   `json:"title"`
 	Fields []string `json:"fields"`
 }

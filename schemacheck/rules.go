@@ -27,7 +27,7 @@ const (
 // type it belongs to ("JSON-LD" for a block that could not be read).
 type Finding struct {
 	Type     string   `json:"type"`
-	Severity Severity `json:"severity"`
+	Severity Severity `json:"severity" tstype:"'error' | 'warning'"`
 	Property string   `json:"property,omitempty"`
 	Message  string   `json:"message"`
 }

@@ -19,14 +19,14 @@ type TypeSummary struct {
 	Type string `json:"type"`
 	// Status is active (on at least one page) or missing (expected by the
 	// route table somewhere and found nowhere).
-	Status string `json:"status"`
+	Status string `json:"status" tstype:"'active' | 'missing'"`
 	// Pages carry it; Expected pages' kinds must carry it; MissingOn of
 	// those lack it.
 	Pages       int    `json:"pages"`
 	Expected    int    `json:"expected"`
 	MissingOn   int    `json:"missingOn"`
 	Description string `json:"description"`
-	Priority    string `json:"priority"`
+	Priority    string `json:"priority" tstype:"'critical' | 'high' | 'medium' | 'low'"`
 	Source      string `json:"source,omitempty"`
 	// Validated is false for types with no rules here (counted, not
 	// checked).

@@ -39,13 +39,13 @@ const (
 // HardeningItem is one measure of the Hardening tab.
 type HardeningItem struct {
 	Name        string `json:"name"`
-	State       string `json:"state"`
+	State       string `json:"state" tstype:"'enabled' | 'partly' | 'not-enabled' | 'not-checked' | 'built-in'"`
 	Description string `json:"description"`
 	// Why is what the state rests on: the scan's finding, or the setting
 	// in force.
 	Why string `json:"why"`
 	// Source is FromScan, FromConfig or FromCode.
-	Source string `json:"source"`
+	Source string `json:"source" tstype:"'scan' | 'config' | 'code'"`
 }
 
 // Running is what the running server is configured to do. The server

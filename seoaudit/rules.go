@@ -674,7 +674,7 @@ const (
 type ComplianceCheck struct {
 	Category string           `json:"category"`
 	Check    string           `json:"check"`
-	Status   ComplianceStatus `json:"status"`
+	Status   ComplianceStatus `json:"status" tstype:"'compliant' | 'warning' | 'non-compliant'"`
 	Message  string           `json:"message"`
 	Priority string           `json:"priority"`
 	Fix      string           `json:"fix,omitempty"`

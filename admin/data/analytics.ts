@@ -12,17 +12,17 @@ export type Trend = "up" | "down";
 
 /** TrafficSource is spec 3's traffic source; conversions are the visits
  * from the source with a call tap or an estimate request. */
-export interface TrafficSource { source: string; visitors: number; percentage: number; conversions: number; conversionRate: number; leads: number }
+export type TrafficSource = Omit<wire.SourceRow, "estimates" | "calls">;
 /** AnalyticsMetric is spec 3's analytics metric; better says which trend is good news. */
 export interface AnalyticsMetric { name: string; value: string; change: string; trend: Trend; description: string; better?: Trend }
 /** GeographyRow is spec 3's geography row; leads are estimate requests
  * (a call carries no city). */
-export interface GeographyRow { area: string; visitors: number; leads: number; percentage: number }
+export type GeographyRow = wire.GeographyRow;
 export interface Kpi { name: string; value: number; goal: number; unit: "" | "%"; decimals: number; description: string }
 /** Leads are estimate requests and call taps: leads = estimates + calls. */
-export interface Leads { leads: number; estimates: number; calls: number }
+export type Leads = wire.LeadCounts;
 /** PageRow is one page the site serves: its visits and page views. */
-export interface PageRow { path: string; visitors: number; pageviews: number }
+export type PageRow = Pick<wire.PageRow, "path" | "visitors" | "pageviews">;
 /** LeadSourceRow is a line of 'Leads by source / campaign': the lead
  * records' own attribution (utm_source / utm_medium, else an ad click id,
  * else the referring site), every stored estimate request counted. */
@@ -32,7 +32,7 @@ export type CallPageRow = wire.CallPageRow;
 /** NotStored counts, since this server started, the beacons not stored:
  * over a client's daily limits, refused by the database (each alone, the
  * rest of its batch stored), dropped by a full queue. */
-export interface NotStored { capped: number; refused: number; dropped: number }
+export type NotStored = Pick<wire.AnalyticsAnswer, "capped" | "refused" | "dropped">;
 
 export interface AnalyticsData {
   /** no page view and no lead recorded in the period yet */
@@ -74,20 +74,9 @@ export const MAX_PAGES = 50;
 /** Analytics refresh delay (spec 9). */
 export const REFRESH_DELAY_MS = 1500;
 
-/** Answer is GET /api/admin/analytics (Go: analytics.Report, goals, and
- * the dropped, refused and capped counts). */
-interface Answer {
-  period: string; empty: boolean; visitors: number; pageviews: number; notFound: number; conversions: number; conversionRate: number;
-  leads: number; estimates: number; calls: number; uncounted: Leads; areaVisitors: number;
-  previous: { visitors: number; leads: number };
-  sources: { source: string; visitors: number; percentage: number; conversions: number; conversionRate: number; leads: number; estimates: number; calls: number }[];
-  geography: { area: string; visitors: number; leads: number; percentage: number }[];
-  pages: PageRow[];
-  leadSources?: LeadSourceRow[];
-  callPages?: CallPageRow[];
-  goals: { visitors: number; leads: number; conversion: number };
-  dropped: number; refused: number; capped: number;
-}
+/** Answer is GET /api/admin/analytics (Go: web/analytics.AnalyticsAnswer:
+ * analytics.Report, goals, and the dropped, refused and capped counts). */
+type Answer = wire.AnalyticsAnswer;
 
 /** change compares a figure with the period before; "new" when there was
  * nothing before to compare with. */
@@ -147,6 +136,6 @@ export const serverAnalytics: AnalyticsSource = {
 };
 
 /** Goals are the Goals & KPIs targets (PUT /api/admin/analytics/goals). */
-export interface Goals { visitors: number; leads: number; conversion: number }
+export type Goals = wire.Goals;
 
 export const saveGoals = (g: Goals) => api<Goals>("/api/admin/analytics/goals", { method: "PUT", body: JSON.stringify(g) });

@@ -27,7 +27,7 @@ export type ItemDetail = wire.ItemDetail;
 
 /** Referrer is a record that names another (editor.Referrer): its name
  * and the fields, as the editor labels them, that name it. */
-export interface Referrer { id: string; kind: Kind; title: string; fields: string[] }
+export type Referrer = wire.Referrer;
 
 /** TakeDownRefs says to remove the references to a page taken down
  * (replaceWith in their place where a page needs one: a post's category). */
@@ -35,7 +35,7 @@ export interface TakeDownRefs { removeReferences: boolean; replaceWith?: string 
 
 /** Derived is content.Derived: the SEO title and description used while
  * the record's own are empty, the main text's words, a post's reading time. */
-export interface Derived { seoTitle: string; metaDescription: string; words: number; readTime: number }
+export type Derived = wire.Derived;
 
 /** ConflictAnswer is a stale save's 409 (web/editing.ConflictAnswer). */
 export type ConflictAnswer = wire.ConflictAnswer;
@@ -87,7 +87,7 @@ export const contentApi = {
   unpublish: (id: string, version: number, refs?: TakeDownRefs) => api<ItemDetail>(item(id) + "/unpublish", json({ version, ...refs })),
   remove: (id: string, version: number, refs?: TakeDownRefs) =>
     api<{ deleted: string }>(item(id) + `?version=${version}` + (refs?.removeReferences ? `&removeReferences=true&replaceWith=${encodeURIComponent(refs.replaceWith || "")}` : ""), { method: "DELETE" }),
-  referrers: (id: string) => api<{ referrers: Referrer[] }>(item(id) + "/referrers"),
+  referrers: (id: string) => api<wire.ReferrerList>(item(id) + "/referrers"),
   history: (id: string) => api<History>(item(id) + "/revisions"),
   restore: (id: string, version: number, revision: string) => api<ItemDetail>(item(id) + "/restore", json({ version, revision })),
   guidance: (id: string) => api<Guidance>(item(id) + "/guidance"),

@@ -12,7 +12,7 @@ import type * as wire from "../api.gen";
 
 /** DashboardTile is one stat tile; how says how the figure is computed
  * (or, when measured is false, how it will fill). */
-export interface DashboardTile { label: string; value: string; hint: string; how?: string; measured?: boolean }
+export type DashboardTile = wire.DashboardTile;
 /** ToolCard is a tool card's fixed part: which screen, what it does. */
 export interface ToolCard { slug: string; title: string; description: string }
 export interface DashboardData { tools: ToolCard[] }
@@ -21,25 +21,20 @@ export interface DashboardData { tools: ToolCard[] }
  * dashboard.ToolStatus): the spec's status words (Secure, Ready, Active,
  * Monitoring, Available, Optimized) only when true, else a plain one
  * ("Needs a key", "12 warnings"); priority follows what there is to do. */
-export interface ToolStatus { slug: string; status: string; tone: "good" | "info" | "warn" | "bad" | "neutral"; detail: string; priority: "high" | "medium" | "low" }
+export type ToolStatus = wire.ToolStatus;
 
 /** ToolsSource reads the cards' statuses from the server. */
-export interface ToolsSource { statuses(): Promise<{ tools: ToolStatus[] }> }
+export interface ToolsSource { statuses(): Promise<wire.ToolList> }
 
 export const liveTools: ToolsSource = { statuses: () => api("/api/admin/tools") };
 
 /** BackupStatus is how backups stand (GET /api/admin/overview's backup;
  * Go: dashboard.BackupStatus): the last good backup, the newest run when
  * it failed, and the alarm (older than BACKUP_MAX_AGE, or failed). */
-export interface BackupStatus {
-  location: string; everyHours: number;
-  lastGoodAt: string | null; lastGoodName: string; lastGoodBytes: number;
-  lastFailedAt: string | null; lastError: string;
-  alarm: string; error?: string;
-}
+export type BackupStatus = wire.BackupStatus;
 
 /** OverviewSource reads the tiles (and how backups stand) from the server. */
-export interface OverviewSource { tiles(): Promise<{ tiles: DashboardTile[]; backup?: BackupStatus }> }
+export interface OverviewSource { tiles(): Promise<wire.Overview> }
 
 /** bytes says a size as people read it (powers of 1,000, as the server's). */
 export function bytes(n: number): string {
@@ -58,7 +53,7 @@ export type Activity = wire.Activity;
 
 /** ActivitySource reads what the dashboard shows from the server. */
 export interface ActivitySource {
-  activity(): Promise<{ activity: Activity[] }>;
+  activity(): Promise<wire.ActivityList>;
   health(): Promise<HealthReport>;
 }
 

@@ -11,21 +11,18 @@ import { api } from "../api";
 import type * as wire from "../api.gen";
 
 /** The audit's words (spec 4). The server decides them; the screen shows them. */
-export type CheckStatus = "pass" | "warning" | "fail";
-export type ComplianceStatus = "compliant" | "warning" | "non-compliant";
+export type CheckStatus = wire.AuditCheck["status"];
+export type ComplianceStatus = wire.ComplianceCheck["status"];
 
 /** AuditCheck is one check of the server's page audit (seoaudit.Check). */
 export type AuditCheck = wire.AuditCheck;
 
 /** ComplianceCheck is one check of the compliance audit (seoaudit.ComplianceCheck). */
-export interface ComplianceCheck { category: string; check: string; status: ComplianceStatus; message: string; priority: string; fix?: string }
+export type ComplianceCheck = wire.ComplianceCheck;
 
 /** PageAudit is GET /api/admin/seo-audit/page (seoaudit.PageAudit): the
  * verification audit (checks, score) and the compliance audit of one page. */
-export interface PageAudit {
-  path: string; url: string; statusCode: number; score: number; checks: AuditCheck[]; error?: string;
-  compliance: ComplianceCheck[]; complianceScore: number;
-}
+export type PageAudit = wire.PageAudit;
 
 /** Spec 5's compliance target and minimum, and the colour thresholds of
  * both scores (90/70 and 95/85): display only, the scores are the server's. */
@@ -99,24 +96,21 @@ export const SEO_CHECKLIST = [
 /** RouteInfo is one route of GET /api/admin/routes (spec 3 route descriptor). */
 export type RouteInfo = wire.RouteInfo;
 
-export type HealthStatus = "active" | "404" | "redirect" | "error" | "blocked";
+/** HealthStatus is a checked URL's status (the server's), or blocked: a
+ * route the screen knows is not indexable, never checked. */
+export type HealthStatus = wire.UrlHealth["status"] | "blocked";
 
-/** UrlHealth is spec 3's URL health result; canonicalOk is false when the
- * page's canonical names another address. */
-export interface UrlHealth { url: string; status: HealthStatus; statusCode: number; redirectTo?: string; error?: string; lastChecked: string; canonicalOk?: boolean }
+/** UrlHealth is spec 3's URL health result as the screen lists it: the
+ * server's (wire.UrlHealth), or a blocked route the screen adds;
+ * canonicalOk is false when the page's canonical names another address. */
+export type UrlHealth = Omit<wire.UrlHealth, "status" | "canonicalOk"> & { status: HealthStatus; canonicalOk?: boolean };
 
 /** HealthRun is one run of the server's health monitor. */
-export interface HealthRun { id: string; startedAt: string; finishedAt: string; trigger: "schedule" | "manual"; checked: number; issues: number }
+export type HealthRun = wire.HealthRun;
 
 /** HealthReport is GET /api/admin/health: the latest run (null before the
  * first), spec 3's summary and every result. */
-export interface HealthReport {
-  run: HealthRun | null;
-  summary: { totalRoutes: number; indexableRoutes: number; urlsInSitemap: number; issues: number; lastUpdated: string | null };
-  results: UrlHealth[];
-  interval: string;
-  monitoring?: boolean;
-}
+export type HealthReport = wire.HealthReport;
 
 /** isHealthIssue: anything but an active URL whose canonical is its own. */
 export const isHealthIssue = (h: UrlHealth | null | undefined) => !!h && (h.status !== "active" || h.canonicalOk === false) && h.status !== "blocked";
@@ -133,17 +127,17 @@ export type KeyInfo = wire.KeyInfo;
 export interface SeoIndexNowSource {
   /** auditPage has the server audit one of the site's pages. */
   auditPage(path: string): Promise<PageAudit>;
-  routes(): Promise<{ baseUrl: string; routes: RouteInfo[] }>;
+  routes(): Promise<wire.RoutesInfo>;
   /** health reads the server's latest health run. */
   health(): Promise<HealthReport>;
   /** runHealth asks the server for a run now; after is the run it replaces. */
-  runHealth(): Promise<{ after: string }>;
+  runHealth(): Promise<wire.Queued>;
   /** fetchText loads a file of this site (sitemap.xml, robots.txt). */
   fetchText(path: string): Promise<string>;
   getKey(): Promise<KeyInfo>;
   saveKey(key: string): Promise<KeyInfo>;
-  submit(req: SubmitRequest): Promise<{ submitted: number }>;
-  submissions(limit: number, offset: number): Promise<{ submissions: Submission[]; total: number }>;
+  submit(req: SubmitRequest): Promise<wire.IndexNowSubmitted>;
+  submissions(limit: number, offset: number): Promise<wire.SubmissionPage>;
 }
 
 export const liveSeo: SeoIndexNowSource = {

@@ -64,7 +64,7 @@ export function duration(seconds: number): string {
 /** PersonExport is GET /api/admin/leads/person (Go: leads.PersonExport):
  * everything held about one person, for a privacy request: every lead
  * with their email or phone, in full, each with its timeline. */
-export interface PersonExport { email: string; phone: string; exportedAt: string; leads: ({ id: string; timeline: TimelineEntry[] } & Record<string, unknown>)[] }
+export type PersonExport = wire.PersonExport;
 
 /** exportPerson asks for one person's data (admins, leads.erase); the
  * server audits it without the person's contact data. */
@@ -77,7 +77,7 @@ export function exportPerson(email: string, phone: string) {
 
 /** deleteLead erases a lead (admins, leads.erase): its details, notes,
  * timeline and notifications; the audit log keeps who and when. */
-export const deleteLead = (id: string) => api<{ id: string; deleted: boolean }>(leadPath(id), { method: "DELETE" });
+export const deleteLead = (id: string) => api<wire.ErasedAnswer>(leadPath(id), { method: "DELETE" });
 
 /** Waiting is one lead nobody has answered yet (Go: leads.Waiting): the
  * masked row, as the list masks it, and how long it has waited when the

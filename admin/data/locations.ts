@@ -4,22 +4,20 @@
 // /api/admin/locations). Each figure comes with how it is computed.
 
 import { api } from "../api";
+import type * as wire from "../api.gen";
 
 /** LocationPage is one page of a city, with its kind and title. */
-export interface LocationPage { href: string; kind: string; title: string }
+export type LocationPage = wire.LocationPage;
 /** LocationCity is a city, listed once; href is its main page (the fixed
  * city page when it has one). A city with several pages lists them all
  * and says why. */
-export interface LocationCity { name: string; href: string; pages: LocationPage[]; why?: string }
-export interface LocationCounty { name: string; slug: string; href: string; cities: LocationCity[] }
+export type LocationCity = wire.LocationCity;
+export type LocationCounty = wire.LocationCounty;
 /** cities counts each city once; cityPages the pages behind them. */
-export interface LocationsSummary { counties: number; cities: number; cityPages: number; sitemapUrls: number; localSchema: "Active" | "Inactive" | "Not checked" }
-export interface LocationsData {
-  summary: LocationsSummary;
-  /** how each summary figure is computed, by summary key */
-  how: Record<"counties" | "cities" | "sitemapUrls" | "localSchema", string>;
-  counties: LocationCounty[];
-}
+export type LocationsSummary = wire.LocationsSummary;
+/** LocationsData is GET /api/admin/locations (web/audits.LocationsInfo);
+ * how says how each summary figure is computed, by summary key. */
+export type LocationsData = wire.LocationsData;
 
 export interface LocationsSource { load(): Promise<LocationsData> }
 

@@ -4,8 +4,9 @@
 // metric's status follows Google's thresholds.
 
 import { api } from "../api";
+import type * as wire from "../api.gen";
 
-export type PerformanceStatus = "good" | "needs-improvement" | "poor";
+export type PerformanceStatus = wire.KindRow["status"];
 
 /** PerformanceMetric is spec 3's performance metric. score is 0-100;
  * value and thresholds are the measurement behind it. */
@@ -23,7 +24,7 @@ export interface PerformanceMetric {
 export interface Optimization { title: string; detail: string; impact: "high" | "medium" | "low" }
 export interface ScanRecord { when: string; score: number; note: string }
 /** KindRow is one page kind's 75th percentile of one metric. */
-export interface KindRow { pageKind: string; metric: string; p75: number; status: PerformanceStatus; samples: number }
+export type KindRow = wire.KindRow;
 
 export interface PerformanceData {
   /** how many measurements the figures come from (0: no data yet) */
@@ -86,13 +87,8 @@ const VITALS: Vital[] = [
 
 const show = (v: number, unit: Vital["unit"]) => (unit === "ms" ? (v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`) : v.toFixed(2));
 
-/** Answer is GET /api/admin/vitals. */
-interface Answer {
-  overall: { metric: string; p75: number; status: PerformanceStatus; samples: number }[] | null;
-  byKind: KindRow[] | null;
-  samples: number;
-  days: number;
-}
+/** Answer is GET /api/admin/vitals (web/analytics.VitalsReport). */
+type Answer = wire.VitalsReport;
 
 /** toData maps the server's 75th percentiles onto the screen: one card per
  * metric with data, recommendations from what is not good, and the page

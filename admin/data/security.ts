@@ -5,54 +5,39 @@
 // through SecuritySource. Nothing here is a sample.
 
 import { api } from "../api";
+import type * as wire from "../api.gen";
 
-export type Severity = "critical" | "high" | "medium" | "low";
+export type Severity = wire.SecurityCheck["severity"];
 /** not-checked: the server could not run the check here (it says why);
  * it counts neither as passing nor as failing. */
-export type CheckStatus = "pass" | "warning" | "fail" | "not-checked";
-export type VulnerabilityStatus = "open" | "acknowledged" | "fixed";
+export type CheckStatus = wire.SecurityCheck["status"];
+export type VulnerabilityStatus = wire.Vulnerability["status"];
 
-export interface SecurityCheck { id: string; category: string; name: string; status: CheckStatus; severity: Severity; description: string; recommendation?: string; lastChecked: string }
-export interface Vulnerability {
-  id: string; title: string; severity: Severity; description: string; fixedIn?: string; cve?: string; status: VulnerabilityStatus;
-  firstSeenAt: string; lastSeenAt: string; statusChangedAt: string;
-}
-export interface MonitoringItem { label: string; value: string; status: "good" | "warn" | "bad"; description: string }
+export type SecurityCheck = wire.SecurityCheck;
+export type Vulnerability = wire.Vulnerability;
+export type MonitoringItem = wire.MonitoringItem;
 /** HardeningState is read from the latest scan or the running
  * configuration (securitycheck.Hardening); built-in is a property of the
  * code, not a setting. */
-export type HardeningState = "enabled" | "partly" | "not-enabled" | "not-checked" | "built-in";
+export type HardeningState = wire.HardeningItem["state"];
 /** HardeningItem: why says what the state rests on; source where it was read. */
-export interface HardeningItem { name: string; state: HardeningState; description: string; why: string; source: "scan" | "config" | "code" }
+export type HardeningItem = wire.HardeningItem;
 /** HardeningConfig is what the configuration panel shows, from the running
  * configuration. The admin PIN is never part of it: the browser does not
  * know the PIN, only a mask. */
-export interface HardeningConfig {
-  pinMask: string; pinSource: string; sessionTimeout: string;
-  /** apiRateLimit sums up; rateLimits lists every limit in force */
-  apiRateLimit: string; rateLimits: string[]; backupEncryption: string;
-}
+export type HardeningConfig = wire.HardeningConfig;
 
-export interface ScanInfo { id: string; startedAt: string; finishedAt: string; trigger: "boot" | "schedule" | "manual"; passed: number; warnings: number; failed: number; notChecked: number }
+export type ScanInfo = wire.ScanInfo;
 
 /** SecurityReport is GET /api/admin/security: the latest scan (null before
  * the first), its checks, the vulnerabilities and the settings in force. */
-export interface SecurityReport {
-  scan: ScanInfo | null;
-  nextScanAt: string | null;
-  score: number;
-  checks: SecurityCheck[];
-  vulnerabilities: Vulnerability[];
-  monitoring: MonitoringItem[];
-  hardening: HardeningItem[];
-  config: HardeningConfig;
-}
+export type SecurityReport = wire.SecurityReport;
 
 export interface SecuritySource {
   load(): Promise<SecurityReport>;
   /** scan asks the server for a scan now; after is the scan it replaces. */
-  scan(): Promise<{ after: string }>;
-  setStatus(id: string, status: VulnerabilityStatus): Promise<{ vulnerability: Vulnerability }>;
+  scan(): Promise<wire.Queued>;
+  setStatus(id: string, status: VulnerabilityStatus): Promise<wire.VulnerabilityAnswer>;
 }
 
 /** SCAN_DELAY_MS and NEXT_SCAN_MS are spec 9's 3 s scan (the least the

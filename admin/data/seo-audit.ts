@@ -7,8 +7,8 @@
 import { api } from "../api";
 import type * as wire from "../api.gen";
 
-export type AuditStatus = "pass" | "warning" | "fail";
-export type AuditPriority = "P0" | "P1" | "P2";
+export type AuditStatus = wire.AuditCheck["status"];
+export type AuditPriority = wire.AuditCheck["priority"];
 
 /** AuditCheck is spec 3's audit check. */
 export type AuditCheck = wire.AuditCheck;
@@ -18,7 +18,7 @@ export type AuditCheck = wire.AuditCheck;
 export interface AuditReport { url: string; score: number; results: AuditCheck[]; timestamp: string }
 
 /** LocationBrief is spec 3's location brief for one city page. */
-export interface LocationBrief { city: string; county: string; url: string; seoTitle: string; metaDescription: string; keywords: string[] }
+export type LocationBrief = wire.LocationBrief;
 
 export interface GuideStep { title: string; detail: string; priority: AuditPriority; tool?: { slug: string; label: string } }
 
@@ -29,22 +29,15 @@ export type AuditRun = wire.AuditRun;
 /** PageResult is one audited page of a run. */
 export type PageResult = wire.PageResult;
 
-/** SeoAuditData is GET /api/admin/seo-audit. */
-export interface SeoAuditData {
-  run: AuditRun | null;
-  pages: PageResult[];
-  /** routes is how many pages an audit checks now */
-  routes: number;
-  rules: string[];
-  briefs: LocationBrief[];
-  /** how says how the site-wide score is computed */
-  how: string;
-}
+/** SeoAuditData is GET /api/admin/seo-audit (web/audits.SEOAuditReport):
+ * routes is how many pages an audit checks now; how says how the
+ * site-wide score is computed. */
+export type SeoAuditData = wire.SeoAuditData;
 
 export interface SeoAuditSource {
   load(): Promise<SeoAuditData>;
   /** run asks the server for an audit now; after is the run it replaces. */
-  run(): Promise<{ after: string }>;
+  run(): Promise<wire.Queued>;
   guide(): GuideStep[];
 }
 

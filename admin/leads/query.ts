@@ -1,10 +1,11 @@
 // What the Secure Leads Manager asks the server for: its filters, page,
 // page size and whether an admin sees full data.
 import { useEffect, useState } from "react";
+import type * as wire from "../api.gen";
 import type { Lead } from "../lead-dialog";
 
 /** LeadPage is GET /api/admin/leads: one page of leads, and which page. */
-export interface LeadPage { leads: Lead[]; total: number; page: number; perPage: number; full: boolean }
+export type LeadPage = Omit<wire.LeadList, "leads"> & { leads: Lead[] };
 
 export interface Filters { q: string; status: string; damageType: string; emergency: string; from: string; to: string }
 const NO_FILTERS: Filters = { q: "", status: "", damageType: "", emergency: "", from: "", to: "" };

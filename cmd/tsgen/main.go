@@ -21,8 +21,12 @@ import (
 	"github.com/atlanta-restoration/site/editor"
 	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/media"
+	"github.com/atlanta-restoration/site/schemacheck"
+	"github.com/atlanta-restoration/site/securitycheck"
 	"github.com/atlanta-restoration/site/seoaudit"
 	"github.com/atlanta-restoration/site/tsgen"
+	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
+	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
 	backupsweb "github.com/atlanta-restoration/site/web/backups"
 	"github.com/atlanta-restoration/site/web/dashboard"
@@ -30,6 +34,7 @@ import (
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	"github.com/atlanta-restoration/site/web/push"
+	"github.com/atlanta-restoration/site/web/runjob"
 )
 
 // Out is the generated file, relative to the repository root.
@@ -60,6 +65,9 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("LeadAnswer", leadsweb.LeadAnswer{}),
 	tsgen.Of("LeadMasked", leads.Masked{}),
 	tsgen.Of("LeadFull", leads.Full{}),
+	tsgen.Of("PersonExport", leads.PersonExport{}),
+	tsgen.Of("PersonRecord", leads.PersonRecord{}),
+	tsgen.Of("ErasedAnswer", leadsweb.ErasedAnswer{}),
 	// SEO & IndexNow (web/indexnow, seoaudit).
 	tsgen.Of("RouteInfo", indexnowweb.RouteInfo{}),
 	tsgen.Of("Submission", indexnowweb.Submission{}),
@@ -67,10 +75,57 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("PageResult", seoaudit.PageResult{}),
 	tsgen.Of("AuditCheck", seoaudit.Check{}),
 	tsgen.Of("AuditRun", db.SEOAuditRun{}),
+	tsgen.Of("SeoAuditData", audits.SEOAuditReport{}),
+	tsgen.Of("LocationBrief", audits.LocationBrief{}),
+	tsgen.Of("PageAudit", seoaudit.PageAudit{}),
+	tsgen.Of("ComplianceCheck", seoaudit.ComplianceCheck{}),
+	tsgen.Of("RoutesInfo", indexnowweb.RoutesInfo{}),
+	tsgen.Of("HealthReport", indexnowweb.HealthReport{}),
+	tsgen.Of("HealthSummary", indexnowweb.HealthSummary{}),
+	tsgen.Of("HealthRun", db.HealthRun{}),
+	tsgen.Of("UrlHealth", db.HealthResult{}),
+	tsgen.Of("SubmissionPage", indexnowweb.SubmissionPage{}),
+	tsgen.Of("IndexNowSubmitted", indexnowweb.IndexNowSubmitted{}),
+	// A run press on any of the scans (web/runjob).
+	tsgen.Of("Queued", runjob.Queued{}),
+	// Location Pages (web/audits).
+	tsgen.Of("LocationsData", audits.LocationsInfo{}),
+	tsgen.Of("LocationsSummary", audits.LocationsSummary{}),
+	tsgen.Of("LocationCounty", audits.LocationCounty{}),
+	tsgen.Of("LocationCity", audits.LocationCity{}),
+	tsgen.Of("LocationPage", audits.LocationPage{}),
+	// Schema Management (web/audits, schemacheck).
+	tsgen.Of("SchemaData", audits.SchemaReport{}),
+	tsgen.Of("SchemaRun", db.SchemaCheckRun{}),
+	tsgen.Of("SchemaCards", audits.SchemaCards{}),
+	tsgen.Of("SchemaTypeResult", schemacheck.TypeSummary{}),
+	tsgen.Of("SchemaMessage", schemacheck.Message{}),
+	tsgen.Of("SchemaPage", schemacheck.PageResult{}),
+	tsgen.Of("SchemaFinding", schemacheck.Finding{}),
+	tsgen.Of("SchemaTemplate", audits.SchemaTemplate{}),
+	tsgen.Of("GeneratorOptions", audits.GeneratorOptions{}),
+	tsgen.Of("GeneratorType", audits.GeneratorType{}),
+	tsgen.Of("GeneratorPage", audits.GeneratorPage{}),
+	tsgen.Of("Generated", audits.Generated{}),
+	// Security Scanner (web/audits, securitycheck).
+	tsgen.Of("SecurityReport", audits.SecurityReport{}),
+	tsgen.Of("ScanInfo", db.SecurityScan{}),
+	tsgen.Of("SecurityCheck", db.SecurityResult{}),
+	tsgen.Of("Vulnerability", db.Vulnerability{}),
+	tsgen.Of("VulnerabilityAnswer", audits.VulnerabilityAnswer{}),
+	tsgen.Of("MonitoringItem", audits.MonitoringItem{}),
+	tsgen.Of("HardeningItem", securitycheck.HardeningItem{}),
+	tsgen.Of("HardeningConfig", securitycheck.ConfigPanel{}),
 	// Dashboard (web/dashboard).
 	tsgen.Of("NotificationsStatus", dashboard.NotificationsStatus{}),
 	tsgen.Of("NotificationRow", dashboard.NotificationRow{}),
 	tsgen.Of("Activity", dashboard.ActivityLine{}),
+	tsgen.Of("ActivityList", dashboard.ActivityList{}),
+	tsgen.Of("Overview", dashboard.Overview{}),
+	tsgen.Of("DashboardTile", dashboard.Tile{}),
+	tsgen.Of("BackupStatus", dashboard.BackupStatus{}),
+	tsgen.Of("ToolList", dashboard.Tools{}),
+	tsgen.Of("ToolStatus", dashboard.ToolStatus{}),
 	// Backups (web/backups, backup).
 	tsgen.Of("BackupList", backupsweb.List{}),
 	tsgen.Of("BackupEntry", backup.Entry{}),
@@ -83,7 +138,16 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("AccountDevice", push.AccountDevice{}),
 	tsgen.Of("AllDevices", push.AllDevices{}),
 	tsgen.Of("DeviceAnswer", push.DeviceAnswer{}),
-	// Analytics.
+	// Analytics and Core Web Vitals (web/analytics, analytics).
+	tsgen.Of("AnalyticsAnswer", analyticsweb.AnalyticsAnswer{}),
+	tsgen.Of("LeadCounts", analytics.LeadCounts{}),
+	tsgen.Of("PreviousPeriod", analytics.Previous{}),
+	tsgen.Of("SourceRow", analytics.SourceRow{}),
+	tsgen.Of("GeographyRow", analytics.AreaRow{}),
+	tsgen.Of("PageRow", analytics.PageRow{}),
+	tsgen.Of("Goals", analyticsweb.Goals{}),
+	tsgen.Of("VitalsReport", analyticsweb.VitalsReport{}),
+	tsgen.Of("KindRow", analytics.VitalRow{}),
 	tsgen.Of("LeadSourceRow", analytics.LeadSourceRow{}),
 	tsgen.Of("CallPageRow", analytics.CallPageRow{}),
 	// Content, media and redirects (web/editor, editor, content, media).
@@ -98,6 +162,10 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("DiffLine", editor.DiffLine{}),
 	tsgen.Of("Guidance", editor.Guidance{}),
 	tsgen.Of("ContentProblem", content.Problem{}),
+	tsgen.Of("Derived", content.Derived{}),
+	tsgen.Of("Referrer", editor.Referrer{}),
+	tsgen.Of("ReferrerList", editorweb.Referrers{}),
+	tsgen.Of("ReferencedAnswer", editorweb.ReferencedAnswer{}),
 	tsgen.Of("MediaItem", media.GalleryItem{}),
 	tsgen.Of("RedirectList", editorweb.RedirectList{}),
 	tsgen.Of("RedirectRow", editorweb.RedirectRow{}),

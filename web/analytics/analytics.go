@@ -310,8 +310,9 @@ func (h *Handler) Report(c echo.Context) error {
 // VitalsReport is GET /api/admin/vitals: the 75th percentile of each Core
 // Web Vital site-wide and per page kind, over Days days.
 type VitalsReport struct {
-	Overall []analytics.VitalRow `json:"overall"`
-	ByKind  []analytics.VitalRow `json:"byKind"`
+	// Overall and ByKind are null when nothing was measured.
+	Overall []analytics.VitalRow `json:"overall" tstype:"KindRow[] | null"`
+	ByKind  []analytics.VitalRow `json:"byKind" tstype:"KindRow[] | null"`
 	Samples int                  `json:"samples"`
 	Days    int                  `json:"days"`
 }

@@ -270,7 +270,7 @@ func (h *Handler) SetVulnerability(c echo.Context) error {
 type MonitoringItem struct {
 	Label       string `json:"label"`
 	Value       string `json:"value"`
-	Status      string `json:"status"` // good, warn or bad
+	Status      string `json:"status" tstype:"'good' | 'warn' | 'bad'"`
 	Description string `json:"description"`
 }
 

@@ -14,7 +14,7 @@ import (
 // LocationsInfo is GET /api/admin/locations: the Location Pages screen.
 type LocationsInfo struct {
 	Summary  LocationsSummary  `json:"summary"`
-	How      map[string]string `json:"how"`
+	How      map[string]string `json:"how" tstype:"Record<'counties' | 'cities' | 'sitemapUrls' | 'localSchema', string>"`
 	Counties []LocationCounty  `json:"counties"`
 }
 
@@ -25,7 +25,7 @@ type LocationsSummary struct {
 	Cities      int    `json:"cities"`
 	CityPages   int    `json:"cityPages"`
 	SitemapURLs int    `json:"sitemapUrls"`
-	LocalSchema string `json:"localSchema"` // Active, Inactive or Not checked
+	LocalSchema string `json:"localSchema" tstype:"'Active' | 'Inactive' | 'Not checked'"`
 }
 
 // LocationCounty is a county page with its cities.

@@ -60,7 +60,7 @@ type SchemaTemplate struct {
 	Description string         `json:"description"`
 	FileName    string         `json:"fileName"`
 	Path        string         `json:"path"`
-	JSON        map[string]any `json:"json,omitempty"`
+	JSON        map[string]any `json:"json,omitempty" tstype:"Record<string, unknown>"`
 	// Error says why the block could not be read.
 	Error string `json:"error,omitempty"`
 }
@@ -264,7 +264,7 @@ type Generated struct {
 	Path string `json:"path"`
 	// JSON holds the items, each standalone with its @context; empty
 	// when the page serves none, and Note says why.
-	JSON     []map[string]any `json:"json"`
+	JSON     []map[string]any `json:"json" tstype:"Record<string, unknown>[]"`
 	FileName string           `json:"fileName"`
 	Note     string           `json:"note,omitempty"`
 }

@@ -35,9 +35,9 @@ type IndexNowState func(ctx context.Context) (key string, auto bool, err error)
 type ToolStatus struct {
 	Slug     string `json:"slug"`
 	Status   string `json:"status"`
-	Tone     string `json:"tone"` // good, info, warn, bad, neutral
+	Tone     string `json:"tone" tstype:"'good' | 'info' | 'warn' | 'bad' | 'neutral'"`
 	Detail   string `json:"detail"`
-	Priority string `json:"priority"`
+	Priority string `json:"priority" tstype:"'high' | 'medium' | 'low'"`
 }
 
 // Tools is GET /api/admin/tools.
