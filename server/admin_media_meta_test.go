@@ -10,7 +10,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -107,8 +106,7 @@ var generatedName = regexp.MustCompile(`[0-9]{13}-[a-z0-9]{8}`)
 // beside the video, served as an image, and the /portfolio card's video
 // points at it with its size and loads nothing up front; the badge and
 // label sit outside the video's box; photos' alt text names the project,
-// never the file. Replacing the poster removes the old file; deleting the
-// video removes the poster.
+// never the file.
 func TestVideoPosterOnPortfolio(t *testing.T) {
 	srv, _ := adminServer(t, nil)
 	h := srv.Handler()
@@ -189,112 +187,8 @@ func TestVideoPosterOnPortfolio(t *testing.T) {
 		}
 	}
 
-	// Replacing the poster (an image the owner picked, PNG) gives a new
-	// URL and removes the old file.
-	oldKey := strings.TrimPrefix(it.Poster, "/media/")
-	r = putPoster(t, h, tok, vid.ID, "cover.png", testPNG(t, 400, 300))
-	var it2 media.GalleryItem
-	json.Unmarshal([]byte(r.Body), &it2)
-	if r.StatusCode != http.StatusOK || it2.Poster == it.Poster || it2.Width != 400 || it2.Height != 300 {
-		t.Fatalf("replace poster: %d %s", r.StatusCode, r.Body)
-	}
-	if r := get(t, h, it.Poster); r.StatusCode != http.StatusNotFound {
-		t.Errorf("replaced poster still served: %d", r.StatusCode)
-	}
-	if _, err := os.Stat(filepath.Join(srv.cfg.DataDir, "media", oldKey)); !os.IsNotExist(err) {
-		t.Errorf("replaced poster file left behind: %v", err)
-	}
-	if r := get(t, h, it2.Poster); r.StatusCode != http.StatusOK {
-		t.Errorf("new poster: %d", r.StatusCode)
-	}
-
-	// Deleting the video deletes its poster.
-	if r := jsonReq(t, h, "DELETE", "/api/admin/media/"+vid.ID, tok, nil); r.StatusCode != http.StatusOK {
-		t.Fatalf("delete: %d %s", r.StatusCode, r.Body)
-	}
-	if r := get(t, h, it2.Poster); r.StatusCode != http.StatusNotFound {
-		t.Errorf("deleted video's poster still served: %d", r.StatusCode)
-	}
-	walk(filepath.Join(srv.cfg.DataDir, "media"), func(p string) {
-		if strings.Contains(p, "-poster-") {
-			t.Errorf("poster file left after the video was deleted: %s", p)
-		}
-	})
-}
-
-// TestVideoPosterRefusals tries the poster endpoint as an attacker would:
-// no token, markup and script dressed as a JPEG, a GIF, a video, an
-// oversized body, a pixel bomb, a photo's id, ids that are not ids.
-// Nothing refused is stored, and the video keeps no poster.
-func TestVideoPosterRefusals(t *testing.T) {
-	srv, store := adminServer(t, nil)
-	h := srv.Handler()
-	tok := unlock(t, h)
-	vid := uploadVideo(t, h, tok, "Roof Leak")
-	r := upload(t, h, tok, "Roof Leak", "a.jpg", testJPEG(t, 40, 30))
-	var photo media.GalleryItem
-	json.Unmarshal([]byte(r.Body), &photo)
-
-	for _, token := range []string{"", "forged-token"} {
-		if r := putPoster(t, h, token, vid.ID, "f.jpg", testJPEG(t, 64, 36)); r.StatusCode != http.StatusUnauthorized {
-			t.Errorf("poster with token %q: %d", token, r.StatusCode)
-		}
-		if r := jsonReq(t, h, "PATCH", "/api/admin/media/"+vid.ID, token, map[string]string{"caption": "x", "alt": "y"}); r.StatusCode != http.StatusUnauthorized {
-			t.Errorf("text with token %q: %d", token, r.StatusCode)
-		}
-	}
-
-	html := []byte("<!doctype html><html><body><script>alert(document.domain)</script></body></html>")
-	cases := []struct {
-		name, file string
-		content    []byte
-		status     int
-		msg        string
-	}{
-		{"html as jpg", "frame.jpg", html, 415, "this file is text/html"},
-		{"svg as jpg", "frame.jpg", []byte(`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script></svg>`), 415, "image/svg+xml"},
-		{"php as jpg", "frame.jpg", []byte("<?php system($_GET['c']); ?>"), 415, "JPEG, PNG or WebP"},
-		{"gif", "frame.gif", testGIF(t), 415, "this file is image/gif"},
-		{"video", "frame.mp4", append(append([]byte{}, mp4Head...), make([]byte, 1000)...), 415, "this file is video/mp4"},
-		{"jpeg header then html", "frame.jpg", append([]byte{0xFF, 0xD8, 0xFF, 0xE0}, html...), 422, "could not be read"},
-		{"pixel bomb", "frame.png", bombPNG(t, 8000, 5000), 413, "too large to process (8000×5000 pixels)"},
-		{"empty", "frame.jpg", nil, 415, "JPEG, PNG or WebP"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := putPoster(t, h, tok, vid.ID, c.file, c.content)
-			if r.StatusCode != c.status || !strings.Contains(r.Body, c.msg) {
-				t.Errorf("%d %s, want %d %q", r.StatusCode, r.Body, c.status, c.msg)
-			}
-		})
-	}
-	// Oversized: past media.MaxPosterBytes, streamed (never held).
-	body, ct := multipartBody("frame.jpg", testJPEG(t, 64, 36), media.MaxPosterBytes+1<<20)
-	req := httptest.NewRequest("PUT", "/api/admin/media/"+vid.ID+"/poster", body)
-	req.Header.Set("Content-Type", ct)
-	req.Header.Set("Authorization", "Bearer "+tok)
-	if r := do(t, h, req); r.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(r.Body, "larger than the 20 MB limit for posters") {
-		t.Errorf("oversized poster: %d %s", r.StatusCode, r.Body)
-	}
-
-	// Not a video, or no such item: 404 before the body is read.
-	for _, id := range []string{photo.ID, "00000000-0000-0000-0000-000000000000", "..", "..%2F..%2Fsite.db", "%2e%2e", "projects%2Froof-leak%2F" + filepath.Base(vid.Path), "'%20OR%201=1--"} {
-		if r := putPoster(t, h, tok, id, "f.jpg", testJPEG(t, 64, 36)); r.StatusCode != http.StatusNotFound {
-			t.Errorf("poster for %q: %d %s", id, r.StatusCode, r.Body)
-		}
-	}
-
-	m, _ := store.GetMedia(context.Background(), vid.ID)
-	if m.Poster != "" {
-		t.Errorf("a refused poster was recorded: %q", m.Poster)
-	}
-	// Nothing but the two uploads (the photo's original and variants)
-	// reached storage, and no spooled file was left.
-	walk(srv.cfg.DataDir, func(p string) {
-		if strings.Contains(p, "-poster-") || !strings.HasPrefix(p, srv.cfg.DataDir+"/media/projects/roof-leak/") {
-			t.Errorf("file left by a refused poster: %s", p)
-		}
-	})
+	// Replacing the poster and deleting the video, with the files they
+	// remove, are tested in the room: web/media/poster_test.go.
 }
 
 // TestMediaTextSaves: caption and alt text are given at upload and edited
