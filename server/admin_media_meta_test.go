@@ -2,9 +2,7 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
 	"image"
 	"image/png"
 	"mime/multipart"
@@ -13,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -191,13 +188,14 @@ func TestVideoPosterOnPortfolio(t *testing.T) {
 	// remove, are tested in the room: web/media/poster_test.go.
 }
 
-// TestMediaTextSaves: caption and alt text are given at upload and edited
-// afterwards; markup in them is stored as text and rendered escaped;
-// too-long text is refused with a message and loses nothing saved; a file
-// name is refused as alt text; 50 concurrent saves leave one save's pair;
-// each save re-renders /portfolio.
-func TestMediaTextSaves(t *testing.T) {
-	srv, store := adminServer(t, nil)
+// TestMediaTextRendered: the caption and alt text given at upload are
+// rendered escaped on /portfolio (markup never becomes elements); a save
+// is read under BODY_LIMIT; a saved caption and a cleared alt text (the
+// default, which names the project) show on the public pages at once.
+// The saves themselves (refusals, concurrent saves) are tested in the
+// room: web/media/text_test.go.
+func TestMediaTextRendered(t *testing.T) {
+	srv, _ := adminServer(t, nil)
 	h := srv.Handler()
 	tok := unlock(t, h)
 	caption := `<script>alert("caption")</script> Kitchen "after" & dried`
@@ -237,78 +235,18 @@ func TestMediaTextSaves(t *testing.T) {
 		t.Error("raw markup in the page source")
 	}
 
-	// Edits: too long, a file name as alt, a half form, a missing item.
-	long := strings.Repeat("a", media.MaxCaption+1)
-	edits := []struct {
-		name string
-		body any
-		id   string
-		code int
-		msg  string
-	}{
-		{"caption too long", map[string]string{"caption": long, "alt": "x"}, it.ID, 400, "The caption can be at most 300 characters (this one has 301)."},
-		{"alt too long", map[string]string{"caption": "x", "alt": strings.Repeat("é", media.MaxAlt+1)}, it.ID, 400, "The alt text can be at most 150 characters (this one has 151)."},
-		{"alt is the file name", map[string]string{"caption": "x", "alt": filepath.Base(it.Path)}, it.ID, 400, "not its file name"},
-		{"alt missing", map[string]string{"caption": "x"}, it.ID, 400, "as JSON"},
-		{"not JSON", "caption=x", it.ID, 400, "as JSON"},
-		{"no such item", map[string]string{"caption": "x", "alt": "y"}, "00000000-0000-0000-0000-000000000000", 404, "no longer exists"},
-		{"path trick", map[string]string{"caption": "x", "alt": "y"}, "..%2F..%2Fsite.db", 404, ""},
-	}
-	for _, e := range edits {
-		t.Run(e.name, func(t *testing.T) {
-			r := jsonReq(t, h, "PATCH", "/api/admin/media/"+e.id, tok, e.body)
-			if r.StatusCode != e.code || !strings.Contains(r.Body, e.msg) {
-				t.Errorf("%d %s, want %d %q", r.StatusCode, r.Body, e.code, e.msg)
-			}
-		})
-	}
 	// A body past BODY_LIMIT is refused before it is read whole.
 	huge := map[string]string{"caption": strings.Repeat("a", 2<<20), "alt": ""}
 	if r := jsonReq(t, h, "PATCH", "/api/admin/media/"+it.ID, tok, huge); r.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("2 MB caption: %d", r.StatusCode)
 	}
-	// Nothing saved was lost by the refused edits.
-	m, _ := store.GetMedia(context.Background(), it.ID)
-	if m.Caption != caption || m.Alt != alt {
-		t.Errorf("refused edits changed the row: %q / %q", m.Caption, m.Alt)
-	}
-	// An upload with a caption too long is refused before anything is stored.
-	if r := uploadWithText(t, h, tok, "Kitchen Dry Out", "k2.jpg", testJPEG(t, 60, 40), long, ""); r.StatusCode != 400 || !strings.Contains(r.Body, "at most 300 characters") {
-		t.Errorf("upload with a long caption: %d %s", r.StatusCode, r.Body)
-	}
-	if rows, _ := store.ListMedia(context.Background()); len(rows) != 1 {
-		t.Errorf("%d rows after the refused upload", len(rows))
-	}
-
-	// 50 concurrent saves: all answer 200, one save's pair is left, and
-	// /portfolio shows it.
-	var wg sync.WaitGroup
-	codes := make(chan int, 50)
-	for i := 0; i < 50; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := jsonReq(t, h, "PATCH", "/api/admin/media/"+it.ID, tok, map[string]string{"caption": fmt.Sprintf("Save %d caption", i), "alt": fmt.Sprintf("Save %d alt", i)})
-			codes <- r.StatusCode
-		}()
-	}
-	wg.Wait()
-	close(codes)
-	for c := range codes {
-		if c != http.StatusOK {
-			t.Errorf("concurrent save: %d", c)
-		}
-	}
-	m, _ = store.GetMedia(context.Background(), it.ID)
-	var a, b int
-	fmt.Sscanf(m.Caption, "Save %d caption", &a)
-	fmt.Sscanf(m.Alt, "Save %d alt", &b)
-	if a != b || !strings.HasPrefix(m.Caption, "Save ") {
-		t.Errorf("after 50 saves: %q with %q", m.Caption, m.Alt)
+	r = jsonReq(t, h, "PATCH", "/api/admin/media/"+it.ID, tok, map[string]string{"caption": "Save 7 caption", "alt": "Save 7 alt"})
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("save: %d %s", r.StatusCode, r.Body)
 	}
 	page = get(t, h, "/portfolio")
-	if !strings.Contains(text(bodyOf(page.Doc)), m.Caption) {
-		t.Errorf("/portfolio does not show the saved caption %q", m.Caption)
+	if !strings.Contains(text(bodyOf(page.Doc)), "Save 7 caption") {
+		t.Error("/portfolio does not show the saved caption")
 	}
 	// Clearing the alt text brings back the default, which names the
 	// project, not the file.
