@@ -2,12 +2,9 @@ package server
 
 import (
 	"bytes"
-	"compress/zlib"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"image/gif"
@@ -418,31 +415,4 @@ func TestAttackParallelUploads(t *testing.T) {
 			t.Errorf("%s: %d", m.Path, r.StatusCode)
 		}
 	}
-}
-
-// bombPNG is a 16-bit RGBA PNG of one flat colour: ~300 KB on disk, w*h*8
-// bytes decoded. It is streamed, never held as pixels.
-func bombPNG(t *testing.T, w, h int) []byte {
-	t.Helper()
-	var out bytes.Buffer
-	out.WriteString("\x89PNG\r\n\x1a\n")
-	chunk := func(typ string, data []byte) {
-		binary.Write(&out, binary.BigEndian, uint32(len(data)))
-		c := append([]byte(typ), data...)
-		out.Write(c)
-		binary.Write(&out, binary.BigEndian, crc32.ChecksumIEEE(c))
-	}
-	ihdr := binary.BigEndian.AppendUint32(nil, uint32(w))
-	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(h))
-	chunk("IHDR", append(ihdr, 16, 6, 0, 0, 0))
-	var z bytes.Buffer
-	zw := zlib.NewWriter(&z)
-	row := make([]byte, 1+w*8)
-	for y := 0; y < h; y++ {
-		zw.Write(row)
-	}
-	zw.Close()
-	chunk("IDAT", z.Bytes())
-	chunk("IEND", nil)
-	return out.Bytes()
 }

@@ -77,6 +77,7 @@ func newRoom(t *testing.T, s *db.Store) *room {
 	// The routes as server/install.go lists them (its guards are the
 	// server's tests).
 	e.GET("/api/admin/content", h.List)
+	e.POST("/api/admin/content", h.Create)
 	e.GET("/api/admin/content/:id", h.Get)
 	e.PUT("/api/admin/content/:id", h.Save)
 	e.POST("/api/admin/content/:id/publish", h.Publish)

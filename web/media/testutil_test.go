@@ -2,6 +2,7 @@ package media
 
 import (
 	"bytes"
+	"encoding/json"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -12,6 +13,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/labstack/echo/v4"
@@ -34,9 +36,11 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 // instance that routes as server/install.go does (without the guards)
 // and answers errors with their status and message.
 type room struct {
-	h     *Handler
-	store *db.Store
-	e     *echo.Echo
+	h       *Handler
+	store   *db.Store
+	e       *echo.Echo
+	dir     string       // the data folder: media/ and tmp/
+	changed atomic.Int64 // calls of Changed (the pages re-rendered)
 }
 
 func newRoom(t testing.TB) *room {
@@ -47,7 +51,8 @@ func newRoom(t testing.TB) *room {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := New(Handler{Store: store, Files: files, MaxUpload: 2 << 30, TempDir: filepath.Join(dir, "tmp"), Changed: func(string) {},
+	r := &room{store: store, dir: dir}
+	h := New(Handler{Store: store, Files: files, MaxUpload: 2 << 30, TempDir: filepath.Join(dir, "tmp"), Changed: func(string) { r.changed.Add(1) },
 		NotFound: httperr.New(http.StatusNotFound, "not found"), Log: quiet})
 	e := echo.New()
 	e.HTTPErrorHandler = func(err error, c echo.Context) {
@@ -68,12 +73,63 @@ func newRoom(t testing.TB) *room {
 	e.PATCH("/api/admin/media/:id", h.SaveText, pin)
 	e.PUT("/api/admin/media/:id/portfolio", h.SetPortfolio, pin)
 	e.PUT("/api/admin/media/:id/poster", h.PutPoster, pin)
-	return &room{h: h, store: store, e: e}
+	r.h, r.e = h, e
+	return r
 }
 
 type response struct {
 	*http.Response
 	Body string
+}
+
+// serve answers req.
+func (r *room) serve(req *http.Request) *response {
+	w := httptest.NewRecorder()
+	r.e.ServeHTTP(w, req)
+	res := w.Result()
+	body, _ := io.ReadAll(res.Body)
+	return &response{Response: res, Body: string(body)}
+}
+
+// get answers a GET of path.
+func (r *room) get(path string) *response {
+	return r.serve(httptest.NewRequest("GET", path, nil))
+}
+
+// json sends body as JSON (a string as it is).
+func (r *room) json(t testing.TB, method, path string, body any) *response {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(j)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	req.Header.Set("Content-Type", "application/json")
+	return r.serve(req)
+}
+
+// form sends a multipart form: the text fields first (in order), then
+// the file.
+func (r *room) form(method, path string, fields [][2]string, filename string, content []byte) *response {
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	for _, f := range fields {
+		mw.WriteField(f[0], f[1])
+	}
+	part, _ := mw.CreateFormFile("file", filename)
+	part.Write(content)
+	mw.Close()
+	req := httptest.NewRequest(method, path, &b)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	return r.serve(req)
 }
 
 // upload posts content as the file of a multipart form to project.
