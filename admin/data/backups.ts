@@ -1,4 +1,4 @@
-// Backups screen data (issue 29, ADR 042). Everything is the server's:
+// Backups screen data (ADR 042). Everything is the server's:
 // the backups the site made (package backup, backup_runs), the one
 // running now on any instance, and whether the backups are on the disk
 // the site's data is on. The screen only reads and asks.

@@ -1,4 +1,4 @@
-// Content Management data (issue 22, docs/content-api.md): the site's
+// Content Management data (docs/content-api.md): the site's
 // content as items, one per record, each with a working copy and, once
 // published, a live copy. Every rule (what blocks a publish, what is only
 // guidance, who may do what) is the server's: this module only carries

@@ -4,7 +4,7 @@
 // yet). Recent activity and health issues are the server's job runs and
 // uploads (ActivitySource). The tool cards are the screens' descriptions
 // with the status, priority and reason the server computes for each (GET
-// /api/admin/tools, issue 29).
+// /api/admin/tools).
 
 import { api } from "../api";
 import type { HealthReport } from "./indexnow";

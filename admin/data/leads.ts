@@ -1,4 +1,4 @@
-// Working a lead (issue 23): the answers of the leads manager's work
+// Working a lead: the answers of the leads manager's work
 // endpoints (web/leadsmanager/work.go) and the calls that make them. The
 // server decides who may do what: staff add notes and change the status,
 // admins also assign; the browser only hides what it would refuse.

@@ -1,4 +1,4 @@
-// Web Push of new leads to this account's devices (issue 23): the answers
+// Web Push of new leads to this account's devices: the answers
 // of web/push and the calls that make them.
 import { api } from "../api";
 import type * as wire from "../api.gen";

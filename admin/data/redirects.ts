@@ -1,4 +1,4 @@
-// Redirects and the 404 monitor (issue 22, docs/content-api.md): the
+// Redirects and the 404 monitor (docs/content-api.md): the
 // server keeps the site's 301s (added here, or left by a published page
 // whose address changed), refuses loops and redirects off the site, and
 // counts the paths that answer 404.
