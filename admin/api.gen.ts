@@ -38,6 +38,13 @@ export interface LoginResult {
   recoveryCodes?: string[];
 }
 
+/** auth.Enrolment */
+export interface Enrolment {
+  secret: string;
+  uri: string;
+  qrSvg: string;
+}
+
 /** leads.UserRow */
 export interface User {
   id: string;
@@ -56,6 +63,23 @@ export interface User {
   disableReason?: string;
   canChangeRole: boolean;
   roleReason?: string;
+}
+
+/** leads.AuditPage */
+export interface AuditPage {
+  entries: AuditEntry[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+/** leads.AuditLine */
+export interface AuditEntry {
+  id: string;
+  at: string;
+  who: string;
+  ip: string;
+  sentence: string;
 }
 
 /** db.LeadEvent */
@@ -829,6 +853,41 @@ export interface RunAnswer {
   started: boolean;
   backup: RunningBackup | null;
   message: string;
+}
+
+/** settings.PhoneUses */
+export interface PhoneUses {
+  scanned: number;
+  numbers: NumberUses[];
+  others: OtherNumber[];
+}
+
+/** settings.NumberUses */
+export interface NumberUses {
+  which: 'line' | 'office';
+  number: string;
+  kinds: KindUse[];
+  pages: number;
+  links: number;
+  texts: number;
+  structuredData: number;
+  elsewhere: string[];
+}
+
+/** settings.KindUse */
+export interface KindUse {
+  kind: string;
+  pages: number;
+  example: string;
+  links: number;
+  texts: number;
+  structuredData: number;
+}
+
+/** settings.OtherNumber */
+export interface OtherNumber {
+  number: string;
+  paths: string[];
 }
 
 /** push.Key */

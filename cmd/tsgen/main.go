@@ -24,6 +24,7 @@ import (
 	"github.com/atlanta-restoration/site/schemacheck"
 	"github.com/atlanta-restoration/site/securitycheck"
 	"github.com/atlanta-restoration/site/seoaudit"
+	"github.com/atlanta-restoration/site/settings"
 	"github.com/atlanta-restoration/site/tsgen"
 	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
 	"github.com/atlanta-restoration/site/web/audits"
@@ -48,8 +49,11 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("Session", auth.Session{}),
 	tsgen.Of("SessionRow", auth.SessionRow{}),
 	tsgen.Of("LoginResult", auth.LoginResult{}),
+	tsgen.Of("Enrolment", auth.Enrolment{}),
 	// Users and leads (web/leads, leads).
 	tsgen.Of("User", leadsweb.UserRow{}),
+	tsgen.Of("AuditPage", leadsweb.AuditPage{}),
+	tsgen.Of("AuditEntry", leadsweb.AuditLine{}),
 	tsgen.Of("TimelineEntry", db.LeadEvent{}),
 	tsgen.Of("Attribution", db.Attribution{}),
 	tsgen.Of("LeadWork", leadsweb.LeadWork{}),
@@ -131,6 +135,11 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("BackupEntry", backup.Entry{}),
 	tsgen.Of("RunningBackup", db.ActiveBackup{}),
 	tsgen.Of("RunAnswer", backupsweb.RunAnswer{}),
+	// System Settings (web/settings, settings).
+	tsgen.Of("PhoneUses", settings.PhoneUses{}),
+	tsgen.Of("NumberUses", settings.NumberUses{}),
+	tsgen.Of("KindUse", settings.KindUse{}),
+	tsgen.Of("OtherNumber", settings.OtherNumber{}),
 	// Push devices (web/push).
 	tsgen.Of("PushKey", push.Key{}),
 	tsgen.Of("Device", push.Device{}),
