@@ -855,6 +855,42 @@ export interface RunAnswer {
   message: string;
 }
 
+/** settings.Answer */
+export interface SettingsAnswer {
+  businessName: string;
+  phone: string;
+  address: string;
+  website: string;
+  officePhone: string;
+  autoIndexNow: boolean;
+  seoMonitoring: boolean;
+  autoSchema: boolean;
+  emergencyMode: boolean;
+  businessHours: string;
+  businessHoursText: string;
+  reviewRating: string;
+  reviewCount: string;
+  leadAck: boolean;
+  reviewFigures?: ReviewFigures;
+  canChange: boolean;
+  readOnly: string;
+}
+
+/** settings.ReviewFiguresInfo */
+export interface ReviewFigures {
+  placesConfigured: boolean;
+  inUse: ReviewFiguresInUse;
+  inStructuredData: boolean;
+}
+
+/** reviews.Figures */
+export interface ReviewFiguresInUse {
+  rating: string;
+  count: number;
+  source: 'places' | 'settings';
+  fetchedAt?: string;
+}
+
 /** settings.PhoneUses */
 export interface PhoneUses {
   scanned: number;
