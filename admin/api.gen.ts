@@ -30,12 +30,29 @@ export interface SessionRow {
   current: boolean;
 }
 
+/** auth.SessionList */
+export interface SessionList {
+  sessions: SessionRow[];
+  all: boolean;
+}
+
+/** auth.UnlockResult */
+export interface UnlockResult {
+  token: string;
+  expiresAt: string;
+}
+
 /** auth.LoginResult */
 export interface LoginResult {
   stage: string;
   session: Session;
   recoveryCodesLeft?: number;
   recoveryCodes?: string[];
+}
+
+/** auth.RecoveryCodesInfo */
+export interface RecoveryCodesInfo {
+  left: number;
 }
 
 /** auth.Enrolment */
@@ -63,6 +80,11 @@ export interface User {
   disableReason?: string;
   canChangeRole: boolean;
   roleReason?: string;
+}
+
+/** leads.UserList */
+export interface UserList {
+  users: User[];
 }
 
 /** leads.AuditPage */
@@ -309,6 +331,14 @@ export interface PersonRecord {
 export interface ErasedAnswer {
   id: string;
   deleted: boolean;
+}
+
+/** db.LeadChange */
+export interface LeadChange {
+  kind: 'created' | 'status' | 'note' | 'assigned' | 'escalated' | 'deleted';
+  leadId: string;
+  at: string;
+  origin?: string;
 }
 
 /** indexnow.RouteInfo */
@@ -1216,6 +1246,11 @@ export interface ReferencedAnswer {
   error: string;
   referrers: Referrer[];
   replace: boolean;
+}
+
+/** editor.Deleted */
+export interface DeletedAnswer {
+  deleted: string;
 }
 
 /** media.GalleryItem */

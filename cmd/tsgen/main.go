@@ -51,10 +51,14 @@ var wireTypes = []tsgen.Type{
 	// Sign-in and sessions (web/auth).
 	tsgen.Of("Session", auth.Session{}),
 	tsgen.Of("SessionRow", auth.SessionRow{}),
+	tsgen.Of("SessionList", auth.SessionList{}),
+	tsgen.Of("UnlockResult", auth.UnlockResult{}),
 	tsgen.Of("LoginResult", auth.LoginResult{}),
+	tsgen.Of("RecoveryCodesInfo", auth.RecoveryCodesInfo{}),
 	tsgen.Of("Enrolment", auth.Enrolment{}),
 	// Users and leads (web/leads, leads).
 	tsgen.Of("User", leadsweb.UserRow{}),
+	tsgen.Of("UserList", leadsweb.UserList{}),
 	tsgen.Of("AuditPage", leadsweb.AuditPage{}),
 	tsgen.Of("AuditEntry", leadsweb.AuditLine{}),
 	tsgen.Of("TimelineEntry", db.LeadEvent{}),
@@ -75,6 +79,8 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("PersonExport", leads.PersonExport{}),
 	tsgen.Of("PersonRecord", leads.PersonRecord{}),
 	tsgen.Of("ErasedAnswer", leadsweb.ErasedAnswer{}),
+	// A change the lead stream announces (GET /api/admin/leads/events).
+	tsgen.Of("LeadChange", db.LeadChange{}),
 	// SEO & IndexNow (web/indexnow, seoaudit).
 	tsgen.Of("RouteInfo", indexnowweb.RouteInfo{}),
 	tsgen.Of("Submission", indexnowweb.Submission{}),
@@ -181,6 +187,7 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("Referrer", editor.Referrer{}),
 	tsgen.Of("ReferrerList", editorweb.Referrers{}),
 	tsgen.Of("ReferencedAnswer", editorweb.ReferencedAnswer{}),
+	tsgen.Of("DeletedAnswer", editorweb.Deleted{}),
 	tsgen.Of("MediaItem", media.GalleryItem{}),
 	tsgen.Of("RedirectList", editorweb.RedirectList{}),
 	tsgen.Of("RedirectRow", editorweb.RedirectRow{}),
