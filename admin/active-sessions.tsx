@@ -1,6 +1,7 @@
 import "../styles/admin-manage.css";
 import { useState } from "react";
 import { api, ApiError } from "./api";
+import type * as wire from "./api.gen";
 import { can } from "./capabilities";
 import { useSession } from "./use-session";
 import type { SessionRow } from "./session";
@@ -29,7 +30,7 @@ const endWhose = (s: SessionRow) =>
 export function SessionsList({ title, description }: { title: string; description: string }) {
   const toast = useToast();
   const { signOut } = useSession();
-  const { data: list, error, retry, refresh: load } = useResource(() => api<{ sessions: SessionRow[] }>("/api/admin/sessions").then((r) => r.sessions || []), []);
+  const { data: list, error, retry, refresh: load } = useResource(() => api<wire.SessionList>("/api/admin/sessions").then((r) => r.sessions || []), []);
   const [busy, setBusy] = useState("");
   const end = async (s: SessionRow) => {
     if (s.current) { signOut(); return; }

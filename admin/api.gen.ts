@@ -30,12 +30,36 @@ export interface SessionRow {
   current: boolean;
 }
 
+/** auth.SessionList */
+export interface SessionList {
+  sessions: SessionRow[];
+  all: boolean;
+}
+
+/** auth.UnlockResult */
+export interface UnlockResult {
+  token: string;
+  expiresAt: string;
+}
+
 /** auth.LoginResult */
 export interface LoginResult {
   stage: string;
   session: Session;
   recoveryCodesLeft?: number;
   recoveryCodes?: string[];
+}
+
+/** auth.RecoveryCodesInfo */
+export interface RecoveryCodesInfo {
+  left: number;
+}
+
+/** auth.Enrolment */
+export interface Enrolment {
+  secret: string;
+  uri: string;
+  qrSvg: string;
 }
 
 /** leads.UserRow */
@@ -56,6 +80,28 @@ export interface User {
   disableReason?: string;
   canChangeRole: boolean;
   roleReason?: string;
+}
+
+/** leads.UserList */
+export interface UserList {
+  users: User[];
+}
+
+/** leads.AuditPage */
+export interface AuditPage {
+  entries: AuditEntry[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+/** leads.AuditLine */
+export interface AuditEntry {
+  id: string;
+  at: string;
+  who: string;
+  ip: string;
+  sentence: string;
 }
 
 /** db.LeadEvent */
@@ -285,6 +331,14 @@ export interface PersonRecord {
 export interface ErasedAnswer {
   id: string;
   deleted: boolean;
+}
+
+/** db.LeadChange */
+export interface LeadChange {
+  kind: 'created' | 'status' | 'note' | 'assigned' | 'escalated' | 'deleted';
+  leadId: string;
+  at: string;
+  origin?: string;
 }
 
 /** indexnow.RouteInfo */
@@ -831,6 +885,77 @@ export interface RunAnswer {
   message: string;
 }
 
+/** settings.Answer */
+export interface SettingsAnswer {
+  businessName: string;
+  phone: string;
+  address: string;
+  website: string;
+  officePhone: string;
+  autoIndexNow: boolean;
+  seoMonitoring: boolean;
+  autoSchema: boolean;
+  emergencyMode: boolean;
+  businessHours: string;
+  businessHoursText: string;
+  reviewRating: string;
+  reviewCount: string;
+  leadAck: boolean;
+  reviewFigures?: ReviewFigures;
+  canChange: boolean;
+  readOnly: string;
+}
+
+/** settings.ReviewFiguresInfo */
+export interface ReviewFigures {
+  placesConfigured: boolean;
+  inUse: ReviewFiguresInUse;
+  inStructuredData: boolean;
+}
+
+/** reviews.Figures */
+export interface ReviewFiguresInUse {
+  rating: string;
+  count: number;
+  source: 'places' | 'settings';
+  fetchedAt?: string;
+}
+
+/** settings.PhoneUses */
+export interface PhoneUses {
+  scanned: number;
+  numbers: NumberUses[];
+  others: OtherNumber[];
+}
+
+/** settings.NumberUses */
+export interface NumberUses {
+  which: 'line' | 'office';
+  number: string;
+  kinds: KindUse[];
+  pages: number;
+  links: number;
+  texts: number;
+  structuredData: number;
+  elsewhere: string[];
+}
+
+/** settings.KindUse */
+export interface KindUse {
+  kind: string;
+  pages: number;
+  example: string;
+  links: number;
+  texts: number;
+  structuredData: number;
+}
+
+/** settings.OtherNumber */
+export interface OtherNumber {
+  number: string;
+  paths: string[];
+}
+
 /** push.Key */
 export interface PushKey {
   enabled: boolean;
@@ -1121,6 +1246,11 @@ export interface ReferencedAnswer {
   error: string;
   referrers: Referrer[];
   replace: boolean;
+}
+
+/** editor.Deleted */
+export interface DeletedAnswer {
+  deleted: string;
 }
 
 /** media.GalleryItem */

@@ -106,7 +106,7 @@ function Choose({ onSignedIn, onAccount, focusAccount, accountHint }: {
     let session: Session;
     let unlocked = false;
     try {
-      const res = await api<{ token: string }>("/api/admin/unlock", { method: "POST", body: JSON.stringify({ pin }) });
+      const res = await api<wire.UnlockResult>("/api/admin/unlock", { method: "POST", body: JSON.stringify({ pin }) });
       beginSession(res.token);
       unlocked = true;
       session = await api<Session>("/api/admin/session");

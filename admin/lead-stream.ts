@@ -16,14 +16,11 @@
 // newer one ("replaced": three per session) or ended ("signed-out") is
 // not reopened until the tab is shown again.
 import { createElement, useEffect, useRef, useState } from "react";
+import type * as wire from "./api.gen";
 
 /** LeadChange is one change the server announced; kind "resync" after a
  * (re)connect (leadId is empty: refetch everything shown). */
-export type LeadChange = {
-  kind: "created" | "status" | "note" | "assigned" | "escalated" | "deleted" | "resync";
-  leadId: string;
-  at: string;
-};
+export type LeadChange = Omit<wire.LeadChange, "kind" | "origin"> & { kind: wire.LeadChange["kind"] | "resync" };
 
 const URL = "/api/admin/leads/events";
 const STALE_MS = 60_000; // two heartbeats missed: the connection is dead

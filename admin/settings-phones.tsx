@@ -1,23 +1,12 @@
 import { useCallback, useEffect, useState } from "react";
 import { api } from "./api";
+import type * as wire from "./api.gen";
 
 /** PhoneUses is GET /api/admin/settings/phone-uses: where each number
  * appears, counted by the server in the pages the site serves (ADR 039). */
-export interface PhoneUses {
-  scanned: number;
-  numbers: NumberUses[];
-  others: { number: string; paths: string[] }[];
-}
-
-interface KindUse { kind: string; pages: number; example: string; links: number; texts: number; structuredData: number }
-
-interface NumberUses {
-  which: "line" | "office";
-  number: string;
-  kinds: KindUse[];
-  pages: number; links: number; texts: number; structuredData: number;
-  elsewhere: string[];
-}
+export type PhoneUses = wire.PhoneUses;
+type NumberUses = wire.NumberUses;
+type KindUse = wire.KindUse;
 
 const digits = (s: string) => {
   const d = s.replace(/\D/g, "");

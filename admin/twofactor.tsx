@@ -6,15 +6,17 @@
 import "../styles/admin-signin.css";
 import { useEffect, useId, useRef, useState } from "react";
 import { api, ApiError } from "./api";
+import type * as wire from "./api.gen";
 import type { Session } from "./session";
 import { useToast } from "./toast";
 import { Button } from "./ui";
 
 /** Enrolment is POST /api/admin/2fa/start's answer. */
-interface Enrolment { secret: string; uri: string; qrSvg: string }
+type Enrolment = wire.Enrolment;
 
-/** ConfirmResult is POST /api/admin/2fa/confirm's answer. */
-interface ConfirmResult { stage: "full"; session: Session; recoveryCodes: string[] }
+/** ConfirmResult is POST /api/admin/2fa/confirm's answer: a LoginResult
+ * at the full stage, with the new recovery codes. */
+type ConfirmResult = wire.LoginResult;
 
 /** cleanCode keeps the digits of what was typed or pasted ("123 456"). */
 export const cleanCode = (v: string) => v.replace(/[\s-]/g, "");

@@ -34,7 +34,7 @@ const (
 
 // LeadChange says that a lead changed and how.
 type LeadChange struct {
-	Kind   string    `json:"kind"`
+	Kind   string    `json:"kind" tstype:"'created' | 'status' | 'note' | 'assigned' | 'escalated' | 'deleted'"`
 	LeadID string    `json:"leadId"`
 	At     time.Time `json:"at"`
 	// Origin is the store (process) that made the change: a listener

@@ -43,7 +43,7 @@ type Figures struct {
 	Rating string `json:"rating"`
 	Count  int    `json:"count"`
 	// Source is SourcePlaces or SourceSettings.
-	Source string `json:"source"`
+	Source string `json:"source" tstype:"'places' | 'settings'"`
 	// FetchedAt is when Places reported them (SourcePlaces only).
 	FetchedAt *time.Time `json:"fetchedAt,omitempty"`
 }

@@ -55,7 +55,7 @@ type Settings struct {
 	// LeadAck switches the homeowner's acknowledgement email (notify.Ack):
 	// on by default. A save without it keeps the saved
 	// value; answers always carry it.
-	LeadAck *bool `json:"leadAck"`
+	LeadAck *bool `json:"leadAck" tstype:"boolean"`
 	// ReviewFigures says which figures the site shows now and where they
 	// come from. Read-only: a save ignores it.
 	ReviewFigures *ReviewFiguresInfo `json:"reviewFigures,omitempty"`

@@ -38,7 +38,7 @@ type KindUse struct {
 // NumberUses is where one number appears.
 type NumberUses struct {
 	// Which is "line" (the 24/7 line) or "office".
-	Which  string    `json:"which"`
+	Which  string    `json:"which" tstype:"'line' | 'office'"`
 	Number string    `json:"number"`
 	Kinds  []KindUse `json:"kinds"`
 	// Pages, Links, Texts and StructuredData are the totals.

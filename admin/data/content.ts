@@ -86,7 +86,7 @@ export const contentApi = {
   unschedule: (id: string, version: number) => api<ItemDetail>(item(id) + "/unschedule", json({ version })),
   unpublish: (id: string, version: number, refs?: TakeDownRefs) => api<ItemDetail>(item(id) + "/unpublish", json({ version, ...refs })),
   remove: (id: string, version: number, refs?: TakeDownRefs) =>
-    api<{ deleted: string }>(item(id) + `?version=${version}` + (refs?.removeReferences ? `&removeReferences=true&replaceWith=${encodeURIComponent(refs.replaceWith || "")}` : ""), { method: "DELETE" }),
+    api<wire.DeletedAnswer>(item(id) + `?version=${version}` + (refs?.removeReferences ? `&removeReferences=true&replaceWith=${encodeURIComponent(refs.replaceWith || "")}` : ""), { method: "DELETE" }),
   referrers: (id: string) => api<wire.ReferrerList>(item(id) + "/referrers"),
   history: (id: string) => api<History>(item(id) + "/revisions"),
   restore: (id: string, version: number, revision: string) => api<ItemDetail>(item(id) + "/restore", json({ version, revision })),

@@ -103,7 +103,7 @@ export const revealContact = (id: string) => api<Contact>(leadPath(id) + "/revea
 
 /** newLeadCount is how many leads have the status new (the sidebar's
  * badge): the list's own count, one masked row read. */
-export const newLeadCount = () => api<{ total: number }>("/api/admin/leads?status=new&per_page=1").then((r) => r.total);
+export const newLeadCount = () => api<wire.LeadList>("/api/admin/leads?status=new&per_page=1").then((r) => r.total);
 
 /** LEADS_CHANGED is the window event a screen sends after it changed a
  * lead (a status, a note, an assignment, a deletion): every block that

@@ -21,6 +21,6 @@ export type NotFoundList = wire.NotFoundList;
 export const redirectsApi = {
   list: () => api<RedirectList>("/api/admin/redirects"),
   add: (from: string, to: string) => api<RedirectRow>("/api/admin/redirects", { method: "POST", body: JSON.stringify({ from, to }) }),
-  remove: (from: string) => api<{ deleted: string }>(`/api/admin/redirects?from=${encodeURIComponent(from)}`, { method: "DELETE" }),
+  remove: (from: string) => api<wire.DeletedAnswer>(`/api/admin/redirects?from=${encodeURIComponent(from)}`, { method: "DELETE" }),
   notFound: () => api<NotFoundList>("/api/admin/not-found"),
 };

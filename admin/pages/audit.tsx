@@ -1,6 +1,7 @@
 import "../../styles/admin-leads.css";
 import "../../styles/admin-settings.css";
 import { api, ApiError } from "../api";
+import type * as wire from "../api.gen";
 import { DataTable } from "../data-table";
 import { fmtDateTime, Pager } from "../listing";
 import { useToast } from "../toast";
@@ -11,7 +12,7 @@ import { useState } from "react";
 
 /** AuditEntry is a row of GET /api/admin/audit (docs/leads-api.md): the
  * server words each entry as a sentence, naming the account and the lead. */
-export interface AuditEntry { id: string; at: string; who: string; ip: string; sentence: string }
+export type AuditEntry = wire.AuditEntry;
 
 const PER_PAGE = 50;
 
@@ -22,7 +23,7 @@ export default function Audit(_: AdminPageProps) {
   const [page, setPage] = useState(1);
   // The answer keeps the page it is for: the pager names the page on screen.
   const { data, error, loading, refresh, retry } = useResource(
-    () => api<{ entries: AuditEntry[]; total: number }>(`/api/admin/audit?page=${page}&per_page=${PER_PAGE}`).then((res) => ({ entries: res.entries || [], total: res.total || 0, page })),
+    () => api<wire.AuditPage>(`/api/admin/audit?page=${page}&per_page=${PER_PAGE}`).then((res) => ({ entries: res.entries || [], total: res.total || 0, page })),
     [page],
     { onError: (err) => { if (!(err instanceof ApiError && err.status === 401)) toast({ title: "Audit Log Not Loaded", description: err instanceof ApiError && err.status ? err.message : "Failed to load the audit log", variant: "destructive" }); } },
   );

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, ApiError } from "../api";
+import type * as wire from "../api.gen";
 import { ActiveSessions } from "../active-sessions";
 import { useSession } from "../use-session";
 import { cleanCode, Enrol, errText, RecoveryCodes } from "../twofactor";
@@ -101,7 +102,7 @@ function RecoveryCodesCard() {
   const moved = useRef(false);
   const load = useCallback(async () => {
     try {
-      setLeft((await api<{ left: number }>("/api/admin/2fa/recovery-codes")).left);
+      setLeft((await api<wire.RecoveryCodesInfo>("/api/admin/2fa/recovery-codes")).left);
       setLoadError("");
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
@@ -125,8 +126,8 @@ function RecoveryCodesCard() {
     setBusy(true);
     setError("");
     try {
-      const res = await api<{ recoveryCodes: string[] }>("/api/admin/2fa/recovery-codes", { method: "POST", body: JSON.stringify({ code: c }) });
-      setMode({ kind: "codes", codes: res.recoveryCodes });
+      const res = await api<wire.LoginResult>("/api/admin/2fa/recovery-codes", { method: "POST", body: JSON.stringify({ code: c }) });
+      setMode({ kind: "codes", codes: res.recoveryCodes || [] });
       load();
     } catch (err) {
       setError(errText(err, "That code is not valid. Try the newest code from your app."));

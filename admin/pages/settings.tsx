@@ -1,6 +1,7 @@
 import "../../styles/admin-settings.css";
 import { useEffect, useState } from "react";
 import { api, ApiError } from "../api";
+import type * as wire from "../api.gen";
 import { useSession } from "../use-session";
 import { HoursPicker } from "./hours-picker";
 import { OtherNumbers, usePhoneUses, Where } from "../settings-phones";
@@ -8,34 +9,14 @@ import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Button, Card, PageHeader } from "../ui";
 
-interface Settings {
-  /** phone is the 24/7 line every call button and phone link dials;
-   * officePhone an optional number shown on the contact page only ("" none) */
-  businessName: string; phone: string; address: string; website: string; officePhone: string;
-  autoIndexNow: boolean; seoMonitoring: boolean; autoSchema: boolean; emergencyMode: boolean;
-  /** the homeowner's acknowledgement email after an estimate request */
-  leadAck: boolean;
-  /** schema.org openingHours syntax, e.g. "Mo-Fr 08:00-18:00; Sa 09:00-13:00" */
-  businessHours: string;
-  /** how visitors read them (from the server) */
-  businessHoursText?: string;
-  /** the trust section's rating ("4.9") and review count ("79") while
-   * Google Places is not configured; never in structured data */
-  reviewRating: string;
-  reviewCount: string;
-  /** which figures the site shows now (read-only, from the server) */
-  reviewFigures?: ReviewFigures;
-  /** whether this session may save, and why not (from the server: only an
-   * admin account with two-factor sign-in may) */
-  canChange?: boolean;
-  readOnly?: string;
-}
+/** Settings is GET and PUT /api/admin/settings (web/settings.Answer): the
+ * settings (settings.Settings), and whether this session may save, and
+ * why not (only an admin account with two-factor sign-in may). The screen
+ * edits it and sends it back; the server ignores what is read-only. */
+type Settings = wire.SettingsAnswer;
 
-interface ReviewFigures {
-  placesConfigured: boolean;
-  inUse: { rating: string; count: number; source: "places" | "settings"; fetchedAt?: string };
-  inStructuredData: boolean;
-}
+/** ReviewFigures says which figures the site shows now (read-only). */
+type ReviewFigures = wire.ReviewFigures;
 
 /** reviewSource tells the owner which rating figures the site shows now
  * and where they come from. */

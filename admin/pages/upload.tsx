@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Icon } from "../../components/icons";
 import { api, ApiError } from "../api";
+import type * as wire from "../api.gen";
 import { uploadMedia } from "../media-upload";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
@@ -9,10 +10,7 @@ import { Button, Card, ConfirmDialog, PageHeader } from "../ui";
 
 /** Item is a GalleryItem as GET /api/admin/media lists it (media/gallery.go):
  * every photo and video of the library; portfolio marks project work. */
-interface Item {
-  id: string; name: string; url: string; type: "image" | "video"; projectName: string; uploadedAt: string; path: string; width: number; height: number;
-  poster: string; caption: string; alt: string; altDefault?: boolean; portfolio: boolean;
-}
+type Item = wire.MediaItem;
 
 /** putPoster sends a poster (a captured frame or a picked image) for a
  * video; the server checks, re-encodes and stores it. */

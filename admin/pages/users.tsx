@@ -68,7 +68,7 @@ const errText = (err: unknown, fallback: string) => (err instanceof ApiError && 
 export default function Users(_: AdminPageProps) {
   const { session } = useSession();
   const toast = useToast();
-  const { data, error, retry, refresh: load } = useResource(() => api<{ users: User[] }>("/api/admin/users").then((r) => r.users || []), [], {
+  const { data, error, retry, refresh: load } = useResource(() => api<wire.UserList>("/api/admin/users").then((r) => r.users || []), [], {
     onError: (err) => { if (!(err instanceof ApiError && err.status === 401)) toast({ title: "Users Not Loaded", description: errText(err, "Failed to load user accounts"), variant: "destructive" }); },
   });
   const users = data;
