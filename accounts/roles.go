@@ -27,6 +27,7 @@ const (
 	ContentEdit   Capability = "content.edit"   // edit, publish and redirect the site's content
 	LeadsErase    Capability = "leads.erase"    // privacy requests: export one person's data, delete a lead
 	BackupsManage Capability = "backups.manage" // the Backups screen: back up now, download a backup
+	JobsWrite     Capability = "jobs.write"     // the Jobs screen: create jobs, add their photos (publishing is content.edit's)
 )
 
 // Roles: RolePIN is the PIN gate's; accounts are admin, staff or editor.
@@ -43,10 +44,10 @@ const (
 // lead. The PIN reads the tools (System Settings among them) and uploads
 // media; changing the settings is an admin account's (ADR 039).
 var roleCaps = map[string][]Capability{
-	RolePIN:    {Tools, MediaWrite, SessionsAll},
-	RoleStaff:  {LeadsRead, LeadsStatus, LeadsNote, PushSubscribe, MediaWrite},
-	RoleEditor: {ContentEdit, MediaWrite},
-	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit, LeadsErase, BackupsManage},
+	RolePIN:    {Tools, MediaWrite, SessionsAll, JobsWrite},
+	RoleStaff:  {LeadsRead, LeadsStatus, LeadsNote, PushSubscribe, MediaWrite, JobsWrite},
+	RoleEditor: {ContentEdit, MediaWrite, JobsWrite},
+	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit, LeadsErase, BackupsManage, JobsWrite},
 }
 
 // Capabilities lists what role may do.

@@ -87,6 +87,24 @@ export interface UserList {
   users: User[];
 }
 
+/** leads.UserAnswer */
+export interface UserAnswer {
+  user: Account;
+}
+
+/** leads.Account */
+export interface Account {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  lastLoginAt: string | null;
+  disabledAt: string | null;
+  totpEnabledAt: string | null;
+  roles: string[];
+}
+
 /** leads.AuditPage */
 export interface AuditPage {
   entries: AuditEntry[];
@@ -104,7 +122,7 @@ export interface AuditEntry {
   sentence: string;
 }
 
-/** db.LeadEvent */
+/** leads.Event */
 export interface TimelineEntry {
   id: string;
   leadId: string;
@@ -118,22 +136,22 @@ export interface TimelineEntry {
   body?: string;
 }
 
-/** db.Attribution */
+/** leads.AttributionView */
 export interface Attribution {
-  landing_page: string;
-  referrer_host: string;
-  utm_source: string;
-  utm_medium: string;
-  utm_campaign: string;
-  utm_term: string;
-  utm_content: string;
+  landingPage: string;
+  referrerHost: string;
+  utmSource: string;
+  utmMedium: string;
+  utmCampaign: string;
+  utmTerm: string;
+  utmContent: string;
   gclid: string;
   gbraid: string;
   wbraid: string;
   fbclid: string;
   msclkid: string;
-  device_class: string;
-  visit_id: string;
+  deviceClass: string;
+  visitId: string;
 }
 
 /** leads.LeadWork */
@@ -210,19 +228,19 @@ export interface Waiting {
   email_masked: string;
   street_address?: string;
   notes?: string;
-  assigned_to_me?: boolean;
-  waiting_seconds: number;
+  assignedToMe?: boolean;
+  waitingSeconds: number;
 }
 
 /** leads.Contact */
 export interface Contact {
   id: string;
   phone: string;
-  phone_display: string;
-  phone_href: string;
-  sms_href: string;
+  phoneDisplay: string;
+  phoneHref: string;
+  smsHref: string;
   email: string;
-  email_href: string;
+  emailHref: string;
 }
 
 /** leads.LeadList */
@@ -257,7 +275,7 @@ export interface LeadMasked {
   email_masked: string;
   street_address?: string;
   notes?: string;
-  assigned_to_me?: boolean;
+  assignedToMe?: boolean;
 }
 
 /** leads.Full */
@@ -268,7 +286,7 @@ export interface LeadFull {
   first_name: string;
   last_name: string;
   phone: string;
-  phone_typed: string;
+  phoneTyped: string;
   email: string;
   city: string;
   street_address: string;
@@ -280,13 +298,13 @@ export interface LeadFull {
   insurance_carrier: string;
   claim_number: string;
   notes: string;
+  assignedTo: string | null;
+  firstResponseAt: string | null;
+  escalatedAt: string | null;
   attribution: Attribution;
-  assigned_to: string | null;
-  first_response_at: string | null;
-  escalated_at: string | null;
-  phone_display: string;
-  phone_href: string;
-  email_href: string;
+  phoneDisplay: string;
+  phoneHref: string;
+  emailHref: string;
 }
 
 /** leads.PersonExport */
@@ -295,6 +313,7 @@ export interface PersonExport {
   phone: string;
   exportedAt: string;
   leads: PersonRecord[];
+  reviewOptOut: boolean;
 }
 
 /** leads.PersonRecord */
@@ -305,7 +324,7 @@ export interface PersonRecord {
   first_name: string;
   last_name: string;
   phone: string;
-  phone_typed: string;
+  phoneTyped: string;
   email: string;
   city: string;
   street_address: string;
@@ -317,14 +336,16 @@ export interface PersonRecord {
   insurance_carrier: string;
   claim_number: string;
   notes: string;
+  assignedTo: string | null;
+  firstResponseAt: string | null;
+  escalatedAt: string | null;
   attribution: Attribution;
-  assigned_to: string | null;
-  first_response_at: string | null;
-  escalated_at: string | null;
-  phone_display: string;
-  phone_href: string;
-  email_href: string;
+  phoneDisplay: string;
+  phoneHref: string;
+  emailHref: string;
   timeline: TimelineEntry[];
+  testimonial: PersonTestimonial | null;
+  jobs: PersonJob[];
 }
 
 /** leads.ErasedAnswer */
@@ -333,12 +354,11 @@ export interface ErasedAnswer {
   deleted: boolean;
 }
 
-/** db.LeadChange */
+/** leadstream.Change */
 export interface LeadChange {
   kind: 'created' | 'status' | 'note' | 'assigned' | 'escalated' | 'deleted';
   leadId: string;
   at: string;
-  origin?: string;
 }
 
 /** indexnow.RouteInfo */
@@ -392,7 +412,7 @@ export interface AuditCheck {
   fix?: string;
 }
 
-/** db.SEOAuditRun */
+/** seoaudit.Run */
 export interface AuditRun {
   id: string;
   startedAt: string;
@@ -450,6 +470,40 @@ export interface ComplianceCheck {
   fix?: string;
 }
 
+/** seoaudit.ThinReport */
+export interface ThinPagesData {
+  pages: ThinPage[];
+  thin: number;
+  jobsCounted: boolean;
+  testimonialsCounted: boolean;
+  jobsKm: number;
+  rule: string;
+}
+
+/** seoaudit.ThinPage */
+export interface ThinPage {
+  path: string;
+  city: string;
+  county: string;
+  profile: boolean;
+  noindex: boolean;
+  words: number;
+  uniqueShare: number;
+  ownWords: number;
+  jobs: number;
+  testimonials: number;
+  thin: boolean;
+  why: string;
+  fixes: ThinFix[];
+  error?: string;
+}
+
+/** seoaudit.Fix */
+export interface ThinFix {
+  text: string;
+  field?: string;
+}
+
 /** indexnow.RoutesInfo */
 export interface RoutesInfo {
   baseUrl: string;
@@ -474,7 +528,7 @@ export interface HealthSummary {
   lastUpdated: string | null;
 }
 
-/** db.HealthRun */
+/** health.Run */
 export interface HealthRun {
   id: string;
   startedAt: string;
@@ -484,7 +538,7 @@ export interface HealthRun {
   issues: number;
 }
 
-/** db.HealthResult */
+/** health.Result */
 export interface UrlHealth {
   url: string;
   status: 'active' | '404' | 'redirect' | 'error';
@@ -565,7 +619,7 @@ export interface SchemaData {
   how: Record<string, string>;
 }
 
-/** db.SchemaCheckRun */
+/** schemacheck.Run */
 export interface SchemaRun {
   id: string;
   startedAt: string;
@@ -689,7 +743,7 @@ export interface SecurityReport {
   config: HardeningConfig;
 }
 
-/** db.SecurityScan */
+/** securitycheck.Scan */
 export interface ScanInfo {
   id: string;
   startedAt: string;
@@ -701,7 +755,7 @@ export interface ScanInfo {
   notChecked: number;
 }
 
-/** db.SecurityResult */
+/** securitycheck.CheckResult */
 export interface SecurityCheck {
   id: string;
   category: string;
@@ -713,7 +767,7 @@ export interface SecurityCheck {
   lastChecked: string;
 }
 
-/** db.Vulnerability */
+/** securitycheck.Vulnerability */
 export interface Vulnerability {
   id: string;
   title: string;
@@ -868,7 +922,7 @@ export interface BackupEntry {
   available: boolean;
 }
 
-/** db.ActiveBackup */
+/** backup.InProgress */
 export interface RunningBackup {
   id: string;
   startedAt: string;
@@ -883,6 +937,98 @@ export interface RunAnswer {
   started: boolean;
   backup: RunningBackup | null;
   message: string;
+}
+
+/** work.JobList */
+export interface JobList {
+  jobs: JobRow[];
+  page: number;
+  pages: number;
+  total: number;
+}
+
+/** work.JobRow */
+export interface JobRow {
+  id: string;
+  title: string;
+  city: string;
+  month: string;
+  status: "draft" | "published";
+  photos: number;
+  hasPage: boolean;
+}
+
+/** work.JobDetail */
+export interface JobDetail {
+  id: string;
+  title: string;
+  cityId: string;
+  month: string;
+  service: string;
+  story: string;
+  leadId: string;
+  customerName: string;
+  nameConsent: boolean;
+  status: "draft" | "published";
+  version: number;
+  photos: JobPhoto[];
+  suggestedCityId: string;
+  suggestedMonth: string;
+  words: number;
+  hasPage: boolean;
+  needs: string;
+  mayPublish: boolean;
+  mayLinkLead: boolean;
+}
+
+/** work.JobPhoto */
+export interface JobPhoto {
+  id: string;
+  kind: "image" | "video";
+  url: string;
+  alt: string;
+  phase: "before" | "during" | "after" | "";
+}
+
+/** work.JobChoices */
+export interface JobChoices {
+  cities: JobCity[];
+  services: JobService[];
+  rules: JobRules;
+}
+
+/** work.Rules */
+export interface JobRules {
+  minPhotos: number;
+  minWords: number;
+  maxTitle: number;
+  maxStory: number;
+  maxName: number;
+}
+
+/** work.City */
+export interface JobCity {
+  id: string;
+  name: string;
+  county: string;
+}
+
+/** work.Service */
+export interface JobService {
+  id: string;
+  title: string;
+}
+
+/** work.Fields */
+export interface JobFields {
+  title: string;
+  cityId: string;
+  month: string;
+  service: string;
+  story: string;
+  leadId: string;
+  customerName: string;
+  nameConsent: boolean;
 }
 
 /** settings.Answer */
@@ -1299,6 +1445,55 @@ export interface NotFoundPath {
   path: string;
   hits: number;
   lastSeen: string;
+}
+
+/** feedback.TestimonialList */
+export interface TestimonialList {
+  items: TestimonialItem[];
+  pending: number;
+  approved: number;
+  hidden: number;
+}
+
+/** feedback.TestimonialItem */
+export interface TestimonialItem {
+  id: string;
+  leadId: string;
+  firstName: string;
+  city: string;
+  text: string;
+  consent: boolean;
+  state: 'pending' | 'approved' | 'hidden';
+  shown: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** feedback.ReviewSettings */
+export interface ReviewSettings {
+  delayMinutes: number;
+  reviewLink: string;
+  googleConfigured: boolean;
+  linkInUse: string;
+  email: boolean;
+  sms: boolean;
+}
+
+/** leads.PersonTestimonial */
+export interface PersonTestimonial {
+  text: string;
+  consent: boolean;
+  state: string;
+  sentAt: string;
+}
+
+/** leads.PersonJob */
+export interface PersonJob {
+  title: string;
+  month: string;
+  customerName: string;
+  nameConsent: boolean;
+  onTheSite: boolean;
 }
 
 /** seoaudit.Counts */

@@ -13,10 +13,7 @@ import { ACCOUNT_ONLY, canOpen } from "./capabilities";
 import { SessionProvider, type SessionControls } from "./use-session";
 import type { Session } from "./session";
 import { NotAvailable } from "./unavailable";
-import type { Site } from "../components/types";
-
-/** AdminPageInfo is a screen as the server lists it in the page data. */
-export interface AdminPageInfo { slug: string; title: string }
+import type { AdminPage, Site } from "../components/props.gen";
 
 const slugFrom = (path: string) => path.replace(/^\/admin\/?/, "").split("/")[0];
 
@@ -26,7 +23,7 @@ const slugFrom = (path: string) => path.replace(/^\/admin\/?/, "").split("/")[0]
  * is between its password and its code, that step resumes; otherwise the
  * gate shows. A PIN session is never kept across loads (spec 4). Then
  * client-side navigation between screens keeps the in-memory PIN token. */
-export function AdminApp({ initial, site, baseUrl }: { initial: string; pages?: AdminPageInfo[]; site: Site; baseUrl: string }) {
+export function AdminApp({ initial, site, baseUrl }: { initial: string; pages?: AdminPage[]; site: Site; baseUrl: string }) {
   const [session, setSession] = useState<Session | null>(null);
   const [checking, setChecking] = useState(true);
   const [resume, setResume] = useState<Session | null>(null);
@@ -135,7 +132,7 @@ export function AdminApp({ initial, site, baseUrl }: { initial: string; pages?: 
       ]} />
       {!controls ? (
         <Gate onSignedIn={signedIn} resume={resume} checking={checking} focusAccount={wantAccount || accountScreen}
-          accountHint={accountScreen ? `The ${screen.title} needs an account sign-in.` : undefined} />
+          accountHint={accountScreen ? `The ${screen.title} screen needs an account sign-in.` : undefined} />
       ) : (
         <SessionProvider value={controls}>
           <AdminLayout current={screen.slug} navigate={navigate}>

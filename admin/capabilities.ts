@@ -31,6 +31,7 @@ export function howToGet(capability: string): string {
     case "backups.manage":
       return "an admin account";
     case "media.write":
+    case "jobs.write":
       return "the admin PIN or an account";
     case "content.edit":
       return "an admin or editor account";

@@ -6,6 +6,7 @@ import { adminPath, SCREENS, screenFor } from "./screens";
 import { can, canOpen } from "./capabilities";
 import { useSession } from "./use-session";
 import { Badge } from "./ui";
+import { useResource } from "./use-resource";
 
 export { adminPath };
 
@@ -34,18 +35,16 @@ function useIsMobile() {
 
 /** useNewLeads is the sidebar badge's count of leads with the status new,
  * for a session that may read leads (null otherwise, or before the first
- * answer). reload reads it again: on every screen change, after a change
- * made in this tab, and from a live stream of lead changes. */
+ * answer). It is read again on every screen change, after a change made
+ * in this tab, and from a live stream of lead changes. */
 export function useNewLeads(enabled: boolean, current: string) {
-  const [count, setCount] = useState<number | null>(null);
-  const reload = useCallback(() => {
-    if (!enabled) { setCount(null); return; }
-    newLeadCount().then(setCount).catch(() => { /* the badge waits for the next reading */ });
-  }, [enabled]);
-  useEffect(reload, [reload, current]);
+  // A failed reading keeps the last count: the badge waits for the next one.
+  const r = useResource(newLeadCount, [current], { skip: !enabled });
+  const { refresh } = r;
+  const reload = useCallback(() => { refresh(); }, [refresh]);
   useEffect(() => (enabled ? onLeadsChanged(reload) : undefined), [enabled, reload]);
   useLeadChanges(reload, enabled); // another device's change
-  return { count, reload };
+  return { count: enabled ? r.data : null };
 }
 
 /** AdminLayout is the shell: a sidebar that collapses to icons (state kept

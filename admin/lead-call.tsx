@@ -31,7 +31,7 @@ export function CallText({ id, name, phoneHref, compact, textOnly }: {
   const toast = useToast();
   const [contact, setContact] = useState<Contact | null>(null);
   const [busy, setBusy] = useState<"" | "call" | "text">("");
-  const tel = phoneHref || contact?.phone_href || "";
+  const tel = phoneHref || contact?.phoneHref || "";
   const sms = tel ? "sms:" + tel.slice(4) : "";
   const go = async (kind: "call" | "text") => {
     if (tel) { dial(kind === "call" ? tel : sms); return; }
@@ -39,9 +39,9 @@ export function CallText({ id, name, phoneHref, compact, textOnly }: {
     try {
       const c = await revealContact(id);
       setContact(c);
-      const href = kind === "call" ? c.phone_href : c.sms_href;
+      const href = kind === "call" ? c.phoneHref : c.smsHref;
       if (href) dial(href);
-      else toast({ title: "No number to dial", description: `The number given, ${c.phone_display || "none"}, is not one a phone can dial.`, variant: "destructive" });
+      else toast({ title: "No number to dial", description: `The number given, ${c.phoneDisplay || "none"}, is not one a phone can dial.`, variant: "destructive" });
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
       toast(titledError(err) ? { ...titledError(err)!, variant: "destructive" } : { title: "Call Failed", description: "The number could not be loaded. Try again.", variant: "destructive" });
@@ -54,7 +54,7 @@ export function CallText({ id, name, phoneHref, compact, textOnly }: {
     <span className="al-calltext">
       {tel ? (
         <>
-          {!textOnly && <a className={cls + " a-btn--primary"} href={tel} aria-label={`Call ${name}`}><Icon name="phone" size={16} /><span>{compact ? "Call" : `Call ${contact?.phone_display || ""}`.trim()}</span></a>}
+          {!textOnly && <a className={cls + " a-btn--primary"} href={tel} aria-label={`Call ${name}`}><Icon name="phone" size={16} /><span>{compact ? "Call" : `Call ${contact?.phoneDisplay || ""}`.trim()}</span></a>}
           <a className={cls + " a-btn--outline"} href={sms} aria-label={`Text ${name}`}><Icon name="mail" size={16} /><span>Text</span></a>
         </>
       ) : (

@@ -20,9 +20,11 @@ export const LEAD_STATUSES = ["new", "contacted", "scheduled", "completed", "can
  * email_masked, no contact details; street_address and notes only for the
  * staff member the lead is assigned to) or, for admins with full=1, every
  * column of spec 3 plus what the server builds for display (leads.Full):
- * phone is E.164 when it could be normalised, phone_typed as typed,
- * phone_display formatted, phone_href and email_href the tel: and
- * mailto: links ("" when there is no safe link). */
+ * phone is E.164 when it could be normalised, phoneTyped as typed,
+ * phoneDisplay formatted, phoneHref and emailHref the tel: and
+ * mailto: links ("" when there is no safe link). The fields spec 3 names
+ * keep the spec's names (first_name, phone_masked); the rest are
+ * camelCase (ADR 059). */
 export type Lead = Pick<wire.LeadMasked, Shared> & Partial<Omit<wire.LeadMasked, Shared>> & Partial<Omit<wire.LeadFull, Shared>>;
 
 /** Shared are the fields a masked and a full row both have (street_address
@@ -38,9 +40,9 @@ export const fullName = (l: Pick<Lead, "first_name" | "last_name">) => `${l.firs
  * admin's full data, a number it could normalise), else the number as
  * the server sent it, masked for staff. */
 export function Phone({ lead }: { lead: Lead }) {
-  const text = lead.phone_display || lead.phone || lead.phone_masked || "";
+  const text = lead.phoneDisplay || lead.phone || lead.phone_masked || "";
   if (!text) return <span className="a-muted">None</span>;
-  if (lead.phone_href) return <a className="al-tel" href={lead.phone_href}><Icon name="phone" size={16} />{text}</a>;
+  if (lead.phoneHref) return <a className="al-tel" href={lead.phoneHref}><Icon name="phone" size={16} />{text}</a>;
   return <span className="al-nowrap">{text}</span>;
 }
 
@@ -63,7 +65,7 @@ function breakable(text: string): ReactNode {
 export function Email({ lead }: { lead: Lead }) {
   const text = lead.email ?? lead.email_masked ?? "";
   if (!text) return <span className="a-muted">None</span>;
-  if (lead.email_href) return <a className="al-mail" href={lead.email_href}><Icon name="mail" size={16} /><span>{breakable(text)}</span></a>;
+  if (lead.emailHref) return <a className="al-mail" href={lead.emailHref}><Icon name="mail" size={16} /><span>{breakable(text)}</span></a>;
   return <span className="al-mail">{breakable(text)}</span>;
 }
 
@@ -108,8 +110,8 @@ export function LeadDialog({ lead, full, canAssign, workKey, updating, onStatus,
   const titleId = useId();
   useModal(panel, true, onClose, false); // the list puts focus back on the row
   const name = fullName(lead);
-  const typed = full && lead.phone_typed && lead.phone_typed !== (lead.phone_display || lead.phone) ? lead.phone_typed : "";
-  const visit = full || lead.assigned_to_me;
+  const typed = full && lead.phoneTyped && lead.phoneTyped !== (lead.phoneDisplay || lead.phone) ? lead.phoneTyped : "";
+  const visit = full || lead.assignedToMe;
   return (
     <div className="a-dialog">
       <div className="a-dialog__overlay" aria-hidden="true" onClick={onClose} />
@@ -118,7 +120,7 @@ export function LeadDialog({ lead, full, canAssign, workKey, updating, onStatus,
           <h2 id={titleId} className="a-dialog__title">{full ? "Lead details" : "Lead"}: {name}</h2>
           <button type="button" className="toast__close" aria-label="Close lead details" onClick={onClose}>×</button>
         </div>
-        {full && lead.phone_href && <div className="al-dialog__call"><CallText id={lead.id} name={name} phoneHref={lead.phone_href} /></div>}
+        {full && lead.phoneHref && <div className="al-dialog__call"><CallText id={lead.id} name={name} phoneHref={lead.phoneHref} /></div>}
         <dl className="al-detail">
           {full && <><Fact label="First name">{text(lead.first_name)}</Fact><Fact label="Last name">{text(lead.last_name)}</Fact></>}
           <Fact label="Phone">{(lead.phone || lead.phone_masked) ? <><Phone lead={lead} />{typed && <span className="al-typed a-muted">Typed: {typed}</span>}</> : missing}</Fact>

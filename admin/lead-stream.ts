@@ -20,7 +20,7 @@ import type * as wire from "./api.gen";
 
 /** LeadChange is one change the server announced; kind "resync" after a
  * (re)connect (leadId is empty: refetch everything shown). */
-export type LeadChange = Omit<wire.LeadChange, "kind" | "origin"> & { kind: wire.LeadChange["kind"] | "resync" };
+export type LeadChange = Omit<wire.LeadChange, "kind"> & { kind: wire.LeadChange["kind"] | "resync" };
 
 const URL = "/api/admin/leads/events";
 const STALE_MS = 60_000; // two heartbeats missed: the connection is dead

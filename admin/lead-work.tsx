@@ -3,22 +3,23 @@
 // assignment, escalation, each with who and when); for admins, where the
 // lead came from. The server decides who may do what: staff add notes and
 // change the status, admins also assign.
-import { useCallback, useEffect, useId, useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { ApiError } from "./api";
-import { addNote, assignLead, CHANNELS, duration, leadsChanged, loadWork, NOTE_MAX, type Attribution, type LeadWork, type TimelineEntry } from "./data/leads";
+import { addNote, assignLead, CHANNELS, duration, leadsChanged, loadWork, NOTE_MAX, type Attribution, type TimelineEntry } from "./data/leads";
 import { fmtDateTime } from "./listing";
 import { useToast } from "./toast";
+import { useResource } from "./use-resource";
 import { Button } from "./ui";
 
 /** ATTRIBUTION_FIELDS are a lead's source, in the order the detail shows
  * them (and 'Export with source' writes them). */
 const ATTRIBUTION_FIELDS: { key: keyof Attribution; label: string }[] = [
-  { key: "landing_page", label: "Landing page" }, { key: "referrer_host", label: "Referrer" },
-  { key: "utm_source", label: "UTM source" }, { key: "utm_medium", label: "UTM medium" }, { key: "utm_campaign", label: "UTM campaign" },
-  { key: "utm_term", label: "UTM term" }, { key: "utm_content", label: "UTM content" },
+  { key: "landingPage", label: "Landing page" }, { key: "referrerHost", label: "Referrer" },
+  { key: "utmSource", label: "UTM source" }, { key: "utmMedium", label: "UTM medium" }, { key: "utmCampaign", label: "UTM campaign" },
+  { key: "utmTerm", label: "UTM term" }, { key: "utmContent", label: "UTM content" },
   { key: "gclid", label: "Google click id (gclid)" }, { key: "gbraid", label: "gbraid" }, { key: "wbraid", label: "wbraid" },
   { key: "fbclid", label: "Meta click id (fbclid)" }, { key: "msclkid", label: "Microsoft click id (msclkid)" },
-  { key: "device_class", label: "Device" }, { key: "visit_id", label: "Visit id" },
+  { key: "deviceClass", label: "Device" }, { key: "visitId", label: "Visit id" },
 ];
 
 /** LeadSource shows where a lead came from (admins' details). */
@@ -32,9 +33,9 @@ export function LeadSource({ attribution }: { attribution?: Partial<Attribution>
       ) : (
         <dl className="al-detail al-source">
           {rows.map((f) => (
-            <div key={f.key} className={f.key === "landing_page" || f.key.endsWith("clid") || f.key === "gbraid" || f.key === "wbraid" ? "al-detail__wide" : undefined}>
+            <div key={f.key} className={f.key === "landingPage" || f.key.endsWith("clid") || f.key === "gbraid" || f.key === "wbraid" ? "al-detail__wide" : undefined}>
               <dt>{f.label}</dt>
-              <dd className={f.key === "landing_page" || f.key.endsWith("clid") || f.key.endsWith("braid") || f.key === "visit_id" ? "al-mono" : undefined}>{attribution![f.key]}</dd>
+              <dd className={f.key === "landingPage" || f.key.endsWith("clid") || f.key.endsWith("braid") || f.key === "visitId" ? "al-mono" : undefined}>{attribution![f.key]}</dd>
             </div>
           ))}
         </dl>
@@ -43,8 +44,22 @@ export function LeadSource({ attribution }: { attribution?: Partial<Attribution>
   );
 }
 
+/** reviewText says a review request's entry (ADR 063): its channel is the
+ * outbox's review kind, its "to" what happened. */
+function reviewText(e: TimelineEntry): string {
+  const how = e.channel === "review_sms" ? "by text" : "by email";
+  switch (e.to) {
+    case "scheduled": return `Review request planned for ${e.body ? fmtDateTime(e.body) : "later"}`;
+    case "sent": return `Review request sent ${how}`;
+    case "failed": return `Review request ${how} could not be sent`;
+    case "not_askable": return "Not asked for a review: no email or phone we may use";
+  }
+  return "Review request";
+}
+
 /** entryText says what a timeline entry records, in words. */
 function entryText(e: TimelineEntry): string {
+  if (e.kind === "notified" && (e.channel === "review" || e.channel === "review_sms")) return reviewText(e);
   switch (e.kind) {
     case "created": return `Estimate request received (${e.actor || "website"})`;
     case "notified": return `${CHANNELS[e.channel || ""] || "Notification"} delivered${e.to === "escalated" ? " (escalation)" : ""}`;
@@ -82,22 +97,14 @@ export const NOTES_TITLE = "Team notes, not shown to the homeowner";
 export function LeadWorkPanel({ leadId, canAssign, createdAt, reloadKey = 0, status }: {
   leadId: string; canAssign: boolean; createdAt: string; reloadKey?: number; status?: ReactNode;
 }) {
-  const [work, setWork] = useState<LeadWork | null>(null);
-  const [error, setError] = useState("");
+  const { data: work, error: loadError, refresh } = useResource(() => loadWork(leadId), [leadId, reloadKey]);
+  const error = loadError?.message || "";
   const [note, setNote] = useState("");
   const [noteError, setNoteError] = useState("");
   const [saving, setSaving] = useState(false);
   const [assigning, setAssigning] = useState(false);
   const toast = useToast();
   const ids = useId();
-
-  const load = useCallback(() => {
-    loadWork(leadId).then((w) => { setWork(w); setError(""); }).catch((err) => {
-      if (err instanceof ApiError && err.status === 401) return;
-      setError(err instanceof Error ? err.message : String(err));
-    });
-  }, [leadId]);
-  useEffect(load, [load, reloadKey]);
 
   const submitNote = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -108,7 +115,7 @@ export function LeadWorkPanel({ leadId, canAssign, createdAt, reloadKey = 0, sta
       await addNote(leadId, note);
       setNote("");
       toast({ title: "Note added", description: "The note is on the lead's timeline." });
-      load();
+      refresh();
       leadsChanged();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
@@ -124,7 +131,7 @@ export function LeadWorkPanel({ leadId, canAssign, createdAt, reloadKey = 0, sta
       await assignLead(leadId, userId);
       const who = work?.assignees?.find((a) => a.id === userId);
       toast({ title: "Lead assigned", description: userId ? `Assigned to ${who?.name || who?.email || "the account"}` : "The lead is assigned to nobody." });
-      load();
+      refresh();
       leadsChanged();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;

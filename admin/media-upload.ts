@@ -5,8 +5,9 @@
 import { ApiError, authHeaders, expired } from "./api";
 
 /** Where an upload goes: project work (shown in the portfolio, a project
- * name required) or the photo library only. */
-export interface UploadTarget { portfolio: boolean; project?: string }
+ * name required) or the photo library only; with a job, into that job
+ * with a phase (the Jobs screen). */
+export interface UploadTarget { portfolio: boolean; project?: string; job?: string; phase?: string }
 
 /** uploadMedia posts one file, with the caption and alt text before it.
  * XMLHttpRequest rather than fetch: it streams the file and reports
@@ -16,6 +17,10 @@ export function uploadMedia<T>(target: UploadTarget, file: File, text: { caption
     const q = new URLSearchParams();
     if (target.project?.trim()) q.set("project", target.project.trim());
     q.set("portfolio", String(target.portfolio));
+    if (target.job) {
+      q.set("job", target.job);
+      if (target.phase) q.set("phase", target.phase);
+    }
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `/api/admin/media?${q}`);
     // The session's headers, as api() sends them (the PIN's bearer token,

@@ -51,7 +51,7 @@ export function NeedsAttention({ navigate }: { navigate: (slug: string) => void 
     e.preventDefault();
     navigate("leads?lead=" + encodeURIComponent(id));
   };
-  const waited = (l: Waiting) => l.waiting_seconds + Math.max(0, now - loadedAt) / 1000;
+  const waited = (l: Waiting) => l.waitingSeconds + Math.max(0, now - loadedAt) / 1000;
   const emergencies = data?.waiting.filter((l) => l.is_emergency).length || 0;
   const title = !data ? "Leads waiting for an answer" : data.total === 0 ? "No lead is waiting" : `${data.total} lead${data.total === 1 ? "" : "s"} waiting for an answer`;
   return (
@@ -69,7 +69,7 @@ export function NeedsAttention({ navigate }: { navigate: (slug: string) => void 
                 <div className="na-lead__who">
                   {l.is_emergency && <span className="al-emergency">Emergency</span>}
                   <a className="na-lead__name" href={adminPath("leads") + "?lead=" + encodeURIComponent(l.id)} onClick={open(l.id)}>{name(l)}</a>
-                  {l.assigned_to_me && <span className="na-mine">Assigned to you</span>}
+                  {l.assignedToMe && <span className="na-mine">Assigned to you</span>}
                   <span className="na-lead__meta">{[l.damage_type, l.city].filter(Boolean).join(" · ")}</span>
                   <span className="na-lead__wait">waiting {duration(waited(l))}</span>
                 </div>

@@ -4,7 +4,7 @@ import { useResource } from "./use-resource";
 import { Badge, Card, LoadError, StatCard } from "./ui";
 
 const rowState = (r: NotificationRow) => (r.deliveredAt ? "delivered" : r.failedAt ? "failed" : r.lastError ? "retrying" : "pending");
-const KIND_NAMES: Record<string, string> = { email: "Email", webhook: "Webhook", push: "Push", sms: "Text", ack: "Acknowledgement" };
+const KIND_NAMES: Record<string, string> = { email: "Email", webhook: "Webhook", push: "Push", sms: "Text", ack: "Acknowledgement", review: "Review request email", review_sms: "Review request text" };
 const stateTone = { delivered: "good", failed: "bad", retrying: "warn", pending: "neutral" } as const;
 
 /** SETUP points to where the settings' names are. */

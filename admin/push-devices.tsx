@@ -4,10 +4,11 @@
 // devices; admins may list every account's.
 import { useCallback, useEffect, useId, useState } from "react";
 import { ApiError } from "./api";
-import { allDevices, myDevices, removeDevice, type AccountDevice, type DeviceList } from "./data/push";
+import { allDevices, myDevices, removeDevice } from "./data/push";
 import { fmtDateTime } from "./listing";
 import { currentSubscription, endpointHash, pushState, PushError, subscribe, type PushState } from "./push";
 import { useToast } from "./toast";
+import { useResource } from "./use-resource";
 import { Badge, Button, Card } from "./ui";
 
 /** IOS_STEPS is how an iPhone or iPad gets push: Safari gives the Push API
@@ -23,25 +24,25 @@ const stateText: Record<Exclude<PushState, "ready">, string> = {
 /** PushDevices is the leads screen's card for push notifications. */
 export function PushDevices({ isAdmin }: { isAdmin: boolean }) {
   const [state, setState] = useState<PushState | null>(null); // known after mount
-  const [list, setList] = useState<DeviceList | null>(null);
-  const [loadError, setLoadError] = useState("");
   const [mine, setMine] = useState<string | null>(null); // this browser's endpoint hash
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState("");
   const [removing, setRemoving] = useState<string | null>(null);
-  const [all, setAll] = useState<AccountDevice[] | null>(null);
   const [allOpen, setAllOpen] = useState(false);
   const toast = useToast();
   const ids = useId();
+  const devices = useResource(myDevices, []);
+  const list = devices.data;
+  const all = useResource(() => allDevices().then((r) => r.devices), [], {
+    skip: !allOpen,
+    onError: (err) => {
+      if (!(err instanceof ApiError && err.status === 401)) toast({ title: "Devices not loaded", description: err.message, variant: "destructive" });
+    },
+  });
 
-  const load = useCallback(async () => {
+  /** readHere reads what this browser can do and whether it is subscribed. */
+  const readHere = useCallback(async () => {
     setState(pushState());
-    try {
-      setList(await myDevices());
-      setLoadError("");
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) setLoadError(err instanceof Error ? err.message : String(err));
-    }
     try {
       const sub = await currentSubscription();
       setMine(sub ? await endpointHash(sub.endpoint) : null);
@@ -49,15 +50,12 @@ export function PushDevices({ isAdmin }: { isAdmin: boolean }) {
       setMine(null);
     }
   }, []);
-  useEffect(() => { load(); }, [load]);
-
-  const loadAll = useCallback(async () => {
-    try {
-      setAll((await allDevices()).devices);
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) toast({ title: "Devices not loaded", description: err instanceof Error ? err.message : String(err), variant: "destructive" });
-    }
-  }, [toast]);
+  useEffect(() => { readHere(); }, [readHere]);
+  /** reload reads the devices again after a change made here. */
+  const reload = async () => {
+    await Promise.all([devices.refresh(), readHere()]);
+    if (allOpen) all.refresh();
+  };
 
   const on = async () => {
     setBusy(true);
@@ -66,8 +64,7 @@ export function PushDevices({ isAdmin }: { isAdmin: boolean }) {
       const d = await subscribe();
       setMine(d.endpointHash);
       toast({ title: "Notifications on", description: `New leads will be sent to ${d.label}.` });
-      await load();
-      if (allOpen) loadAll();
+      await reload();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
       setState(pushState());
@@ -87,8 +84,7 @@ export function PushDevices({ isAdmin }: { isAdmin: boolean }) {
         setMine(null);
       }
       toast({ title: "Device removed", description: "It no longer gets notifications of new leads." });
-      await load();
-      if (allOpen) loadAll();
+      await reload();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
       toast({ title: "Device not removed", description: err instanceof Error ? err.message : String(err), variant: "destructive" });
@@ -113,7 +109,7 @@ export function PushDevices({ isAdmin }: { isAdmin: boolean }) {
         {problem && <p className="a-error" role="alert">{problem}</p>}
       </div>
       <h3 className="al-work__title" id={ids + "mine"}>Your devices</h3>
-      {loadError && <p className="a-error" role="alert">{loadError}</p>}
+      {devices.error && <p className="a-error" role="alert">{devices.error.message}</p>}
       {list && list.devices.length === 0 && <p className="a-muted">No device gets notifications for your account yet.</p>}
       {list && list.devices.length > 0 && (
         <ul className="al-devices" aria-labelledby={ids + "mine"}>
@@ -133,12 +129,12 @@ export function PushDevices({ isAdmin }: { isAdmin: boolean }) {
       )}
       {isAdmin && (
         <div className="al-push__all">
-          <Button variant="ghost" aria-expanded={allOpen} onClick={() => { const next = !allOpen; setAllOpen(next); if (next) loadAll(); }}>
+          <Button variant="ghost" aria-expanded={allOpen} onClick={() => setAllOpen(!allOpen)}>
             {allOpen ? "Hide every account's devices" : "Show every account's devices"}
           </Button>
-          {allOpen && (all === null ? <p className="a-muted" role="status">Loading...</p> : all.length === 0 ? <p className="a-muted">No account has a device subscribed.</p> : (
+          {allOpen && (all.data === null ? <p className="a-muted" role="status">Loading...</p> : all.data.length === 0 ? <p className="a-muted">No account has a device subscribed.</p> : (
             <ul className="al-devices" aria-label="Every account's devices">
-              {all.map((d) => (
+              {all.data.map((d) => (
                 <li key={d.id} className="al-device">
                   <span className="al-device__what">
                     <strong>{d.name || d.email}</strong> · {d.label}

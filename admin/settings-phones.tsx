@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback } from "react";
 import { api } from "./api";
 import type * as wire from "./api.gen";
+import { useResource } from "./use-resource";
 
 /** PhoneUses is GET /api/admin/settings/phone-uses: where each number
  * appears, counted by the server in the pages the site serves (ADR 039). */
 export type PhoneUses = wire.PhoneUses;
-type NumberUses = wire.NumberUses;
 type KindUse = wire.KindUse;
 
 const digits = (s: string) => {
@@ -17,17 +17,17 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString
 
 /** usePhoneUses loads where the numbers appear; reload after a save. */
 export function usePhoneUses() {
-  const [uses, setUses] = useState<PhoneUses | null>(null);
-  const [error, setError] = useState("");
-  const load = useCallback(() => {
+  const r = useResource(() => api<PhoneUses>("/api/admin/settings/phone-uses"), []);
+  const { setData, refresh } = r;
+  const reload = useCallback(() => {
     // After a save every page is drawn again before it can be counted:
     // say so rather than show the old figures.
-    setUses(null);
-    setError("");
-    api<PhoneUses>("/api/admin/settings/phone-uses").then(setUses).catch((e) => setError((e as Error).message || "Could not count where the numbers appear."));
-  }, []);
-  useEffect(load, [load]);
-  return { uses, error, reload: load };
+    setData(() => null);
+    refresh();
+  }, [setData, refresh]);
+  // While it counts again, the count is under way: not the last failure.
+  const error = r.error && !r.loading ? r.error.message || "Could not count where the numbers appear." : "";
+  return { uses: r.data, error, reload };
 }
 
 function kindLine(k: KindUse) {

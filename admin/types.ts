@@ -1,4 +1,4 @@
-import type { Site } from "../components/types";
+import type { Site } from "../components/props.gen";
 
 /** AdminPageProps are what every admin screen receives. */
 export interface AdminPageProps {

@@ -58,10 +58,10 @@ export function Progress({ value, max = 100, label }: { value: number; max?: num
 /** Tabs is an accessible tab set: arrow keys move between tabs, Home and
  * End jump, only the active panel is rendered. value and onChange make it
  * controlled (a screen that keeps the tab in its address). */
-export function Tabs({ tabs, label, initial, value, onChange }: {
-  tabs: { id: string; label: string; content: ReactNode }[]; label: string; initial?: string; value?: string; onChange?: (id: string) => void;
+export function Tabs({ tabs, label, value, onChange }: {
+  tabs: { id: string; label: string; content: ReactNode }[]; label: string; value?: string; onChange?: (id: string) => void;
 }) {
-  const [own, setOwn] = useState(initial || tabs[0].id);
+  const [own, setOwn] = useState(tabs[0].id);
   const active = value ?? own;
   const setActive = (id: string) => { setOwn(id); onChange?.(id); };
   const base = useId();

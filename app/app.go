@@ -62,6 +62,9 @@ type Inputs struct {
 	// submission with a 503.
 	Spool *spool.Spool
 	Build BuildInfo
+	// Jobs, when set, replaces the store's published jobs (a test site's
+	// fixed list, ADR 062).
+	Jobs site.JobSource
 }
 
 // Services are every service the application runs, built once by
@@ -131,8 +134,14 @@ func Build(ctx context.Context, in Inputs) (*Services, error) {
 	if cfg.Backup.Every > 0 {
 		kept = retention.Items(cfg.Retention, retention.Backups{KeepDaily: cfg.Backup.KeepDaily, KeepWeekly: cfg.Backup.KeepWeekly})
 	}
+	// The published jobs come from the store; a test site may bring its
+	// own fixed list (tests/jobsite).
+	var jobs site.JobSource = store
+	if in.Jobs != nil {
+		jobs = in.Jobs
+	}
 	s.Site = site.New(site.Options{BaseURL: cfg.BaseURL, Content: live, Redirects: moved, Settings: s.Settings, Reviews: s.Reviews, Media: store,
-		Retention: kept, Log: log})
+		Jobs: jobs, Retention: kept, Log: log, Testimonials: store})
 
 	// Leads: the notifier's channels and the intake in front of it.
 	nc, err := NotifyConfig(ctx, cfg, store, s.Settings, log)
@@ -280,6 +289,10 @@ func NotifyConfig(ctx context.Context, cfg *config.Config, store *db.Store, st *
 		nc.Push = nil
 	}
 	nc.Ack = notify.NewAck(cfg)
+	if nc.SMTP != nil || nc.SMS != nil {
+		// Review requests (ADR 063); without a channel they wait.
+		nc.Review = &notify.Review{BusinessName: cfg.Business.Name, ReplyTo: cfg.Business.Email, PlaceID: cfg.Reviews.PlaceID}
+	}
 	nc.Ack.Enabled = st.Toggle(func(v settings.Settings) bool { return v.AckOn() })
 	nc.Ack.Phone = func(ctx context.Context) string { return st.Business(ctx).Phone } // the 24/7 line (ADR 039)
 	// The response times the site states now (ADR 045): the live wording.

@@ -20,7 +20,7 @@ const (
 // Entry is one backup on the Backups screen: its run (good or failed),
 // its kind, and whether it is still in the target, complete, to download.
 type Entry struct {
-	db.BackupRun
+	Run
 	Kind      string `json:"kind"`
 	Available bool   `json:"available"`
 }
@@ -29,11 +29,11 @@ type Entry struct {
 // disk the site's data is on, the backup running now, and the recent
 // backups, newest first.
 type Overview struct {
-	Location   string           `json:"location"`
-	SameDisk   bool             `json:"sameDisk"`
-	EveryHours float64          `json:"everyHours"`
-	Running    *db.ActiveBackup `json:"running"`
-	Backups    []Entry          `json:"backups"`
+	Location   string      `json:"location"`
+	SameDisk   bool        `json:"sameDisk"`
+	EveryHours float64     `json:"everyHours"`
+	Running    *InProgress `json:"running"`
+	Backups    []Entry     `json:"backups"`
 	// StorageError says the target could not be listed (the runs are
 	// still shown; none is offered for download).
 	StorageError string `json:"storageError,omitempty"`
@@ -45,10 +45,11 @@ const RecentLimit = 30
 // Overview reads the Backups screen's data.
 func (s *Service) Overview(ctx context.Context) (Overview, error) {
 	o := Overview{Location: s.o.Target.String(), SameDisk: s.o.Target.SameDisk(s.o.DataDir), EveryHours: s.o.Every.Hours(), Backups: []Entry{}}
-	var err error
-	if o.Running, err = s.Running(ctx); err != nil {
+	a, err := s.Running(ctx)
+	if err != nil {
 		return o, err
 	}
+	o.Running = inProgressOf(a)
 	runs, err := s.o.Store.RecentBackups(ctx, RecentLimit)
 	if err != nil {
 		return o, err
@@ -64,7 +65,7 @@ func (s *Service) Overview(ctx context.Context) (Overview, error) {
 	}
 	seen := map[string]bool{}
 	for _, r := range runs {
-		e := Entry{BackupRun: r, Kind: kindOf(r.TriggeredBy)}
+		e := Entry{Run: RunOf(r), Kind: kindOf(r.TriggeredBy)}
 		// A run's backup is this target's only when it was made here; one
 		// that finished after the listing is looked up by its manifest.
 		if r.Outcome == db.OutcomeOK && r.Name != "" && r.Location == o.Location && ValidName(r.Name) {
@@ -84,7 +85,7 @@ func (s *Service) Overview(ctx context.Context) (Overview, error) {
 			continue
 		}
 		t, _ := nameTime(n)
-		o.Backups = append(o.Backups, Entry{BackupRun: db.BackupRun{ID: "kept-" + n, Name: n, StartedAt: t, FinishedAt: t, Location: o.Location}, Kind: KindUnknown, Available: true})
+		o.Backups = append(o.Backups, Entry{Run: Run{ID: "kept-" + n, Name: n, StartedAt: t, FinishedAt: t, Location: o.Location}, Kind: KindUnknown, Available: true})
 	}
 	sort.SliceStable(o.Backups, func(i, j int) bool { return o.Backups[i].StartedAt.After(o.Backups[j].StartedAt) })
 	return o, nil

@@ -133,8 +133,8 @@ func (s *Service) runActive(ctx context.Context, a db.ActiveBackup) (Result, err
 // one already running here or on another instance. Backup is nil only
 // when one is running but has not been recorded within a few seconds.
 type Started struct {
-	Started bool             `json:"started"`
-	Backup  *db.ActiveBackup `json:"backup"`
+	Started bool        `json:"started"`
+	Backup  *InProgress `json:"backup"`
 }
 
 // Start begins a backup asked for by an account (requestedBy: its email)
@@ -159,7 +159,7 @@ func (s *Service) Start(ctx context.Context, requestedBy string) (Started, error
 		}
 		a, err := s.waitRunning(ctx)
 		if err != nil || a != nil || try == 1 {
-			return Started{Backup: a}, err
+			return Started{Backup: inProgressOf(a)}, err
 		}
 	}
 	a, err := s.begin(ctx, TriggerManual, requestedBy)
@@ -177,7 +177,7 @@ func (s *Service) Start(ctx context.Context, requestedBy string) (Started, error
 			s.o.Log.Warn("backup asked for from the admin failed", "by", requestedBy, "err", err)
 		}
 	}()
-	return Started{Started: true, Backup: &a}, nil
+	return Started{Started: true, Backup: inProgressOf(&a)}, nil
 }
 
 // waitRunning reads the running backup. The lock is taken before the row

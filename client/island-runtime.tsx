@@ -8,6 +8,7 @@ import { Carousel } from "../components/gallery";
 import { Reviews } from "../components/trust";
 import { LeadForm } from "../components/lead-form";
 import { EstimateForm } from "../components/estimate-form";
+import { Compare } from "../components/before-after";
 
 const islands: Record<string, ComponentType<any>> = {
   nav: Nav,
@@ -15,6 +16,7 @@ const islands: Record<string, ComponentType<any>> = {
   reviews: Reviews,
   leadform: LeadForm,
   estimate: EstimateForm,
+  compare: Compare,
 };
 
 /** hydrateIsland attaches React to one island with its own props. It

@@ -19,6 +19,7 @@ const triggers: Record<string, Trigger> = {
   reviews: "visible",
   leadform: "visible",
   estimate: "visible",
+  compare: "visible",
 };
 
 let runtime: Promise<typeof import("./island-runtime")> | null = null;

@@ -1,7 +1,6 @@
 import { Icon } from "./icons";
 import { CallButton } from "./emergency";
-import type { Site } from "./types";
-import type { AreaLink, AreaService, Reason } from "./types-area";
+import type { Site, AreaLink, AreaService, Reason } from "./props.gen";
 import { word } from "./words";
 import { EstimateLink } from "./estimate-target";
 
@@ -72,7 +71,7 @@ export function AreaLinkGrid({ links, label }: { links: AreaLink[]; label: strin
  * estimate target, ADR 050). */
 export function AreaCTA({ site, title, text }: { site: Site; title: string; text: string }) {
   return (
-    <section className="area-cta" aria-label="Call or request a free estimate">
+    <section className="area-cta" data-shared="" aria-label="Call or request a free estimate">
       <div className="container area-cta__inner">
         <div className="area-cta__text">
           <p className="area-cta__title">{title}</p>

@@ -159,7 +159,7 @@ export function headings(body: string): { id: string; text: string }[] {
 }
 
 /** ArticleBody renders a line-based body (blog posts and info pages). */
-export function ArticleBody({ body, className }: { body: string; className?: string }) {
+export function ArticleBody({ body }: { body: string }) {
   const out: ReactNode[] = parseBody(body).map((b, i) => {
     switch (b.kind) {
       case "h2":
@@ -181,5 +181,5 @@ export function ArticleBody({ body, className }: { body: string; className?: str
         return <p key={i}><InlineText text={b.text} /></p>;
     }
   });
-  return <div className={className ? "prose " + className : "prose"}>{out}</div>;
+  return <div className="prose">{out}</div>;
 }

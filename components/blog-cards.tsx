@@ -1,5 +1,5 @@
 import { Icon } from "./icons";
-import type { ArticleCard, Category } from "./types";
+import type { ArticleCard, Category } from "./props.gen";
 
 /** formatDate renders a YYYY-MM-DD date in long US format without
  * time-zone drift between server and browser. */
@@ -9,14 +9,13 @@ export function formatDate(iso: string): string {
   return `${months[m - 1]} ${d}, ${y}`;
 }
 
-export function ArticleCards({ articles, headingLevel = 3 }: { articles: ArticleCard[]; headingLevel?: 2 | 3 }) {
-  const H = headingLevel === 2 ? "h2" : "h3";
+export function ArticleCards({ articles }: { articles: ArticleCard[] }) {
   return (
     <ul className="cards cards--3">
       {articles.map((a) => (
         <li key={a.slug} className="card article-card">
           <span className="pill">{a.categoryName}</span>
-          <H className="card__title"><a href={`/blog/${a.slug}`}>{a.title}</a></H>
+          <h3 className="card__title"><a href={`/blog/${a.slug}`}>{a.title}</a></h3>
           <p>{a.excerpt}</p>
           <p className="article-card__meta"><Icon name="calendar" size={14} /> <time dateTime={a.publishDate}>{formatDate(a.publishDate)}</time> · {a.readTime} min read</p>
         </li>
@@ -27,14 +26,13 @@ export function ArticleCards({ articles, headingLevel = 3 }: { articles: Article
 
 /** CategoryCards are the blog's topics, each card a link to its topic's
  * page (ADR 051): the title is the link, and it covers the whole card. */
-export function CategoryCards({ categories, headingLevel = 3 }: { categories: Category[]; headingLevel?: 2 | 3 }) {
-  const H = headingLevel === 2 ? "h2" : "h3";
+export function CategoryCards({ categories }: { categories: Category[] }) {
   return (
     <ul className="cards cards--4">
       {categories.map((c) => (
         <li key={c.slug} className="card category-card">
           <Icon name="book" size={24} />
-          <H className="card__title"><a href={`/blog/category/${c.slug}`}>{c.name}</a></H>
+          <h3 className="card__title"><a href={`/blog/category/${c.slug}`}>{c.name}</a></h3>
           <p>{c.description}</p>
         </li>
       ))}

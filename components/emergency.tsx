@@ -1,5 +1,5 @@
 import { Icon } from "./icons";
-import type { Site } from "./types";
+import type { Site } from "./props.gen";
 import { word } from "./words";
 
 // Everything on the public pages that promises emergency service (bars,

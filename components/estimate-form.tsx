@@ -2,24 +2,13 @@ import { useEffect, useRef, useState } from "react";
 import { FIELDS as ATTRIBUTION_FIELDS, fillForm } from "../client/attribution";
 import { Icon } from "./icons";
 import type { LeadContact } from "./types";
+import type { EstimateState, EstimateValues } from "./props.gen";
 import type { FormWords } from "./words";
 
-/** EstimateValues are the fields of the native estimate form. */
-export interface EstimateValues {
-  name: string; phone: string; email: string; city: string; street: string; zip: string;
-  damageType: string; emergency: string; insuranceCarrier: string; notes: string;
-}
-
-/** EstimateState is what the server hands back after a no-JavaScript POST:
- * the values typed and a message per field, or success. */
-export interface EstimateState {
-  values: EstimateValues;
-  errors: Partial<Record<keyof EstimateValues | "form", string>>;
-  success: boolean;
-  /** where the visit came from, as the server admitted it (hidden field
-   * name → value): a form rendered again without JavaScript carries it on */
-  attribution?: Record<string, string>;
-}
+// EstimateValues are the fields of the native estimate form; EstimateState
+// is what the server hands back after a POST (rendered again without
+// JavaScript, or as /api/estimate's JSON answer): the values typed and a
+// message per field, or success (Go's leads.EstimateState).
 
 export const DAMAGE_TYPES = ["Water Damage", "Fire & Smoke Damage", "Storm Damage", "Mold", "Roof Damage", "Remodeling / Construction", "Other"];
 
@@ -58,12 +47,11 @@ export const RESULT_ID = "estimate-result";
  * lists its messages in it. */
 const FIELD_ORDER: (keyof EstimateValues)[] = ["name", "phone", "email", "city", "street", "zip", "damageType", "emergency", "insuranceCarrier", "notes"];
 
-function Field({ id, label, error, children, hint }: { id: string; label: string; error?: string; children: React.ReactNode; hint?: string }) {
+function Field({ id, label, error, children }: { id: string; label: string; error?: string; children: React.ReactNode }) {
   return (
     <div className={"field" + (error ? " field--error" : "")}>
       <label htmlFor={id}>{label}</label>
       {children}
-      {hint && !error && <p className="field__hint">{hint}</p>}
       {error && <p className="field__error" id={`${id}-error`}>{error}</p>}
     </div>
   );

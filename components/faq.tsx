@@ -2,7 +2,7 @@ import { Head } from "./head";
 import { Icon } from "./icons";
 import { jsonLd } from "./seo";
 import { em } from "./emergency";
-import type { FAQItem, Site } from "./types";
+import type { FAQItem, Site } from "./props.gen";
 
 /** FAQ is the accordion of spec 2.3: at most one item open, collapsible,
  * with a call link, publishing FAQPage structured data. It is built on

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Icon } from "./icons";
 import { Island } from "./island";
-import type { Gallery, GalleryItem } from "./types";
+import type { Gallery, GalleryItem } from "./props.gen";
 import { galleryCount } from "./plural";
 
 /** GalleryBlock is the portfolio block of spec 2.3: a looping, draggable,

@@ -1,7 +1,7 @@
 import { Icon } from "./icons";
 import { CallButton, callUs, em } from "./emergency";
 import { HeroPhoto } from "./page-hero";
-import type { HeroImage, Site } from "./types";
+import type { HeroImage, Site } from "./props.gen";
 import { word } from "./words";
 import { useEstimateHref } from "./estimate-target";
 

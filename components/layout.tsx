@@ -221,7 +221,7 @@ export function Nav({ site, estimate, portfolio }: NavProps) {
  * reads "Call us" with the business hours. */
 export function EmergencyBanner({ site, title = "Water, Fire or Storm Emergency?" }: { site: PageProps<unknown>["site"]; title?: string }) {
   return (
-    <section className="emergency-banner" aria-label={em(site, "Emergency help", "Call us")}>
+    <section className="emergency-banner" data-shared="" aria-label={em(site, "Emergency help", "Call us")}>
       <div className="container emergency-banner__inner">
         <div>
           <p className="emergency-banner__title">{em(site, title, "Call us")}</p>

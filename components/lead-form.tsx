@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { EstimateForm, type EstimateState, type FormPresets } from "./estimate-form";
+import { EstimateForm, type FormPresets } from "./estimate-form";
 import type { LeadContact } from "./types";
 import type { FormWords } from "./words";
 
@@ -9,7 +9,7 @@ let scriptInjected = false;
  * configured, else the native estimate form. The embed's script is injected
  * once per page, and only when the form nears the viewport, so it never
  * delays the first paint or the largest contentful paint. */
-export function LeadForm({ site, height, estimate, words, presets }: { site: LeadContact; height: number; estimate?: EstimateState; words: FormWords; presets?: FormPresets }) {
+export function LeadForm({ site, height, words, presets }: { site: LeadContact; height: number; words: FormWords; presets?: FormPresets }) {
   const box = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLIFrameElement>(null);
   useEffect(() => {
@@ -34,7 +34,7 @@ export function LeadForm({ site, height, estimate, words, presets }: { site: Lea
     return () => io.disconnect();
   }, [site.leadFormUrl, site.leadFormScript]);
 
-  if (!site.leadFormUrl) return <EstimateForm site={site} state={estimate} words={words} presets={presets} />;
+  if (!site.leadFormUrl) return <EstimateForm site={site} words={words} presets={presets} />;
   return (
     <div ref={box} className="lead-embed" style={{ minHeight: height }}>
       <iframe ref={frame} title="Free estimate request form" style={{ width: "100%", height, border: 0 }} loading="lazy" />

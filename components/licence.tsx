@@ -1,4 +1,4 @@
-import type { Site } from "./types";
+import type { Site } from "./props.gen";
 
 /** LicenceNumber is the state licence number as every page shows it,
  * "#" and all, in one unbreakable piece: a phone must never wrap it in

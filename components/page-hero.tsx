@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { CallButton } from "./emergency";
-import type { HeroImage, Site } from "./types";
+import type { HeroImage, Site } from "./props.gen";
 import { word } from "./words";
 import { useEstimateHref } from "./estimate-target";
 

@@ -2,16 +2,17 @@ import { Icon } from "./icons";
 import { LeadForm } from "./lead-form";
 import { Island } from "./island";
 import { CallButton, em } from "./emergency";
-import type { EstimateState, FormPresets } from "./estimate-form";
-import { leadContactOf, type Site } from "./types";
+import type { FormPresets } from "./estimate-form";
+import { leadContactOf } from "./types";
+import type { Site } from "./props.gen";
 import { formWordsOf, word } from "./words";
 
 /** QuoteSection is the embedded quote section (anchor contact-form): the
  * lead form, the red 24/7 card, the why-choose checklist and the
  * response-times card (spec 2.3). Its texts, claims and figures are the
  * site's wording (groups "form", "times" and "figures"). */
-export function QuoteSection({ site, height = 900, estimate, title = "Get Your Free Estimate", emergencyTime = "areas", presets }: {
-  site: Site; height?: number; estimate?: EstimateState; title?: string;
+export function QuoteSection({ site, height = 900, title = "Get Your Free Estimate", emergencyTime = "areas", presets }: {
+  site: Site; height?: number; title?: string;
   /** the answers this page already knows (ADR 052); none on a page that
    * is about no one service, place or emergency */
   presets?: FormPresets;
@@ -23,12 +24,12 @@ export function QuoteSection({ site, height = 900, estimate, title = "Get Your F
   const fig = (key: string) => word(site, "figures", key);
   const reasons = ["IICRC certified technicians", "State licensed and insured", "Direct insurance billing", "Free, written estimates", "Daily job photos sent to homeowners", `${fig("years")} years and ${fig("projects")} projects`];
   return (
-    <section id="contact-form" className="section section--muted" aria-labelledby="quote-title">
+    <section id="contact-form" className="section section--muted" data-shared="" aria-labelledby="quote-title">
       <div className="container quote">
         <div className="quote__form">
           <h2 id="quote-title" className="section__title section__title--left">{title}</h2>
           <p>{word(site, "form", "intro")}</p>
-          <Island name="leadform" component={LeadForm} props={{ site: leadContactOf(site), height, estimate, words: formWordsOf(site), presets }} />
+          <Island name="leadform" component={LeadForm} props={{ site: leadContactOf(site), height, words: formWordsOf(site), presets }} />
         </div>
         <aside className="quote__side" aria-label="Emergency and response times">
           <div className="card card--danger">

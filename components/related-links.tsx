@@ -1,6 +1,6 @@
 import { Icon } from "./icons";
 import { CallButton, callUs, em } from "./emergency";
-import type { RelatedData, Site } from "./types";
+import type { RelatedData, Site } from "./props.gen";
 import { word } from "./words";
 import { EstimateLink } from "./estimate-target";
 
@@ -53,12 +53,12 @@ export const LINK_CARDS = [
 ];
 
 /** RelatedGrid is block (b): the fixed link cards minus the current page,
- * capped at max (default 8), with an emergency help card below. */
-export function RelatedGrid({ current, site, max = 8 }: { current: string; site: Site; max?: number }) {
-  const cards = LINK_CARDS.filter((c) => c.href !== current).slice(0, max)
+ * at most 8, with an emergency help card below. */
+export function RelatedGrid({ current, site }: { current: string; site: Site }) {
+  const cards = LINK_CARDS.filter((c) => c.href !== current).slice(0, 8)
     .map((c) => (c.href === "/emergency" && !site.emergencyMode ? { ...c, title: "Emergency Help" } : c));
   return (
-    <section className="section section--muted" aria-labelledby="related-grid-title">
+    <section className="section section--muted" data-shared="" aria-labelledby="related-grid-title">
       <div className="container">
         <h2 id="related-grid-title" className="section__title">Related Services &amp; Areas</h2>
         <ul className="cards cards--4">

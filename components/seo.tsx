@@ -1,5 +1,5 @@
 import { Head, type HeadTag } from "./head";
-import type { Head as HeadData, Site } from "./types";
+import type { Head as HeadData, Site } from "./props.gen";
 
 /** Seo writes every head tag of a page (through Helmet, components/head.tsx)
  * and the document's language: title, description, keywords,

@@ -1,6 +1,6 @@
 import { Icon } from "./icons";
 import { LicenceNumber } from "./licence";
-import type { ServiceCard, Site } from "./types";
+import type { ServiceCard, Site } from "./props.gen";
 
 /** ServiceTrustItems is the strip of three trust items below a service
  * page's hero. */
@@ -29,15 +29,14 @@ export function ServiceTrustItems({ site }: { site: Site }) {
 
 /** ServiceLinkCards are compact cards (icon, title, short description,
  * Learn More) for smaller rows of services. */
-export function ServiceLinkCards({ services, headingLevel = 3 }: { services: ServiceCard[]; headingLevel?: 2 | 3 }) {
-  const H = headingLevel === 2 ? "h2" : "h3";
+export function ServiceLinkCards({ services }: { services: ServiceCard[] }) {
   return (
     <ul className="svc-mini">
       {services.map((s) => (
         <li key={s.slug} className="card svc-mini__card">
           <span className="service-card__icon svc-mini__icon"><Icon name={s.icon} size={22} /></span>
           <div className="svc-mini__body">
-            <H className="card__title">{s.title}</H>
+            <h3 className="card__title">{s.title}</h3>
             <p>{s.shortDescription}</p>
             <a href={`/services/${s.slug}`} className="card__link" >Learn More<span className="visually-hidden"> about {s.title}</span> <Icon name="arrow-right" size={16} /></a>
           </div>

@@ -1,10 +1,10 @@
 import { Icon } from "./icons";
-import type { ServiceCard } from "./types";
+import type { ServiceCard } from "./props.gen";
 
 /** ServicesGrid shows service cards: icon, short description, the first
  * three features and Learn More (spec 2.3). */
-export function ServicesGrid({ services, title, lead, allLink = true, featureCount = 3, id }: {
-  services: ServiceCard[]; title: string; lead?: string; allLink?: boolean; featureCount?: number; id?: string;
+export function ServicesGrid({ services, title, lead, id }: {
+  services: ServiceCard[]; title: string; lead?: string; id?: string;
 }) {
   return (
     <section id={id} className="section section--muted" aria-labelledby={`${id || "services"}-title`}>
@@ -18,13 +18,13 @@ export function ServicesGrid({ services, title, lead, allLink = true, featureCou
               <h3 className="card__title">{s.title}</h3>
               <p>{s.shortDescription}</p>
               <ul className="checklist">
-                {s.features.slice(0, featureCount).map((f) => <li key={f}><Icon name="check" size={16} />{f}</li>)}
+                {s.features.slice(0, 3).map((f) => <li key={f}><Icon name="check" size={16} />{f}</li>)}
               </ul>
               <a href={`/services/${s.slug}`} className="card__link" >Learn More<span className="visually-hidden"> about {s.title}</span> <Icon name="arrow-right" size={16} /></a>
             </li>
           ))}
         </ul>
-        {allLink && <p className="center"><a href="/services" className="btn btn--outline">View All Services</a></p>}
+        <p className="center"><a href="/services" className="btn btn--outline">View All Services</a></p>
       </div>
     </section>
   );

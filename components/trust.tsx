@@ -3,7 +3,7 @@ import { Icon } from "./icons";
 import { LicenceNumber } from "./licence";
 import { Island } from "./island";
 import { callUs, em } from "./emergency";
-import type { Review, Site, TrustData } from "./types";
+import type { Review, Site, TrustData } from "./props.gen";
 import { word } from "./words";
 
 /** TrustBadges is the small row of credentials; badge is the emergency

@@ -1,10 +1,10 @@
-import type { Site } from "./types";
+import type { Site } from "./props.gen";
 
-/** Words are the groups of the site's wording a page shows (group → field
- * → text), every insert already filled in by Go (content.Words.Fill). A
- * page receives only the groups it shows (content/words-catalogue.json,
- * "pages"), so a change of wording re-renders exactly those pages. */
-export type Words = Record<string, Record<string, string>>;
+// A page's Site.words are the groups of the site's wording it shows (group
+// → field → text), every insert already filled in by Go
+// (content.Words.Fill). A page receives only the groups it shows
+// (content/words-catalogue.json, "pages"), so a change of wording
+// re-renders exactly those pages.
 
 /** word is one text of the site's wording. A group the page's props do
  * not carry is a bug of the catalogue's "pages" list, not something to

@@ -104,9 +104,13 @@ type County struct {
 
 // City is one city record (spec 3).
 type City struct {
-	County      string   `json:"county"`
-	City        string   `json:"city"`
-	Slug        string   `json:"slug"`
+	County string `json:"county"`
+	City   string `json:"city"`
+	Slug   string `json:"slug"`
+	// Lat and Lng are where the city is (its centre, in degrees): public
+	// facts, used to find the jobs near it and the city nearest a photo.
+	Lat         float64  `json:"lat,omitempty"`
+	Lng         float64  `json:"lng,omitempty"`
 	HeroImage   string   `json:"hero_image"`
 	Intro       string   `json:"intro"`
 	Description string   `json:"description,omitempty"`
@@ -114,6 +118,9 @@ type City struct {
 	Nearby      []string `json:"nearby"`
 	SEO
 	Image *Image `json:"image,omitempty"`
+	// NoIndex hides the city's page from search engines (ADR 064): a
+	// robots noindex tag, out of both sitemaps; visitors still reach it.
+	NoIndex bool `json:"noindex,omitempty"`
 }
 
 // CityProfile is one of the four fixed city pages.
@@ -129,6 +136,8 @@ type CityProfile struct {
 	Reasons []Reason `json:"reasons"`
 	FAQs    []FAQ    `json:"faqs"`
 	Image   *Image   `json:"image,omitempty"`
+	// NoIndex: as a city's (ADR 064).
+	NoIndex bool `json:"noindex,omitempty"`
 }
 
 // Category is a blog category.
@@ -215,6 +224,9 @@ type Set struct {
 	// (kind + "\x00" + origin -> current key): see CityByOrigin. Empty for
 	// a site read from the files, where every key is its origin.
 	origins map[string]string
+	// items are the records' content item ids (id -> kind + "\x00" +
+	// key): see CityByItemID. Empty for a site read from the files.
+	items map[string]string
 
 	serviceBySlug map[string]*Service
 	countyBySlug  map[string]*County
@@ -487,6 +499,7 @@ func (s *Set) Check() []Problem {
 		c.need(strings.TrimSpace(ci.City) != "", k, key, "city", true, "is empty")
 		c.need(strings.TrimSpace(ci.Intro) != "", k, key, "intro", true, "is empty")
 		c.seo(k, key, ci.SEO)
+		c.place(k, key, ci.Lat, ci.Lng)
 		for _, n := range ci.Nearby {
 			o, found := s.NearbyCity(&ci, n)
 			c.need(found && o.County+"/"+o.Slug != key, k, key, "nearby", true, "names %q, which is not another city", n)

@@ -32,3 +32,36 @@ func (s *Set) CityByOrigin(county, slug string) (*City, bool) {
 	c, ok := s.cityByKey[key]
 	return c, ok
 }
+
+// CityByItemID returns the city whose content item id is id (ADR 046: other
+// tables, a job's city, name a city by it). A site read from the files has
+// no item ids; there a city's key ("county/slug") is accepted instead.
+func (s *Set) CityByItemID(id string) (*City, bool) {
+	key, ok := s.items[id]
+	if !ok {
+		c, ok := s.cityByKey[id]
+		return c, ok
+	}
+	kind, key, _ := strings.Cut(key, "\x00")
+	if kind != KindCity {
+		return nil, false
+	}
+	c, ok := s.cityByKey[key]
+	return c, ok
+}
+
+// ServiceByOrigin returns the service first seeded with slug, wherever the
+// owner has moved it since (as CityByOrigin; a job may name its damage
+// type that way). A site read from the files has no origins: there every
+// slug is its own.
+func (s *Set) ServiceByOrigin(slug string) (*Service, bool) {
+	if len(s.origins) > 0 {
+		now, ok := s.origins[KindService+"\x00"+slug]
+		if !ok {
+			return nil, false
+		}
+		slug = now
+	}
+	v, ok := s.serviceBySlug[slug]
+	return v, ok
+}

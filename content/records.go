@@ -53,6 +53,10 @@ type Record struct {
 	// seeded from ("" for a record the owner added): the code names
 	// records by it (Set.CityByOrigin), so a rename does not lose them.
 	Origin string
+	// ItemID is the record's content item id in the database ("" for the
+	// embedded files): other tables name a record by it (a job's city,
+	// Set.CityByItemID).
+	ItemID string
 }
 
 // Records lists every record of the site, in order.
@@ -171,7 +175,7 @@ func keyOf(v any) string {
 // publish refuses hard ones; a boot from the database logs them, as they
 // were refused when published).
 func FromRecords(rs []Record, updated string) (*Set, []Problem, error) {
-	s := &Set{CityProfiles: map[string]*CityProfile{}, Pages: map[string]*InfoPage{}, FAQs: map[string][]FAQ{}, Home: DefaultHome(), Words: DefaultWords(), stamps: map[string]time.Time{}, origins: map[string]string{}}
+	s := &Set{CityProfiles: map[string]*CityProfile{}, Pages: map[string]*InfoPage{}, FAQs: map[string][]FAQ{}, Home: DefaultHome(), Words: DefaultWords(), stamps: map[string]time.Time{}, origins: map[string]string{}, items: map[string]string{}}
 	sorted := append([]Record(nil), rs...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		if sorted[i].Kind != sorted[j].Kind {
@@ -187,6 +191,9 @@ func FromRecords(rs []Record, updated string) (*Set, []Problem, error) {
 		}
 		if r.Origin != "" {
 			s.origins[r.Kind+"\x00"+r.Origin] = r.Slug
+		}
+		if r.ItemID != "" {
+			s.items[r.ItemID] = r.Kind + "\x00" + r.Slug
 		}
 		if r.PublishedAt != nil {
 			s.stamps[r.Kind+"\x00"+r.Slug] = *r.PublishedAt

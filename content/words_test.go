@@ -98,7 +98,7 @@ func TestWordsFillPerPage(t *testing.T) {
 		"blog-post": {"buttons"},
 		"":          {"buttons"},
 		"estimate":  {"buttons", "estimate", "form", "times"},
-		"county":    {"buttons", "times"},
+		"county":    {"buttons", "jobs", "times"},
 		"services":  {"buttons", "services"},
 	} {
 		if diff := cmp.Diff(want, keys(w.Fill(kind, office))); diff != "" {

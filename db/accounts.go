@@ -11,15 +11,17 @@ import (
 )
 
 // User is an account (table users) with its roles (table user_roles).
+// The Users screen reads web/leads.Account, never the row; its secrets
+// are kept out of JSON all the same.
 type User struct {
-	ID           string     `db:"id" json:"id"`
-	Email        string     `db:"email" json:"email"`
-	Name         string     `db:"name" json:"name"`
+	ID           string     `db:"id"`
+	Email        string     `db:"email"`
+	Name         string     `db:"name"`
 	PasswordHash string     `db:"password_hash" json:"-"`
-	CreatedAt    time.Time  `db:"created_at" json:"createdAt"`
-	UpdatedAt    time.Time  `db:"updated_at" json:"updatedAt"`
-	LastLoginAt  *time.Time `db:"last_login_at" json:"lastLoginAt"`
-	DisabledAt   *time.Time `db:"disabled_at" json:"disabledAt"`
+	CreatedAt    time.Time  `db:"created_at"`
+	UpdatedAt    time.Time  `db:"updated_at"`
+	LastLoginAt  *time.Time `db:"last_login_at"`
+	DisabledAt   *time.Time `db:"disabled_at"`
 	// LoginEpoch names the account's current sign-in counters: a password
 	// reset or an unlock bumps it, and failures counted under the old
 	// epoch no longer apply.
@@ -29,9 +31,9 @@ type User struct {
 	// code was accepted for (codes are single use).
 	TOTPSecret    string     `db:"totp_secret" json:"-"`
 	TOTPPending   string     `db:"totp_pending" json:"-"`
-	TOTPEnabledAt *time.Time `db:"totp_enabled_at" json:"totpEnabledAt"`
+	TOTPEnabledAt *time.Time `db:"totp_enabled_at"`
 	TOTPLastStep  int64      `db:"totp_last_step" json:"-"`
-	Roles         []string   `db:"-" json:"roles"`
+	Roles         []string   `db:"-"`
 }
 
 // Roles are the account roles: spec 6's admin and staff, and the editor

@@ -17,7 +17,7 @@ import (
 func (s *Store) ReserveAttempt(ctx context.Context, scope, key string, now time.Time, window time.Duration, max int) (id string, ok bool, retry time.Duration, err error) {
 	err = s.Transact(ctx, func(tx *sqlx.Tx) error {
 		if s.dialect == "postgres" {
-			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey("attempt:"+scope+":"+key)); err != nil {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(`+pgLockKey+`)`, "attempt:"+scope+":"+key); err != nil {
 				return err
 			}
 		}

@@ -11,19 +11,19 @@ import (
 // BackupRun is a row of backup_runs: one backup, good or failed
 // (package backup makes them).
 type BackupRun struct {
-	ID          string    `db:"id" json:"id"`
-	StartedAt   time.Time `db:"started_at" json:"startedAt"`
-	FinishedAt  time.Time `db:"finished_at" json:"finishedAt"`
-	Outcome     string    `db:"outcome" json:"outcome"` // OutcomeOK or OutcomeFailed
-	TriggeredBy string    `db:"triggered_by" json:"triggeredBy"`
+	ID          string    `db:"id"`
+	StartedAt   time.Time `db:"started_at"`
+	FinishedAt  time.Time `db:"finished_at"`
+	Outcome     string    `db:"outcome"` // OutcomeOK or OutcomeFailed
+	TriggeredBy string    `db:"triggered_by"`
 	// Name is the backup's folder under Location.
-	Name     string `db:"name" json:"name"`
-	Location string `db:"location" json:"location"`
-	Bytes    int64  `db:"bytes" json:"bytes"`
-	Summary  string `db:"summary" json:"summary"`
+	Name     string `db:"name"`
+	Location string `db:"location"`
+	Bytes    int64  `db:"bytes"`
+	Summary  string `db:"summary"`
 	// RequestedBy is the account that pressed 'Back up now' ("" for the
 	// schedule and site backup).
-	RequestedBy string `db:"requested_by" json:"requestedBy"`
+	RequestedBy string `db:"requested_by"`
 }
 
 // BackupRunRetention is how long backup runs are remembered: longer than
@@ -96,14 +96,14 @@ func (s *Store) RecentBackups(ctx context.Context, limit int) ([]BackupRun, erro
 // ActiveBackup is a row of backup_active: a backup running now, on any
 // instance (package backup writes it under the backup lock).
 type ActiveBackup struct {
-	ID          string    `db:"id" json:"id"`
-	StartedAt   time.Time `db:"started_at" json:"startedAt"`
-	TriggeredBy string    `db:"triggered_by" json:"triggeredBy"`
-	RequestedBy string    `db:"requested_by" json:"requestedBy"`
+	ID          string    `db:"id"`
+	StartedAt   time.Time `db:"started_at"`
+	TriggeredBy string    `db:"triggered_by"`
+	RequestedBy string    `db:"requested_by"`
 	// Progress says how far it got, in words; UpdatedAt when it last
 	// said so.
-	Progress  string    `db:"progress" json:"progress"`
-	UpdatedAt time.Time `db:"updated_at" json:"updatedAt"`
+	Progress  string    `db:"progress"`
+	UpdatedAt time.Time `db:"updated_at"`
 }
 
 const activeBackupColumns = `id, started_at, triggered_by, requested_by, progress, updated_at`

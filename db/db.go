@@ -11,9 +11,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,6 +42,14 @@ type Store struct {
 	live leadHooks
 }
 
+// PostgresPool is how many connections a store opens to PostgreSQL at
+// most: ten for the work, and one that the running instance's lock
+// (HoldInstance) keeps for as long as it runs. Several instances share
+// one server (100 connections by default), and so do the tests: a
+// request that finds the pool busy waits for a connection rather than
+// being refused by the server ("too many clients").
+const PostgresPool = 11
+
 // Open connects to databaseURL, or to SQLite in dataDir when it is empty,
 // and applies pending migrations.
 func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
@@ -54,9 +62,7 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 		if err != nil {
 			return nil, fmt.Errorf("db: connect postgres: %w", err)
 		}
-		// Ten for the work, and one that the running instance's lock
-		// (HoldInstance) keeps for as long as it runs.
-		x.SetMaxOpenConns(11)
+		x.SetMaxOpenConns(PostgresPool)
 	} else {
 		if err := os.MkdirAll(dataDir, 0o755); err != nil {
 			return nil, fmt.Errorf("db: data dir: %w", err)
@@ -103,6 +109,36 @@ func (s *Store) Dialect() string { return s.dialect }
 // Ping checks the connection (health checks).
 func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
 
+// migration is one file of db/migrations and the version it records.
+type migration struct {
+	name    string
+	version int
+}
+
+// migrationList orders the migration files by name and reads their
+// versions (the number before the first _). Two files with one number
+// are refused: a version is applied once, so the second file would
+// never run, silently (two branches that each took the next number).
+func migrationList(files []string) ([]migration, error) {
+	files = slices.Clone(files)
+	sort.Strings(files)
+	out := make([]migration, 0, len(files))
+	by := map[int]string{}
+	for _, f := range files {
+		num, _, ok := strings.Cut(f, "_")
+		version, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("db: migration %s: name must start with a number and _", f)
+		}
+		if other, dup := by[version]; dup {
+			return nil, fmt.Errorf("db: migrations %s and %s share the number %d: renumber the newer one above the highest", other, f, version)
+		}
+		by[version] = f
+		out = append(out, migration{name: f, version: version})
+	}
+	return out, nil
+}
+
 func (s *Store) migrate(ctx context.Context) error {
 	// Instances that boot together must not race through the migrations:
 	// on PostgreSQL one holds a session advisory lock while it migrates
@@ -113,22 +149,25 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("db: migrations lock: %w", err)
 		}
 		defer conn.Close()
-		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, lockKey("migrations")); err != nil {
+		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(`+pgLockKey+`)`, "migrations"); err != nil {
 			return fmt.Errorf("db: migrations lock: %w", err)
 		}
-		defer conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock($1)`, lockKey("migrations"))
+		defer conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock(`+pgLockKey+`)`, "migrations")
 	}
 	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMP NOT NULL)`); err != nil {
 		return fmt.Errorf("db: migrations table: %w", err)
 	}
-	names, _ := migrations.ReadDir("migrations")
-	sort.Slice(names, func(i, j int) bool { return names[i].Name() < names[j].Name() })
-	for _, n := range names {
-		num, _, ok := strings.Cut(n.Name(), "_")
-		version, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return fmt.Errorf("db: migration %s: name must start with a number and _", n.Name())
-		}
+	entries, _ := migrations.ReadDir("migrations")
+	files := make([]string, len(entries))
+	for i, e := range entries {
+		files[i] = e.Name()
+	}
+	list, err := migrationList(files)
+	if err != nil {
+		return err
+	}
+	for _, n := range list {
+		version := n.version
 		var done int
 		if err := s.db.GetContext(ctx, &done, s.db.Rebind(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`), version); err != nil {
 			return fmt.Errorf("db: migration %d: %w", version, err)
@@ -136,7 +175,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if done > 0 {
 			continue
 		}
-		body, _ := migrations.ReadFile("migrations/" + n.Name())
+		body, _ := migrations.ReadFile("migrations/" + n.name)
 		err = s.Transact(ctx, func(tx *sqlx.Tx) error {
 			for _, stmt := range splitSQL(string(body)) {
 				if _, err := tx.ExecContext(ctx, stmt); err != nil {
@@ -147,7 +186,7 @@ func (s *Store) migrate(ctx context.Context) error {
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("db: migration %s: %w", n.Name(), err)
+			return fmt.Errorf("db: migration %s: %w", n.name, err)
 		}
 	}
 	// Data the SQL migrations cannot bring to form portably (012).
@@ -209,12 +248,12 @@ func notFound(err error) error {
 	return err
 }
 
-// lockKey maps a name to a PostgreSQL advisory lock key.
-func lockKey(name string) int64 {
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	return int64(h.Sum64())
-}
+// pgLockKey is the SQL of the advisory lock key of the name in $1 within
+// the current schema. Instances of one site share a schema, so they
+// exclude each other; sites in other schemas of the same database (every
+// store test has its own) never wait for each other's locks, which are
+// keyed by the whole database otherwise.
+const pgLockKey = `hashtextextended(current_schema() || '/' || $1::text, 0)`
 
 // newRowID is a random row id (jobs, submissions, health runs, attempts,
 // audit rows, analytics events, the live stream's origin).

@@ -10,29 +10,29 @@ import (
 
 // HealthRun is a row of health_runs: one check of every sitemap URL.
 type HealthRun struct {
-	ID         string    `db:"id" json:"id"`
-	StartedAt  time.Time `db:"started_at" json:"startedAt"`
-	FinishedAt time.Time `db:"finished_at" json:"finishedAt"`
+	ID         string    `db:"id"`
+	StartedAt  time.Time `db:"started_at"`
+	FinishedAt time.Time `db:"finished_at"`
 	// TriggeredBy is schedule or manual (the admin's Refresh).
-	TriggeredBy string `db:"triggered_by" json:"trigger" tstype:"'schedule' | 'manual'"`
-	Checked     int    `db:"checked" json:"checked"`
-	Issues      int    `db:"issues" json:"issues"`
+	TriggeredBy string `db:"triggered_by"`
+	Checked     int    `db:"checked"`
+	Issues      int    `db:"issues"`
 }
 
 // HealthResult is a row of health_results: spec 3's URL health result for
 // one URL of a run, plus whether its canonical names itself.
 type HealthResult struct {
-	RunID string `db:"run_id" json:"-"`
-	Seq   int    `db:"seq" json:"-"`
+	RunID string `db:"run_id"`
+	Seq   int    `db:"seq"`
 	// URL is the site path checked (/contact, /sitemap.xml).
-	URL string `db:"url" json:"url"`
+	URL string `db:"url"`
 	// Status is spec 4's: active, 404, redirect or error.
-	Status      string    `db:"status" json:"status" tstype:"'active' | '404' | 'redirect' | 'error'"`
-	StatusCode  int       `db:"status_code" json:"statusCode"`
-	RedirectTo  string    `db:"redirect_to" json:"redirectTo,omitempty"`
-	Error       string    `db:"error" json:"error,omitempty"`
-	CanonicalOK bool      `db:"canonical_ok" json:"canonicalOk"`
-	CheckedAt   time.Time `db:"checked_at" json:"lastChecked"`
+	Status      string    `db:"status"`
+	StatusCode  int       `db:"status_code"`
+	RedirectTo  string    `db:"redirect_to"`
+	Error       string    `db:"error"`
+	CanonicalOK bool      `db:"canonical_ok"`
+	CheckedAt   time.Time `db:"checked_at"`
 }
 
 // HealthRunsKept is how many runs are kept (two days of hourly checks).

@@ -15,19 +15,19 @@ import (
 // IndexNowSubmission is a row of indexnow_submissions: one post to
 // IndexNow and what it answered.
 type IndexNowSubmission struct {
-	ID        string    `db:"id" json:"id"`
-	CreatedAt time.Time `db:"created_at" json:"createdAt"`
+	ID        string    `db:"id"`
+	CreatedAt time.Time `db:"created_at"`
 	// TriggeredBy is auto (a content change), all (Submit All Site Pages)
 	// or custom (the admin's list).
-	TriggeredBy string `db:"triggered_by" json:"trigger"`
+	TriggeredBy string `db:"triggered_by"`
 	// URLs is the submitted list as a JSON array.
-	URLs       string `db:"urls" json:"-"`
-	URLCount   int    `db:"url_count" json:"urlCount"`
-	StatusCode int    `db:"status_code" json:"statusCode"`
+	URLs       string `db:"urls"`
+	URLCount   int    `db:"url_count"`
+	StatusCode int    `db:"status_code"`
 	// Response is IndexNow's answer (or the kind of failure, as
 	// failure.Scrub leaves it), truncated.
-	Response string `db:"response" json:"response"`
-	Outcome  string `db:"outcome" json:"outcome"`
+	Response string `db:"response"`
+	Outcome  string `db:"outcome"`
 }
 
 // SubmissionRetention is how long submissions are kept.

@@ -57,26 +57,26 @@ func (a Actor) person() bool { return a.UserID != "" }
 
 // LeadEvent is one entry of a lead's timeline (table lead_events).
 type LeadEvent struct {
-	ID     string    `db:"id" json:"id"`
-	LeadID string    `db:"lead_id" json:"leadId"`
-	At     time.Time `db:"at" json:"at"`
-	Kind   string    `db:"kind" json:"kind"`
+	ID     string    `db:"id"`
+	LeadID string    `db:"lead_id"`
+	At     time.Time `db:"at"`
+	Kind   string    `db:"kind"`
 	// UserID is the person who did it ("" for the server); Actor is how
 	// they are shown.
-	UserID string `db:"user_id" json:"userId"`
-	Actor  string `db:"actor" json:"actor"`
+	UserID string `db:"user_id"`
+	Actor  string `db:"actor"`
 	// Channel is the notification's channel (EventNotified): email,
 	// webhook, push, sms or ack.
-	Channel string `db:"channel" json:"channel,omitempty"`
+	Channel string `db:"channel"`
 	// From and To are the status before and after (EventStatus), the
 	// account ids before and after (EventAssigned; "" is nobody), or, for
 	// EventNotified, To is "escalated" when the notification announced
 	// an escalation.
-	From string `db:"from_value" json:"from,omitempty"`
-	To   string `db:"to_value" json:"to,omitempty"`
+	From string `db:"from_value"`
+	To   string `db:"to_value"`
 	// Body is a note's text, or the name of the account a lead was
 	// assigned to.
-	Body string `db:"body" json:"body,omitempty"`
+	Body string `db:"body"`
 }
 
 const leadEventColumns = `id, lead_id, at, kind, COALESCE(user_id, '') AS user_id, actor, channel, from_value, to_value, body`
@@ -166,6 +166,10 @@ func (s *Store) ChangeLeadStatus(ctx context.Context, id, status string, by Acto
 			return err
 		}
 		ev = e
+		if status == "completed" {
+			// Asked once per lead, after the owner's delay (ADR 063).
+			return scheduleReviewRequest(ctx, tx, id, now)
+		}
 		return nil
 	})
 	if err != nil {

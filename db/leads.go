@@ -12,7 +12,10 @@ import (
 	"github.com/atlanta-restoration/site/phone"
 )
 
-// Lead is a row of avatar_leads (spec 3).
+// Lead is a row of avatar_leads (spec 3). Its JSON, named after the
+// columns, is a lead at rest: the spool file and the outbox payloads hold
+// it and the webhook posts it, so it keeps these names (ADR 059). The
+// admin API sends leads.Full and leads.Masked instead.
 type Lead struct {
 	ID        string    `db:"id" json:"id"`
 	CreatedAt time.Time `db:"created_at" json:"created_at"`

@@ -38,9 +38,21 @@ type Media struct {
 	Poster string `db:"poster" json:"poster"`
 	// Portfolio is true for project work, shown in the public portfolio.
 	Portfolio bool `db:"portfolio" json:"portfolio"`
+	// JobID is the job the photo or video belongs to (nil for none) and
+	// Phase its place in the job: "before", "during", "after" or "".
+	JobID *string `db:"job_id" json:"jobId"`
+	Phase string  `db:"phase" json:"phase"`
+	// GeoLat and GeoLng are where the photo was taken, from its EXIF,
+	// rounded to 0.01 degree (about 1 km) before they were kept; nil
+	// when unknown. Private: never sent to a browser (ADR 061).
+	GeoLat *float64 `db:"geo_lat" json:"-"`
+	GeoLng *float64 `db:"geo_lng" json:"-"`
+	// TakenMonth is the month the photo was taken ('YYYY-MM', from its
+	// EXIF), "" when unknown.
+	TakenMonth string `db:"taken_month" json:"takenMonth"`
 }
 
-const mediaColumns = `id, project, path, name, kind, mime, size, width, height, variants, created_at, caption, alt, poster, portfolio`
+const mediaColumns = `id, project, path, name, kind, mime, size, width, height, variants, created_at, caption, alt, poster, portfolio, job_id, phase, geo_lat, geo_lng, taken_month`
 
 // GalleryFolders and GalleryFilesPerFolder are spec 9's listing limits.
 const (
@@ -89,7 +101,7 @@ func (s *Store) ListPortfolio(ctx context.Context) ([]Media, error) {
 // CreateMedia records an uploaded file.
 func (s *Store) CreateMedia(ctx context.Context, m Media) error {
 	_, err := s.db.NamedExecContext(ctx, `INSERT INTO media (`+mediaColumns+`)
-		VALUES (:id, :project, :path, :name, :kind, :mime, :size, :width, :height, :variants, :created_at, :caption, :alt, :poster, :portfolio)`, m)
+		VALUES (:id, :project, :path, :name, :kind, :mime, :size, :width, :height, :variants, :created_at, :caption, :alt, :poster, :portfolio, :job_id, :phase, :geo_lat, :geo_lng, :taken_month)`, m)
 	if err != nil {
 		return fmt.Errorf("create media %s: %w", m.Path, err)
 	}

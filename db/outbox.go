@@ -158,6 +158,9 @@ func (s *Store) OutboxDelivered(ctx context.Context, id string, now time.Time) e
 			return nil
 		}
 		r := rows[0]
+		if reviewKind(r.Kind) {
+			return reviewOutcome(ctx, tx, r, ReviewSent, now)
+		}
 		detail := ""
 		if r.Event == OutboxEscalated {
 			detail = OutboxEscalated
@@ -178,8 +181,26 @@ func (s *Store) OutboxRetry(ctx context.Context, id, lastErr string, next time.T
 }
 
 // OutboxFailed gives a row up: it is not tried again and shows as failed.
+// A review request's failure goes on the lead's timeline too.
 func (s *Store) OutboxFailed(ctx context.Context, id, lastErr string, now time.Time) error {
-	return s.outboxUpdate(ctx, id, `UPDATE outbox SET last_error = ?, failed_at = ? WHERE id = ?`, cleanText(failure.Scrub(lastErr), 1000), now, id)
+	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
+		var rows []OutboxRow
+		if err := tx.SelectContext(ctx, &rows, tx.Rebind(`UPDATE outbox SET last_error = ?, failed_at = ? WHERE id = ?
+			RETURNING `+outboxColumns), cleanText(failure.Scrub(lastErr), 1000), now, id); err != nil {
+			return err
+		}
+		if len(rows) == 0 {
+			return ErrNotFound
+		}
+		if reviewKind(rows[0].Kind) {
+			return reviewOutcome(ctx, tx, rows[0], ReviewFailed, now)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("outbox %s: %w", id, err)
+	}
+	return nil
 }
 
 func (s *Store) outboxUpdate(ctx context.Context, id, query string, args ...any) error {

@@ -46,8 +46,9 @@ func (s *Store) LeadsByContact(ctx context.Context, email, tel string) ([]Lead, 
 }
 
 // DeleteLead erases a lead: the row, its timeline and its notifications
-// (the foreign keys cascade), and its email and phone from the details
-// of audit entries that quoted them; then it appends audit (the
+// (the foreign keys cascade), the homeowner's name on a job that came
+// from it, and its email and phone from the details of audit entries
+// that quoted them; then it appends audit (the
 // deletion: who and when, with the lead's id and no contact data), all
 // in one transaction. ErrNotFound when there is no such lead.
 func (s *Store) DeleteLead(ctx context.Context, id string, audit AuditEntry) error {
@@ -70,6 +71,11 @@ func (s *Store) DeleteLead(ctx context.Context, id string, audit AuditEntry) err
 		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM avatar_leads WHERE id = ?`), id); err != nil {
 			return fmt.Errorf("delete lead %s: %w", id, err)
+		}
+		// A job that came from the lead forgets the homeowner's name and
+		// the link (ADR 061); the job itself stays.
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE jobs SET lead_id = '', customer_name = '', name_consent = FALSE, version = version + 1 WHERE lead_id = ?`), id); err != nil {
+			return fmt.Errorf("erase lead %s from its jobs: %w", id, err)
 		}
 		for _, v := range []string{l.Email, strings.ToLower(l.Email), l.Phone, l.PhoneTyped} {
 			if len(v) < 3 {

@@ -71,7 +71,7 @@ func (s *Store) AddPushSubscription(ctx context.Context, p PushSubscription) (Pu
 		// across instances. SQLite: the insert, the first statement, takes
 		// the write lock, so the count after it is exact.
 		if s.dialect == "postgres" {
-			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey("push:"+p.UserID)); err != nil {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(`+pgLockKey+`)`, "push:"+p.UserID); err != nil {
 				return err
 			}
 		}

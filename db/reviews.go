@@ -14,12 +14,12 @@ import (
 
 // Review is a row of google_reviews (spec 3).
 type Review struct {
-	ID          string    `db:"id" json:"id"`
-	AuthorName  string    `db:"author_name" json:"author_name"`
-	ReviewText  string    `db:"review_text" json:"review_text"`
-	Rating      int       `db:"rating" json:"rating"`
-	CreatedTime time.Time `db:"created_time" json:"created_time"`
-	IsActive    bool      `db:"is_active" json:"is_active"`
+	ID          string    `db:"id"`
+	AuthorName  string    `db:"author_name"`
+	ReviewText  string    `db:"review_text"`
+	Rating      int       `db:"rating"`
+	CreatedTime time.Time `db:"created_time"`
+	IsActive    bool      `db:"is_active"`
 }
 
 // ReviewQueryLimit and ReviewsShown are spec 9's "query limit 10, shown 3".

@@ -13,22 +13,22 @@ import (
 // Score weighs (validated items, missing expected types, unreadable
 // blocks); Valid those without an error.
 type SchemaCheckRun struct {
-	ID         string    `db:"id" json:"id"`
-	StartedAt  time.Time `db:"started_at" json:"startedAt"`
-	FinishedAt time.Time `db:"finished_at" json:"finishedAt"`
+	ID         string    `db:"id"`
+	StartedAt  time.Time `db:"started_at"`
+	FinishedAt time.Time `db:"finished_at"`
 	// TriggeredBy is deploy, content or manual.
-	TriggeredBy string `db:"triggered_by" json:"trigger" tstype:"'deploy' | 'content' | 'manual'"`
-	BaseURL     string `db:"base_url" json:"baseUrl"`
-	Pages       int    `db:"pages" json:"pages"`
+	TriggeredBy string `db:"triggered_by"`
+	BaseURL     string `db:"base_url"`
+	Pages       int    `db:"pages"`
 	// Covered counts pages carrying readable structured data.
-	Covered int `db:"covered" json:"covered"`
+	Covered int `db:"covered"`
 	// Unreadable counts pages that could not be checked (not 200).
-	Unreadable int `db:"unreadable" json:"unreadable"`
-	Items      int `db:"items" json:"items"`
-	Valid      int `db:"valid" json:"valid"`
-	Errors     int `db:"errors" json:"errors"`
-	Warnings   int `db:"warnings" json:"warnings"`
-	Score      int `db:"score" json:"score"`
+	Unreadable int `db:"unreadable"`
+	Items      int `db:"items"`
+	Valid      int `db:"valid"`
+	Errors     int `db:"errors"`
+	Warnings   int `db:"warnings"`
+	Score      int `db:"score"`
 }
 
 // SchemaCheckPage is a row of schema_check_pages: one page of a run.

@@ -14,48 +14,48 @@ import (
 
 // SecurityScan is a row of security_scans: one run of every check.
 type SecurityScan struct {
-	ID          string    `db:"id" json:"id"`
-	StartedAt   time.Time `db:"started_at" json:"startedAt"`
-	FinishedAt  time.Time `db:"finished_at" json:"finishedAt"`
-	TriggeredBy string    `db:"triggered_by" json:"trigger" tstype:"'boot' | 'schedule' | 'manual'"`
-	Passed      int       `db:"passed" json:"passed"`
-	Warnings    int       `db:"warnings" json:"warnings"`
-	Failed      int       `db:"failed" json:"failed"`
-	NotChecked  int       `db:"not_checked" json:"notChecked"`
+	ID          string    `db:"id"`
+	StartedAt   time.Time `db:"started_at"`
+	FinishedAt  time.Time `db:"finished_at"`
+	TriggeredBy string    `db:"triggered_by"`
+	Passed      int       `db:"passed"`
+	Warnings    int       `db:"warnings"`
+	Failed      int       `db:"failed"`
+	NotChecked  int       `db:"not_checked"`
 }
 
 // SecurityResult is a row of security_results: the latest result of one
 // check (spec 3's security check). CVE and FixedIn travel to the
 // vulnerability a failed check opens.
 type SecurityResult struct {
-	CheckID        string    `db:"check_id" json:"id"`
-	ScanID         string    `db:"scan_id" json:"-"`
-	Seq            int       `db:"seq" json:"-"`
-	Category       string    `db:"category" json:"category"`
-	Name           string    `db:"name" json:"name"`
-	Severity       string    `db:"severity" json:"severity" tstype:"'critical' | 'high' | 'medium' | 'low'"`
-	Status         string    `db:"status" json:"status" tstype:"'pass' | 'warning' | 'fail' | 'not-checked'"`
-	Description    string    `db:"description" json:"description"`
-	Recommendation string    `db:"recommendation" json:"recommendation,omitempty"`
-	CheckedAt      time.Time `db:"checked_at" json:"lastChecked"`
-	CVE            string    `db:"-" json:"-"`
-	FixedIn        string    `db:"-" json:"-"`
+	CheckID        string    `db:"check_id"`
+	ScanID         string    `db:"scan_id"`
+	Seq            int       `db:"seq"`
+	Category       string    `db:"category"`
+	Name           string    `db:"name"`
+	Severity       string    `db:"severity"`
+	Status         string    `db:"status"`
+	Description    string    `db:"description"`
+	Recommendation string    `db:"recommendation"`
+	CheckedAt      time.Time `db:"checked_at"`
+	CVE            string    `db:"-"`
+	FixedIn        string    `db:"-"`
 }
 
 // Vulnerability is a row of security_vulnerabilities: spec 3's
 // vulnerability, one per check that has failed, with the status an admin
 // sets.
 type Vulnerability struct {
-	CheckID         string    `db:"check_id" json:"id"`
-	Title           string    `db:"title" json:"title"`
-	Severity        string    `db:"severity" json:"severity" tstype:"'critical' | 'high' | 'medium' | 'low'"`
-	Description     string    `db:"description" json:"description"`
-	CVE             string    `db:"cve" json:"cve,omitempty"`
-	FixedIn         string    `db:"fixed_in" json:"fixedIn,omitempty"`
-	Status          string    `db:"status" json:"status" tstype:"'open' | 'acknowledged' | 'fixed'"`
-	FirstSeenAt     time.Time `db:"first_seen_at" json:"firstSeenAt"`
-	LastSeenAt      time.Time `db:"last_seen_at" json:"lastSeenAt"`
-	StatusChangedAt time.Time `db:"status_changed_at" json:"statusChangedAt"`
+	CheckID         string    `db:"check_id"`
+	Title           string    `db:"title"`
+	Severity        string    `db:"severity"`
+	Description     string    `db:"description"`
+	CVE             string    `db:"cve"`
+	FixedIn         string    `db:"fixed_in"`
+	Status          string    `db:"status"`
+	FirstSeenAt     time.Time `db:"first_seen_at"`
+	LastSeenAt      time.Time `db:"last_seen_at"`
+	StatusChangedAt time.Time `db:"status_changed_at"`
 }
 
 // Vulnerability statuses (spec 4).

@@ -12,19 +12,19 @@ import (
 // Score is the site-wide score: passing checks over all checks of the
 // pages that could be audited.
 type SEOAuditRun struct {
-	ID         string    `db:"id" json:"id"`
-	StartedAt  time.Time `db:"started_at" json:"startedAt"`
-	FinishedAt time.Time `db:"finished_at" json:"finishedAt"`
+	ID         string    `db:"id"`
+	StartedAt  time.Time `db:"started_at"`
+	FinishedAt time.Time `db:"finished_at"`
 	// TriggeredBy is deploy, content or manual.
-	TriggeredBy string `db:"triggered_by" json:"trigger" tstype:"'deploy' | 'content' | 'manual'"`
-	BaseURL     string `db:"base_url" json:"baseUrl"`
-	Pages       int    `db:"pages" json:"pages"`
+	TriggeredBy string `db:"triggered_by"`
+	BaseURL     string `db:"base_url"`
+	Pages       int    `db:"pages"`
 	// Errors counts pages that could not be audited (not 200).
-	Errors   int `db:"errors" json:"errors"`
-	Passed   int `db:"passed" json:"passed"`
-	Warnings int `db:"warnings" json:"warnings"`
-	Failed   int `db:"failed" json:"failed"`
-	Score    int `db:"score" json:"score"`
+	Errors   int `db:"errors"`
+	Passed   int `db:"passed"`
+	Warnings int `db:"warnings"`
+	Failed   int `db:"failed"`
+	Score    int `db:"score"`
 }
 
 // SEOAuditPage is a row of seo_audit_pages: one page of a run. Checks is

@@ -31,7 +31,7 @@ func (s *Store) Serialized(ctx context.Context, name string, fn func(*sqlx.Tx) e
 	}
 	return s.Transact(ctx, func(tx *sqlx.Tx) error {
 		if s.dialect == "postgres" {
-			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey(name)); err != nil {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(`+pgLockKey+`)`, name); err != nil {
 				return fmt.Errorf("lock %s: %w", name, err)
 			}
 		} else {

@@ -2,8 +2,11 @@ package db
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -58,4 +61,56 @@ func TestSerialized(t *testing.T) {
 			t.Errorf("counter %q %v, want 20", v, err)
 		}
 	})
+}
+
+// A Serialized lock is the schema's: a second store on the same schema
+// (another instance) waits for it, and a store on another schema of the
+// same PostgreSQL database (another site, or another store test) does
+// not. Keyed by the database, every store test in every package waited
+// on every other's migrations and settings.
+func TestSerializedLockIsTheSchemas(t *testing.T) {
+	a, err := NewTestPostgres(t)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	other, err := NewTestPostgres(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	held, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- a.Serialized(ctx, "settings", func(*sqlx.Tx) error {
+			close(held)
+			<-release
+			return nil
+		})
+	}()
+	<-held
+	// Another schema: not held. A deadline, so that a regression fails
+	// here instead of hanging the package.
+	c, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if err := other.Serialized(c, "settings", func(*sqlx.Tx) error { return nil }); err != nil {
+		t.Errorf("another schema waited for this one's lock: %v", err)
+	}
+	// The same schema through a second store (a second instance): it
+	// waits for a's transaction, so its deadline passes first.
+	b, err := FromDB(ctx, sqlx.NewDb(a.SQL(), "postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, stop := context.WithTimeout(ctx, time.Second)
+	defer stop()
+	if err := b.Serialized(short, "settings", func(*sqlx.Tx) error { return nil }); !errors.Is(err, context.DeadlineExceeded) && (err == nil || !strings.Contains(err.Error(), "canceling statement")) {
+		t.Errorf("a second instance did not wait for the lock: %v", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 }

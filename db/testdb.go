@@ -60,6 +60,7 @@ func ForEachDBPair(t *testing.T, fn func(t *testing.T, a, b *Store)) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		x.SetMaxOpenConns(PostgresPool)
 		b, err := FromDB(context.Background(), x)
 		if err != nil {
 			t.Fatal(err)
@@ -186,6 +187,10 @@ func newTestPostgres(t testing.TB) (*Store, string, error) {
 		admin.Close()
 		return nil, "", err
 	}
+	// The pool the site opens (Open): tests that fire a hundred requests
+	// at once wait for connections as the site does, instead of taking
+	// the server's every connection from the tests running beside them.
+	x.SetMaxOpenConns(PostgresPool)
 	s, err := FromDB(ctx, x)
 	t.Cleanup(func() {
 		x.Close()

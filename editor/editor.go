@@ -145,6 +145,9 @@ func (s *Service) Seed(ctx context.Context, c *content.Set) (int, error) {
 	if _, err := s.MigrateRefs(ctx); err != nil {
 		return 0, err
 	}
+	if _, err := s.PlaceCities(ctx, c); err != nil {
+		return 0, err
+	}
 	return n, nil
 }
 
@@ -196,7 +199,7 @@ func (s *Service) Load(ctx context.Context) (*content.Set, error) {
 func records(items []contentdb.Item, live bool) []content.Record {
 	out := make([]content.Record, 0, len(items))
 	for _, it := range items {
-		r := content.Record{Kind: it.Kind, Slug: it.Slug, JSON: []byte(it.Draft), Position: it.Position, Origin: it.Origin}
+		r := content.Record{Kind: it.Kind, Slug: it.Slug, JSON: []byte(it.Draft), Position: it.Position, Origin: it.Origin, ItemID: it.ID}
 		if it.UpdatedByID != seedActor {
 			r.PublishedAt = it.PublishedAt
 		}

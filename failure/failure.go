@@ -53,6 +53,8 @@ var (
 	SMS  = Party{Label: "SMS", Who: "Twilio"}
 	// Ack is the mail server, sending the homeowner's acknowledgement.
 	Ack = Party{Label: "acknowledgement", Who: "the mail server"}
+	// Review is the mail server, sending a review request (ADR 063).
+	Review = Party{Label: "review request", Who: "the mail server"}
 )
 
 // labels are the leading words Scrub keeps: today's labels and the
@@ -60,7 +62,7 @@ var (
 var labels = map[string]Party{
 	"webhook": Webhook, "email": Email, "smtp": Email, "indexnow": IndexNow, "google places": Places,
 	"reviews": Places, "cdn purge": CDN, "purge hook": CDN, "database": Database,
-	"push": Push, "sms": SMS, "acknowledgement": Ack,
+	"push": Push, "sms": SMS, "acknowledgement": Ack, "review request": Review,
 }
 
 // The phrases: the only words, besides a party's label and a status code,

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
-	"hash/fnv"
 	"time"
 )
 
@@ -31,13 +30,11 @@ type PostgresLocker struct {
 	DB *sql.DB
 }
 
-// LockKey is the advisory lock key of a job: a hash of its name in the
-// "job:" namespace.
-func LockKey(name string) int64 {
-	h := fnv.New64a()
-	h.Write([]byte("job:" + name))
-	return int64(h.Sum64())
-}
+// lockKey is the SQL of a job's advisory lock key: a hash of its name in
+// the "job:" namespace of the current schema, so sites in other schemas
+// of one database (and the store tests, each in its own) never skip a
+// run because another holds the name.
+const lockKey = `hashtextextended(current_schema() || '/job:' || $1::text, 0)`
 
 // TryLock takes pg_try_advisory_lock on a dedicated connection.
 func (l PostgresLocker) TryLock(ctx context.Context, name string) (func(), bool, error) {
@@ -45,9 +42,8 @@ func (l PostgresLocker) TryLock(ctx context.Context, name string) (func(), bool,
 	if err != nil {
 		return nil, false, fmt.Errorf("advisory lock %s: %w", name, err)
 	}
-	key := LockKey(name)
 	var ok bool
-	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&ok); err != nil {
+	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(`+lockKey+`)`, name).Scan(&ok); err != nil {
 		conn.Close()
 		return nil, false, fmt.Errorf("advisory lock %s: %w", name, err)
 	}
@@ -60,7 +56,7 @@ func (l PostgresLocker) TryLock(ctx context.Context, name string) (func(), bool,
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		var released bool
-		if err := conn.QueryRowContext(ctx, `SELECT pg_advisory_unlock($1)`, key).Scan(&released); err != nil || !released {
+		if err := conn.QueryRowContext(ctx, `SELECT pg_advisory_unlock(`+lockKey+`)`, name).Scan(&released); err != nil || !released {
 			// Closing would not free a lock held by a pooled connection
 			// that lives on; discard the connection instead.
 			conn.Raw(func(any) error { return driver.ErrBadConn })

@@ -17,7 +17,7 @@ const AttentionLimit = 20
 // clock.
 type Waiting struct {
 	Masked
-	WaitingSeconds float64 `json:"waiting_seconds"`
+	WaitingSeconds float64 `json:"waitingSeconds"`
 }
 
 // Today is the window of "today" at now: from midnight in the business's
@@ -43,11 +43,11 @@ func WaitingFor(ls []db.Lead, viewerID string, now time.Time) []Waiting {
 type Contact struct {
 	ID           string `json:"id"`
 	Phone        string `json:"phone"`
-	PhoneDisplay string `json:"phone_display"`
-	PhoneHref    string `json:"phone_href"`
-	SMSHref      string `json:"sms_href"`
+	PhoneDisplay string `json:"phoneDisplay"`
+	PhoneHref    string `json:"phoneHref"`
+	SMSHref      string `json:"smsHref"`
 	Email        string `json:"email"`
-	EmailHref    string `json:"email_href"`
+	EmailHref    string `json:"emailHref"`
 }
 
 // ContactOf is a lead's Contact.

@@ -36,8 +36,10 @@ type EstimateValues struct {
 // EstimateState is handed back to the form: values, a message per field,
 // and whether the request was saved.
 type EstimateState struct {
-	Values  EstimateValues    `json:"values"`
-	Errors  map[string]string `json:"errors"`
+	Values EstimateValues `json:"values"`
+	// Errors are keyed by a Values field's JSON name, or "form" for a
+	// message about the whole request.
+	Errors  map[string]string `json:"errors" tstype:"Partial<Record<keyof EstimateValues | 'form', string>>"`
 	Success bool              `json:"success"`
 	// Attribution is where the visit came from, as the server admitted
 	// it (hidden field name → value): a form rendered again without

@@ -33,6 +33,10 @@ const (
 // notes, only phone_masked and email_masked (spec 3). A staff member the
 // lead is assigned to also gets what the visit needs (MaskFor): the
 // street address and the homeowner's message, never the phone or email.
+//
+// The spec names a lead's fields and the masked list's two (spec 3), so
+// they are sent under the spec's names (created_at, phone_masked); what
+// the site added is camelCase like the rest of the admin API (ADR 059).
 type Masked struct {
 	ID          string    `json:"id"`
 	CreatedAt   time.Time `json:"created_at"`
@@ -53,7 +57,7 @@ type Masked struct {
 	Notes         string `json:"notes,omitempty"`
 	// Assigned says the lead is assigned to the account that receives
 	// this row (MaskFor).
-	Assigned bool `json:"assigned_to_me,omitempty"`
+	Assigned bool `json:"assignedToMe,omitempty"`
 }
 
 // View is a lead as one caller may see it: Masked or Full, and nothing
@@ -85,21 +89,80 @@ func MaskFor(l db.Lead, viewerID string) Masked {
 // Full is the row admins receive with 'show full data' and in the
 // details dialog: every column, plus the contact links the browser shows
 // as they are (the server formats, the browser displays).
+//
+// Its JSON is its own (ADR 059): the spec's fields under the spec's
+// names, what the site added in camelCase. db.Lead's JSON is the stored
+// form (the spool file, the outbox and the webhook's body) and keeps the
+// table's column names.
 type Full struct {
-	db.Lead
+	columns
+	// Attribution is where the visit came from: db.Lead's, under the
+	// admin API's names.
+	Attribution AttributionView `json:"attribution"`
 	// PhoneDisplay is "(678) 555-0199" for a North American number, else
 	// the phone as typed.
-	PhoneDisplay string `json:"phone_display"`
+	PhoneDisplay string `json:"phoneDisplay"`
 	// PhoneHref is "tel:+16785550199", or "" when the phone could not be
 	// normalised (no link that may dial the wrong party).
-	PhoneHref string `json:"phone_href"`
+	PhoneHref string `json:"phoneHref"`
 	// EmailHref is "mailto:" and the address, or "" without a valid one.
-	EmailHref string `json:"email_href"`
+	EmailHref string `json:"emailHref"`
+}
+
+// columns is db.Lead under the admin API's names: the same fields in the
+// same order, so Unmasked converts one into the other and a column added
+// to db.Lead does not compile here until it is given its name.
+type columns struct {
+	// The spec's fields (spec 3), under the spec's names.
+	ID        string    `json:"id"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	FirstName string    `json:"first_name"`
+	LastName  string    `json:"last_name"`
+	Phone     string    `json:"phone"`
+	// PhoneTyped is the phone as the visitor typed it (ADR 020).
+	PhoneTyped       string `json:"phoneTyped"`
+	Email            string `json:"email"`
+	City             string `json:"city"`
+	StreetAddress    string `json:"street_address"`
+	ZipCode          string `json:"zip_code"`
+	DamageType       string `json:"damage_type"`
+	Status           string `json:"status"`
+	IsEmergency      bool   `json:"is_emergency"`
+	Source           string `json:"source"`
+	InsuranceCarrier string `json:"insurance_carrier"`
+	ClaimNumber      string `json:"claim_number"`
+	Notes            string `json:"notes"`
+	// The stored attribution is sent as Full.Attribution.
+	db.Attribution  `json:"-"`
+	AssignedTo      *string    `json:"assignedTo"`
+	FirstResponseAt *time.Time `json:"firstResponseAt"`
+	EscalatedAt     *time.Time `json:"escalatedAt"`
+}
+
+// AttributionView is a lead's Attribution as the admin API sends it:
+// db.Attribution's fields under camelCase names.
+type AttributionView struct {
+	LandingPage  string `json:"landingPage"`
+	ReferrerHost string `json:"referrerHost"`
+	UTMSource    string `json:"utmSource"`
+	UTMMedium    string `json:"utmMedium"`
+	UTMCampaign  string `json:"utmCampaign"`
+	UTMTerm      string `json:"utmTerm"`
+	UTMContent   string `json:"utmContent"`
+	GCLID        string `json:"gclid"`
+	GBRAID       string `json:"gbraid"`
+	WBRAID       string `json:"wbraid"`
+	FBCLID       string `json:"fbclid"`
+	MSCLKID      string `json:"msclkid"`
+	DeviceClass  string `json:"deviceClass"`
+	VisitID      string `json:"visitId"`
 }
 
 // Unmasked returns the full view of a lead.
 func Unmasked(l db.Lead) Full {
-	return Full{Lead: l, PhoneDisplay: phone.Display(l.Phone), PhoneHref: phone.Href(l.Phone), EmailHref: EmailHref(l.Email)}
+	return Full{columns: columns(l), Attribution: AttributionView(l.Attribution),
+		PhoneDisplay: phone.Display(l.Phone), PhoneHref: phone.Href(l.Phone), EmailHref: EmailHref(l.Email)}
 }
 
 // EmailHref is the mailto: link for an email address, or "" when e is not
@@ -177,10 +240,12 @@ var Zone = func() *time.Location {
 
 const maxQuery = 200
 
-// ParseFilter reads a filter from the query string, with a message for
-// the first bad value.
+// ParseFilter reads a filter from the query string (q, status,
+// damageType, emergency, from, to, page, perPage, full), with a message
+// for the first bad value. The old snake_case names are the HTTP side's
+// to read (web/leads, ADR 059).
 func ParseFilter(v url.Values) (Filter, error) {
-	f := Filter{Q: strings.TrimSpace(v.Get("q")), Status: v.Get("status"), DamageType: v.Get("damage_type"),
+	f := Filter{Q: strings.TrimSpace(v.Get("q")), Status: v.Get("status"), DamageType: v.Get("damageType"),
 		From: v.Get("from"), To: v.Get("to"), Page: 1, PerPage: DefaultPerPage, Full: v.Get("full") == "1" || v.Get("full") == "true"}
 	if len(f.Q) > maxQuery {
 		return f, fmt.Errorf("Search must be at most %d characters.", maxQuery)
@@ -223,7 +288,7 @@ func ParseFilter(v url.Values) (Filter, error) {
 		}
 		f.Page = n
 	}
-	if p := v.Get("per_page"); p != "" {
+	if p := v.Get("perPage"); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 {
 			return f, fmt.Errorf("Per page must be between 1 and %d.", MaxPerPage)
@@ -268,7 +333,10 @@ func (f Filter) Query(admin bool, paged bool) db.LeadQuery {
 	return q
 }
 
-// Describe is the filter in words, for the audit log.
+// Describe is the filter in words, for the audit log. It is stored in
+// audit rows and read back (web/leads, filterWords), so its keys are the
+// detail's own, not the query parameters: damage_type stays, whatever the
+// parameter is called (ADR 059).
 func (f Filter) Describe() string {
 	var parts []string
 	add := func(k, v string) {

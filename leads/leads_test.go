@@ -3,10 +3,15 @@ package leads
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/atlanta-restoration/site/db"
 )
@@ -29,8 +34,8 @@ func TestMask(t *testing.T) {
 }
 
 func TestParseFilter(t *testing.T) {
-	f, err := ParseFilter(url.Values{"q": {" smith "}, "status": {"new"}, "emergency": {"true"}, "from": {"2026-11-01"}, "to": {"2026-11-02"}, "page": {"3"}, "per_page": {"500"}, "full": {"1"}})
-	if err != nil || f.Q != "smith" || f.Status != "new" || *f.Emergency != true || f.Page != 3 || f.PerPage != MaxPerPage || !f.Full {
+	f, err := ParseFilter(url.Values{"q": {" smith "}, "status": {"new"}, "emergency": {"true"}, "from": {"2026-11-01"}, "to": {"2026-11-02"}, "page": {"3"}, "perPage": {"500"}, "full": {"1"}, "damageType": {"Mold"}})
+	if err != nil || f.Q != "smith" || f.Status != "new" || f.DamageType != "Mold" || *f.Emergency != true || f.Page != 3 || f.PerPage != MaxPerPage || !f.Full {
 		t.Fatalf("%+v %v", f, err)
 	}
 	q := f.Query(false, true)
@@ -44,12 +49,12 @@ func TestParseFilter(t *testing.T) {
 	if !f.Query(true, false).SearchContact || f.Query(true, false).Limit != 0 {
 		t.Error("admin query")
 	}
-	for _, bad := range []url.Values{{"status": {"lost"}}, {"emergency": {"maybe"}}, {"from": {"11/01/2026"}}, {"page": {"0"}}, {"page": {"x"}}, {"per_page": {"-1"}}, {"q": {strings.Repeat("a", 201)}}} {
+	for _, bad := range []url.Values{{"status": {"lost"}}, {"emergency": {"maybe"}}, {"from": {"11/01/2026"}}, {"page": {"0"}}, {"page": {"x"}}, {"perPage": {"-1"}}, {"q": {strings.Repeat("a", 201)}}} {
 		if _, err := ParseFilter(bad); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
 	}
-	if f, _ := ParseFilter(url.Values{"status": {"all"}, "damage_type": {"all"}}); f.Status != "" || f.DamageType != "" {
+	if f, _ := ParseFilter(url.Values{"status": {"all"}, "damageType": {"all"}}); f.Status != "" || f.DamageType != "" {
 		t.Error("'all' is no filter")
 	}
 }
@@ -136,5 +141,67 @@ func TestCSVPhone(t *testing.T) {
 	}
 	if want := []string{"(678) 555-0199", "678-555-0199 x12", "'=1+2"}; strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("phones %q, want %q", got, want)
+	}
+}
+
+// The rows' keys (ADR 059): the fields spec 3 names keep the spec's
+// names, everything the site added is camelCase, and the stored
+// attribution is sent once, under its camelCase names.
+func TestRowKeys(t *testing.T) {
+	someone, at := "u1", time.Date(2026, 11, 27, 14, 2, 11, 0, time.UTC)
+	l := db.Lead{ID: "L", FirstName: "Jane", Phone: "+16785550199", PhoneTyped: "678 555 0199", Email: "jane@example.com",
+		StreetAddress: "1 Main St", Notes: "Basement", AssignedTo: &someone, FirstResponseAt: &at, EscalatedAt: &at,
+		Attribution: db.Attribution{LandingPage: "/", ReferrerHost: "google.com", UTMSource: "google", UTMMedium: "cpc", UTMCampaign: "c",
+			UTMTerm: "t", UTMContent: "x", GCLID: "g", GBRAID: "gb", WBRAID: "wb", FBCLID: "f", MSCLKID: "m", DeviceClass: "laptop", VisitID: "v"}}
+	keys := func(v any) (top []string, attribution []string) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		top = slices.Sorted(maps.Keys(m))
+		if a, ok := m["attribution"]; ok {
+			var am map[string]any
+			if err := json.Unmarshal(a, &am); err != nil {
+				t.Fatal(err)
+			}
+			attribution = slices.Sorted(maps.Keys(am))
+		}
+		return top, attribution
+	}
+	spec := []string{"id", "created_at", "updated_at", "first_name", "last_name", "city", "zip_code", "damage_type", "status", "is_emergency", "source"}
+	tests := []struct {
+		name            string
+		row             any
+		top, attributed []string
+	}{
+		{"full", Unmasked(l),
+			append(slices.Clone(spec), "phone", "email", "street_address", "insurance_carrier", "claim_number", "notes",
+				"phoneTyped", "attribution", "assignedTo", "firstResponseAt", "escalatedAt", "phoneDisplay", "phoneHref", "emailHref"),
+			[]string{"landingPage", "referrerHost", "utmSource", "utmMedium", "utmCampaign", "utmTerm", "utmContent",
+				"gclid", "gbraid", "wbraid", "fbclid", "msclkid", "deviceClass", "visitId"}},
+		{"masked, assigned to the viewer", MaskFor(l, someone),
+			append(slices.Clone(spec), "phone_masked", "email_masked", "street_address", "notes", "assignedToMe"), nil},
+		{"waiting", WaitingFor([]db.Lead{l}, "", at)[0], append(slices.Clone(spec), "phone_masked", "email_masked", "waitingSeconds"), nil},
+		{"reveal", ContactOf(l), []string{"id", "phone", "phoneDisplay", "phoneHref", "smsHref", "email", "emailHref"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			top, attributed := keys(tt.row)
+			slices.Sort(tt.top)
+			slices.Sort(tt.attributed)
+			if diff := cmp.Diff(tt.top, top); diff != "" {
+				t.Errorf("keys (-want, +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.attributed, attributed); diff != "" {
+				t.Errorf("attribution's keys (-want, +got):\n%s", diff)
+			}
+		})
+	}
+	if f := Unmasked(l); f.Attribution.UTMCampaign != "c" || f.Attribution.VisitID != "v" || f.PhoneTyped != l.PhoneTyped || *f.AssignedTo != someone {
+		t.Errorf("Unmasked lost a value: %+v", f)
 	}
 }

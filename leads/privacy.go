@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/phone"
 )
 
@@ -24,12 +23,39 @@ type PersonExport struct {
 	Phone      string         `json:"phone"`
 	ExportedAt time.Time      `json:"exportedAt"`
 	Leads      []PersonRecord `json:"leads"`
+	// ReviewOptOut: the email or phone asked never to be asked for a
+	// review again (kept when their leads are deleted, ADR 063).
+	ReviewOptOut bool `json:"reviewOptOut"`
 }
 
 // PersonRecord is one lead, in full, with its timeline.
 type PersonRecord struct {
 	Full
-	Timeline []db.LeadEvent `json:"timeline"`
+	Timeline []Event `json:"timeline"`
+	// Testimonial is what they wrote on the lead's feedback page (nil:
+	// nothing).
+	Testimonial *PersonTestimonial `json:"testimonial"`
+	// Jobs are the finished jobs that came from the lead, with the name
+	// the owner recorded for the homeowner and whether they agreed to
+	// show it.
+	Jobs []PersonJob `json:"jobs"`
+}
+
+// PersonJob is a job as a privacy export shows it.
+type PersonJob struct {
+	Title        string `json:"title"`
+	Month        string `json:"month"`
+	CustomerName string `json:"customerName"`
+	NameConsent  bool   `json:"nameConsent"`
+	OnTheSite    bool   `json:"onTheSite"`
+}
+
+// PersonTestimonial is a testimonial as a privacy export shows it.
+type PersonTestimonial struct {
+	Text    string    `json:"text"`
+	Consent bool      `json:"consent"`
+	State   string    `json:"state"`
+	SentAt  time.Time `json:"sentAt"`
 }
 
 // MsgPersonQuery is the answer to a privacy search without a usable email

@@ -127,38 +127,59 @@ type AckMessage struct {
 func ComposeAck(ev Event, m AckMessage) Email {
 	l := ev.Lead
 	business := oneLine(m.Business)
+	subject := "We received your request"
+	if business != "" {
+		subject += " - " + business
+	}
+	claim := m.Claim
+	if claim == "" {
+		claim = AckResponseClaim
+	}
+	return homeownerEmail(homeownerMail{From: m.From, To: m.To, ReplyTo: m.ReplyTo, Business: business, Subject: subject,
+		ID: "ack-" + m.MessageID, Now: m.Now}, nil, ackText(l, business, m.Phone, m.SiteURL, claim))
+}
+
+// homeownerMail is what a plain text message to a homeowner (the
+// acknowledgement, the review request) says of itself.
+type homeownerMail struct {
+	From                           *mail.Address
+	To, ReplyTo, Business, Subject string
+	// ID is the Message-ID's local part, its kind first ("ack-...").
+	ID  string
+	Now time.Time
+}
+
+// homeownerEmail writes such a message: the headers every one has, then
+// extra (name and value pairs, in order), then the text, quoted-printable.
+// Every value is cleaned of line breaks; the business replies.
+func homeownerEmail(m homeownerMail, extra [][2]string, text string) Email {
 	var h bytes.Buffer
 	header := func(k, v string) { fmt.Fprintf(&h, "%s: %s\r\n", k, v) }
 	domain := "localhost"
 	if i := strings.LastIndex(m.From.Address, "@"); i >= 0 {
 		domain = m.From.Address[i+1:]
 	}
-	subject := "We received your request"
-	if business != "" {
-		subject += " - " + business
-	}
 	header("From", (&mail.Address{Name: headerValue(m.From.Name), Address: headerValue(m.From.Address)}).String())
 	header("To", (&mail.Address{Address: headerValue(m.To)}).String())
 	if a, err := mail.ParseAddress(headerValue(m.ReplyTo)); err == nil && m.ReplyTo != "" {
-		header("Reply-To", (&mail.Address{Name: business, Address: a.Address}).String())
+		header("Reply-To", (&mail.Address{Name: m.Business, Address: a.Address}).String())
 	}
-	header("Subject", mime.QEncoding.Encode("utf-8", subject))
+	header("Subject", mime.QEncoding.Encode("utf-8", m.Subject))
 	header("Date", m.Now.Format(time.RFC1123Z))
-	header("Message-ID", "<ack-"+headerValue(m.MessageID)+"@"+headerValue(domain)+">")
+	header("Message-ID", "<"+headerValue(m.ID)+"@"+headerValue(domain)+">")
 	// RFC 3834: sent by a machine, so autoresponders do not answer it.
 	header("Auto-Submitted", "auto-generated")
+	for _, kv := range extra {
+		header(kv[0], headerValue(kv[1]))
+	}
 	header("MIME-Version", "1.0")
 	header("Content-Type", "text/plain; charset=UTF-8")
 	header("Content-Transfer-Encoding", "quoted-printable")
 	h.WriteString("\r\n")
 	qp := quotedprintable.NewWriter(&h)
-	claim := m.Claim
-	if claim == "" {
-		claim = AckResponseClaim
-	}
-	qp.Write([]byte(ackText(l, business, m.Phone, m.SiteURL, claim)))
+	qp.Write([]byte(text))
 	qp.Close()
-	return Email{From: m.From.Address, To: []string{m.To}, Subject: subject, Body: h.Bytes()}
+	return Email{From: m.From.Address, To: []string{m.To}, Subject: m.Subject, Body: h.Bytes()}
 }
 
 // ackText is the body: thanks, what happens next, the phone.

@@ -49,6 +49,9 @@ type Config struct {
 	SMS *Twilio
 	// Ack sends the homeowner an acknowledgement; it needs SMTP (NewAck).
 	Ack *Ack
+	// Review asks every completed lead's homeowner for a review
+	// (review.go); nil: requests wait, unsent.
+	Review *Review
 	// EscalateAfter is how long an emergency may stay new before
 	// Escalate notifies every admin again (0: DefaultEscalateAfter).
 	EscalateAfter time.Duration
@@ -194,7 +197,7 @@ func New(store *db.Store, cfg Config, log *slog.Logger) *Notifier {
 		cfg.From = &mail.Address{Address: "noreply@localhost"}
 	}
 	deliveries := map[string]*[3]atomic.Uint64{}
-	for _, k := range []string{db.OutboxEmail, db.OutboxWebhook, db.OutboxPush, db.OutboxSMS, db.OutboxAck} {
+	for _, k := range []string{db.OutboxEmail, db.OutboxWebhook, db.OutboxPush, db.OutboxSMS, db.OutboxAck, db.OutboxReview, db.OutboxReviewSMS} {
 		deliveries[k] = new([3]atomic.Uint64)
 	}
 	return &Notifier{store: store, cfg: cfg, log: log, wake: make(chan struct{}, 1), loc: loc,
@@ -358,13 +361,27 @@ func (n *Notifier) Run(ctx context.Context) {
 	}
 	// Sent and given-up rows are deleted by the retention job
 	// (RETAIN_OUTBOX_DAYS), on one instance.
+	// A lead completed here may be due for its review request at once.
+	defer n.store.OnLeadChange(func(c db.LeadChange) {
+		if c.Kind == db.LeadStatus {
+			n.Wake()
+		}
+	})()
 	for {
+		if _, err := n.QueueReviews(ctx); err != nil && ctx.Err() == nil {
+			n.log.Warn("review requests: cannot read them", "err", err)
+		}
 		if _, err := n.DeliverDue(ctx); err != nil && ctx.Err() == nil {
 			n.log.Warn("lead notifications: cannot read the outbox", "err", err)
 		}
 		wait := n.poll
 		if next, ok, err := n.store.NextOutboxAttempt(ctx); err == nil && ok {
 			wait = min(wait, max(next.Sub(n.now()), 10*time.Millisecond))
+		}
+		if n.cfg.Review != nil {
+			if next, ok, err := n.store.NextReviewDue(ctx); err == nil && ok {
+				wait = min(wait, max(next.Sub(n.now()), 10*time.Millisecond))
+			}
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -468,7 +485,7 @@ func isGiveUp(err error) bool {
 
 func permanent(kind string, err error) bool {
 	switch kind {
-	case db.OutboxWebhook, db.OutboxPush, db.OutboxSMS:
+	case db.OutboxWebhook, db.OutboxPush, db.OutboxSMS, db.OutboxReviewSMS:
 		return httpPermanent(err)
 	}
 	return smtpPermanent(err)
@@ -476,6 +493,12 @@ func permanent(kind string, err error) bool {
 
 func (n *Notifier) send(ctx context.Context, r db.OutboxRow) error {
 	ch := n.Channels()
+	if r.Kind == db.OutboxReview || r.Kind == db.OutboxReviewSMS {
+		if email, sms := n.reviewChannels(); (r.Kind == db.OutboxReview && !email) || (r.Kind == db.OutboxReviewSMS && !sms) {
+			return errNotConfigured
+		}
+		return n.sendReview(ctx, r)
+	}
 	var ev Event
 	if r.Kind != db.OutboxWebhook {
 		if err := json.Unmarshal([]byte(r.Payload), &ev); err != nil {

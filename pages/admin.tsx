@@ -1,11 +1,12 @@
 import { Seo } from "../components/seo";
 import { Toaster } from "../admin/toast";
-import { AdminApp, type AdminPageInfo } from "../admin/app";
+import { AdminApp } from "../admin/app";
 import type { PageProps } from "../components/types";
+import type { AdminData } from "../components/props.gen";
 
 /** Admin is every /admin route. The server always renders the locked gate
  * (noindex); the admin bundle, which public pages never load, unlocks it. */
-export default function Admin(props: PageProps<{ page: string; pages: AdminPageInfo[] }>) {
+export default function Admin(props: PageProps<AdminData>) {
   return (
     <>
       <Seo head={props.head} site={props.site} />

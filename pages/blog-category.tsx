@@ -2,7 +2,7 @@ import { Layout, EmergencyBanner } from "../components/layout";
 import { PageHero } from "../components/page-hero";
 import { ArticleCards, CategoryCards } from "../components/blog-cards";
 import type { PageProps } from "../components/types";
-import type { BlogCategoryData } from "../components/types-blog";
+import type { BlogCategoryData } from "../components/props.gen";
 import { count } from "../components/plural";
 import { word } from "../components/words";
 // Page styles after the shared ones, so they win at equal specificity.

@@ -6,7 +6,7 @@ import { RelatedLinks } from "../components/related-links";
 import { Icon } from "../components/icons";
 import { CallButton, em } from "../components/emergency";
 import type { PageProps } from "../components/types";
-import type { BlogPostData } from "../components/types-blog";
+import type { BlogPostData } from "../components/props.gen";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/blog.css";
 

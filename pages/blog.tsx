@@ -2,7 +2,7 @@ import { Layout, EmergencyBanner } from "../components/layout";
 import { PageHero } from "../components/page-hero";
 import { ArticleCards, CategoryCards } from "../components/blog-cards";
 import type { PageProps } from "../components/types";
-import type { BlogIndexData } from "../components/types-blog";
+import type { BlogIndexData } from "../components/props.gen";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/blog.css";
 import { word } from "../components/words";

@@ -7,8 +7,10 @@ import { Icon } from "../components/icons";
 import { callUs, em } from "../components/emergency";
 import { AreaCTA, AreaReasons, AreaServiceCards } from "../components/area-blocks";
 import type { PageProps } from "../components/types";
-import type { CityProfileData } from "../components/types-area";
+import type { CityProfileData } from "../components/props.gen";
 import "../styles/area.css";
+import { JobsBlock } from "../components/jobs";
+import { Testimonials } from "../components/testimonials";
 
 /** CityProfile is one of the four fixed city pages (Douglasville, Atlanta,
  * Marietta, Lawrenceville): emergency badge, hero with call link,
@@ -51,8 +53,10 @@ export default function CityProfile(props: PageProps<CityProfileData>) {
           </div>
         </div>
       </section>
-      <AreaServiceCards id="profile-services" title={`Restoration Services in ${data.city}`} services={data.services} muted />
+      <JobsBlock id="recent-work" section={data.recentWork} site={site} muted />
+      <AreaServiceCards id="profile-services" title={`Restoration Services in ${data.city}`} services={data.services} muted={!data.recentWork} />
       <AreaReasons id="profile-reasons" title={`Why ${data.city} Chooses Us`} reasons={data.reasons} />
+      <Testimonials site={site} quotes={data.quotes} id="profile-testimonials" />
       <QuoteSection site={site} height={900} title={`Get Your Free Estimate in ${data.city}`} presets={{ city: data.city }} />
       <AreaCTA site={site} title={`Damage at Your ${data.city} Property?`}
         text={em(site, "Call now for 24/7 emergency service, or request a free, no-obligation estimate online.", `${callUs(site)}, or request a free, no-obligation estimate online.`)} />

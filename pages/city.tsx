@@ -6,11 +6,13 @@ import { RelatedGrid } from "../components/related-links";
 import { Icon } from "../components/icons";
 import { callUs, em } from "../components/emergency";
 import { AreaCTA, AreaLinkGrid, AreaReasons, AreaServiceCards } from "../components/area-blocks";
-import type { PageProps, Site } from "../components/types";
-import type { CityData } from "../components/types-area";
+import type { PageProps } from "../components/types";
+import type { Site, CityData } from "../components/props.gen";
 import "../styles/area.css";
+import { JobsBlock } from "../components/jobs";
 import { word } from "../components/words";
 import { LicenceNumber } from "../components/licence";
+import { Testimonials } from "../components/testimonials";
 
 /** StatCards are the three stat cards of the generic city page. */
 function StatCards({ site }: { site: Site }) {
@@ -20,7 +22,7 @@ function StatCards({ site }: { site: Site }) {
     { icon: "file-text", value: "Direct", label: "Insurance Billing" },
   ];
   return (
-    <section className="area-statcards-wrap" aria-label="Why homeowners call us">
+    <section className="area-statcards-wrap" data-shared="" aria-label="Why homeowners call us">
       <div className="container">
         <ul className="area-statcards">
           {stats.map((s) => (
@@ -59,8 +61,10 @@ export default function City(props: PageProps<CityData>) {
         lead={`Emergency mitigation, cleanup and complete repairs for ${data.city} properties, from one licensed team.`}
         services={data.services} muted />
       <StatCards site={site} />
+      <JobsBlock id="recent-work" section={data.recentWork} site={site} />
       <QuoteSection site={site} height={900} title={`Get Your Free Estimate in ${data.city}`} presets={{ city: data.city }} />
       <AreaReasons id="city-reasons" title={`Why ${data.city} Chooses Us`} reasons={data.reasons} />
+      <Testimonials site={site} quotes={data.quotes} id="city-testimonials" />
       {data.nearby.length > 0 && (
         <section className="section section--muted" aria-labelledby="city-nearby-title">
           <div className="container">

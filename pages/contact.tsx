@@ -3,14 +3,11 @@ import { PageHero } from "../components/page-hero";
 import { QuoteSection } from "../components/quote";
 import { Icon } from "../components/icons";
 import { CallButton, callUs, em } from "../components/emergency";
-import type { LinkItem, PageProps } from "../components/types";
+import type { PageProps } from "../components/types";
+import type { ContactData } from "../components/props.gen";
 import { word } from "../components/words";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/info.css";
-
-export interface ContactData {
-  counties: LinkItem[];
-}
 
 const NEXT_STEPS = [
   { title: "We talk it through", text: "A team member asks what happened, where the water, smoke or storm damage is, and whether anyone is at risk. In an emergency we dispatch a crew on that call." },

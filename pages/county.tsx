@@ -5,9 +5,10 @@ import { RelatedGrid } from "../components/related-links";
 import { Icon } from "../components/icons";
 import { CallButton, callUs, em } from "../components/emergency";
 import { AreaReasons, AreaServiceCards } from "../components/area-blocks";
-import type { PageProps, Site } from "../components/types";
-import type { CountyData, CountyProfileView } from "../components/types-area";
+import type { PageProps } from "../components/types";
+import type { Site, CountyData, CountyProfileView } from "../components/props.gen";
 import "../styles/area.css";
+import { JobsBlock } from "../components/jobs";
 import { word } from "../components/words";
 
 function CountyProfile({ name, profile, site }: { name: string; profile: CountyProfileView; site: Site }) {
@@ -110,6 +111,7 @@ export default function County(props: PageProps<CountyData>) {
           </ul>
         </div>
       </section>
+      <JobsBlock id="recent-work" section={data.recentWork} site={site} muted={!p} />
       <AreaServiceCards id="county-services" title={`Restoration Services in ${data.name} County`} services={data.services} muted={!p} />
       {p && <AreaReasons id="county-reasons" title={`Why ${data.name} County Chooses Us`} reasons={p.reasons} muted />}
       <EmergencyCTA site={site} name={data.name} />

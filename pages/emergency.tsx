@@ -4,15 +4,11 @@ import { QuoteSection } from "../components/quote";
 import { FAQ } from "../components/faq";
 import { Icon } from "../components/icons";
 import { CallButton, callUs, em } from "../components/emergency";
-import type { LinkItem, PageProps, ServiceCard } from "../components/types";
+import type { PageProps } from "../components/types";
+import type { EmergencyData } from "../components/props.gen";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/info.css";
 import { word } from "../components/words";
-
-export interface EmergencyData {
-  services: ServiceCard[];
-  counties: LinkItem[];
-}
 
 interface Plan { id: string; icon: string; title: string; when: string; steps: string[]; avoid: string[] }
 

@@ -1,9 +1,10 @@
 import { Layout } from "../components/layout";
 import type { PageProps } from "../components/types";
+import type { ErrorData } from "../components/props.gen";
 
 /** ErrorPage is the 500 page, rendered once at boot so it can be served
  * even when rendering itself is what failed. */
-export default function ErrorPage(props: PageProps<{ detail: string }>) {
+export default function ErrorPage(props: PageProps<ErrorData>) {
   return (
     <Layout props={props}>
       <section className="section notfound">

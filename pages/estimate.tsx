@@ -1,17 +1,18 @@
 import { Layout } from "../components/layout";
 import { PageHero } from "../components/page-hero";
-import { EstimateForm, type EstimateState } from "../components/estimate-form";
+import { EstimateForm } from "../components/estimate-form";
 import { Icon } from "../components/icons";
 import { CallButton, em } from "../components/emergency";
 import { Island } from "../components/island";
 import { leadContactOf, type PageProps } from "../components/types";
+import type { EstimateData } from "../components/props.gen";
 import { formWordsOf, word } from "../components/words";
 import { FORM_ANCHOR } from "../components/estimate-target";
 
 /** Estimate is /estimate: the native estimate form on its own page. After
  * a POST without JavaScript the server renders it again with the messages
  * and the values typed, or shows the thank-you state at /estimate/thanks. */
-export default function Estimate(props: PageProps<{ state: EstimateState | null }>) {
+export default function Estimate(props: PageProps<EstimateData>) {
   const { site, data } = props;
   const done = !!data.state?.success;
   return (

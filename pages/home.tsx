@@ -9,7 +9,8 @@ import { FAQ } from "../components/faq";
 import { RelatedGrid } from "../components/related-links";
 import { Icon } from "../components/icons";
 import { callUs, em } from "../components/emergency";
-import type { HomeData, HomeTexts, PageProps, Site, FAQItem, ServiceCard } from "../components/types";
+import type { PageProps } from "../components/types";
+import type { HomeData, HomeTexts, Site, FAQItem, ServiceCard } from "../components/props.gen";
 
 function ServiceDescriptions({ site, services, faqs, texts }: { site: Site; services: ServiceCard[]; faqs: FAQItem[]; texts: HomeTexts }) {
   return (

@@ -1,14 +1,11 @@
 import { Layout } from "../components/layout";
 import { PageHero } from "../components/page-hero";
 import type { PageProps } from "../components/types";
+import type { Link, SitemapData, SitemapGroup } from "../components/props.gen";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/info.css";
 
-export interface SitemapLink { href: string; name: string }
-export interface SitemapGroup { id: string; title: string; href: string; links: SitemapLink[]; subs: SitemapGroup[] }
-export interface SitemapData { groups: SitemapGroup[]; total: number }
-
-function Links({ links }: { links: SitemapLink[] }) {
+function Links({ links }: { links: Link[] }) {
   return <ul className="sitemap__links">{links.map((l) => <li key={l.href}><a href={l.href}>{l.name}</a></li>)}</ul>;
 }
 

@@ -4,25 +4,14 @@ import { ArticleBody } from "../components/article-body";
 import { TrustBadges } from "../components/trust";
 import { word } from "../components/words";
 import { Icon } from "../components/icons";
-import type { PageProps, Site } from "../components/types";
+import type { PageProps } from "../components/types";
+import type { InfoData, RetentionItem, Site } from "../components/props.gen";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/info.css";
 
-/** RetentionItem is one kind of record and how long it is kept. */
-export interface RetentionItem { what: string; kept: string }
-
-export interface InfoData {
-  slug: string;
-  title: string;
-  lead: string;
-  content: string;
-  /** retention is, on /privacy only, what the site keeps and for how
-   * long: from the server's configuration, the same the deletion job
-   * follows (never typed into the content). */
-  retention?: RetentionItem[];
-}
-
-/** Retention lists how long each kind of record is kept. */
+/** Retention lists how long each kind of record is kept (InfoData's
+ * retention, on /privacy only: from the server's configuration, the same
+ * the deletion job follows, never typed into the content). */
 function Retention({ items }: { items: RetentionItem[] }) {
   return (
     <section className="prose retention" aria-labelledby="retention-title">

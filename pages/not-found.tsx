@@ -1,13 +1,6 @@
 import { Layout } from "../components/layout";
 import type { PageProps } from "../components/types";
-
-export interface NotFoundData {
-  /** title and message of a specific not-found state (spec 8); empty for the generic 404 */
-  title: string;
-  message: string;
-  linkHref: string;
-  linkText: string;
-}
+import type { NotFoundData } from "../components/props.gen";
 
 /** NotFound is the 404 screen. The generic page shows '404' and 'Oops! Page
  * not found' with a link to '/'; the content routes pass their own texts. */

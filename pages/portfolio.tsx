@@ -3,15 +3,13 @@ import { PageHero } from "../components/page-hero";
 import { GalleryBlock } from "../components/gallery";
 import { Icon } from "../components/icons";
 import { CallButton } from "../components/emergency";
-import type { Gallery, PageProps } from "../components/types";
+import type { PageProps } from "../components/types";
+import type { PortfolioData } from "../components/props.gen";
 // Page styles after the shared ones, so they win at equal specificity.
 import "../styles/info.css";
+import { JobsBlock } from "../components/jobs";
 import { word } from "../components/words";
 import { EstimateLink } from "../components/estimate-target";
-
-export interface PortfolioData {
-  gallery: Gallery | null;
-}
 
 /** STATS are the portfolio page's four stat cards (spec 2.3): the trust
  * figures of the site's wording, with their labels here. */
@@ -49,6 +47,7 @@ export default function Portfolio(props: PageProps<PortfolioData>) {
           </ul>
         </div>
       </section>
+      <JobsBlock id="jobs" section={data.jobs} site={site} muted />
       <GalleryBlock gallery={data.gallery} heading="Recent Projects" />
       <section className="section section--muted" aria-labelledby="documented-title">
         <div className="container">

@@ -2,8 +2,7 @@ import { Layout } from "../components/layout";
 import { PageHero } from "../components/page-hero";
 import { Icon } from "../components/icons";
 import type { PageProps } from "../components/types";
-
-interface Result { kind: string; title: string; href: string; snippet: string }
+import type { SearchData } from "../components/props.gen";
 
 /** Search is /search?q=: results over services, areas, cities, articles
  * and pages, rendered by the server (the form works without JavaScript).
@@ -13,7 +12,7 @@ interface Result { kind: string; title: string; href: string; snippet: string }
  * each search's text into it (search/shell.go, ADR 028). The results
  * markup below is repeated there, and a test compares the two byte for
  * byte: change both together. The region stays outside any island. */
-export default function Search(props: PageProps<{ query: string; results: Result[]; slot?: [string, string] }>) {
+export default function Search(props: PageProps<SearchData>) {
   const { site, data } = props;
   return (
     <Layout props={props}>

@@ -4,7 +4,7 @@ import { RelatedGrid } from "../components/related-links";
 import { Icon } from "../components/icons";
 import { callUs, em } from "../components/emergency";
 import type { PageProps } from "../components/types";
-import type { ServiceAreasData } from "../components/types-area";
+import type { ServiceAreasData } from "../components/props.gen";
 import "../styles/area.css";
 import { word } from "../components/words";
 

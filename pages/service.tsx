@@ -1,4 +1,5 @@
 import "../styles/service.css";
+import { JobsBlock } from "../components/jobs";
 import { Layout } from "../components/layout";
 import { PageHero } from "../components/page-hero";
 import { FAQ } from "../components/faq";
@@ -8,8 +9,8 @@ import { ServiceLinkCards } from "../components/service-parts";
 import { CallButton, em } from "../components/emergency";
 import { QuoteSection } from "../components/quote";
 import { LicenceNumber } from "../components/licence";
-import type { PageProps, Site } from "../components/types";
-import type { ServiceData } from "../components/types-service";
+import type { PageProps } from "../components/types";
+import type { Site, ServiceData } from "../components/props.gen";
 
 /** PROCESS is the fixed four-step process every service page shows. */
 const PROCESS: { title: string; text: string }[] = [
@@ -103,6 +104,8 @@ export default function Service(props: PageProps<ServiceData>) {
         </section>
 
         <QuoteSection site={site} height={900} presets={data.damageType ? { damageType: data.damageType } : undefined} />
+
+        <JobsBlock id="recent-work" section={data.recentWork} site={site} />
 
         {data.relatedServices.length > 0 && (
           <section className="section section--muted" aria-labelledby="svc-related-title">

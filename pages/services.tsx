@@ -5,7 +5,7 @@ import { FAQ } from "../components/faq";
 import { Icon } from "../components/icons";
 import { ServiceTrustItems, ServiceLinkCards } from "../components/service-parts";
 import type { PageProps } from "../components/types";
-import type { ServicesData } from "../components/types-service";
+import type { ServicesData } from "../components/props.gen";
 import { word } from "../components/words";
 
 /** Services is the /services listing (spec 2.3): hero, three trust items,

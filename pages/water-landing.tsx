@@ -8,8 +8,8 @@ import { CallButton, em } from "../components/emergency";
 import { TrustBadges } from "../components/trust";
 import { word } from "../components/words";
 import { QuoteSection } from "../components/quote";
-import type { FAQItem, PageProps, Site } from "../components/types";
-import type { WaterLandingData } from "../components/types-service";
+import type { PageProps } from "../components/types";
+import type { FAQItem, Site, WaterLandingData } from "../components/props.gen";
 
 /** WATER_PRESETS: a visitor on the water damage landing page came for
  * water coming in now (ADR 052). */

@@ -35,13 +35,17 @@ var ErrNotSaved = errors.New("reviews: not saved")
 
 // Top reads the trust section's reviews; a failure is logged and the
 // block shows its empty prompt (spec 8: silent).
-func (s *Service) Top(ctx context.Context) []db.Review {
+func (s *Service) Top(ctx context.Context) []Review {
 	rs, err := s.Store.TopReviews(ctx)
 	if err != nil {
 		s.Log.Error("reviews load failed", "err", err)
-		return []db.Review{}
+		return []Review{}
 	}
-	return rs
+	out := make([]Review, len(rs))
+	for i, r := range rs {
+		out[i] = ReviewOf(r)
+	}
+	return out
 }
 
 // Refresh fetches reviews with the place's rating (within the client's

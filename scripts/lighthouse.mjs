@@ -28,6 +28,9 @@ const allPages = {
   portfolio: "/portfolio",
   contact: "/contact",
   water: "/water-damage-restoration-atlanta",
+  // On the site with published jobs (JOBS_SITE=1, tests/jobsite): a city
+  // page with three jobs and a job page with its comparison (ADR 062).
+  ...(process.env.JOBS_SITE ? { "city-jobs": "/areas/cobb/marietta", job: "/portfolio/marietta-kitchen-leak" } : {}),
 };
 // --pages=service,home measures only those kinds (a change to one page).
 const only = process.argv.find((a) => a.startsWith("--pages="))?.split("=")[1]?.split(",");

@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -400,181 +399,34 @@ func seedLeads(t *testing.T, store *db.Store, n int) {
 	}
 }
 
-// secrets are the values staff may never receive, in any form.
-var leadSecrets = []string{"555-0134", "5550134", "maria.g@example.com", "aria.g@", "12 Secret Lane", "gate code", "Acme Mutual", "CLM-99812", "555-0100", "bulk@example.com"}
+// What the leads room does for each caller is tested in the room
+// (web/leads: TestStaffNeverSeesUnmaskedData,
+// TestAdminLeadsFullDataExportAndAudit, TestUsersAPI); here, what an
+// account change does to the account's sessions and sign-ins.
 
-func TestStaffNeverSeesUnmaskedData(t *testing.T) {
-	_, store2, h2 := accountServer(t)
-	seedLeads(t, store2, 3)
-	staff := signIn(t, h2, staffEmail, staffPass)
-	var raw []string
-	check := func(method, path string, body any, want int) *response {
-		r := jsonReq(t, h2, method, path, staff, body)
-		if r.StatusCode != want {
-			t.Errorf("staff %s %s: %d, want %d: %s", method, path, r.StatusCode, want, r.Body)
-		}
-		if cc := r.Header.Get("Cache-Control"); cc != "no-store" {
-			t.Errorf("staff %s %s: Cache-Control %q", method, path, cc)
-		}
-		raw = append(raw, r.Body)
-		return r
-	}
-	list := check("GET", "/api/admin/leads", nil, 200)
-	if !strings.Contains(list.Body, `"phone_masked":"(770) ***-**34"`) || !strings.Contains(list.Body, `"email_masked":"m***@example.com"`) || !strings.Contains(list.Body, `"total":3`) {
-		t.Errorf("masked list: %s", list.Body)
-	}
-	for _, k := range []string{`"phone":`, `"email":`, `"street_address"`, `"notes"`, `"insurance_carrier"`, `"claim_number"`} {
-		if strings.Contains(list.Body, k) {
-			t.Errorf("masked list carries %s", k)
-		}
-	}
-	// A staff search on a phone number or an email finds nothing: those
-	// columns are not searched for staff, so a search is no oracle.
-	for _, q := range []string{"5550134", "maria.g@example.com", "555-0134"} {
-		r := check("GET", "/api/admin/leads?q="+q, nil, 200)
-		if !strings.Contains(r.Body, `"total":0`) {
-			t.Errorf("staff search %q matched: %s", q, r.Body)
-		}
-	}
-	if r := check("GET", "/api/admin/leads?q=marietta", nil, 200); !strings.Contains(r.Body, `"total":1`) {
-		t.Errorf("city search: %s", r.Body)
-	}
-	full := check("GET", "/api/admin/leads?full=1", nil, 403)
-	if full.Body != `{"error":"Only admins can view full lead details","title":"Access Restricted"}`+"\n" {
-		t.Errorf("full=1: %s", full.Body)
-	}
-	check("GET", "/api/admin/leads/lead-002", nil, 403)
-	exp := check("GET", "/api/admin/leads/export.csv", nil, 403)
-	if !strings.Contains(exp.Body, `"title":"Export Restricted"`) || !strings.Contains(exp.Body, "Only admins can export lead data") {
-		t.Errorf("export: %s", exp.Body)
-	}
-	upd := check("PATCH", "/api/admin/leads/lead-002", map[string]string{"status": "contacted"}, 200)
-	if !strings.Contains(upd.Body, `"status":"contacted"`) || !strings.Contains(upd.Body, `"phone_masked"`) {
-		t.Errorf("staff status change: %s", upd.Body)
-	}
-	check("PATCH", "/api/admin/leads/lead-002", map[string]string{"status": "lost"}, 400)
-	check("PATCH", "/api/admin/leads/nope", map[string]string{"status": "new"}, 404)
-	check("GET", "/api/admin/users", nil, 403)
-	check("GET", "/api/admin/audit", nil, 403)
-	check("POST", "/api/admin/users", map[string]string{"email": "x@example.com", "password": "a long passphrase", "role": "admin"}, 403)
-	for _, body := range raw {
-		for _, s := range leadSecrets {
-			if strings.Contains(body, s) {
-				t.Errorf("staff received %q in %s", s, body)
-			}
-		}
-	}
-	if l, _ := store2.GetLead(context.Background(), "lead-002"); l.Status != "contacted" || !l.UpdatedAt.After(l.CreatedAt) {
-		t.Errorf("status not stored: %+v", l)
-	}
-}
-
-func TestAdminLeadsFullDataExportAndAudit(t *testing.T) {
-	_, store, h := accountServer(t)
-	seedLeads(t, store, 120)
-	admin := signIn(t, h, adminEmail, adminPass)
-
-	// Pages: 120 leads, 50 per page, newest first.
-	r := jsonReq(t, h, "GET", "/api/admin/leads?page=3&per_page=50", admin, nil)
-	var page struct {
-		Leads   []map[string]any
-		Total   int
-		Page    int
-		PerPage int
-	}
-	json.Unmarshal([]byte(r.Body), &page)
-	if r.StatusCode != 200 || page.Total != 120 || page.Page != 3 || page.PerPage != 50 || len(page.Leads) != 20 || page.Leads[0]["id"] != "lead-019" {
-		t.Fatalf("page 3: %d total %d len %d first %v", r.StatusCode, page.Total, len(page.Leads), page.Leads[0]["id"])
-	}
-	if _, ok := page.Leads[0]["phone"]; ok {
-		t.Error("the default list is masked for admins too")
-	}
-	// Admins search phone numbers and emails.
-	if r := jsonReq(t, h, "GET", "/api/admin/leads?q=770-555-0134", admin, nil); !strings.Contains(r.Body, `"total":1`) {
-		t.Errorf("admin phone search: %s", r.Body)
-	}
-	full := jsonReq(t, h, "GET", "/api/admin/leads?full=1&emergency=true", admin, nil)
-	if full.StatusCode != 200 || !strings.Contains(full.Body, `"phone":"+17705550134","phone_typed":"(770) 555-0134"`) || !strings.Contains(full.Body, `"phone_display":"(770) 555-0134"`) || !strings.Contains(full.Body, `"notes":"gate code 4471"`) || !strings.Contains(full.Body, `"total":1`) {
-		t.Errorf("full: %s", full.Body)
-	}
-	det := jsonReq(t, h, "GET", "/api/admin/leads/lead-119", admin, nil)
-	if det.StatusCode != 200 || !strings.Contains(det.Body, `"claim_number":"CLM-99812"`) || !strings.Contains(det.Body, `"street_address":"12 Secret Lane"`) {
-		t.Errorf("detail: %s", det.Body)
-	}
-	if r := jsonReq(t, h, "GET", "/api/admin/leads/none", admin, nil); r.StatusCode != 404 {
-		t.Errorf("unknown lead: %d", r.StatusCode)
-	}
-	if r := jsonReq(t, h, "GET", "/api/admin/leads?status=lost", admin, nil); r.StatusCode != 400 {
-		t.Errorf("bad filter: %d", r.StatusCode)
-	}
-	if r := jsonReq(t, h, "PATCH", "/api/admin/leads/lead-000", admin, map[string]string{"status": "scheduled"}); r.StatusCode != 200 || !strings.Contains(r.Body, `"phone_display":"(404) 555-0100"`) {
-		t.Errorf("admin status change: %s", r.Body)
-	}
-
-	// Export: the filters apply, formulas are neutralised, it downloads.
-	exp := jsonReq(t, h, "GET", "/api/admin/leads/export.csv?status=new", admin, nil)
-	if exp.StatusCode != 200 || exp.Header.Get("Content-Type") != "text/csv; charset=utf-8" || exp.Header.Get("Content-Disposition") != `attachment; filename="leads-export.csv"` || exp.Header.Get("Cache-Control") != "no-store" {
-		t.Fatalf("export: %d %v", exp.StatusCode, exp.Header)
-	}
-	rows, err := csv.NewReader(strings.NewReader(exp.Body)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Join(rows[0], ",") != "ID,Date,Name,Phone,Email,City,Damage Type,Status,Emergency,Street Address,ZIP,Insurance Carrier,Message" || len(rows) != 1+119 {
-		t.Fatalf("export: header %v, %d rows", rows[0], len(rows)-1)
-	}
-	if rows[1][0] != "lead-119" || rows[1][3] != "(770) 555-0134" || rows[1][8] != "Yes" || rows[2][2] != `'=HYPERLINK("http://evil.example") Person118` {
-		t.Errorf("rows: %v / %v", rows[1], rows[2])
-	}
-	got := strings.Join(auditActions(t, store), " ")
-	for _, want := range []string{"login:" + adminEmail, "list_full:" + adminEmail, "lead_detail:" + adminEmail, "status_change:" + adminEmail, "export:" + adminEmail} {
-		if !strings.Contains(got, want) {
-			t.Errorf("audit lacks %s: %s", want, got)
-		}
-	}
-	au := jsonReq(t, h, "GET", "/api/admin/audit?per_page=2", admin, nil)
-	if au.StatusCode != 200 || !strings.Contains(au.Body, `"sentence":"The Owner (owner@example.com) exported 119 leads to a spreadsheet (leads with status new)"`) {
-		t.Errorf("audit API: %s", au.Body)
-	}
-}
-
-func TestUsersAPI(t *testing.T) {
+// A new account signs in; a password reset, a role change and a disable
+// end the account's sessions (a session keeps no role it was not signed
+// in with), and the new password works; signed in again, the promoted
+// account is an admin; a disabled account cannot sign in. A refused
+// change of one's own account keeps the caller's session, and a second
+// admin's session ends when the owner disables it.
+func TestAccountChangesEndSessions(t *testing.T) {
 	_, store, h := accountServer(t)
 	admin := signIn(t, h, adminEmail, adminPass)
 	staff := signIn(t, h, staffEmail, staffPass)
-	for _, c := range []struct {
-		body map[string]string
-		code int
-		msg  string
-	}{
-		{map[string]string{"email": "new@example.com", "password": "short", "role": "staff"}, 400, "at least 12"},
-		{map[string]string{"email": "new@example.com", "password": "password12345", "role": "staff"}, 400, "too common"},
-		{map[string]string{"email": "not-an-email", "password": "a fine passphrase", "role": "staff"}, 400, "valid email"},
-		{map[string]string{"email": "new@example.com", "password": "a fine passphrase", "role": "owner"}, 400, "admin, staff or editor"},
-		{map[string]string{"email": "CREW@example.com", "password": "a fine passphrase", "role": "staff"}, 409, "already exists"},
-		{map[string]string{"email": "New@Example.com", "name": "New Hire", "password": "a fine passphrase", "role": "staff"}, 201, `"email":"new@example.com"`},
-	} {
-		r := jsonReq(t, h, "POST", "/api/admin/users", admin, c.body)
-		if r.StatusCode != c.code || !strings.Contains(r.Body, c.msg) {
-			t.Errorf("create %v: %d %s", c.body, r.StatusCode, r.Body)
-		}
-		if strings.Contains(r.Body, "password_hash") || strings.Contains(r.Body, "argon2") {
-			t.Errorf("a hash was sent: %s", r.Body)
-		}
+	if r := jsonReq(t, h, "POST", "/api/admin/users", admin, map[string]string{"email": "New@Example.com", "name": "New Hire", "password": "a fine passphrase", "role": "staff"}); r.StatusCode != 201 {
+		t.Fatalf("create: %d %s", r.StatusCode, r.Body)
 	}
 	signIn(t, h, "new@example.com", "a fine passphrase")
-	list := jsonReq(t, h, "GET", "/api/admin/users", admin, nil)
-	if !strings.Contains(list.Body, `"email":"new@example.com"`) || strings.Contains(list.Body, "argon2") {
-		t.Errorf("list: %s", list.Body)
-	}
 	owner, _ := store.UserByEmail(context.Background(), adminEmail)
 	crew, _ := store.UserByEmail(context.Background(), staffEmail)
-	// Nobody demotes or disables their own account (here also the last
-	// admin); TestUsersScreenOffersOnlyWhatTheServerAllows has the rest.
 	for _, body := range []map[string]any{{"role": "staff"}, {"disabled": true}} {
-		if r := jsonReq(t, h, "PATCH", "/api/admin/users/"+owner.ID, admin, body); r.StatusCode != 403 || !strings.Contains(r.Body, "This is your own account") {
+		if r := jsonReq(t, h, "PATCH", "/api/admin/users/"+owner.ID, admin, body); r.StatusCode != 403 {
 			t.Errorf("own account %v: %d %s", body, r.StatusCode, r.Body)
 		}
+	}
+	if r := jsonReq(t, h, "GET", "/api/admin/session", admin, nil); r.StatusCode != 200 {
+		t.Fatalf("a refused change of one's own account ended the session: %d", r.StatusCode)
 	}
 	// A password reset ends the account's sessions; the new one works.
 	if r := jsonReq(t, h, "PATCH", "/api/admin/users/"+crew.ID, admin, map[string]any{"password": "reset passphrase 1"}); r.StatusCode != 200 {
@@ -598,7 +450,7 @@ func TestUsersAPI(t *testing.T) {
 	if r := jsonReq(t, h, "GET", "/api/admin/users", staff, nil); r.StatusCode != 200 {
 		t.Errorf("promoted account: %d", r.StatusCode)
 	}
-	if r := jsonReq(t, h, "PATCH", "/api/admin/users/"+crew.ID, admin, map[string]any{"disabled": true}); r.StatusCode != 200 || !strings.Contains(r.Body, `"disabledAt":"`) {
+	if r := jsonReq(t, h, "PATCH", "/api/admin/users/"+crew.ID, admin, map[string]any{"disabled": true}); r.StatusCode != 200 {
 		t.Fatalf("disable: %d %s", r.StatusCode, r.Body)
 	}
 	if r := jsonReq(t, h, "GET", "/api/admin/session", staff, nil); r.StatusCode != 401 {
@@ -607,23 +459,15 @@ func TestUsersAPI(t *testing.T) {
 	if r := loginFrom(t, h, "192.0.2.77", staffEmail, "reset passphrase 1"); r.StatusCode != 401 {
 		t.Errorf("disabled sign-in: %d", r.StatusCode)
 	}
-	for _, c := range []struct {
-		path string
-		body map[string]any
-		code int
-	}{
-		{"/api/admin/users/nope", map[string]any{"name": "x"}, 404},
-		{"/api/admin/users/" + crew.ID, map[string]any{}, 400},
-		{"/api/admin/users/" + crew.ID, map[string]any{"role": "boss"}, 400},
-		{"/api/admin/users/" + crew.ID, map[string]any{"password": "short"}, 400},
-	} {
-		if r := jsonReq(t, h, "PATCH", c.path, admin, c.body); r.StatusCode != c.code {
-			t.Errorf("PATCH %s %v: %d, want %d", c.path, c.body, r.StatusCode, c.code)
-		}
+	// A second admin disabled by the owner: its session ends.
+	addUser(t, store, "second@example.com", "second admin passphrase", "admin", "Sam Second")
+	second := signIn(t, h, "second@example.com", "second admin passphrase")
+	sec, _ := store.UserByEmail(context.Background(), "second@example.com")
+	if r := jsonReq(t, h, "PATCH", "/api/admin/users/"+sec.ID, admin, map[string]any{"disabled": true}); r.StatusCode != 200 {
+		t.Fatalf("disable the second admin: %d %s", r.StatusCode, r.Body)
 	}
-	got := strings.Join(auditActions(t, store), " ")
-	if !strings.Contains(got, "user_created:"+adminEmail) || !strings.Contains(got, "user_updated:"+adminEmail) {
-		t.Errorf("audit: %s", got)
+	if r := jsonReq(t, h, "GET", "/api/admin/users", second, nil); r.StatusCode != 401 {
+		t.Errorf("a disabled admin's session: %d", r.StatusCode)
 	}
 }
 

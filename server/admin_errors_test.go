@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/indexnow/indexnowtest"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/notify/notifytest"
 	"github.com/atlanta-restoration/site/spool"
@@ -176,7 +177,7 @@ func TestNotificationsCardNamesOnlyTheKind(t *testing.T) {
 // manual submission's error, the submission history, and the recent
 // activity of the jobs (job_runs), as answered and as stored.
 func TestJobAndIndexNowErrorsNameOnlyTheKind(t *testing.T) {
-	fake := newFakeIndexNow(t, http.StatusOK)
+	fake := indexnowtest.New(t, http.StatusOK)
 	refused, refusedPort := closedAddr(t)
 	places := "http://" + refused + "/maps/api/place/" + urlToken
 	srv, store := warmServer(t, fake, map[string]string{"INDEXNOW_ENDPOINT": fake.URL + "/indexnow/" + urlToken,

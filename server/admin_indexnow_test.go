@@ -1,61 +1,22 @@
 package server
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/atlanta-restoration/site/indexnow"
-	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
+	"github.com/atlanta-restoration/site/indexnow/indexnowtest"
 )
-
-// fakeIndexNow records what the server posts and answers with status.
-type fakeIndexNow struct {
-	*httptest.Server
-	mu       sync.Mutex
-	status   int
-	payloads []indexnow.Payload
-	ctype    string
-}
-
-func newFakeIndexNow(t *testing.T, status int) *fakeIndexNow {
-	t.Helper()
-	f := &fakeIndexNow{status: status}
-	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		var p indexnow.Payload
-		if r.Method != http.MethodPost || json.Unmarshal(b, &p) != nil {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		f.mu.Lock()
-		f.payloads = append(f.payloads, p)
-		f.ctype = r.Header.Get("Content-Type")
-		st := f.status
-		f.mu.Unlock()
-		w.WriteHeader(st)
-		if st >= 300 {
-			io.WriteString(w, "Key not valid")
-		}
-	}))
-	t.Cleanup(f.Close)
-	return f
-}
-
-func (f *fakeIndexNow) calls() []indexnow.Payload {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]indexnow.Payload(nil), f.payloads...)
-}
 
 const testIndexNowKey = "a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6"
 
+// IndexNow across rooms: the guards, and the key file among the site's
+// pages. What the room answers (keys, submissions, IndexNow's failures)
+// is tested in web/indexnow/indexnow_test.go.
+
 func TestIndexNowRequiresToken(t *testing.T) {
-	fake := newFakeIndexNow(t, 200)
+	fake := indexnowtest.New(t, 200)
 	srv, _ := adminServer(t, map[string]string{"INDEXNOW_ENDPOINT": fake.URL})
 	h := srv.Handler()
 	for _, c := range []struct {
@@ -72,153 +33,12 @@ func TestIndexNowRequiresToken(t *testing.T) {
 			}
 		}
 	}
-	if n := len(fake.calls()); n != 0 {
+	if n := len(fake.Calls()); n != 0 {
 		t.Errorf("IndexNow called %d times without a token", n)
 	}
 	// Nothing was stored: no key file.
 	if r := get(t, h, "/"+testIndexNowKey+".txt"); r.StatusCode != http.StatusNotFound {
 		t.Errorf("key file without a saved key: %d, want 404", r.StatusCode)
-	}
-}
-
-func TestIndexNowKeyValidation(t *testing.T) {
-	srv, _ := adminServer(t, nil)
-	h := srv.Handler()
-	tok := unlock(t, h)
-	for _, bad := range []string{"", "short", strings.Repeat("a", 129), "has space in it", "under_score_key", "ключключключ", "../../etc/passwd", "abc.txt12345"} {
-		r := jsonReq(t, h, "PUT", "/api/admin/indexnow/key", tok, map[string]string{"key": bad})
-		if r.StatusCode != http.StatusBadRequest || !strings.Contains(r.Body, "8-128 characters") {
-			t.Errorf("key %q: %d %s, want 400", bad, r.StatusCode, r.Body)
-		}
-	}
-	if r := jsonReq(t, h, "GET", "/api/admin/indexnow/key", tok, nil); r.StatusCode != 200 || !strings.Contains(r.Body, `"key":""`) {
-		t.Errorf("no key stored yet: %d %s", r.StatusCode, r.Body)
-	}
-	for _, good := range []string{"abcd-1234", strings.Repeat("Z", 128), testIndexNowKey} {
-		r := jsonReq(t, h, "PUT", "/api/admin/indexnow/key", tok, map[string]string{"key": good})
-		if r.StatusCode != 200 {
-			t.Errorf("key %q: %d %s, want 200", good, r.StatusCode, r.Body)
-		}
-	}
-	r := jsonReq(t, h, "GET", "/api/admin/indexnow/key", tok, nil)
-	var got struct{ Key, KeyLocation string }
-	json.Unmarshal([]byte(r.Body), &got)
-	if got.Key != testIndexNowKey || got.KeyLocation != testBase+"/"+testIndexNowKey+".txt" {
-		t.Errorf("stored key = %+v", got)
-	}
-	// A bad key in a submission is refused too.
-	r = jsonReq(t, h, "POST", "/api/admin/indexnow/submit", tok, map[string]any{"urls": []string{testBase + "/"}, "apiKey": "bad key!"})
-	if r.StatusCode != http.StatusBadRequest {
-		t.Errorf("submit with a bad key: %d %s", r.StatusCode, r.Body)
-	}
-}
-
-func TestIndexNowSubmitReachesEndpoint(t *testing.T) {
-	fake := newFakeIndexNow(t, http.StatusAccepted)
-	srv, _ := adminServer(t, map[string]string{"INDEXNOW_ENDPOINT": fake.URL})
-	h := srv.Handler()
-	tok := unlock(t, h)
-	urls := []string{testBase + "/", testBase + "/contact", "/services", testBase + "/contact#form"}
-	r := jsonReq(t, h, "POST", "/api/admin/indexnow/submit", tok, map[string]any{"urls": urls, "apiKey": testIndexNowKey})
-	if r.StatusCode != 200 || !strings.Contains(r.Body, `"submitted":3`) {
-		t.Fatalf("submit: %d %s", r.StatusCode, r.Body)
-	}
-	calls := fake.calls()
-	if len(calls) != 1 {
-		t.Fatalf("IndexNow called %d times, want 1", len(calls))
-	}
-	p := calls[0]
-	want := indexnow.Payload{Host: "www.example-restoration.test", Key: testIndexNowKey, KeyLocation: testBase + "/" + testIndexNowKey + ".txt",
-		URLList: []string{testBase + "/", testBase + "/contact", testBase + "/services"}}
-	if p.Host != want.Host || p.Key != want.Key || p.KeyLocation != want.KeyLocation || strings.Join(p.URLList, " ") != strings.Join(want.URLList, " ") {
-		t.Errorf("payload = %+v\nwant      %+v", p, want)
-	}
-	if !strings.HasPrefix(fake.ctype, "application/json") {
-		t.Errorf("content type %q", fake.ctype)
-	}
-	// The submitted key was stored, so its verification file is served.
-	if r := get(t, h, "/"+testIndexNowKey+".txt"); r.StatusCode != 200 || r.Body != testIndexNowKey {
-		t.Errorf("key file after submit: %d %q", r.StatusCode, r.Body)
-	}
-
-	// Submit All Site Pages sends every sitemap URL.
-	r = jsonReq(t, h, "POST", "/api/admin/indexnow/submit", tok, map[string]any{"all": true, "apiKey": testIndexNowKey})
-	if r.StatusCode != 200 {
-		t.Fatalf("submit all: %d %s", r.StatusCode, r.Body)
-	}
-	calls = fake.calls()
-	sm := srv.site.SitemapURLs()
-	all := calls[len(calls)-1].URLList
-	if len(all) != len(sm) || len(all) < 50 {
-		t.Fatalf("submit all sent %d URLs, sitemap has %d", len(all), len(sm))
-	}
-	for i, u := range sm {
-		if all[i] != u.Loc {
-			t.Fatalf("URL %d = %s, want %s", i, all[i], u.Loc)
-		}
-	}
-	for _, u := range all {
-		if strings.Contains(u, "/admin") {
-			t.Errorf("non-indexable URL submitted: %s", u)
-		}
-	}
-
-	// No key at all: refused before any call.
-	srv2, _ := adminServer(t, map[string]string{"INDEXNOW_ENDPOINT": fake.URL})
-	tok2 := unlock(t, srv2.Handler())
-	before := len(fake.calls())
-	r = jsonReq(t, srv2.Handler(), "POST", "/api/admin/indexnow/submit", tok2, map[string]any{"urls": []string{testBase + "/"}})
-	if r.StatusCode != http.StatusBadRequest || len(fake.calls()) != before {
-		t.Errorf("submit without key: %d %s", r.StatusCode, r.Body)
-	}
-	// No URLs.
-	r = jsonReq(t, h, "POST", "/api/admin/indexnow/submit", tok, map[string]any{"urls": []string{" ", ""}, "apiKey": testIndexNowKey})
-	if r.StatusCode != http.StatusBadRequest || !strings.Contains(r.Body, "Please enter URLs to submit") {
-		t.Errorf("empty URL list: %d %s", r.StatusCode, r.Body)
-	}
-}
-
-func TestIndexNowRejectsForeignAndTooMany(t *testing.T) {
-	fake := newFakeIndexNow(t, 200)
-	srv, _ := adminServer(t, map[string]string{"INDEXNOW_ENDPOINT": fake.URL})
-	h := srv.Handler()
-	tok := unlock(t, h)
-	for _, foreign := range []string{
-		"https://evil.example.com/", "https://www.example-restoration.test.evil.com/", "http://www.example-restoration.test:8443/",
-		"//evil.example.com/x", "javascript:alert(1)", "ftp://www.example-restoration.test/", "https://user@www.example-restoration.test/",
-	} {
-		r := jsonReq(t, h, "POST", "/api/admin/indexnow/submit", tok, map[string]any{"urls": []string{testBase + "/", foreign}, "apiKey": testIndexNowKey})
-		if r.StatusCode != http.StatusBadRequest || !strings.Contains(r.Body, "Only this site's own addresses") {
-			t.Errorf("%s: %d %s, want 400", foreign, r.StatusCode, r.Body)
-		}
-	}
-	many := make([]string, indexnowweb.MaxIndexNowURLs+1)
-	for i := range many {
-		many[i] = "/"
-	}
-	r := jsonReq(t, h, "POST", "/api/admin/indexnow/submit", tok, map[string]any{"urls": many, "apiKey": testIndexNowKey})
-	if r.StatusCode != http.StatusBadRequest || !strings.Contains(r.Body, "At most 10000") {
-		t.Errorf("10,001 URLs: %d %s", r.StatusCode, r.Body)
-	}
-	if n := len(fake.calls()); n != 0 {
-		t.Errorf("IndexNow called %d times for refused submissions", n)
-	}
-}
-
-func TestIndexNowEndpointFailure(t *testing.T) {
-	fake := newFakeIndexNow(t, http.StatusForbidden)
-	srv, _ := adminServer(t, map[string]string{"INDEXNOW_ENDPOINT": fake.URL})
-	h := srv.Handler()
-	tok := unlock(t, h)
-	r := jsonReq(t, h, "POST", "/api/admin/indexnow/submit", tok, map[string]any{"urls": []string{testBase + "/"}, "apiKey": testIndexNowKey})
-	if want := "The submission to IndexNow failed: HTTP 403 from IndexNow (key not valid: the key file was not found or does not match)."; r.StatusCode != http.StatusBadGateway || !strings.Contains(r.Body, want) {
-		t.Errorf("403 from IndexNow: %d %s, want 502 naming it", r.StatusCode, r.Body)
-	}
-	// An unreachable endpoint is a 502 too.
-	fake.Close()
-	r = jsonReq(t, h, "POST", "/api/admin/indexnow/submit", tok, map[string]any{"urls": []string{testBase + "/"}, "apiKey": testIndexNowKey})
-	if r.StatusCode != http.StatusBadGateway || !strings.Contains(r.Body, "The submission to IndexNow failed: connection refused.") {
-		t.Errorf("unreachable IndexNow: %d %s, want 502", r.StatusCode, r.Body)
 	}
 }
 

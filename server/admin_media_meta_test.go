@@ -3,8 +3,6 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"image"
-	"image/png"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -13,13 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"golang.org/x/net/html"
 
 	"github.com/atlanta-restoration/site/media"
+	"github.com/atlanta-restoration/site/web/media/mediatest"
 )
 
 // multipartWith is a multipart body: the text fields first (in order),
@@ -54,20 +49,6 @@ func putPoster(t *testing.T, h http.Handler, token, id, filename string, content
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	return do(t, h, req)
-}
-
-func testPNG(t *testing.T, w, h int) []byte {
-	t.Helper()
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for i := range img.Pix {
-		img.Pix[i] = uint8(i * 13)
-		if i%4 == 3 {
-			img.Pix[i] = 255
-		}
-	}
-	var b bytes.Buffer
-	png.Encode(&b, img)
-	return b.Bytes()
 }
 
 func uploadVideo(t *testing.T, h http.Handler, tok, project string) media.GalleryItem {
@@ -152,7 +133,7 @@ func TestVideoPosterOnPortfolio(t *testing.T) {
 	if pr.StatusCode != http.StatusOK || !strings.HasPrefix(pr.Body, "RIFF") {
 		t.Fatalf("poster not served: %d", pr.StatusCode)
 	}
-	checkMediaHeaders(t, pr, "image/webp")
+	mediatest.CheckHeaders(t, pr.Header, "image/webp")
 
 	// /portfolio was re-rendered: the video points at the served poster.
 	doc = get(t, h, "/portfolio").Doc
@@ -263,55 +244,5 @@ func TestMediaTextRendered(t *testing.T) {
 	}
 	if len(find(page.Doc, func(n *html.Node) bool { return hasClass(n, "slide__text") })) != 0 {
 		t.Error("an empty caption still renders its line")
-	}
-}
-
-// TestVideoPosterOnS3: with the media in an S3 bucket (gofakes3 in
-// process), a poster is stored beside its video in the bucket, served
-// from it, and removed from it when replaced and when the video is
-// deleted.
-func TestVideoPosterOnS3(t *testing.T) {
-	backend := s3mem.New()
-	fake := httptest.NewServer(gofakes3.New(backend).Server())
-	defer fake.Close()
-	srv, _ := adminServer(t, map[string]string{"STORAGE": "s3", "S3_ENDPOINT": fake.URL, "S3_ACCESS_KEY": "k", "S3_SECRET_KEY": "s"})
-	h := srv.Handler()
-	tok := unlock(t, h)
-	vid := uploadVideo(t, h, tok, "Bucket Job")
-	keys := func() []string {
-		objs, err := backend.ListBucket("project-photos", nil, gofakes3.ListBucketPage{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, o := range objs.Contents {
-			out = append(out, o.Key)
-		}
-		return out
-	}
-	var posters []string
-	for _, f := range []struct {
-		name string
-		data []byte
-	}{{"frame.jpg", testJPEG(t, 1280, 720)}, {"cover.png", testPNG(t, 300, 200)}} {
-		r := putPoster(t, h, tok, vid.ID, f.name, f.data)
-		var it media.GalleryItem
-		json.Unmarshal([]byte(r.Body), &it)
-		if r.StatusCode != http.StatusOK || it.Poster == "" {
-			t.Fatalf("poster %s: %d %s", f.name, r.StatusCode, r.Body)
-		}
-		if pr := get(t, h, it.Poster); pr.StatusCode != http.StatusOK || !strings.HasPrefix(pr.Body, "RIFF") {
-			t.Errorf("poster %s not served from the bucket: %d", f.name, pr.StatusCode)
-		}
-		posters = append(posters, strings.TrimPrefix(it.Poster, "/media/"))
-	}
-	if diff := cmp.Diff([]string{vid.Path, posters[1]}, keys(), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
-		t.Errorf("bucket after a replaced poster (-want, +got):\n%s", diff)
-	}
-	if r := jsonReq(t, h, "DELETE", "/api/admin/media/"+vid.ID, tok, nil); r.StatusCode != http.StatusOK {
-		t.Fatalf("delete: %d %s", r.StatusCode, r.Body)
-	}
-	if left := keys(); len(left) != 0 {
-		t.Errorf("bucket after the video was deleted: %v", left)
 	}
 }

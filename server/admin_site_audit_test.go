@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/indexnow/indexnowtest"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/securitycheck"
 	"github.com/atlanta-restoration/site/seoaudit"
@@ -162,7 +163,7 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 // audit of every indexable page; Run Audit asks for another; the
 // dashboard's SEO Score is the stored site-wide score.
 func TestSEOAuditAfterWarmUpAndOnRequest(t *testing.T) {
-	fake := newFakeIndexNow(t, 200)
+	fake := indexnowtest.New(t, 200)
 	srv, store := warmServer(t, fake, nil)
 	srv.Warm()
 	// The warm-up renders every page first (slow under -race).
@@ -252,9 +253,9 @@ func TestSecurityScanThroughTheHandler(t *testing.T) {
 		t.Fatal("the security report contains the PIN")
 	}
 	rep := decode[audits.SecurityReport](t, r)
-	by := map[string]db.SecurityResult{}
+	by := map[string]securitycheck.CheckResult{}
 	for _, c := range rep.Checks {
-		by[c.CheckID] = c
+		by[c.ID] = c
 	}
 	want := map[string]string{
 		"headers-public": "pass", "headers-admin": "pass", "headers-admin-api": "pass", "headers-media": "pass",
@@ -273,7 +274,7 @@ func TestSecurityScanThroughTheHandler(t *testing.T) {
 	if !strings.Contains(by["admin-pin"].Description, "published in this project's tests") || !strings.Contains(by["headers-media"].Description, "No media are stored yet") {
 		t.Errorf("descriptions: %q / %q", by["admin-pin"].Description, by["headers-media"].Description)
 	}
-	if len(rep.Vulnerabilities) != 1 || rep.Vulnerabilities[0].CheckID != "admin-pin" || rep.Vulnerabilities[0].Status != "open" || rep.NextScanAt == nil ||
+	if len(rep.Vulnerabilities) != 1 || rep.Vulnerabilities[0].ID != "admin-pin" || rep.Vulnerabilities[0].Status != "open" || rep.NextScanAt == nil ||
 		!rep.NextScanAt.Equal(rep.Scan.StartedAt.Add(24*time.Hour)) {
 		t.Errorf("vulnerabilities %+v, next %v", rep.Vulnerabilities, rep.NextScanAt)
 	}
@@ -347,7 +348,7 @@ func securityCSPHas(csp, name string) (string, bool) {
 }
 
 func TestSecurityScanRequestIsQueued(t *testing.T) {
-	fake := newFakeIndexNow(t, 200)
+	fake := indexnowtest.New(t, 200)
 	srv, store := warmServer(t, fake, nil)
 	tok := unlock(t, srv)
 	r := jsonReq(t, srv, "POST", "/api/admin/security/scan", tok, nil)

@@ -15,7 +15,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -232,36 +231,22 @@ func testJPEG(t *testing.T, w, h int) []byte {
 // end of the file (size 0): the container check accepts what follows.
 var mp4Head = append([]byte{0, 0, 0, 0x18}, []byte("ftypisom\x00\x00\x02\x00isomiso2\x00\x00\x00\x00mdat")...)
 
-func TestUploadImageAndVideoThenDelete(t *testing.T) {
-	srv, store := adminServer(t, nil)
+// A photo and a video uploaded show on the public pages, re-rendered;
+// a deleted photo leaves them. (What the room stores, serves and answers
+// is tested in web/media: TestUploadImageAndVideoThenDelete.)
+func TestUploadsShownOnPublicPages(t *testing.T) {
+	srv, _ := adminServer(t, nil)
 	h := srv.Handler()
 	tok := unlock(t, h)
-	// Image: stored, measured, variants made, shown on the public pages.
 	r := upload(t, h, tok, "Kitchen Fire Repair", "IMG_0042.JPG", testJPEG(t, 1200, 900))
 	if r.StatusCode != http.StatusCreated {
 		t.Fatalf("image upload: %d %s", r.StatusCode, r.Body)
 	}
 	var img media.GalleryItem
 	json.Unmarshal([]byte(r.Body), &img)
-	if img.Type != "image" || img.ProjectName != "Kitchen Fire Repair" || img.Width != 1200 || img.Height != 900 ||
-		!strings.HasPrefix(img.Path, "projects/kitchen-fire-repair/") || !strings.HasSuffix(img.Path, ".jpg") || !strings.Contains(img.Srcset, "480w") {
-		t.Errorf("image item %+v", img)
-	}
-	// Video, named only by its content: ".dat" but an MP4 inside.
 	r = upload(t, h, tok, "Kitchen Fire Repair", "walkthrough.mp4", append(append([]byte{}, mp4Head...), make([]byte, 300_000)...))
 	if r.StatusCode != http.StatusCreated {
 		t.Fatalf("video upload: %d %s", r.StatusCode, r.Body)
-	}
-	var vid media.GalleryItem
-	json.Unmarshal([]byte(r.Body), &vid)
-	if vid.Type != "video" || !strings.HasSuffix(vid.Path, ".mp4") {
-		t.Errorf("video item %+v", vid)
-	}
-	// The video is served with Range support.
-	req := httptest.NewRequest("GET", vid.URL, nil)
-	req.Header.Set("Range", "bytes=4-11")
-	if rr := do(t, h, req); rr.StatusCode != http.StatusPartialContent || rr.Body != "ftypisom" {
-		t.Errorf("range: %d %q", rr.StatusCode, rr.Body)
 	}
 	// Public pages re-render with the new items.
 	for _, p := range []string{"/", "/portfolio"} {
@@ -270,96 +255,11 @@ func TestUploadImageAndVideoThenDelete(t *testing.T) {
 			t.Errorf("%s does not show the uploads", p)
 		}
 	}
-	list := jsonReq(t, h, "GET", "/api/admin/media", tok, nil)
-	if !strings.Contains(list.Body, img.ID) || !strings.Contains(list.Body, vid.ID) {
-		t.Errorf("admin list: %s", list.Body)
-	}
-	// Delete removes the record, the file and its variants.
 	if r := jsonReq(t, h, "DELETE", "/api/admin/media/"+img.ID, tok, nil); r.StatusCode != 200 {
 		t.Fatalf("delete: %d %s", r.StatusCode, r.Body)
 	}
-	if r := get(t, h, img.URL); r.StatusCode != 404 {
-		t.Errorf("deleted file still served: %d", r.StatusCode)
-	}
-	if r := jsonReq(t, h, "DELETE", "/api/admin/media/"+img.ID, tok, nil); r.StatusCode != 404 || !strings.Contains(r.Body, "no longer exists") {
-		t.Errorf("second delete: %d %s", r.StatusCode, r.Body)
-	}
-	rows, _ := store.ListMedia(context.Background())
-	if len(rows) != 1 {
-		t.Errorf("%d rows after delete", len(rows))
-	}
 	if pg := get(t, h, "/portfolio"); !strings.Contains(text(bodyOf(pg.Doc)), "1 video from 1 project") {
 		t.Error("portfolio not re-rendered after delete")
-	}
-}
-
-func TestUploadRejections(t *testing.T) {
-	srv, store := adminServer(t, map[string]string{"MAX_UPLOAD_BYTES": "1000000"})
-	h := srv.Handler()
-	tok := unlock(t, h)
-	cases := []struct {
-		name, project, file string
-		content             []byte
-		status              int
-		msg                 string
-	}{
-		{"no project", "   ", "a.jpg", testJPEG(t, 10, 10), 400, "Please enter a project name before uploading."},
-		{"spoofed jpg", "Roof", "photo.jpg", []byte("#!/bin/sh\nrm -rf /\n" + strings.Repeat("x", 600)), 415, "photo.jpg: this file is not a photo or video we accept"},
-		{"html as png", "Roof", "x.png", []byte("<!doctype html><script>alert(1)</script>"), 415, "not a photo or video"},
-		{"svg", "Roof", "logo.svg", []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`), 415, "SVG"},
-		{"oversized video", "Roof", "big.mp4", append(append([]byte{}, mp4Head...), make([]byte, 1_200_000)...), 413, "larger than the 976 KB upload limit"},
-		{"oversized photo", "Roof", "big.jpg", append(testJPEG(t, 10, 10), make([]byte, 1_200_000)...), 413, "upload limit"},
-		{"damaged photo", "Roof", "broken.jpg", testJPEG(t, 50, 50)[:300], 422, "could not be read"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := upload(t, h, tok, c.project, c.file, c.content)
-			if r.StatusCode != c.status || !strings.Contains(r.Body, c.msg) {
-				t.Errorf("%d %s, want %d %q", r.StatusCode, r.Body, c.status, c.msg)
-			}
-		})
-	}
-	rows, _ := store.ListMedia(context.Background())
-	if len(rows) != 0 {
-		t.Errorf("%d rejected uploads stored", len(rows))
-	}
-	// Nothing partial was left in storage either.
-	filepathCount := 0
-	walk(srv.cfg.DataDir, func(string) { filepathCount++ })
-	if filepathCount > 1 { // the SQLite-free data dir holds only the media folder
-		t.Errorf("%d files left in the data folder after rejected uploads", filepathCount)
-	}
-}
-
-func TestUploadTraversalNames(t *testing.T) {
-	srv, _ := adminServer(t, nil)
-	h := srv.Handler()
-	tok := unlock(t, h)
-	for _, c := range []struct{ project, file string }{
-		{"../../etc", "passwd.jpg"}, {"..", "x.jpg"}, {"a/../../b", "../../../evil.jpg"}, {"ok", "..\\..\\win.ini.jpg"}, {"ok", "/abs/path.jpg"},
-	} {
-		r := upload(t, h, tok, c.project, c.file, testJPEG(t, 20, 20))
-		if r.StatusCode == http.StatusCreated {
-			var it media.GalleryItem
-			json.Unmarshal([]byte(r.Body), &it)
-			if strings.Contains(it.Path, "..") || !strings.HasPrefix(it.Path, "projects/") || strings.Count(it.Path, "/") != 2 {
-				t.Errorf("%q/%q stored at %q", c.project, c.file, it.Path)
-			}
-		} else if r.StatusCode != http.StatusBadRequest {
-			t.Errorf("%q/%q: %d %s", c.project, c.file, r.StatusCode, r.Body)
-		}
-	}
-	// Nothing was written outside the media folder.
-	walk(srv.cfg.DataDir, func(p string) {
-		if !strings.HasPrefix(p, srv.cfg.DataDir+"/media/projects/") {
-			t.Errorf("file outside media/projects: %s", p)
-		}
-	})
-	// Serving refuses traversal too.
-	for _, p := range []string{"/media/../site.db", "/media/projects/../../x", "/media/%2e%2e/x"} {
-		if r := get(t, h, p); r.StatusCode != 404 && r.StatusCode != 301 {
-			t.Errorf("%s: %d", p, r.StatusCode)
-		}
 	}
 }
 
@@ -468,37 +368,5 @@ func TestSettingsSaveRerendersPublicPages(t *testing.T) {
 	}
 	if !strings.Contains(home.Body, `"url":"https://www.peachstate.example/"`) {
 		t.Error("structured data url does not use the saved website")
-	}
-}
-
-// Saves from several admins at once all succeed, and the site ends up
-// showing one of them whole (name and phone from the same save).
-func TestParallelSettingsSaves(t *testing.T) {
-	srv, store := adminServer(t, nil)
-	h := srv.Handler()
-	tok := settingsAdmin(t, srv, store)
-	const n = 50
-	codes := make([]int, n)
-	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			body := map[string]any{"businessName": fmt.Sprintf("Save %02d Restoration", i), "phone": fmt.Sprintf("(404) 555-01%02d", i),
-				"address": "100 Main St, Marietta, GA 30060", "website": "https://www.peachstate.example", "officePhone": "(404) 555-0177"}
-			codes[i] = jsonReq(t, h, "PUT", "/api/admin/settings", tok, body).StatusCode
-		}(i)
-	}
-	wg.Wait()
-	for i, c := range codes {
-		if c != http.StatusOK {
-			t.Errorf("save %d: %d", i, c)
-		}
-	}
-	var got struct{ BusinessName, Phone string }
-	json.Unmarshal([]byte(jsonReq(t, h, "GET", "/api/admin/settings", tok, nil).Body), &got)
-	var k int
-	if _, err := fmt.Sscanf(got.BusinessName, "Save %02d Restoration", &k); err != nil || got.Phone != fmt.Sprintf("(404) 555-01%02d", k) {
-		t.Errorf("after parallel saves: %+v, want one save's name and phone", got)
 	}
 }

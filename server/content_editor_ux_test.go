@@ -74,31 +74,18 @@ func TestBodySyntaxOnTheLivePage(t *testing.T) {
 	}
 }
 
-// A link to an address outside the subset blocks a publish, and even a
-// site whose content has one (an old database, an import) renders it as
-// its words, never as a link.
+// A post whose link stops at "(" renders its words, never a link, and
+// even a site whose content has links outside the subset (an old
+// database, an import) renders them as their words. (That such a link
+// blocks a publish is tested in the room: web/editor's
+// TestBodyLinksRefused.)
 func TestBodyLinksRefused(t *testing.T) {
 	srv, h, tok := editorServer(t)
-	for _, href := range []string{"javascript:alert(1)", "data:text/html,x", "//evil.example/x", "vbscript:x", "JaVaScRiPt:alert`1`"} {
-		a := post("bad-link", "Bad Link")
-		a.Content = "Read [this](" + href + ") now."
-		r := jsonReq(t, h, "POST", "/api/admin/content", tok, map[string]any{"kind": "article", "data": a})
-		it := decodeItem(t, r)
-		r = jsonReq(t, h, "POST", "/api/admin/content/"+it.ID+"/publish", tok, map[string]any{"version": it.Version})
-		if strings.Contains(href, "(") {
-			// The address stops at "(": no link is made at all.
-			if r.StatusCode != 200 {
-				t.Errorf("%s: %d %s", href, r.StatusCode, r.Body)
-			}
-		} else if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `"field":"content"`) {
-			t.Errorf("%s: publish %d %s", href, r.StatusCode, r.Body)
-		}
-		if r.StatusCode == 200 {
-			if a := find(get(t, h, "/blog/bad-link").Doc, tag("a")); strings.Contains(hrefs(a), "javascript") {
-				t.Errorf("%s became a link", href)
-			}
-		}
-		jsonReq(t, h, "DELETE", "/api/admin/content/"+it.ID+"?version="+itoa(decodeVersion(t, h, tok, it.ID)), tok, nil)
+	a := post("bad-link", "Bad Link")
+	a.Content = "Read [this](javascript:alert(1)) now."
+	publishPost(t, h, tok, a)
+	if a := find(get(t, h, "/blog/bad-link").Doc, tag("a")); strings.Contains(hrefs(a), "javascript") {
+		t.Error("javascript:alert(1) became a link")
 	}
 	c, err := content.Load()
 	if err != nil {
@@ -218,9 +205,3 @@ func hrefs(ns []*html.Node) string {
 	}
 	return strings.Join(out, " ")
 }
-
-func decodeVersion(t *testing.T, h http.Handler, tok, id string) int {
-	return decodeItem(t, jsonReq(t, h, "GET", "/api/admin/content/"+id, tok, nil)).Version
-}
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }

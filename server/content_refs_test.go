@@ -27,9 +27,12 @@ func cityItem(t *testing.T, h http.Handler, tok, key string) editorweb.ItemDetai
 }
 
 // Renaming Smyrna through the API: Vinings' page and the water landing
-// page's areas link to its new address in the same publish, Vinings
-// still publishes, and taking Smyrna down names who lists it and, asked
-// to, removes it from them, so no page links to one taken down.
+// page's areas link to its new address in the same publish, and the old
+// address answers 301; taking Smyrna down is refused while it is listed
+// and, asked to, removes it from the pages that list it, so no page
+// links to one taken down. (What the content API answers on the way,
+// Vinings' problems and republish, the referrers, is tested in the room:
+// web/editor's TestRenameAndTakeDown.)
 func TestRenameAndTakeDownThroughTheAPI(t *testing.T) {
 	_, h, tok := editorServer(t)
 	for _, p := range []string{"/areas/cobb/vinings", "/water-damage-restoration-atlanta"} {
@@ -59,30 +62,10 @@ func TestRenameAndTakeDownThroughTheAPI(t *testing.T) {
 	if r := get(t, h, "/areas/cobb/smyrna"); r.StatusCode != http.StatusMovedPermanently || r.Header.Get("Location") != "/areas/cobb/smyrna-ga" {
 		t.Errorf("old address: %d %q", r.StatusCode, r.Header.Get("Location"))
 	}
-	vi := cityItem(t, h, tok, "cobb/vinings")
-	for _, p := range vi.Problems {
-		if p.Hard {
-			t.Errorf("Vinings: %+v", p)
-		}
-	}
-	var vd map[string]any
-	json.Unmarshal(vi.Draft, &vd)
-	vd["intro"] = "Edited after Smyrna moved. " + vd["intro"].(string)
-	r = jsonReq(t, h, "PUT", "/api/admin/content/"+vi.ID, tok, map[string]any{"version": vi.Version, "data": vd})
-	vi = decodeItem(t, r)
-	if r := jsonReq(t, h, "POST", "/api/admin/content/"+vi.ID+"/publish", tok, map[string]any{"version": vi.Version}); r.StatusCode != 200 {
-		t.Errorf("Vinings cannot be published: %d %s", r.StatusCode, r.Body)
-	}
-
-	// Taking Smyrna down names its referrers, and changes nothing.
-	r = jsonReq(t, h, "GET", "/api/admin/content/"+sm.ID+"/referrers", tok, nil)
-	if r.StatusCode != 200 || !strings.Contains(r.Body, `"title":"Vinings"`) || !strings.Contains(r.Body, `"title":"Cobb County"`) {
-		t.Errorf("referrers: %d %s", r.StatusCode, r.Body)
-	}
+	// Taking Smyrna down is refused while pages list it (what the
+	// refusal says is the room's test), and the page stays.
 	r = jsonReq(t, h, "POST", "/api/admin/content/"+sm.ID+"/unpublish", tok, map[string]any{"version": sm.Version})
-	var ref editorweb.ReferencedAnswer
-	json.Unmarshal([]byte(r.Body), &ref)
-	if r.StatusCode != http.StatusConflict || len(ref.Referrers) != 4 || !strings.Contains(ref.Error, "Smyrna is listed on the pages of") {
+	if r.StatusCode != http.StatusConflict {
 		t.Fatalf("unpublish a listed city: %d %s", r.StatusCode, r.Body)
 	}
 	if r := get(t, h, "/areas/cobb/smyrna-ga"); r.StatusCode != 200 {
@@ -94,12 +77,5 @@ func TestRenameAndTakeDownThroughTheAPI(t *testing.T) {
 	}
 	if r := get(t, h, "/areas/cobb/vinings"); r.StatusCode != 200 || strings.Contains(r.Body, "/areas/cobb/smyrna") {
 		t.Error("Vinings still links to Smyrna")
-	}
-	vi = cityItem(t, h, tok, "cobb/vinings")
-	if vi.Pending {
-		t.Error("Vinings was left with a change to publish")
-	}
-	if r := jsonReq(t, h, "GET", "/api/admin/content/"+sm.ID+"/referrers", tok, nil); !strings.Contains(r.Body, `"referrers":[]`) {
-		t.Errorf("referrers after: %s", r.Body)
 	}
 }

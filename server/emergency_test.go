@@ -144,26 +144,3 @@ func TestEmergencyModeToggle(t *testing.T) {
 		}
 	}
 }
-
-func TestSettingsBusinessHours(t *testing.T) {
-	srv, store := adminServer(t, nil)
-	h := srv.Handler()
-	tok := settingsAdmin(t, srv, store)
-	got := jsonReq(t, h, "GET", "/api/admin/settings", tok, nil)
-	if !strings.Contains(got.Body, `"businessHours":"Mo-Fr 08:00-18:00"`) || !strings.Contains(got.Body, `"businessHoursText":"Mon–Fri 8:00 AM–6:00 PM"`) {
-		t.Errorf("default hours: %s", got.Body)
-	}
-	r := saveSettings(t, h, tok, map[string]any{"businessHours": "weekdays 9 to 5"})
-	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.Body, `"businessHours":"Enter the hours as days and 24-hour times`) {
-		t.Errorf("bad hours: %d %s", r.StatusCode, r.Body)
-	}
-	r = saveSettings(t, h, tok, map[string]any{"businessHours": "mo-fr 07:00-19:00"})
-	if r.StatusCode != 200 || !strings.Contains(r.Body, `"businessHours":"Mo-Fr 07:00-19:00"`) || !strings.Contains(r.Body, `"businessHoursText":"Mon–Fri 7:00 AM–7:00 PM"`) {
-		t.Errorf("hours not normalised: %d %s", r.StatusCode, r.Body)
-	}
-	// A client that does not send the hours keeps the saved ones.
-	r = saveSettings(t, h, tok, map[string]any{"businessHours": nil})
-	if r.StatusCode != 200 || !strings.Contains(r.Body, `"businessHours":"Mo-Fr 07:00-19:00"`) {
-		t.Errorf("hours lost when omitted: %d %s", r.StatusCode, r.Body)
-	}
-}

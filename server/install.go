@@ -13,12 +13,14 @@ import (
 	"github.com/atlanta-restoration/site/web/dashboard"
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
+	feedbackweb "github.com/atlanta-restoration/site/web/feedback"
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	mediaweb "github.com/atlanta-restoration/site/web/media"
 	"github.com/atlanta-restoration/site/web/pages"
 	"github.com/atlanta-restoration/site/web/push"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
+	workweb "github.com/atlanta-restoration/site/web/work"
 )
 
 // rooms are the HTTP rooms: each capability's handlers, holding the few
@@ -37,6 +39,8 @@ type rooms struct {
 	editorRoom    *editorweb.Handler    // content, preview, redirects, 404 monitor
 	push          *push.Handler         // Web Push devices, the admin app's manifest and service worker
 	backupsRoom   *backupsweb.Handler   // the Backups screen: back up now, downloads
+	workRoom      *workweb.Handler      // the Jobs screen: jobs, their photos, publishing
+	feedbackRoom  *feedbackweb.Handler  // review requests: the feedback page, testimonials
 }
 
 // install lists every route the site answers, with its guard: public,
@@ -88,6 +92,13 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/api/collect", s.analyticsRoom.Collect) // analytics beacons
 	getHead(e, "/api/reviews", pg.ReviewList)
 	e.POST("/api/reviews/refresh", pg.RefreshReviews)
+	// The private feedback page of a review request (ADR 063): its token
+	// is its key; noindex, no-store, in no sitemap.
+	fb := s.feedbackRoom
+	getHead(e, "/feedback/:token", fb.Show)
+	e.POST("/feedback/:token", fb.Save)
+	getHead(e, "/feedback/:token/stop", fb.StopPage)
+	e.POST("/feedback/:token/stop", fb.Stop) // also RFC 8058's one-click
 
 	// Admin: signing in and sessions (web/auth)
 	e.POST("/api/admin/unlock", a.Unlock)
@@ -110,6 +121,25 @@ func (s *Server) install(e *echo.Echo) {
 	e.PATCH("/api/admin/media/:id", up.SaveText, media)
 	e.PUT("/api/admin/media/:id/portfolio", up.SetPortfolio, media) // project work or library only
 	e.PUT("/api/admin/media/:id/poster", up.PutPoster, media)
+
+	// Admin: jobs (web/work, ADR 061). Staff, editors, admins and the PIN
+	// create jobs and add their photos; publishing, and any change to a
+	// job on the site (checked in the room), follows the content roles.
+	// /api/admin/jobs is the background jobs' activity, so these are
+	// under /api/admin/work.
+	wk := s.workRoom
+	jobs := a.Require(accounts.JobsWrite)
+	e.GET("/api/admin/work", wk.List, jobs)
+	e.POST("/api/admin/work", wk.Create, jobs)
+	e.GET("/api/admin/work/choices", wk.Choices, jobs)
+	e.GET("/api/admin/work/:id", wk.Get, jobs)
+	e.PUT("/api/admin/work/:id", wk.Save, jobs)
+	e.DELETE("/api/admin/work/:id", wk.Delete, jobs)
+	e.POST("/api/admin/work/:id/photos", wk.AddPhoto, jobs)
+	e.PUT("/api/admin/work/:id/photos/:media", wk.AddPhoto, jobs)
+	e.DELETE("/api/admin/work/:id/photos/:media", wk.RemovePhoto, jobs)
+	e.POST("/api/admin/work/:id/publish", wk.Publish, a.Require(accounts.ContentEdit))
+	e.POST("/api/admin/work/:id/unpublish", wk.Unpublish, a.Require(accounts.ContentEdit))
 
 	// Admin: settings. The PIN reads them (and where the phone numbers
 	// appear); only an admin account with its second factor saves (the
@@ -134,6 +164,7 @@ func (s *Server) install(e *echo.Echo) {
 	e.GET("/api/admin/seo-audit", au.SEOAudit, tools)
 	e.GET("/api/admin/seo-audit/page", au.SEOAuditPage, tools)
 	e.POST("/api/admin/seo-audit/run", au.RunSEOAudit(), tools)
+	e.GET("/api/admin/seo-audit/thin-pages", au.ThinPages, tools)
 	e.GET("/api/admin/security", au.Security, tools)
 	e.POST("/api/admin/security/scan", au.RunSecurityScan(), tools)
 	e.PUT("/api/admin/security/vulnerabilities/:id", au.SetVulnerability, tools)
@@ -202,6 +233,12 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/api/admin/redirects", ed.AddRedirect, content)
 	e.DELETE("/api/admin/redirects", ed.DeleteRedirect, content)
 	e.GET("/api/admin/not-found", ed.NotFound, content)
+	// Testimonials: publishing them follows the content roles; the
+	// review request's delay and link are System Settings' (admins).
+	e.GET("/api/admin/testimonials", fb.List, content)
+	e.PATCH("/api/admin/testimonials/:id", fb.Moderate, content)
+	e.GET("/api/admin/review-requests", fb.Settings, content)
+	e.PUT("/api/admin/review-requests", fb.SaveSettings, settings)
 
 	// Admin: Web Push of new leads to one's own devices:
 	// accounts that may read leads, never the PIN; every account's

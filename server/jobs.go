@@ -189,7 +189,7 @@ func (s *Server) schemaPages() []schemacheck.Page {
 		if !r.Indexable {
 			continue
 		}
-		for _, p := range r.Paths(s.site.Content()) {
+		for _, p := range s.site.PathsOf(r) {
 			out = append(out, schemacheck.Page{Path: p, Kind: r.Page, Expect: site.ExpectedSchema(r.Page)})
 		}
 	}

@@ -13,18 +13,20 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/health"
 	"github.com/atlanta-restoration/site/indexnow"
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/site"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/atlanta-restoration/site/indexnow/indexnowtest"
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
 )
 
 // warmServer is a test server whose render cache warms after boot and
 // after every change, as in production, with its jobs running.
 // IndexNow posts to fake, with key testIndexNowKey and a short debounce.
-func warmServer(t *testing.T, fake *fakeIndexNow, env map[string]string) (*Server, *db.Store) {
+func warmServer(t *testing.T, fake *indexnowtest.Endpoint, env map[string]string) (*Server, *db.Store) {
 	t.Helper()
 	srv, store := adminServer(t, env) // builds the shared engine
 	e := map[string]string{"ADMIN_PIN": testPIN, "DATA_DIR": t.TempDir(), "INDEXNOW_ENDPOINT": fake.URL, "INDEXNOW_KEY": testIndexNowKey, "INDEXNOW_DEBOUNCE": "50ms"}
@@ -83,14 +85,14 @@ func settingsWith(t *testing.T, h http.Handler, tok string, change func(map[stri
 // changes every page, its menu's OUR WORK included, ADR 050: that one is
 // uploaded first.)
 func TestIndexNowSubmitsChangedPagesAfterUpload(t *testing.T) {
-	fake := newFakeIndexNow(t, http.StatusOK)
+	fake := indexnowtest.New(t, http.StatusOK)
 	srv, store := warmServer(t, fake, nil)
 	h := srv.Handler()
 	srv.Warm()
 	if r := waitRun(t, store, jobIndexNow, 1); r.Outcome != "ok" || !strings.Contains(r.Summary, "baseline") {
 		t.Fatalf("boot run: %+v, want the baseline", r)
 	}
-	if n := len(fake.calls()); n != 0 {
+	if n := len(fake.Calls()); n != 0 {
 		t.Fatalf("boot submitted %d times; the first run only records the baseline", n)
 	}
 	tok := unlock(t, h)
@@ -99,7 +101,7 @@ func TestIndexNowSubmitsChangedPagesAfterUpload(t *testing.T) {
 		t.Fatalf("upload: %d %s", r.StatusCode, r.Body)
 	}
 	run := waitRun(t, store, jobIndexNow, 3)
-	calls := fake.calls()[1:]
+	calls := fake.Calls()[1:]
 	if run.Outcome != "ok" || len(calls) != 1 {
 		t.Fatalf("after the upload: run %+v, %d calls", run, len(calls))
 	}
@@ -134,14 +136,14 @@ func TestIndexNowSubmitsChangedPagesAfterUpload(t *testing.T) {
 // TestIndexNowToggleOffSendsNothing: with 'auto-submit to IndexNow' off a
 // content change sends nothing; switched on again, the change goes out.
 func TestIndexNowToggleOffSendsNothing(t *testing.T) {
-	fake := newFakeIndexNow(t, http.StatusOK)
+	fake := indexnowtest.New(t, http.StatusOK)
 	srv, store := warmServer(t, fake, nil)
 	h := srv.Handler()
 	srv.Warm()
 	waitRun(t, store, jobIndexNow, 1) // baseline
 	tok := settingsAdmin(t, srv, store)
 	firstProject(t, h, tok, store, fake, 2)
-	fake0 := len(fake.calls())
+	fake0 := len(fake.Calls())
 	settingsWith(t, h, tok, func(st map[string]any) { st["autoIndexNow"] = false })
 	if r := waitRun(t, store, jobIndexNow, 3); r.Outcome != "skipped" || r.Summary != "auto-submit to IndexNow is off" {
 		t.Fatalf("settings save with the toggle off: %+v", r)
@@ -152,14 +154,14 @@ func TestIndexNowToggleOffSendsNothing(t *testing.T) {
 	if r := waitRun(t, store, jobIndexNow, 4); r.Outcome != "skipped" {
 		t.Fatalf("upload with the toggle off: %+v", r)
 	}
-	if n := len(fake.calls()) - fake0; n != 0 {
+	if n := len(fake.Calls()) - fake0; n != 0 {
 		t.Fatalf("%d submissions with the toggle off", n)
 	}
 	settingsWith(t, h, tok, func(st map[string]any) { st["autoIndexNow"] = true })
-	if r := waitRun(t, store, jobIndexNow, 5); r.Outcome != "ok" || len(fake.calls())-fake0 != 1 {
-		t.Fatalf("toggle back on: %+v, %d calls", r, len(fake.calls())-fake0)
+	if r := waitRun(t, store, jobIndexNow, 5); r.Outcome != "ok" || len(fake.Calls())-fake0 != 1 {
+		t.Fatalf("toggle back on: %+v, %d calls", r, len(fake.Calls())-fake0)
 	}
-	if got := fake.calls()[fake0].URLList; strings.Join(got, " ") != testBase+"/ "+testBase+"/portfolio" {
+	if got := fake.Calls()[fake0].URLList; strings.Join(got, " ") != testBase+"/ "+testBase+"/portfolio" {
 		t.Errorf("submitted %v", got)
 	}
 }
@@ -228,7 +230,7 @@ func TestHealthJobFindsBrokenRoutes(t *testing.T) {
 			Issues  int    `json:"issues"`
 		}
 		Summary indexnowweb.HealthSummary
-		Results []db.HealthResult
+		Results []health.Result
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for out.Run == nil {
@@ -347,14 +349,14 @@ func TestReviewsJob(t *testing.T) {
 // firstProject uploads the site's first project work and waits for the
 // IndexNow run it starts (run n): it changes every page, the menu's OUR
 // WORK appearing (ADR 050), so every page is submitted once.
-func firstProject(t *testing.T, h http.Handler, tok string, store *db.Store, fake *fakeIndexNow, n int) {
+func firstProject(t *testing.T, h http.Handler, tok string, store *db.Store, fake *indexnowtest.Endpoint, n int) {
 	t.Helper()
-	before := len(fake.calls())
+	before := len(fake.Calls())
 	if r := upload(t, h, tok, "Basement Flood", "first.jpg", testJPEG(t, 320, 240)); r.StatusCode != http.StatusCreated {
 		t.Fatalf("first upload: %d %s", r.StatusCode, r.Body)
 	}
-	if r := waitRun(t, store, jobIndexNow, n); r.Outcome != "ok" || len(fake.calls()) != before+1 || len(fake.calls()[before].URLList) < 100 {
-		t.Fatalf("the first project changes every page (OUR WORK): run %+v, calls %d", r, len(fake.calls())-before)
+	if r := waitRun(t, store, jobIndexNow, n); r.Outcome != "ok" || len(fake.Calls()) != before+1 || len(fake.Calls()[before].URLList) < 100 {
+		t.Fatalf("the first project changes every page (OUR WORK): run %+v, calls %d", r, len(fake.Calls())-before)
 	}
 }
 

@@ -1,124 +1,22 @@
 package server
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
-	"github.com/atlanta-restoration/site/web/leadstream"
+	"github.com/atlanta-restoration/site/web/leadstream/streamtest"
 )
 
-// streamServer serves h for streams; it closes after the test's streams
-// (cleanups run last first), which it would otherwise wait for.
-func streamServer(t *testing.T, h http.Handler) *httptest.Server {
-	ts := httptest.NewServer(h)
-	t.Cleanup(ts.Close)
-	return ts
-}
-
-// sseEvent is one event of a stream.
-type sseEvent struct {
-	Name string
-	Data map[string]any
-}
-
-// sseStream is an open GET /api/admin/leads/events: its events as they
-// come, and every byte it carried.
-type sseStream struct {
-	Resp   *http.Response
-	Events chan sseEvent
-	mu     sync.Mutex
-	raw    strings.Builder
-	closed chan struct{}
-}
-
-func (s *sseStream) Raw() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.raw.String()
-}
-
-// openStream opens the stream on base with token; it is closed when the
-// test ends.
-func openStream(t *testing.T, base, token string) *sseStream {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/admin/leads/events", nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Accept-Encoding", "gzip, deflate, br") // as browsers send it
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultTransport.RoundTrip(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &sseStream{Resp: resp, Events: make(chan sseEvent, 100), closed: make(chan struct{})}
-	go func() {
-		defer close(s.closed)
-		defer close(s.Events)
-		defer resp.Body.Close()
-		sc := bufio.NewScanner(resp.Body)
-		var ev sseEvent
-		for sc.Scan() {
-			line := sc.Text()
-			s.mu.Lock()
-			s.raw.WriteString(line + "\n")
-			s.mu.Unlock()
-			switch {
-			case strings.HasPrefix(line, "event: "):
-				ev.Name = strings.TrimPrefix(line, "event: ")
-			case strings.HasPrefix(line, "data: "):
-				json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &ev.Data)
-			case line == "" && ev.Name != "":
-				s.Events <- ev
-				ev = sseEvent{}
-			}
-		}
-	}()
-	return s
-}
-
-// next waits for the next event named one of names (others are skipped).
-func (s *sseStream) next(t *testing.T, within time.Duration, names ...string) sseEvent {
-	t.Helper()
-	deadline := time.After(within)
-	for {
-		select {
-		case ev, ok := <-s.Events:
-			if !ok {
-				t.Fatalf("the stream ended while waiting for %v; it carried:\n%s", names, s.Raw())
-			}
-			for _, n := range names {
-				if ev.Name == n {
-					return ev
-				}
-			}
-		case <-deadline:
-			t.Fatalf("no %v event within %s; the stream carried:\n%s", names, within, s.Raw())
-		}
-	}
-}
-
-// ended waits for the stream's end (the server closed it).
-func (s *sseStream) ended(t *testing.T, within time.Duration) {
-	t.Helper()
-	select {
-	case <-s.closed:
-	case <-time.After(within):
-		t.Fatalf("the stream was still open after %s", within)
-	}
-}
+// The live stream across rooms: its guard, what the other rooms' changes
+// put on it, its end with its session and with the server, and NOTIFY
+// between instances. The per-session bound and the heartbeat are the
+// room's own tests (web/leadstream/stream_test.go).
 
 // Every kind of caller: no session 401, the PIN, an editor and a
 // role-less account 403 (as every lead route answers them); staff and
@@ -127,7 +25,7 @@ func (s *sseStream) ended(t *testing.T, within time.Duration) {
 func TestLeadStreamCallers(t *testing.T) {
 	srv, store, h := accountServer(t)
 	p := allPrincipals(t, store, h)
-	ts := streamServer(t, h)
+	ts := streamtest.Serve(t, h)
 	for _, c := range []struct {
 		who, token string
 		status     int
@@ -135,7 +33,7 @@ func TestLeadStreamCallers(t *testing.T) {
 		{"no session", "", 401}, {"forged", p.forged, 401}, {"revoked", p.revoked, 401}, {"expired", p.expired, 401}, {"totp stage", p.totp, 401},
 		{"pin", p.pin, 403}, {"editor", p.editor, 403}, {"role-less", p.roleless, 403},
 	} {
-		s := openStream(t, ts.URL, c.token)
+		s := streamtest.Open(t, ts.URL, c.token)
 		if s.Resp.StatusCode != c.status {
 			t.Errorf("%s: %d, want %d", c.who, s.Resp.StatusCode, c.status)
 		}
@@ -144,7 +42,7 @@ func TestLeadStreamCallers(t *testing.T) {
 		}
 	}
 	for _, who := range []struct{ name, token string }{{"staff", p.staff}, {"admin", p.admin}} {
-		s := openStream(t, ts.URL, who.token)
+		s := streamtest.Open(t, ts.URL, who.token)
 		if s.Resp.StatusCode != 200 || !strings.HasPrefix(s.Resp.Header.Get("Content-Type"), "text/event-stream") {
 			t.Fatalf("%s: %d %s", who.name, s.Resp.StatusCode, s.Resp.Header.Get("Content-Type"))
 		}
@@ -154,7 +52,7 @@ func TestLeadStreamCallers(t *testing.T) {
 		if cc := s.Resp.Header.Get("Cache-Control"); cc != "no-store" {
 			t.Errorf("%s: Cache-Control %q", who.name, cc)
 		}
-		if ev := s.next(t, 10*time.Second, "resync", "change", "ping", "end"); ev.Name != "resync" {
+		if ev := s.Next(t, 10*time.Second, "resync", "change", "ping", "end"); ev.Name != "resync" {
 			t.Errorf("%s: first event %q, want resync", who.name, ev.Name)
 		}
 	}
@@ -169,12 +67,12 @@ func TestLeadStreamCallers(t *testing.T) {
 // The admin's stream says the same, the lead's id and what changed.
 func TestLeadStreamCarriesNoContactData(t *testing.T) {
 	srv, store, h := accountServer(t)
-	ts := streamServer(t, h)
+	ts := streamtest.Serve(t, h)
 	staff := signIn(t, h, staffEmail, staffPass)
 	admin := signIn(t, h, adminEmail, adminPass)
-	st, ad := openStream(t, ts.URL, staff), openStream(t, ts.URL, admin)
-	st.next(t, 10*time.Second, "resync")
-	ad.next(t, 10*time.Second, "resync")
+	st, ad := streamtest.Open(t, ts.URL, staff), streamtest.Open(t, ts.URL, admin)
+	st.Next(t, 10*time.Second, "resync")
+	ad.Next(t, 10*time.Second, "resync")
 
 	if r := postForm(t, h, "/api/estimate", validForm(), "10.8.2.1", "application/json"); r.StatusCode != http.StatusCreated {
 		t.Fatalf("estimate: %d %s", r.StatusCode, r.Body)
@@ -184,8 +82,8 @@ func TestLeadStreamCarriesNoContactData(t *testing.T) {
 		t.Fatalf("%d leads", len(ls))
 	}
 	id := ls[0].ID
-	for _, s := range []*sseStream{st, ad} {
-		ev := s.next(t, 10*time.Second, "change")
+	for _, s := range []*streamtest.Stream{st, ad} {
+		ev := s.Next(t, 10*time.Second, "change")
 		if ev.Data["kind"] != "created" || ev.Data["leadId"] != id || ev.Data["at"] == nil {
 			t.Errorf("change %v, want created %s", ev.Data, id)
 		}
@@ -216,14 +114,14 @@ func TestLeadStreamCarriesNoContactData(t *testing.T) {
 		if r := step.do(); r.StatusCode >= 300 {
 			t.Fatalf("%s: %d %s", step.kind, r.StatusCode, r.Body)
 		}
-		for _, s := range []*sseStream{st, ad} {
-			if ev := s.next(t, 10*time.Second, "change"); ev.Data["kind"] != step.kind || ev.Data["leadId"] != id {
+		for _, s := range []*streamtest.Stream{st, ad} {
+			if ev := s.Next(t, 10*time.Second, "change"); ev.Data["kind"] != step.kind || ev.Data["leadId"] != id {
 				t.Errorf("change %v, want %s %s", ev.Data, step.kind, id)
 			}
 		}
 	}
 	digits := regexp.MustCompile(`\D`)
-	for name, s := range map[string]*sseStream{"staff": st, "admin": ad} {
+	for name, s := range map[string]*streamtest.Stream{"staff": st, "admin": ad} {
 		raw := s.Raw()
 		for _, secret := range []string{"maria@example.com", "maria", "555-0199", "5550199", "7705550199", "Gonzalez", "Roswell St"} {
 			if strings.Contains(strings.ToLower(raw), strings.ToLower(secret)) {
@@ -237,70 +135,22 @@ func TestLeadStreamCarriesNoContactData(t *testing.T) {
 	_ = srv
 }
 
-// A session opening more streams than the bound, all at once, keeps the
-// newest three; the others end with "replaced" (and the browser does not
-// reconnect them); other sessions' streams are untouched.
-func TestLeadStreamPerSessionBound(t *testing.T) {
-	srv, _, h := accountServer(t)
-	ts := streamServer(t, h)
-	admin := signIn(t, h, adminEmail, adminPass)
-	staff := signIn(t, h, staffEmail, staffPass)
-	other := openStream(t, ts.URL, staff)
-	other.next(t, 10*time.Second, "resync")
-	const n = 8
-	streams := make([]*sseStream, n)
-	var wg sync.WaitGroup
-	for i := range streams {
-		wg.Go(func() { streams[i] = openStream(t, ts.URL, admin) })
-	}
-	wg.Wait()
-	replaced := 0
-	for _, s := range streams {
-		if s.Resp.StatusCode != 200 {
-			t.Fatalf("stream: %d", s.Resp.StatusCode)
-		}
-		s.next(t, 10*time.Second, "resync")
-	}
-	for _, s := range streams {
-		select {
-		case <-s.closed:
-		case <-time.After(2 * time.Second):
-			continue
-		}
-		if !strings.Contains(s.Raw(), "event: end\ndata: {\"reason\":\"replaced\"}") {
-			t.Errorf("a stream ended without saying why:\n%s", s.Raw())
-		}
-		replaced++
-	}
-	if replaced != n-leadstream.DefaultPerSession {
-		t.Errorf("%d of %d streams of one session ended, want %d", replaced, n, n-leadstream.DefaultPerSession)
-	}
-	if open, sessions := srv.liveHub.Count(); open != leadstream.DefaultPerSession+1 || sessions != 2 {
-		t.Errorf("hub: %d open in %d sessions, want %d in 2", open, sessions, leadstream.DefaultPerSession+1)
-	}
-	select {
-	case <-other.closed:
-		t.Error("another session's stream ended")
-	default:
-	}
-}
-
 // A stream ends when its session is revoked (signed out elsewhere, or by
 // an admin), and when its account is disabled.
 func TestLeadStreamEndsWithItsSession(t *testing.T) {
 	srv, store, h := accountServer(t)
 	srv.leadStream.Recheck = 50 * time.Millisecond
 	srv.leadStream.Heartbeat = 60 * time.Millisecond
-	ts := streamServer(t, h)
+	ts := streamtest.Serve(t, h)
 	admin := signIn(t, h, adminEmail, adminPass)
 	staff := signIn(t, h, staffEmail, staffPass)
-	sa, ss := openStream(t, ts.URL, admin), openStream(t, ts.URL, staff)
-	sa.next(t, 10*time.Second, "resync")
-	ss.next(t, 10*time.Second, "resync")
+	sa, ss := streamtest.Open(t, ts.URL, admin), streamtest.Open(t, ts.URL, staff)
+	sa.Next(t, 10*time.Second, "resync")
+	ss.Next(t, 10*time.Second, "resync")
 	// A live session's streams outlast several checks.
 	for i := 0; i < 4; i++ {
-		sa.next(t, 10*time.Second, "ping")
-		ss.next(t, 10*time.Second, "ping")
+		sa.Next(t, 10*time.Second, "ping")
+		ss.Next(t, 10*time.Second, "ping")
 	}
 	// The staff account is disabled by an admin.
 	users, _ := store.ListUsers(context.Background())
@@ -311,18 +161,18 @@ func TestLeadStreamEndsWithItsSession(t *testing.T) {
 			}
 		}
 	}
-	if ev := ss.next(t, 10*time.Second, "end"); ev.Data["reason"] != "signed-out" {
+	if ev := ss.Next(t, 10*time.Second, "end"); ev.Data["reason"] != "signed-out" {
 		t.Errorf("end %v", ev.Data)
 	}
-	ss.ended(t, 10*time.Second)
+	ss.Ended(t, 10*time.Second)
 	// The admin signs out (on another device: the stream's session ends).
 	if r := jsonReq(t, h, "POST", "/api/admin/logout", admin, nil); r.StatusCode != http.StatusNoContent {
 		t.Fatalf("logout: %d", r.StatusCode)
 	}
-	if ev := sa.next(t, 10*time.Second, "end"); ev.Data["reason"] != "signed-out" {
+	if ev := sa.Next(t, 10*time.Second, "end"); ev.Data["reason"] != "signed-out" {
 		t.Errorf("end %v", ev.Data)
 	}
-	sa.ended(t, 10*time.Second)
+	sa.Ended(t, 10*time.Second)
 }
 
 // Shutdown ends the streams at once (they never end by themselves) and
@@ -337,9 +187,9 @@ func TestLeadStreamShutdownIsPrompt(t *testing.T) {
 	}
 	go hs.Serve(ln)
 	base := "http://" + ln.Addr().String()
-	streams := []*sseStream{openStream(t, base, admin), openStream(t, base, admin)}
+	streams := []*streamtest.Stream{streamtest.Open(t, base, admin), streamtest.Open(t, base, admin)}
 	for _, s := range streams {
-		s.next(t, 10*time.Second, "resync")
+		s.Next(t, 10*time.Second, "resync")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -351,26 +201,13 @@ func TestLeadStreamShutdownIsPrompt(t *testing.T) {
 		t.Errorf("Shutdown took %s", d)
 	}
 	for _, s := range streams {
-		if ev := s.next(t, 5*time.Second, "end"); ev.Data["reason"] != "shutdown" {
+		if ev := s.Next(t, 5*time.Second, "end"); ev.Data["reason"] != "shutdown" {
 			t.Errorf("end %v", ev.Data)
 		}
-		s.ended(t, 5*time.Second)
+		s.Ended(t, 5*time.Second)
 	}
 	if r := jsonReq(t, h, "GET", "/api/admin/leads/events", admin, nil); r.StatusCode != http.StatusServiceUnavailable || r.Header.Get("Retry-After") == "" {
 		t.Errorf("a stream opened while stopping: %d %s", r.StatusCode, r.Body)
-	}
-}
-
-// The heartbeat keeps an idle stream visibly alive.
-func TestLeadStreamHeartbeat(t *testing.T) {
-	srv, _, h := accountServer(t)
-	srv.leadStream.Heartbeat = 50 * time.Millisecond
-	ts := streamServer(t, h)
-	s := openStream(t, ts.URL, signIn(t, h, staffEmail, staffPass))
-	s.next(t, 10*time.Second, "ping")
-	s.next(t, 10*time.Second, "ping")
-	if !strings.HasPrefix(s.Raw(), "retry: ") {
-		t.Errorf("the stream does not start with the reconnect delay:\n%s", s.Raw())
 	}
 }
 
@@ -408,22 +245,22 @@ func TestLeadStreamAcrossInstancesOnPostgres(t *testing.T) {
 	}
 	h := srv.Handler()
 	addUser(t, a, staffEmail, staffPass, "staff", "Crew Lead")
-	ts := streamServer(t, h)
-	s := openStream(t, ts.URL, signIn(t, h, staffEmail, staffPass))
-	s.next(t, 10*time.Second, "resync")
+	ts := streamtest.Serve(t, h)
+	s := streamtest.Open(t, ts.URL, signIn(t, h, staffEmail, staffPass))
+	s.Next(t, 10*time.Second, "resync")
 	now := time.Now().UTC()
 	l := db.Lead{ID: "from-the-other-instance", CreatedAt: now, UpdatedAt: now, FirstName: "Maria", LastName: "Gonzalez",
 		Phone: "(770) 555-0199", Email: "maria@example.com", City: "Marietta", Status: "new", Source: "website"}
 	if _, err := b.CreateLeadWithOutbox(ctx, l, nil); err != nil {
 		t.Fatal(err)
 	}
-	if ev := s.next(t, 10*time.Second, "change"); ev.Data["kind"] != "created" || ev.Data["leadId"] != l.ID {
+	if ev := s.Next(t, 10*time.Second, "change"); ev.Data["kind"] != "created" || ev.Data["leadId"] != l.ID {
 		t.Errorf("change %v", ev.Data)
 	}
 	if err := b.SetLeadStatus(ctx, l.ID, "contacted", now); err != nil {
 		t.Fatal(err)
 	}
-	if ev := s.next(t, 10*time.Second, "change"); ev.Data["kind"] != "status" {
+	if ev := s.Next(t, 10*time.Second, "change"); ev.Data["kind"] != "status" {
 		t.Errorf("change %v", ev.Data)
 	}
 	for _, secret := range []string{"maria", "555-0199", "5550199"} {

@@ -28,6 +28,9 @@ const (
 	EstimatesPerWindow     = 5
 	EstimatePostsPerWindow = 30
 	EstimateWindow         = 10 * time.Minute
+	// FeedbackPostsPerWindow bounds the feedback page's posts per client
+	// per EstimateWindow (ADR 063).
+	FeedbackPostsPerWindow = 20
 )
 
 // newAttempts returns the limiter of a secret check (PIN, password,

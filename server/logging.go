@@ -72,6 +72,7 @@ func redactor(secrets []string) func([]string, slog.Attr) slog.Attr {
 // X-Request-Id), and cached or err when they apply. 5xx are errors;
 // expected failures and 4xx are info.
 func (s *Server) logRequest(method, path, id string, status int, bytes int64, durMs float64, cached bool, err error) {
+	path = logPath(path)
 	level := slog.LevelInfo
 	if status >= 500 && !isQuiet(err) {
 		level = slog.LevelError
@@ -100,4 +101,26 @@ func (s *Server) logRequest(method, path, id string, status int, bytes int64, du
 	}
 	r.AddAttrs(attrs...)
 	_ = h.Handle(context.Background(), r)
+}
+
+// secretPaths are the addresses whose next segment is a secret: a review
+// request's feedback token opens that homeowner's page (ADR 063).
+var secretPaths = []string{"/feedback/"}
+
+// logPath is a request's path as the log may keep it: a secret segment
+// becomes [REDACTED], the rest ("/stop") stays, so the line still says
+// what was asked.
+func logPath(path string) string {
+	for _, p := range secretPaths {
+		rest, ok := strings.CutPrefix(path, p)
+		if !ok || rest == "" {
+			continue
+		}
+		_, tail, _ := strings.Cut(rest, "/")
+		if tail != "" {
+			tail = "/" + tail
+		}
+		return p + "[REDACTED]" + tail
+	}
+	return path
 }

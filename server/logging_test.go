@@ -302,3 +302,28 @@ func sortedStrings(xs []string) []string {
 	}
 	return xs
 }
+
+// A feedback link's token opens a homeowner's page: the request line
+// keeps what was asked, never the token, for the page and its opt-out,
+// whether the token is known or not.
+func TestFeedbackTokensStayOutOfTheLog(t *testing.T) {
+	srv, _ := newTestServer(t, map[string]string{"DATA_DIR": t.TempDir()})
+	var b bytes.Buffer
+	srv.log = NewFormatLogger(&b, nil, "text", 0)
+	srv.accessLog = true
+	const token = "Zq8v3TtokenNeverLogged"
+	get(t, srv.Handler(), "/feedback/"+token)
+	get(t, srv.Handler(), "/feedback/"+token+"/stop")
+	out := b.String()
+	if strings.Contains(out, token) {
+		t.Fatalf("the token reached the log:\n%s", out)
+	}
+	if !strings.Contains(out, "path=/feedback/[REDACTED] ") || !strings.Contains(out, "path=/feedback/[REDACTED]/stop ") {
+		t.Errorf("the lines no longer say what was asked:\n%s", out)
+	}
+	for in, want := range map[string]string{"/feedback/": "/feedback/", "/feedback": "/feedback", "/feedback/a/b/c": "/feedback/[REDACTED]/b/c", "/contact": "/contact"} {
+		if got := logPath(in); got != want {
+			t.Errorf("logPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -375,6 +375,7 @@ func postgresBehindProxyConnecting(t *testing.T, connectTimeout int) (*db.Store,
 	if err != nil {
 		t.Fatal(err)
 	}
+	x.SetMaxOpenConns(db.PostgresPool)
 	store, err := db.FromDB(ctx, x)
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,6 @@
 package server
 
 import (
-	"crypto/ecdh"
-	"crypto/rand"
-	"encoding/base64"
 	"fmt"
 	"net/http"
 	"sort"
@@ -14,6 +11,7 @@ import (
 
 	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/notify/notifytest"
 	"github.com/atlanta-restoration/site/web/push"
 )
 
@@ -91,6 +89,7 @@ var routeCaps = map[string][]accounts.Capability{
 	"GET /api/admin/seo-audit":                           {accounts.Tools},
 	"GET /api/admin/seo-audit/page":                      {accounts.Tools},
 	"POST /api/admin/seo-audit/run":                      {accounts.Tools},
+	"GET /api/admin/seo-audit/thin-pages":                {accounts.Tools},
 	"GET /api/admin/security":                            {accounts.Tools},
 	"POST /api/admin/security/scan":                      {accounts.Tools},
 	"PUT /api/admin/security/vulnerabilities/:id":        {accounts.Tools},
@@ -151,12 +150,27 @@ var routeCaps = map[string][]accounts.Capability{
 	"POST /api/admin/redirects":                          {accounts.ContentEdit},
 	"DELETE /api/admin/redirects":                        {accounts.ContentEdit},
 	"GET /api/admin/not-found":                           {accounts.ContentEdit},
+	"GET /api/admin/testimonials":                        {accounts.ContentEdit},
+	"PATCH /api/admin/testimonials/:id":                  {accounts.ContentEdit},
+	"GET /api/admin/review-requests":                     {accounts.ContentEdit},
+	"PUT /api/admin/review-requests":                     {accounts.SettingsWrite},
 	"GET /api/admin/leads/person":                        {accounts.LeadsErase},
 	"DELETE /api/admin/leads/:id":                        {accounts.LeadsErase},
 	"GET /api/admin/leads/person?email=bulk@example.com": {accounts.LeadsErase},
 	"GET /api/admin/backups":                             {accounts.BackupsManage},
 	"POST /api/admin/backups/run":                        {accounts.BackupsManage},
 	"GET /api/admin/backups/:id/download":                {accounts.BackupsManage},
+	"GET /api/admin/work":                                {accounts.JobsWrite},
+	"POST /api/admin/work":                               {accounts.JobsWrite},
+	"GET /api/admin/work/choices":                        {accounts.JobsWrite},
+	"GET /api/admin/work/:id":                            {accounts.JobsWrite},
+	"PUT /api/admin/work/:id":                            {accounts.JobsWrite},
+	"DELETE /api/admin/work/:id":                         {accounts.JobsWrite},
+	"POST /api/admin/work/:id/photos":                    {accounts.JobsWrite},
+	"PUT /api/admin/work/:id/photos/:media":              {accounts.JobsWrite},
+	"DELETE /api/admin/work/:id/photos/:media":           {accounts.JobsWrite},
+	"POST /api/admin/work/:id/publish":                   {accounts.ContentEdit},
+	"POST /api/admin/work/:id/unpublish":                 {accounts.ContentEdit},
 }
 
 // anyOf are the routes whose capabilities are alternatives: either one
@@ -291,23 +305,9 @@ func hasCap(role string, c accounts.Capability) bool {
 	return false
 }
 
-// fakeSub is a subscription as a browser's PushSubscription.toJSON()
-// gives it, at Chrome's push service (nothing is sent to it: subscribing
-// only checks and stores).
-func fakeSub(t *testing.T) map[string]any {
-	t.Helper()
-	k, err := ecdh.P256().GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	auth := make([]byte, 16)
-	rand.Read(auth)
-	id := make([]byte, 12)
-	rand.Read(id)
-	enc := base64.RawURLEncoding
-	return map[string]any{"endpoint": "https://fcm.googleapis.com/fcm/send/" + enc.EncodeToString(id), "expirationTime": nil,
-		"keys": map[string]string{"p256dh": enc.EncodeToString(k.PublicKey().Bytes()), "auth": enc.EncodeToString(auth)}}
-}
+// fakeSub is a subscription at Chrome's push service (nothing is sent
+// to it: subscribing only checks and stores).
+func fakeSub(t *testing.T) map[string]any { return notifytest.Subscription(t) }
 
 // who are the callers of the role tests.
 type callers struct{ none, pin, staff, admin string }

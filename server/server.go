@@ -39,6 +39,7 @@ import (
 	"github.com/atlanta-restoration/site/notify"
 	"github.com/atlanta-restoration/site/retention"
 	"github.com/atlanta-restoration/site/reviews"
+	"github.com/atlanta-restoration/site/seoaudit"
 	"github.com/atlanta-restoration/site/settings"
 	"github.com/atlanta-restoration/site/site"
 	"github.com/atlanta-restoration/site/spool"
@@ -50,6 +51,7 @@ import (
 	"github.com/atlanta-restoration/site/web/dashboard"
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
+	feedbackweb "github.com/atlanta-restoration/site/web/feedback"
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	"github.com/atlanta-restoration/site/web/leadstream"
@@ -57,6 +59,7 @@ import (
 	"github.com/atlanta-restoration/site/web/pages"
 	"github.com/atlanta-restoration/site/web/push"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
+	workweb "github.com/atlanta-restoration/site/web/work"
 )
 
 // Options are how the server runs beside its services.
@@ -158,7 +161,7 @@ func New(svc *app.Services, o Options) (*Server, error) {
 		CodeSession:  s.newAttempts("code-session", auth.CodeAttemptsPerSession, cfg.Admin.Lockout),
 		CodeAccount:  s.newAttempts("code-account", auth.CodeAttemptsPerAccount, cfg.Admin.Lockout),
 	}, hashGate, svc.Log)
-	s.leadsRoom = &leadsweb.Handler{Store: svc.Store, Auth: s.auth, Hash: hashGate, Log: svc.Log}
+	s.leadsRoom = &leadsweb.Handler{Store: svc.Store, Auth: s.auth, Hash: hashGate, Changed: s.Changed, Log: svc.Log}
 	// The leads screens' live stream (ADR 041): this process's lead
 	// changes from the store's hooks, the others' by LISTEN (RunLive).
 	s.liveHub = leadstream.NewHub(svc.Store.Origin(), svc.Log)
@@ -195,10 +198,17 @@ func New(svc *app.Services, o Options) (*Server, error) {
 	// Media and settings: both re-render the pages that show them.
 	s.mediaRoom = mediaweb.New(mediaweb.Handler{Store: svc.Store, Files: svc.Media, MaxUpload: cfg.Admin.MaxUpload,
 		TempDir: filepath.Join(cfg.DataDir, "tmp"), Changed: s.Changed, NotFound: site.ErrNotFound, Log: svc.Log})
+	s.feedbackRoom = &feedbackweb.Handler{Store: svc.Store, PlaceID: cfg.Reviews.PlaceID, Posts: guard.NewLimiter(FeedbackPostsPerWindow, EstimateWindow),
+		Channels: s.notifier.ReviewChannels, Changed: s.Changed, Log: svc.Log,
+		Render: func(ctx context.Context, d site.FeedbackData) ([]byte, error) {
+			return s.pages.RenderDoc(ctx, "feedback", "/feedback", s.site.FeedbackPage(d))
+		}}
 	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Pages: s.servedPages, Audit: svc.Store, Changed: s.Changed, Log: svc.Log}
 	// Backups: the jobs are in jobs.go, the status on the dashboard,
 	// /healthz and /metrics.
 	s.backupsRoom = &backupsweb.Handler{Backups: s.backups, Store: svc.Store, Log: svc.Log}
+	// Jobs: a change to a job on the site re-renders its pages as an upload does.
+	s.workRoom = &workweb.Handler{Store: svc.Store, Records: s.editor, Changed: s.Changed, Log: svc.Log}
 	s.editorRoom = editorweb.New(editorweb.Handler{Editor: s.editor, Render: s.pages.Preview, BaseURL: cfg.BaseURL, Log: svc.Log})
 	// The HTTP edge.
 	s.accessLog = cfg.AccessLog
@@ -210,7 +220,7 @@ func New(svc *app.Services, o Options) (*Server, error) {
 	s.jobs = s.newJobs()
 	s.indexnowRoom = &indexnowweb.Handler{Store: svc.Store, Site: s.site, IndexNow: s.jobs.indexNow, Jobs: s.jobs.runner, HealthJob: jobHealth,
 		HealthInterval: cfg.HealthInterval, Monitoring: s.settings.Toggle(func(st settings.Settings) bool { return st.SEOMonitoring }), Log: svc.Log}
-	s.audits = &audits.Handler{Store: svc.Store, Site: s.site, SEO: s.jobs.seo, Checker: s.jobs.schema, Fetch: s.fetchPage, Running: s.runningSecurity(),
+	s.audits = &audits.Handler{Store: svc.Store, Site: s.site, SEO: s.jobs.seo, Proof: s.localProof(svc.Store), Checker: s.jobs.schema, Fetch: s.fetchPage, Running: s.runningSecurity(),
 		ScanEvery: SecurityScanEvery, Backups: s.backups, Jobs: audits.Jobs{Runner: s.jobs.runner, SEOAudit: jobSEOAudit, Security: jobSecurity, Schema: jobSchema}, Log: svc.Log}
 	s.dashboard = &dashboard.Handler{Store: svc.Store, Site: s.site, Notifier: s.notifier, Spool: s.leads, Backups: s.backups, JobTitles: jobTitles,
 		More: svc.Store, IndexNow: s.indexNowState(), PushDevices: func(ctx context.Context) (int, error) {
@@ -459,5 +469,31 @@ func getHead(e *echo.Echo, path string, h echo.HandlerFunc) {
 func (s *Server) noteFirstAdmin(ctx context.Context) {
 	if n, err := s.store.CountAdmins(ctx); err == nil && n == 0 {
 		s.log.Info("no admin account yet: the Secure Leads Manager needs one. Create it with: site user add --email you@example.com --role admin")
+	}
+}
+
+// localProof is what the thin-pages audit counts as a city's proof: the
+// published jobs as the city pages place them (within site.NearbyJobsKm),
+// and the approved testimonials.
+func (s *Server) localProof(store *db.Store) seoaudit.LocalProof {
+	return seoaudit.LocalProof{
+		Jobs: seoaudit.NearbyJobs{Km: site.NearbyJobsKm, List: func(ctx context.Context) ([]seoaudit.Place, error) {
+			var out []seoaudit.Place
+			for _, p := range s.site.JobPlaces(ctx) {
+				out = append(out, seoaudit.Place{CityKey: p.CityKey, Lat: p.Lat, Lng: p.Lng, Located: p.Located})
+			}
+			return out, nil
+		}},
+		Testimonials: seoaudit.CityTestimonials{List: func(ctx context.Context) ([]string, error) {
+			ts, err := store.PublicTestimonials(ctx)
+			if err != nil {
+				return nil, err
+			}
+			cities := make([]string, 0, len(ts))
+			for _, t := range ts {
+				cities = append(cities, t.City)
+			}
+			return cities, nil
+		}},
 	}
 }

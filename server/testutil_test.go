@@ -112,6 +112,8 @@ type testParts struct {
 	// own spool or channels).
 	Leads    *spool.Intake
 	Notifier *notify.Notifier
+	// Jobs replace the store's published jobs (a test's own list).
+	Jobs site.JobSource
 }
 
 // buildServer builds the application's services with app.Build and the
@@ -136,7 +138,7 @@ func buildServer(t testing.TB, p testParts) (*Server, error) {
 		p.Media = m
 	}
 	svc, err := app.Build(context.Background(), app.Inputs{Config: p.Config, Log: p.Log, Store: p.Store, Content: p.Content, Engine: p.Engine, Media: p.Media,
-		Build: app.BuildInfo{Version: "test", Commit: "test"}})
+		Build: app.BuildInfo{Version: "test", Commit: "test"}, Jobs: p.Jobs})
 	if err != nil {
 		return nil, err
 	}

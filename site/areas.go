@@ -87,7 +87,7 @@ func expandCities(c *content.Set) []string {
 
 func CityPath(county, slug string) string { return "/areas/" + county + "/" + slug }
 
-// ---- data shapes (components/types-area.ts mirrors them) ----
+// ---- data shapes (components/props.gen.ts is generated from them) ----
 
 // AreaLink is a named link.
 type AreaLink struct {
@@ -150,6 +150,9 @@ type CountyData struct {
 	Services []AreaService      `json:"services"`
 	Profile  *CountyProfileView `json:"profile"`
 	Hero     *HeroImage         `json:"hero"`
+	// RecentWork are the newest published jobs in the county's cities
+	// (ADR 062), nil for none.
+	RecentWork *JobsSection `json:"recentWork"`
 }
 
 // CityData is the generic city page.
@@ -166,6 +169,10 @@ type CityData struct {
 	Nearby      []AreaLink       `json:"nearby"`
 	FAQs        []content.FAQ    `json:"faqs"`
 	Hero        *HeroImage       `json:"hero"`
+	// RecentWork is "Recent work near {city}" (ADR 062), nil for none.
+	RecentWork *JobsSection `json:"recentWork"`
+	// Quotes are homeowners' testimonials from this city (ADR 063).
+	Quotes []Quote `json:"quotes"`
 }
 
 // CityProfileData is one of the four fixed city pages.
@@ -182,6 +189,10 @@ type CityProfileData struct {
 	Reasons       []content.Reason `json:"reasons"`
 	FAQs          []content.FAQ    `json:"faqs"`
 	Hero          *HeroImage       `json:"hero"`
+	// RecentWork is "Recent work near {city}" (ADR 062), nil for none.
+	RecentWork *JobsSection `json:"recentWork"`
+	// Quotes are homeowners' testimonials from this city (ADR 063).
+	Quotes []Quote `json:"quotes"`
 }
 
 // ---- services shown on area pages ----
@@ -328,7 +339,7 @@ func loadCounty(ctx context.Context, s *Site, p Params) (Page, error) {
 		}
 	}
 	path := "/service-areas/" + co.Slug
-	d := CountyData{Slug: co.Slug, Name: co.Name, Intro: co.Intro, Cities: []CountyCityCard{}, Services: s.countyServices(), Hero: s.heroImage(ctx, co.Image)}
+	d := CountyData{Slug: co.Slug, Name: co.Name, Intro: co.Intro, Cities: []CountyCityCard{}, Services: s.countyServices(), Hero: s.heroImage(ctx, co.Image), RecentWork: s.countyJobs(ctx, co)}
 	for _, ci := range cities {
 		d.Cities = append(d.Cities, CountyCityCard{Name: ci.City, Href: CityPath(co.Slug, ci.Slug), Text: firstSentence(ci.Intro)})
 	}
@@ -416,9 +427,10 @@ func loadCity(ctx context.Context, s *Site, p Params) (Page, error) {
 		Heading: "Water Damage Restoration in " + ci.City + ", GA",
 		Intro:   ci.Intro, Description: ci.Description,
 		Services: s.cityServices(ci), Reasons: cityReasons(ci.City, co.Name, s.arrival()),
-		Nearby: s.nearby(ci), FAQs: nil, Hero: s.heroImage(ctx, ci.Image),
+		Nearby: s.nearby(ci), FAQs: nil, Hero: s.heroImage(ctx, ci.Image), RecentWork: s.cityJobs(ctx, ci),
 	}
 	d.FAQs = s.cityFAQs(ctx, ci, co, d.Nearby)
+	d.Quotes = s.cityQuotes(ctx, ci.City)
 	return Page{
 		Data: d,
 		Head: HeadSpec{
@@ -426,6 +438,7 @@ func loadCity(ctx context.Context, s *Site, p Params) (Page, error) {
 			Crumbs: []Crumb{{"Service Areas", "/service-areas"}, {co.Name + " County", "/service-areas/" + co.Slug}, {ci.City, path}},
 			Extra:  []map[string]any{s.areaServiceLD("Water damage restoration in "+ci.City+", GA", path, map[string]any{"@type": "City", "name": ci.City + ", Georgia"})},
 			Image:  s.ogImage(d.Hero),
+			Robots: hiddenRobots(ci.NoIndex),
 		},
 	}, nil
 }
@@ -512,7 +525,9 @@ func loadCityProfile(ctx context.Context, s *Site, key string) (Page, error) {
 		Heading: "Water, Fire & Storm Damage Restoration in " + pr.CityName + ", GA",
 		Intro:   pr.Intro, ZipCodes: orEmpty(pr.ZipCodes), Landmarks: orEmpty(pr.Landmarks), Neighborhoods: orEmpty(pr.Neighborhoods),
 		Services: s.fourServices(), Reasons: pr.Reasons, FAQs: pr.FAQs, Hero: s.heroImage(ctx, pr.Image),
+		RecentWork: s.cityJobs(ctx, s.profileCity(key, pr)),
 	}
+	d.Quotes = s.cityQuotes(ctx, pr.CityName)
 	return Page{
 		Data: d,
 		Head: HeadSpec{
@@ -520,6 +535,7 @@ func loadCityProfile(ctx context.Context, s *Site, key string) (Page, error) {
 			Crumbs: []Crumb{{"Service Areas", "/service-areas"}, {countyName + " County", "/service-areas/" + countySlug}, {pr.CityName, path}},
 			Extra:  []map[string]any{s.areaServiceLD("Water, fire and storm damage restoration in "+pr.CityName+", GA", path, map[string]any{"@type": "City", "name": pr.CityName + ", Georgia"})},
 			Image:  s.ogImage(d.Hero),
+			Robots: hiddenRobots(s.profileHidden(key)),
 		},
 	}, nil
 }

@@ -47,6 +47,9 @@ type HeadSpec struct {
 	Extra       []map[string]any
 	// Image is the page's Open Graph image ("" for the site's).
 	Image string
+	// Robots, when set, is the robots meta tag as it is (a city page the
+	// owner hid from search engines: "noindex", its links still followed).
+	Robots string
 }
 
 // Douglasville office coordinates for the geo tags and structured data.
@@ -61,6 +64,8 @@ func (s *Site) head(b config.Business, av settings.Availability, rating reviews.
 	robots := "index, follow, max-image-preview:large"
 	if h.NoIndex {
 		robots = "noindex, nofollow"
+	} else if h.Robots != "" {
+		robots = h.Robots
 	}
 	og := h.OGType
 	if og == "" {

@@ -4,25 +4,24 @@ import (
 	"context"
 
 	"github.com/atlanta-restoration/site/content"
-	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/reviews"
 )
 
 // HomeData is the home page's data.
 type HomeData struct {
-	HeroCity        string         `json:"heroCity"`
-	HeroCounty      string         `json:"heroCounty"`
-	Services        []ServiceCard  `json:"services"`
-	Gallery         *media.Gallery `json:"gallery"`
-	Reviews         []db.Review    `json:"reviews"`
-	Trust           TrustData      `json:"trust"`
-	Categories      any            `json:"categories"`
-	Featured        []ArticleCard  `json:"featured"`
-	Latest          []ArticleCard  `json:"latest"`
-	FAQs            any            `json:"faqs"`
-	DescriptionFAQs any            `json:"descriptionFaqs"`
-	Related         RelatedData    `json:"related"`
+	HeroCity        string             `json:"heroCity"`
+	HeroCounty      string             `json:"heroCounty"`
+	Services        []ServiceCard      `json:"services"`
+	Gallery         *media.Gallery     `json:"gallery"`
+	Reviews         []reviews.Review   `json:"reviews"`
+	Trust           TrustData          `json:"trust"`
+	Categories      []content.Category `json:"categories"`
+	Featured        []ArticleCard      `json:"featured"`
+	Latest          []ArticleCard      `json:"latest"`
+	FAQs            []content.FAQ      `json:"faqs"`
+	DescriptionFAQs []content.FAQ      `json:"descriptionFaqs"`
+	Related         RelatedData        `json:"related"`
 	// Texts are the home page's editable texts, {city} and {county}
 	// filled in; Hero is its photo (nil: the blue gradient).
 	Texts content.Home `json:"texts"`

@@ -27,11 +27,13 @@ func infoRoutes() []Route {
 // PortfolioData is the portfolio page's data.
 type PortfolioData struct {
 	Gallery *media.Gallery `json:"gallery"`
+	// Jobs are the newest published jobs as cards (ADR 062), nil for none.
+	Jobs *JobsSection `json:"jobs"`
 }
 
 func loadPortfolio(ctx context.Context, s *Site, _ Params) (Page, error) {
 	return Page{
-		Data: PortfolioData{Gallery: s.gallery(ctx)},
+		Data: PortfolioData{Gallery: s.gallery(ctx), Jobs: s.portfolioJobs(ctx)},
 		Head: HeadSpec{
 			Title:       "Our Work Portfolio | Restoration Projects in Atlanta",
 			Description: "Photos and videos of our water, fire and storm damage restoration and rebuild projects across metro Atlanta, from first mitigation to final walkthrough.",
@@ -178,7 +180,7 @@ func labelFromPath(p string) string {
 }
 
 // loadHTMLSitemap lists every indexable route of the table, grouped.
-func loadHTMLSitemap(_ context.Context, s *Site, _ Params) (Page, error) {
+func loadHTMLSitemap(ctx context.Context, s *Site, _ Params) (Page, error) {
 	c := s.content()
 	main := SitemapGroup{ID: "main", Title: "Main Pages", Links: []Link{}, Subs: []SitemapGroup{}}
 	services := SitemapGroup{ID: "services", Title: "Services", Href: "", Links: []Link{}, Subs: []SitemapGroup{}}
@@ -193,8 +195,8 @@ func loadHTMLSitemap(_ context.Context, s *Site, _ Params) (Page, error) {
 		if !r.Indexable {
 			continue
 		}
-		for _, p := range r.Paths(c) {
-			if seen[p] {
+		for _, p := range s.PathsOf(r) {
+			if seen[p] || s.NoIndexed(p) {
 				continue
 			}
 			seen[p] = true
@@ -242,6 +244,8 @@ func loadHTMLSitemap(_ context.Context, s *Site, _ Params) (Page, error) {
 					name = a.Title
 				}
 				blog.Links = append(blog.Links, Link{p, name})
+			case len(segs) == 2 && segs[0] == "portfolio":
+				main.Links = append(main.Links, Link{p, s.jobTitle(ctx, segs[1])})
 			case len(segs) == 1 && strings.HasPrefix(segs[0], "water-damage-"):
 				services.Links = append(services.Links, Link{p, labelOr(p)})
 			default:

@@ -21,9 +21,9 @@ func (s *Site) Locations() LocationCounts {
 	for _, r := range s.routes {
 		switch r.Page {
 		case "county":
-			out.Counties += len(r.Paths(s.content()))
+			out.Counties += len(s.PathsOf(r))
 		case "city", "city-profile":
-			out.Cities += len(r.Paths(s.content()))
+			out.Cities += len(s.PathsOf(r))
 		}
 	}
 	out.Sitemap = len(s.SitemapPaths())
@@ -38,7 +38,7 @@ func (s *Site) CityPages() map[string][]string {
 		if r.Page != "city" && r.Page != "city-profile" {
 			continue
 		}
-		for _, p := range r.Paths(s.content()) {
+		for _, p := range s.PathsOf(r) {
 			parts := strings.Split(strings.TrimPrefix(p, "/areas/"), "/")
 			if len(parts) == 2 {
 				out[parts[0]] = append(out[parts[0]], p)
@@ -80,6 +80,8 @@ func ExpectedSchema(kind string) []string {
 		out = append(out, "Service")
 	case "blog-post":
 		out = append(out, "Article")
+	case "job":
+		out = append(out, "ImageObject")
 	}
 	return out
 }

@@ -58,7 +58,10 @@ type PageProps struct {
 	Path   string    `json:"path"`
 	// Breadcrumbs are the visible trail; the same crumbs feed BreadcrumbList.
 	Breadcrumbs []BreadcrumbLink `json:"breadcrumbs"`
-	Data        any              `json:"data"`
+	// Data is the loader's Page.Data: its own named type per page kind
+	// (HomeData, CityData, ...). The pages read it as PageProps<D>
+	// (components/types.ts), so its TypeScript here is unknown.
+	Data any `json:"data" tstype:"unknown"`
 }
 
 // BreadcrumbLink is one visible breadcrumb.

@@ -22,6 +22,10 @@ type Route struct {
 	Indexable  bool
 	// Expand lists the concrete paths of a dynamic pattern.
 	Expand func(*content.Set) []string
+	// ExpandSite lists them for a pattern whose pages come from more than
+	// the content (the published jobs' pages): read it through
+	// Site.PathsOf. Paths returns none for such a route.
+	ExpandSite func(*Site) []string
 	// Load builds the page's data and head from the path parameters. It
 	// returns a *NotFoundError when a parameter names nothing.
 	Load func(ctx context.Context, s *Site, p Params) (Page, error)
@@ -39,10 +43,21 @@ type Page struct {
 
 // Paths returns every concrete path of a route.
 func (r Route) Paths(c *content.Set) []string {
+	if r.ExpandSite != nil {
+		return nil
+	}
 	if r.Expand != nil {
 		return r.Expand(c)
 	}
 	return []string{r.Pattern}
+}
+
+// PathsOf returns every concrete path of a route on this site.
+func (s *Site) PathsOf(r Route) []string {
+	if r.ExpandSite != nil {
+		return r.ExpandSite(s)
+	}
+	return r.Paths(s.content())
 }
 
 // IsDynamic reports whether the pattern has parameters.
@@ -88,19 +103,20 @@ func (s *Site) Routes() []Route { return s.routes }
 func (s *Site) AllPaths() []string {
 	var out []string
 	for _, r := range s.routes {
-		out = append(out, r.Paths(s.content())...)
+		out = append(out, s.PathsOf(r)...)
 	}
 	return out
 }
 
 // IndexablePaths are every indexable route's paths (what the SEO audit
-// and the schema check look at): admin screens and search results are
-// noindex, so the page rules do not apply to them.
+// and the schema check look at): admin screens, search results and the
+// city pages the owner hid from search engines are noindex, so the page
+// rules do not apply to them.
 func (s *Site) IndexablePaths() []string {
 	var out []string
 	for _, r := range s.routes {
 		if r.Indexable {
-			out = append(out, r.Paths(s.content())...)
+			out = append(out, s.listed(s.PathsOf(r))...)
 		}
 	}
 	return out
@@ -111,7 +127,7 @@ func (s *Site) SitemapPaths() []string {
 	var out []string
 	for _, r := range s.routes {
 		if r.InSitemap && r.Indexable {
-			out = append(out, r.Paths(s.content())...)
+			out = append(out, s.listed(s.PathsOf(r))...)
 		}
 	}
 	return out

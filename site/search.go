@@ -7,11 +7,12 @@ import (
 )
 
 // SearchData is the search page's data. Slot is set only when the page
-// is rendered as the shell of every results page (search.Shell).
+// is rendered as the shell of every results page (search.Shell): the
+// marks of the results region's start and end.
 type SearchData struct {
 	Query   string          `json:"query"`
 	Results []search.Result `json:"results"`
-	Slot    []string        `json:"slot,omitempty"`
+	Slot    []string        `json:"slot,omitempty" tstype:"[string, string]"`
 }
 
 // SearchPath is the search page; it is served per query (web/pages), its

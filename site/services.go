@@ -111,6 +111,9 @@ type ServiceData struct {
 	// page: one of leads.DamageTypes, or "" for a service that is not
 	// one kind of damage (ADR 052).
 	DamageType string `json:"damageType"`
+	// RecentWork are the newest published jobs of this damage type
+	// (ADR 062), nil for none.
+	RecentWork *JobsSection `json:"recentWork"`
 }
 
 // serviceDamageTypes maps a service record's identity (content.Service.ID,
@@ -165,6 +168,7 @@ func loadService(ctx context.Context, s *Site, p Params) (Page, error) {
 			RelatedServices: serviceCards(rel),
 			Related:         s.related(sv.Slug),
 			DamageType:      serviceDamageTypes[sv.ID],
+			RecentWork:      s.serviceJobs(ctx, sv),
 		},
 		Head: HeadSpec{
 			Title:       sv.SEOTitle,

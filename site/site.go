@@ -15,7 +15,6 @@ import (
 
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/content"
-	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/retention"
 	"github.com/atlanta-restoration/site/reviews"
@@ -35,7 +34,7 @@ type Settings interface {
 
 // Reviews are the trust section's reviews and figures (reviews.Service).
 type Reviews interface {
-	Top(ctx context.Context) []db.Review
+	Top(ctx context.Context) []reviews.Review
 	Figures(ctx context.Context) reviews.Figures
 	Configured() bool
 }
@@ -49,12 +48,17 @@ type Options struct {
 	Reviews  Reviews
 	// Media is the media library: the portfolio, and hero photos.
 	Media Media
+	// Jobs are the published jobs (ADR 062); nil shows none.
+	Jobs JobSource
 	// Redirects are the owner's (editor.RedirectMap): from -> to.
 	Redirects map[string]string
 	// Retention is what the site keeps and for how long, from the
 	// configuration the retention job enforces: the privacy page lists it.
 	Retention []retention.Item
 	Log       *slog.Logger
+
+	// Testimonials are the approved ones city pages quote (nil: none).
+	Testimonials Testimonials
 }
 
 // Site builds every public page's data from the content, the settings,
@@ -68,6 +72,9 @@ type Site struct {
 	// works is whether the portfolio has work to show, read once per
 	// snapshot (every page of a refresh asks); nil reads it each time.
 	works *portfolioOnce
+	// jobsSnap is the snapshot's published jobs, read once; nil reads
+	// them each time.
+	jobsSnap *jobsOnce
 }
 
 // portfolioOnce is a snapshot's answer to "is there work to show?".
@@ -83,9 +90,13 @@ type shared struct {
 	settings Settings
 	reviews  Reviews
 	media    Media
+	jobs     JobSource
 	kept     []retention.Item
 	log      *slog.Logger
 	cur      atomic.Pointer[state]
+
+	// testimonials are the approved ones city pages quote.
+	testimonials Testimonials
 }
 
 // state is one version of the content and of the owner's redirects, with
@@ -99,7 +110,8 @@ type state struct {
 
 // New returns the site of the content.
 func New(o Options) *Site {
-	s := &Site{shared: &shared{base: o.BaseURL, routes: publicRoutes(), settings: o.Settings, reviews: o.Reviews, media: o.Media, kept: o.Retention, log: o.Log}}
+	s := &Site{shared: &shared{base: o.BaseURL, routes: publicRoutes(), settings: o.Settings, reviews: o.Reviews, media: o.Media, jobs: o.Jobs, kept: o.Retention, log: o.Log}}
+	s.testimonials = o.Testimonials
 	s.cur.Store(&state{content: o.Content, moved: o.Redirects})
 	return s
 }
@@ -125,13 +137,13 @@ func (s *Site) Set(c *content.Set, redirects map[string]string) {
 
 // Snapshot is the site fixed at the current content.
 func (s *Site) Snapshot() *Site {
-	return &Site{shared: s.shared, fixed: s.state(), works: &portfolioOnce{}}
+	return &Site{shared: s.shared, fixed: s.state(), works: &portfolioOnce{}, jobsSnap: &jobsOnce{}}
 }
 
 // With is the site as it would be with content c (a draft's preview):
 // the current redirects, nothing shared with the live pages' snapshots.
 func (s *Site) With(c *content.Set) *Site {
-	return &Site{shared: s.shared, fixed: &state{content: c, moved: s.state().moved}, works: &portfolioOnce{}}
+	return &Site{shared: s.shared, fixed: &state{content: c, moved: s.state().moved}, works: &portfolioOnce{}, jobsSnap: &jobsOnce{}}
 }
 
 // Abs makes an absolute URL from a site path.
@@ -156,7 +168,9 @@ func (s *Site) gallery(ctx context.Context) *media.Gallery {
 // navigation offers OUR WORK only then (ADR 050), while the home page
 // keeps the spec's empty state.
 func (s *Site) hasPortfolio(ctx context.Context) bool {
-	read := func() bool { return s.media != nil && len(s.gallery(ctx).Items) > 0 }
+	read := func() bool {
+		return (s.media != nil && len(s.gallery(ctx).Items) > 0) || len(s.publishedJobs(ctx)) > 0
+	}
 	if s.works == nil {
 		return read()
 	}
@@ -202,6 +216,8 @@ func (s *Site) Props(ctx context.Context, path string, pg Page) PageProps {
 	kind := "" // a page outside the route table (not found, error) shows only the chrome's words
 	if r, _, ok := s.Lookup(path); ok {
 		kind = r.Page
+	} else if k, ok := outsideKinds[path]; ok {
+		kind = k
 	}
 	return PageProps{Head: s.head(b, av, rating, pg.Head), Site: s.siteProps(kind, b, av, s.settings.OfficePhone(ctx)), Chrome: s.chrome(s.hasPortfolio(ctx)), Path: path, Breadcrumbs: crumbs, Data: pg.Data}
 }
@@ -247,10 +263,10 @@ func (s *Site) Redirect(path string) (string, bool) {
 func (s *Site) ServedPages() map[string]string {
 	out := map[string]string{}
 	for _, r := range s.routes {
-		if r.Page == "admin" || (r.IsDynamic() && r.Expand == nil) {
+		if r.Page == "admin" || (r.IsDynamic() && r.Expand == nil && r.ExpandSite == nil) {
 			continue
 		}
-		for _, p := range r.Paths(s.content()) {
+		for _, p := range s.PathsOf(r) {
 			if _, moved := s.Redirect(p); moved {
 				continue
 			}

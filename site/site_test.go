@@ -26,8 +26,8 @@ func (f fixed) Availability(context.Context) settings.Availability {
 	h, _ := settings.ParseHours(settings.DefaultHours)
 	return settings.Availability{EmergencyMode: true, Hours: h}
 }
-func (fixed) OfficePhone(context.Context) string { return "" }
-func (fixed) Top(context.Context) []db.Review    { return []db.Review{} }
+func (fixed) OfficePhone(context.Context) string   { return "" }
+func (fixed) Top(context.Context) []reviews.Review { return []reviews.Review{} }
 func (fixed) Figures(context.Context) reviews.Figures {
 	return reviews.FromOwner(reviews.DefaultOwner())
 }

@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"fmt"
 	"sort"
@@ -27,12 +28,18 @@ type SitemapURL struct {
 
 // SitemapURLs lists every indexable route of the table, in table order.
 func (s *Site) SitemapURLs() []SitemapURL {
+	if s.jobsSnap == nil {
+		s = s.Snapshot() // one read of the jobs for every job page's lastmod
+	}
 	var out []SitemapURL
 	for _, r := range s.routes {
 		if !r.InSitemap || !r.Indexable {
 			continue
 		}
-		for _, p := range r.Paths(s.content()) {
+		for _, p := range s.PathsOf(r) {
+			if s.NoIndexed(p) {
+				continue
+			}
 			out = append(out, SitemapURL{Loc: s.Abs(p), LastMod: s.lastMod(p), ChangeFreq: r.ChangeFreq, Priority: priorities[r.Priority]})
 		}
 	}
@@ -46,6 +53,11 @@ func (s *Site) lastMod(path string) string {
 	c := s.content()
 	if kind, slug := recordOf(c, path); kind != "" {
 		if t, ok := c.PublishedAt(kind, slug); ok {
+			return t.UTC().Format(time.RFC3339)
+		}
+	}
+	if slug, ok := strings.CutPrefix(path, "/portfolio/"); ok {
+		if t, ok := s.jobPublished(context.Background(), slug); ok {
 			return t.UTC().Format(time.RFC3339)
 		}
 	}

@@ -6,7 +6,7 @@ package site
 // pattern it refines, and that pattern's Expand leaves it out.
 func publicRoutes() []Route {
 	var rs []Route
-	for _, g := range [][]Route{homeRoutes(), serviceRoutes(), areaRoutes(), blogRoutes(), infoRoutes(), estimateRoutes(), searchRoutes(), adminRoutes()} {
+	for _, g := range [][]Route{homeRoutes(), serviceRoutes(), areaRoutes(), blogRoutes(), infoRoutes(), jobRoutes(), estimateRoutes(), searchRoutes(), adminRoutes()} {
 		rs = append(rs, g...)
 	}
 	return rs

@@ -1,8 +1,9 @@
 // Package tsgen writes TypeScript interfaces for Go types as
-// encoding/json sends them, so the admin app reads the server's answers
-// with types generated from one source instead of hand copies. The
-// registry of types the admin API sends, and the command that writes
-// admin/api.gen.ts, are in cmd/tsgen; a test there fails when the
+// encoding/json sends them, so the admin app reads the server's answers,
+// and the public pages their props, with types generated from one source
+// instead of hand copies. The registries (the admin API's answers, the
+// pages' props) and the command that writes admin/api.gen.ts and
+// components/props.gen.ts are in cmd/tsgen; a test there fails when a
 // committed file differs from what the Go types generate.
 //
 // The mapping follows encoding/json: a field's JSON name is its tag's

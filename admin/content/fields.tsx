@@ -1,7 +1,7 @@
 // The controls of the content editor's forms, one per field type of
 // admin/data/content.ts. Each shows the server's problems beside it: hard
 // ones as errors that say publishing is blocked, the others as warnings.
-import { useRef, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { ContentProblem, Field } from "../data/content";
 import { Button } from "../ui";
 
@@ -45,7 +45,6 @@ interface Props {
   problems: ContentProblem[];
   /** data is the whole record (a slug's address shows its county). */
   data: any;
-  categories: { slug: string; title: string }[];
   /** derived is what the server uses while the field is empty (an SEO
    * title made from the title); shown as such, never sent. */
   derived?: string;
@@ -53,7 +52,7 @@ interface Props {
 
 /** FieldControl renders one field of the simple types (the body and the
  * photo have their own components). */
-export function FieldControl({ field, value, onChange, problems, data, categories, derived }: Props) {
+export function FieldControl({ field, value, onChange, problems, data, derived }: Props) {
   const id = fieldId(field.key);
   const hintId = field.hint ? id + "-hint" : undefined;
   const notesId = problems.length ? id + "-notes" : undefined;
@@ -92,6 +91,15 @@ export function FieldControl({ field, value, onChange, problems, data, categorie
           <input type="number" inputMode="numeric" min={0} step={1} className="a-input" {...common}
             value={typeof value === "number" ? String(value) : ""}
             onChange={(e) => onChange(e.target.value === "" ? 0 : Math.trunc(Number(e.target.value)) || 0)} />
+          {notes}
+        </div>
+      );
+    case "coordinate":
+      return (
+        <div className="a-field ac-field ac-field--short">
+          <label className="a-label" htmlFor={id}>{field.label}</label>
+          {hint}
+          <CoordinateInput common={common} value={typeof value === "number" ? value : 0} onChange={onChange} />
           {notes}
         </div>
       );
@@ -146,22 +154,6 @@ export function FieldControl({ field, value, onChange, problems, data, categorie
           {hint}
           <textarea className="a-input" {...common} rows={Math.min(Math.max(lines.length + 1, 3), 10)} value={lines.join("\n")}
             onChange={(e) => onChange(e.target.value.split("\n"))} />
-          {notes}
-        </div>
-      );
-    }
-    case "category": {
-      const v = typeof value === "string" ? value : "";
-      const known = categories.some((c) => c.slug === v);
-      return (
-        <div className="a-field ac-field ac-field--short">
-          <label className="a-label" htmlFor={id}>{field.label}</label>
-          {hint}
-          <select className="a-input" {...common} value={v} onChange={(e) => onChange(e.target.value)}>
-            <option value="">Choose a category</option>
-            {categories.map((c) => <option key={c.slug} value={c.slug}>{c.title}</option>)}
-            {v && !known && <option value={v}>{v}</option>}
-          </select>
           {notes}
         </div>
       );
@@ -275,5 +267,32 @@ function PairsControl({ field, value, onChange, problems, hint, hintId }: {
       <Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" data-add onClick={add}>Add {field.item === "FAQ" ? "FAQ" : field.item.toLowerCase()}</Button>
       <Notes id={id + "-notes"} label={field.label} problems={problems} />
     </fieldset>
+  );
+}
+
+/** CoordinateInput keeps what is typed ("33.", "-") while it is not yet a
+ * number, and hands the record a number once it is; a phone's minus sign
+ * (U+2212) or a dash is read as a minus. */
+function CoordinateInput({ common, value, onChange }: { common: Record<string, any>; value: number; onChange: (v: any) => void }) {
+  const [text, setText] = useState(value === 0 ? "" : String(value));
+  useEffect(() => {
+    if (Number(text.replace(/[\u2212\u2013]/g, "-")) !== value) setText(value === 0 ? "" : String(value));
+    // Only a value from outside (another record, a reload) replaces the text.
+  }, [value]);
+  const n = Number(text.trim().replace(/[\u2212\u2013]/g, "-"));
+  const bad = text.trim() !== "" && !Number.isFinite(n);
+  return (
+    <>
+      <input type="text" inputMode="decimal" autoComplete="off" spellCheck={false} className="a-input" {...common}
+        aria-invalid={bad || undefined} value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          const t = e.target.value.trim().replace(/[\u2212\u2013]/g, "-");
+          const v = Number(t);
+          if (t === "") onChange(0);
+          else if (Number.isFinite(v)) onChange(v);
+        }} />
+      {bad && <p className="ac-count ac-count--over">Type a number, such as 33.9526.</p>}
+    </>
   );
 }

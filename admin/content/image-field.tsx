@@ -3,35 +3,31 @@
 // when it is missing) and a caption. The picker lists the whole library
 // and uploads a new photo in place (library only, never
 // project work, so a cover never lands in the portfolio).
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { fmtDateTime } from "../listing";
 import { contentApi, type ContentProblem, type MediaItem } from "../data/content";
-import { errorText } from "../use-resource";
+import { useResource } from "../use-resource";
 import { Button, Dialog } from "../ui";
 import { fieldId, Notes, runes } from "./fields";
 import { PhotoUpload } from "./photo-upload";
 
 export interface ImageValue { media: string; alt: string; caption?: string }
 
-/** useMedia loads the library once, when asked. */
-export function useMedia(wanted: boolean) {
-  const [items, setItems] = useState<MediaItem[] | null>(null);
-  const [error, setError] = useState("");
-  const load = useCallback(() => {
-    setError("");
-    contentApi.media().then((all) => setItems(all.filter((m) => m.type === "image")), (e) => setError(errorText(e)));
-  }, []);
-  useEffect(() => { if (wanted && items === null) load(); }, [wanted, items, load]);
+/** useMedia loads the photo library once, when first wanted. */
+function useMedia(wanted: boolean) {
+  const [asked, setAsked] = useState(wanted);
+  if (wanted && !asked) setAsked(true);
+  const r = useResource(() => contentApi.media().then((all) => all.filter((m) => m.type === "image")), [], { skip: !asked });
+  const { setData } = r;
   /** add puts a photo just uploaded at the top of the library. */
-  const add = useCallback((m: MediaItem) => setItems((cur) => [m, ...(cur || []).filter((i) => i.id !== m.id)]), []);
-  return { items, error, load, add };
+  const add = useCallback((m: MediaItem) => setData((cur) => [m, ...(cur || []).filter((i) => i.id !== m.id)]), [setData]);
+  // Asking again shows the library as loading, as the first time.
+  return { items: r.data, error: r.loading ? null : r.error, retry: r.retry, add };
 }
 
 export function ImageField({ fieldKey, label, value, onChange, problems }: {
   fieldKey: string; label: string; value: ImageValue | undefined | null; onChange: (v: ImageValue | undefined) => void;
   problems: ContentProblem[];
-  /** navigate is the editor's; the picker no longer sends the owner away. */
-  navigate?: (slug: string) => void;
 }) {
   const id = fieldId(fieldKey);
   const [picking, setPicking] = useState(false);
@@ -112,8 +108,8 @@ export function ImageField({ fieldKey, label, value, onChange, problems }: {
         <h3 className="ac-picker__head">Or choose one from your photo library</h3>
         {lib.error ? (
           <div>
-            <p className="a-error" role="alert">The photo library could not be loaded: {lib.error}</p>
-            <Button variant="outline" onClick={lib.load}>Try again</Button>
+            <p className="a-error" role="alert">The photo library could not be loaded: {lib.error.message}</p>
+            <Button variant="outline" onClick={lib.retry}>Try again</Button>
           </div>
         ) : lib.items === null ? (
           <p role="status">Loading the photo library...</p>

@@ -4,9 +4,10 @@
 // breaks them; the owner chooses by name, and sees each chosen record's
 // name, county and whether it is on the site.
 import "../../styles/admin-refs.css";
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { contentApi, type ContentProblem, type Field, type ItemView, type Kind } from "../data/content";
 import { Button } from "../ui";
+import { useResource } from "../use-resource";
 import { fieldId, Notes } from "./fields";
 
 export type RefField = Extract<Field, { type: "refs" }>;
@@ -50,16 +51,11 @@ export function choicesOf(kind: Kind): Promise<Choice[]> {
 /** forgetChoices drops the loaded records (after a change of them). */
 export const forgetChoices = () => cache.clear();
 
-/** useChoices is the records of a kind, null while they load. */
+/** useChoices is the records of a kind, null while they load, and the
+ * failure to load them as the owner reads it. */
 function useChoices(kind: Kind): [Choice[] | null, string] {
-  const [list, setList] = useState<Choice[] | null>(null);
-  const [error, setError] = useState("");
-  useEffect(() => {
-    let alive = true;
-    choicesOf(kind).then((l) => alive && setList(l), () => alive && setError("The list could not be loaded. Reload the page to try again."));
-    return () => { alive = false; };
-  }, [kind]);
-  return [list, error];
+  const r = useResource(() => choicesOf(kind), [kind]);
+  return [r.data, r.error ? "The list could not be loaded. Reload the page to try again." : ""];
 }
 
 const label = (c: Choice, withGroup: boolean) => (withGroup && c.group ? `${c.name} (${c.group})` : c.name) + (c.live ? "" : ", not on the site yet");

@@ -3,41 +3,37 @@
 // says which, by name, and offers to remove it from them in the same
 // change, or, for a category, to move its posts to another one. The
 // server checks all of it again inside one transaction.
-import { useEffect, useState } from "react";
-import { errorText } from "../use-resource";
+import { useState } from "react";
+import { useResource } from "../use-resource";
 import { adminPath } from "../screens";
 import { ConfirmDialog } from "../ui";
-import { contentApi, type ItemDetail, type Referrer, type TakeDownRefs } from "../data/content";
-import { choicesOf, forgetChoices, type Choice } from "./record-picker";
+import { contentApi, type ItemDetail, type TakeDownRefs } from "../data/content";
+import { choicesOf, forgetChoices } from "./record-picker";
 
 const KIND_WORD: Record<string, string> = { city: "city page", county: "county page", article: "blog post", category: "category" };
 
-/** TakeDownDialog confirms an unpublish or a delete of item. */
-export function TakeDownDialog({ mode, item, busy, onConfirm, onCancel }: {
+type Props = {
   mode: "unpublish" | "delete" | null; item: ItemDetail; busy: boolean;
   onConfirm: (refs?: TakeDownRefs) => void; onCancel: () => void;
-}) {
-  const [refs, setRefs] = useState<Referrer[] | null>(null);
-  const [error, setError] = useState("");
-  const [others, setOthers] = useState<Choice[]>([]);
+};
+
+/** TakeDownDialog confirms an unpublish or a delete of item. Each time it
+ * opens it asks the server afresh which pages name the item. */
+export function TakeDownDialog(p: Props) {
+  return p.mode === null ? null : <TakeDown {...p} mode={p.mode} />;
+}
+
+function TakeDown({ mode, item, busy, onConfirm, onCancel }: Props & { mode: "unpublish" | "delete" }) {
+  const isCategory = item.kind === "category";
+  const referrers = useResource(() => contentApi.referrers(item.id).then((r) => r.referrers), [item.id]);
+  const refs = referrers.data;
+  const error = referrers.error ? referrers.error.message : "";
+  // A category's posts move to another category on the site.
+  const categories = useResource(() => choicesOf("category"), [], { skip: !isCategory });
+  const others = (categories.data || []).filter((c) => c.id !== item.id && c.live);
   const [replace, setReplace] = useState("");
   const [missing, setMissing] = useState(false);
-  const open = mode !== null;
-  const isCategory = item.kind === "category";
 
-  useEffect(() => {
-    if (!open) return;
-    let alive = true;
-    setRefs(null);
-    setError("");
-    setReplace("");
-    setMissing(false);
-    contentApi.referrers(item.id).then((r) => alive && setRefs(r.referrers), (e) => alive && setError(errorText(e)));
-    if (isCategory) choicesOf("category").then((l) => alive && setOthers(l.filter((c) => c.id !== item.id && c.live)), () => {});
-    return () => { alive = false; };
-  }, [open, item.id, isCategory]);
-
-  if (!open) return null;
   const verb = mode === "unpublish" ? "Unpublish" : "Delete";
   const what = mode === "unpublish"
     ? <><strong>{item.title}</strong> leaves the site: its address answers “not found” and it leaves the sitemap. The draft stays here to publish again.</>

@@ -9,7 +9,7 @@ import type * as wire from "../api.gen";
  * failed, its kind, and whether it can be downloaded. */
 export type BackupEntry = wire.BackupEntry;
 
-/** RunningBackup is the backup running now (Go: db.ActiveBackup). */
+/** RunningBackup is the backup running now (Go: backup.InProgress). */
 export type RunningBackup = wire.RunningBackup;
 
 /** BackupList is GET /api/admin/backups (Go: backups.List). */

@@ -5,7 +5,6 @@
 // its answers, and describes how each kind's record is laid out as a form.
 
 import { api, ApiError } from "../api";
-import type { AuditCheck } from "./seo-audit";
 import { wordsSections } from "./words";
 import type * as wire from "../api.gen";
 
@@ -104,6 +103,8 @@ export const previewUrl = (id: string) => `/admin/preview/${encodeURIComponent(i
  * same path the server's problems name. */
 export type Field =
   | { key: string; label: string; type: "text" | "textarea" | "date" | "number" | "checkbox"; hint?: string; count?: number }
+  /** coordinate is a latitude or longitude in degrees (a decimal). */
+  | { key: string; label: string; type: "coordinate"; hint?: string }
   | { key: string; label: string; type: "readonly"; hint?: string }
   | { key: string; label: string; type: "slug"; hint?: string; prefix: (d: any) => string }
   | { key: string; label: string; type: "lines"; hint?: string }
@@ -111,7 +112,6 @@ export type Field =
   | { key: string; label: string; type: "pairs"; item: string; a: [string, string]; b: [string, string]; hint?: string }
   | { key: string; label: string; type: "body"; hint?: string }
   | { key: string; label: string; type: "image"; hint?: string }
-  | { key: string; label: string; type: "category"; hint?: string }
   /** refs name other records by id (admin/content/record-picker.tsx):
    * target is their kind, one how one is called ("city"). */
   | { key: string; label: string; type: "refs"; target: Kind; one: string; single?: boolean; hint?: string }
@@ -128,12 +128,19 @@ export interface Section { title: string; fields: Field[]; when?: string; intro?
 /** KindInfo is a tab of Content Management. */
 export interface KindInfo { kind: Kind; label: string; one: string; sections: Section[] }
 
-const seo = (): Section => ({
+/** hideFromSearch is a city page's noindex switch (ADR 064). */
+const hideFromSearch = (): Field => ({
+  key: "noindex", label: "Hide this page from search engines", type: "checkbox",
+  hint: "Search engines stop listing the page and it leaves the sitemap. Visitors still see it and every link to it keeps working. Nothing is hidden unless you tick this.",
+});
+
+const seo = (...more: Field[]): Section => ({
   title: "Search engines",
   fields: [
     { key: "seoTitle", label: "SEO title", type: "text", count: 60, hint: "Shown as the page's title in search results and browser tabs. Leave it empty to use the title." },
     { key: "metaDescription", label: "Meta description", type: "textarea", count: 160, hint: "The summary search engines show under the title. Leave it empty to use the summary." },
     { key: "keywords", label: "Keywords", type: "lines", hint: "One per line." },
+    ...more,
   ],
 });
 
@@ -236,12 +243,14 @@ export const KINDS: KindInfo[] = [
           { key: "slug", label: "Slug", type: "slug", prefix: (d) => `/areas/${d?.county || ""}/`, hint: "The city page's address. Changing it once published leaves a permanent redirect (301) from the old address." },
           { key: "intro", label: "Introduction", type: "textarea" },
           { key: "description", label: "Description", type: "textarea" },
+          { key: "lat", label: "Latitude", type: "coordinate", hint: "Where the city's centre is, so its page shows the work done near it. On Google Maps, press and hold the centre of town: the first number shown (about 33 or 34 here)." },
+          { key: "lng", label: "Longitude", type: "coordinate", hint: "The second number Google Maps shows, with its minus sign (about -84 here)." },
           { key: "services", label: "Services offered", type: "refs", target: "service", one: "service", hint: "Leave empty to show our usual services." },
           { key: "nearby", label: "Nearby cities", type: "refs", target: "city", one: "city", hint: "Shown as 'Nearby Areas We Serve'. A renamed city stays listed, at its new address." },
         ],
       },
       photo("Hero photo"),
-      seo(),
+      seo(hideFromSearch()),
     ],
   },
   {
@@ -261,7 +270,7 @@ export const KINDS: KindInfo[] = [
         ],
       },
       photo("Hero photo"),
-      seo(),
+      seo(hideFromSearch()),
     ],
   },
   {

@@ -9,7 +9,7 @@ import type * as wire from "../api.gen";
  * it ("" where nothing was recorded). Admins see it in the lead's details. */
 export type Attribution = wire.Attribution;
 
-/** TimelineEntry is one entry of a lead's timeline (Go: db.LeadEvent):
+/** TimelineEntry is one entry of a lead's timeline (Go: leads.Event):
  * created (actor: the lead's source), notified (channel: email, webhook,
  * push, sms or ack; to "escalated" for an escalation's), status (from, to),
  * note (body), assigned (from and to are account ids, body the name),
@@ -103,7 +103,7 @@ export const revealContact = (id: string) => api<Contact>(leadPath(id) + "/revea
 
 /** newLeadCount is how many leads have the status new (the sidebar's
  * badge): the list's own count, one masked row read. */
-export const newLeadCount = () => api<wire.LeadList>("/api/admin/leads?status=new&per_page=1").then((r) => r.total);
+export const newLeadCount = () => api<wire.LeadList>("/api/admin/leads?status=new&perPage=1").then((r) => r.total);
 
 /** LEADS_CHANGED is the window event a screen sends after it changed a
  * lead (a status, a note, an assignment, a deletion): every block that

@@ -57,12 +57,6 @@ export function performanceScore(metrics: Pick<PerformanceMetric, "status">[]): 
   return Math.round(metrics.reduce((s, m) => s + STATUS_POINTS[m.status], 0) / metrics.length);
 }
 
-/** rate gives the status of a measurement: at or below good is good, above
- * poor is poor, in between needs improvement. */
-export function rate(value: number, good: number, poor: number): PerformanceStatus {
-  return value <= good ? "good" : value > poor ? "poor" : "needs-improvement";
-}
-
 /** Vital describes one Core Web Vital: Google's thresholds (good at or
  * below, poor above) and what to do when it is not good. */
 interface Vital { key: string; name: string; unit: "ms" | ""; good: number; poor: number; description: string; fix: string }

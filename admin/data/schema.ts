@@ -64,10 +64,6 @@ export type Generated = wire.Generated;
  * runs the server's check and shows "Validating..." for at least this long. */
 export const VALIDATE_DELAY_MS = 2000;
 
-/** DEFAULT_VALIDATION_SCORE is shown when there is nothing to score (spec
- * 5); the server sends it too. */
-export const DEFAULT_VALIDATION_SCORE = 98;
-
 export const liveSchema: SchemaSource = {
   load: () => api("/api/admin/schema"),
   validate: () => api("/api/admin/schema/validate", { method: "POST" }),

@@ -40,18 +40,8 @@ export interface SecuritySource {
   setStatus(id: string, status: VulnerabilityStatus): Promise<wire.VulnerabilityAnswer>;
 }
 
-/** SCAN_DELAY_MS and NEXT_SCAN_MS are spec 9's 3 s scan (the least the
- * button stays busy) and 24 h schedule. */
+/** SCAN_DELAY_MS is spec 9's 3 s scan: the least the button stays busy. */
 export const SCAN_DELAY_MS = 3000;
-export const NEXT_SCAN_MS = 24 * 60 * 60 * 1000;
-
-/** securityScore is the share of passing checks among those run, as a
- * whole percentage (the server computes the same). */
-export function securityScore(checks: Pick<SecurityCheck, "status">[]): number {
-  const run = checks.filter((c) => c.status !== "not-checked");
-  if (run.length === 0) return 0;
-  return Math.round((run.filter((c) => c.status === "pass").length / run.length) * 100);
-}
 
 export const liveSecurity: SecuritySource = {
   load: () => api("/api/admin/security"),

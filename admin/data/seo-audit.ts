@@ -13,10 +13,6 @@ export type AuditPriority = wire.AuditCheck["priority"];
 /** AuditCheck is spec 3's audit check. */
 export type AuditCheck = wire.AuditCheck;
 
-/** AuditReport is spec 3's audit report for one page; score is the
- * dashboard audit score (share of passing checks). */
-export interface AuditReport { url: string; score: number; results: AuditCheck[]; timestamp: string }
-
 /** LocationBrief is spec 3's location brief for one city page. */
 export type LocationBrief = wire.LocationBrief;
 
@@ -34,8 +30,16 @@ export type PageResult = wire.PageResult;
  * site-wide score is computed. */
 export type SeoAuditData = wire.SeoAuditData;
 
+/** ThinPagesData is GET /api/admin/seo-audit/thin-pages
+ * (seoaudit.ThinReport): every city page scored now, thin ones first
+ * (ADR 064). */
+export type ThinPagesData = wire.ThinPagesData;
+export type ThinPage = wire.ThinPage;
+
 export interface SeoAuditSource {
   load(): Promise<SeoAuditData>;
+  /** thin scores every city page of the running site now. */
+  thin(): Promise<ThinPagesData>;
   /** run asks the server for an audit now; after is the run it replaces. */
   run(): Promise<wire.Queued>;
   guide(): GuideStep[];
@@ -44,12 +48,6 @@ export interface SeoAuditSource {
 /** AUDIT_DELAY_MS: the spec names no delay for the audit button, so it
  * waits at least the 2 s of the other scans (spec 9) while the server runs. */
 export const AUDIT_DELAY_MS = 2000;
-
-/** Thresholds of spec 5 and 9, as the server applies them. */
-export const AUDIT_RULES = { titleMax: 60, titleMin: 50, descriptionMax: 160, descriptionMin: 150, minWords: 300, minInternalLinks: 5 } as const;
-
-/** pageReport is one audited page in spec 3's report shape. */
-export const pageReport = (p: PageResult, at: string): AuditReport => ({ url: p.url, score: p.score, results: p.checks, timestamp: at });
 
 /** RuleSummary is how one rule fared across every audited page. */
 export interface RuleSummary { check: string; category: string; priority: AuditPriority; pass: number; warning: number; fail: number; worst?: AuditCheck; worstPath?: string }
@@ -84,6 +82,7 @@ export const GUIDE: GuideStep[] = [
 
 export const liveSeoAudit: SeoAuditSource = {
   load: () => api("/api/admin/seo-audit"),
+  thin: () => api("/api/admin/seo-audit/thin-pages"),
   run: () => api("/api/admin/seo-audit/run", { method: "POST" }),
   guide: () => GUIDE,
 };

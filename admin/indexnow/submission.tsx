@@ -1,7 +1,7 @@
 // The IndexNow Submission tab: the API key (kept on the server and in
 // this browser), its verification file, submitting pages, and the history.
 import { useRef, useState } from "react";
-import type { Site } from "../../components/types";
+import type { Site } from "../../components/props.gen";
 import { generateKey, KEY_RE, liveSeo, readStoredKey, saveFile, splitURLs, writeStoredKey } from "../data/indexnow";
 import { useToast } from "../toast";
 import { Button, Card, LastUpdated } from "../ui";

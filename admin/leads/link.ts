@@ -49,7 +49,7 @@ export function useLinkedLead({ isAdmin, perPage, setPage, data, loading, openDe
       for (let p = 1; p <= 50 && !cancelled; p++) {
         let res: LeadPage;
         try {
-          res = await api<LeadPage>(`/api/admin/leads?page=${p}&per_page=${size}`);
+          res = await api<LeadPage>(`/api/admin/leads?page=${p}&perPage=${size}`);
         } catch {
           return; // the list's own load reports the failure
         }

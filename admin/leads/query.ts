@@ -15,7 +15,7 @@ export function filterParams(f: Filters): URLSearchParams {
   const p = new URLSearchParams();
   if (f.q.trim()) p.set("q", f.q.trim());
   if (f.status) p.set("status", f.status);
-  if (f.damageType) p.set("damage_type", f.damageType);
+  if (f.damageType) p.set("damageType", f.damageType);
   if (f.emergency) p.set("emergency", f.emergency);
   if (f.from) p.set("from", f.from);
   if (f.to) p.set("to", f.to);
@@ -41,7 +41,7 @@ export function useLeadQuery(isAdmin: boolean) {
   const badRange = filters.from !== "" && filters.to !== "" && filters.from > filters.to;
   const params = filterParams(filters);
   params.set("page", String(page));
-  params.set("per_page", String(perPage));
+  params.set("perPage", String(perPage));
   if (full && isAdmin) params.set("full", "1");
   return {
     filters, q, page, perPage, full, badRange, query: params.toString(),

@@ -43,7 +43,7 @@ export interface LeadTableProps {
 
 export function LeadTable({ leads, isAdmin, target, updating, opening, onStatus, onOpen }: LeadTableProps) {
   const ids = useId();
-  const call = (l: Lead, compact?: boolean) => <CallText id={l.id} name={fullName(l)} phoneHref={l.phone_href} textOnly={!!l.phone_href} compact={compact} />;
+  const call = (l: Lead, compact?: boolean) => <CallText id={l.id} name={fullName(l)} phoneHref={l.phoneHref} textOnly={!!l.phoneHref} compact={compact} />;
   const status = (l: Lead) => <StatusSelect lead={l} updating={updating === l.id} onChange={onStatus} />;
   const details = (l: Lead) => <DetailsButton lead={l} admin={isAdmin} opening={opening === l.id} onOpen={onOpen} />;
   const columns: Column<Lead>[] = [

@@ -23,7 +23,7 @@ export default function Audit(_: AdminPageProps) {
   const [page, setPage] = useState(1);
   // The answer keeps the page it is for: the pager names the page on screen.
   const { data, error, loading, refresh, retry } = useResource(
-    () => api<wire.AuditPage>(`/api/admin/audit?page=${page}&per_page=${PER_PAGE}`).then((res) => ({ entries: res.entries || [], total: res.total || 0, page })),
+    () => api<wire.AuditPage>(`/api/admin/audit?page=${page}&perPage=${PER_PAGE}`).then((res) => ({ entries: res.entries || [], total: res.total || 0, page })),
     [page],
     { onError: (err) => { if (!(err instanceof ApiError && err.status === 401)) toast({ title: "Audit Log Not Loaded", description: err instanceof ApiError && err.status ? err.message : "Failed to load the audit log", variant: "destructive" }); } },
   );

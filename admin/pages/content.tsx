@@ -2,12 +2,13 @@ import "../../styles/admin-manage.css";
 import "../../styles/admin-content.css";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { LOCATION_EVENT } from "../leave";
-import { errorText } from "../use-resource";
+import { errorText, useResource } from "../use-resource";
 import { adminPath } from "../screens";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Button, Card, Dialog, PageHeader, Tabs } from "../ui";
-import { Editor, listPath, readRoute } from "../content/editor";
+import { Editor } from "../content/editor";
+import { listPath, readRoute } from "../content/route";
 import { fieldId, Notes } from "../content/fields";
 import { lastChange, StatusBadge } from "../content/status";
 import {
@@ -35,7 +36,9 @@ function kindsAt(path: string): Kind[] {
   if (path === "/") return ["home"];
   if (path.startsWith("/services/")) return ["service"];
   if (path.startsWith("/service-areas/")) return ["county"];
-  if (path.startsWith("/areas/")) return ["city", "city-profile"];
+  // A fixed city page is served at its address before the city record of
+  // the same address (the route table's order), so it is the page's record.
+  if (path.startsWith("/areas/")) return ["city-profile", "city"];
   if (path.startsWith("/blog/")) return ["article"];
   return ["page"];
 }
@@ -44,20 +47,17 @@ function kindsAt(path: string): Kind[] {
  * (?page=, the SEO findings' links), at field; a page no record makes
  * says so. */
 function FindPage({ path, field, navigate }: { path: string; field: string; navigate: (to: string) => void }) {
-  const [error, setError] = useState("");
-  const [none, setNone] = useState(false);
-  useEffect(() => {
-    let live = true;
-    Promise.all(kindsAt(path).map((k) => contentApi.list(k))).then((lists) => {
-      if (!live) return;
-      const it = lists.flatMap((l) => l.items).find((x) => x.path === path);
-      if (!it) { setNone(true); return; }
-      const to = `content?item=${encodeURIComponent(it.id)}${field ? "&field=" + encodeURIComponent(field) : ""}`;
+  const found = useResource(() => Promise.all(kindsAt(path).map((k) => contentApi.list(k)))
+    .then((lists) => ({ item: lists.flatMap((l) => l.items).find((x) => x.path === path) })), [path], {
+    onData: ({ item }) => {
+      if (!item) return;
+      const to = `content?item=${encodeURIComponent(item.id)}${field ? "&field=" + encodeURIComponent(field) : ""}`;
       history.replaceState(null, "", adminPath(to));
       navigate(to);
-    }, (e) => live && setError(errorText(e)));
-    return () => { live = false; };
-  }, [path, field, navigate]);
+    },
+  });
+  const error = found.error ? errorText(found.error) : "";
+  const none = !!found.data && !found.data.item;
   return (
     <>
       <PageHeader title="Content Management" description={`The page ${path}`} />
@@ -71,20 +71,20 @@ function FindPage({ path, field, navigate }: { path: string; field: string; navi
   );
 }
 
-/** CREATABLE are the kinds that can be added, with their button. */
+/** ADD_LABEL names the button that adds a record of each kind that can be added. */
 const ADD_LABEL: Partial<Record<Kind, string>> = { article: "Create New Blog Post", city: "New city", category: "New category" };
 
 function ContentLists({ route, navigate }: { route: ReturnType<typeof readRoute>; navigate: (to: string) => void }) {
   const kind = kindInfo(route.kind || "article").kind;
+  // The lists seen so far stay, so a tab opened again shows its list at
+  // once while it is asked for again.
   const [lists, setLists] = useState<Partial<Record<Kind, ItemList>>>({});
-  const [errors, setErrors] = useState<Partial<Record<Kind, string>>>({});
   const [adding, setAdding] = useState<{ kind: Kind; county: string } | null>(route.create === "city" || route.create === "article" || route.create === "category" ? { kind: route.create as Kind, county: route.county } : null);
-
-  const load = useCallback((k: Kind) => {
-    contentApi.list(k).then((l) => { setLists((m) => ({ ...m, [k]: l })); setErrors((m) => ({ ...m, [k]: "" })); },
-      (e) => setErrors((m) => ({ ...m, [k]: errorText(e) })));
-  }, []);
-  useEffect(() => { load(kind); }, [kind, load]);
+  const current = useResource(() => contentApi.list(kind).then((l) => ({ kind, l })), [kind], {
+    onData: (d) => setLists((m) => ({ ...m, [d.kind]: d.l })),
+  });
+  // The error is the open kind's (the only one asked for); asking again shows it loading.
+  const error = current.error && !current.loading ? errorText(current.error) : undefined;
 
   const choose = (k: string) => {
     history.replaceState(null, "", adminPath(listPath(k)));
@@ -103,7 +103,7 @@ function ContentLists({ route, navigate }: { route: ReturnType<typeof readRoute>
       <Tabs label="Kinds of content" value={kind} onChange={choose}
         tabs={KINDS.map((k) => ({
           id: k.kind, label: k.label,
-          content: <KindList kind={k.kind} list={lists[k.kind]} error={errors[k.kind]} onOpen={open} onAdd={(county) => setAdding({ kind: k.kind, county })} onRetry={() => load(k.kind)} />,
+          content: <KindList kind={k.kind} list={lists[k.kind]} error={k.kind === kind ? error : undefined} onOpen={open} onAdd={(county) => setAdding({ kind: k.kind, county })} onRetry={current.retry} />,
         }))} />
       {adding && <AddDialog kind={adding.kind} county={adding.county} onClose={closeAdd} onAdded={(id) => { setAdding(null); open(id); }} />}
     </>
@@ -174,15 +174,15 @@ function AddDialog({ kind, county: initialCounty, onClose, onAdded }: { kind: Ki
   const [slug, setSlug] = useState("");
   const [slugTyped, setSlugTyped] = useState(false);
   const [county, setCounty] = useState(initialCounty);
-  const [counties, setCounties] = useState<{ slug: string; title: string }[] | null>(kind === "city" ? null : []);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const [problems, setProblems] = useState<ContentProblem[]>([]);
   const nameRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (kind !== "city") return;
-    contentApi.list("county").then((l) => setCounties(l.items.map((c) => ({ slug: c.slug, title: c.title }))), (e) => setError(errorText(e)));
-  }, [kind]);
+  // A city is in a county; the failure to list them shows as the form's error.
+  const counties = useResource(() => contentApi.list("county").then((l) => l.items.map((c) => ({ slug: c.slug, title: c.title }))), [kind], {
+    skip: kind !== "city",
+    onError: (e) => setError(errorText(e)),
+  });
   const nameLabel = kind === "article" ? "Title" : kind === "city" ? "City name" : "Name";
   const title = kind === "article" ? "Create New Blog Post" : kind === "city" ? "New city" : "New category";
   const prefix = kind === "article" ? "/blog/" : kind === "city" ? `/areas/${county || "county"}/` : "";
@@ -214,7 +214,7 @@ function AddDialog({ kind, county: initialCounty, onClose, onAdded }: { kind: Ki
             <label className="a-label" htmlFor="ac-add-county">County</label>
             <select id="ac-add-county" className="a-input" value={county} onChange={(e) => setCounty(e.target.value)} required>
               <option value="">Choose a county</option>
-              {(counties || []).map((c) => <option key={c.slug} value={c.slug}>{c.title}</option>)}
+              {(counties.data || []).map((c) => <option key={c.slug} value={c.slug}>{c.title}</option>)}
             </select>
           </div>
         )}

@@ -3,6 +3,7 @@ import { SCREENS } from "../screens";
 import type { AdminPageProps } from "../types";
 import Dashboard from "./dashboard";
 import Upload from "./upload";
+import Jobs from "./jobs";
 import SeoAudit from "./seo-audit";
 import Analytics from "./analytics";
 import Content from "./content";
@@ -18,11 +19,13 @@ import Users from "./users";
 import Audit from "./audit";
 import Backups from "./backups";
 import Sessions from "./sessions";
+import Testimonials from "./testimonials";
 
 /** COMPONENTS are the screens' components by slug. */
 const COMPONENTS: Record<string, ComponentType<AdminPageProps>> = {
   "": Dashboard,
   upload: Upload,
+  jobs: Jobs,
   "seo-audit": SeoAudit,
   analytics: Analytics,
   content: Content,
@@ -38,6 +41,7 @@ const COMPONENTS: Record<string, ComponentType<AdminPageProps>> = {
   audit: Audit,
   backups: Backups,
   sessions: Sessions,
+  testimonials: Testimonials,
 };
 
 /** ADMIN_PAGES maps each slug of the manifest (admin/screens.json) to its

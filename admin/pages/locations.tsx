@@ -1,8 +1,8 @@
 import "../../styles/admin-audits.css";
 import "../../styles/admin-manage.css";
-import { useEffect, useState, type MouseEvent } from "react";
+import { type MouseEvent } from "react";
 import { Icon } from "../../components/icons";
-import { contentApi, type ItemView } from "../data/content";
+import { contentApi } from "../data/content";
 import { liveLocations } from "../data/locations";
 import { useResource } from "../use-resource";
 import { can } from "../capabilities";
@@ -15,13 +15,10 @@ import { StatusBadge } from "../content/status";
 /** useLocationItems loads the content items behind the location pages
  * (counties, cities, fixed city pages), for the edit links. */
 function useLocationItems(editor: boolean) {
-  const [items, setItems] = useState<ItemView[] | null>(null);
-  useEffect(() => {
-    if (!editor) return;
-    Promise.all((["county", "city", "city-profile"] as const).map((k) => contentApi.list(k)))
-      .then((ls) => setItems(ls.flatMap((l) => l.items)), () => setItems([]));
-  }, [editor]);
-  return items;
+  const r = useResource(() => Promise.all((["county", "city", "city-profile"] as const).map((k) => contentApi.list(k)))
+    .then((ls) => ls.flatMap((l) => l.items)), [], { skip: !editor });
+  // Without them the figures still show, with no edit links.
+  return r.error ? [] : r.data;
 }
 
 /** Location Pages shows the county and city landing pages of the route

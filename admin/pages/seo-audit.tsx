@@ -4,6 +4,7 @@ import "../../styles/admin-insights.css";
 import { useId, useState } from "react";
 import { AUDIT_DELAY_MS, liveSeoAudit, summarizeRules, type AuditCheck, type AuditPriority, type AuditStatus, type GuideStep, type LocationBrief, type PageResult, type SeoAuditData } from "../data/seo-audit";
 import { FixLink, priorityWords } from "../fix-links";
+import { ThinPages } from "../seo-audit/thin-pages";
 import { adminPath } from "../layout";
 import { errorText, useResource } from "../use-resource";
 import { runOnServer } from "../server-run";
@@ -213,6 +214,7 @@ export default function SeoAudit({ navigate }: AdminPageProps) {
       </div>
       <Tabs label="SEO audit sections" tabs={[
         { id: "results", label: "Audit Results", content: <Results data={data} error={error} onRetry={retry} navigate={navigate} /> },
+        { id: "thin", label: "Thin Pages", content: <ThinPages navigate={navigate} /> },
         { id: "briefs", label: "Location Briefs", content: <Briefs briefs={data?.briefs || []} county={county} setCounty={setCounty} /> },
         { id: "guide", label: "Implementation Guide", content: <Guide steps={liveSeoAudit.guide()} navigate={navigate} /> },
       ]} />

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { api, ApiError } from "../api";
+import { useEffect, useRef, useState } from "react";
+import { api } from "../api";
 import type * as wire from "../api.gen";
 import { ActiveSessions } from "../active-sessions";
 import { useSession } from "../use-session";
@@ -7,6 +7,7 @@ import { cleanCode, Enrol, errText, RecoveryCodes } from "../twofactor";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, PageHeader } from "../ui";
+import { useResource } from "../use-resource";
 
 /** Sessions is every signed-in person's own screen: where they
  * are signed in (everyone's sessions for the PIN and admins), and for an
@@ -90,8 +91,9 @@ const FEW_CODES = 2;
 function RecoveryCodesCard() {
   const { session } = useSession();
   const toast = useToast();
-  const [left, setLeft] = useState<number | null>(null);
-  const [loadError, setLoadError] = useState("");
+  const codesLeft = useResource(() => api<wire.RecoveryCodesInfo>("/api/admin/2fa/recovery-codes").then((r) => r.left), []);
+  const left = codesLeft.data;
+  const loadError = codesLeft.error ? errText(codesLeft.error, "The recovery codes could not be counted.") : "";
   const [mode, setMode] = useState<{ kind: "idle" } | { kind: "code" } | { kind: "codes"; codes: string[] }>({ kind: "idle" });
   const [code, setCode] = useState("");
   const [error, setError] = useState("");
@@ -100,16 +102,6 @@ function RecoveryCodesCard() {
   const opener = useRef<HTMLButtonElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const moved = useRef(false);
-  const load = useCallback(async () => {
-    try {
-      setLeft((await api<wire.RecoveryCodesInfo>("/api/admin/2fa/recovery-codes")).left);
-      setLoadError("");
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) return;
-      setLoadError(errText(err, "The recovery codes could not be counted."));
-    }
-  }, []);
-  useEffect(() => { load(); }, [load]);
   useEffect(() => {
     if (mode.kind !== "idle") { heading.current?.focus(); moved.current = true; }
     else if (moved.current) opener.current?.focus();
@@ -128,7 +120,7 @@ function RecoveryCodesCard() {
     try {
       const res = await api<wire.LoginResult>("/api/admin/2fa/recovery-codes", { method: "POST", body: JSON.stringify({ code: c }) });
       setMode({ kind: "codes", codes: res.recoveryCodes || [] });
-      load();
+      codesLeft.refresh();
     } catch (err) {
       setError(errText(err, "That code is not valid. Try the newest code from your app."));
       setCode("");

@@ -1,11 +1,12 @@
 import "../../styles/admin-settings.css";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { api, ApiError } from "../api";
 import type * as wire from "../api.gen";
 import { useSession } from "../use-session";
 import { HoursPicker } from "./hours-picker";
 import { OtherNumbers, usePhoneUses, Where } from "../settings-phones";
 import { useToast } from "../toast";
+import { useResource } from "../use-resource";
 import type { AdminPageProps } from "../types";
 import { Button, Card, PageHeader } from "../ui";
 
@@ -41,15 +42,14 @@ const TOGGLES: { key: keyof Settings; label: string; hint: string }[] = [
 /** Settings is System Settings: it really saves, and the public pages are
  * re-rendered with the new business details. */
 export default function SettingsPage(_: AdminPageProps) {
-  const [s, setS] = useState<Settings | null>(null);
+  const toast = useToast();
+  const { data: s, setData: setS } = useResource(() => api<Settings>("/api/admin/settings"), [], {
+    onError: (e) => toast({ title: "Settings could not be loaded", description: e.message, variant: "destructive" }),
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
-  const toast = useToast();
   const phones = usePhoneUses();
   const { session, toAccountSignIn } = useSession();
-  useEffect(() => {
-    api<Settings>("/api/admin/settings").then(setS).catch((e) => toast({ title: "Settings could not be loaded", description: e.message, variant: "destructive" }));
-  }, [toast]);
   if (!s) return <><PageHeader title="System Settings" /><p role="status">Loading settings...</p></>;
   const canChange = !!s.canChange;
   const text = (k: keyof Settings, label: string, type = "text", autoComplete?: string, hint?: string, inputMode?: "decimal" | "numeric", after?: React.ReactNode) => (

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { Icon } from "../../components/icons";
 import { api, ApiError } from "../api";
 import type * as wire from "../api.gen";
@@ -7,6 +7,7 @@ import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { captureFrame, drawFrame } from "../poster";
 import { Button, Card, ConfirmDialog, PageHeader } from "../ui";
+import { useResource } from "../use-resource";
 
 /** Item is a GalleryItem as GET /api/admin/media lists it (media/gallery.go):
  * every photo and video of the library; portfolio marks project work. */
@@ -23,7 +24,16 @@ function putPoster(id: string, image: Blob, name: string): Promise<Item> {
 /** Upload is the Photo Upload screen (spec 2.4, 4, 5, 8): the photo
  * library, and which of its photos the portfolio shows. */
 export default function Upload(_: AdminPageProps) {
-  const [items, setItems] = useState<Item[] | null>(null);
+  const toast = useToast();
+  const library = useResource(() => api<Item[]>("/api/admin/media"), [], {
+    onError: (err) => {
+      console.error("Failed to load existing photos", err);
+      toast({ title: "Failed to load existing photos", variant: "destructive" });
+    },
+  });
+  // A library that could not be read shows as empty, as before any upload.
+  const items = library.data ?? (library.error ? [] : null);
+  const setItems = library.setData;
   const [project, setProject] = useState("");
   const [caption, setCaption] = useState("");
   const [alt, setAlt] = useState("");
@@ -33,18 +43,6 @@ export default function Upload(_: AdminPageProps) {
   const [pending, setPending] = useState<Item | null>(null);
   const [deleting, setDeleting] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  const toast = useToast();
-
-  const load = async () => {
-    try {
-      setItems(await api<Item[]>("/api/admin/media"));
-    } catch (err) {
-      console.error("Failed to load existing photos", err);
-      toast({ title: "Failed to load existing photos", variant: "destructive" });
-      setItems([]);
-    }
-  };
-  useEffect(() => { load(); }, []);
 
   const replace = (item: Item) => setItems((cur) => (cur || []).map((i) => (i.id === item.id ? item : i)));
 
@@ -101,7 +99,7 @@ export default function Upload(_: AdminPageProps) {
     }
     if (failed) {
       // Files saved before the failure are in storage: show what is stored.
-      await load();
+      await library.refresh();
     } else {
       setItems((cur) => [...added.reverse(), ...(cur || [])]);
     }

@@ -8,7 +8,10 @@ import (
 	"math"
 	"math/rand"
 	"sort"
+	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -278,4 +281,63 @@ func Check(r analytics.Report, o Counts) []string {
 		fail("figures against their definitions (-want, +got):\n%s", diff)
 	}
 	return problems
+}
+
+// CheckStoredText fails t for any stored event's text field that is not
+// valid UTF-8 of printable characters, or is longer than 300 bytes:
+// text a database could refuse or the screen could not show.
+func CheckStoredText(t testing.TB, store *db.Store) {
+	t.Helper()
+	rows, err := store.SQL().Query(`SELECT id, kind, path, page_kind, source, referrer, utm_source, utm_medium, utm_campaign, width, visitor, metric, area FROM analytics_events`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		f := make([]string, 13)
+		p := make([]any, 13)
+		for i := range f {
+			p[i] = &f[i]
+		}
+		if err := rows.Scan(p...); err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range f {
+			if !storableText(s) || len(s) > 300 {
+				t.Errorf("event %s: field %d stored as %q", f[0], i, s)
+			}
+		}
+	}
+}
+
+// storableText is valid UTF-8 of graphic characters only.
+func storableText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsGraphic(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// StoredEvents reads back every stored analytics event, for Oracle.
+func StoredEvents(t testing.TB, store *db.Store) []db.Event {
+	t.Helper()
+	rows, err := store.SQL().Query(`SELECT id, at, day, kind, path, source, visitor, area FROM analytics_events`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var evs []db.Event
+	for rows.Next() {
+		var e db.Event
+		if err := rows.Scan(&e.ID, &e.At, &e.Day, &e.Kind, &e.Path, &e.Source, &e.Visitor, &e.Area); err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, e)
+	}
+	return evs
 }

@@ -1,9 +1,14 @@
-// Command tsgen writes admin/api.gen.ts: the TypeScript interfaces of
-// the answers the admin API sends, generated from the Go types that send
-// them (package tsgen). The admin app imports its wire types from that
-// file; `make test` fails when the committed file differs from what the
-// Go types generate (TestGeneratedFileIsCurrent). Run it after changing a
-// wire type:
+// Command tsgen writes the TypeScript files generated from Go types
+// (package tsgen), one per list of types (files):
+//
+//   - admin/api.gen.ts: the answers the admin API sends (wireTypes);
+//   - components/props.gen.ts: the public pages' props, as the server
+//     hands them to the renderer (propTypes, props.go).
+//
+// The admin app and the public pages import their types from these
+// files; `make test` fails when a committed file differs from what the
+// Go types generate (TestGeneratedFileIsCurrent). Run it after changing
+// one of those Go types:
 //
 //	go run ./cmd/tsgen
 package main
@@ -18,8 +23,8 @@ import (
 	"github.com/atlanta-restoration/site/analytics"
 	"github.com/atlanta-restoration/site/backup"
 	"github.com/atlanta-restoration/site/content"
-	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/editor"
+	"github.com/atlanta-restoration/site/health"
 	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/reviews"
@@ -34,15 +39,33 @@ import (
 	backupsweb "github.com/atlanta-restoration/site/web/backups"
 	"github.com/atlanta-restoration/site/web/dashboard"
 	editorweb "github.com/atlanta-restoration/site/web/editor"
+	feedbackweb "github.com/atlanta-restoration/site/web/feedback"
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
+	"github.com/atlanta-restoration/site/web/leadstream"
 	"github.com/atlanta-restoration/site/web/push"
 	"github.com/atlanta-restoration/site/web/runjob"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
+	workweb "github.com/atlanta-restoration/site/web/work"
+	"github.com/atlanta-restoration/site/work"
 )
 
-// Out is the generated file, relative to the repository root.
-const Out = "admin/api.gen.ts"
+// file is one generated TypeScript file.
+type file struct {
+	// Out is the file, relative to the repository root.
+	Out string
+	// header opens the file; prelude, when set, follows it (types that
+	// are not a Go struct's).
+	header  string
+	prelude func() string
+	types   []tsgen.Type
+}
+
+// files are the generated files.
+var files = []file{
+	{Out: "admin/api.gen.ts", header: adminHeader, prelude: kinds, types: wireTypes},
+	{Out: "components/props.gen.ts", header: propsHeader, types: propTypes},
+}
 
 // wireTypes are the admin API's answers, under the names the admin app
 // reads them by. A struct they reach that is not listed is written under
@@ -59,10 +82,12 @@ var wireTypes = []tsgen.Type{
 	// Users and leads (web/leads, leads).
 	tsgen.Of("User", leadsweb.UserRow{}),
 	tsgen.Of("UserList", leadsweb.UserList{}),
+	tsgen.Of("UserAnswer", leadsweb.UserAnswer{}),
+	tsgen.Of("Account", leadsweb.Account{}),
 	tsgen.Of("AuditPage", leadsweb.AuditPage{}),
 	tsgen.Of("AuditEntry", leadsweb.AuditLine{}),
-	tsgen.Of("TimelineEntry", db.LeadEvent{}),
-	tsgen.Of("Attribution", db.Attribution{}),
+	tsgen.Of("TimelineEntry", leads.Event{}),
+	tsgen.Of("Attribution", leads.AttributionView{}),
 	tsgen.Of("LeadWork", leadsweb.LeadWork{}),
 	tsgen.Of("Assignee", leadsweb.Assignee{}),
 	tsgen.Of("EventAnswer", leadsweb.EventAnswer{}),
@@ -80,23 +105,26 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("PersonRecord", leads.PersonRecord{}),
 	tsgen.Of("ErasedAnswer", leadsweb.ErasedAnswer{}),
 	// A change the lead stream announces (GET /api/admin/leads/events).
-	tsgen.Of("LeadChange", db.LeadChange{}),
+	tsgen.Of("LeadChange", leadstream.Change{}),
 	// SEO & IndexNow (web/indexnow, seoaudit).
 	tsgen.Of("RouteInfo", indexnowweb.RouteInfo{}),
 	tsgen.Of("Submission", indexnowweb.Submission{}),
 	tsgen.Of("KeyInfo", indexnowweb.IndexNowKey{}),
 	tsgen.Of("PageResult", seoaudit.PageResult{}),
 	tsgen.Of("AuditCheck", seoaudit.Check{}),
-	tsgen.Of("AuditRun", db.SEOAuditRun{}),
+	tsgen.Of("AuditRun", seoaudit.Run{}),
 	tsgen.Of("SeoAuditData", audits.SEOAuditReport{}),
 	tsgen.Of("LocationBrief", audits.LocationBrief{}),
 	tsgen.Of("PageAudit", seoaudit.PageAudit{}),
 	tsgen.Of("ComplianceCheck", seoaudit.ComplianceCheck{}),
+	tsgen.Of("ThinPagesData", seoaudit.ThinReport{}),
+	tsgen.Of("ThinPage", seoaudit.ThinPage{}),
+	tsgen.Of("ThinFix", seoaudit.Fix{}),
 	tsgen.Of("RoutesInfo", indexnowweb.RoutesInfo{}),
 	tsgen.Of("HealthReport", indexnowweb.HealthReport{}),
 	tsgen.Of("HealthSummary", indexnowweb.HealthSummary{}),
-	tsgen.Of("HealthRun", db.HealthRun{}),
-	tsgen.Of("UrlHealth", db.HealthResult{}),
+	tsgen.Of("HealthRun", health.Run{}),
+	tsgen.Of("UrlHealth", health.Result{}),
 	tsgen.Of("SubmissionPage", indexnowweb.SubmissionPage{}),
 	tsgen.Of("IndexNowSubmitted", indexnowweb.IndexNowSubmitted{}),
 	// A run press on any of the scans (web/runjob).
@@ -109,7 +137,7 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("LocationPage", audits.LocationPage{}),
 	// Schema Management (web/audits, schemacheck).
 	tsgen.Of("SchemaData", audits.SchemaReport{}),
-	tsgen.Of("SchemaRun", db.SchemaCheckRun{}),
+	tsgen.Of("SchemaRun", schemacheck.Run{}),
 	tsgen.Of("SchemaCards", audits.SchemaCards{}),
 	tsgen.Of("SchemaTypeResult", schemacheck.TypeSummary{}),
 	tsgen.Of("SchemaMessage", schemacheck.Message{}),
@@ -122,9 +150,9 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("Generated", audits.Generated{}),
 	// Security Scanner (web/audits, securitycheck).
 	tsgen.Of("SecurityReport", audits.SecurityReport{}),
-	tsgen.Of("ScanInfo", db.SecurityScan{}),
-	tsgen.Of("SecurityCheck", db.SecurityResult{}),
-	tsgen.Of("Vulnerability", db.Vulnerability{}),
+	tsgen.Of("ScanInfo", securitycheck.Scan{}),
+	tsgen.Of("SecurityCheck", securitycheck.CheckResult{}),
+	tsgen.Of("Vulnerability", securitycheck.Vulnerability{}),
 	tsgen.Of("VulnerabilityAnswer", audits.VulnerabilityAnswer{}),
 	tsgen.Of("MonitoringItem", audits.MonitoringItem{}),
 	tsgen.Of("HardeningItem", securitycheck.HardeningItem{}),
@@ -142,8 +170,17 @@ var wireTypes = []tsgen.Type{
 	// Backups (web/backups, backup).
 	tsgen.Of("BackupList", backupsweb.List{}),
 	tsgen.Of("BackupEntry", backup.Entry{}),
-	tsgen.Of("RunningBackup", db.ActiveBackup{}),
+	tsgen.Of("RunningBackup", backup.InProgress{}),
 	tsgen.Of("RunAnswer", backupsweb.RunAnswer{}),
+	tsgen.Of("JobList", workweb.JobList{}),
+	tsgen.Of("JobRow", workweb.JobRow{}),
+	tsgen.Of("JobDetail", workweb.JobDetail{}),
+	tsgen.Of("JobPhoto", workweb.JobPhoto{}),
+	tsgen.Of("JobChoices", workweb.JobChoices{}),
+	tsgen.Of("JobRules", workweb.Rules{}),
+	tsgen.Of("JobCity", work.City{}),
+	tsgen.Of("JobService", work.Service{}),
+	tsgen.Of("JobFields", work.Fields{}),
 	// System Settings (web/settings, settings).
 	tsgen.Of("SettingsAnswer", settingsweb.Answer{}),
 	tsgen.Of("ReviewFigures", settings.ReviewFiguresInfo{}),
@@ -193,6 +230,10 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("RedirectRow", editorweb.RedirectRow{}),
 	tsgen.Of("NotFoundList", editorweb.NotFoundList{}),
 	tsgen.Of("NotFoundPath", editorweb.NotFoundPath{}),
+	// Testimonials and review requests (web/feedback, ADR 063).
+	tsgen.Of("TestimonialList", feedbackweb.TestimonialList{}),
+	tsgen.Of("TestimonialItem", feedbackweb.TestimonialItem{}),
+	tsgen.Of("ReviewSettings", feedbackweb.ReviewSettings{}),
 }
 
 // overrides give the TypeScript of the types that encode themselves.
@@ -201,36 +242,42 @@ var overrides = map[reflect.Type]string{
 	reflect.TypeOf(settings.FormValue{}): "string",
 }
 
-const header = `// Code generated by go run ./cmd/tsgen; DO NOT EDIT.
+const adminHeader = `// Code generated by go run ./cmd/tsgen; DO NOT EDIT.
 // The admin API's answers as the Go types send them (cmd/tsgen lists
 // which). Change the Go type, then run go run ./cmd/tsgen.
 
 `
 
 // generate returns the file's text.
-func generate() (string, error) {
+func (f file) generate() (string, error) {
 	g := &tsgen.Generator{Overrides: overrides}
-	body, err := g.Generate(wireTypes)
+	body, err := g.Generate(f.types)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%s: %w", f.Out, err)
 	}
-	return header + kinds() + body, nil
+	pre := ""
+	if f.prelude != nil {
+		pre = f.prelude()
+	}
+	return f.header + pre + body, nil
 }
 
 func main() {
-	src, err := generate()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "tsgen:", err)
-		os.Exit(1)
-	}
 	root, err := findRoot()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tsgen:", err)
 		os.Exit(1)
 	}
-	if err := os.WriteFile(filepath.Join(root, Out), []byte(src), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "tsgen:", err)
-		os.Exit(1)
+	for _, f := range files {
+		src, err := f.generate()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tsgen:", err)
+			os.Exit(1)
+		}
+		if err := os.WriteFile(filepath.Join(root, f.Out), []byte(src), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "tsgen:", err)
+			os.Exit(1)
+		}
 	}
 }
 

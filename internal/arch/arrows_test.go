@@ -24,7 +24,9 @@ var shared = map[string]bool{"web/httperr": true, "web/runjob": true, "web/auth"
 //   - only main, server/ and the build tools under cmd/ (cmd/tsgen reads
 //     the rooms' answer types) import anything under web/: a domain or
 //     data package never imports the HTTP layer;
-//   - nothing under web/ imports server/, and only main imports server/;
+//   - nothing under web/ imports server/, and only main imports server/
+//     (and a test's own main under tests/, which wires a site the same
+//     way: tests/jobsite);
 //   - a room imports no other room, only the shared pieces.
 //
 // Test files count: a domain package's test that needs a room is a sign
@@ -62,8 +64,8 @@ func arrow(pkg, dep string) string {
 	switch {
 	case under(dep, "web") && pkg != "" && !under(pkg, "web") && !under(pkg, "server") && !under(pkg, "cmd"):
 		return "only main, server/ and cmd/ import the HTTP layer (web/)"
-	case under(dep, "server") && pkg != "" && !under(pkg, "server"):
-		return "only main imports server/, the wiring and the HTTP edge"
+	case under(dep, "server") && pkg != "" && !under(pkg, "server") && !under(pkg, "tests"):
+		return "only main (and the tests' own mains under tests/) imports server/, the wiring and the HTTP edge"
 	case roomOf(pkg) != "" && roomOf(dep) != "" && roomOf(pkg) != roomOf(dep):
 		return "a room imports no other room (only " + strings.Join(sortedKeys(shared), ", ") + ")"
 	}
@@ -91,6 +93,8 @@ func TestArrowRules(t *testing.T) {
 		{"web/leads", "server", false},
 		{"server", "server", true}, // server's own external tests
 		{"site", "server", false},
+		{"tests/jobsite", "server", true},
+		{"testsuite", "server", false},
 		{"web/pages", "web/estimate", false},
 		{"webhooks", "web/leads", false},
 		{"webhooks", "web", false},

@@ -131,7 +131,7 @@ test("an editor writes a post with a cover photo, previews it, schedules it a mi
   const { context, page, problems } = await signedIn("/admin");
   // The editor's sidebar: content and photos, no leads, no tools.
   const labels = await page.getByRole("navigation", { name: "Admin navigation" }).getByRole("link").allInnerTexts();
-  assert.deepEqual(labels, ["Dashboard", "Photo Upload", "Content Management", "Location Pages", "Redirects", "Sessions"]);
+  assert.deepEqual(labels, ["Dashboard", "Photo Upload", "Jobs", "Content Management", "Location Pages", "Redirects", "Testimonials", "Sessions"]);
   await viaSidebar(page, "Content Management", "Content Management");
   assert.equal(new URL(page.url()).pathname, "/admin/content");
 

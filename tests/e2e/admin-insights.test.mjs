@@ -174,7 +174,7 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["mobile", MOBILE]]) {
     assert.equal(await results.locator(".ai-item:not(.ai-rule)").count(), 13);
     assert.ok(await results.getByText(/^Fix:/).count() >= 1, "failing checks carry a fix");
 
-    await walkTabs(page, ["Audit Results", "Location Briefs", "Implementation Guide"], async (tab) => {
+    await walkTabs(page, ["Audit Results", "Thin Pages", "Location Briefs", "Implementation Guide"], async (tab) => {
       if (tab === "Location Briefs") {
         const panel = page.getByRole("tabpanel");
         const cityPages = routes.filter((r) => r.component === "city" || r.component === "city-profile").map((r) => r.path);

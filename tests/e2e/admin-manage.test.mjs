@@ -74,7 +74,7 @@ test("Content Management and Redirects need an admin or editor account: the PIN 
   for (const [path, title] of [["/admin/content", "Content Management"], ["/admin/redirects", "Redirects"]]) {
     await gotoSettled(page, BASE + path);
     // A reload locks the PIN session (spec 4): the gate asks for an account.
-    await page.getByText(`The ${title} needs an account sign-in.`).waitFor();
+    await page.getByText(`The ${title} screen needs an account sign-in.`).waitFor();
     assert.ok(await page.getByLabel("Email", { exact: true }).evaluate((el) => el === document.activeElement), "the account form has the focus");
   }
   assert.deepEqual(problems, []);

@@ -126,10 +126,10 @@ async function viaSidebar(page, label) {
   await page.getByRole("navigation", { name: "Admin navigation" }).getByRole("link", typeof label === "string" ? { name: label, exact: true } : { name: label }).click();
 }
 
-const TOOLS = ["Dashboard", "Photo Upload", "SEO Audit", "Analytics", "Schema Management", "Performance", "Security", "SEO & IndexNow", "System Settings"];
+const TOOLS = ["Dashboard", "Photo Upload", "Jobs", "SEO Audit", "Analytics", "Schema Management", "Performance", "Security", "SEO & IndexNow", "System Settings"];
 /** CONTENT are the content screens: an admin's or an editor's;
  * the PIN opens Location Pages' figures only, to read them. */
-const CONTENT = ["Content Management", "Location Pages", "Redirects"];
+const CONTENT = ["Content Management", "Location Pages", "Redirects", "Testimonials"];
 
 test("the gate offers the PIN, as the spec has it, and 'Sign in with your account'", async () => {
   for (const viewport of [PHONE, WIDE]) {
@@ -156,7 +156,7 @@ test("the gate offers the PIN, as the spec has it, and 'Sign in with your accoun
 
     // A screen only an account opens starts in the account form.
     await go(page, "/admin/leads");
-    await page.getByText("The Secure Leads Manager needs an account sign-in.").waitFor();
+    await page.getByText("The Secure Leads Manager screen needs an account sign-in.").waitFor();
     assert.ok(await page.getByLabel("Email", { exact: true }).evaluate((el) => el === document.activeElement), "the email field has the focus");
     assert.deepEqual(ok(problems, 401), []);
     await ctx.close();
@@ -309,7 +309,7 @@ test("the sidebar lists what each sign-in may open; other screens say how to get
       const { ctx, page, problems } = await context(viewport);
       await go(page, "/admin");
       assert.equal(await signIn(page, STAFF), "full");
-      assert.deepEqual(await sidebarLabels(page), ["Dashboard", "Secure Leads Manager", "Photo Upload", "Sessions"]);
+      assert.deepEqual(await sidebarLabels(page), ["Dashboard", "Secure Leads Manager", "Photo Upload", "Jobs", "Sessions"]);
       assert.ok(await page.locator("#admin-sidebar").getByText(STAFF.name).isVisible());
       await shot(page, "sidebar-staff");
       await page.keyboard.press("Escape");
@@ -323,7 +323,7 @@ test("the sidebar lists what each sign-in may open; other screens say how to get
     // The PIN: the tools, not the leads.
     {
       const { context: ctx, page, problems } = await unlockAdmin(browser, "/admin", viewport);
-      assert.deepEqual(await sidebarLabels(page), [...TOOLS.slice(0, 4), "Location Pages", ...TOOLS.slice(4), "Sessions"]);
+      assert.deepEqual(await sidebarLabels(page), [...TOOLS.slice(0, 5), "Location Pages", ...TOOLS.slice(5), "Sessions"]);
       assert.ok(await page.locator("#admin-sidebar").getByText("admin PIN").isVisible());
       await shot(page, "sidebar-pin");
       assert.deepEqual(problems, []);
@@ -332,7 +332,7 @@ test("the sidebar lists what each sign-in may open; other screens say how to get
     // An admin: everything.
     {
       const { ctx, page, problems } = await asAdmin(viewport, "/admin");
-      assert.deepEqual(await sidebarLabels(page), [TOOLS[0], "Secure Leads Manager", ...TOOLS.slice(1, 4), ...CONTENT, ...TOOLS.slice(4), "Users", "Audit Log", "Backups", "Sessions"]);
+      assert.deepEqual(await sidebarLabels(page), [TOOLS[0], "Secure Leads Manager", ...TOOLS.slice(1, 5), ...CONTENT, ...TOOLS.slice(5), "Users", "Audit Log", "Backups", "Sessions"]);
       await shot(page, "sidebar-admin");
       assert.deepEqual(ok(problems, 401), []);
       await ctx.close();

@@ -267,10 +267,11 @@ test("an island whose script did not load tries again, and hydrates", async () =
   });
   await gotoSettled(page, BASE + "/estimate");
   const form = page.locator("[data-island=estimate]");
-  // (Chromium fetches the module again without showing the route the
-  // second request, so the route counts only the failed one.)
+  // (Chromium usually fetches the module again without showing the
+  // route the second request; on a loaded machine it sometimes shows it,
+  // and the route lets it through.)
   assert.ok(await until(() => form.evaluate(isRoot)), "the form hydrated once its script loaded");
-  assert.equal(tries, 1, "the first fetch of the island runtime was the one that failed");
+  assert.ok(tries >= 1, "the first fetch of the island runtime failed");
   assert.ok(warnings.some((w) => w.startsWith("island script not loaded")), "the failure was logged");
   // It works as a React form: a submit without a name shows the summary
   // without a page load.

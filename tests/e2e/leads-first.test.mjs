@@ -173,13 +173,13 @@ test("an admin calls the homeowner from the row: the number is revealed, then te
     card.getByRole("button", { name: `Call ${fullName(URGENT)}` }).click(),
   ]);
   assert.equal(reveal.status(), 200);
-  assert.equal((await reveal.json()).phone_href, "tel:" + e164(URGENT.phone));
+  assert.equal((await reveal.json()).phoneHref, "tel:" + e164(URGENT.phone));
   assert.ok(await until(async () => (await page.evaluate(() => window.__dialed)).includes("tel:" + e164(URGENT.phone))), "tel: opened");
   assert.equal(await card.getByRole("link", { name: `Call ${fullName(URGENT)}` }).getAttribute("href"), "tel:" + e164(URGENT.phone));
   await card.getByRole("link", { name: `Text ${fullName(URGENT)}` }).click();
   assert.ok(await until(async () => (await page.evaluate(() => window.__dialed)).includes("sms:" + e164(URGENT.phone))), "sms: opened");
   // The reveal is in the audit log, against this lead.
-  const audit = await api(page, "/api/admin/audit?per_page=20");
+  const audit = await api(page, "/api/admin/audit?perPage=20");
   // The log reads in sentences: the admin by email, the lead by the
   // homeowner's initials and city.
   const initials = `${URGENT.first[0]}. ${URGENT.last[0]}., ${URGENT.city}`;

@@ -93,7 +93,7 @@ async function signIn(u, { watch } = {}) {
   const o = await open(browser, "/admin/leads");
   await hydrated(o.page);
   if (watch) watch(o.page);
-  await o.page.getByText("The Secure Leads Manager needs an account sign-in.").waitFor();
+  await o.page.getByText("The Secure Leads Manager screen needs an account sign-in.").waitFor();
   await accountSignIn(o.page, u);
   return o;
 }
@@ -167,8 +167,8 @@ test("staff: masked list, search, filters, status change; no full data, details 
   // Status change: PATCH, toast, then the list reloads with the new status.
   const ben = fullName(LEADS[1]);
   const patched = page.waitForResponse((r) => r.request().method() === "PATCH" && r.url().includes("/api/admin/leads/"));
-  // The list's own read (not the sidebar's count of new leads, per_page=1).
-  const reloaded = patched.then(() => page.waitForResponse((r) => r.request().method() === "GET" && r.url().includes("/api/admin/leads?") && !/[?&]per_page=1(&|$)/.test(r.url())));
+  // The list's own read (not the sidebar's count of new leads, perPage=1).
+  const reloaded = patched.then(() => page.waitForResponse((r) => r.request().method() === "GET" && r.url().includes("/api/admin/leads?") && !/[?&]perPage=1(&|$)/.test(r.url())));
   await page.getByLabel(`Status for ${ben}`).selectOption("contacted");
   assert.equal((await patched).status(), 200);
   assert.deepEqual(JSON.parse((await patched).request().postData()), { status: "contacted" });

@@ -283,8 +283,9 @@ export async function unlockAdmin(browser, path = "/admin", viewport = DESKTOP, 
  * empty data folder), for tests that use up a per-address limit: every
  * browser request comes from 127.0.0.1, which the shared test server's
  * other tests need too. It resolves when /healthz answers; stop() kills
- * the server and removes its data. */
-export async function startSite(env = {}) {
+ * the server and removes its data. opts.bin runs another build of the
+ * server than bin/site (a path from the repository's root). */
+export async function startSite(env = {}, opts = {}) {
   const { spawn } = await import("node:child_process");
   const { mkdtempSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
@@ -298,7 +299,7 @@ export async function startSite(env = {}) {
   });
   const data = mkdtempSync(join(tmpdir(), "site-e2e-"));
   const base = `http://127.0.0.1:${port}`;
-  const bin = new URL("../../bin/site", import.meta.url).pathname;
+  const bin = new URL("../../" + (opts.bin || "bin/site"), import.meta.url).pathname;
   const root = new URL("../../", import.meta.url).pathname;
   let log = "";
   const child = spawn(bin, [], {

@@ -69,12 +69,15 @@ type Handler struct {
 	Backups Backups
 	Jobs    Jobs
 	Log     *slog.Logger
+	// Proof are the thin-pages audit's sources of local proof (published
+	// jobs near a city, its testimonials); a nil one is not counted.
+	Proof seoaudit.LocalProof
 }
 
 // SEOAuditReport is GET /api/admin/seo-audit.
 type SEOAuditReport struct {
 	// Run is the latest audit (null before the first).
-	Run   *db.SEOAuditRun       `json:"run"`
+	Run   *seoaudit.Run         `json:"run"`
 	Pages []seoaudit.PageResult `json:"pages"`
 	// Routes is how many pages an audit checks now.
 	Routes int             `json:"routes"`
@@ -95,7 +98,8 @@ func (h *Handler) SEOAudit(c echo.Context) error {
 		return httperr.Unavailable("The SEO audit could not be loaded.", err)
 	}
 	if err == nil {
-		out.Run = &run
+		r := seoaudit.RunOf(run)
+		out.Run = &r
 		for _, p := range pages {
 			out.Pages = append(out.Pages, seoaudit.Decode(p, run.BaseURL))
 		}
@@ -160,11 +164,11 @@ func (h *Handler) locationBriefs() []LocationBrief {
 
 // SecurityReport is GET /api/admin/security.
 type SecurityReport struct {
-	Scan            *db.SecurityScan              `json:"scan"`
+	Scan            *securitycheck.Scan           `json:"scan"`
 	NextScanAt      *time.Time                    `json:"nextScanAt"`
 	Score           int                           `json:"score"`
-	Checks          []db.SecurityResult           `json:"checks"`
-	Vulnerabilities []db.Vulnerability            `json:"vulnerabilities"`
+	Checks          []securitycheck.CheckResult   `json:"checks"`
+	Vulnerabilities []securitycheck.Vulnerability `json:"vulnerabilities"`
 	Monitoring      []MonitoringItem              `json:"monitoring"`
 	Hardening       []securitycheck.HardeningItem `json:"hardening"`
 	Config          securitycheck.ConfigPanel     `json:"config"`
@@ -200,23 +204,27 @@ func (h *Handler) backups(ctx context.Context) securitycheck.Backups {
 // vulnerabilities, and the Monitoring and Hardening tabs.
 func (h *Handler) Security(c echo.Context) error {
 	ctx := c.Request().Context()
-	out := SecurityReport{Checks: []db.SecurityResult{}}
+	out := SecurityReport{Checks: []securitycheck.CheckResult{}}
 	scan, results, err := h.Store.LatestSecurityScan(ctx)
 	if err != nil && !errors.Is(err, db.ErrNotFound) {
 		return httperr.Unavailable("The security scan could not be loaded.", err)
 	}
-	if err == nil {
+	scanned := err == nil
+	if scanned {
 		next := scan.StartedAt.Add(h.ScanEvery)
-		out.Scan, out.NextScanAt, out.Checks = &scan, &next, results
+		s := securitycheck.ScanOf(scan)
+		out.Scan, out.NextScanAt, out.Checks = &s, &next, securitycheck.CheckResultsOf(results)
 	}
-	if out.Vulnerabilities, err = h.Store.ListVulnerabilities(ctx); err != nil {
+	vulns, err := h.Store.ListVulnerabilities(ctx)
+	if err != nil {
 		return httperr.Unavailable("The vulnerabilities could not be loaded.", err)
 	}
-	out.Score = securityScore(out.Checks)
-	out.Monitoring = h.monitoring(ctx, out.Scan, out.Vulnerabilities)
+	out.Vulnerabilities = securitycheck.VulnerabilitiesOf(vulns)
+	out.Score = securityScore(results)
+	out.Monitoring = h.monitoring(ctx, scanned, vulns)
 	run := h.Running
 	run.Backup = h.backups(ctx)
-	out.Hardening = securitycheck.Hardening(out.Checks, run)
+	out.Hardening = securitycheck.Hardening(results, run)
 	out.Config = securitycheck.Configuration(run)
 	return c.JSON(http.StatusOK, out)
 }
@@ -242,7 +250,7 @@ func securityScore(rs []db.SecurityResult) int {
 
 // VulnerabilityAnswer is a vulnerability status change's answer.
 type VulnerabilityAnswer struct {
-	Vulnerability db.Vulnerability `json:"vulnerability"`
+	Vulnerability securitycheck.Vulnerability `json:"vulnerability"`
 }
 
 // SetVulnerability marks a vulnerability open, acknowledged or fixed.
@@ -263,7 +271,7 @@ func (h *Handler) SetVulnerability(c echo.Context) error {
 		return httperr.Unavailable("The status could not be saved.", err)
 	}
 	h.Log.Info("security: vulnerability status set", "id", v.CheckID, "status", v.Status, "by", c.RealIP())
-	return c.JSON(http.StatusOK, VulnerabilityAnswer{Vulnerability: v})
+	return c.JSON(http.StatusOK, VulnerabilityAnswer{Vulnerability: securitycheck.VulnerabilityOf(v)})
 }
 
 // MonitoringItem is one figure of the Monitoring tab.
@@ -276,7 +284,7 @@ type MonitoringItem struct {
 
 // monitoring is the Monitoring tab, from measured facts only: what the
 // latest scan found, the live sessions, the latest health and SEO runs.
-func (h *Handler) monitoring(ctx context.Context, scan *db.SecurityScan, vulns []db.Vulnerability) []MonitoringItem {
+func (h *Handler) monitoring(ctx context.Context, scanned bool, vulns []db.Vulnerability) []MonitoringItem {
 	open := 0
 	for _, v := range vulns {
 		if v.Status == db.VulnOpen {
@@ -284,7 +292,7 @@ func (h *Handler) monitoring(ctx context.Context, scan *db.SecurityScan, vulns [
 		}
 	}
 	out := []MonitoringItem{}
-	if scan != nil {
+	if scanned {
 		st := "good"
 		if open > 0 {
 			st = "bad"

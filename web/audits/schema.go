@@ -68,7 +68,7 @@ type SchemaTemplate struct {
 // SchemaReport is GET /api/admin/schema.
 type SchemaReport struct {
 	// Run is the latest check (null before the first).
-	Run       *db.SchemaCheckRun        `json:"run"`
+	Run       *schemacheck.Run          `json:"run"`
 	Cards     SchemaCards               `json:"cards"`
 	Types     []schemacheck.TypeSummary `json:"types"`
 	Pages     []schemacheck.PageResult  `json:"pages"`
@@ -89,7 +89,8 @@ func (h *Handler) Schema(c echo.Context) error {
 		return httperr.Unavailable("The schema check could not be loaded.", err)
 	}
 	if err == nil {
-		out.Run = &run
+		r := schemacheck.RunOf(run)
+		out.Run = &r
 		for _, r := range rows {
 			p := schemacheck.Decode(r)
 			out.Pages = append(out.Pages, p)

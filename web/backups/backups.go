@@ -99,7 +99,7 @@ func (h *Handler) Run(c echo.Context) error {
 // RunningMessage is the answer to a press while a backup runs: when it
 // started (UTC; the screen shows its own clock's time from the answer's
 // startedAt) and who asked for it.
-func RunningMessage(a *db.ActiveBackup) string {
+func RunningMessage(a *backup.InProgress) string {
 	if a == nil {
 		return "A backup is already running."
 	}

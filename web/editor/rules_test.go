@@ -3,6 +3,7 @@ package editor
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -78,6 +79,37 @@ func TestUnknownIconRefused(t *testing.T) {
 		it = r.item(t, r.do(t, "PUT", "/api/admin/content/"+it.ID, map[string]any{"version": it.Version, "data": sv}), "save")
 		if a := r.do(t, "POST", "/api/admin/content/"+it.ID+"/publish", map[string]any{"version": it.Version}); a.status != http.StatusOK {
 			t.Errorf("a known icon: %d %s", a.status, a.body)
+		}
+	})
+}
+
+// A link to an address outside the subset blocks a publish, with the
+// problem on the body; an address that stops at "(" makes no link at
+// all, so the post publishes. (That such a post, and a site whose
+// content has those links, render their words and never a link is
+// tested in server/: TestBodyLinksRefused.)
+func TestBodyLinksRefused(t *testing.T) {
+	t.Parallel()
+	db.ForEachDB(t, func(t *testing.T, s *db.Store) {
+		t.Parallel()
+		r := newRoom(t, s)
+		for _, href := range []string{"javascript:alert(1)", "data:text/html,x", "//evil.example/x", "vbscript:x", "JaVaScRiPt:alert`1`"} {
+			a := post("bad-link", "Bad Link")
+			a.Content = "Read [this](" + href + ") now."
+			it := r.create(t, a)
+			res := r.do(t, "POST", "/api/admin/content/"+it.ID+"/publish", map[string]any{"version": it.Version})
+			if strings.Contains(href, "(") {
+				// The address stops at "(": no link is made at all.
+				if res.status != 200 {
+					t.Errorf("%s: %d %s", href, res.status, res.body)
+				}
+			} else if res.status != http.StatusUnprocessableEntity || !strings.Contains(string(res.body), `"field":"content"`) {
+				t.Errorf("%s: publish %d %s", href, res.status, res.body)
+			}
+			now := r.item(t, r.do(t, "GET", "/api/admin/content/"+it.ID, nil), "reload")
+			if d := r.do(t, "DELETE", "/api/admin/content/"+it.ID+"?version="+strconv.Itoa(now.Version), nil); d.status != http.StatusOK {
+				t.Fatalf("delete: %d %s", d.status, d.body)
+			}
 		}
 	})
 }

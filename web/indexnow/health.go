@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/health"
 	"github.com/atlanta-restoration/site/web/httperr"
 	"github.com/atlanta-restoration/site/web/runjob"
 )
@@ -26,11 +27,11 @@ type HealthSummary struct {
 // first), every result, the summary cards, how often it runs, and whether
 // monitoring is on (absent when the settings cannot be read).
 type HealthReport struct {
-	Run        *db.HealthRun     `json:"run"`
-	Results    []db.HealthResult `json:"results"`
-	Summary    HealthSummary     `json:"summary"`
-	Interval   string            `json:"interval"`
-	Monitoring *bool             `json:"monitoring,omitempty"`
+	Run        *health.Run     `json:"run"`
+	Results    []health.Result `json:"results"`
+	Summary    HealthSummary   `json:"summary"`
+	Interval   string          `json:"interval"`
+	Monitoring *bool           `json:"monitoring,omitempty"`
 }
 
 // Health returns the latest health run with the summary cards.
@@ -40,9 +41,9 @@ func (h *Handler) Health(c echo.Context) error {
 	if err != nil && !errors.Is(err, db.ErrNotFound) {
 		return httperr.Unavailable("The health results could not be loaded.", err)
 	}
-	out := HealthReport{Results: []db.HealthResult{}, Summary: HealthSummary{URLsInSitemap: len(h.Site.SitemapPaths())}, Interval: h.HealthInterval.String()}
+	out := HealthReport{Results: []health.Result{}, Summary: HealthSummary{URLsInSitemap: len(h.Site.SitemapPaths())}, Interval: h.HealthInterval.String()}
 	for _, r := range h.Site.Routes() {
-		n := len(r.Paths(h.Site.Content()))
+		n := len(h.Site.PathsOf(r))
 		out.Summary.TotalRoutes += n
 		if r.Indexable {
 			out.Summary.IndexableRoutes += n
@@ -50,7 +51,8 @@ func (h *Handler) Health(c echo.Context) error {
 	}
 	if err == nil {
 		out.Summary.Issues, out.Summary.LastUpdated = run.Issues, &run.FinishedAt
-		out.Run, out.Results = &run, results
+		r := health.RunOf(run)
+		out.Run, out.Results = &r, health.ResultsOf(results)
 	}
 	if on, err := h.Monitoring(ctx); err == nil {
 		out.Monitoring = &on

@@ -244,7 +244,17 @@ func (h *Handler) Submit(c echo.Context) error {
 
 // Submission is one row of the IndexNow tab's history.
 type Submission struct {
-	db.IndexNowSubmission
+	ID        string    `json:"id"`
+	CreatedAt time.Time `json:"createdAt"`
+	// TriggeredBy is auto (a content change), all (Submit All Site Pages)
+	// or custom (the admin's list).
+	TriggeredBy string `json:"trigger"`
+	URLCount    int    `json:"urlCount"`
+	StatusCode  int    `json:"statusCode"`
+	// Response is IndexNow's answer (or the kind of failure), truncated.
+	Response string `json:"response"`
+	Outcome  string `json:"outcome"`
+	// URLs are the submitted addresses.
 	URLs []string `json:"urls"`
 }
 
@@ -263,7 +273,8 @@ func (h *Handler) Submissions(c echo.Context) error {
 	}
 	out := make([]Submission, len(rows))
 	for i, r := range rows {
-		out[i] = Submission{IndexNowSubmission: r, URLs: indexnow.SubmissionURLs(r)}
+		out[i] = Submission{ID: r.ID, CreatedAt: r.CreatedAt, TriggeredBy: r.TriggeredBy, URLs: indexnow.SubmissionURLs(r),
+			URLCount: r.URLCount, StatusCode: r.StatusCode, Response: r.Response, Outcome: r.Outcome}
 	}
 	return c.JSON(http.StatusOK, SubmissionPage{Submissions: out, Total: total, Limit: limit, Offset: offset})
 }

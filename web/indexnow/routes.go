@@ -28,7 +28,7 @@ type RoutesInfo struct {
 func (h *Handler) Routes(c echo.Context) error {
 	out := []RouteInfo{}
 	for _, r := range h.Site.Routes() {
-		for _, p := range r.Paths(h.Site.Content()) {
+		for _, p := range h.Site.PathsOf(r) {
 			out = append(out, RouteInfo{Path: p, Pattern: r.Pattern, Component: r.Page, IsDynamic: r.IsDynamic(), Priority: r.Priority,
 				ChangeFreq: r.ChangeFreq, InSitemap: r.InSitemap && r.Indexable, Indexable: r.Indexable})
 		}

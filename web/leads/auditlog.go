@@ -188,6 +188,12 @@ var sentences = map[string]func(r db.AuditRow) string{
 	"redirect_delete": func(r db.AuditRow) string {
 		return "removed the redirect from " + strings.TrimPrefix(r.Detail, "redirect ")
 	},
+	db.AuditJobPublish:   func(r db.AuditRow) string { return "put the job " + quoted(r.Detail) + " on the website" },
+	db.AuditJobUnpublish: func(r db.AuditRow) string { return "took the job " + quoted(r.Detail) + " off the website" },
+	db.AuditJobDelete:    func(r db.AuditRow) string { return "deleted the job " + quoted(r.Detail) },
+	db.AuditJobNameConsent: func(r db.AuditRow) string {
+		return "recorded that the homeowner agreed to show their name on the job " + quoted(r.Detail)
+	},
 	// Actions other parts of the admin record.
 	"lead_reveal":            func(r db.AuditRow) string { return "revealed the phone number of " + LeadName(r) + " to call or text" },
 	"backup_run":             func(r db.AuditRow) string { return "started a backup" + paren(r.Detail) },
@@ -297,15 +303,17 @@ func orDevice(label string) string {
 	return label
 }
 
-// pageParams reads page and per_page (defaults 1 and 50, at most 200).
+// pageParams reads page and perPage (defaults 1 and 50, at most 200;
+// the old per_page too, query).
 func pageParams(c echo.Context) (page, per int, err error) {
 	page, per = 1, 50
-	if v := c.QueryParam("page"); v != "" {
+	q := query(c)
+	if v := q.Get("page"); v != "" {
 		if page, err = strconv.Atoi(v); err != nil || page < 1 || page > 1_000_000 {
 			return 0, 0, &httperr.Error{Status: http.StatusBadRequest, Message: "Page must be a positive number."}
 		}
 	}
-	if v := c.QueryParam("per_page"); v != "" {
+	if v := q.Get("perPage"); v != "" {
 		if per, err = strconv.Atoi(v); err != nil || per < 1 {
 			return 0, 0, &httperr.Error{Status: http.StatusBadRequest, Message: "Per page must be a positive number."}
 		}
@@ -313,3 +321,6 @@ func pageParams(c echo.Context) (page, per int, err error) {
 	}
 	return page, per, nil
 }
+
+// quoted is a title in curly quotes.
+func quoted(s string) string { return "“" + s + "”" }

@@ -49,6 +49,9 @@ type Store interface {
 	// Privacy requests (privacy.go).
 	LeadsByContact(ctx context.Context, email, tel string) ([]db.Lead, error)
 	DeleteLead(ctx context.Context, id string, audit db.AuditEntry) error
+	TestimonialOfLead(ctx context.Context, leadID string) (db.Testimonial, error)
+	JobsOfLead(ctx context.Context, leadID string) ([]db.Job, error)
+	OptedOut(ctx context.Context, contact string) (bool, error)
 }
 
 // Locks says whether strangers' failed sign-ins have locked an account
@@ -72,8 +75,8 @@ type LeadList struct {
 // may see it (leads.Full or leads.Masked), and the change as its timeline
 // records it (absent when the lead had that status already).
 type LeadAnswer struct {
-	Lead  leads.View    `json:"lead" tstype:"LeadFull | LeadMasked"`
-	Event *db.LeadEvent `json:"event,omitempty"`
+	Lead  leads.View   `json:"lead" tstype:"LeadFull | LeadMasked"`
+	Event *leads.Event `json:"event,omitempty"`
 }
 
 // UserList is GET /api/admin/users.
@@ -87,7 +90,11 @@ type Handler struct {
 	Auth  Locks
 	// Hash bounds the slow password hashing of account changes.
 	Hash *guard.HashGate
-	Log  *slog.Logger
+	// Changed re-renders the public pages after a lead is erased: a job
+	// that came from it loses the homeowner's name (ADR 061), a
+	// testimonial it gave leaves the city page (ADR 063).
+	Changed func(reason string)
+	Log     *slog.Logger
 }
 
 var (
@@ -102,7 +109,7 @@ func leadsUnavailable(err error) error {
 }
 
 func (h *Handler) List(c echo.Context) error {
-	f, err := leads.ParseFilter(c.QueryParams())
+	f, err := leads.ParseFilter(query(c))
 	if err != nil {
 		return &httperr.Error{Status: http.StatusBadRequest, Message: err.Error()}
 	}
@@ -182,7 +189,8 @@ func (h *Handler) SetStatus(c echo.Context) error {
 		out.Lead = leads.Unmasked(l)
 	}
 	if ev.ID != "" {
-		out.Event = &ev
+		e := leads.EventOf(ev)
+		out.Event = &e
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -194,7 +202,7 @@ func (h *Handler) Export(c echo.Context) error {
 	if !isAdmin(c) {
 		return errExportRestrict
 	}
-	f, err := leads.ParseFilter(c.QueryParams())
+	f, err := leads.ParseFilter(query(c))
 	if err != nil {
 		return &httperr.Error{Status: http.StatusBadRequest, Message: err.Error()}
 	}

@@ -53,8 +53,32 @@ func (h *Handler) ExportPerson(c echo.Context) error {
 		if err != nil && !errors.Is(err, db.ErrNotFound) {
 			return httperr.Unavailable(msgPrivacyBusy, err)
 		}
-		out.Leads = append(out.Leads, leads.PersonRecord{Full: leads.Unmasked(l), Timeline: tl})
+		rec := leads.PersonRecord{Full: leads.Unmasked(l), Timeline: leads.Timeline(tl)}
+		if t, err := h.Store.TestimonialOfLead(ctx, l.ID); err == nil {
+			rec.Testimonial = &leads.PersonTestimonial{Text: t.Body, Consent: t.Consent, State: t.State, SentAt: t.UpdatedAt}
+		} else if !errors.Is(err, db.ErrNotFound) {
+			return httperr.Unavailable(msgPrivacyBusy, err)
+		}
+		jobs, err := h.Store.JobsOfLead(ctx, l.ID)
+		if err != nil {
+			return httperr.Unavailable(msgPrivacyBusy, err)
+		}
+		rec.Jobs = make([]leads.PersonJob, 0, len(jobs))
+		for _, j := range jobs {
+			rec.Jobs = append(rec.Jobs, leads.PersonJob{Title: j.Title, Month: j.Month, CustomerName: j.CustomerName, NameConsent: j.NameConsent, OnTheSite: j.Status == db.JobPublished})
+		}
+		out.Leads = append(out.Leads, rec)
 		ids = append(ids, l.ID)
+	}
+	for _, c := range []string{email, tel} {
+		if c == "" {
+			continue
+		}
+		yes, err := h.Store.OptedOut(ctx, c)
+		if err != nil {
+			return httperr.Unavailable(msgPrivacyBusy, err)
+		}
+		out.ReviewOptOut = out.ReviewOptOut || yes
 	}
 	detail := strconv.Itoa(len(ids)) + " leads"
 	if len(ids) > 0 {
@@ -75,6 +99,9 @@ func (h *Handler) DeleteLead(c echo.Context) error {
 		actor = "(unknown)"
 	}
 	id := c.Param("id")
+	// A job's homeowner name and a testimonial the site shows go with the
+	// lead: the pages are rendered again after the deletion (only those
+	// whose content changed are).
 	err := h.Store.DeleteLead(c.Request().Context(), id, db.AuditEntry{At: time.Now().UTC(), UserID: u.ID, Actor: actor, IP: c.RealIP()})
 	if errors.Is(err, db.ErrNotFound) {
 		return errNoLead
@@ -82,5 +109,8 @@ func (h *Handler) DeleteLead(c echo.Context) error {
 		return httperr.Unavailable(msgEraseBusy, err)
 	}
 	h.Log.Info("lead deleted", "lead", id, "by", u.ID)
+	if h.Changed != nil {
+		h.Changed("lead erased")
+	}
 	return c.JSON(http.StatusOK, ErasedAnswer{ID: id, Deleted: true})
 }

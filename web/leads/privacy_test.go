@@ -55,7 +55,10 @@ func TestPrivacyRequests(t *testing.T) {
 			t.Errorf("the export lacks the timeline or the address: %.300s", r.Body)
 		}
 
-		// Delete: gone, and the audit keeps who and when, no contact data.
+		// Delete: gone, and the audit keeps who and when, no contact data;
+		// the public pages are re-rendered (a job may have named them).
+		var rerendered []string
+		lm.h.Changed = func(reason string) { rerendered = append(rerendered, reason) }
 		if r := lm.call(t, "DELETE", "/api/admin/leads/lead-002", admin, nil); r.StatusCode != 200 || !strings.Contains(r.Body, `"deleted":true`) {
 			t.Fatalf("delete: %d %s", r.StatusCode, r.Body)
 		}
@@ -64,6 +67,9 @@ func TestPrivacyRequests(t *testing.T) {
 		}
 		if r := lm.call(t, "DELETE", "/api/admin/leads/lead-002", admin, nil); r.StatusCode != 404 {
 			t.Errorf("delete again: %d", r.StatusCode)
+		}
+		if len(rerendered) != 1 {
+			t.Errorf("pages re-rendered %d times for one erasure", len(rerendered))
 		}
 		entries, _, _ := store.ListAudit(ctx, 100, 0)
 		var deleted, exported int
@@ -94,4 +100,70 @@ func TestPrivacyRequests(t *testing.T) {
 			t.Error("leads.erase must be the admins' alone")
 		}
 	})
+}
+
+// A privacy export carries what the person wrote on a feedback page,
+// whether they opted out of review requests (ADR 063), and the jobs that
+// came from their lead with the name recorded for them (ADR 061).
+func TestPrivacyExportHasTestimonialAndOptOut(t *testing.T) {
+	t.Parallel()
+	store := db.NewTestSQLite(t)
+	lm := newRoom(t, store)
+	ctx := context.Background()
+	now := time.Now().UTC()
+	if err := store.CreateLead(ctx, db.Lead{ID: "ann", CreatedAt: now, UpdatedAt: now, FirstName: "Ann", Email: "ann@example.com", City: "Smyrna", Status: "new", Source: "website"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.ChangeLeadStatus(ctx, "ann", "completed", db.SystemActor, now); err != nil {
+		t.Fatal(err)
+	}
+	rq, _ := store.ReviewRequestOf(ctx, "ann")
+	if _, err := store.SaveTestimonial(ctx, db.Testimonial{RequestID: rq.ID, LeadID: "ann", FirstName: "Ann", City: "Smyrna", Body: "Kind crew.", Consent: true}, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.OptOut(ctx, []string{"ann@example.com"}, now); err != nil {
+		t.Fatal(err)
+	}
+	job, err := store.CreateJob(ctx, db.JobFields{Title: "Kitchen ceiling", Month: "2026-10", LeadID: "ann", CustomerName: "Ann Smith", NameConsent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := lm.call(t, "GET", "/api/admin/leads/person?email=ann@example.com", asAdmin, nil)
+	var exp struct {
+		ReviewOptOut bool `json:"reviewOptOut"`
+		Leads        []struct {
+			Jobs []struct {
+				Title        string `json:"title"`
+				CustomerName string `json:"customerName"`
+				NameConsent  bool   `json:"nameConsent"`
+			} `json:"jobs"`
+			Testimonial *struct {
+				Text    string `json:"text"`
+				Consent bool   `json:"consent"`
+			} `json:"testimonial"`
+		} `json:"leads"`
+	}
+	if err := json.Unmarshal([]byte(r.Body), &exp); err != nil || !exp.ReviewOptOut || len(exp.Leads) != 1 || exp.Leads[0].Testimonial == nil ||
+		exp.Leads[0].Testimonial.Text != "Kind crew." || !exp.Leads[0].Testimonial.Consent {
+		t.Fatalf("export %d %s", r.StatusCode, r.Body)
+	}
+	if j := exp.Leads[0].Jobs; len(j) != 1 || j[0].Title != "Kitchen ceiling" || j[0].CustomerName != "Ann Smith" || !j[0].NameConsent {
+		t.Errorf("the export's jobs: %+v", j)
+	}
+	// Deleting the lead of a shown testimonial renders the pages again.
+	changed := 0
+	lm.h.Changed = func(string) { changed++ }
+	tm, _ := store.Testimonials(ctx, "")
+	if _, err := store.ModerateTestimonial(ctx, tm[0].ID, db.TestimonialApproved, nil, now); err != nil {
+		t.Fatal(err)
+	}
+	if r := lm.call(t, "DELETE", "/api/admin/leads/ann", asAdmin, nil); r.StatusCode != 200 || changed != 1 {
+		t.Fatalf("delete: %d, pages re-rendered %d times", r.StatusCode, changed)
+	}
+	if pub, _ := store.PublicTestimonials(ctx); len(pub) != 0 {
+		t.Errorf("the testimonial outlived its lead: %+v", pub)
+	}
+	if j, _ := store.GetJob(ctx, job.ID); j.CustomerName != "" || j.NameConsent || j.LeadID != "" {
+		t.Errorf("the job kept the erased homeowner: %+v", j)
+	}
 }

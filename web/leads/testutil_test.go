@@ -1,26 +1,17 @@
 package leads
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/guard"
-	"github.com/atlanta-restoration/site/web/auth"
-	"github.com/atlanta-restoration/site/web/httperr"
+	"github.com/atlanta-restoration/site/web/auth/authtest"
 )
 
 // The room's tests call its handlers as a caller they choose, on a real
@@ -39,17 +30,16 @@ const (
 const (
 	asAdmin = "admin"
 	asStaff = "staff"
-	asPIN   = "pin"
+	asPIN   = authtest.PIN
 )
 
 // room is the leads room over its store, behind an echo instance that
 // routes as server/install.go does (without the guards) and answers
 // errors as the server's error handler does under /api/.
 type room struct {
-	h       *Handler
-	store   *db.Store
-	e       *echo.Echo
-	callers map[string]auth.Principal
+	*authtest.Room
+	h     *Handler
+	store *db.Store
 }
 
 // noLocks: no account is locked for new browsers.
@@ -63,42 +53,11 @@ func (noLocks) AccountLocked(context.Context, db.User, time.Time) (bool, time.Ti
 // member (Crew Lead), and the PIN, as callers.
 func newRoom(t testing.TB, store *db.Store) *room {
 	t.Helper()
-	r := &room{store: store, callers: map[string]auth.Principal{}}
+	r := &room{Room: authtest.New(), store: store}
 	r.h = &Handler{Store: store, Auth: noLocks{}, Hash: guard.NewHashGate(2, 5*time.Second), Log: quiet}
-	r.callers[asPIN] = auth.Principal{Role: accounts.RolePIN}
-	r.addCaller(t, asAdmin, db.User{ID: "u-owner", Email: adminEmail, Name: "The Owner", Roles: []string{accounts.RoleAdmin}})
-	r.addCaller(t, asStaff, db.User{ID: "u-crew", Email: staffEmail, Name: "Crew Lead", Roles: []string{accounts.RoleStaff}})
-	e := echo.New()
-	e.HTTPErrorHandler = func(err error, c echo.Context) {
-		if c.Response().Committed {
-			return
-		}
-		status, msg, title := httperr.Status(err), "", ""
-		var he *echo.HTTPError
-		var se *httperr.Error
-		if errors.As(err, &he) {
-			status, msg = he.Code, fmt.Sprint(he.Message)
-		} else if errors.As(err, &se) {
-			msg, title = se.Message, se.Title
-		}
-		body := map[string]string{"error": msg}
-		if title != "" {
-			body["title"] = title
-		}
-		c.JSON(status, body)
-	}
-	as := func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			tok, _ := strings.CutPrefix(c.Request().Header.Get("Authorization"), "Bearer ")
-			p, ok := r.callers[tok]
-			if !ok {
-				return httperr.New(http.StatusUnauthorized, "no caller")
-			}
-			auth.As(c, p)
-			return next(c)
-		}
-	}
-	h := r.h
+	r.Account(t, store, asAdmin, db.User{ID: "u-owner", Email: adminEmail, Name: "The Owner", Roles: []string{accounts.RoleAdmin}})
+	r.Account(t, store, asStaff, db.User{ID: "u-crew", Email: staffEmail, Name: "Crew Lead", Roles: []string{accounts.RoleStaff}})
+	e, h, as := r.Room, r.h, r.As
 	e.GET("/api/admin/leads", h.List, as)
 	e.GET("/api/admin/leads/export.csv", h.Export, as)
 	e.GET("/api/admin/leads/:id", h.Detail, as)
@@ -115,53 +74,21 @@ func newRoom(t testing.TB, store *db.Store) *room {
 	e.POST("/api/admin/users", h.CreateUser, as)
 	e.PATCH("/api/admin/users/:id", h.UpdateUser, as)
 	e.GET("/api/admin/audit", h.Audit, as)
-	r.e = e
 	return r
-}
-
-// addCaller stores u and lets the token name call as it.
-func (r *room) addCaller(t testing.TB, name string, u db.User) db.User {
-	t.Helper()
-	u = addUser(t, r.store, u)
-	r.callers[name] = auth.Principal{Session: db.Session{ID: "s-" + name, UserID: u.ID, Stage: db.StageFull}, User: &u, Role: accounts.RoleOf(u.Roles)}
-	return u
 }
 
 // addUser stores an account (no password: these tests never sign in).
 func addUser(t testing.TB, store *db.Store, u db.User) db.User {
 	t.Helper()
-	now := time.Now().UTC()
-	u.CreatedAt, u.UpdatedAt = now, now
-	if err := store.CreateUser(context.Background(), u); err != nil {
-		t.Fatal(err)
-	}
-	return u
+	return authtest.AddUser(t, store, u)
 }
 
-type response struct {
-	*http.Response
-	Body string
-}
+type response = authtest.Response
 
 // call sends a JSON request as the caller named by tok ("" nobody).
 func (r *room) call(t testing.TB, method, path, tok string, body any) *response {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req := httptest.NewRequest(method, path, rd)
-	req.Header.Set("Content-Type", "application/json")
-	req.RemoteAddr = "192.0.2.10:4000"
-	if tok != "" {
-		req.Header.Set("Authorization", "Bearer "+tok)
-	}
-	w := httptest.NewRecorder()
-	r.e.ServeHTTP(w, req)
-	res := w.Result()
-	b, _ := io.ReadAll(res.Body)
-	return &response{Response: res, Body: string(b)}
+	return r.Call(t, method, path, tok, body)
 }
 
 // seedLeads stores n leads as server/'s tests do: lead-000 onwards, the

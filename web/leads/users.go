@@ -30,7 +30,31 @@ const (
 
 // UserAnswer is the answer to an account change: the account as saved.
 type UserAnswer struct {
-	User db.User `json:"user"`
+	User Account `json:"user"`
+}
+
+// Account is an account as the Users screen reads it: never its
+// password hash, authenticator secret or sign-in counters.
+type Account struct {
+	ID    string `json:"id"`
+	Email string `json:"email"`
+	Name  string `json:"name"`
+	// CreatedAt and UpdatedAt are when the account was made and last
+	// changed; LastLoginAt its last sign-in, DisabledAt when it was
+	// disabled and TOTPEnabledAt when its authenticator was set up (null:
+	// never, not disabled, none).
+	CreatedAt     time.Time  `json:"createdAt"`
+	UpdatedAt     time.Time  `json:"updatedAt"`
+	LastLoginAt   *time.Time `json:"lastLoginAt"`
+	DisabledAt    *time.Time `json:"disabledAt"`
+	TOTPEnabledAt *time.Time `json:"totpEnabledAt"`
+	Roles         []string   `json:"roles"`
+}
+
+// AccountOf is the stored account u as the screen reads it.
+func AccountOf(u db.User) Account {
+	return Account{ID: u.ID, Email: u.Email, Name: u.Name, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt, LastLoginAt: u.LastLoginAt,
+		DisabledAt: u.DisabledAt, TOTPEnabledAt: u.TOTPEnabledAt, Roles: u.Roles}
 }
 
 // UserRow is one account on the Users screen, with whether strangers'
@@ -40,7 +64,7 @@ type UserAnswer struct {
 // the same rules (userActions), so the screen never offers what the
 // server refuses.
 type UserRow struct {
-	db.User
+	Account
 	SignInLocked bool       `json:"signInLocked"`
 	LockedUntil  *time.Time `json:"lockedUntil"`
 	// Self: this is the caller's own account.
@@ -97,7 +121,7 @@ func (h *Handler) Users(c echo.Context) error {
 	admins := activeAdmins(us)
 	rows := make([]UserRow, 0, len(us))
 	for _, u := range us {
-		r := UserRow{User: u, Self: me != "" && u.ID == me}
+		r := UserRow{Account: AccountOf(u), Self: me != "" && u.ID == me}
 		if locked, until := h.Auth.AccountLocked(ctx, u, now); locked {
 			r.SignInLocked, r.LockedUntil = true, &until
 		}
@@ -153,7 +177,7 @@ func (h *Handler) CreateUser(c echo.Context) error {
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "The account could not be saved. Try again.", Err: err}
 	}
 	h.audit(c, auth.From(c).Account(), db.AuditUserCreated, "", fmt.Sprintf("%s (%s)", email, in.Role))
-	return c.JSON(http.StatusCreated, UserAnswer{User: u})
+	return c.JSON(http.StatusCreated, UserAnswer{User: AccountOf(u)})
 }
 
 func (h *Handler) UpdateUser(c echo.Context) error {
@@ -203,7 +227,7 @@ func (h *Handler) UpdateUser(c echo.Context) error {
 			if err != nil {
 				return &httperr.Error{Status: http.StatusServiceUnavailable, Message: msgAccountsBusy, Err: err}
 			}
-			return c.JSON(http.StatusOK, UserAnswer{User: u})
+			return c.JSON(http.StatusOK, UserAnswer{User: AccountOf(u)})
 		}
 	}
 	if in.Name != nil {
@@ -248,5 +272,5 @@ func (h *Handler) UpdateUser(c echo.Context) error {
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "The change could not be saved. Try again.", Err: err}
 	}
 	h.audit(c, auth.From(c).Account(), db.AuditUserUpdated, "", target.Email+": "+strings.Join(what, ", "))
-	return c.JSON(http.StatusOK, UserAnswer{User: u})
+	return c.JSON(http.StatusOK, UserAnswer{User: AccountOf(u)})
 }

@@ -50,7 +50,7 @@ func actor(c echo.Context) db.Actor {
 // EventAnswer answers a note or an assignment: the timeline entry it made
 // (absent when nothing changed).
 type EventAnswer struct {
-	Event *db.LeadEvent `json:"event,omitempty"`
+	Event *leads.Event `json:"event,omitempty"`
 	// AssignedTo is the lead's account after an assignment (null: nobody).
 	AssignedTo *string `json:"assignedTo,omitempty"`
 }
@@ -80,7 +80,8 @@ func (h *Handler) AddNote(c echo.Context) error {
 	}
 	// The audit log records that a note was added, not its words.
 	h.audit(c, auth.From(c).Account(), db.AuditLeadNote, id, strconv.Itoa(utf8.RuneCountInString(body))+" characters")
-	return c.JSON(http.StatusCreated, EventAnswer{Event: &ev})
+	e := leads.EventOf(ev)
+	return c.JSON(http.StatusCreated, EventAnswer{Event: &e})
 }
 
 // Assign gives a lead to an account, or takes it from whoever has it
@@ -112,7 +113,8 @@ func (h *Handler) Assign(c echo.Context) error {
 		out.AssignedTo = &to
 	}
 	if ev.ID != "" {
-		out.Event = &ev
+		e := leads.EventOf(ev)
+		out.Event = &e
 		detail := "unassigned"
 		if to != "" {
 			detail = "to " + ev.Body
@@ -146,8 +148,8 @@ type LeadWork struct {
 	FirstResponseAt *time.Time `json:"firstResponseAt"`
 	EscalatedAt     *time.Time `json:"escalatedAt"`
 	// Timeline is oldest first: created, notified, status, note,
-	// assigned, escalated (db.LeadEvent).
-	Timeline []db.LeadEvent `json:"timeline"`
+	// assigned, escalated.
+	Timeline []leads.Event `json:"timeline"`
 	// Assignees are the accounts the lead may be given to: admins only.
 	Assignees []Assignee `json:"assignees,omitempty"`
 }
@@ -171,7 +173,7 @@ func (h *Handler) Work(c echo.Context) error {
 	if err != nil {
 		return httperr.Unavailable(msgWorkBusy, err)
 	}
-	out := LeadWork{LeadID: l.ID, Status: l.Status, AssignedTo: l.AssignedTo, FirstResponseAt: l.FirstResponseAt, EscalatedAt: l.EscalatedAt, Timeline: tl}
+	out := LeadWork{LeadID: l.ID, Status: l.Status, AssignedTo: l.AssignedTo, FirstResponseAt: l.FirstResponseAt, EscalatedAt: l.EscalatedAt, Timeline: leads.Timeline(tl)}
 	admin := auth.From(c).Can(accounts.LeadsAssign)
 	for _, u := range users {
 		name := u.Name

@@ -106,8 +106,7 @@ func (h *Handler) Stream(c echo.Context) error {
 				w.event("resync", map[string]any{"at": time.Now().UTC()})
 			}
 			if ch.Kind != "" {
-				ch.Origin = ""
-				w.event("change", ch)
+				w.event("change", ChangeOf(ch))
 			}
 		case <-hb.C:
 			w.event("ping", map[string]any{"at": time.Now().UTC()})

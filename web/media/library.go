@@ -1,6 +1,7 @@
 package media
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -92,4 +93,40 @@ func (h *Handler) SetPortfolio(c echo.Context) error {
 	h.Log.Info("media portfolio set", "path", m.Path, "portfolio", m.Portfolio, "project", m.Project)
 	h.Changed("portfolio changed")
 	return c.JSON(http.StatusOK, media.ItemOf(m))
+}
+
+// uploadTarget is the job an upload goes into, and its phase.
+type uploadTarget struct {
+	id, phase string
+	published bool
+}
+
+// uploadJob reads an upload's job and phase (ADR 061): nil for an upload
+// into no job; a 400 for a phase other than before, during, after or
+// none, or a phase without a job; a 404 for a job that is gone.
+// A job already on the site takes photos only from a session that may
+// publish (mayPublish): what the public sees follows the content roles.
+func (h *Handler) uploadJob(ctx context.Context, id, phase string, mayPublish bool) (*uploadTarget, error) {
+	switch phase {
+	case "", db.PhaseBefore, db.PhaseDuring, db.PhaseAfter:
+	default:
+		return nil, &httperr.Error{Status: http.StatusBadRequest, Message: "The phase must be before, during or after."}
+	}
+	if id == "" {
+		if phase != "" {
+			return nil, &httperr.Error{Status: http.StatusBadRequest, Message: "A phase needs a job to go in."}
+		}
+		return nil, nil
+	}
+	j, err := h.Store.GetJob(ctx, id)
+	if errors.Is(err, db.ErrNotFound) {
+		return nil, &httperr.Error{Status: http.StatusNotFound, Message: "This job no longer exists.", Err: err}
+	}
+	if err != nil {
+		return nil, &httperr.Error{Status: http.StatusServiceUnavailable, Message: "The upload could not be saved.", Err: err}
+	}
+	if j.Status == db.JobPublished && !mayPublish {
+		return nil, &httperr.Error{Status: http.StatusForbidden, Message: "This job is on the site: only an editor or the owner's admin account can add photos to it."}
+	}
+	return &uploadTarget{id: j.ID, phase: phase, published: j.Status == db.JobPublished}, nil
 }

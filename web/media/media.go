@@ -25,6 +25,8 @@ type Store interface {
 	IsPoster(ctx context.Context, key string) (bool, error)
 	MediaTypeByPath(ctx context.Context, key string) (string, error)
 	VariantsOf(ctx context.Context, paths []string) ([]string, error)
+	GetJob(ctx context.Context, id string) (db.Job, error)
+	AttachMedia(ctx context.Context, jobID, mediaID, phase string) error
 }
 
 // Handler serves uploads and stored media.

@@ -16,7 +16,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+
 	"github.com/atlanta-restoration/site/media"
+	"github.com/atlanta-restoration/site/storage"
 )
 
 var mp4Head = append([]byte{0, 0, 0, 0x18}, []byte("ftypisom\x00\x00\x02\x00isomiso2\x00\x00\x00\x00mdat")...)
@@ -230,4 +236,56 @@ func TestPosterRefusals(t *testing.T) {
 			t.Errorf("file left by a refused poster: %s", p)
 		}
 	})
+}
+
+// TestVideoPosterOnS3: with the media in an S3 bucket (gofakes3 in
+// process), a poster is stored beside its video in the bucket, served
+// from it, and removed from it when replaced and when the video is
+// deleted.
+func TestVideoPosterOnS3(t *testing.T) {
+	t.Parallel()
+	backend := s3mem.New()
+	fake := httptest.NewServer(gofakes3.New(backend).Server())
+	defer fake.Close()
+	bucket := storage.NewS3(storage.S3Options{Endpoint: fake.URL, Region: "us-east-1", Bucket: "project-photos", AccessKey: "k", SecretKey: "s"})
+	if err := bucket.EnsureBucket(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	mr := newRoom(t, func(h *Handler) { h.Files = bucket })
+	vid := mr.uploadVideo(t, "Bucket Job")
+	keys := func() []string {
+		objs, err := backend.ListBucket("project-photos", nil, gofakes3.ListBucketPage{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, o := range objs.Contents {
+			out = append(out, o.Key)
+		}
+		return out
+	}
+	var posters []string
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"frame.jpg", testJPEG(t, 1280, 720)}, {"cover.png", testPNG(t, 300, 200)}} {
+		r := mr.putPoster(vid.ID, f.name, f.data)
+		it := item(t, r)
+		if r.StatusCode != http.StatusOK || it.Poster == "" {
+			t.Fatalf("poster %s: %d %s", f.name, r.StatusCode, r.Body)
+		}
+		if pr := mr.get(it.Poster); pr.StatusCode != http.StatusOK || !strings.HasPrefix(pr.Body, "RIFF") {
+			t.Errorf("poster %s not served from the bucket: %d", f.name, pr.StatusCode)
+		}
+		posters = append(posters, strings.TrimPrefix(it.Poster, "/media/"))
+	}
+	if diff := cmp.Diff([]string{vid.Path, posters[1]}, keys(), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("bucket after a replaced poster (-want, +got):\n%s", diff)
+	}
+	if r := mr.json(t, "DELETE", "/api/admin/media/"+vid.ID, nil); r.StatusCode != http.StatusOK {
+		t.Fatalf("delete: %d %s", r.StatusCode, r.Body)
+	}
+	if left := keys(); len(left) != 0 {
+		t.Errorf("bucket after the video was deleted: %v", left)
+	}
 }

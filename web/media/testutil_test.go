@@ -2,7 +2,6 @@ package media
 
 import (
 	"bytes"
-	"encoding/json"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -16,12 +15,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/labstack/echo/v4"
-
 	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/storage"
 	"github.com/atlanta-restoration/site/web/auth"
+	"github.com/atlanta-restoration/site/web/auth/authtest"
 	"github.com/atlanta-restoration/site/web/httperr"
 )
 
@@ -33,17 +31,20 @@ import (
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // room is the media room over its store and folder, behind an echo
-// instance that routes as server/install.go does (without the guards)
-// and answers errors with their status and message.
+// instance that routes as server/install.go does (without the guards);
+// a request without a token calls as the PIN.
 type room struct {
+	*authtest.Room
 	h       *Handler
 	store   *db.Store
-	e       *echo.Echo
 	dir     string       // the data folder: media/ and tmp/
 	changed atomic.Int64 // calls of Changed (the pages re-rendered)
 }
 
-func newRoom(t testing.TB) *room {
+// newRoom builds the room on a fresh SQLite store and a media folder
+// under dir; each of with changes the handler before it is built (an
+// upload limit, another storage).
+func newRoom(t testing.TB, with ...func(*Handler)) *room {
 	t.Helper()
 	store := db.NewTestSQLite(t)
 	dir := t.TempDir()
@@ -52,44 +53,30 @@ func newRoom(t testing.TB) *room {
 		t.Fatal(err)
 	}
 	r := &room{store: store, dir: dir}
-	h := New(Handler{Store: store, Files: files, MaxUpload: 2 << 30, TempDir: filepath.Join(dir, "tmp"), Changed: func(string) { r.changed.Add(1) },
-		NotFound: httperr.New(http.StatusNotFound, "not found"), Log: quiet})
-	e := echo.New()
-	e.HTTPErrorHandler = func(err error, c echo.Context) {
-		if !c.Response().Committed {
-			c.JSON(httperr.Status(err), map[string]string{"error": err.Error()})
-		}
+	hv := Handler{Store: store, Files: files, MaxUpload: 2 << 30, TempDir: filepath.Join(dir, "tmp"), Changed: func(string) { r.changed.Add(1) },
+		NotFound: httperr.New(http.StatusNotFound, "not found"), Log: quiet}
+	for _, f := range with {
+		f(&hv)
 	}
-	pin := func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			auth.As(c, auth.Principal{Role: accounts.RolePIN})
-			return next(c)
-		}
-	}
+	h := New(hv)
+	r.Room, r.h = authtest.New(), h
+	r.Caller("", auth.Principal{Role: accounts.RolePIN})
+	e, pin := r.Room, r.As
 	e.GET("/media/*", h.Serve)
+	e.HEAD("/media/*", h.Serve)
 	e.GET("/api/admin/media", h.List, pin)
 	e.POST("/api/admin/media", h.Upload, pin)
 	e.DELETE("/api/admin/media/:id", h.Delete, pin)
 	e.PATCH("/api/admin/media/:id", h.SaveText, pin)
 	e.PUT("/api/admin/media/:id/portfolio", h.SetPortfolio, pin)
 	e.PUT("/api/admin/media/:id/poster", h.PutPoster, pin)
-	r.h, r.e = h, e
 	return r
 }
 
-type response struct {
-	*http.Response
-	Body string
-}
+type response = authtest.Response
 
 // serve answers req.
-func (r *room) serve(req *http.Request) *response {
-	w := httptest.NewRecorder()
-	r.e.ServeHTTP(w, req)
-	res := w.Result()
-	body, _ := io.ReadAll(res.Body)
-	return &response{Response: res, Body: string(body)}
-}
+func (r *room) serve(req *http.Request) *response { return r.Serve(req) }
 
 // get answers a GET of path.
 func (r *room) get(path string) *response {
@@ -99,21 +86,7 @@ func (r *room) get(path string) *response {
 // json sends body as JSON (a string as it is).
 func (r *room) json(t testing.TB, method, path string, body any) *response {
 	t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		j, err := json.Marshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(j)
-	}
-	req := httptest.NewRequest(method, path, rd)
-	req.Header.Set("Content-Type", "application/json")
-	return r.serve(req)
+	return r.Call(t, method, path, "", body)
 }
 
 // form sends a multipart form: the text fields first (in order), then
@@ -143,11 +116,7 @@ func (r *room) upload(t testing.TB, project, filename string, content []byte) *r
 	q := strings.NewReplacer(" ", "+", "/", "%2F", "&", "%26", "'", "%27", "#", "%23", "?", "%3F", "\\", "%5C").Replace(project)
 	req := httptest.NewRequest("POST", "/api/admin/media?project="+q, &b)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	w := httptest.NewRecorder()
-	r.e.ServeHTTP(w, req)
-	res := w.Result()
-	body, _ := io.ReadAll(res.Body)
-	return &response{Response: res, Body: string(body)}
+	return r.serve(req)
 }
 
 func testJPEG(t testing.TB, w, h int) []byte {

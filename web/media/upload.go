@@ -21,9 +21,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
+	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
 	"github.com/atlanta-restoration/site/storage"
+	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/httperr"
 )
 
@@ -116,7 +118,15 @@ func (h *Handler) tooLarge() error {
 func (h *Handler) Upload(c echo.Context) error {
 	req := c.Request()
 	ctx := req.Context()
-	work, err := uploadIsProjectWork(c.QueryParam("portfolio"))
+	job, err := h.uploadJob(ctx, c.QueryParam("job"), c.QueryParam("phase"), auth.From(c).Can(accounts.ContentEdit))
+	if err != nil {
+		return err
+	}
+	portfolio := c.QueryParam("portfolio")
+	if job != nil && portfolio == "" {
+		portfolio = "false" // a job's photo is the job's, not a portfolio project's
+	}
+	work, err := uploadIsProjectWork(portfolio)
 	if err != nil {
 		return err
 	}
@@ -196,8 +206,16 @@ func (h *Handler) Upload(c echo.Context) error {
 		cleanup()
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "The upload could not be saved.", Err: err}
 	}
-	h.Log.Info("media uploaded", "path", key, "bytes", row.Size, "kind", row.Kind, "portfolio", row.Portfolio)
-	if row.Portfolio {
+	// Whether the photo said where it was taken is logged, never where.
+	h.Log.Info("media uploaded", "path", key, "bytes", row.Size, "kind", row.Kind, "portfolio", row.Portfolio, "place", row.GeoLat != nil)
+	if job != nil {
+		if err := h.Store.AttachMedia(ctx, job.id, row.ID, job.phase); err != nil {
+			// The photo is stored and stays in the library.
+			return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "The photo was saved to the library, but could not be added to the job. Add it from the job's screen.", Err: err}
+		}
+		row.JobID, row.Phase = &job.id, job.phase
+	}
+	if row.Portfolio || job != nil && job.published {
 		h.Changed("media uploaded")
 	}
 	return c.JSON(http.StatusCreated, media.ItemOf(row))
@@ -233,6 +251,13 @@ func (h *Handler) storeImage(ctx context.Context, body io.Reader, read *bodyRead
 	defer os.Remove(clean.Name())
 	defer clean.Close()
 	h.sem <- struct{}{}
+	// Where and when the photo was taken is read before its metadata is
+	// stripped, and only rounded (ADR 061).
+	place := media.ReadPlace(tmp, n, t)
+	if place.HasPosition {
+		row.GeoLat, row.GeoLng = &place.Lat, &place.Lng
+	}
+	row.TakenMonth = place.Month
 	p, err := media.ProcessImage(tmp, n, t, clean)
 	<-h.sem
 	var tooBig *media.TooLargeError

@@ -8,7 +8,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/reviews"
 	"github.com/atlanta-restoration/site/web/httperr"
 	"github.com/atlanta-restoration/site/words"
@@ -17,7 +16,7 @@ import (
 // Reviews are the trust section's reviews and their refresh
 // (reviews.Service).
 type Reviews interface {
-	Top(ctx context.Context) []db.Review
+	Top(ctx context.Context) []reviews.Review
 	Refresh(ctx context.Context) (int, error)
 }
 

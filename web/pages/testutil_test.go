@@ -42,7 +42,7 @@ func (f fixed) Availability(context.Context) settings.Availability {
 	return settings.Availability{EmergencyMode: true, Hours: h}
 }
 func (fixed) OfficePhone(context.Context) string   { return "" }
-func (fixed) Top(context.Context) []db.Review      { return []db.Review{} }
+func (fixed) Top(context.Context) []reviews.Review { return []reviews.Review{} }
 func (fixed) Refresh(context.Context) (int, error) { return 0, reviews.ErrNotConfigured }
 func (fixed) Figures(context.Context) reviews.Figures {
 	return reviews.FromOwner(reviews.DefaultOwner())

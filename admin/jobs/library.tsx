@@ -1,0 +1,34 @@
+import { useState } from "react";
+import { api } from "../api";
+import type * as wire from "../api.gen";
+import { useResource } from "../use-resource";
+import { Button, Dialog, LoadError } from "../ui";
+
+/** LibraryPicker adds a photo or video already in the photo library to
+ * the job (one uploaded from Photo Upload, or from a phone earlier).
+ * The photos of this job are left out. */
+export function LibraryPicker({ inJob, busy, onPick }: { inJob: string[]; busy: boolean; onPick: (id: string) => Promise<void> }) {
+  const [open, setOpen] = useState(false);
+  const lib = useResource(() => api<wire.MediaItem[]>("/api/admin/media"), [open], { skip: !open });
+  const items = (lib.data || []).filter((m) => !inJob.includes(m.id));
+  return (
+    <>
+      <Button type="button" variant="outline" disabled={busy} onClick={() => setOpen(true)}>Add from the photo library</Button>
+      <Dialog open={open} title="Add from the photo library" onClose={() => setOpen(false)} wide>
+        {lib.error ? <LoadError error={lib.error} onRetry={lib.retry} prefix="The photo library could not be loaded: " /> : !lib.data ? <p role="status">Loading the photo library...</p>
+          : items.length === 0 ? <p className="a-empty">No other photos in the library.</p> : (
+            <ul className="aj-photos" aria-label="The photo library">
+              {items.map((m) => (
+                <li key={m.id} className="aj-photo">
+                  {m.type === "video" ? <video src={m.url} className="aj-thumb" muted preload="metadata" aria-label={m.alt} /> : <img src={m.url} alt={m.alt} className="aj-thumb" width={160} height={120} loading="lazy" />}
+                  <Button type="button" variant="outline" disabled={busy} onClick={() => onPick(m.id).then(() => setOpen(false))}>
+                    Add to the job<span className="visually-hidden">: {m.alt}</span>
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+      </Dialog>
+    </>
+  );
+}
