@@ -21,6 +21,16 @@ const (
 	EventAssigned  = "assigned"
 	EventNotified  = "notified"
 	EventEscalated = "escalated"
+	// The homeowner's pages (migration 108, issue 34): a step of the
+	// work the owner records (on the way, work started, drying day N),
+	// an inspection booked, moved or cancelled, a message or photos the
+	// homeowner sent, a file the owner attached or shared, a private
+	// link issued or revoked.
+	EventProgress  = "progress"
+	EventBooking   = "booking"
+	EventHomeowner = "homeowner"
+	EventDocument  = "document"
+	EventLink      = "link"
 )
 
 // MaxNoteBytes bounds a note as stored; leads.CheckNote gives people the

@@ -49,12 +49,19 @@ const (
 	// OutboxAck is the homeowner's acknowledgement email (Target: the
 	// lead's address).
 	OutboxAck = "ack"
+	// OutboxPortal and OutboxPortalSMS are a message to the homeowner
+	// about their own job (a status step, a booking), by email and by
+	// text (migration 108). Their Event is OutboxPortalEvent and their
+	// Target the message's own key, so a lead can have many.
+	OutboxPortal    = "portal"
+	OutboxPortalSMS = "portal_sms"
 )
 
 // Outbox events.
 const (
-	OutboxCreated   = "created"
-	OutboxEscalated = "escalated"
+	OutboxCreated     = "created"
+	OutboxEscalated   = "escalated"
+	OutboxPortalEvent = "portal"
 )
 
 const outboxColumns = `id, kind, event, target, lead_id, payload, attempts, next_attempt_at, last_error, created_at, delivered_at, failed_at`
