@@ -47,7 +47,8 @@ before(async () => {
   site = await startSite();
   addUser(STAFF, "staff", site.data);
   addUser(ADMIN, "admin", site.data);
-  browser = await launch();
+  // The real Push API: the full browser (lib.mjs).
+  browser = await launch({ full: true });
 });
 after(async () => {
   await browser?.close();
