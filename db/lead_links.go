@@ -285,3 +285,37 @@ func (s *Store) LeadForPortal(ctx context.Context, leadID string) (LeadPortal, e
 	p.Timeline, err = s.LeadTimeline(ctx, leadID)
 	return p, err
 }
+
+// HomeownerContacts are, in tx, the lead's email and phone that may
+// receive messages: present and not opted out (review_optouts: one
+// opt-out stops every message to the homeowner but the
+// acknowledgement, ADR 065). ErrNotFound: no such lead.
+func HomeownerContacts(ctx context.Context, tx *sqlx.Tx, leadID string) (email, phone string, err error) {
+	var l struct {
+		Email string `db:"email"`
+		Phone string `db:"phone"`
+	}
+	if err := tx.GetContext(ctx, &l, tx.Rebind(`SELECT email, phone FROM avatar_leads WHERE id = ?`), leadID); err != nil {
+		return "", "", notFound(err)
+	}
+	return leadContacts(ctx, tx, l.Email, l.Phone)
+}
+
+// QueuePortalMessages writes, in tx, the outbox rows of a message to a
+// lead's homeowner (kinds OutboxPortal and OutboxPortalSMS, event
+// OutboxPortalEvent, target the message's key), due at once. A key
+// queued before is not queued again.
+func QueuePortalMessages(ctx context.Context, tx *sqlx.Tx, leadID string, rows []OutboxRow, now time.Time) error {
+	for _, r := range rows {
+		if r.Kind != OutboxPortal && r.Kind != OutboxPortalSMS {
+			return fmt.Errorf("outbox %s: not a message to the homeowner", r.Kind)
+		}
+		r.ID, r.Event, r.LeadID = newRowID(), OutboxPortalEvent, leadID
+		r.NextAttemptAt, r.CreatedAt = now.UTC(), now.UTC()
+		if _, err := tx.NamedExecContext(ctx, `INSERT INTO outbox (`+outboxColumns+`) VALUES (:id, :kind, :event, :target, :lead_id, :payload,
+			:attempts, :next_attempt_at, :last_error, :created_at, :delivered_at, :failed_at) ON CONFLICT (lead_id, kind, event, target) DO NOTHING`, r); err != nil {
+			return fmt.Errorf("outbox %s: %w", r.Kind, err)
+		}
+	}
+	return nil
+}
