@@ -86,7 +86,7 @@ export default function JobHome(props: PageProps<JobPageData>) {
           <h1>{adjuster ? w(site, "claimHeadline") : stopping ? w(site, "stopButton") : w(site, "headline")}</h1>
           {stopping ? <StopPage site={site} d={d} /> : (
             <>
-              {!adjuster && d.firstName && <p>Hello {d.firstName},</p>}
+              {!adjuster && d.firstName && <p>{`Hello ${d.firstName},`}</p>}
               {!adjuster && <p className="section__lead">{w(site, "intro")}</p>}
               {adjuster && d.claim && <Claim c={d.claim} />}
               <div className="job-home__grid">
