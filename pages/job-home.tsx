@@ -8,13 +8,13 @@ const w = (site: Site, key: string) => word(site, "jobHome", key);
 
 /** Steps is the job's timeline in plain words, oldest first; the last
  * step is where the job stands now. */
-function Steps({ site, steps }: { site: Site; steps: JobStep[] }) {
+function Steps({ site, steps, adjuster }: { site: Site; steps: JobStep[]; adjuster: boolean }) {
   return (
     <ol className="job-steps" aria-label={w(site, "timeline")}>
       {steps.map((s, i) => (
         <li key={`${s.key}-${i}`} className={i === steps.length - 1 ? "job-steps__item job-steps__item--current" : "job-steps__item"}
           aria-current={i === steps.length - 1 ? "step" : undefined}>
-          <span className="job-steps__what">{s.key === "drying" ? `${w(site, "drying")} ${s.day || 1}` : w(site, s.key)}</span>
+          <span className="job-steps__what">{s.key === "drying" ? `${w(site, "drying")} ${s.day || 1}` : adjuster && s.key === "received" ? w(site, "receivedClaim") : w(site, s.key)}</span>
           {s.visit && <span className="job-steps__visit">{s.visit}</span>}
           <time className="job-steps__when" dateTime={s.at}>{s.when}</time>
         </li>
@@ -93,7 +93,7 @@ export default function JobHome(props: PageProps<JobPageData>) {
                 <section aria-labelledby="job-timeline">
                   <h2 id="job-timeline">{w(site, "timeline")}</h2>
                   {d.damageType && <p>{d.damageType}</p>}
-                  <Steps site={site} steps={d.steps} />
+                  <Steps site={site} steps={d.steps} adjuster={adjuster} />
                 </section>
                 {!adjuster && <Contact site={site} d={d} />}
               </div>

@@ -35,7 +35,7 @@ func TestJobHomePage(t *testing.T) {
 	if r.StatusCode != 200 || r.Header.Get("Cache-Control") != "no-store" || r.Header.Get("Referrer-Policy") != "no-referrer" || r.Header.Get("X-Robots-Tag") != "noindex, nofollow" {
 		t.Fatalf("home: %d %v\n%s", r.StatusCode, r.Header, r.Body)
 	}
-	for _, want := range []string{`content="noindex, nofollow"`, "We received your request", "Inspection scheduled", "Shut off the water", `href="tel:`, "Hello Maria,", "/my/" + home + "/stop"} {
+	for _, want := range []string{`content="noindex, nofollow"`, "We received your request", "Visit scheduled", "Shut off the water", `href="tel:`, "Hello Maria,", "/my/" + home + "/stop"} {
 		if !strings.Contains(r.Body, want) {
 			t.Errorf("home page lacks %q", want)
 		}
@@ -49,7 +49,7 @@ func TestJobHomePage(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = get(t, srv, "/claim/"+adj)
-	if r.StatusCode != 200 || !strings.Contains(r.Body, "SF-9") || !strings.Contains(r.Body, "Inspection scheduled") {
+	if r.StatusCode != 200 || !strings.Contains(r.Body, "SF-9") || !strings.Contains(r.Body, "Visit scheduled") || !strings.Contains(r.Body, "The homeowner’s request reached us") && !strings.Contains(r.Body, "The homeowner&#x27;s request reached us") {
 		t.Fatalf("claim: %d\n%s", r.StatusCode, r.Body)
 	}
 	for _, not := range []string{"Maria", "lead-jh1@example.com", "/stop", "<form", "Who is coming"} {
