@@ -102,11 +102,12 @@ func TestHomeownerTold(t *testing.T) {
 }
 
 // The acknowledgement carries a working link to the job's page and says
-// how to stop the updates.
+// how to stop the updates; with SMS configured, a text carries one too.
 func TestAckCarriesHomeLink(t *testing.T) {
 	fake := notifytest.NewServer(t, notifytest.Options{StartTLS: true, User: testUser, Password: testPassword})
+	tw := notifytest.NewTwilio(t, testSID, testToken)
 	store := db.NewTestSQLite(t)
-	cfg := Config{BaseURL: testBase, SMTP: smtpTo(fake), From: &mail.Address{Name: "Avatar website", Address: testUser},
+	cfg := Config{BaseURL: testBase, SMTP: smtpTo(fake), From: &mail.Address{Name: "Avatar website", Address: testUser}, SMS: twilioTo(tw),
 		Ack: &Ack{BusinessName: "Avatar Restoration", ReplyTo: testBusiness, DefaultPhone: "+16785550100"}}
 	n, clk := newNotifier(t, store, cfg, nil)
 	ctx := context.Background()
@@ -117,6 +118,15 @@ func TestAckCarriesHomeLink(t *testing.T) {
 	ms := fake.Messages()
 	if len(ms) != 1 {
 		t.Fatalf("%d emails", len(ms))
+	}
+	var homeTexts []string
+	for _, m := range tw.Messages() {
+		if m.To == "+17705550199" {
+			homeTexts = append(homeTexts, m.Body)
+		}
+	}
+	if len(homeTexts) != 1 || !strings.Contains(homeTexts[0], "We received your request.") || homeRE.FindString(homeTexts[0]) == "" {
+		t.Errorf("the acknowledgement's text: %q", homeTexts)
 	}
 	_, body := bodyOf(t, ms[0])
 	link := homeRE.FindStringSubmatch(body)

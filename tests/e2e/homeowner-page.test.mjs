@@ -7,8 +7,10 @@
 // (startSite): it needs SMTP_URL. SHOT_DIR keeps screenshots.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, startSite, gotoSettled } from "./lib.mjs";
-import { addUser, apiSession, password, tag } from "./account.mjs";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { launch, hydrated, startSite, gotoSettled } from "./lib.mjs";
+import { addUser, apiSession, password, signIn, tag } from "./account.mjs";
 import { smtpFake, decodeQP } from "./smtp-fake.mjs";
 
 const PHONE = { width: 390, height: 844 };
@@ -18,7 +20,8 @@ const CREW = { email: `crew.${t}@example.com`, name: `Dana ${T}`, password: pass
 const HOMEOWNER = `maria.${t}@example.com`;
 const SHOTS = process.env.SHOT_DIR;
 
-let browser, site, smtp, crew;
+const require = createRequire(import.meta.url);
+let browser, site, smtp, crew, homeLink, claimLink;
 before(async () => {
   smtp = smtpFake();
   const port = await smtp.listen();
@@ -135,6 +138,23 @@ test("the acknowledgement links to the job's page; status and steps show there a
   assert.equal(dead.status(), 404);
   await claim.page.getByText("Oops! Page not found").waitFor();
 
+  // The crew's side on a phone: the lead's dialog records a step and
+  // lists the insurer's link as revoked.
+  const admin = await open(`/admin/leads?lead=${encodeURIComponent(lead.id)}`);
+  await hydrated(admin.page);
+  await signIn(admin.page, CREW);
+  await admin.page.getByRole("heading", { name: "Homeowner's page" }).waitFor();
+  await admin.page.getByText(/Revoked: made/).waitFor();
+  const stepped = admin.page.waitForResponse((x) => new URL(x.url()).pathname.endsWith("/progress"));
+  await admin.page.getByRole("button", { name: "Work started" }).click();
+  assert.equal((await stepped).status(), 201);
+  await admin.page.getByText("Work started: on the timeline").first().waitFor();
+  if (SHOTS) await admin.page.getByRole("heading", { name: "Homeowner's page" }).locator("xpath=..").screenshot({ path: `${SHOTS}/a-admin-390.png` });
+  assert.deepEqual(admin.problems.filter((p) => !/401|Unauthorized/.test(p)), []);
+  await admin.context.close();
+  await home.page.reload();
+  await home.page.getByText("Work in progress").waitFor();
+
   // Completed: the page says so.
   r = await crew(`/api/admin/leads/${lead.id}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ status: "completed" }) });
   assert.equal(r.status, 200);
@@ -142,4 +162,30 @@ test("the acknowledgement links to the job's page; status and steps show there a
   await home.page.getByText("Work completed").waitFor();
   await shots(path, "home-completed");
   for (const o of [home, claim]) await o.context.close();
+  homeLink = path;
+  r = await crew(`/api/admin/leads/${lead.id}/links`, json({ days: 1 }));
+  claimLink = new URL((await r.json()).url).pathname;
+});
+
+/** axe runs axe-core (WCAG 2.2 A and AA) on the page as it is now. */
+async function axe(p) {
+  await p.evaluate(readFileSync(require.resolve("axe-core/axe.min.js"), "utf8"));
+  return p.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"] }, resultTypes: ["violations"] });
+    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+}
+
+test("the job page, its opt-out page and the insurer's view: axe finds nothing at 390 and 1280 px", async () => {
+  assert.ok(homeLink && claimLink, "the first test made the links");
+  for (const viewport of [PHONE, WIDE]) {
+    for (const path of [homeLink, homeLink + "/stop", claimLink]) {
+      const o = await open(path, viewport);
+      assert.equal(o.res.status(), 200, path);
+      assert.deepEqual(await axe(o.page), [], `${path} at ${viewport.width} px`);
+      if (SHOTS && path.endsWith("/stop")) await o.page.screenshot({ path: `${SHOTS}/a-home-stop-${viewport.width}.png`, fullPage: true });
+      assert.deepEqual(o.problems, []);
+      await o.context.close();
+    }
+  }
 });
