@@ -233,7 +233,7 @@ var progressStep = map[string]string{db.ProgressOnTheWay: "onTheWay", db.Progres
 func PageData(p db.LeadPortal, kind string, now time.Time, loc *time.Location) site.JobPageData {
 	when := func(t time.Time) string { return t.In(loc).Format("Mon, Jan 2, 3:04 PM") }
 	d := site.JobPageData{View: kind, State: "page", DamageType: p.Lead.DamageType, Steps: []site.JobStep{}}
-	var drying *site.JobStep
+	drying := -1 // the index of the drying step under way, if any
 	var dryingAt time.Time
 	for _, e := range p.Timeline {
 		var key, visit string
@@ -250,21 +250,19 @@ func PageData(p db.LeadPortal, kind string, now time.Time, loc *time.Location) s
 		if key == "" {
 			continue
 		}
-		if drying != nil && key != "drying" {
-			// Drying ends when the job moves on (completed, closed).
-			if key == "completed" || key == "cancelled" {
-				drying.Day = days(dryingAt, e.At, loc)
-				drying = nil
-			}
+		if drying >= 0 && (key == "completed" || key == "cancelled") {
+			// Drying ends when the job is completed or closed.
+			d.Steps[drying].Day = days(dryingAt, e.At, loc)
+			drying = -1
 		}
 		d.Steps = append(d.Steps, site.JobStep{Key: key, When: when(e.At), At: e.At.UTC().Format(time.RFC3339), Visit: visit})
 		if key == "drying" {
-			drying, dryingAt = &d.Steps[len(d.Steps)-1], e.At
-			drying.Day = 1
+			drying, dryingAt = len(d.Steps)-1, e.At
+			d.Steps[drying].Day = 1
 		}
 	}
-	if drying != nil {
-		drying.Day = days(dryingAt, now, loc)
+	if drying >= 0 {
+		d.Steps[drying].Day = days(dryingAt, now, loc)
 	}
 	if kind == db.LinkAdjuster {
 		l := p.Lead

@@ -219,11 +219,14 @@ func TestTimelineSteps(t *testing.T) {
 	if d.Steps[5].Day != 4 || d.Who != "Joseph" || strings.Contains(res.Body, "Secret") {
 		t.Errorf("drying day %d, who %q, body %s", d.Steps[5].Day, d.Who, res.Body)
 	}
+	// Steps after drying started (the slice grows) still end it right.
+	store.RecordProgress(ctx, "lead-s", db.ProgressOnTheWay, owner, start.Add(26*time.Hour+24*time.Hour), nil)
+	store.RecordProgress(ctx, "lead-s", db.ProgressWorkStarted, owner, start.Add(26*time.Hour+25*time.Hour), nil)
 	store.ChangeLeadStatus(ctx, "lead-s", "completed", owner, start.Add(26*time.Hour+5*24*time.Hour))
 	r.clock = start.Add(20 * 24 * time.Hour)
 	r.get(t, "/my/"+tok)
 	d = r.last.Load()
-	if n := len(d.Steps); d.Steps[n-1].Key != "completed" || d.Steps[n-2].Day != 6 {
+	if n := len(d.Steps); n != 9 || d.Steps[n-1].Key != "completed" || d.Steps[5].Key != "drying" || d.Steps[5].Day != 6 {
 		t.Errorf("after completion: %+v", d.Steps)
 	}
 	key, visit := BookingStep(db.LeadEvent{Kind: db.EventBooking, To: "booked", Body: "2026-12-01T14:00:00Z/2026-12-01T16:00:00Z"}, time.UTC)
