@@ -72,7 +72,7 @@ export function LeadSharePanel({ leadId, onChanged }: { leadId: string; onChange
           {STEPS.map((s) => (
             <Button key={s.step} variant="outline" disabled={!!busy} onClick={() => run(s.step, () => recordProgress(leadId, s.step), `${s.label}: on the timeline`)}>{s.label}</Button>
           ))}
-          <p className="a-muted al-hint">Each step shows on the homeowner's page, and they get an update by email (and text when texts are set up) unless they stopped updates.</p>
+          <p className="a-muted al-hint">Each step shows on the homeowner's page, and they get an update by email (and text when texts are set up) unless they stopped updates. Changing the status to contacted, scheduled, completed or cancelled sends one too.</p>
         </div>
       )}
       {canShare && error && <p className="a-error" role="alert">{error.message}</p>}

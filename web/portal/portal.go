@@ -80,10 +80,13 @@ func (h *Handler) loc() *time.Location {
 
 const msgBusy = "This page could not be loaded. Please try again later."
 
-// link finds the token's live link of kind: site.ErrNotFound (the 404
-// screen) for a malformed, unknown, revoked or expired one, or one of
-// the other kind (an adjuster's token opens no homeowner page).
-func (h *Handler) link(c echo.Context, kind string) (db.LeadLink, error) {
+// Resolve finds the live link of kind named by the request's :token,
+// after counting the lookup against the client's limit (429): the 404
+// screen (site.ErrNotFound) for a malformed, unknown, revoked or expired
+// token, or one of the other kind (an adjuster's token opens no
+// homeowner page). Every route under /my/{token} and /claim/{token}
+// resolves through it.
+func (h *Handler) Resolve(c echo.Context, kind string) (db.LeadLink, error) {
 	if ok, retry := h.Lookups.Allow(guard.ClientKey(c.RealIP()), h.now()); !ok {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(max(1, int(retry.Round(time.Second)/time.Second))))
 		return db.LeadLink{}, httperr.New(http.StatusTooManyRequests, "Too many attempts. Please wait a few minutes and try again.")
@@ -133,7 +136,7 @@ func (h *Handler) data(c echo.Context, l db.LeadLink, count bool) (db.LeadPortal
 
 // Home is GET /my/{token}: the homeowner's job page.
 func (h *Handler) Home(c echo.Context) error {
-	l, err := h.link(c, db.LinkHomeowner)
+	l, err := h.Resolve(c, db.LinkHomeowner)
 	if err != nil {
 		return err
 	}
@@ -147,7 +150,7 @@ func (h *Handler) Home(c echo.Context) error {
 
 // Claim is GET /claim/{token}: the insurer's read-only view.
 func (h *Handler) Claim(c echo.Context) error {
-	l, err := h.link(c, db.LinkAdjuster)
+	l, err := h.Resolve(c, db.LinkAdjuster)
 	if err != nil {
 		return err
 	}
@@ -160,7 +163,7 @@ func (h *Handler) Claim(c echo.Context) error {
 
 // StopPage is GET /my/{token}/stop: the opt-out's one button.
 func (h *Handler) StopPage(c echo.Context) error {
-	l, err := h.link(c, db.LinkHomeowner)
+	l, err := h.Resolve(c, db.LinkHomeowner)
 	if err != nil {
 		return err
 	}
@@ -176,7 +179,7 @@ func (h *Handler) StopPage(c echo.Context) error {
 // one-click unsubscribe (RFC 8058): the lead's email and phone get no
 // more updates or review requests, on any lead. The page keeps working.
 func (h *Handler) Stop(c echo.Context) error {
-	l, err := h.link(c, db.LinkHomeowner)
+	l, err := h.Resolve(c, db.LinkHomeowner)
 	if err != nil {
 		return err
 	}
