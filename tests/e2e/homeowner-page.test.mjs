@@ -7,7 +7,10 @@
 // (startSite): it needs SMTP_URL. SHOT_DIR keeps screenshots.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createRequire } from "node:module";
 import { launch, hydrated, startSite, gotoSettled } from "./lib.mjs";
 import { addUser, apiSession, password, signIn, tag } from "./account.mjs";
@@ -176,8 +179,23 @@ async function axe(p) {
   });
 }
 
-test("the job page, its opt-out page and the insurer's view: axe finds nothing at 390 and 1280 px", async () => {
+test("the job page, its opt-out page and the insurer's view: valid HTML, and axe finds nothing at 390 and 1280 px", async () => {
   assert.ok(homeLink && claimLink, "the first test made the links");
+  const dir = mkdtempSync(join(tmpdir(), "vnu-job-home-"));
+  try {
+    const files = [];
+    for (const [name, path] of [["home", homeLink], ["stop", homeLink + "/stop"], ["claim", claimLink]]) {
+      const f = join(dir, name + ".html");
+      writeFileSync(f, await (await fetch(site.base + path)).text());
+      files.push(f);
+    }
+    const r = spawnSync("java", ["-XX:TieredStopAtLevel=1", "-Xss8m", "-jar", require.resolve("vnu-jar/build/dist/vnu.jar"), "--errors-only", "--format", "json", "--exit-zero-always", ...files], { encoding: "utf8", timeout: 300_000 });
+    assert.equal(r.status, 0, r.stderr.slice(0, 2000));
+    const errors = JSON.parse(r.stderr).messages.filter((m) => m.type === "error" || m.subType === "fatal");
+    assert.deepEqual(errors.map((m) => `${m.url.split("/").pop()}:${m.lastLine}: ${m.message}`), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   for (const viewport of [PHONE, WIDE]) {
     for (const path of [homeLink, homeLink + "/stop", claimLink]) {
       const o = await open(path, viewport);
