@@ -1479,6 +1479,37 @@ export interface ReviewSettings {
   sms: boolean;
 }
 
+/** portal.LinkList */
+export interface LinkList {
+  items: LinkItem[];
+  homeOpens: number;
+  homeLive: number;
+}
+
+/** portal.LinkItem */
+export interface LinkItem {
+  id: string;
+  kind: 'homeowner' | 'adjuster';
+  state: 'live' | 'revoked' | 'expired';
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  opens: number;
+  lastOpenedAt: string | null;
+}
+
+/** portal.IssuedLink */
+export interface IssuedLink {
+  link: LinkItem;
+  url: string;
+}
+
+/** portal.ProgressAnswer */
+export interface ProgressAnswer {
+  step: string;
+  at: string;
+}
+
 /** leads.PersonTestimonial */
 export interface PersonTestimonial {
   text: string;

@@ -57,8 +57,25 @@ function reviewText(e: TimelineEntry): string {
   return "Review request";
 }
 
+/** PROGRESS name the steps of the work (ADR 065). */
+const PROGRESS: Record<string, string> = { on_the_way: "crew on the way", work_started: "work started", drying_started: "drying started" };
+
+/** shareText says a step of the work, a private link's entry or an
+ * update to the homeowner (ADR 065); "" for any other entry. */
+function shareText(e: TimelineEntry): string {
+  const who = e.channel === "adjuster" ? "an insurer's link" : "the homeowner's links";
+  if (e.kind === "progress") return `${e.actor} recorded: ${PROGRESS[e.to || ""] || e.to}`;
+  if (e.kind === "link") return e.to === "issued" ? `${e.actor} made an insurer's link` : `${e.actor} revoked ${who}`;
+  if (e.kind === "notified" && (e.channel === "portal" || e.channel === "portal_sms")) {
+    return `Update to the homeowner ${e.channel === "portal_sms" ? "by text" : "by email"} ${e.to === "sent" ? "sent" : "could not be sent"}`;
+  }
+  return "";
+}
+
 /** entryText says what a timeline entry records, in words. */
 function entryText(e: TimelineEntry): string {
+  const share = shareText(e);
+  if (share) return share;
   if (e.kind === "notified" && (e.channel === "review" || e.channel === "review_sms")) return reviewText(e);
   switch (e.kind) {
     case "created": return `Estimate request received (${e.actor || "website"})`;

@@ -149,6 +149,9 @@ func Build(ctx context.Context, in Inputs) (*Services, error) {
 		return nil, err
 	}
 	s.Notifier = notify.New(store, nc, log)
+	// Told, not asked (ADR 065): a status change tells the homeowner in
+	// its own transaction.
+	store.OnStatusChangeTx(s.Notifier.StatusChanged)
 	s.Intake = spool.NewIntake(s.Notifier, in.Spool, store.Ping, log)
 
 	// Operations: backups (their jobs run in the server) and retention.

@@ -602,3 +602,35 @@ export interface FeedbackData {
   error: string;
 }
 
+/** site.JobPageData */
+export interface JobPageData {
+  view: 'homeowner' | 'adjuster';
+  state: 'page' | 'stop' | 'stopped';
+  firstName: string;
+  damageType: string;
+  doNow: string;
+  steps: JobStep[];
+  who: string;
+  stopHref: string;
+  claim: ClaimFacts | null;
+}
+
+/** site.JobStep */
+export interface JobStep {
+  key: 'received' | 'contacted' | 'scheduled' | 'onTheWay' | 'workStarted' | 'drying' | 'completed' | 'cancelled';
+  when: string;
+  at: string;
+  day?: number;
+  visit?: string;
+}
+
+/** site.ClaimFacts */
+export interface ClaimFacts {
+  street: string;
+  city: string;
+  zip: string;
+  carrier: string;
+  claimNumber: string;
+  received: string;
+}
+

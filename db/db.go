@@ -40,6 +40,9 @@ type Store struct {
 	serial   map[string]*sync.Mutex
 	// live are the lead change hooks (lead_changes.go).
 	live leadHooks
+	// statusTold runs in a status change's own transaction (the
+	// homeowner's message, lead_links.go); nil: nothing.
+	statusTold func(ctx context.Context, tx *sqlx.Tx, e LeadEvent) error
 }
 
 // PostgresPool is how many connections a store opens to PostgreSQL at

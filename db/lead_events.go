@@ -176,6 +176,16 @@ func (s *Store) ChangeLeadStatus(ctx context.Context, id, status string, by Acto
 			return err
 		}
 		ev = e
+		// The homeowner's link expires some time after completion, and
+		// works again when the job is reopened (ADR 065).
+		if err := homeLinksExpiry(ctx, tx, id, status, now); err != nil {
+			return err
+		}
+		if s.statusTold != nil {
+			if err := s.statusTold(ctx, tx, e); err != nil {
+				return err
+			}
+		}
 		if status == "completed" {
 			// Asked once per lead, after the owner's delay (ADR 063).
 			return scheduleReviewRequest(ctx, tx, id, now)

@@ -315,5 +315,9 @@ func reviewOutcome(ctx context.Context, tx *sqlx.Tx, r OutboxRow, to string, now
 	return addLeadEvent(ctx, tx, LeadEvent{LeadID: r.LeadID, At: now, Kind: EventNotified, Actor: SystemActor.Name, Channel: r.Kind, To: to})
 }
 
-// reviewKind reports whether an outbox kind is a review request's.
-func reviewKind(kind string) bool { return kind == OutboxReview || kind == OutboxReviewSMS }
+// reviewKind reports whether an outbox kind is a message to the
+// homeowner whose delivery goes on the lead's timeline: a review
+// request's, or a message about their job (ADR 065).
+func reviewKind(kind string) bool {
+	return kind == OutboxReview || kind == OutboxReviewSMS || kind == OutboxPortal || kind == OutboxPortalSMS
+}

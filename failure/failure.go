@@ -55,6 +55,9 @@ var (
 	Ack = Party{Label: "acknowledgement", Who: "the mail server"}
 	// Review is the mail server, sending a review request (ADR 063).
 	Review = Party{Label: "review request", Who: "the mail server"}
+	// Update is the mail server, sending the homeowner an update on
+	// their job (ADR 065).
+	Update = Party{Label: "job update", Who: "the mail server"}
 )
 
 // labels are the leading words Scrub keeps: today's labels and the
@@ -62,7 +65,7 @@ var (
 var labels = map[string]Party{
 	"webhook": Webhook, "email": Email, "smtp": Email, "indexnow": IndexNow, "google places": Places,
 	"reviews": Places, "cdn purge": CDN, "purge hook": CDN, "database": Database,
-	"push": Push, "sms": SMS, "acknowledgement": Ack, "review request": Review,
+	"push": Push, "sms": SMS, "acknowledgement": Ack, "review request": Review, "job update": Update,
 }
 
 // The phrases: the only words, besides a party's label and a status code,

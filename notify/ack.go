@@ -117,6 +117,8 @@ type AckMessage struct {
 	Now       time.Time
 	// Claim is the response-time claim ("" : AckResponseClaim).
 	Claim string
+	// HomeLink is the homeowner's job page ("": none, left out).
+	HomeLink string
 }
 
 // ComposeAck builds the acknowledgement of ev. It is text/plain (a
@@ -136,7 +138,7 @@ func ComposeAck(ev Event, m AckMessage) Email {
 		claim = AckResponseClaim
 	}
 	return homeownerEmail(homeownerMail{From: m.From, To: m.To, ReplyTo: m.ReplyTo, Business: business, Subject: subject,
-		ID: "ack-" + m.MessageID, Now: m.Now}, nil, ackText(l, business, m.Phone, m.SiteURL, claim))
+		ID: "ack-" + m.MessageID, Now: m.Now}, nil, ackText(l, business, m.Phone, m.SiteURL, claim, m.HomeLink))
 }
 
 // homeownerMail is what a plain text message to a homeowner (the
@@ -183,7 +185,7 @@ func homeownerEmail(m homeownerMail, extra [][2]string, text string) Email {
 }
 
 // ackText is the body: thanks, what happens next, the phone.
-func ackText(l db.Lead, business, tel, siteURL, claim string) string {
+func ackText(l db.Lead, business, tel, siteURL, claim, home string) string {
 	var b strings.Builder
 	line := func(s string) { b.WriteString(s + "\r\n") }
 	line("Hello,")
@@ -213,6 +215,11 @@ func ackText(l db.Lead, business, tel, siteURL, claim string) string {
 		}
 		line("")
 	}
+	if home != "" {
+		line("Follow your request on its own page: what happens next, who is coming, and what to do now. Keep this link private:")
+		line(home)
+		line("")
+	}
 	line("Your request number: " + oneLine(l.ID))
 	line("")
 	line(business)
@@ -220,7 +227,11 @@ func ackText(l db.Lead, business, tel, siteURL, claim string) string {
 		line(siteURL)
 	}
 	line("")
-	line("You receive this email because this address was entered in the estimate form on our website. If that was not you, please ignore it: we will not email you again about this request.")
+	if home != "" {
+		line("You receive this email because this address was entered in the estimate form on our website. We will send a short update when your job moves on. If that was not you, or you want no updates, stop them here: " + home + StopSuffix)
+	} else {
+		line("You receive this email because this address was entered in the estimate form on our website. If that was not you, please ignore it: we will not email you again about this request.")
+	}
 	return b.String()
 }
 
@@ -230,8 +241,13 @@ func (n *Notifier) sendAck(ctx context.Context, r db.OutboxRow, ev Event) error 
 	if !leads.ValidEmail(r.Target) {
 		return giveUp(failure.At(failure.Ack, errors.New("the visitor's address is not valid: not sent")))
 	}
+	// A fresh link to the job's page, its hash stored before it goes.
+	home, err := n.HomeLink(ctx, r.LeadID)
+	if err != nil {
+		return err
+	}
 	m := ComposeAck(ev, AckMessage{From: n.cfg.From, To: r.Target, ReplyTo: n.cfg.Ack.ReplyTo, Business: n.cfg.Ack.BusinessName,
-		Phone: n.cfg.Ack.phone(ctx), SiteURL: n.cfg.BaseURL, MessageID: r.ID, Now: n.now().In(n.loc), Claim: n.cfg.Ack.claim(ctx)})
+		Phone: n.cfg.Ack.phone(ctx), SiteURL: n.cfg.BaseURL, MessageID: r.ID, Now: n.now().In(n.loc), Claim: n.cfg.Ack.claim(ctx), HomeLink: home})
 	if err := n.cfg.SMTP.Send(ctx, m.From, m.To, m.Body); err != nil {
 		return failure.At(failure.Ack, err)
 	}

@@ -25,6 +25,7 @@ import (
 	"math/rand/v2"
 	"net/mail"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -197,7 +198,7 @@ func New(store *db.Store, cfg Config, log *slog.Logger) *Notifier {
 		cfg.From = &mail.Address{Address: "noreply@localhost"}
 	}
 	deliveries := map[string]*[3]atomic.Uint64{}
-	for _, k := range []string{db.OutboxEmail, db.OutboxWebhook, db.OutboxPush, db.OutboxSMS, db.OutboxAck, db.OutboxReview, db.OutboxReviewSMS} {
+	for _, k := range []string{db.OutboxEmail, db.OutboxWebhook, db.OutboxPush, db.OutboxSMS, db.OutboxAck, db.OutboxReview, db.OutboxReviewSMS, db.OutboxPortal, db.OutboxPortalSMS} {
 		deliveries[k] = new([3]atomic.Uint64)
 	}
 	return &Notifier{store: store, cfg: cfg, log: log, wake: make(chan struct{}, 1), loc: loc,
@@ -288,12 +289,14 @@ func (n *Notifier) Rows(l db.Lead) ([]db.OutboxRow, error) {
 // storedRows are the rows that depend on what the database holds: one
 // push per device whose account may see leads now (each device is its
 // own row, so its retries, and a push service's 410, concern it alone),
-// and the acknowledgement when its switch is on and the lead's email
-// passes leads.ValidEmail.
+// and, when the acknowledgement's switch is on, the acknowledgement to
+// an email that passes leads.ValidEmail and, when SMS is configured, its
+// text to an E.164 phone (a message to the homeowner, ADR 065).
 func (n *Notifier) storedRows(ctx context.Context, l db.Lead) ([]db.OutboxRow, error) {
 	ch := n.Channels()
 	wantAck := ch.Ack && leads.ValidEmail(l.Email)
-	if !ch.Push && !wantAck {
+	wantText := ch.Ack && n.cfg.SMS != nil && strings.HasPrefix(l.Phone, "+")
+	if !ch.Push && !wantAck && !wantText {
 		return nil, nil
 	}
 	b, err := n.rowsOf(l)
@@ -309,14 +312,21 @@ func (n *Notifier) storedRows(ctx context.Context, l db.Lead) ([]db.OutboxRow, e
 			b.add(db.OutboxPush, d.ID)
 		}
 	}
-	if wantAck {
-		on, err := n.ackEnabled(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("lead %s: acknowledgement switch: %w", l.ID, err)
-		}
-		if on {
-			b.add(db.OutboxAck, l.Email)
-		}
+	if !wantAck && !wantText {
+		return b.rows, nil
+	}
+	on, err := n.ackEnabled(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("lead %s: acknowledgement switch: %w", l.ID, err)
+	}
+	if on && wantAck {
+		b.add(db.OutboxAck, l.Email)
+	}
+	if on && wantText {
+		payload, _ := json.Marshal(portalPayload{What: "We received your request."})
+		now := n.now()
+		b.rows = append(b.rows, db.OutboxRow{LeadID: l.ID, Kind: db.OutboxPortalSMS, Event: db.OutboxPortalEvent, Target: "received",
+			Payload: string(payload), NextAttemptAt: now, CreatedAt: now})
 	}
 	return b.rows, nil
 }
@@ -485,7 +495,7 @@ func isGiveUp(err error) bool {
 
 func permanent(kind string, err error) bool {
 	switch kind {
-	case db.OutboxWebhook, db.OutboxPush, db.OutboxSMS, db.OutboxReviewSMS:
+	case db.OutboxWebhook, db.OutboxPush, db.OutboxSMS, db.OutboxReviewSMS, db.OutboxPortalSMS:
 		return httpPermanent(err)
 	}
 	return smtpPermanent(err)
@@ -498,6 +508,12 @@ func (n *Notifier) send(ctx context.Context, r db.OutboxRow) error {
 			return errNotConfigured
 		}
 		return n.sendReview(ctx, r)
+	}
+	if r.Kind == db.OutboxPortal || r.Kind == db.OutboxPortalSMS {
+		if email, sms := n.portalChannels(); (r.Kind == db.OutboxPortal && !email) || (r.Kind == db.OutboxPortalSMS && !sms) {
+			return errNotConfigured
+		}
+		return n.sendPortal(ctx, r)
 	}
 	var ev Event
 	if r.Kind != db.OutboxWebhook {

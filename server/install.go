@@ -14,6 +14,7 @@ import (
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
 	feedbackweb "github.com/atlanta-restoration/site/web/feedback"
+	portalweb "github.com/atlanta-restoration/site/web/portal"
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	mediaweb "github.com/atlanta-restoration/site/web/media"
@@ -41,6 +42,7 @@ type rooms struct {
 	backupsRoom   *backupsweb.Handler   // the Backups screen: back up now, downloads
 	workRoom      *workweb.Handler      // the Jobs screen: jobs, their photos, publishing
 	feedbackRoom  *feedbackweb.Handler  // review requests: the feedback page, testimonials
+	portalRoom    *portalweb.Handler    // a lead's private links: the job page, the insurer's view
 }
 
 // install lists every route the site answers, with its guard: public,
@@ -99,6 +101,14 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/feedback/:token", fb.Save)
 	getHead(e, "/feedback/:token/stop", fb.StopPage)
 	e.POST("/feedback/:token/stop", fb.Stop) // also RFC 8058's one-click
+	// The homeowner's job page and an insurer's read-only view (ADR 065):
+	// the token is the key; lookups limited per client; noindex,
+	// no-store, no-referrer, in no sitemap.
+	pt := s.portalRoom
+	getHead(e, "/my/:token", pt.Home)
+	getHead(e, "/my/:token/stop", pt.StopPage)
+	e.POST("/my/:token/stop", pt.Stop) // also RFC 8058's one-click
+	getHead(e, "/claim/:token", pt.Claim)
 
 	// Admin: signing in and sessions (web/auth)
 	e.POST("/api/admin/unlock", a.Unlock)
@@ -195,6 +205,14 @@ func (s *Server) install(e *echo.Echo) {
 	e.GET("/api/admin/leads/:id/work", lm.Work, a.Require(accounts.LeadsRead))
 	e.POST("/api/admin/leads/:id/notes", lm.AddNote, a.Require(accounts.LeadsNote))
 	e.PUT("/api/admin/leads/:id/assignee", lm.Assign, a.Require(accounts.LeadsAssign))
+	// A lead's private links and the steps of the work (ADR 065): staff
+	// and admins; the steps are status changes, and tell the homeowner.
+	share := a.Require(accounts.LeadsShare)
+	e.GET("/api/admin/leads/:id/links", pt.Links, share)
+	e.POST("/api/admin/leads/:id/links", pt.IssueAdjuster, share)
+	e.DELETE("/api/admin/leads/:id/links/:link", pt.Revoke, share)
+	e.DELETE("/api/admin/leads/:id/home-links", pt.RevokeHome, share)
+	e.POST("/api/admin/leads/:id/progress", pt.Progress, a.Require(accounts.LeadsStatus))
 	// Leads first: the dashboard's unanswered leads and today's figures
 	// (masked as the list is); an admin's Call or Text reveals one lead's
 	// number, audited (staff: 'Access Restricted').

@@ -31,6 +31,11 @@ const (
 	// FeedbackPostsPerWindow bounds the feedback page's posts per client
 	// per EstimateWindow (ADR 063).
 	FeedbackPostsPerWindow = 20
+	// PortalLookupsPerWindow bounds the requests for the job pages
+	// (/my/{token}, /claim/{token}) per client per EstimateWindow: a
+	// homeowner reloading now and then is far below it, and a guesser gets
+	// 120 tries in ten minutes at 2^128 tokens (ADR 065).
+	PortalLookupsPerWindow = 120
 )
 
 // newAttempts returns the limiter of a secret check (PIN, password,

@@ -105,7 +105,7 @@ func (s *Server) logRequest(method, path, id string, status int, bytes int64, du
 
 // secretPaths are the addresses whose next segment is a secret: a review
 // request's feedback token opens that homeowner's page (ADR 063).
-var secretPaths = []string{"/feedback/"}
+var secretPaths = []string{"/feedback/", "/my/", "/claim/"}
 
 // logPath is a request's path as the log may keep it: a secret segment
 // becomes [REDACTED], the rest ("/stop") stays, so the line still says

@@ -52,6 +52,7 @@ import (
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
 	feedbackweb "github.com/atlanta-restoration/site/web/feedback"
+	portalweb "github.com/atlanta-restoration/site/web/portal"
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	"github.com/atlanta-restoration/site/web/leadstream"
@@ -202,6 +203,15 @@ func New(svc *app.Services, o Options) (*Server, error) {
 		Channels: s.notifier.ReviewChannels, Changed: s.Changed, Log: svc.Log,
 		Render: func(ctx context.Context, d site.FeedbackData) ([]byte, error) {
 			return s.pages.RenderDoc(ctx, "feedback", "/feedback", s.site.FeedbackPage(d))
+		}}
+	s.portalRoom = &portalweb.Handler{Store: svc.Store, Lookups: guard.NewLimiter(PortalLookupsPerWindow, EstimateWindow), Tell: s.notifier.ProgressRecorded,
+		BaseURL: cfg.BaseURL, Log: svc.Log,
+		Render: func(ctx context.Context, d site.JobPageData) ([]byte, error) {
+			path := "/my"
+			if d.View == "adjuster" {
+				path = "/claim"
+			}
+			return s.pages.RenderDoc(ctx, "job-home", path, s.site.JobHomePage(d))
 		}}
 	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Pages: s.servedPages, Audit: svc.Store, Changed: s.Changed, Log: svc.Log}
 	// Backups: the jobs are in jobs.go, the status on the dashboard,

@@ -40,6 +40,17 @@ export const addNote = (id: string, body: string) => api<EventAnswer>(leadPath(i
 export const assignLead = (id: string, userId: string) => api<EventAnswer>(leadPath(id) + "/assignee", { method: "PUT", body: JSON.stringify({ userId }) });
 export const responseTimes = () => api<ResponseFigures>("/api/admin/leads/response-times");
 
+/** LinkList is a lead's private links (GET /api/admin/leads/{id}/links):
+ * the homeowner's, one per message sent, and insurers', with opens. */
+export type LinkList = wire.LinkList;
+export type LinkItem = wire.LinkItem;
+export type IssuedLink = wire.IssuedLink;
+export const loadLinks = (id: string) => api<LinkList>(leadPath(id) + "/links");
+export const issueAdjusterLink = (id: string, days: number) => api<IssuedLink>(leadPath(id) + "/links", { method: "POST", body: JSON.stringify({ days }) });
+export const revokeLink = (id: string, link: string) => api<LinkItem>(leadPath(id) + "/links/" + encodeURIComponent(link), { method: "DELETE" });
+export const revokeHomeLinks = (id: string) => api<LinkList>(leadPath(id) + "/home-links", { method: "DELETE" });
+export const recordProgress = (id: string, step: string) => api<wire.ProgressAnswer>(leadPath(id) + "/progress", { method: "POST", body: JSON.stringify({ step }) });
+
 /** NOTE_MAX is the longest note (leads.MaxNoteLen); the server checks it. */
 export const NOTE_MAX = 2000;
 

@@ -40,6 +40,7 @@ import (
 	"github.com/atlanta-restoration/site/web/dashboard"
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	feedbackweb "github.com/atlanta-restoration/site/web/feedback"
+	portalweb "github.com/atlanta-restoration/site/web/portal"
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	"github.com/atlanta-restoration/site/web/leadstream"
@@ -234,6 +235,11 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("TestimonialList", feedbackweb.TestimonialList{}),
 	tsgen.Of("TestimonialItem", feedbackweb.TestimonialItem{}),
 	tsgen.Of("ReviewSettings", feedbackweb.ReviewSettings{}),
+	// A lead's private links and the steps of the work (web/portal, ADR 065).
+	tsgen.Of("LinkList", portalweb.LinkList{}),
+	tsgen.Of("LinkItem", portalweb.LinkItem{}),
+	tsgen.Of("IssuedLink", portalweb.IssuedLink{}),
+	tsgen.Of("ProgressAnswer", portalweb.ProgressAnswer{}),
 }
 
 // overrides give the TypeScript of the types that encode themselves.
