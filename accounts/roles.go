@@ -28,6 +28,7 @@ const (
 	LeadsErase    Capability = "leads.erase"    // privacy requests: export one person's data, delete a lead
 	BackupsManage Capability = "backups.manage" // the Backups screen: back up now, download a backup
 	JobsWrite     Capability = "jobs.write"     // the Jobs screen: create jobs, add their photos (publishing is content.edit's)
+	LeadsFiles    Capability = "leads.files"    // a lead's files: attach documents, share job photos, see the homeowner's (staff: leads assigned to them)
 )
 
 // Roles: RolePIN is the PIN gate's; accounts are admin, staff or editor.
@@ -45,9 +46,9 @@ const (
 // media; changing the settings is an admin account's (ADR 039).
 var roleCaps = map[string][]Capability{
 	RolePIN:    {Tools, MediaWrite, SessionsAll, JobsWrite},
-	RoleStaff:  {LeadsRead, LeadsStatus, LeadsNote, PushSubscribe, MediaWrite, JobsWrite},
+	RoleStaff:  {LeadsRead, LeadsStatus, LeadsNote, PushSubscribe, MediaWrite, JobsWrite, LeadsFiles},
 	RoleEditor: {ContentEdit, MediaWrite, JobsWrite},
-	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit, LeadsErase, BackupsManage, JobsWrite},
+	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit, LeadsErase, BackupsManage, JobsWrite, LeadsFiles},
 }
 
 // Capabilities lists what role may do.
