@@ -356,7 +356,7 @@ export interface ErasedAnswer {
 
 /** leadstream.Change */
 export interface LeadChange {
-  kind: 'created' | 'status' | 'note' | 'assigned' | 'escalated' | 'deleted';
+  kind: 'created' | 'status' | 'note' | 'assigned' | 'escalated' | 'deleted' | 'homeowner' | 'document';
   leadId: string;
   at: string;
 }
@@ -1477,6 +1477,51 @@ export interface ReviewSettings {
   linkInUse: string;
   email: boolean;
   sms: boolean;
+}
+
+/** leadfiles.LeadFiles */
+export interface LeadFiles {
+  files: LeadFileItem[];
+  jobPhotos: ShareablePhoto[];
+  kinds: FileKind[];
+  maxPhoto: string;
+  maxDocument: string;
+}
+
+/** leadfiles.LeadFileItem */
+export interface LeadFileItem {
+  id: string;
+  kind: 'estimate' | 'authorization' | 'moisture_log' | 'completion' | 'homeowner_photo' | 'crew_photo';
+  label: string;
+  name: string;
+  photo: boolean;
+  size: number;
+  by: string;
+  createdAt: string;
+  href: string;
+  mediaId: string;
+}
+
+/** leadfiles.ShareablePhoto */
+export interface ShareablePhoto {
+  mediaId: string;
+  jobId: string;
+  job: string;
+  url: string;
+  alt: string;
+  shared: boolean;
+  published: boolean;
+}
+
+/** leadfiles.FileKind */
+export interface FileKind {
+  kind: string;
+  label: string;
+}
+
+/** leadfiles.FileRemoved */
+export interface FileRemoved {
+  ok: boolean;
 }
 
 /** leads.PersonTestimonial */

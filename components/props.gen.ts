@@ -602,3 +602,38 @@ export interface FeedbackData {
   error: string;
 }
 
+/** site.FilesView */
+export interface FilesView {
+  documents: FileView[];
+  photos: FileView[];
+  yours: FileView[];
+  send: FilesForm | null;
+  notice: '' | 'sent' | 'type' | 'size' | 'count' | 'full' | 'empty' | 'damaged' | 'broken' | 'busy' | 'toolong';
+}
+
+/** site.FileView */
+export interface FileView {
+  href: string;
+  label: string;
+  name: string;
+  date: string;
+  photo: boolean;
+  size: string;
+}
+
+/** site.FilesForm */
+export interface FilesForm {
+  photosAction: string;
+  messageAction: string;
+  perPost: number;
+  left: number;
+  maxSize: string;
+  maxMessage: number;
+}
+
+/** site.FilesPageData */
+export interface FilesPageData {
+  firstName: string;
+  files: FilesView;
+}
+

@@ -15,6 +15,7 @@ import (
 	"github.com/atlanta-restoration/site/web/estimate"
 	feedbackweb "github.com/atlanta-restoration/site/web/feedback"
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
+	"github.com/atlanta-restoration/site/web/leadfiles"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	mediaweb "github.com/atlanta-restoration/site/web/media"
 	"github.com/atlanta-restoration/site/web/pages"
@@ -41,6 +42,7 @@ type rooms struct {
 	backupsRoom   *backupsweb.Handler   // the Backups screen: back up now, downloads
 	workRoom      *workweb.Handler      // the Jobs screen: jobs, their photos, publishing
 	feedbackRoom  *feedbackweb.Handler  // review requests: the feedback page, testimonials
+	leadFilesRoom *leadfiles.Handler    // a lead's files and the homeowner's messages
 }
 
 // install lists every route the site answers, with its guard: public,
@@ -99,6 +101,18 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/feedback/:token", fb.Save)
 	getHead(e, "/feedback/:token/stop", fb.StopPage)
 	e.POST("/feedback/:token/stop", fb.Stop) // also RFC 8058's one-click
+	// A lead's files on the homeowner's and the adjuster's private pages
+	// (ADR 067): the link's token is the key, for its own lead only; the
+	// adjuster's page sends nothing. /my/{token}/files and
+	// /claim/{token}/files show the section alone until the pages
+	// themselves carry it.
+	lf := s.leadFilesRoom
+	e.POST("/my/:token/photos", lf.Photos)
+	e.POST("/my/:token/messages", lf.Message)
+	getHead(e, "/my/:token/files", lf.HomeownerPage)
+	getHead(e, "/my/:token/files/:id", lf.HomeownerFile)
+	getHead(e, "/claim/:token/files", lf.AdjusterPage)
+	getHead(e, "/claim/:token/files/:id", lf.AdjusterFile)
 
 	// Admin: signing in and sessions (web/auth)
 	e.POST("/api/admin/unlock", a.Unlock)
@@ -195,6 +209,14 @@ func (s *Server) install(e *echo.Echo) {
 	e.GET("/api/admin/leads/:id/work", lm.Work, a.Require(accounts.LeadsRead))
 	e.POST("/api/admin/leads/:id/notes", lm.AddNote, a.Require(accounts.LeadsNote))
 	e.PUT("/api/admin/leads/:id/assignee", lm.Assign, a.Require(accounts.LeadsAssign))
+	// A lead's files (ADR 067): admins on every lead, staff on the
+	// leads assigned to them (checked in the room).
+	files := a.Require(accounts.LeadsFiles)
+	e.GET("/api/admin/leads/:id/files", lf.List, files)
+	e.POST("/api/admin/leads/:id/files", lf.Upload, files)
+	e.GET("/api/admin/leads/:id/files/:file", lf.Download, files)
+	e.PUT("/api/admin/leads/:id/files/shared/:media", lf.Share, files)
+	e.DELETE("/api/admin/leads/:id/files/:file", lf.Remove, files)
 	// Leads first: the dashboard's unanswered leads and today's figures
 	// (masked as the list is); an admin's Call or Text reveals one lead's
 	// number, audited (staff: 'Access Restricted').

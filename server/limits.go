@@ -31,6 +31,12 @@ const (
 	// FeedbackPostsPerWindow bounds the feedback page's posts per client
 	// per EstimateWindow (ADR 063).
 	FeedbackPostsPerWindow = 20
+	// LeadFileLookupsPerWindow bounds the private pages' file downloads
+	// per client per EstimateWindow: a job's page shows a few dozen
+	// photos, a guesser needs far more (ADR 067). LeadFilePostsPerWindow
+	// bounds the homeowner's photo and message posts.
+	LeadFileLookupsPerWindow = 600
+	LeadFilePostsPerWindow   = 20
 )
 
 // newAttempts returns the limiter of a secret check (PIN, password,

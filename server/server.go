@@ -53,6 +53,7 @@ import (
 	"github.com/atlanta-restoration/site/web/estimate"
 	feedbackweb "github.com/atlanta-restoration/site/web/feedback"
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
+	"github.com/atlanta-restoration/site/web/leadfiles"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	"github.com/atlanta-restoration/site/web/leadstream"
 	mediaweb "github.com/atlanta-restoration/site/web/media"
@@ -203,6 +204,15 @@ func New(svc *app.Services, o Options) (*Server, error) {
 		Render: func(ctx context.Context, d site.FeedbackData) ([]byte, error) {
 			return s.pages.RenderDoc(ctx, "feedback", "/feedback", s.site.FeedbackPage(d))
 		}}
+	// A lead's files and the homeowner's messages (ADR 067): photos and
+	// PDFs within the upload cap, stored in the media storage.
+	s.leadFilesRoom = leadfiles.New(leadfiles.Handler{Store: svc.Store, Links: linkLookup{svc.Store}, Hash: linkHash, Files: svc.Media,
+		TempDir: filepath.Join(cfg.DataDir, "tmp"), MaxPhoto: min(cfg.Admin.MaxUpload, leadfiles.MaxPhotoBytes), MaxDocument: min(cfg.Admin.MaxUpload, leadfiles.MaxDocumentBytes),
+		Lookups: guard.NewLimiter(LeadFileLookupsPerWindow, EstimateWindow), Posts: guard.NewLimiter(LeadFilePostsPerWindow, EstimateWindow),
+		PagePath: "/files", Log: svc.Log,
+		Render: func(ctx context.Context, d site.FilesPageData) ([]byte, error) {
+			return s.pages.RenderDoc(ctx, "job-files", "/my/files", s.site.FilesPage(d))
+		}})
 	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Pages: s.servedPages, Audit: svc.Store, Changed: s.Changed, Log: svc.Log}
 	// Backups: the jobs are in jobs.go, the status on the dashboard,
 	// /healthz and /metrics.
@@ -446,7 +456,7 @@ func (s *Server) router() *echo.Echo {
 	// Uploads and posters stream and have their own caps.
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: s.cfg.BodyLimit,
 		Skipper: func(c echo.Context) bool {
-			return mediaweb.IsUploadRequest(c.Request().Method, c.Request().URL.Path)
+			return isUploadRequest(c.Request().Method, c.Request().URL.Path)
 		}}))
 	e.Use(s.textIntake)
 

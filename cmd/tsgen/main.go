@@ -41,6 +41,7 @@ import (
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	feedbackweb "github.com/atlanta-restoration/site/web/feedback"
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
+	"github.com/atlanta-restoration/site/web/leadfiles"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	"github.com/atlanta-restoration/site/web/leadstream"
 	"github.com/atlanta-restoration/site/web/push"
@@ -234,6 +235,12 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("TestimonialList", feedbackweb.TestimonialList{}),
 	tsgen.Of("TestimonialItem", feedbackweb.TestimonialItem{}),
 	tsgen.Of("ReviewSettings", feedbackweb.ReviewSettings{}),
+	// A lead's files (web/leadfiles, ADR 067).
+	tsgen.Of("LeadFiles", leadfiles.LeadFiles{}),
+	tsgen.Of("LeadFileItem", leadfiles.LeadFileItem{}),
+	tsgen.Of("ShareablePhoto", leadfiles.ShareablePhoto{}),
+	tsgen.Of("FileKind", leadfiles.FileKind{}),
+	tsgen.Of("FileRemoved", leadfiles.FileRemoved{}),
 }
 
 // overrides give the TypeScript of the types that encode themselves.

@@ -23,7 +23,7 @@ import (
 type LeadFiles struct {
 	Files []LeadFileItem `json:"files"`
 	// JobPhotos are the photos of the lead's jobs the owner may share.
-	JobPhotos []JobPhoto `json:"jobPhotos"`
+	JobPhotos []ShareablePhoto `json:"jobPhotos"`
 	// Kinds are the kinds of document the owner may attach.
 	Kinds []FileKind `json:"kinds"`
 	// MaxPhoto and MaxDocument are the bounds in words.
@@ -47,8 +47,8 @@ type LeadFileItem struct {
 	MediaID string `json:"mediaId"`
 }
 
-// JobPhoto is a photo of one of the lead's jobs, shared or not.
-type JobPhoto struct {
+// ShareablePhoto is a photo of one of the lead's jobs, shared or not.
+type ShareablePhoto struct {
 	MediaID string `json:"mediaId"`
 	JobID   string `json:"jobId"`
 	Job     string `json:"job"`
@@ -67,8 +67,8 @@ type FileKind struct {
 	Label string `json:"label"`
 }
 
-// Removed answers a removal.
-type Removed struct {
+// FileRemoved answers a removal.
+type FileRemoved struct {
 	OK bool `json:"ok"`
 }
 
@@ -121,7 +121,7 @@ func (h *Handler) List(c echo.Context) error {
 	if err != nil {
 		return httperr.Unavailable(msgBusy, err)
 	}
-	out := LeadFiles{Files: []LeadFileItem{}, JobPhotos: []JobPhoto{}, MaxPhoto: humanBytes(h.MaxPhoto), MaxDocument: humanBytes(h.MaxDocument)}
+	out := LeadFiles{Files: []LeadFileItem{}, JobPhotos: []ShareablePhoto{}, MaxPhoto: humanBytes(h.MaxPhoto), MaxDocument: humanBytes(h.MaxDocument)}
 	shared := map[string]bool{}
 	for _, f := range fs {
 		out.Files = append(out.Files, itemOf(l.ID, f))
@@ -145,7 +145,7 @@ func (h *Handler) List(c echo.Context) error {
 			if m.Kind != "image" {
 				continue
 			}
-			out.JobPhotos = append(out.JobPhotos, JobPhoto{MediaID: m.ID, JobID: j.ID, Job: j.Title, URL: "/media/" + m.Path,
+			out.JobPhotos = append(out.JobPhotos, ShareablePhoto{MediaID: m.ID, JobID: j.ID, Job: j.Title, URL: "/media/" + m.Path,
 				Alt: m.Alt, Shared: shared[m.ID], Published: j.Status == db.JobPublished})
 		}
 	}
@@ -253,7 +253,7 @@ func (h *Handler) Remove(c echo.Context) error {
 		return httperr.Unavailable("The file could not be removed right now. Try again.", err)
 	}
 	h.remove(ctx, []db.LeadFile{f})
-	return c.JSON(http.StatusOK, Removed{OK: true})
+	return c.JSON(http.StatusOK, FileRemoved{OK: true})
 }
 
 // Download is GET /api/admin/leads/{id}/files/{file}.

@@ -47,6 +47,13 @@ type Links interface {
 	LeadLinkByHash(ctx context.Context, hash string, now time.Time) (db.LeadLink, error)
 }
 
+// The bounds of one file, under MAX_UPLOAD_BYTES: a phone's photo is a
+// few MB, a scanned estimate or moisture log a few more.
+const (
+	MaxPhotoBytes    = 15 << 20
+	MaxDocumentBytes = 25 << 20
+)
+
 // Handler serves a lead's files on the private pages and in the admin.
 type Handler struct {
 	Store Store
