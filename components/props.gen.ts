@@ -633,7 +633,6 @@ export interface FilesForm {
 
 /** site.FilesPageData */
 export interface FilesPageData {
-  firstName: string;
   files: FilesView;
 }
 

@@ -11,8 +11,10 @@ export default function JobFilesPage(props: PageProps<FilesPageData>) {
   const { site, data: d } = props;
   return (
     <Layout props={props}>
-      <div className="container container--narrow job-files__page">
-        <JobFiles site={site} files={d.files} />
+      <div className="job-files__page">
+        <div className="container container--narrow">
+          <JobFiles site={site} files={d.files} />
+        </div>
       </div>
     </Layout>
   );

@@ -59,11 +59,9 @@ type FilesForm struct {
 	MaxMessage int    `json:"maxMessage"`
 }
 
-// FilesPageData is the section's own page: the section and the name the
-// page greets.
+// FilesPageData is the section's own page.
 type FilesPageData struct {
-	FirstName string    `json:"firstName"`
-	Files     FilesView `json:"files"`
+	Files FilesView `json:"files"`
 }
 
 // FilesPage is the section's own page showing d: noindex, at a path that

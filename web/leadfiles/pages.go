@@ -96,11 +96,7 @@ func (h *Handler) page(c echo.Context, kind string) error {
 	if err != nil {
 		return httperr.Unavailable("This page could not be loaded. Please try again later.", err)
 	}
-	d := site.FilesPageData{Files: v}
-	if ld, err := h.Store.GetLead(ctx, l.LeadID); err == nil && kind == db.LinkHomeowner {
-		d.FirstName = firstName(ld.FirstName)
-	}
-	body, err := h.Render(ctx, d)
+	body, err := h.Render(ctx, site.FilesPageData{Files: v})
 	if err != nil {
 		return err
 	}
@@ -113,15 +109,6 @@ func linkBase(kind, token string) string {
 		return strings.TrimSuffix(AdjusterPath, "/") + "/" + token
 	}
 	return strings.TrimSuffix(HomeownerPath, "/") + "/" + token
-}
-
-// firstName is the first word of a first name, as the page greets.
-func firstName(n string) string {
-	f, _, _ := strings.Cut(strings.TrimSpace(n), " ")
-	if r := []rune(f); len(r) > 40 {
-		f = string(r[:40])
-	}
-	return f
 }
 
 // HomeownerFile is GET /my/{token}/files/{id}.
