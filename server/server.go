@@ -213,6 +213,7 @@ func New(svc *app.Services, o Options) (*Server, error) {
 		Render: func(ctx context.Context, d site.FilesPageData) ([]byte, error) {
 			return s.pages.RenderDoc(ctx, "job-files", "/my/files", s.site.FilesPage(d))
 		}})
+	s.leadsRoom.Files = s.leadFilesRoom // an erased lead's files leave storage
 	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Pages: s.servedPages, Audit: svc.Store, Changed: s.Changed, Log: svc.Log}
 	// Backups: the jobs are in jobs.go, the status on the dashboard,
 	// /healthz and /metrics.

@@ -1,6 +1,7 @@
 package leadfiles
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -267,4 +268,19 @@ func (h *Handler) Download(c echo.Context) error {
 		return errNoFile
 	}
 	return err
+}
+
+// StoredFiles lists the storage keys of lead leadID's own files (an
+// erased lead's, read before its rows go).
+func (h *Handler) StoredFiles(ctx context.Context, leadID string) ([]string, error) {
+	return h.Store.LeadFilePaths(ctx, leadID)
+}
+
+// DeleteStored deletes stored files by key (an erased lead's).
+func (h *Handler) DeleteStored(ctx context.Context, keys []string) {
+	fs := make([]db.LeadFile, len(keys))
+	for i, k := range keys {
+		fs[i].Path = k
+	}
+	h.remove(ctx, fs)
 }

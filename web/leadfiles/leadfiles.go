@@ -36,6 +36,7 @@ type Store interface {
 	AddHomeownerPost(ctx context.Context, leadID string, p db.HomeownerSent, now time.Time) ([]db.LeadFile, error)
 	ShareCrewPhoto(ctx context.Context, leadID, mediaID string, by db.Actor, now time.Time) (db.LeadFile, error)
 	RemoveLeadFile(ctx context.Context, leadID, id string, now time.Time) (db.LeadFile, error)
+	LeadFilePaths(ctx context.Context, leadID string) ([]string, error)
 	JobsOfLead(ctx context.Context, leadID string) ([]db.Job, error)
 	JobMedia(ctx context.Context, jobID string) ([]db.Media, error)
 }

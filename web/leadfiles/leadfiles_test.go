@@ -352,3 +352,35 @@ func TestPostsAreLimited(t *testing.T) {
 		t.Errorf("third post: %d; want 429", last)
 	}
 }
+
+// An erased lead's own files leave storage (web/leads calls StoredFiles
+// before the rows go and DeleteStored after); a shared job photo stays.
+func TestErasedLeadFilesLeaveStorage(t *testing.T) {
+	t.Parallel()
+	store := db.NewTestSQLite(t)
+	r := newRoom(t, store)
+	tok := r.lead(t, "LE", db.LinkHomeowner)
+	jpg := exiftest.JPEG(16, 16, exiftest.EXIF{NoGPS: true})
+	if res := r.post(t, "/my/"+tok+"/photos", "", part{"photos", "a.jpg", jpg}); !strings.Contains(res.Header.Get("Location"), "files=sent") {
+		t.Fatalf("post: %d %s", res.StatusCode, res.Header.Get("Location"))
+	}
+	ctx := context.Background()
+	shared := jobPhoto(t, store, "LE", "kept")
+	if _, err := store.ShareCrewPhoto(ctx, "LE", shared, db.Actor{Name: "Owner"}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := r.h.StoredFiles(ctx, "LE")
+	if err != nil || len(keys) != 1 || len(r.stored(t)) != 1 {
+		t.Fatalf("keys %v %v, stored %v", keys, err, r.stored(t))
+	}
+	if err := store.DeleteLead(ctx, "LE", db.AuditEntry{At: time.Now(), Actor: "owner@example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	r.h.DeleteStored(ctx, keys)
+	if s := r.stored(t); len(s) != 0 {
+		t.Errorf("left in storage: %v", s)
+	}
+	if m, err := store.GetMedia(ctx, shared); err != nil || m.ID != shared {
+		t.Errorf("the job photo went with the lead: %v", err)
+	}
+}
