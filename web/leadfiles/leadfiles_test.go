@@ -296,6 +296,20 @@ func TestOwnerFilesByRole(t *testing.T) {
 		if res := r.Call(t, "PUT", "/api/admin/leads/LO/files/shared/"+mine, "admin", nil); res.StatusCode != 200 {
 			t.Errorf("share: %d %s", res.StatusCode, res.Body)
 		}
+		// The shared photo on the homeowner's page, through the link only.
+		tok := r.lead(t, "LO", db.LinkHomeowner)
+		os.MkdirAll(filepath.Join(r.dir, "projects/library"), 0o755)
+		os.WriteFile(filepath.Join(r.dir, "projects/library/mine.jpg"), exiftest.JPEG(8, 8, exiftest.EXIF{NoGPS: true}), 0o644)
+		v, err := r.h.View(ctx, "LO", "/my/"+tok, true, "")
+		if err != nil || len(v.Photos) != 1 || !v.Photos[0].Photo {
+			t.Fatalf("crew photos on the page: %+v %v", v.Photos, err)
+		}
+		if res := r.get(v.Photos[0].Href); res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/jpeg" {
+			t.Errorf("shared photo: %d %v", res.StatusCode, res.Header)
+		}
+		if res := r.get(strings.Replace(v.Photos[0].Href, "/my/"+tok, "/my/"+r.lead(t, "LQ", db.LinkHomeowner), 1)); res.StatusCode != 404 {
+			t.Errorf("shared photo through another lead's link: %d", res.StatusCode)
+		}
 		var list LeadFiles
 		res := r.Call(t, "GET", "/api/admin/leads/LO/files", "admin", nil)
 		if json.Unmarshal([]byte(res.Body), &list) != nil || len(list.Files) != 2 || len(list.JobPhotos) != 1 || !list.JobPhotos[0].Shared || len(list.Kinds) != 4 {
@@ -310,8 +324,8 @@ func TestOwnerFilesByRole(t *testing.T) {
 				t.Errorf("remove: %d", res.StatusCode)
 			}
 		}
-		if s := r.stored(t); len(s) != 0 {
-			t.Errorf("left in storage: %v", s)
+		if s := r.stored(t); len(s) != 1 || s[0] != "projects/library/mine.jpg" {
+			t.Errorf("in storage: %v; want the job photo only", s)
 		}
 		if m, err := store.GetMedia(ctx, mine); err != nil || m.JobID == nil {
 			t.Errorf("the job photo left its job: %v", err)
