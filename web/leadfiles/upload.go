@@ -16,6 +16,7 @@ import (
 
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
+	"github.com/atlanta-restoration/site/storage"
 )
 
 // Folder is where a lead's own files are stored: under the media
@@ -194,7 +195,7 @@ func (h *Handler) remove(ctx context.Context, fs []db.LeadFile) {
 		if f.Path == "" {
 			continue
 		}
-		if err := h.Files.Delete(context.WithoutCancel(ctx), f.Path); err != nil {
+		if err := h.Files.Delete(context.WithoutCancel(ctx), f.Path); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			h.Log.Warn("lead file left in storage", "key", f.Path, "err", err)
 		}
 	}
