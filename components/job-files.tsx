@@ -70,13 +70,14 @@ function SendForm({ site, form }: { site: Site; form: FilesForm }) {
   );
 }
 
-/** JobFiles is the section; send is null on the insurer's read-only view. */
-export function JobFiles({ site, files }: { site: Site; files: FilesView }) {
+/** JobFiles is the section; send is null on the insurer's read-only view.
+ * Its title is an h2 inside a page, the h1 on the section's own page. */
+export function JobFiles({ site, files, Title = "h2" }: { site: Site; files: FilesView; Title?: "h1" | "h2" }) {
   const notice = files.notice ? w(site, NOTICE_WORDS[files.notice]) : "";
   const empty = files.documents.length + files.photos.length + files.yours.length === 0;
   return (
     <section id="files" className="job-files" aria-labelledby="job-files-title">
-      <h2 id="job-files-title">{w(site, "title")}</h2>
+      <Title id="job-files-title">{w(site, "title")}</Title>
       {notice && (files.notice === "sent"
         ? <p className="form-success" role="status">{notice}</p>
         : <p className="form-error" role="alert">{notice}</p>)}

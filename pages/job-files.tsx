@@ -13,7 +13,7 @@ export default function JobFilesPage(props: PageProps<FilesPageData>) {
     <Layout props={props}>
       <div className="job-files__page">
         <div className="container container--narrow">
-          <JobFiles site={site} files={d.files} />
+          <JobFiles site={site} files={d.files} Title="h1" />
         </div>
       </div>
     </Layout>
