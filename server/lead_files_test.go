@@ -24,7 +24,7 @@ import (
 // is never served from /media/, whose rows it is not in. The adjuster's
 // pages have no post route.
 func TestLeadFilesThroughTheSite(t *testing.T) {
-	srv, store := newTestServer(t, map[string]string{"BODY_LIMIT": "16K"})
+	srv, store := newTestServer(t, map[string]string{"BODY_LIMIT": "16K", "DATA_DIR": t.TempDir()})
 	h := srv.Handler()
 	ctx := context.Background()
 	now := time.Now().UTC()
