@@ -29,6 +29,7 @@ const (
 	BackupsManage Capability = "backups.manage" // the Backups screen: back up now, download a backup
 	JobsWrite     Capability = "jobs.write"     // the Jobs screen: create jobs, add their photos (publishing is content.edit's)
 	LeadsShare    Capability = "leads.share"    // a lead's private links: see their opens, issue an insurer's, revoke (ADR 065)
+	LeadsFiles    Capability = "leads.files"    // a lead's files: attach documents, share job photos, see the homeowner's (staff: leads assigned to them)
 )
 
 // Roles: RolePIN is the PIN gate's; accounts are admin, staff or editor.
@@ -46,9 +47,9 @@ const (
 // media; changing the settings is an admin account's (ADR 039).
 var roleCaps = map[string][]Capability{
 	RolePIN:    {Tools, MediaWrite, SessionsAll, JobsWrite},
-	RoleStaff:  {LeadsRead, LeadsStatus, LeadsNote, PushSubscribe, MediaWrite, JobsWrite, LeadsShare},
+	RoleStaff:  {LeadsRead, LeadsStatus, LeadsNote, PushSubscribe, MediaWrite, JobsWrite, LeadsShare, LeadsFiles},
 	RoleEditor: {ContentEdit, MediaWrite, JobsWrite},
-	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit, LeadsErase, BackupsManage, JobsWrite, LeadsShare},
+	RoleAdmin:  {Tools, MediaWrite, SettingsWrite, SessionsAll, LeadsRead, LeadsStatus, LeadsFull, LeadsNote, LeadsAssign, PushSubscribe, PushAll, UsersManage, ContentEdit, LeadsErase, BackupsManage, JobsWrite, LeadsShare, LeadsFiles},
 }
 
 // Capabilities lists what role may do.

@@ -356,7 +356,7 @@ export interface ErasedAnswer {
 
 /** leadstream.Change */
 export interface LeadChange {
-  kind: 'created' | 'status' | 'note' | 'assigned' | 'escalated' | 'deleted';
+  kind: 'created' | 'status' | 'note' | 'assigned' | 'escalated' | 'deleted' | 'homeowner' | 'document';
   leadId: string;
   at: string;
 }
@@ -1479,35 +1479,49 @@ export interface ReviewSettings {
   sms: boolean;
 }
 
-/** portal.LinkList */
-export interface LinkList {
-  items: LinkItem[];
-  homeOpens: number;
-  homeLive: number;
+/** leadfiles.LeadFiles */
+export interface LeadFiles {
+  files: LeadFileItem[];
+  jobPhotos: ShareablePhoto[];
+  kinds: FileKind[];
+  maxPhoto: string;
+  maxDocument: string;
 }
 
-/** portal.LinkItem */
-export interface LinkItem {
+/** leadfiles.LeadFileItem */
+export interface LeadFileItem {
   id: string;
-  kind: 'homeowner' | 'adjuster';
-  state: 'live' | 'revoked' | 'expired';
+  kind: 'estimate' | 'authorization' | 'moisture_log' | 'completion' | 'homeowner_photo' | 'crew_photo';
+  label: string;
+  name: string;
+  photo: boolean;
+  size: number;
+  by: string;
   createdAt: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  opens: number;
-  lastOpenedAt: string | null;
+  href: string;
+  mediaId: string;
 }
 
-/** portal.IssuedLink */
-export interface IssuedLink {
-  link: LinkItem;
+/** leadfiles.ShareablePhoto */
+export interface ShareablePhoto {
+  mediaId: string;
+  jobId: string;
+  job: string;
   url: string;
+  alt: string;
+  shared: boolean;
+  published: boolean;
 }
 
-/** portal.ProgressAnswer */
-export interface ProgressAnswer {
-  step: string;
-  at: string;
+/** leadfiles.FileKind */
+export interface FileKind {
+  kind: string;
+  label: string;
+}
+
+/** leadfiles.FileRemoved */
+export interface FileRemoved {
+  ok: boolean;
 }
 
 /** leads.PersonTestimonial */

@@ -17,7 +17,7 @@ export const canOpen = (s: Session | null | undefined, screen: Screen) => can(s,
 /** ACCOUNT_ONLY are the capabilities only an account (staff, editor or
  * admin) has: a PIN session asking for them is pointed to the account
  * sign-in. */
-export const ACCOUNT_ONLY = new Set(["leads.read", "leads.status", "leads.share", "leads.full", "users.manage", "content.edit", "backups.manage"]);
+export const ACCOUNT_ONLY = new Set(["leads.read", "leads.status", "leads.share", "leads.full", "leads.files", "users.manage", "content.edit", "backups.manage"]);
 
 /** howToGet says, for a screen the session cannot open, which sign-in
  * opens it. It is guidance only: the server decides. */
@@ -25,6 +25,7 @@ export function howToGet(capability: string): string {
   switch (capability) {
     case "leads.read":
     case "leads.status":
+    case "leads.files":
       return "a staff or admin account";
     case "leads.full":
     case "users.manage":

@@ -9,6 +9,7 @@ import { useId, useRef, type ReactNode } from "react";
 import { Icon } from "../components/icons";
 import type * as wire from "./api.gen";
 import { CallText } from "./lead-call";
+import { LeadFilesPanel } from "./lead-files";
 import { LeadSource, LeadWorkPanel } from "./lead-work";
 import { LeadSharePanel } from "./lead-share";
 import { fmtDateTime } from "./listing";
@@ -138,6 +139,7 @@ export function LeadDialog({ lead, full, canAssign, workKey, updating, onStatus,
         <LeadWorkPanel leadId={lead.id} canAssign={canAssign} createdAt={lead.created_at} reloadKey={workKey}
           status={<StatusSelect lead={lead} updating={updating} onChange={onStatus} />} />
         <LeadSharePanel leadId={lead.id} />
+        {visit && <LeadFilesPanel leadId={lead.id} reloadKey={workKey} />}
         <section className="al-work__section" aria-labelledby={titleId + "meta"}>
           <h3 id={titleId + "meta"} className="al-work__title">Record</h3>
           <dl className="al-detail">

@@ -84,6 +84,8 @@ function entryText(e: TimelineEntry): string {
     case "note": return `${e.actor} added a note`;
     case "assigned": return e.to ? `${e.actor} assigned the lead to ${e.body || "an account"}` : `${e.actor} took the lead from ${e.from ? "its account" : "nobody"}`;
     case "escalated": return "Escalated to every admin: an emergency still new";
+    case "homeowner": return e.to === "photos" ? `The homeowner sent ${e.from === "1" ? "a photo" : `${e.from} photos`}${e.body ? " and a message" : ""}` : "The homeowner sent a message";
+    case "document": return e.to === "crew_photo" ? `${e.actor} shared a job photo with the homeowner` : `${e.actor} added a document for the homeowner`;
   }
   return e.kind;
 }
@@ -96,7 +98,7 @@ function Timeline({ entries }: { entries: TimelineEntry[] }) {
         <li key={e.id || `${e.kind}-${i}`} className={`al-timeline__item al-timeline__item--${e.kind}`}>
           <time dateTime={e.at} className="al-timeline__when">{fmtDateTime(e.at)}</time>
           <span className="al-timeline__what">{entryText(e)}</span>
-          {e.kind === "note" && e.body && <p className="al-timeline__note">{e.body}</p>}
+          {(e.kind === "note" || e.kind === "homeowner") && e.body && <p className="al-timeline__note">{e.body}</p>}
         </li>
       ))}
     </ol>

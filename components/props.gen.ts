@@ -602,35 +602,37 @@ export interface FeedbackData {
   error: string;
 }
 
-/** site.JobPageData */
-export interface JobPageData {
-  view: 'homeowner' | 'adjuster';
-  state: 'page' | 'stop' | 'stopped';
-  firstName: string;
-  damageType: string;
-  doNow: string;
-  steps: JobStep[];
-  who: string;
-  stopHref: string;
-  claim: ClaimFacts | null;
+/** site.FilesView */
+export interface FilesView {
+  documents: FileView[];
+  photos: FileView[];
+  yours: FileView[];
+  send: FilesForm | null;
+  notice: '' | 'sent' | 'type' | 'size' | 'count' | 'full' | 'empty' | 'damaged' | 'broken' | 'busy' | 'toolong';
 }
 
-/** site.JobStep */
-export interface JobStep {
-  key: 'received' | 'contacted' | 'scheduled' | 'onTheWay' | 'workStarted' | 'drying' | 'completed' | 'cancelled';
-  when: string;
-  at: string;
-  day?: number;
-  visit?: string;
+/** site.FileView */
+export interface FileView {
+  href: string;
+  label: string;
+  name: string;
+  date: string;
+  photo: boolean;
+  size: string;
 }
 
-/** site.ClaimFacts */
-export interface ClaimFacts {
-  street: string;
-  city: string;
-  zip: string;
-  carrier: string;
-  claimNumber: string;
-  received: string;
+/** site.FilesForm */
+export interface FilesForm {
+  photosAction: string;
+  messageAction: string;
+  perPost: number;
+  left: number;
+  maxSize: string;
+  maxMessage: number;
+}
+
+/** site.FilesPageData */
+export interface FilesPageData {
+  files: FilesView;
 }
 

@@ -30,11 +30,15 @@ const (
 	LeadAssigned  = "assigned"
 	LeadEscalated = "escalated"
 	LeadDeleted   = "deleted"
+	// LeadHomeowner is the homeowner's photos or message from their
+	// page; LeadDocument a file the owner attached, shared or removed.
+	LeadHomeowner = "homeowner"
+	LeadDocument  = "document"
 )
 
 // LeadChange says that a lead changed and how.
 type LeadChange struct {
-	Kind   string    `json:"kind" tstype:"'created' | 'status' | 'note' | 'assigned' | 'escalated' | 'deleted'"`
+	Kind   string    `json:"kind" tstype:"'created' | 'status' | 'note' | 'assigned' | 'escalated' | 'deleted' | 'homeowner' | 'document'"`
 	LeadID string    `json:"leadId"`
 	At     time.Time `json:"at"`
 	// Origin is the store (process) that made the change: a listener

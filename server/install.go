@@ -14,11 +14,12 @@ import (
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
 	feedbackweb "github.com/atlanta-restoration/site/web/feedback"
-	portalweb "github.com/atlanta-restoration/site/web/portal"
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
+	"github.com/atlanta-restoration/site/web/leadfiles"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	mediaweb "github.com/atlanta-restoration/site/web/media"
 	"github.com/atlanta-restoration/site/web/pages"
+	portalweb "github.com/atlanta-restoration/site/web/portal"
 	"github.com/atlanta-restoration/site/web/push"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
 	workweb "github.com/atlanta-restoration/site/web/work"
@@ -43,6 +44,7 @@ type rooms struct {
 	workRoom      *workweb.Handler      // the Jobs screen: jobs, their photos, publishing
 	feedbackRoom  *feedbackweb.Handler  // review requests: the feedback page, testimonials
 	portalRoom    *portalweb.Handler    // a lead's private links: the job page, the insurer's view
+	leadFilesRoom *leadfiles.Handler    // a lead's files and the homeowner's messages
 }
 
 // install lists every route the site answers, with its guard: public,
@@ -109,6 +111,18 @@ func (s *Server) install(e *echo.Echo) {
 	getHead(e, "/my/:token/stop", pt.StopPage)
 	e.POST("/my/:token/stop", pt.Stop) // also RFC 8058's one-click
 	getHead(e, "/claim/:token", pt.Claim)
+	// A lead's files on the homeowner's and the adjuster's private pages
+	// (ADR 067): the link's token is the key, for its own lead only; the
+	// adjuster's page sends nothing. /my/{token}/files and
+	// /claim/{token}/files show the section alone until the pages
+	// themselves carry it.
+	lf := s.leadFilesRoom
+	e.POST("/my/:token/photos", lf.Photos)
+	e.POST("/my/:token/messages", lf.Message)
+	getHead(e, "/my/:token/files", lf.HomeownerPage)
+	getHead(e, "/my/:token/files/:id", lf.HomeownerFile)
+	getHead(e, "/claim/:token/files", lf.AdjusterPage)
+	getHead(e, "/claim/:token/files/:id", lf.AdjusterFile)
 
 	// Admin: signing in and sessions (web/auth)
 	e.POST("/api/admin/unlock", a.Unlock)
@@ -213,6 +227,14 @@ func (s *Server) install(e *echo.Echo) {
 	e.DELETE("/api/admin/leads/:id/links/:link", pt.Revoke, share)
 	e.DELETE("/api/admin/leads/:id/home-links", pt.RevokeHome, share)
 	e.POST("/api/admin/leads/:id/progress", pt.Progress, a.Require(accounts.LeadsStatus))
+	// A lead's files (ADR 067): admins on every lead, staff on the
+	// leads assigned to them (checked in the room).
+	files := a.Require(accounts.LeadsFiles)
+	e.GET("/api/admin/leads/:id/files", lf.List, files)
+	e.POST("/api/admin/leads/:id/files", lf.Upload, files)
+	e.GET("/api/admin/leads/:id/files/:file", lf.Download, files)
+	e.PUT("/api/admin/leads/:id/files/shared/:media", lf.Share, files)
+	e.DELETE("/api/admin/leads/:id/files/:file", lf.Remove, files)
 	// Leads first: the dashboard's unanswered leads and today's figures
 	// (masked as the list is); an admin's Call or Text reveals one lead's
 	// number, audited (staff: 'Access Restricted').

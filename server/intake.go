@@ -14,7 +14,6 @@ import (
 
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/web/httperr"
-	mediaweb "github.com/atlanta-restoration/site/web/media"
 )
 
 // msgBadText is the answer to text the site cannot store: PostgreSQL
@@ -49,7 +48,7 @@ func (s *Server) textIntake(next echo.HandlerFunc) echo.HandlerFunc {
 		// limit does not apply to uploads, so reading one would hold what
 		// anyone sends in memory before the session is even checked. The
 		// upload handlers stream multipart and refuse anything else.
-		if ct == "multipart/form-data" || r.Body == nil || mediaweb.IsUploadRequest(r.Method, r.URL.Path) {
+		if ct == "multipart/form-data" || r.Body == nil || isUploadRequest(r.Method, r.URL.Path) {
 			return next(c)
 		}
 		// The body limit middleware has already capped what this reads;

@@ -36,6 +36,12 @@ const (
 	// homeowner reloading now and then is far below it, and a guesser gets
 	// 120 tries in ten minutes at 2^128 tokens (ADR 065).
 	PortalLookupsPerWindow = 120
+	// LeadFileLookupsPerWindow bounds the private pages' file downloads
+	// per client per EstimateWindow: a job's page shows a few dozen
+	// photos, a guesser needs far more (ADR 067). LeadFilePostsPerWindow
+	// bounds the homeowner's photo and message posts.
+	LeadFileLookupsPerWindow = 600
+	LeadFilePostsPerWindow   = 20
 )
 
 // newAttempts returns the limiter of a secret check (PIN, password,

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/net/netutil"
 
+	"github.com/atlanta-restoration/site/web/leadfiles"
 	mediaweb "github.com/atlanta-restoration/site/web/media"
 )
 
@@ -179,7 +180,15 @@ func (s *Server) refuseEarly(w http.ResponseWriter, r *http.Request, status int,
 	http.Error(w, msg, status)
 }
 
-func isUpload(r *http.Request) bool { return mediaweb.IsUploadRequest(r.Method, r.URL.Path) }
+func isUpload(r *http.Request) bool { return isUploadRequest(r.Method, r.URL.Path) }
+
+// isUploadRequest reports a request whose body is files, which streams
+// under its room's own caps and UPLOAD_IDLE_TIMEOUT instead of
+// BODY_LIMIT: the media library's uploads and posters, and a lead's files
+// (the homeowner's photos, the owner's documents).
+func isUploadRequest(method, path string) bool {
+	return mediaweb.IsUploadRequest(method, path) || leadfiles.IsUploadRequest(method, path)
+}
 
 // idleBody pushes the connection's read deadline forward before every
 // read: an upload is cut off only when it stops moving.

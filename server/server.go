@@ -37,6 +37,7 @@ import (
 	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/metrics"
 	"github.com/atlanta-restoration/site/notify"
+	"github.com/atlanta-restoration/site/portal"
 	"github.com/atlanta-restoration/site/retention"
 	"github.com/atlanta-restoration/site/reviews"
 	"github.com/atlanta-restoration/site/seoaudit"
@@ -52,12 +53,13 @@ import (
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
 	feedbackweb "github.com/atlanta-restoration/site/web/feedback"
-	portalweb "github.com/atlanta-restoration/site/web/portal"
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
+	"github.com/atlanta-restoration/site/web/leadfiles"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	"github.com/atlanta-restoration/site/web/leadstream"
 	mediaweb "github.com/atlanta-restoration/site/web/media"
 	"github.com/atlanta-restoration/site/web/pages"
+	portalweb "github.com/atlanta-restoration/site/web/portal"
 	"github.com/atlanta-restoration/site/web/push"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
 	workweb "github.com/atlanta-restoration/site/web/work"
@@ -213,6 +215,16 @@ func New(svc *app.Services, o Options) (*Server, error) {
 			}
 			return s.pages.RenderDoc(ctx, "job-home", path, s.site.JobHomePage(d))
 		}}
+	// A lead's files and the homeowner's messages (ADR 067): photos and
+	// PDFs within the upload cap, stored in the media storage.
+	s.leadFilesRoom = leadfiles.New(leadfiles.Handler{Store: svc.Store, Links: svc.Store, Hash: portal.Hash, Files: svc.Media,
+		TempDir: filepath.Join(cfg.DataDir, "tmp"), MaxPhoto: min(cfg.Admin.MaxUpload, leadfiles.MaxPhotoBytes), MaxDocument: min(cfg.Admin.MaxUpload, leadfiles.MaxDocumentBytes),
+		Lookups: guard.NewLimiter(LeadFileLookupsPerWindow, EstimateWindow), Posts: guard.NewLimiter(LeadFilePostsPerWindow, EstimateWindow),
+		PagePath: "", Log: svc.Log,
+		Render: func(ctx context.Context, d site.FilesPageData) ([]byte, error) {
+			return s.pages.RenderDoc(ctx, "job-files", "/my/files", s.site.FilesPage(d))
+		}})
+	s.leadsRoom.Files = s.leadFilesRoom // an erased lead's files leave storage
 	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Pages: s.servedPages, Audit: svc.Store, Changed: s.Changed, Log: svc.Log}
 	// Backups: the jobs are in jobs.go, the status on the dashboard,
 	// /healthz and /metrics.
@@ -456,7 +468,7 @@ func (s *Server) router() *echo.Echo {
 	// Uploads and posters stream and have their own caps.
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: s.cfg.BodyLimit,
 		Skipper: func(c echo.Context) bool {
-			return mediaweb.IsUploadRequest(c.Request().Method, c.Request().URL.Path)
+			return isUploadRequest(c.Request().Method, c.Request().URL.Path)
 		}}))
 	e.Use(s.textIntake)
 

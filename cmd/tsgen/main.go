@@ -40,10 +40,11 @@ import (
 	"github.com/atlanta-restoration/site/web/dashboard"
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	feedbackweb "github.com/atlanta-restoration/site/web/feedback"
-	portalweb "github.com/atlanta-restoration/site/web/portal"
 	indexnowweb "github.com/atlanta-restoration/site/web/indexnow"
+	"github.com/atlanta-restoration/site/web/leadfiles"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	"github.com/atlanta-restoration/site/web/leadstream"
+	portalweb "github.com/atlanta-restoration/site/web/portal"
 	"github.com/atlanta-restoration/site/web/push"
 	"github.com/atlanta-restoration/site/web/runjob"
 	settingsweb "github.com/atlanta-restoration/site/web/settings"
@@ -240,6 +241,12 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("LinkItem", portalweb.LinkItem{}),
 	tsgen.Of("IssuedLink", portalweb.IssuedLink{}),
 	tsgen.Of("ProgressAnswer", portalweb.ProgressAnswer{}),
+	// A lead's files (web/leadfiles, ADR 067).
+	tsgen.Of("LeadFiles", leadfiles.LeadFiles{}),
+	tsgen.Of("LeadFileItem", leadfiles.LeadFileItem{}),
+	tsgen.Of("ShareablePhoto", leadfiles.ShareablePhoto{}),
+	tsgen.Of("FileKind", leadfiles.FileKind{}),
+	tsgen.Of("FileRemoved", leadfiles.FileRemoved{}),
 }
 
 // overrides give the TypeScript of the types that encode themselves.

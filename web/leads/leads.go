@@ -94,7 +94,18 @@ type Handler struct {
 	// that came from it loses the homeowner's name (ADR 061), a
 	// testimonial it gave leaves the city page (ADR 063).
 	Changed func(reason string)
-	Log     *slog.Logger
+	// Files removes an erased lead's files from storage (web/leadfiles:
+	// the documents attached and the photos the homeowner sent); nil when
+	// the site keeps none.
+	Files FileEraser
+	Log   *slog.Logger
+}
+
+// FileEraser lists and deletes the storage keys of a lead's own files:
+// the keys are read before the lead's rows go, and deleted after.
+type FileEraser interface {
+	StoredFiles(ctx context.Context, leadID string) ([]string, error)
+	DeleteStored(ctx context.Context, keys []string)
 }
 
 var (

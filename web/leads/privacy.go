@@ -99,16 +99,27 @@ func (h *Handler) DeleteLead(c echo.Context) error {
 		actor = "(unknown)"
 	}
 	id := c.Param("id")
+	ctx := c.Request().Context()
+	var files []string
+	if h.Files != nil {
+		var err error
+		if files, err = h.Files.StoredFiles(ctx, id); err != nil {
+			return httperr.Unavailable(msgEraseBusy, err)
+		}
+	}
 	// A job's homeowner name and a testimonial the site shows go with the
 	// lead: the pages are rendered again after the deletion (only those
 	// whose content changed are).
-	err := h.Store.DeleteLead(c.Request().Context(), id, db.AuditEntry{At: time.Now().UTC(), UserID: u.ID, Actor: actor, IP: c.RealIP()})
+	err := h.Store.DeleteLead(ctx, id, db.AuditEntry{At: time.Now().UTC(), UserID: u.ID, Actor: actor, IP: c.RealIP()})
 	if errors.Is(err, db.ErrNotFound) {
 		return errNoLead
 	} else if err != nil {
 		return httperr.Unavailable(msgEraseBusy, err)
 	}
-	h.Log.Info("lead deleted", "lead", id, "by", u.ID)
+	if h.Files != nil {
+		h.Files.DeleteStored(ctx, files) // the homeowner's photos and the documents go too
+	}
+	h.Log.Info("lead deleted", "lead", id, "by", u.ID, "files", len(files))
 	if h.Changed != nil {
 		h.Changed("lead erased")
 	}

@@ -10,7 +10,7 @@ import (
 // event): which lead, what happened and when. The store it came from
 // stays on the server.
 type Change struct {
-	Kind   string    `json:"kind" tstype:"'created' | 'status' | 'note' | 'assigned' | 'escalated' | 'deleted'"`
+	Kind   string    `json:"kind" tstype:"'created' | 'status' | 'note' | 'assigned' | 'escalated' | 'deleted' | 'homeowner' | 'document'"`
 	LeadID string    `json:"leadId"`
 	At     time.Time `json:"at"`
 }

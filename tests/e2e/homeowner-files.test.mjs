@@ -1,0 +1,132 @@
+// A lead's files and the homeowner's messages (ADR 067), end to end at
+// 390 px: the owner attaches an estimate on the lead's screen; the
+// homeowner opens their private link, sees it, and sends a photo and a
+// message with the plain form; the owner's open lead screen shows the
+// photo and the message without a reload. The insurer's read-only view
+// lists the same files and has no form. Run against a site: BASE_URL and
+// DATA_DIR (scripts/serve-test.sh). Until the links' own screens are
+// merged, the test issues the links as the store does: a random 128-bit
+// token whose SHA-256 is stored in lead_links.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { launch, hydrated, BASE, gotoSettled, waitFor } from "./lib.mjs";
+import { addUser, password, signIn, tag } from "./account.mjs";
+
+const PHONE = { width: 390, height: 844 };
+const WIDE = { width: 1280, height: 900 };
+const SHOTS = process.env.SHOTS_DIR || "/work/m/shots";
+const [t, T] = tag();
+const OWNER = { email: `owner.files.${t}@example.com`, name: `Owner ${T}`, password: password() };
+const LAST = `Files${T}`;
+const MESSAGE = `The stain on the ceiling grew overnight (${t}).`;
+const KITCHEN = fileURLToPath(new URL("./fixtures/kitchen.jpg", import.meta.url));
+
+/** sql runs a statement on the test server's SQLite database. */
+function sql(q) {
+  const r = spawnSync("sqlite3", ["-cmd", ".timeout 5000", join(process.env.DATA_DIR, "site.db"), q], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`sqlite3: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** issueLink stores a link of kind to lead id and returns its token. */
+function issueLink(id, kind) {
+  const token = randomBytes(16).toString("base64url");
+  const hash = createHash("sha256").update(token).digest("hex");
+  sql(`INSERT INTO lead_links (id, lead_id, kind, token_hash, created_at) VALUES ('${randomUUID()}', '${id}', '${kind}', '${hash}', '${new Date().toISOString().replace("T", " ").replace("Z", "+00:00")}')`);
+  return token;
+}
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test("the homeowner sends a photo and a message; the owner's lead screen shows them live", async () => {
+  if (!process.env.DATA_DIR) throw new Error("DATA_DIR must name the test server's data folder");
+  addUser(OWNER, "admin");
+  const post = await fetch(BASE + "/api/estimate", {
+    method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+    body: new URLSearchParams({ name: `Maria ${LAST}`, phone: "(470) 555-0199", email: `maria.${t}@example.com`, city: "Marietta", street: "12 Elm St",
+      zip: "30060", damageType: "Water Damage", emergency: "no", insuranceCarrier: "", notes: "Leak " + t, website: "" }),
+  });
+  assert.equal(post.status, 201, await post.text());
+  const leadId = sql(`SELECT id FROM avatar_leads WHERE last_name = '${LAST}'`);
+  assert.ok(leadId, "the lead is stored");
+  const home = issueLink(leadId, "homeowner");
+  const claim = issueLink(leadId, "adjuster");
+
+  // The owner, on a phone, opens the lead and attaches an estimate.
+  const octx = await browser.newContext({ viewport: PHONE });
+  const owner = await octx.newPage();
+  const problems = [];
+  owner.on("pageerror", (e) => problems.push(e.message));
+  let navigations = 0;
+  owner.on("framenavigated", (f) => { if (f === owner.mainFrame()) navigations++; });
+  await gotoSettled(owner, BASE + "/admin/leads");
+  await hydrated(owner);
+  await signIn(owner, OWNER);
+  await waitFor("the leads screen to say Live", () => owner.locator('[data-live="on"]').count());
+  await owner.getByRole("button", { name: `Details for Maria ${LAST}` }).click();
+  const dialog = owner.getByRole("dialog", { name: `Lead details: Maria ${LAST}` });
+  await dialog.waitFor();
+  const files = dialog.getByRole("region", { name: "Files the homeowner sees" });
+  await files.getByText("No files yet.").waitFor();
+  await files.getByLabel("Document").selectOption("estimate");
+  await files.locator("input[type=file]").setInputFiles({ name: "Estimate 1042.pdf", mimeType: "application/pdf",
+    buffer: Buffer.from("%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n") });
+  await files.getByRole("button", { name: "Add document" }).click();
+  await files.getByText("Estimate 1042").waitFor();
+  const navigated = navigations;
+
+  // The homeowner, on their phone: the estimate, then a photo and a message.
+  const hctx = await browser.newContext({ viewport: PHONE });
+  const page = await hctx.newPage();
+  page.on("pageerror", (e) => problems.push(e.message));
+  const first = await page.goto(`${BASE}/my/${home}/files`);
+  assert.equal(first.status(), 200);
+  const headers = first.headers();
+  assert.equal(headers["cache-control"], "no-store");
+  assert.equal(headers["referrer-policy"], "no-referrer");
+  assert.match(headers["x-robots-tag"] || "", /noindex/);
+  await page.getByText("Estimate", { exact: true }).waitFor();
+  const pdf = await page.request.get(BASE + await page.getByRole("link", { name: /Download.*Estimate/ }).getAttribute("href"));
+  assert.match(pdf.headers()["content-disposition"], /^attachment;/);
+  assert.equal(pdf.headers()["x-content-type-options"], "nosniff");
+  await page.getByLabel("Photos of the damage").setInputFiles(KITCHEN);
+  await page.getByLabel(/A message/).fill(MESSAGE);
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByRole("status").filter({ hasText: "it reached our team" }).waitFor();
+  assert.match(page.url(), /files=sent/);
+  await page.getByRole("list", { name: "Your photos" }).getByRole("img").first().waitFor();
+  await page.screenshot({ path: `${SHOTS}/c-homeowner-390.png`, fullPage: true });
+  await page.setViewportSize(WIDE);
+  await page.screenshot({ path: `${SHOTS}/c-homeowner-1280.png`, fullPage: true });
+
+  // The owner's screen follows without a reload: the photo and the message.
+  await files.getByRole("img", { name: /Photo, sent by the homeowner/ }).waitFor();
+  await dialog.getByText(MESSAGE).waitFor();
+  await dialog.getByText("The homeowner sent a photo and a message").waitFor();
+  assert.equal(navigations, navigated, "the owner's page did not reload");
+  await files.scrollIntoViewIfNeeded();
+  await owner.screenshot({ path: `${SHOTS}/c-owner-390.png` });
+
+  // The insurer's view: the same files, no form; its post is refused.
+  const actx = await browser.newContext({ viewport: PHONE });
+  const adj = await actx.newPage();
+  assert.equal((await adj.goto(`${BASE}/claim/${claim}/files`)).status(), 200);
+  await adj.getByText("Estimate", { exact: true }).waitFor();
+  await adj.getByRole("list", { name: "The homeowner's photos" }).waitFor();
+  assert.equal(await adj.locator("form, textarea, input[type=file]").count(), 0, "the insurer's view sends nothing");
+  const refused = await adj.request.post(`${BASE}/claim/${claim}/messages`, { form: { message: "hi" }, maxRedirects: 0 });
+  assert.ok([404, 405].includes(refused.status()), `adjuster's post: ${refused.status()}`);
+  const asHomeowner = await adj.request.post(`${BASE}/my/${claim}/messages`, { form: { message: "hi" }, maxRedirects: 0 });
+  assert.equal(asHomeowner.status(), 404);
+  await adj.screenshot({ path: `${SHOTS}/c-adjuster-390.png`, fullPage: true });
+  await adj.setViewportSize(WIDE);
+  await adj.screenshot({ path: `${SHOTS}/c-adjuster-1280.png`, fullPage: true });
+  assert.deepEqual(problems, []);
+  await Promise.all([octx.close(), hctx.close(), actx.close()]);
+});
