@@ -602,3 +602,30 @@ export interface FeedbackData {
   error: string;
 }
 
+/** site.BookingData */
+export interface BookingData {
+  firstName: string;
+  booking: BookingView;
+}
+
+/** site.BookingView */
+export interface BookingView {
+  state: 'pick' | 'booked' | 'emergency' | 'full';
+  action: string;
+  cancelAction: string;
+  icsHref: string;
+  booked: BookingSlot | null;
+  slots: BookingSlot[];
+  moving: boolean;
+  phone: string;
+  done: 'booked' | 'moved' | 'cancelled' | '';
+  error: string;
+}
+
+/** site.BookingSlot */
+export interface BookingSlot {
+  value: string;
+  day: string;
+  time: string;
+}
+
