@@ -1479,6 +1479,64 @@ export interface ReviewSettings {
   sms: boolean;
 }
 
+/** booking.Availability */
+export interface BookingAvailability {
+  weekly: BookingDayHours[];
+  slotMinutes: number;
+  perSlot: number;
+  blocked: string[];
+  noticeHours: number;
+}
+
+/** booking.DayHours */
+export interface BookingDayHours {
+  open: string;
+  close: string;
+}
+
+/** booking.AvailabilityAnswer */
+export interface AvailabilityAnswer {
+  availability: BookingAvailability;
+  timeZone: string;
+}
+
+/** booking.VisitsAnswer */
+export interface VisitsAnswer {
+  days: VisitDay[];
+  slots: SlotChoice[];
+}
+
+/** booking.VisitDay */
+export interface VisitDay {
+  label: string;
+  date: string;
+  visits: VisitItem[];
+}
+
+/** booking.VisitItem */
+export interface VisitItem {
+  id: string;
+  leadId: string;
+  firstName: string;
+  city: string;
+  damageType: string;
+  start: string;
+  end: string;
+  when: string;
+}
+
+/** booking.SlotChoice */
+export interface SlotChoice {
+  start: string;
+  label: string;
+  left: number;
+}
+
+/** booking.MoveRequest */
+export interface MoveVisitRequest {
+  start: string;
+}
+
 /** leads.PersonTestimonial */
 export interface PersonTestimonial {
   text: string;

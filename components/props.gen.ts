@@ -538,6 +538,7 @@ export interface EstimateState {
   values: EstimateValues;
   errors: Partial<Record<keyof EstimateValues | 'form', string>>;
   success: boolean;
+  booking?: string;
   attribution?: Record<string, string>;
 }
 

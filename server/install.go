@@ -10,6 +10,7 @@ import (
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
 	backupsweb "github.com/atlanta-restoration/site/web/backups"
+	bookingweb "github.com/atlanta-restoration/site/web/booking"
 	"github.com/atlanta-restoration/site/web/dashboard"
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
@@ -41,6 +42,7 @@ type rooms struct {
 	backupsRoom   *backupsweb.Handler   // the Backups screen: back up now, downloads
 	workRoom      *workweb.Handler      // the Jobs screen: jobs, their photos, publishing
 	feedbackRoom  *feedbackweb.Handler  // review requests: the feedback page, testimonials
+	bookingRoom   *bookingweb.Handler   // inspection booking: the homeowner's booking, availability, visits
 }
 
 // install lists every route the site answers, with its guard: public,
@@ -99,6 +101,13 @@ func (s *Server) install(e *echo.Echo) {
 	e.POST("/feedback/:token", fb.Save)
 	getHead(e, "/feedback/:token/stop", fb.StopPage)
 	e.POST("/feedback/:token/stop", fb.Stop) // also RFC 8058's one-click
+	// A homeowner's inspection booking (ADR 066), under their private
+	// page: the link's token is its key; noindex, no-store, plain forms.
+	book := s.bookingRoom
+	getHead(e, "/my/:token/booking", book.Show)
+	e.POST("/my/:token/booking", book.Book)
+	e.POST("/my/:token/booking/cancel", book.Cancel)
+	getHead(e, "/my/:token/booking.ics", book.ICSFile)
 
 	// Admin: signing in and sessions (web/auth)
 	e.POST("/api/admin/unlock", a.Unlock)
@@ -239,6 +248,12 @@ func (s *Server) install(e *echo.Echo) {
 	e.PATCH("/api/admin/testimonials/:id", fb.Moderate, content)
 	e.GET("/api/admin/review-requests", fb.Settings, content)
 	e.PUT("/api/admin/review-requests", fb.SaveSettings, settings)
+	// Admin: inspection booking (ADR 066). The availability is read as
+	// the settings are and saved as they are; the visits are the leads'.
+	e.GET("/api/admin/booking", book.Availability, tools)
+	e.PUT("/api/admin/booking", book.SaveAvailability, settings)
+	e.GET("/api/admin/visits", book.Visits, a.Require(accounts.LeadsRead))
+	e.PATCH("/api/admin/visits/:id", book.MoveVisit, a.Require(accounts.LeadsStatus))
 
 	// Admin: Web Push of new leads to one's own devices:
 	// accounts that may read leads, never the PIN; every account's

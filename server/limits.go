@@ -31,6 +31,11 @@ const (
 	// FeedbackPostsPerWindow bounds the feedback page's posts per client
 	// per EstimateWindow (ADR 063).
 	FeedbackPostsPerWindow = 20
+	// BookingLookupsPerWindow bounds a client's requests to the booking
+	// pages (each looks a link's token up) per EstimateWindow (ADR 066):
+	// a homeowner books, moves and cancels in a few dozen; a guesser of
+	// tokens gets nowhere at this rate.
+	BookingLookupsPerWindow = 120
 )
 
 // newAttempts returns the limiter of a secret check (PIN, password,

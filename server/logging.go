@@ -104,8 +104,9 @@ func (s *Server) logRequest(method, path, id string, status int, bytes int64, du
 }
 
 // secretPaths are the addresses whose next segment is a secret: a review
-// request's feedback token opens that homeowner's page (ADR 063).
-var secretPaths = []string{"/feedback/"}
+// request's feedback token opens that homeowner's page (ADR 063), and a
+// homeowner's link their job page and booking (ADR 066).
+var secretPaths = []string{"/feedback/", "/my/"}
 
 // logPath is a request's path as the log may keep it: a secret segment
 // becomes [REDACTED], the rest ("/stop") stays, so the line still says

@@ -48,6 +48,7 @@ import (
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
 	backupsweb "github.com/atlanta-restoration/site/web/backups"
+	bookingweb "github.com/atlanta-restoration/site/web/booking"
 	"github.com/atlanta-restoration/site/web/dashboard"
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
@@ -203,6 +204,28 @@ func New(svc *app.Services, o Options) (*Server, error) {
 		Render: func(ctx context.Context, d site.FeedbackData) ([]byte, error) {
 			return s.pages.RenderDoc(ctx, "feedback", "/feedback", s.site.FeedbackPage(d))
 		}}
+	// Inspection booking (ADR 066). Links and Tell are the homeowner's
+	// links' own (ADR 065) once they land: until then the links are read
+	// from lead_links directly, and a booking change is told on the
+	// lead's timeline only.
+	s.bookingRoom = &bookingweb.Handler{Store: svc.Store, Links: bookingweb.SQLLinks{DB: svc.Store.DB()}, Log: svc.Log,
+		Lookups:  guard.NewLimiter(BookingLookupsPerWindow, EstimateWindow),
+		Phone:    func(ctx context.Context) string { return s.settings.Business(ctx).Phone },
+		Business: func(ctx context.Context) string { return s.settings.Business(ctx).Name },
+		Render: func(ctx context.Context, d site.BookingData) ([]byte, error) {
+			return s.pages.RenderDoc(ctx, "booking", "/my", s.site.BookingPage(d))
+		}}
+	s.estimate.BookingLink = func(ctx context.Context, l db.Lead) string {
+		if l.IsEmergency {
+			return ""
+		}
+		token, err := bookingweb.IssueHomeownerLink(ctx, svc.Store.DB(), l.ID, time.Now())
+		if err != nil {
+			svc.Log.Error("homeowner link not issued", "lead", l.ID, "err", err)
+			return ""
+		}
+		return bookingweb.MyPath + token + "/booking"
+	}
 	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Pages: s.servedPages, Audit: svc.Store, Changed: s.Changed, Log: svc.Log}
 	// Backups: the jobs are in jobs.go, the status on the dashboard,
 	// /healthz and /metrics.

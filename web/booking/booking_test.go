@@ -220,7 +220,7 @@ func TestRefusedWindows(t *testing.T) {
 		}{
 			{first, 409},
 			{time.Date(2026, 11, 30, 16, 0, 0, 0, time.UTC).Format(time.RFC3339), 409}, // today: inside the notice
-			{time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC).Format(time.RFC3339), 409},  // at night
+			{time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC).Format(time.RFC3339), 409},   // at night
 			{"tomorrow", 422},
 		} {
 			res := r.post(b, url.Values{"start": {c.start}})
