@@ -57,6 +57,20 @@ function reviewText(e: TimelineEntry): string {
   return "Review request";
 }
 
+/** bookingText says an inspection booking's change (body: the window's
+ * start/end, RFC 3339). */
+function bookingText(e: TimelineEntry): string {
+  const start = (e.body || "").split("/")[0];
+  const when = start ? fmtDateTime(start) : "";
+  const who = e.actor === "homeowner" ? "The homeowner" : e.actor;
+  switch (e.to) {
+    case "booked": return `${who} booked an inspection visit for ${when}`;
+    case "moved": return `${who} moved the inspection visit to ${when}`;
+    case "cancelled": return `${who} cancelled the inspection visit of ${when}`;
+  }
+  return "Inspection visit";
+}
+
 /** entryText says what a timeline entry records, in words. */
 function entryText(e: TimelineEntry): string {
   if (e.kind === "notified" && (e.channel === "review" || e.channel === "review_sms")) return reviewText(e);
@@ -67,6 +81,7 @@ function entryText(e: TimelineEntry): string {
     case "note": return `${e.actor} added a note`;
     case "assigned": return e.to ? `${e.actor} assigned the lead to ${e.body || "an account"}` : `${e.actor} took the lead from ${e.from ? "its account" : "nobody"}`;
     case "escalated": return "Escalated to every admin: an emergency still new";
+    case "booking": return bookingText(e);
   }
   return e.kind;
 }
