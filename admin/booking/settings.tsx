@@ -100,7 +100,7 @@ export function BookingSettings() {
   return (
     <Card title="Inspection Booking" description={`Homeowners whose damage can wait pick an inspection time online, after sending the estimate form. Emergencies are never offered a time: they are called back. Times are Atlanta time (${res.data?.timeZone || "America/New_York"}).`}>
       {res.error ? <LoadError error={res.error} onRetry={res.retry} prefix="Booking settings could not be loaded: " /> : !a ? <p role="status">Loading...</p> : (
-        <form className="ar-form" onSubmit={save} noValidate>
+        <form className="bk-form" onSubmit={save} noValidate>
           <WeekHours a={a} set={setA} disabled={!editable} />
           <div className="a-form-grid">
             {field("slotMinutes", "Length of a visit, in minutes", "From 30 to 480, in steps of 15. The day is cut into visits of this length from the first hour.")}

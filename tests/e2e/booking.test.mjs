@@ -7,7 +7,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { launch, open, hydrated, BASE, gotoSettled, scrollSettled } from "./lib.mjs";
+import { launch, open, hydrated, BASE, gotoSettled, scrollSettled, unlockAdmin } from "./lib.mjs";
+import { addUser, password, signIn, tag } from "./account.mjs";
 
 const PHONE = { width: 390, height: 844 };
 const WIDE = { width: 1280, height: 900 };
@@ -105,4 +106,34 @@ test("an emergency is offered no time: the phone and the promise of a call", asy
   await shot(page, "b-emergency-390");
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test("the owner's side: the availability in System Settings, today's and tomorrow's visits on the dashboard", async () => {
+  // The PIN reads the availability (an admin account saves it).
+  const pin = await unlockAdmin(browser, "/admin/settings", WIDE);
+  const card = pin.page.getByRole("region", { name: "Inspection Booking" }).or(pin.page.locator("section.a-card", { hasText: "Inspection Booking" })).first();
+  await card.getByLabel("Length of a visit, in minutes").waitFor();
+  assert.equal(await card.getByLabel("Length of a visit, in minutes").inputValue(), "120");
+  await card.getByText("Only an admin account can change these.").waitFor();
+  await card.scrollIntoViewIfNeeded();
+  if (SHOTS) await card.screenshot({ path: `${SHOTS}/b-admin-settings-1280.png` });
+  assert.deepEqual(pin.problems, []);
+  await pin.context.close();
+
+  // Staff see the visits (lead data) and may move them.
+  const [t] = tag();
+  const u = { email: `visits-${t}@example.com`, name: `Visits ${t}`, password: password() };
+  addUser(u, "staff");
+  for (const viewport of [WIDE, PHONE]) {
+    const o = await open(browser, "/admin", viewport);
+    await hydrated(o.page);
+    await signIn(o.page, u);
+    const visits = o.page.locator("section.a-card", { hasText: "Inspection Visits" });
+    await visits.getByRole("heading", { name: /^Today/ }).waitFor();
+    await visits.getByRole("heading", { name: /^Tomorrow/ }).waitFor();
+    await visits.scrollIntoViewIfNeeded();
+    if (SHOTS) await visits.screenshot({ path: `${SHOTS}/b-admin-visits-${viewport.width}.png` });
+    assert.deepEqual(o.problems, []);
+    await o.context.close();
+  }
 });
