@@ -338,5 +338,5 @@ func EventOf(b db.Booking, l db.Lead, business, phone string, now time.Time) rul
 	}
 	return rules.Event{UID: "inspection-" + b.ID + "@" + "booking", Sequence: b.Sequence, Start: b.Start, End: b.End, Stamp: now,
 		Summary: "Inspection visit: " + business, Location: where,
-		Description: "We will call before we come. To reach us: " + phone + ".", Cancelled: b.CancelledAt != nil}
+		Description: "Free inspection visit. To reach us: " + phone + ".", Cancelled: b.CancelledAt != nil}
 }
