@@ -70,6 +70,12 @@ export function JobBooking({ site, v, main = false }: { site: Site; v: BookingVi
           <SlotPicker site={site} v={v} button={w(site, "button")} />
         </>
       )}
+      {v.state === "closed" && (
+        <>
+          <p>{w(site, "closed")}</p>
+          <p>{call}</p>
+        </>
+      )}
       {v.state === "full" && (
         <>
           {v.done === "cancelled" && <p className="form-success" role="status">{w(site, "cancelled")}</p>}

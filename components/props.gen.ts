@@ -611,7 +611,7 @@ export interface BookingData {
 
 /** site.BookingView */
 export interface BookingView {
-  state: 'pick' | 'booked' | 'emergency' | 'full';
+  state: 'pick' | 'booked' | 'emergency' | 'full' | 'closed';
   action: string;
   cancelAction: string;
   icsHref: string;

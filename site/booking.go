@@ -26,8 +26,9 @@ type BookingSlot struct {
 type BookingView struct {
 	// State: "pick" (no visit yet: the open windows), "booked" (the visit,
 	// with move and cancel), "emergency" (no booking: the phone and the
-	// promise of a call), "full" (no open window in the next days).
-	State string `json:"state" tstype:"'pick' | 'booked' | 'emergency' | 'full'"`
+	// promise of a call), "full" (no open window in the next days),
+	// "closed" (the request is completed or cancelled: the phone).
+	State string `json:"state" tstype:"'pick' | 'booked' | 'emergency' | 'full' | 'closed'"`
 	// Action books or moves (POST, field "start"); CancelAction cancels;
 	// ICSHref downloads the visit for a calendar.
 	Action       string `json:"action"`

@@ -69,6 +69,10 @@ func (h *Handler) now() time.Time {
 	return time.Now().UTC()
 }
 
+// closed says the request is finished (completed or cancelled): nothing
+// new is booked for it.
+func closed(l db.Lead) bool { return l.Status == "completed" || l.Status == "cancelled" }
+
 // homeowner is the server's actor for a homeowner's own change.
 var homeowner = db.Actor{Name: "homeowner"}
 
@@ -163,7 +167,12 @@ func (h *Handler) View(ctx context.Context, l db.Lead, base string, moving bool)
 	case !errors.Is(err, db.ErrNotFound):
 		return v, err
 	}
-	if v.State == "booked" && !moving {
+	if v.State == "booked" && (!moving || closed(l)) {
+		v.Moving = false
+		return v, nil
+	}
+	if v.State == "" && closed(l) {
+		v.State = "closed"
 		return v, nil
 	}
 	slots, _, err := h.open(ctx, h.now())
@@ -243,6 +252,9 @@ func (h *Handler) Book(c echo.Context) error {
 	}
 	if l.IsEmergency {
 		return h.refuse(c, http.StatusForbidden, l, "An emergency is not booked online: we call you back as soon as possible. Call us now if you need us sooner.")
+	}
+	if closed(l) {
+		return h.refuse(c, http.StatusConflict, l, "This request is closed, so no visit can be booked online. Please call us.")
 	}
 	ctx, now := c.Request().Context(), h.now()
 	start, err := time.Parse(time.RFC3339, c.FormValue("start"))

@@ -368,3 +368,25 @@ func TestVisitsDashboard(t *testing.T) {
 		}
 	})
 }
+
+// A closed request (completed or cancelled) is offered no time, and a
+// post books nothing; its homeowner sees the phone.
+func TestClosedRequestIsNotBooked(t *testing.T) {
+	store := db.NewTestSQLite(t)
+	r := newRoom(t, store, 100)
+	base := "/my/" + lead(t, store, "lead-c", false) + "/booking"
+	_, d := r.get(t, base)
+	start := d.Booking.Slots[0].Value
+	if _, err := store.ChangeLeadStatus(context.Background(), "lead-c", "cancelled", db.SystemActor, monday8); err != nil {
+		t.Fatal(err)
+	}
+	if _, d = r.get(t, base); d.Booking.State != "closed" || len(d.Booking.Slots) != 0 {
+		t.Fatalf("closed: %+v", d.Booking)
+	}
+	if res := r.post(base, url.Values{"start": {start}}); res.StatusCode != 409 {
+		t.Errorf("post on a closed request: %d", res.StatusCode)
+	}
+	if _, err := store.LeadBooking(context.Background(), "lead-c"); err == nil {
+		t.Error("a closed request was booked")
+	}
+}
