@@ -213,7 +213,7 @@ func New(svc *app.Services, o Options) (*Server, error) {
 		Phone:    func(ctx context.Context) string { return s.settings.Business(ctx).Phone },
 		Business: func(ctx context.Context) string { return s.settings.Business(ctx).Name },
 		Render: func(ctx context.Context, d site.BookingData) ([]byte, error) {
-			return s.pages.RenderDoc(ctx, "booking", "/my", s.site.BookingPage(d))
+			return s.pages.RenderDoc(ctx, "booking", "/my/booking", s.site.BookingPage(d))
 		}}
 	s.estimate.BookingLink = func(ctx context.Context, l db.Lead) string {
 		if l.IsEmergency {

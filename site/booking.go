@@ -9,7 +9,7 @@ package site
 
 func init() {
 	extraKinds = append(extraKinds, "booking")
-	outsideKinds["/my"] = "booking"
+	outsideKinds["/my/booking"] = "booking"
 }
 
 // BookingSlot is one visit window a homeowner can pick or has booked.
@@ -54,13 +54,13 @@ type BookingData struct {
 }
 
 // BookingPage is the booking page showing d: noindex, at a path that
-// carries no token.
+// carries no token (/my/booking: the job page's own kind keeps /my).
 func (s *Site) BookingPage(d BookingData) Page {
 	return Page{Data: d, Head: HeadSpec{
 		Title:       "Book Your Inspection",
 		Description: "Pick a time for your free inspection visit.",
-		Path:        "/my",
+		Path:        "/my/booking",
 		NoIndex:     true,
-		Crumbs:      []Crumb{{"Your Inspection", "/my"}},
+		Crumbs:      []Crumb{{"Your Inspection", "/my/booking"}},
 	}}
 }
