@@ -1479,6 +1479,37 @@ export interface ReviewSettings {
   sms: boolean;
 }
 
+/** portal.LinkList */
+export interface LinkList {
+  items: LinkItem[];
+  homeOpens: number;
+  homeLive: number;
+}
+
+/** portal.LinkItem */
+export interface LinkItem {
+  id: string;
+  kind: 'homeowner' | 'adjuster';
+  state: 'live' | 'revoked' | 'expired';
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  opens: number;
+  lastOpenedAt: string | null;
+}
+
+/** portal.IssuedLink */
+export interface IssuedLink {
+  link: LinkItem;
+  url: string;
+}
+
+/** portal.ProgressAnswer */
+export interface ProgressAnswer {
+  step: string;
+  at: string;
+}
+
 /** leadfiles.LeadFiles */
 export interface LeadFiles {
   files: LeadFileItem[];
@@ -1522,6 +1553,64 @@ export interface FileKind {
 /** leadfiles.FileRemoved */
 export interface FileRemoved {
   ok: boolean;
+}
+
+/** booking.Availability */
+export interface BookingAvailability {
+  weekly: BookingDayHours[];
+  slotMinutes: number;
+  perSlot: number;
+  blocked: string[];
+  noticeHours: number;
+}
+
+/** booking.DayHours */
+export interface BookingDayHours {
+  open: string;
+  close: string;
+}
+
+/** booking.AvailabilityAnswer */
+export interface AvailabilityAnswer {
+  availability: BookingAvailability;
+  timeZone: string;
+}
+
+/** booking.VisitsAnswer */
+export interface VisitsAnswer {
+  days: VisitDay[];
+  slots: SlotChoice[];
+}
+
+/** booking.VisitDay */
+export interface VisitDay {
+  label: string;
+  date: string;
+  visits: VisitItem[];
+}
+
+/** booking.VisitItem */
+export interface VisitItem {
+  id: string;
+  leadId: string;
+  firstName: string;
+  city: string;
+  damageType: string;
+  start: string;
+  end: string;
+  when: string;
+}
+
+/** booking.SlotChoice */
+export interface SlotChoice {
+  start: string;
+  label: string;
+  left: number;
+}
+
+/** booking.MoveRequest */
+export interface MoveVisitRequest {
+  start: string;
 }
 
 /** leads.PersonTestimonial */

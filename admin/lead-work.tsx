@@ -72,6 +72,20 @@ function shareText(e: TimelineEntry): string {
   return "";
 }
 
+/** bookingText says an inspection booking's change (body: the window's
+ * start/end, RFC 3339). */
+function bookingText(e: TimelineEntry): string {
+  const start = (e.body || "").split("/")[0];
+  const when = start ? fmtDateTime(start) : "";
+  const who = e.actor === "homeowner" ? "The homeowner" : e.actor;
+  switch (e.to) {
+    case "booked": return `${who} booked an inspection visit for ${when}`;
+    case "moved": return `${who} moved the inspection visit to ${when}`;
+    case "cancelled": return `${who} cancelled the inspection visit of ${when}`;
+  }
+  return "Inspection visit";
+}
+
 /** entryText says what a timeline entry records, in words. */
 function entryText(e: TimelineEntry): string {
   const share = shareText(e);
@@ -86,6 +100,7 @@ function entryText(e: TimelineEntry): string {
     case "escalated": return "Escalated to every admin: an emergency still new";
     case "homeowner": return e.to === "photos" ? `The homeowner sent ${e.from === "1" ? "a photo" : `${e.from} photos`}${e.body ? " and a message" : ""}` : "The homeowner sent a message";
     case "document": return e.to === "crew_photo" ? `${e.actor} shared a job photo with the homeowner` : `${e.actor} added a document for the homeowner`;
+    case "booking": return bookingText(e);
   }
   return e.kind;
 }

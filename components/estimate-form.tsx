@@ -103,6 +103,9 @@ export function EstimateForm({ site, state, idPrefix = "est", words, presets }: 
   const [values, setValues] = useState<EstimateValues>(() => initialValues(state, presets));
   const [errors, setErrors] = useState<EstimateState["errors"]>(state?.errors || {});
   const [success, setSuccess] = useState(!!state?.success);
+  // booking is the saved request's own booking page ("" for none: an
+  // emergency, which is called back instead).
+  const [booking, setBooking] = useState(state?.booking || "");
   const [busy, setBusy] = useState(false);
   // outcome counts answered submissions: each one moves focus to its message.
   const [outcome, setOutcome] = useState(0);
@@ -134,6 +137,7 @@ export function EstimateForm({ site, state, idPrefix = "est", words, presets }: 
       const data = await r.json().catch(() => ({}));
       if (r.ok) {
         setSuccess(true);
+        setBooking(typeof data.booking === "string" && data.booking.startsWith("/my/") ? data.booking : "");
         setErrors({});
       } else {
         setErrors(data.errors && Object.keys(data.errors).length ? data.errors : fail);
@@ -162,6 +166,7 @@ export function EstimateForm({ site, state, idPrefix = "est", words, presets }: 
         <Icon name="check-circle" size={36} />
         <p className="form-success__title">{words.thanksTitle}</p>
         <p><WithPhoneLink text={words.thanks} site={site} optional /></p>
+        {booking && <p><a className="btn btn--primary" href={booking}>{words.book}</a></p>}
       </div>
     );
   }

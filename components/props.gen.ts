@@ -538,6 +538,7 @@ export interface EstimateState {
   values: EstimateValues;
   errors: Partial<Record<keyof EstimateValues | 'form', string>>;
   success: boolean;
+  booking?: string;
   attribution?: Record<string, string>;
 }
 
@@ -602,6 +603,40 @@ export interface FeedbackData {
   error: string;
 }
 
+/** site.JobPageData */
+export interface JobPageData {
+  view: 'homeowner' | 'adjuster';
+  state: 'page' | 'stop' | 'stopped';
+  firstName: string;
+  damageType: string;
+  doNow: string;
+  steps: JobStep[];
+  who: string;
+  stopHref: string;
+  claim: ClaimFacts | null;
+  files: FilesView;
+  booking: BookingView | null;
+}
+
+/** site.JobStep */
+export interface JobStep {
+  key: 'received' | 'contacted' | 'scheduled' | 'onTheWay' | 'workStarted' | 'drying' | 'completed' | 'cancelled';
+  when: string;
+  at: string;
+  day?: number;
+  visit?: string;
+}
+
+/** site.ClaimFacts */
+export interface ClaimFacts {
+  street: string;
+  city: string;
+  zip: string;
+  carrier: string;
+  claimNumber: string;
+  received: string;
+}
+
 /** site.FilesView */
 export interface FilesView {
   documents: FileView[];
@@ -634,5 +669,32 @@ export interface FilesForm {
 /** site.FilesPageData */
 export interface FilesPageData {
   files: FilesView;
+}
+
+/** site.BookingData */
+export interface BookingData {
+  firstName: string;
+  booking: BookingView;
+}
+
+/** site.BookingView */
+export interface BookingView {
+  state: 'pick' | 'booked' | 'emergency' | 'full' | 'closed';
+  action: string;
+  cancelAction: string;
+  icsHref: string;
+  booked: BookingSlot | null;
+  slots: BookingSlot[];
+  moving: boolean;
+  phone: string;
+  done: 'booked' | 'moved' | 'cancelled' | '';
+  error: string;
+}
+
+/** site.BookingSlot */
+export interface BookingSlot {
+  value: string;
+  day: string;
+  time: string;
 }
 

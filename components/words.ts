@@ -17,11 +17,12 @@ export function word(site: Pick<Site, "words">, group: string, key: string): str
 }
 
 /** FormWords are the estimate form's texts, handed to its island. */
-export interface FormWords { submit: string; required: string; thanksTitle: string; thanks: string }
+export interface FormWords { submit: string; required: string; thanksTitle: string; thanks: string; book: string }
 
 export const formWordsOf = (site: Pick<Site, "words">): FormWords => ({
   submit: word(site, "form", "submit"),
   required: word(site, "form", "required"),
   thanksTitle: word(site, "form", "thanksTitle"),
   thanks: word(site, "form", "thanks"),
+  book: word(site, "form", "book"),
 });

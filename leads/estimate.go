@@ -41,6 +41,10 @@ type EstimateState struct {
 	// message about the whole request.
 	Errors  map[string]string `json:"errors" tstype:"Partial<Record<keyof EstimateValues | 'form', string>>"`
 	Success bool              `json:"success"`
+	// Booking is where the homeowner of a saved non-emergency request
+	// picks an inspection time (their private link; "" for none). The
+	// thank-you screen links to it.
+	Booking string `json:"booking,omitempty"`
 	// Attribution is where the visit came from, as the server admitted
 	// it (hidden field name → value): a form rendered again without
 	// JavaScript carries it on, since its next post's Referer is the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/mail"
 	"strings"
 	"time"
@@ -240,4 +241,32 @@ func (n *Notifier) sendPortal(ctx context.Context, r db.OutboxRow) error {
 		return failure.At(failure.Update, err)
 	}
 	return nil
+}
+
+// BookingWhat is what the homeowner is told of an inspection visit that
+// was booked, moved or cancelled (db.BookingChange's what), its window
+// in the company's time zone.
+func BookingWhat(b db.Booking, what string, loc *time.Location) string {
+	start, end := b.Start.In(loc), b.End.In(loc)
+	window := start.Format("Monday, January 2, 3:04 PM") + " to " + end.Format("3:04 PM")
+	switch what {
+	case db.BookingBooked:
+		return "Your inspection visit is booked for " + window + "."
+	case db.BookingMoved:
+		return "Your inspection visit has moved to " + window + "."
+	case db.BookingCancelled:
+		return "Your inspection visit of " + window + " is cancelled. You can book another time on your job's page, or call us."
+	}
+	return ""
+}
+
+// BookingChanged tells the homeowner of a booking change (the booking
+// room's Tell, inside the change's transaction). Each move is a message
+// of its own (the booking's sequence is in the key).
+func (n *Notifier) BookingChanged(ctx context.Context, tx *sqlx.Tx, b db.Booking, what string) error {
+	text := BookingWhat(b, what, n.loc)
+	if text == "" {
+		return nil
+	}
+	return n.TellHomeowner(ctx, tx, b.LeadID, fmt.Sprintf("booking-%s-%d-%s", b.ID, b.Sequence, what), text)
 }

@@ -1,3 +1,5 @@
+import { JobBooking } from "../components/job-booking";
+import { JobFiles } from "../components/job-files";
 import { Layout } from "../components/layout";
 import type { PageProps } from "../components/types";
 import type { ClaimFacts, JobPageData, JobStep, Site } from "../components/props.gen";
@@ -94,6 +96,8 @@ export default function JobHome(props: PageProps<JobPageData>) {
                   <h2 id="job-timeline">{w(site, "timeline")}</h2>
                   {d.damageType && <p>{d.damageType}</p>}
                   <Steps site={site} steps={d.steps} adjuster={adjuster} />
+                  {d.booking && <JobBooking site={site} v={d.booking} />}
+                  <JobFiles site={site} files={d.files} />
                 </section>
                 {!adjuster && <Contact site={site} d={d} />}
               </div>

@@ -10,6 +10,7 @@ import (
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
 	backupsweb "github.com/atlanta-restoration/site/web/backups"
+	bookingweb "github.com/atlanta-restoration/site/web/booking"
 	"github.com/atlanta-restoration/site/web/dashboard"
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
@@ -45,6 +46,7 @@ type rooms struct {
 	feedbackRoom  *feedbackweb.Handler  // review requests: the feedback page, testimonials
 	portalRoom    *portalweb.Handler    // a lead's private links: the job page, the insurer's view
 	leadFilesRoom *leadfiles.Handler    // a lead's files and the homeowner's messages
+	bookingRoom   *bookingweb.Handler   // inspection booking: the homeowner's booking, availability, visits
 }
 
 // install lists every route the site answers, with its guard: public,
@@ -123,6 +125,13 @@ func (s *Server) install(e *echo.Echo) {
 	getHead(e, "/my/:token/files/:id", lf.HomeownerFile)
 	getHead(e, "/claim/:token/files", lf.AdjusterPage)
 	getHead(e, "/claim/:token/files/:id", lf.AdjusterFile)
+	// A homeowner's inspection booking (ADR 066), under their private
+	// page: the link's token is its key; noindex, no-store, plain forms.
+	book := s.bookingRoom
+	getHead(e, "/my/:token/booking", book.Show)
+	e.POST("/my/:token/booking", book.Book)
+	e.POST("/my/:token/booking/cancel", book.Cancel)
+	getHead(e, "/my/:token/booking.ics", book.ICSFile)
 
 	// Admin: signing in and sessions (web/auth)
 	e.POST("/api/admin/unlock", a.Unlock)
@@ -279,6 +288,12 @@ func (s *Server) install(e *echo.Echo) {
 	e.PATCH("/api/admin/testimonials/:id", fb.Moderate, content)
 	e.GET("/api/admin/review-requests", fb.Settings, content)
 	e.PUT("/api/admin/review-requests", fb.SaveSettings, settings)
+	// Admin: inspection booking (ADR 066). The availability is read as
+	// the settings are and saved as they are; the visits are the leads'.
+	e.GET("/api/admin/booking", book.Availability, tools)
+	e.PUT("/api/admin/booking", book.SaveAvailability, settings)
+	e.GET("/api/admin/visits", book.Visits, a.Require(accounts.LeadsRead))
+	e.PATCH("/api/admin/visits/:id", book.MoveVisit, a.Require(accounts.LeadsStatus))
 
 	// Admin: Web Push of new leads to one's own devices:
 	// accounts that may read leads, never the PIN; every account's

@@ -42,6 +42,11 @@ const (
 	// bounds the homeowner's photo and message posts.
 	LeadFileLookupsPerWindow = 600
 	LeadFilePostsPerWindow   = 20
+	// BookingLookupsPerWindow bounds a client's requests to the booking
+	// pages (each looks a link's token up) per EstimateWindow (ADR 066):
+	// a homeowner books, moves and cancels in a few dozen; a guesser of
+	// tokens gets nowhere at this rate.
+	BookingLookupsPerWindow = 120
 )
 
 // newAttempts returns the limiter of a secret check (PIN, password,

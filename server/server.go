@@ -49,6 +49,7 @@ import (
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
 	backupsweb "github.com/atlanta-restoration/site/web/backups"
+	bookingweb "github.com/atlanta-restoration/site/web/booking"
 	"github.com/atlanta-restoration/site/web/dashboard"
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	"github.com/atlanta-restoration/site/web/estimate"
@@ -225,6 +226,37 @@ func New(svc *app.Services, o Options) (*Server, error) {
 			return s.pages.RenderDoc(ctx, "job-files", "/my/files", s.site.FilesPage(d))
 		}})
 	s.leadsRoom.Files = s.leadFilesRoom // an erased lead's files leave storage
+	s.portalRoom.Files = s.leadFilesRoom.View
+	// Inspection booking (ADR 066): the homeowner's links (ADR 065)
+	// resolve it, and each change is told to the homeowner with the
+	// visit's time, in the change's own transaction.
+	s.bookingRoom = &bookingweb.Handler{Store: svc.Store, Links: svc.Store, Log: svc.Log,
+		Lookups:  guard.NewLimiter(BookingLookupsPerWindow, EstimateWindow),
+		Phone:    func(ctx context.Context) string { return s.settings.Business(ctx).Phone },
+		Business: func(ctx context.Context) string { return s.settings.Business(ctx).Name },
+		Tell:     s.notifier.BookingChanged,
+		Render: func(ctx context.Context, d site.BookingData) ([]byte, error) {
+			return s.pages.RenderDoc(ctx, "booking", "/my/booking", s.site.BookingPage(d))
+		}}
+	s.portalRoom.Booking = func(ctx context.Context, leadID, base string) (*site.BookingView, error) {
+		l, err := svc.Store.GetLead(ctx, leadID)
+		if err != nil {
+			return nil, err
+		}
+		v, err := s.bookingRoom.View(ctx, l, base, false)
+		return &v, err
+	}
+	s.estimate.BookingLink = func(ctx context.Context, l db.Lead) string {
+		if l.IsEmergency {
+			return ""
+		}
+		token, err := bookingweb.IssueHomeownerLink(ctx, svc.Store, l.ID, time.Now())
+		if err != nil {
+			svc.Log.Error("homeowner link not issued", "lead", l.ID, "err", err)
+			return ""
+		}
+		return bookingweb.MyPath + token + "/booking"
+	}
 	s.settingsRoom = &settingsweb.Handler{Settings: s.settings, Reviews: s.reviews, Pages: s.servedPages, Audit: svc.Store, Changed: s.Changed, Log: svc.Log}
 	// Backups: the jobs are in jobs.go, the status on the dashboard,
 	// /healthz and /metrics.

@@ -62,6 +62,13 @@ type JobPageData struct {
 	StopHref string `json:"stopHref"`
 	// Claim is the insurer's view's facts (nil on the homeowner's).
 	Claim *ClaimFacts `json:"claim"`
+	// Files are the lead's documents and shared photos, and on the
+	// homeowner's view what they sent and the form to send more
+	// (web/leadfiles, ADR 067).
+	Files FilesView `json:"files"`
+	// Booking is the inspection visit's section on the homeowner's view
+	// (web/booking, ADR 066); nil on the insurer's.
+	Booking *BookingView `json:"booking"`
 }
 
 // JobHomePage is the job page showing d: noindex, at a path that

@@ -5,6 +5,7 @@ import { duration, responseTimes } from "../data/leads";
 import { useLeadChanges } from "../lead-stream";
 import { useResource } from "../use-resource";
 import { NeedsAttention } from "../needs-attention";
+import { Visits } from "../booking/visits";
 import { LeadNotifications } from "../notifications";
 import { OverviewTiles } from "../overview";
 import { adminPath, SCREENS, screenFor } from "../screens";
@@ -42,6 +43,7 @@ export default function Dashboard({ navigate }: AdminPageProps) {
     <>
       <PageHeader title="Admin Dashboard" description={tools ? "Tools for the website: SEO, performance, security, content and leads." : "The screens your account can open."} />
       {can(session, "leads.read") && <NeedsAttention navigate={navigate} />}
+      {can(session, "leads.read") && <Visits />}
       {tools && <OverviewTiles />}
       {quick.length > 0 && (
         <Card title="Quick Actions">

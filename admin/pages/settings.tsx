@@ -4,6 +4,7 @@ import { api, ApiError } from "../api";
 import type * as wire from "../api.gen";
 import { useSession } from "../use-session";
 import { HoursPicker } from "./hours-picker";
+import { BookingSettings } from "../booking/settings";
 import { OtherNumbers, usePhoneUses, Where } from "../settings-phones";
 import { useToast } from "../toast";
 import { useResource } from "../use-resource";
@@ -80,6 +81,7 @@ export default function SettingsPage(_: AdminPageProps) {
     }
   };
   return (
+    <>
     <form onSubmit={save}>
       <PageHeader title="System Settings" description="Business details shown on every page, and feature switches." />
       {!canChange && (
@@ -144,5 +146,7 @@ export default function SettingsPage(_: AdminPageProps) {
       </fieldset>
       {canChange && <Button type="submit" disabled={saving}>{saving ? "Saving..." : "Save Settings"}</Button>}
     </form>
+    <BookingSettings />
+    </>
   );
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/atlanta-restoration/site/analytics"
 	"github.com/atlanta-restoration/site/backup"
+	bookingrules "github.com/atlanta-restoration/site/booking"
 	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/editor"
 	"github.com/atlanta-restoration/site/health"
@@ -37,6 +38,7 @@ import (
 	"github.com/atlanta-restoration/site/web/audits"
 	"github.com/atlanta-restoration/site/web/auth"
 	backupsweb "github.com/atlanta-restoration/site/web/backups"
+	bookingweb "github.com/atlanta-restoration/site/web/booking"
 	"github.com/atlanta-restoration/site/web/dashboard"
 	editorweb "github.com/atlanta-restoration/site/web/editor"
 	feedbackweb "github.com/atlanta-restoration/site/web/feedback"
@@ -247,6 +249,15 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("ShareablePhoto", leadfiles.ShareablePhoto{}),
 	tsgen.Of("FileKind", leadfiles.FileKind{}),
 	tsgen.Of("FileRemoved", leadfiles.FileRemoved{}),
+	// Inspection booking (web/booking, ADR 066).
+	tsgen.Of("BookingAvailability", bookingrules.Availability{}),
+	tsgen.Of("BookingDayHours", bookingrules.DayHours{}),
+	tsgen.Of("AvailabilityAnswer", bookingweb.AvailabilityAnswer{}),
+	tsgen.Of("VisitsAnswer", bookingweb.VisitsAnswer{}),
+	tsgen.Of("VisitDay", bookingweb.VisitDay{}),
+	tsgen.Of("VisitItem", bookingweb.VisitItem{}),
+	tsgen.Of("SlotChoice", bookingweb.SlotChoice{}),
+	tsgen.Of("MoveVisitRequest", bookingweb.MoveRequest{}),
 }
 
 // overrides give the TypeScript of the types that encode themselves.

@@ -53,7 +53,12 @@ type Handler struct {
 	// SiteHost is BASE_URL's host: a landing page or a Referer is this
 	// site's only on it (leads.ParseAttribution).
 	SiteHost string
-	Log      *slog.Logger
+	// BookingLink is where the homeowner of a stored lead books an
+	// inspection ("" for none: an emergency, which is called instead,
+	// or a link that could not be issued); nil: booking is not offered
+	// (ADR 066). The thank-you screen links to it.
+	BookingLink func(ctx context.Context, l db.Lead) string
+	Log         *slog.Logger
 }
 
 func parseEstimate(c echo.Context) (leads.EstimateValues, string) {
@@ -116,7 +121,13 @@ func (h *Handler) Post(c echo.Context) error {
 	}
 	h.Log.Info("estimate saved", "lead", lead.ID, "emergency", lead.IsEmergency, "spooled", outcome == spool.Spooled)
 	h.Recorded(c)
-	return h.reply(c, http.StatusCreated, leads.EstimateState{Success: true})
+	done := leads.EstimateState{Success: true}
+	if outcome == spool.Stored && h.BookingLink != nil && !lead.IsEmergency {
+		// Only a stored lead has a page to book from; a spooled one is
+		// called back.
+		done.Booking = h.BookingLink(ctx, lead)
+	}
+	return h.reply(c, http.StatusCreated, done)
 }
 
 // tooMany answers a submission over the rate limit. The no-JS

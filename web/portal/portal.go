@@ -57,6 +57,12 @@ type Handler struct {
 	// America/New_York).
 	Loc *time.Location
 	Log *slog.Logger
+	// Files builds the files section of lead leadID's page at base (the
+	// homeowner's view may send; notice is the last post's result), and
+	// Booking the inspection visit's section of the homeowner's view at
+	// base (web/leadfiles, web/booking; nil: no such section).
+	Files   func(ctx context.Context, leadID, base string, homeowner bool, notice string) (site.FilesView, error)
+	Booking func(ctx context.Context, leadID, base string) (*site.BookingView, error)
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 }
@@ -144,8 +150,34 @@ func (h *Handler) Home(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d.StopHref = portal.HomePath + c.Param("token") + "/stop"
+	base := portal.HomePath + c.Param("token")
+	d.StopHref = base + "/stop"
+	if err := h.sections(c, l, base, true, &d); err != nil {
+		return err
+	}
 	return h.page(c, http.StatusOK, d)
+}
+
+// sections adds the files and, on the homeowner's view, the booking to
+// page d of link l's lead.
+func (h *Handler) sections(c echo.Context, l db.LeadLink, base string, homeowner bool, d *site.JobPageData) error {
+	ctx := c.Request().Context()
+	d.Files = site.FilesView{Documents: []site.FileView{}, Photos: []site.FileView{}, Yours: []site.FileView{}}
+	if h.Files != nil {
+		f, err := h.Files(ctx, l.LeadID, base, homeowner, c.QueryParam("files"))
+		if err != nil {
+			return httperr.Unavailable(msgBusy, err)
+		}
+		d.Files = f
+	}
+	if homeowner && h.Booking != nil {
+		b, err := h.Booking(ctx, l.LeadID, base+"/booking")
+		if err != nil {
+			return httperr.Unavailable(msgBusy, err)
+		}
+		d.Booking = b
+	}
+	return nil
 }
 
 // Claim is GET /claim/{token}: the insurer's read-only view.
@@ -156,6 +188,9 @@ func (h *Handler) Claim(c echo.Context) error {
 	}
 	_, d, err := h.data(c, l, true)
 	if err != nil {
+		return err
+	}
+	if err := h.sections(c, l, portal.ClaimPath+c.Param("token"), false, &d); err != nil {
 		return err
 	}
 	return h.page(c, http.StatusOK, d)
