@@ -38,7 +38,7 @@ e=tests/e2e
 export E2E_CPU_LOG="$logs/cpu"
 # The files that start sites of their own, two at a time, the longest
 # first (each file's wall time is in the table printed at the end).
-side=($e/admin-content.test.mjs $e/anchors.test.mjs $e/analytics-junk.test.mjs $e/content-rename.test.mjs $e/estimate-phone.test.mjs $e/speed-to-lead.test.mjs $e/notify-errors.test.mjs $e/jobs-public.test.mjs)
+side=($e/admin-content.test.mjs $e/anchors.test.mjs $e/analytics-junk.test.mjs $e/content-rename.test.mjs $e/estimate-phone.test.mjs $e/speed-to-lead.test.mjs $e/notify-errors.test.mjs $e/jobs-public.test.mjs $e/homeowner-page.test.mjs)
 checkers=($e/checkers.test.mjs)
 # The admin's files, split by how long each took (the longest first in
 # each line; a file added later lands in the second line).

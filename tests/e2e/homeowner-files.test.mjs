@@ -4,41 +4,26 @@
 // message with the plain form; the owner's open lead screen shows the
 // photo and the message without a reload. The insurer's read-only view
 // lists the same files and has no form. Run against a site: BASE_URL and
-// DATA_DIR (scripts/serve-test.sh). Until the links' own screens are
-// merged, the test issues the links as the store does: a random 128-bit
-// token whose SHA-256 is stored in lead_links.
+// DATA_DIR (scripts/serve-test.sh). The links are the product's own:
+// the homeowner's from the thank-you screen's booking link (the
+// estimate's answer), the insurer's from the owner's API.
+// SHOTS_DIR=/some/dir saves screenshots.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch, hydrated, BASE, gotoSettled, waitFor } from "./lib.mjs";
-import { addUser, password, signIn, tag } from "./account.mjs";
+import { addUser, apiSession, password, signIn, tag } from "./account.mjs";
 
 const PHONE = { width: 390, height: 844 };
 const WIDE = { width: 1280, height: 900 };
-const SHOTS = process.env.SHOTS_DIR || "/work/m/shots";
+const SHOTS = process.env.SHOTS_DIR;
+const shoot = (page, name) => SHOTS ? page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true }) : null;
 const [t, T] = tag();
+const CREW = { email: `crew.files.${t}@example.com`, name: `Crew ${T}`, password: password() };
 const OWNER = { email: `owner.files.${t}@example.com`, name: `Owner ${T}`, password: password() };
 const LAST = `Files${T}`;
 const MESSAGE = `The stain on the ceiling grew overnight (${t}).`;
 const KITCHEN = fileURLToPath(new URL("./fixtures/kitchen.jpg", import.meta.url));
-
-/** sql runs a statement on the test server's SQLite database. */
-function sql(q) {
-  const r = spawnSync("sqlite3", ["-cmd", ".timeout 5000", join(process.env.DATA_DIR, "site.db"), q], { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`sqlite3: ${r.stderr}`);
-  return r.stdout.trim();
-}
-
-/** issueLink stores a link of kind to lead id and returns its token. */
-function issueLink(id, kind) {
-  const token = randomBytes(16).toString("base64url");
-  const hash = createHash("sha256").update(token).digest("hex");
-  sql(`INSERT INTO lead_links (id, lead_id, kind, token_hash, created_at) VALUES ('${randomUUID()}', '${id}', '${kind}', '${hash}', '${new Date().toISOString().replace("T", " ").replace("Z", "+00:00")}')`);
-  return token;
-}
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -52,11 +37,19 @@ test("the homeowner sends a photo and a message; the owner's lead screen shows t
     body: new URLSearchParams({ name: `Maria ${LAST}`, phone: "(470) 555-0199", email: `maria.${t}@example.com`, city: "Marietta", street: "12 Elm St",
       zip: "30060", damageType: "Water Damage", emergency: "no", insuranceCarrier: "", notes: "Leak " + t, website: "" }),
   });
-  assert.equal(post.status, 201, await post.text());
-  const leadId = sql(`SELECT id FROM avatar_leads WHERE last_name = '${LAST}'`);
-  assert.ok(leadId, "the lead is stored");
-  const home = issueLink(leadId, "homeowner");
-  const claim = issueLink(leadId, "adjuster");
+  assert.equal(post.status, 201);
+  // The thank-you screen's booking link is the homeowner's page's.
+  const home = (await post.json()).booking?.match(/^\/my\/([A-Za-z0-9_-]{22})\/booking$/)?.[1];
+  assert.ok(home, "the estimate's answer links to the homeowner's page");
+  // A staff account (no second factor to enrol) issues the insurer's link.
+  addUser(CREW, "staff");
+  const api = await apiSession(CREW);
+  const found = await (await api(`/api/admin/leads?q=${LAST}`)).json();
+  const leadId = found.leads?.[0]?.id;
+  assert.ok(leadId, "the lead is listed");
+  const issued = await api(`/api/admin/leads/${leadId}/links`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ days: 30 }) });
+  assert.equal(issued.status, 201);
+  const claim = new URL((await issued.json()).url).pathname.split("/")[2];
 
   // The owner, on a phone, opens the lead and attaches an estimate.
   const octx = await browser.newContext({ viewport: PHONE });
@@ -85,7 +78,7 @@ test("the homeowner sends a photo and a message; the owner's lead screen shows t
   const hctx = await browser.newContext({ viewport: PHONE });
   const page = await hctx.newPage();
   page.on("pageerror", (e) => problems.push(e.message));
-  const first = await page.goto(`${BASE}/my/${home}/files`);
+  const first = await page.goto(`${BASE}/my/${home}`);
   assert.equal(first.status(), 200);
   const headers = first.headers();
   assert.equal(headers["cache-control"], "no-store");
@@ -101,9 +94,9 @@ test("the homeowner sends a photo and a message; the owner's lead screen shows t
   await page.getByRole("status").filter({ hasText: "it reached our team" }).waitFor();
   assert.match(page.url(), /files=sent/);
   await page.getByRole("list", { name: "Your photos" }).getByRole("img").first().waitFor();
-  await page.screenshot({ path: `${SHOTS}/c-homeowner-390.png`, fullPage: true });
+  await shoot(page, "c-homeowner-390");
   await page.setViewportSize(WIDE);
-  await page.screenshot({ path: `${SHOTS}/c-homeowner-1280.png`, fullPage: true });
+  await shoot(page, "c-homeowner-1280");
 
   // The owner's screen follows without a reload: the photo and the message.
   await files.getByRole("img", { name: /Photo, sent by the homeowner/ }).waitFor();
@@ -111,12 +104,12 @@ test("the homeowner sends a photo and a message; the owner's lead screen shows t
   await dialog.getByText("The homeowner sent a photo and a message").waitFor();
   assert.equal(navigations, navigated, "the owner's page did not reload");
   await files.scrollIntoViewIfNeeded();
-  await owner.screenshot({ path: `${SHOTS}/c-owner-390.png` });
+  if (SHOTS) await owner.screenshot({ path: `${SHOTS}/c-owner-390.png` });
 
   // The insurer's view: the same files, no form; its post is refused.
   const actx = await browser.newContext({ viewport: PHONE });
   const adj = await actx.newPage();
-  assert.equal((await adj.goto(`${BASE}/claim/${claim}/files`)).status(), 200);
+  assert.equal((await adj.goto(`${BASE}/claim/${claim}`)).status(), 200);
   await adj.getByText("Estimate", { exact: true }).waitFor();
   await adj.getByRole("list", { name: "The homeowner's photos" }).waitFor();
   assert.equal(await adj.locator("form, textarea, input[type=file]").count(), 0, "the insurer's view sends nothing");
@@ -124,9 +117,9 @@ test("the homeowner sends a photo and a message; the owner's lead screen shows t
   assert.ok([404, 405].includes(refused.status()), `adjuster's post: ${refused.status()}`);
   const asHomeowner = await adj.request.post(`${BASE}/my/${claim}/messages`, { form: { message: "hi" }, maxRedirects: 0 });
   assert.equal(asHomeowner.status(), 404);
-  await adj.screenshot({ path: `${SHOTS}/c-adjuster-390.png`, fullPage: true });
+  await shoot(adj, "c-adjuster-390");
   await adj.setViewportSize(WIDE);
-  await adj.screenshot({ path: `${SHOTS}/c-adjuster-1280.png`, fullPage: true });
+  await shoot(adj, "c-adjuster-1280");
   assert.deepEqual(problems, []);
   await Promise.all([octx.close(), hctx.close(), actx.close()]);
 });
