@@ -2,10 +2,12 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"net/mail"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -135,5 +137,62 @@ func TestAckCarriesHomeLink(t *testing.T) {
 	}
 	if got, err := store.LeadLinkByHash(ctx, portal.Hash(link[1]), clk.now()); err != nil || got.LeadID != "lead-a1" {
 		t.Errorf("link: %+v %v", got, err)
+	}
+}
+
+// A booked, moved and cancelled inspection visit each reach the
+// homeowner with the visit's window in Atlanta's time (the booking
+// room's Tell); a booking that fails to tell is not made.
+func TestBookingTold(t *testing.T) {
+	fake := notifytest.NewServer(t, notifytest.Options{StartTLS: true, User: testUser, Password: testPassword})
+	store := db.NewTestSQLite(t)
+	cfg := Config{BaseURL: testBase, SMTP: smtpTo(fake), From: &mail.Address{Name: "Avatar website", Address: testUser},
+		Ack: &Ack{BusinessName: "Avatar Restoration", ReplyTo: testBusiness, DefaultPhone: "+16785550100"}}
+	n, clk := newNotifier(t, store, cfg, nil)
+	ctx := context.Background()
+	l := testLead("lead-b1")
+	if err := store.CreateLead(ctx, l); err != nil {
+		t.Fatal(err)
+	}
+	// Tuesday, December 1, 2026, 9:00 to 11:00 in Atlanta (UTC-5).
+	start := time.Date(2026, 12, 1, 14, 0, 0, 0, time.UTC)
+	b, err := store.BookVisit(ctx, l.ID, start, start.Add(2*time.Hour), 1, db.SystemActor, clk.now(), n.BookingChanged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.MoveVisit(ctx, b.ID, start.Add(24*time.Hour), start.Add(26*time.Hour), 1, db.SystemActor, clk.now(), n.BookingChanged); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.CancelVisit(ctx, b.ID, db.SystemActor, clk.now(), n.BookingChanged); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := n.DeliverDue(ctx); err != nil || d != 3 {
+		t.Fatalf("delivered %d %v; want 3", d, err)
+	}
+	var all []string
+	for _, m := range fake.Messages() {
+		_, body := bodyOf(t, m)
+		all = append(all, body)
+	}
+	text := strings.Join(all, "\n")
+	for _, want := range []string{
+		"Your inspection visit is booked for Tuesday, December 1, 9:00 AM to 11:00 AM.",
+		"Your inspection visit has moved to Wednesday, December 2, 9:00 AM to 11:00 AM.",
+		"Your inspection visit of Wednesday, December 2, 9:00 AM to 11:00 AM is cancelled.",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
+			t.Errorf("no %q in:\n%s", want, text)
+		}
+	}
+	// A tell that fails undoes the booking: nothing is booked that the
+	// homeowner was not told of.
+	failing := func(ctx context.Context, tx *sqlx.Tx, b db.Booking, what string) error {
+		return errors.New("outbox down")
+	}
+	if _, err := store.BookVisit(ctx, l.ID, start, start.Add(2*time.Hour), 1, db.SystemActor, clk.now(), failing); err == nil {
+		t.Fatal("booked although the homeowner could not be told")
+	}
+	if _, err := store.LeadBooking(ctx, l.ID); !errors.Is(err, db.ErrNotFound) {
+		t.Errorf("a booking stayed: %v", err)
 	}
 }
