@@ -43,7 +43,7 @@ checkers=($e/checkers.test.mjs)
 # The admin's files, split by how long each took (the longest first in
 # each line; a file added later lands in the second line).
 admin1=($e/admin.test.mjs $e/admin-signin.test.mjs $e/admin-backups.test.mjs $e/admin-insights.test.mjs $e/admin-indexnow.test.mjs $e/admin-words.test.mjs $e/leads.test.mjs)
-admin2=($(ls $e/admin-*.test.mjs $e/lockout.test.mjs $e/leads*.test.mjs | grep -v $(printf -- ' -e %s' "${side[0]}" "${admin1[@]}")))
+admin2=($(ls $e/admin-*.test.mjs $e/lockout.test.mjs $e/leads*.test.mjs $e/booking.test.mjs | grep -v $(printf -- ' -e %s' "${side[0]}" "${admin1[@]}")))
 public=($(ls $e/*.test.mjs | grep -v $(printf -- ' -e %s' "${side[@]}" "${checkers[@]}" "${admin1[@]}" "${admin2[@]}")))
 node --test --test-concurrency=2 "${side[@]}" >"$logs/side.log" 2>&1 &
 side_pid=$!

@@ -11,7 +11,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { launch, hydrated, BASE, gotoSettled, waitFor } from "./lib.mjs";
+import { launch, hydrated, BASE, gotoSettled, postFromOwnAddress, waitFor } from "./lib.mjs";
 import { addUser, apiSession, password, signIn, tag } from "./account.mjs";
 
 const PHONE = { width: 390, height: 844 };
@@ -32,14 +32,11 @@ after(async () => { await browser?.close(); });
 test("the homeowner sends a photo and a message; the owner's lead screen shows them live", async () => {
   if (!process.env.DATA_DIR) throw new Error("DATA_DIR must name the test server's data folder");
   addUser(OWNER, "admin");
-  const post = await fetch(BASE + "/api/estimate", {
-    method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
-    body: new URLSearchParams({ name: `Maria ${LAST}`, phone: "(470) 555-0199", email: `maria.${t}@example.com`, city: "Marietta", street: "12 Elm St",
-      zip: "30060", damageType: "Water Damage", emergency: "no", insuranceCarrier: "", notes: "Leak " + t, website: "" }),
-  });
-  assert.equal(post.status, 201);
+  const post = await postFromOwnAddress("/api/estimate", { name: `Maria ${LAST}`, phone: "(470) 555-0199", email: `maria.${t}@example.com`, city: "Marietta",
+    street: "12 Elm St", zip: "30060", damageType: "Water Damage", emergency: "no", insuranceCarrier: "", notes: "Leak " + t, website: "" });
+  assert.equal(post.status, 201, post.text);
   // The thank-you screen's booking link is the homeowner's page's.
-  const home = (await post.json()).booking?.match(/^\/my\/([A-Za-z0-9_-]{22})\/booking$/)?.[1];
+  const home = JSON.parse(post.text).booking?.match(/^\/my\/([A-Za-z0-9_-]{22})\/booking$/)?.[1];
   assert.ok(home, "the estimate's answer links to the homeowner's page");
   // A staff account (no second factor to enrol) issues the insurer's link.
   addUser(CREW, "staff");
