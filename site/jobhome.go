@@ -53,7 +53,7 @@ type JobPageData struct {
 	DamageType string `json:"damageType"`
 	// DoNow is the words key of what to do now for the damage type
 	// (jobHome group: doWater, doFire...).
-	DoNow string `json:"doNow"`
+	DoNow string    `json:"doNow"`
 	Steps []JobStep `json:"steps"`
 	// Who is the first name of the person working the job ("": nobody
 	// yet). Homeowner's view only.

@@ -7,7 +7,6 @@
 // SMTP_URL and GOOGLE_PLACE_ID.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import net from "node:net";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -15,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launch, hydrated, startSite, gotoSettled, waitFor } from "./lib.mjs";
 import { addUser, apiSession, password, signIn, tag } from "./account.mjs";
+import { smtpFake, decodeQP } from "./smtp-fake.mjs";
 
 const PHONE = { width: 390, height: 844 };
 const [t, T] = tag();
@@ -24,54 +24,6 @@ const HOMEOWNER = `maria.${t}@example.com`;
 const QUOTE = `The crew dried our basement in two days and kept us told at every step (${t}).`;
 const SHOTS = process.env.SHOT_DIR;
 
-/** smtpFake is a plain SMTP server (no TLS, no sign-in) keeping every
- * message it is given; waitFor resolves when one matches. */
-function smtpFake() {
-  const messages = [];
-  const waiters = [];
-  const srv = net.createServer((sock) => {
-    let buf = "", data = false, msg = { to: [], body: "" };
-    const say = (s) => sock.write(s + "\r\n");
-    say("220 fake ESMTP");
-    sock.on("data", (chunk) => {
-      buf += chunk.toString("utf8");
-      for (;;) {
-        if (data) {
-          const end = buf.indexOf("\r\n.\r\n");
-          if (end < 0) return;
-          msg.body = buf.slice(0, end);
-          buf = buf.slice(end + 5);
-          data = false;
-          messages.push(msg);
-          msg = { to: [], body: "" };
-          say("250 queued");
-          for (const w of waiters.splice(0)) w();
-          continue;
-        }
-        const i = buf.indexOf("\r\n");
-        if (i < 0) return;
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 2);
-        const cmd = line.slice(0, 4).toUpperCase();
-        if (cmd === "EHLO" || cmd === "HELO") say("250 fake");
-        else if (cmd === "MAIL") say("250 ok");
-        else if (cmd === "RCPT") { msg.to.push(line.replace(/^RCPT TO:\s*<?([^>]*)>?.*$/i, "$1")); say("250 ok"); }
-        else if (cmd === "DATA") { data = true; say("354 go on"); }
-        else if (cmd === "QUIT") { say("221 bye"); sock.end(); }
-        else say("250 ok");
-      }
-    });
-    sock.on("error", () => {});
-  });
-  return {
-    srv, messages,
-    listen: () => new Promise((r) => srv.listen(0, "127.0.0.1", () => r(srv.address().port))),
-    changed: () => new Promise((r) => waiters.push(r)),
-  };
-}
-
-/** decodeQP undoes quoted-printable (the messages' body encoding). */
-const decodeQP = (s) => s.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
 
 const reviewRequests = (fake) => fake.messages.filter((m) => /^Subject: How did we do\?/m.test(m.body) && m.to.includes(HOMEOWNER));
 

@@ -1,6 +1,5 @@
 // A plain SMTP server for the browser tests (no TLS, no sign-in) that
 // keeps every message it is given; changed() resolves at the next one.
-// (review-request.test.mjs has its own copy from before this file.)
 import net from "node:net";
 
 export function smtpFake() {
