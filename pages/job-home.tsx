@@ -27,13 +27,14 @@ function Steps({ site, steps, adjuster }: { site: Site; steps: JobStep[]; adjust
 
 /** Claim shows an insurer what the claim needs: the property and the
  * claim, never the homeowner's phone or email. */
-function Claim({ c }: { c: ClaimFacts }) {
+function Claim({ site, c }: { site: Site; c: ClaimFacts }) {
+  const none = w(site, "notGiven");
   return (
     <dl className="job-home__facts job-home__card">
-      <dt>Property</dt><dd>{[c.street, c.city, c.zip].filter(Boolean).join(", ") || "Not given"}</dd>
-      <dt>Insurer</dt><dd>{c.carrier || "Not given"}</dd>
-      <dt>Claim number</dt><dd>{c.claimNumber || "Not given"}</dd>
-      <dt>Request received</dt><dd>{c.received}</dd>
+      <dt>{w(site, "claimProperty")}</dt><dd>{[c.street, c.city, c.zip].filter(Boolean).join(", ") || none}</dd>
+      <dt>{w(site, "claimInsurer")}</dt><dd>{c.carrier || none}</dd>
+      <dt>{w(site, "claimNumber")}</dt><dd>{c.claimNumber || none}</dd>
+      <dt>{w(site, "claimReceived")}</dt><dd>{c.received}</dd>
     </dl>
   );
 }
@@ -88,9 +89,9 @@ export default function JobHome(props: PageProps<JobPageData>) {
           <h1>{adjuster ? w(site, "claimHeadline") : stopping ? w(site, "stopButton") : w(site, "headline")}</h1>
           {stopping ? <StopPage site={site} d={d} /> : (
             <>
-              {!adjuster && d.firstName && <p>{`Hello ${d.firstName},`}</p>}
+              {!adjuster && d.firstName && <p>{`${w(site, "hello")} ${d.firstName},`}</p>}
               {!adjuster && <p className="section__lead">{w(site, "intro")}</p>}
-              {adjuster && d.claim && <Claim c={d.claim} />}
+              {adjuster && d.claim && <Claim site={site} c={d.claim} />}
               <div className="job-home__grid">
                 <section aria-labelledby="job-timeline">
                   <h2 id="job-timeline">{w(site, "timeline")}</h2>
