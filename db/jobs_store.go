@@ -277,14 +277,18 @@ func (s *Store) AttachMedia(ctx context.Context, jobID, mediaID, phase string) e
 		return fmt.Errorf("attach %s: %w", mediaID, ErrBadPhase)
 	}
 	return s.Transact(ctx, func(tx *sqlx.Tx) error {
-		var n int
-		if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM jobs WHERE id = ?`), jobID); err != nil {
+		// The job's row is written first, which also says whether it
+		// exists: a transaction that read before its first write fails
+		// on SQLite when another connection commits in between
+		// (SQLITE_BUSY_SNAPSHOT).
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE jobs SET updated_at = updated_at WHERE id = ?`), jobID)
+		if err != nil {
 			return err
 		}
-		if n == 0 {
+		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("job %s: %w", jobID, ErrNotFound)
 		}
-		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE media SET job_id = ?, phase = ? WHERE id = ?`), jobID, phase, mediaID)
+		res, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE media SET job_id = ?, phase = ? WHERE id = ?`), jobID, phase, mediaID)
 		if err != nil {
 			return err
 		}

@@ -292,6 +292,10 @@ func (s *Store) RemoveLeadFile(ctx context.Context, leadID, id string, now time.
 	var f LeadFile
 	ch := s.leadChange(LeadDocument, leadID, now)
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
+		// The lead's row is written first (see IssueLeadLink).
+		if err := lockLead(ctx, tx, leadID); err != nil {
+			return err
+		}
 		err := tx.GetContext(ctx, &f, tx.Rebind(`SELECT id, lead_id, kind, COALESCE(media_id, '') AS media_id, path, mime, size, name, actor, created_at
 			FROM lead_files WHERE lead_id = ? AND id = ?`), leadID, id)
 		if err != nil {

@@ -74,6 +74,17 @@ func (s *Store) IssueLeadLink(ctx context.Context, leadID, kind, hash string, ex
 	}
 	r := leadLinkRow{ID: newRowID(), LeadID: leadID, Kind: kind, TokenHash: hash, CreatedAt: now.UTC(), ExpiresAt: expires}
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
+		// The lead's row is written first: a transaction that read
+		// before its first write fails on SQLite when another
+		// connection commits in between (SQLITE_BUSY_SNAPSHOT, seen as
+		// "database is locked (517)" on an acknowledgement beside other
+		// writes), and on PostgreSQL the row lock orders the lead's
+		// changes.
+		if err := lockLead(ctx, tx, leadID); errors.Is(err, ErrNotFound) {
+			return ErrBadLink
+		} else if err != nil {
+			return err
+		}
 		var status []string
 		if err := tx.SelectContext(ctx, &status, tx.Rebind(`SELECT status FROM avatar_leads WHERE id = ?`), leadID); err != nil {
 			return err
@@ -153,6 +164,10 @@ func (s *Store) LeadLinks(ctx context.Context, leadID string) ([]LeadLink, error
 func (s *Store) RevokeLeadLink(ctx context.Context, leadID, linkID string, by Actor, now time.Time) (LeadLink, error) {
 	var r leadLinkRow
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
+		// Written first, as IssueLeadLink does.
+		if err := lockLead(ctx, tx, leadID); err != nil {
+			return err
+		}
 		if err := tx.GetContext(ctx, &r, tx.Rebind(`SELECT `+leadLinkColumns+` FROM lead_links WHERE id = ? AND lead_id = ? AND revoked_at IS NULL`), linkID, leadID); err != nil {
 			return notFound(err)
 		}

@@ -3,6 +3,8 @@ package db
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -170,6 +172,54 @@ func TestRecordProgressAndStatusHook(t *testing.T) {
 		}
 		if progress != 1 {
 			t.Errorf("progress events: %d; want 1", progress)
+		}
+	})
+}
+
+// Links issued and revoked on one handle while another handle on the
+// same database keeps writing (two instances, or the site beside its
+// own outbox): none fails. On SQLite a transaction that read before its
+// first write failed with "database is locked (517)" when the other
+// committed in between, as an acknowledgement's link did in a full
+// make test beside two CPU hogs.
+func TestLeadLinksBesideOtherWrites(t *testing.T) {
+	ForEachDBPair(t, func(t *testing.T, a, b *Store) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
+		linkLead(t, a, "lead-w", now)
+		var wg sync.WaitGroup
+		errs := make(chan error, 200)
+		for i := 0; i < 40; i++ {
+			wg.Add(2)
+			go func(i int) {
+				defer wg.Done()
+				l, err := a.IssueLeadLink(ctx, "lead-w", []string{LinkHomeowner, LinkAdjuster}[i%2], fmt.Sprintf("h-%d", i), nil, Actor{Name: "Owner"}, now)
+				if err != nil {
+					errs <- fmt.Errorf("issue %d: %w", i, err)
+					return
+				}
+				if i%4 == 1 {
+					if _, err := a.RevokeLeadLink(ctx, "lead-w", l.ID, Actor{Name: "Owner"}, now); err != nil {
+						errs <- fmt.Errorf("revoke %d: %w", i, err)
+					}
+				}
+			}(i)
+			go func(i int) {
+				defer wg.Done()
+				if err := b.CreateLead(ctx, Lead{ID: fmt.Sprintf("other-%d", i), CreatedAt: now, UpdatedAt: now, FirstName: "Bo", Email: "bo@example.com",
+					City: "Smyrna", Status: "new", Source: "website", DamageType: "Water Damage"}); err != nil {
+					errs <- fmt.Errorf("lead %d: %w", i, err)
+				}
+			}(i)
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		links, err := a.LeadLinks(ctx, "lead-w")
+		if err != nil || len(links) != 40 {
+			t.Errorf("%d links, %v", len(links), err)
 		}
 	})
 }

@@ -65,6 +65,12 @@ func (s *Store) DeleteLead(ctx context.Context, id string, audit AuditEntry) err
 	}
 	ch := s.leadChange(LeadDeleted, id, audit.At)
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
+		// Written first (see IssueLeadLink): an erasure must not fail
+		// because another write committed between its read and its
+		// first write.
+		if err := lockLead(ctx, tx, id); err != nil {
+			return fmt.Errorf("lead %s: %w", id, err)
+		}
 		var l Lead
 		if err := tx.GetContext(ctx, &l, tx.Rebind(`SELECT `+leadColumns+` FROM avatar_leads WHERE id = ?`), id); err != nil {
 			return fmt.Errorf("lead %s: %w", id, notFound(err))
