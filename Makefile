@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: run dev test test-ts test-go test-e2e test-lighthouse bench lighthouse deps build clean
+.PHONY: run dev test test-ts test-go test-e2e test-lighthouse bench bench-data lighthouse deps build clean
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -64,11 +64,25 @@ test-e2e: build
 	bash scripts/e2e.sh
 
 # Accessibility, best practices and SEO must be 100 (one run per page).
-test-lighthouse: build
+test-# bench-data seeds 1,000, 10,000 and 100,000 leads with their analytics
+# into fresh SQLite and PostgreSQL databases, starts the site on each and
+# prints the median time of every admin answer that grows with the data
+# (cmd/benchdata). BENCH_DATA_FLAGS narrows it, e.g. -sizes=1000 -db=sqlite.
+bench-data: build
+	$(GO) run ./cmd/benchdata $(BENCH_DATA_FLAGS)
+
+lighthouse: build
 	bash scripts/lighthouse.sh --assert --runs=1 --parallel=2
 
 bench: build
 	bash scripts/bench.sh
+
+# bench-data seeds 1,000, 10,000 and 100,000 leads with their analytics
+# into fresh SQLite and PostgreSQL databases, starts the site on each and
+# prints the median time of every admin answer that grows with the data
+# (cmd/benchdata). BENCH_DATA_FLAGS narrows it, e.g. -sizes=1000 -db=sqlite.
+bench-data: build
+	$(GO) run ./cmd/benchdata $(BENCH_DATA_FLAGS)
 
 lighthouse: build
 	bash scripts/lighthouse.sh --runs=3

@@ -1,6 +1,7 @@
 package analytics
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -45,24 +46,58 @@ type VitalRow struct {
 	Samples  int     `json:"samples"`
 }
 
-// Vitals are the 75th percentile of each metric site-wide and per page
-// kind, in Metrics order (page kinds alphabetical).
-func Vitals(samples []db.VitalSample) (overall, byKind []VitalRow) {
-	site := map[string][]float64{}
-	kinds := map[[2]string][]float64{}
-	for _, v := range samples {
-		site[v.Metric] = append(site[v.Metric], v.Value)
-		kinds[[2]string{v.PageKind, v.Metric}] = append(kinds[[2]string{v.PageKind, v.Metric}], v.Value)
+// P75Of is the nearest-rank 75th percentile of counted measurements
+// (sorted by Units, one metric): the step at rank ceil(0.75·n), the same
+// value P75 gives for the measurements at that resolution.
+func P75Of(counts []db.VitalCount) (units int64, samples int64) {
+	for _, c := range counts {
+		samples += c.Samples
 	}
-	for _, m := range Metrics {
-		if vs := site[m]; len(vs) > 0 {
-			p := P75(vs)
-			overall = append(overall, VitalRow{Metric: m, P75: p, Status: VitalStatus(m, p), Samples: len(vs)})
+	rank := int64(math.Ceil(0.75 * float64(samples)))
+	var seen int64
+	for _, c := range counts {
+		seen += c.Samples
+		if seen >= max(rank, 1) {
+			return c.Units, samples
 		}
 	}
-	for k, vs := range kinds {
-		p := P75(vs)
-		byKind = append(byKind, VitalRow{PageKind: k[0], Metric: k[1], P75: p, Status: VitalStatus(k[1], p), Samples: len(vs)})
+	return 0, samples
+}
+
+// Vitals are the 75th percentile of each metric site-wide and per page
+// kind, in Metrics order (page kinds alphabetical), of counted
+// measurements (db.VitalCounts; db.BinVitals of raw ones).
+func Vitals(counts []db.VitalCount) (overall, byKind []VitalRow) {
+	site := map[string]map[int64]int64{}
+	kinds := map[[2]string][]db.VitalCount{}
+	for _, c := range counts {
+		if c.Samples <= 0 {
+			continue
+		}
+		if site[c.Metric] == nil {
+			site[c.Metric] = map[int64]int64{}
+		}
+		site[c.Metric][c.Units] += c.Samples
+		k := [2]string{c.PageKind, c.Metric}
+		kinds[k] = append(kinds[k], c)
+	}
+	row := func(kind, metric string, cs []db.VitalCount) VitalRow {
+		slices.SortFunc(cs, func(a, b db.VitalCount) int { return cmp.Compare(a.Units, b.Units) })
+		u, n := P75Of(cs)
+		p := db.VitalValue(metric, u)
+		return VitalRow{PageKind: kind, Metric: metric, P75: p, Status: VitalStatus(metric, p), Samples: int(n)}
+	}
+	for _, m := range Metrics {
+		if bins := site[m]; len(bins) > 0 {
+			cs := make([]db.VitalCount, 0, len(bins))
+			for u, n := range bins {
+				cs = append(cs, db.VitalCount{Metric: m, Units: u, Samples: n})
+			}
+			overall = append(overall, row("", m, cs))
+		}
+	}
+	for k, cs := range kinds {
+		byKind = append(byKind, row(k[0], k[1], cs))
 	}
 	order := func(m string) int {
 		if i := slices.Index(Metrics, m); i >= 0 {
@@ -79,11 +114,20 @@ func Vitals(samples []db.VitalSample) (overall, byKind []VitalRow) {
 	return overall, byKind
 }
 
+// Measurements is how many measurements counts holds.
+func Measurements(counts []db.VitalCount) int {
+	n := int64(0)
+	for _, c := range counts {
+		n += c.Samples
+	}
+	return int(n)
+}
+
 // PageSpeed is spec 5's performance score of the site-wide 75th
 // percentile of each Core Web Vital: 100 good, 60 needs improvement, 20
 // poor, averaged over the metrics measured. ok is false with no samples.
-func PageSpeed(samples []db.VitalSample) (score, metrics int, ok bool) {
-	overall, _ := Vitals(samples)
+func PageSpeed(counts []db.VitalCount) (score, metrics int, ok bool) {
+	overall, _ := Vitals(counts)
 	if len(overall) == 0 {
 		return 0, 0, false
 	}

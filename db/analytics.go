@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -216,6 +217,9 @@ func (s *Store) RollUp(ctx context.Context, today string, keepRawFrom string, no
 				SELECT day, kind, dim, key, events, visitors FROM counts`), day, day); err != nil {
 				return err
 			}
+			if err := rollUpVitals(ctx, tx, day); err != nil {
+				return err
+			}
 			_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO analytics_rollups (day, rolled_at) VALUES (?, ?)`), day, now)
 			return err
 		})
@@ -331,12 +335,180 @@ var vitalPlausible = func() string {
 // more than a visit's.
 func (s *Store) VitalSamples(ctx context.Context, from, to string) ([]VitalSample, error) {
 	var out []VitalSample
-	q := `SELECT page_kind, metric, value FROM (
-		SELECT page_kind, metric, value, ROW_NUMBER() OVER (PARTITION BY day, visitor, metric, path ORDER BY at, id) AS n
-		FROM analytics_events WHERE kind = 'vital' AND day >= ? AND day <= ? AND ` + vitalPlausible + `
-	) v WHERE n <= ?`
-	if err := s.db.SelectContext(ctx, &out, s.q(q), from, to, VitalsPerPage); err != nil {
+	if err := s.db.SelectContext(ctx, &out, s.q(vitalSamplesSQL), from, to, VitalsPerPage); err != nil {
 		return nil, fmt.Errorf("vitals: %w", err)
 	}
 	return out, nil
+}
+
+// vitalSamplesSQL selects VitalSamples' measurements of the days between
+// its first two parameters.
+var vitalSamplesSQL = `SELECT page_kind, metric, value FROM (
+		SELECT page_kind, metric, value, ROW_NUMBER() OVER (PARTITION BY day, visitor, metric, path ORDER BY at, id) AS n
+		FROM analytics_events WHERE kind = 'vital' AND day >= ? AND day <= ? AND ` + vitalPlausible + `
+	) v WHERE n <= ?`
+
+// VitalSteps are the resolution Core Web Vitals are counted at: 100 ms
+// for LCP, FCP and TTFB (the tenth of a second the figures are shown in),
+// 10 ms for INP, 0.01 for CLS. Every threshold between good, needs
+// improvement and poor (analytics) is a whole number of steps.
+var VitalSteps = map[string]float64{"LCP": 100, "FCP": 100, "TTFB": 100, "INP": 10, "CLS": 0.01}
+
+// VitalUnits is the step a measurement counts in: its value divided by
+// the metric's step, rounded up, so a value is never counted better than
+// it was (2,501 ms is 26 steps, 2.6 s: over the 2.5 s of a good LCP). A
+// step under 1 multiplies by the steps per unit instead of dividing by
+// the step, so that 0.1 is exactly 10 hundredths (0.1/0.01 is not 10
+// in floating point).
+func VitalUnits(metric string, v float64) int64 {
+	step := VitalSteps[metric]
+	if step == 0 {
+		step = 1
+	}
+	if step < 1 {
+		return int64(math.Ceil(v * math.Round(1/step)))
+	}
+	return int64(math.Ceil(v / step))
+}
+
+// VitalValue is the value at the end of a metric's units-th step.
+func VitalValue(metric string, units int64) float64 {
+	step := VitalSteps[metric]
+	if step == 0 {
+		step = 1
+	}
+	if step < 1 {
+		// Divide by the steps per unit: 10/100 is exactly 0.1, 10*0.01 is not.
+		return float64(units) / math.Round(1/step)
+	}
+	return float64(units) * step
+}
+
+// VitalCount is how many measurements of a metric on a page kind fell in
+// one step (VitalUnits) over a span of days.
+type VitalCount struct {
+	PageKind string `db:"page_kind"`
+	Metric   string `db:"metric"`
+	Units    int64  `db:"units"`
+	Samples  int64  `db:"samples"`
+}
+
+// BinVitals counts measurements by page kind, metric and step, sorted.
+func BinVitals(samples []VitalSample) []VitalCount {
+	type key struct {
+		kind, metric string
+		units        int64
+	}
+	counts := map[key]int64{}
+	for _, v := range samples {
+		counts[key{v.PageKind, v.Metric, VitalUnits(v.Metric, v.Value)}]++
+	}
+	out := make([]VitalCount, 0, len(counts))
+	for k, n := range counts {
+		out = append(out, VitalCount{PageKind: k.kind, Metric: k.metric, Units: k.units, Samples: n})
+	}
+	sortVitalCounts(out)
+	return out
+}
+
+func sortVitalCounts(cs []VitalCount) {
+	sort.Slice(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if a.PageKind != b.PageKind {
+			return a.PageKind < b.PageKind
+		}
+		if a.Metric != b.Metric {
+			return a.Metric < b.Metric
+		}
+		return a.Units < b.Units
+	})
+}
+
+// rollUpVitals stores day's vitals (the measurements VitalSamples reads)
+// as counts per step, in the roll-up's transaction.
+func rollUpVitals(ctx context.Context, tx *sqlx.Tx, day string) error {
+	var samples []VitalSample
+	if err := tx.SelectContext(ctx, &samples, tx.Rebind(vitalSamplesSQL), day, day, VitalsPerPage); err != nil {
+		return fmt.Errorf("vitals: %w", err)
+	}
+	counts := BinVitals(samples)
+	for start := 0; start < len(counts); start += 100 {
+		batch := counts[start:min(start+100, len(counts))]
+		var b strings.Builder
+		b.WriteString(`INSERT INTO analytics_vitals_daily (day, page_kind, metric, units, samples) VALUES `)
+		args := make([]any, 0, len(batch)*5)
+		for i, c := range batch {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("(?,?,?,?,?)")
+			args = append(args, day, c.PageKind, c.Metric, c.Units, c.Samples)
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(b.String()), args...); err != nil {
+			return fmt.Errorf("vitals: %w", err)
+		}
+	}
+	return nil
+}
+
+// VitalCounts returns the vitals of the days from..to (inclusive) counted
+// by page kind, metric and step: from the daily roll-ups for the days
+// rolled up, from the raw measurements (as VitalSamples reads them) for
+// the days after, so that it equals BinVitals(VitalSamples(from, to))
+// while reading a bounded number of rows: one per step, page kind,
+// metric and day, and today's raw measurements.
+func (s *Store) VitalCounts(ctx context.Context, from, to string) ([]VitalCount, error) {
+	rawFrom := from
+	var last sql.NullString
+	if err := s.db.GetContext(ctx, &last, `SELECT MAX(day) FROM analytics_rollups`); err != nil {
+		return nil, fmt.Errorf("vitals: %w", err)
+	}
+	if last.Valid && last.String >= rawFrom {
+		if t, err := time.Parse("2006-01-02", last.String); err == nil {
+			rawFrom = t.AddDate(0, 0, 1).Format("2006-01-02")
+		}
+	}
+	var rolled []VitalCount
+	if err := s.db.SelectContext(ctx, &rolled, s.q(`SELECT page_kind, metric, units, SUM(samples) AS samples
+		FROM analytics_vitals_daily WHERE day >= ? AND day <= ? GROUP BY page_kind, metric, units`), from, to); err != nil {
+		return nil, fmt.Errorf("vitals: %w", err)
+	}
+	var raw []VitalSample
+	if rawFrom <= to {
+		var err error
+		if raw, err = s.VitalSamples(ctx, rawFrom, to); err != nil {
+			return nil, err
+		}
+	}
+	if len(raw) == 0 {
+		sortVitalCounts(rolled)
+		return rolled, nil
+	}
+	type key struct {
+		kind, metric string
+		units        int64
+	}
+	at := map[key]int{}
+	for i, c := range rolled {
+		at[key{c.PageKind, c.Metric, c.Units}] = i
+	}
+	for _, c := range BinVitals(raw) {
+		if i, ok := at[key{c.PageKind, c.Metric, c.Units}]; ok {
+			rolled[i].Samples += c.Samples
+		} else {
+			rolled = append(rolled, c)
+		}
+	}
+	sortVitalCounts(rolled)
+	return rolled, nil
+}
+
+// RollUpTable is a table of per-day roll-up rows: its name and its
+// columns besides day.
+type RollUpTable struct{ Name, Columns string }
+
+// RollUpTables are the tables RollUp writes a finished day's rows to.
+var RollUpTables = []RollUpTable{
+	{"analytics_daily", "kind, dim, key, events, visitors"},
+	{"analytics_vitals_daily", "page_kind, metric, units, samples"},
 }

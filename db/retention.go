@@ -24,6 +24,9 @@ func (s *Store) PruneAnalyticsDaily(ctx context.Context, beforeDay string) (int6
 	if err != nil {
 		return n, err
 	}
+	if _, err := s.deleted(ctx, "prune vitals totals", `DELETE FROM analytics_vitals_daily WHERE day < ?`, beforeDay); err != nil {
+		return n, err
+	}
 	_, err = s.deleted(ctx, "prune analytics roll-ups", `DELETE FROM analytics_rollups WHERE day < ? AND day NOT IN (SELECT DISTINCT day FROM analytics_events)`, beforeDay)
 	return n, err
 }

@@ -45,7 +45,7 @@ type Store interface {
 	analytics.LeadSourceStore
 	GetSetting(ctx context.Context, key string) (string, error)
 	SetSettings(ctx context.Context, kv map[string]string, now time.Time) error
-	VitalSamples(ctx context.Context, from, to string) ([]db.VitalSample, error)
+	VitalCounts(ctx context.Context, from, to string) ([]db.VitalCount, error)
 }
 
 // Options are the room's dependencies.
@@ -321,12 +321,12 @@ type VitalsReport struct {
 // metric over the last 28 days, site-wide and per page kind.
 func (h *Handler) Vitals(c echo.Context) error {
 	now := time.Now()
-	samples, err := h.store.VitalSamples(c.Request().Context(), analytics.Day(now.AddDate(0, 0, -(analytics.VitalDays-1))), analytics.Day(now))
+	samples, err := h.store.VitalCounts(c.Request().Context(), analytics.Day(now.AddDate(0, 0, -(analytics.VitalDays-1))), analytics.Day(now))
 	if err != nil {
 		return httperr.Unavailable("Performance data could not be loaded.", err)
 	}
 	overall, byKind := analytics.Vitals(samples)
-	return c.JSON(http.StatusOK, VitalsReport{Overall: overall, ByKind: byKind, Samples: len(samples), Days: analytics.VitalDays})
+	return c.JSON(http.StatusOK, VitalsReport{Overall: overall, ByKind: byKind, Samples: analytics.Measurements(samples), Days: analytics.VitalDays})
 }
 
 // Flush writes the queued events now (tests, and a caller that must see

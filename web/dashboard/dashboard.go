@@ -30,7 +30,7 @@ type Store interface {
 	LatestSEOAuditRun(ctx context.Context) (db.SEOAuditRun, error)
 	LatestSecurityScan(ctx context.Context) (db.SecurityScan, []db.SecurityResult, error)
 	CountOpenVulnerabilities(ctx context.Context) (int, error)
-	VitalSamples(ctx context.Context, from, to string) ([]db.VitalSample, error)
+	VitalCounts(ctx context.Context, from, to string) ([]db.VitalCount, error)
 	RecentJobRuns(ctx context.Context, limit int, skipped bool) ([]db.JobRun, error)
 	RecentMedia(ctx context.Context, limit int) ([]db.Media, error)
 }
@@ -169,7 +169,7 @@ func (h *Handler) pageSpeed(ctx context.Context) Tile {
 	empty := Tile{Label: "Page Speed", Value: "—", Hint: "No data yet",
 		How: "Fills from real visitors' Core Web Vitals (75th percentile) once they are collected; no figure is shown until then."}
 	now := time.Now()
-	samples, err := h.Store.VitalSamples(ctx, analytics.Day(now.AddDate(0, 0, -(analytics.VitalDays-1))), analytics.Day(now))
+	samples, err := h.Store.VitalCounts(ctx, analytics.Day(now.AddDate(0, 0, -(analytics.VitalDays-1))), analytics.Day(now))
 	if err != nil {
 		return empty
 	}
@@ -178,7 +178,7 @@ func (h *Handler) pageSpeed(ctx context.Context) Tile {
 		return empty
 	}
 	return Tile{Label: "Page Speed", Value: strconv.Itoa(score), Hint: "Real visitors, last 28 days", Measured: true,
-		How: fmt.Sprintf("The performance score (each Core Web Vital counts 100 when good, 60 when it needs improvement, 20 when poor, averaged) of the 75th percentile of %d Core Web Vitals over %d measurements from real visits.", n, len(samples))}
+		How: fmt.Sprintf("The performance score (each Core Web Vital counts 100 when good, 60 when it needs improvement, 20 when poor, averaged) of the 75th percentile of %d Core Web Vitals over %d measurements from real visits.", n, analytics.Measurements(samples))}
 }
 
 // ActivityLine is one line of the dashboard's recent activity: a job run or a

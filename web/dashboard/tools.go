@@ -160,7 +160,7 @@ func (h *Handler) securityTool(ctx context.Context, now time.Time) ToolStatus {
 }
 
 func (h *Handler) performanceTool(ctx context.Context, now time.Time) ToolStatus {
-	samples, err := h.Store.VitalSamples(ctx, analytics.Day(now.AddDate(0, 0, -(analytics.VitalDays-1))), analytics.Day(now))
+	samples, err := h.Store.VitalCounts(ctx, analytics.Day(now.AddDate(0, 0, -(analytics.VitalDays-1))), analytics.Day(now))
 	if err != nil {
 		return unread("performance", "Page speed")
 	}
@@ -168,7 +168,7 @@ func (h *Handler) performanceTool(ctx context.Context, now time.Time) ToolStatus
 	if !ok {
 		return ToolStatus{Slug: "performance", Status: "No visits measured yet", Tone: "neutral", Priority: "low", Detail: "Page speed fills from real visitors' browsers as they come."}
 	}
-	detail := fmt.Sprintf("Page speed %d from %s in the last %d days.", score, words.Count(len(samples), "measurement", "measurements"), analytics.VitalDays)
+	detail := fmt.Sprintf("Page speed %d from %s in the last %d days.", score, words.Count(analytics.Measurements(samples), "measurement", "measurements"), analytics.VitalDays)
 	switch {
 	case score < 60:
 		return ToolStatus{Slug: "performance", Status: "Slow", Tone: "bad", Priority: "high", Detail: detail}

@@ -41,7 +41,7 @@ func (f *fakeStore) LatestSecurityScan(context.Context) (db.SecurityScan, []db.S
 	return *f.scan, nil, nil
 }
 func (f *fakeStore) CountOpenVulnerabilities(context.Context) (int, error) { return f.open, f.err }
-func (f *fakeStore) VitalSamples(context.Context, string, string) ([]db.VitalSample, error) {
+func (f *fakeStore) VitalCounts(context.Context, string, string) ([]db.VitalCount, error) {
 	return nil, errors.Join(f.err, f.vitalErr)
 }
 func (f *fakeStore) RecentJobRuns(context.Context, int, bool) ([]db.JobRun, error) { return nil, f.err }
