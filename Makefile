@@ -64,14 +64,7 @@ test-e2e: build
 	bash scripts/e2e.sh
 
 # Accessibility, best practices and SEO must be 100 (one run per page).
-test-# bench-data seeds 1,000, 10,000 and 100,000 leads with their analytics
-# into fresh SQLite and PostgreSQL databases, starts the site on each and
-# prints the median time of every admin answer that grows with the data
-# (cmd/benchdata). BENCH_DATA_FLAGS narrows it, e.g. -sizes=1000 -db=sqlite.
-bench-data: build
-	$(GO) run ./cmd/benchdata $(BENCH_DATA_FLAGS)
-
-lighthouse: build
+test-lighthouse: build
 	bash scripts/lighthouse.sh --assert --runs=1 --parallel=2
 
 bench: build

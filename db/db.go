@@ -196,6 +196,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := s.normalizeLeadPhones(ctx); err != nil {
 		return fmt.Errorf("db: %w", err)
 	}
+	if err := s.fillLeadSearch(ctx); err != nil {
+		return fmt.Errorf("db: %w", err)
+	}
 	return nil
 }
 

@@ -89,6 +89,43 @@ const leadValues = `:id, :created_at, :updated_at, :first_name, :last_name, :pho
 	:landing_page, :referrer_host, :utm_source, :utm_medium, :utm_campaign, :utm_term, :utm_content,
 	:gclid, :gbraid, :wbraid, :fbclid, :msclkid, :device_class, :visit_id, :assigned_to, :first_response_at, :escalated_at`
 
+// storedLead is a lead as its row holds it: with what a search matches.
+type storedLead struct {
+	Lead
+	SearchName    string `db:"search_name"`
+	SearchContact string `db:"search_contact"`
+}
+
+// searchSep separates the parts of the search columns. Nobody can type
+// it, so a search never matches across two parts.
+const searchSep = "\x1f"
+
+// LeadSearch is what the leads search matches (LeadQuery.Q): the name
+// and city ("first last", searchSep, city), and the contact (email,
+// searchSep, the phone's digits), in lower case.
+func LeadSearch(l Lead) (name, contact string) {
+	name = strings.ToLower(l.FirstName+" "+l.LastName) + searchSep + strings.ToLower(l.City)
+	contact = strings.ToLower(l.Email) + searchSep + digitsOf(l.Phone)
+	return name, contact
+}
+
+func digitsOf(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// stored is l normalised, with its search columns.
+func stored(l Lead) storedLead {
+	l = l.Normalized()
+	name, contact := LeadSearch(l)
+	return storedLead{Lead: l, SearchName: name, SearchContact: contact}
+}
+
 // Normalized is l with its phone in the stored form: PhoneTyped keeps
 // what was typed (when the caller has not set it), Phone becomes E.164
 // when the number is a possible North American one and stays as typed
@@ -111,7 +148,7 @@ var LeadStatuses = []string{"new", "contacted", "scheduled", "completed", "cance
 func (s *Store) CreateLead(ctx context.Context, l Lead) error {
 	ch := s.leadChange(LeadCreated, l.ID, l.CreatedAt)
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
-		if _, err := tx.NamedExecContext(ctx, `INSERT INTO avatar_leads (`+leadColumns+`) VALUES (`+leadValues+`)`, l.Normalized()); err != nil {
+		if _, err := tx.NamedExecContext(ctx, `INSERT INTO avatar_leads (`+leadColumns+`, search_name, search_contact) VALUES (`+leadValues+`, :search_name, :search_contact)`, stored(l)); err != nil {
 			return err
 		}
 		return s.notifyLead(ctx, tx, ch)
@@ -167,13 +204,51 @@ func (s *Store) normalizeLeadPhones(ctx context.Context) error {
 	return s.Transact(ctx, func(tx *sqlx.Tx) error {
 		for _, r := range rows {
 			l := Lead{Phone: r.Phone}.Normalized()
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE avatar_leads SET phone = ?, phone_typed = ? WHERE id = ? AND phone_typed = ''`),
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE avatar_leads SET phone = ?, phone_typed = ?, search_contact = '' WHERE id = ? AND phone_typed = ''`),
 				l.Phone, l.PhoneTyped, r.ID); err != nil {
 				return fmt.Errorf("normalise lead %s phone: %w", r.ID, err)
 			}
 		}
 		return nil
 	})
+}
+
+// fillLeadSearch fills the search columns of the leads stored without
+// them (before migration 116, or by a restore of an older backup, or
+// whose phone normalizeLeadPhones just changed), a batch at a time, each
+// update re-checking that the row still lacks them.
+func (s *Store) fillLeadSearch(ctx context.Context) error {
+	for {
+		var rows []Lead
+		if err := s.db.SelectContext(ctx, &rows, `SELECT id, first_name, last_name, city, email, phone FROM avatar_leads
+			WHERE search_name = '' OR search_contact = '' LIMIT 1000`); err != nil {
+			return fmt.Errorf("fill lead search: %w", err)
+		}
+		if len(rows) == 0 {
+			return nil
+		}
+		filled := 0
+		err := s.Transact(ctx, func(tx *sqlx.Tx) error {
+			for _, l := range rows {
+				name, contact := LeadSearch(l)
+				res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE avatar_leads SET search_name = ?, search_contact = ?
+					WHERE id = ? AND (search_name = '' OR search_contact = '')`), name, contact, l.ID)
+				if err != nil {
+					return fmt.Errorf("fill lead %s search: %w", l.ID, err)
+				}
+				if n, _ := res.RowsAffected(); n > 0 {
+					filled++
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if filled == 0 {
+			return nil // another store filled them meanwhile
+		}
+	}
 }
 
 // SetLeadStatus changes a lead's status and sets updated_at to now.
@@ -222,31 +297,28 @@ func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-// phoneDigitsSQL strips the usual separators from the phone column; both
-// dialects know REPLACE.
-const phoneDigitsSQL = `REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(phone, '(', ''), ')', ''), ' ', ''), '-', ''), '.', ''), '+', '')`
-
 func (q LeadQuery) where() (string, []any) {
 	var conds []string
 	var args []any
 	if t := strings.TrimSpace(q.Q); t != "" {
-		pat := "%" + likeEscape(strings.ToLower(t)) + "%"
-		ors := []string{`LOWER(first_name) LIKE ? ESCAPE '\'`, `LOWER(last_name) LIKE ? ESCAPE '\'`,
-			`LOWER(first_name || ' ' || last_name) LIKE ? ESCAPE '\'`, `LOWER(city) LIKE ? ESCAPE '\'`}
-		args = append(args, pat, pat, pat, pat)
+		// One LIKE on the name-and-city column matches the first name,
+		// the last name, the full name and the city; the contact column
+		// holds the email before searchSep and the phone's digits after,
+		// so each pattern matches only its own part.
+		low := likeEscape(strings.ToLower(t))
+		ors := []string{`search_name LIKE ? ESCAPE '\'`}
+		args = append(args, "%"+low+"%")
 		if q.SearchContact {
-			ors = append(ors, `LOWER(email) LIKE ? ESCAPE '\'`)
-			args = append(args, pat)
-			var digits strings.Builder
-			for _, r := range t {
-				if r >= '0' && r <= '9' {
-					digits.WriteRune(r)
-				}
+			ors = append(ors, `search_contact LIKE ? ESCAPE '\'`)
+			args = append(args, "%"+low+"%"+searchSep+"%")
+			if digits := digitsOf(t); len(digits) >= 3 {
+				ors = append(ors, `search_contact LIKE ?`)
+				args = append(args, "%"+searchSep+"%"+digits+"%")
 			}
-			if digits.Len() >= 3 {
-				ors = append(ors, phoneDigitsSQL+` LIKE ?`)
-				args = append(args, "%"+digits.String()+"%")
-			}
+		}
+		if strings.Contains(t, searchSep) {
+			ors = []string{"1 = 0"} // what nobody can type matches nothing
+			args = args[:0]
 		}
 		conds = append(conds, "("+strings.Join(ors, " OR ")+")")
 	}
@@ -286,7 +358,11 @@ func (s *Store) QueryLeads(ctx context.Context, q LeadQuery) ([]Lead, int, error
 	}
 	query := `SELECT ` + leadColumns + ` FROM avatar_leads` + where + ` ORDER BY created_at DESC, id`
 	if q.Limit > 0 {
-		query += ` LIMIT ? OFFSET ?`
+		// The page's ids first, from an index in the list's order (which
+		// also holds the search columns), then their rows: a deep page
+		// steps over index entries, not over whole leads.
+		query = `SELECT ` + leadColumns + ` FROM avatar_leads WHERE id IN (
+			SELECT id FROM avatar_leads` + where + ` ORDER BY created_at DESC, id LIMIT ? OFFSET ?) ORDER BY created_at DESC, id`
 		args = append(args, q.Limit, q.Offset)
 	}
 	ls := []Lead{}
