@@ -43,7 +43,7 @@ export interface PerformanceSource { load(): Promise<PerformanceData> }
 /** COUNTED says which measurements count (db.VitalRanges and the
  * collector's limits, ADR 029), so a few clients cannot move a 75th
  * percentile. */
-export const COUNTED = "Plausible values only (LCP, FCP and TTFB up to 60 s, INP up to 10 s, CLS up to 10); at most 3 samples of a metric per page and visitor a day, and 10 per client address a day.";
+export const COUNTED = "Plausible values only (LCP, FCP and TTFB up to 60 s, INP up to 10 s, CLS up to 10); at most 3 samples of a metric per page and visitor a day, and 10 per client address a day. Each value counts rounded up: to a tenth of a second for LCP, FCP and TTFB, to 10 ms for INP, to 0.01 for CLS.";
 
 /** Performance scan delay (spec 9). */
 export const SCAN_DELAY_MS = 2000;
@@ -79,7 +79,12 @@ const VITALS: Vital[] = [
     fix: "Keep pages served from the render cache and the server (or a CDN) close to Atlanta visitors." },
 ];
 
-const show = (v: number, unit: Vital["unit"]) => (unit === "ms" ? (v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`) : v.toFixed(2));
+/** show writes a vital's value at the resolution it is counted at (db.VitalSteps):
+ * tenths of a second from one second up, whole milliseconds below, CLS to 0.01. */
+const show = (v: number, unit: Vital["unit"]) => (unit === "ms" ? (v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`) : v.toFixed(2));
+
+/** showVital writes metric's value as show does. */
+export const showVital = (metric: string, v: number) => show(v, VITALS.find((x) => x.key === metric)?.unit ?? "ms");
 
 /** Answer is GET /api/admin/vitals (web/analytics.VitalsReport). */
 type Answer = wire.VitalsReport;

@@ -1,5 +1,5 @@
 import "../../styles/admin-insights.css";
-import { COUNTED, performanceScore, serverPerformance, SCAN_DELAY_MS, type Optimization, type PerformanceData, type PerformanceStatus } from "../data/performance";
+import { COUNTED, performanceScore, serverPerformance, showVital, SCAN_DELAY_MS, type Optimization, type PerformanceData, type PerformanceStatus } from "../data/performance";
 import { useResource } from "../use-resource";
 import { useTimedReload } from "../server-run";
 import type { AdminPageProps } from "../types";
@@ -107,7 +107,7 @@ function Monitoring({ d, updated }: { d: PerformanceData; updated: Date | null }
                   {d.byKind.map((k) => (
                     <tr key={k.pageKind + k.metric}>
                       <th scope="row">{k.pageKind}</th><td>{k.metric}</td>
-                      <td className="ai-num">{k.metric === "CLS" ? k.p75.toFixed(2) : `${Math.round(k.p75)} ms`}</td>
+                      <td className="ai-num">{showVital(k.metric, k.p75)}</td>
                       <td><Badge tone={statusTone(k.status)}>{k.status}</Badge></td><td className="ai-num">{k.samples}</td>
                     </tr>
                   ))}
