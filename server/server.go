@@ -122,6 +122,10 @@ type Server struct {
 	// proxies drops them from the caching proxies in front (nil without).
 	purge   *cdnpurge.Client
 	proxies *cdnpurge.Proxies
+	// genSums are the generated files' hashes when they were last
+	// purged (or at boot): a change that moves their bytes purges them.
+	genMu   sync.Mutex
+	genSums map[string]string
 	// pageCC is the Cache-Control of cached public pages.
 	pageCC string
 	// draining is set on SIGTERM: readiness fails while in-flight
@@ -154,6 +158,9 @@ func New(svc *app.Services, o Options) (*Server, error) {
 		leads: svc.Intake, notifier: svc.Notifier, backups: svc.Backups, retention: svc.Retention, sync: svc.Sync, purge: svc.Purge,
 		proxies: svc.Proxies, locker: svc.Locker}
 	s.editor.Changed = s.contentChanged
+	if s.purge != nil || s.proxies != nil {
+		s.genSums = s.generatedSums()
+	}
 	s.reviews.Changed = s.Changed
 	s.sync.Follow(s.applyRemote)
 
@@ -451,9 +458,11 @@ const staleIfError = 24 * time.Hour
 // caches may keep (an hour): purged, like a page, when their bytes change.
 var generatedPaths = []string{"/sitemap.xml", "/robots.txt"}
 
-// served snapshots what caches may hold of the public site: the ETag of
-// every cached page and a hash of each generated file. It is nil when
-// nothing in front needs telling (no CDN hook, no proxy).
+// served snapshots what caches may hold of the public pages: the ETag of
+// every cached page. It is nil when nothing in front needs telling (no
+// CDN hook, no proxy). The generated files are compared with genSums:
+// their bytes follow the content the moment it changes, before a
+// snapshot could be taken.
 func (s *Server) served() map[string]string {
 	if s.purge == nil && s.proxies == nil {
 		return nil
@@ -463,9 +472,6 @@ func (s *Server) served() map[string]string {
 		if pg := s.Cache().Peek(p); pg != nil {
 			out[p] = pg.ETag
 		}
-	}
-	for p, sum := range s.generatedSums() {
-		out[p] = sum
 	}
 	return out
 }
@@ -477,8 +483,8 @@ func (s *Server) generatedSums() map[string]string {
 }
 
 // purgeChanged re-reads every public page of the new version (from the
-// warm-up under way, or rendering it) and the generated files, and drops
-// the paths whose bytes changed: from the CDN (hook: only the instance
+// warm-up under way, or rendering it) and the generated files (against
+// genSums), and drops the paths whose bytes changed: from the CDN (hook: only the instance
 // where the change happened) and from the caching proxies (every
 // instance, once it serves the new bytes).
 func (s *Server) purgeChanged(before map[string]string, reason string, version int64, hook bool) {
@@ -499,8 +505,12 @@ func (s *Server) purgeChanged(before map[string]string, reason string, version i
 		}
 	}
 	sums := s.generatedSums()
+	s.genMu.Lock()
+	prev := s.genSums
+	s.genSums = sums
+	s.genMu.Unlock()
 	for _, p := range generatedPaths {
-		if before[p] != sums[p] {
+		if prev[p] != sums[p] {
 			req.Paths = append(req.Paths, p)
 		}
 	}
