@@ -25,7 +25,9 @@ cleanup() {
   rm -rf "$data"
 }
 trap cleanup EXIT
-for _ in $(seq 1 200); do grep -q "render cache warm" "$data/server.log" && break; sleep 0.1; done
+# Up to 3 minutes: a busy machine warms slowly, and the figures below
+# need every page cached.
+for _ in $(seq 1 1800); do grep -q "render cache warm" "$data/server.log" && break; sleep 0.1; done
 echo
 echo "== Warm-up"
 grep "render cache warm" "$data/server.log" | sed 's/^.*msg=/  /'
