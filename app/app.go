@@ -94,9 +94,11 @@ type Services struct {
 	Backups   *backup.Service
 	Retention *retention.Service
 	// Sync shares content changes with the other instances; Purge tells
-	// the CDN which pages changed (nil without a CDN).
-	Sync  *contentsync.Syncer
-	Purge *cdnpurge.Client
+	// the CDN which pages changed (nil without a CDN), Proxies the caching
+	// proxies in front of the instances (nil without one).
+	Sync    *contentsync.Syncer
+	Purge   *cdnpurge.Client
+	Proxies *cdnpurge.Proxies
 	// Locker makes a job run on one instance at a time (PostgreSQL); nil
 	// on SQLite, where one instance owns the database.
 	Locker jobs.Locker
@@ -170,6 +172,7 @@ func Build(ctx context.Context, in Inputs) (*Services, error) {
 		return nil, err
 	}
 	s.Purge = cdnpurge.New(cfg.CDN.PurgeURL, cfg.CDN.PurgeToken, log)
+	s.Proxies = cdnpurge.NewProxies(cfg.CDN.ProxyPurgeURLs, cfg.BaseURL, log)
 	return s, nil
 }
 

@@ -148,6 +148,10 @@ type CDN struct {
 	// PurgeURL receives the changed paths after each content change.
 	PurgeURL   string
 	PurgeToken string
+	// ProxyPurgeURLs are caching proxies in front of the instances
+	// (Varnish, deploy/varnish/site.vcl) that get a PURGE request for
+	// each changed page.
+	ProxyPurgeURLs []string
 	// SMaxAge lets shared caches keep public pages this long (0: off).
 	SMaxAge time.Duration
 }
@@ -275,7 +279,8 @@ var Vars = []Var{
 	{"SHUTDOWN_TIMEOUT", "60s", "on SIGTERM, how long in-flight requests (uploads included) may take to finish"},
 	{"CDN_PURGE_URL", "", "URL that receives a JSON POST of the changed paths after each content change (a CDN purge hook; optional)"},
 	{"CDN_PURGE_TOKEN", "", "bearer token sent to CDN_PURGE_URL (optional)"},
-	{"CDN_SMAXAGE", "0s", "how long a CDN may keep public pages (s-maxage, with stale-while-revalidate); 0 sends none"},
+	{"CDN_SMAXAGE", "0s", "how long a CDN or caching proxy may keep public pages (s-maxage, with stale-while-revalidate and stale-if-error); 0 sends none"},
+	{"PROXY_PURGE_URLS", "", "caching proxies in front of the instances (Varnish), comma-separated, e.g. http://10.0.0.5:6081: each gets a PURGE request for every page a content change altered (optional)"},
 	{"MAX_CONNS_PER_IP", "64", "open connections allowed per client IP; past it new ones are closed (0: no cap; not applied with TRUST_PROXY)"},
 	{"BUSINESS_NAME", "Avatar Restoration & Construction", "company name"},
 	{"BUSINESS_PHONE", "(770) 555-0134", "the 24/7 phone number every call button dials (default until set in System Settings), 10 US digits"},
@@ -438,6 +443,16 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		if u, err := url.Parse(c.CDN.PurgeURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			bad("CDN_PURGE_URL", "%q must be an absolute http(s) address", c.CDN.PurgeURL)
 		}
+	}
+	for _, p := range strings.Split(get("PROXY_PURGE_URLS"), ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if u, err := url.Parse(p); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.RawQuery != "" {
+			bad("PROXY_PURGE_URLS", "%q must be a proxy's address such as http://10.0.0.5:6081, without a path", p)
+			continue
+		}
+		c.CDN.ProxyPurgeURLs = append(c.CDN.ProxyPurgeURLs, strings.TrimRight(p, "/"))
 	}
 	if c.CDN.SMaxAge, err = time.ParseDuration(get("CDN_SMAXAGE")); err != nil || c.CDN.SMaxAge < 0 {
 		bad("CDN_SMAXAGE", "%q is not a duration such as 5m", get("CDN_SMAXAGE"))

@@ -91,3 +91,23 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// PROXY_PURGE_URLS: a list of proxies' addresses, each an absolute http(s)
+// address without a path; anything else stops the boot naming it.
+func TestProxyPurgeURLs(t *testing.T) {
+	c, err := LoadFrom(env(map[string]string{"PROXY_PURGE_URLS": " http://10.0.0.5:6081/ , https://cache.example.com"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.CDN.ProxyPurgeURLs, " "); got != "http://10.0.0.5:6081 https://cache.example.com" {
+		t.Errorf("proxies %q", got)
+	}
+	if c, _ := LoadFrom(env(nil)); len(c.CDN.ProxyPurgeURLs) != 0 {
+		t.Errorf("proxies by default: %v", c.CDN.ProxyPurgeURLs)
+	}
+	for _, bad := range []string{"10.0.0.5:6081", "http://10.0.0.5:6081/purge", "ftp://x", "http://x?y=1", "http://"} {
+		if _, err := LoadFrom(env(map[string]string{"PROXY_PURGE_URLS": "http://ok:1," + bad})); err == nil || !strings.Contains(err.Error(), "PROXY_PURGE_URLS") {
+			t.Errorf("%q: err = %v, want one naming PROXY_PURGE_URLS", bad, err)
+		}
+	}
+}

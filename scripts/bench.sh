@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # make bench: Go benchmarks of a cold and a cached home render, then wrk
-# against the cached / next to nginx serving the same bytes as a static
-# file (when nginx and wrk are installed), the ratio, RSS under load, the
-# warm-up time and the home page's JavaScript weight.
+# against the cached / directly and through Varnish with the deployment's
+# configuration (when varnish is installed), next to nginx serving the
+# same bytes as a static file (when nginx and wrk are installed), the
+# ratios, RSS under load, the warm-up time and the home page's
+# JavaScript weight.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DUR=${BENCH_DURATION:-10s}
@@ -11,12 +13,21 @@ CONNS=${BENCH_CONNS:-32}
 echo "== Go benchmarks (server package)"
 go test -run '^$' -bench 'Home' -benchtime 40x -benchmem ./server/ | grep -E '^(Benchmark|ok)'
 
-# Every wrk connection comes from 127.0.0.1: lift the per-IP cap.
-read -r port pid data < <(MAX_CONNS_PER_IP=0 bash scripts/serve-test.sh)
+# Every wrk connection comes from 127.0.0.1: lift the per-IP cap. Pages
+# carry s-maxage (CDN_SMAXAGE), as behind Varnish (docs/deploying.md).
+read -r port pid data < <(MAX_CONNS_PER_IP=0 CDN_SMAXAGE=5m bash scripts/serve-test.sh)
 nginx_pid=""
-cleanup() { kill $pid 2>/dev/null || true; [ -n "$nginx_pid" ] && kill $nginx_pid 2>/dev/null || true; rm -rf "$data"; }
+varnish_pid=""
+cleanup() {
+  kill $pid 2>/dev/null || true
+  [ -n "$nginx_pid" ] && kill $nginx_pid 2>/dev/null || true
+  [ -n "$varnish_pid" ] && kill $varnish_pid 2>/dev/null && wait $varnish_pid 2>/dev/null || true
+  rm -rf "$data"
+}
 trap cleanup EXIT
-for _ in $(seq 1 200); do grep -q "render cache warm" "$data/server.log" && break; sleep 0.1; done
+# Up to 3 minutes: a busy machine warms slowly, and the figures below
+# need every page cached.
+for _ in $(seq 1 1800); do grep -q "render cache warm" "$data/server.log" && break; sleep 0.1; done
 echo
 echo "== Warm-up"
 grep "render cache warm" "$data/server.log" | sed 's/^.*msg=/  /'
@@ -61,6 +72,34 @@ read -r e_rps e_p50 e_p99 < <(run_wrk -H 'Accept-Encoding: gzip' "http://127.0.0
 kill $sampler 2>/dev/null || true
 printf "  %-44s %10s req/s  p50 %-8s p99 %s\n" "echo, cached / (pre-gzipped, $html_gz B)" "$e_rps" "$e_p50" "$e_p99"
 printf "  server RSS under load: max %d MB (target <= 120 MB); boot peak (esbuild) %d MB\n" $(( $(cat "$data/rss") / 1024 )) $(( $(awk '/VmHWM/ {print $2}' /proc/$pid/status) / 1024 ))
+
+# The same page through Varnish running the deployment's own
+# configuration (deploy/varnish/site.vcl, ADR 068) in front of this
+# instance: hits come from Varnish's memory.
+varnishd=$(command -v varnishd || { [ -x /usr/sbin/varnishd ] && echo /usr/sbin/varnishd; } || true)
+if [ -n "$varnishd" ]; then
+  vport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  mkdir -p "$data/varnish"
+  cat > "$data/varnish/backends.vcl" <<VCL
+backend instance_a { .host = "127.0.0.1"; .port = "$port"; .probe = ready; }
+sub vcl_init { site.add_backend(instance_a); }
+acl purgers { "127.0.0.1"; }
+VCL
+  "$varnishd" -F -j none -n "$data/varnish/n" -a "127.0.0.1:$vport" -f "$PWD/deploy/varnish/site.vcl" \
+    -p vcl_path="$data/varnish" -s malloc,128m -T 127.0.0.1:0 >"$data/varnish/log" 2>&1 &
+  varnish_pid=$!
+  # Ready once the probe passed and / is stored.
+  for _ in $(seq 1 300); do
+    [ "$(curl -s -o /dev/null -D - -H 'Accept-Encoding: gzip' "http://127.0.0.1:$vport/" | tr -d '\r' | awk '/^X-Cache:/ {print $2}')" = HIT ] && break
+    sleep 0.1
+  done
+  read -r v_rps v_p50 v_p99 < <(run_wrk -H 'Accept-Encoding: gzip' "http://127.0.0.1:$vport/")
+  printf "  %-44s %10s req/s  p50 %-8s p99 %s\n" "varnish (site.vcl) in front, cached /" "$v_rps" "$v_p50" "$v_p99"
+  printf "  ratio varnish/direct: %.2f\n" "$(echo "$v_rps / $e_rps" | bc -l)"
+  kill $varnish_pid 2>/dev/null; wait $varnish_pid 2>/dev/null || true; varnish_pid=""
+else
+  echo "  varnish not installed (bash scripts/ensure-varnish.sh): no figure through the proxy"
+fi
 
 # Searches render per query (the one page a client can make the server
 # render at will). 200 connections each asking for a new random query run

@@ -23,6 +23,9 @@ trap 'rm -f "$log" "$lh"' EXIT
 # time would wait on each other's lock).
 bash scripts/ensure-chromium.sh >/dev/null || exit 1
 bash scripts/ensure-java.sh >/dev/null || exit 1
+# Varnish for tests/proxy (which is skipped, not failed, when it cannot
+# be installed: the rest of make test does not need it).
+bash scripts/ensure-varnish.sh >/dev/null || echo "Varnish could not be installed: tests/proxy will be skipped"
 (
   gs=$(date +%s)
   rc=0; make -s test-go >"$log" 2>&1 || rc=$?

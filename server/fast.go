@@ -26,7 +26,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			for k, v := range s.secHeaders {
 				h[k] = v
 			}
-			status, n := ssr.Serve(w, r, p, pages.HTMLType, s.pageCC)
+			status, n := ssr.Serve(w, r, p, pages.HTMLType, pages.CacheControl(r.URL.Path, s.pageCC))
 			d := time.Since(start)
 			s.metrics.ObserveCached(status, d)
 			s.logRequest(r.Method, r.URL.Path, id, status, int64(n), msDur(d), true, nil)

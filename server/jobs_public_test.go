@@ -245,6 +245,14 @@ func TestPublishingAJobChangesOnlyItsPages(t *testing.T) {
 		mu.Unlock()
 	}))
 	t.Cleanup(hook.Close)
+	// A caching proxy in front (Varnish, ADR 068): a PURGE per path.
+	var proxied []string
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		proxied = append(proxied, r.Method+" "+r.Host+" "+r.URL.Path)
+		mu.Unlock()
+	}))
+	t.Cleanup(proxy.Close)
 	// A job far away (McDonough, Henry County) is there already, so the
 	// portfolio has work and OUR WORK is in every page's menu before the
 	// publish (ADR 050: the first work changes every page).
@@ -253,7 +261,7 @@ func TestPublishingAJobChangesOnlyItsPages(t *testing.T) {
 	jobs := &testJobs{jobs: []db.PublishedJob{henry}}
 	store := db.NewTestSQLite(t)
 	e := map[string]string{"ADMIN_PIN": testPIN, "DATA_DIR": t.TempDir(), "INDEXNOW_ENDPOINT": fake.URL, "INDEXNOW_KEY": testIndexNowKey,
-		"INDEXNOW_DEBOUNCE": "50ms", "CDN_PURGE_URL": hook.URL}
+		"INDEXNOW_DEBOUNCE": "50ms", "CDN_PURGE_URL": hook.URL, "PROXY_PURGE_URLS": proxy.URL}
 	srv, err := buildServer(t, testParts{Config: testConfig(t, e), Store: store, Warm: true, Jobs: jobs})
 	if err != nil {
 		t.Fatal(err)
@@ -321,13 +329,16 @@ func TestPublishingAJobChangesOnlyItsPages(t *testing.T) {
 	if strings.Join(got, " ") != strings.Join(wantURLs, " ") {
 		t.Errorf("IndexNow got\n %v\nwant %v", got, wantURLs)
 	}
-	// The CDN purge hook: exactly those paths.
+	// The CDN purge hook and the proxy: exactly those paths, and the
+	// sitemap, which lists the job's new page (robots.txt did not change).
+	wantPurged := append(slices.Clone(want), "/sitemap.xml")
+	sort.Strings(wantPurged)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		mu.Lock()
-		n := len(purged)
+		n, m := len(purged), len(proxied)
 		mu.Unlock()
-		if n > 0 || time.Now().After(deadline) {
+		if n > 0 && m >= len(wantPurged) || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -339,7 +350,15 @@ func TestPublishingAJobChangesOnlyItsPages(t *testing.T) {
 	}
 	paths := slices.Clone(purged[0].Paths)
 	sort.Strings(paths)
-	if strings.Join(paths, " ") != strings.Join(want, " ") || purged[0].Reason != "job published" {
-		t.Errorf("purged %v (%q), want %v", paths, purged[0].Reason, want)
+	if strings.Join(paths, " ") != strings.Join(wantPurged, " ") || purged[0].Reason != "job published" {
+		t.Errorf("purged %v (%q), want %v", paths, purged[0].Reason, wantPurged)
+	}
+	var wantProxied []string
+	for _, p := range wantPurged {
+		wantProxied = append(wantProxied, "PURGE "+strings.TrimPrefix(testBase, "https://")+" "+p)
+	}
+	sort.Strings(proxied)
+	if strings.Join(proxied, "\n") != strings.Join(wantProxied, "\n") {
+		t.Errorf("the proxy got\n%s\nwant\n%s", strings.Join(proxied, "\n"), strings.Join(wantProxied, "\n"))
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,6 +20,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -115,8 +118,14 @@ type Server struct {
 	liveHub     *leadstream.Hub
 	leadStream  *leadstream.Handler
 	releaseLive func()
-	// purge tells the CDN which pages changed (nil without a CDN).
-	purge *cdnpurge.Client
+	// purge tells the CDN which pages changed (nil without a CDN);
+	// proxies drops them from the caching proxies in front (nil without).
+	purge   *cdnpurge.Client
+	proxies *cdnpurge.Proxies
+	// genSums are the generated files' hashes when they were last
+	// purged (or at boot): a change that moves their bytes purges them.
+	genMu   sync.Mutex
+	genSums map[string]string
 	// pageCC is the Cache-Control of cached public pages.
 	pageCC string
 	// draining is set on SIGTERM: readiness fails while in-flight
@@ -147,8 +156,11 @@ func New(svc *app.Services, o Options) (*Server, error) {
 	s := &Server{cfg: cfg, log: svc.Log, store: svc.Store, engine: svc.Engine, build: svc.Build,
 		site: svc.Site, editor: svc.Editor, notFound: svc.NotFound, settings: svc.Settings, reviews: svc.Reviews,
 		leads: svc.Intake, notifier: svc.Notifier, backups: svc.Backups, retention: svc.Retention, sync: svc.Sync, purge: svc.Purge,
-		locker: svc.Locker}
+		proxies: svc.Proxies, locker: svc.Locker}
 	s.editor.Changed = s.contentChanged
+	if s.purge != nil || s.proxies != nil {
+		s.genSums = s.generatedSums()
+	}
 	s.reviews.Changed = s.Changed
 	s.sync.Follow(s.applyRemote)
 
@@ -335,17 +347,16 @@ func (s *Server) Warm() { s.pages.Cache().Warm() }
 // the content version, and purges the pages whose bytes changed from the
 // CDN. Only pages whose props changed are rendered again
 // (pages.RefreshLocal).
-func (s *Server) Changed(reason string) {
-	var before map[string]string
-	if s.purge != nil {
-		before = s.etags()
-	}
+func (s *Server) Changed(reason string) { s.changed(reason, s.served()) }
+
+// changed is Changed with what was served before the change (served).
+func (s *Server) changed(reason string, before map[string]string) {
 	s.pages.RefreshLocal(reason)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	version, _ := s.sync.Publish(ctx, reason)
-	if s.purge != nil {
-		go s.purgeChanged(before, reason, version)
+	if before != nil {
+		go s.purgeChanged(before, reason, version, true)
 	}
 }
 
@@ -401,30 +412,61 @@ func (s *Server) reloadContent(reason string) bool {
 // contentChanged follows a publish or a redirect change made here: the
 // new content, then the pages it changed, here and on the other instances.
 func (s *Server) contentChanged(reason string) {
+	before := s.served()
 	s.reloadContent(reason)
-	s.Changed(reason)
+	s.changed(reason, before)
 }
 
 // applyRemote follows another instance's change (the content version
-// moved): its content and redirects, then the pages that changed.
+// moved): its content and redirects, then the pages that changed. The
+// caching proxies hear of them from here too, once this instance serves
+// the new bytes: a proxy that refetched a page from this instance between
+// the other's purge and this refresh stored the old page (ADR 068).
 func (s *Server) applyRemote(reason string) {
+	var before map[string]string
+	if s.proxies != nil {
+		before = s.served()
+	}
 	s.reloadContent(reason)
 	s.pages.RefreshLocal(reason)
+	if before != nil {
+		go s.purgeChanged(before, reason, 0, false)
+	}
 }
 
 // pageCacheControl is what cached public pages send: browsers revalidate
-// every time (ETag, 304); with CDN_SMAXAGE a CDN may keep them that long
-// and serve a stale copy for a minute while it refetches. The purge hook
-// drops changed pages from the CDN at once.
+// every time (ETag, 304); with CDN_SMAXAGE a CDN or a caching proxy may
+// keep them that long, serve a stale copy while it refetches (for a
+// minute, or for CDN_SMAXAGE when that is shorter: an owner who asks for
+// copies at most 10 s old means it), and serve one for a day while no
+// instance answers (stale-if-error, RFC 5861). The purge hook and the
+// proxies' purges drop changed pages at once.
 func pageCacheControl(sMaxAge time.Duration) string {
 	if sMaxAge <= 0 {
 		return "public, max-age=0, must-revalidate"
 	}
-	return fmt.Sprintf("public, max-age=0, must-revalidate, s-maxage=%d, stale-while-revalidate=60", int(sMaxAge.Seconds()))
+	swr := min(sMaxAge, time.Minute)
+	return fmt.Sprintf("public, max-age=0, must-revalidate, s-maxage=%d, stale-while-revalidate=%d, stale-if-error=%d",
+		int(sMaxAge.Seconds()), int(swr.Seconds()), int(staleIfError.Seconds()))
 }
 
-// etags snapshots the ETag of every cached public page.
-func (s *Server) etags() map[string]string {
+// staleIfError is how long a CDN or proxy may serve a stored page while
+// no instance answers: a day covers a night's outage.
+const staleIfError = 24 * time.Hour
+
+// generatedPaths are the files generated from the route table that
+// caches may keep (an hour): purged, like a page, when their bytes change.
+var generatedPaths = []string{"/sitemap.xml", "/robots.txt"}
+
+// served snapshots what caches may hold of the public pages: the ETag of
+// every cached page. It is nil when nothing in front needs telling (no
+// CDN hook, no proxy). The generated files are compared with genSums:
+// their bytes follow the content the moment it changes, before a
+// snapshot could be taken.
+func (s *Server) served() map[string]string {
+	if s.purge == nil && s.proxies == nil {
+		return nil
+	}
 	out := map[string]string{}
 	for _, p := range s.site.AllPaths() {
 		if pg := s.Cache().Peek(p); pg != nil {
@@ -434,10 +476,18 @@ func (s *Server) etags() map[string]string {
 	return out
 }
 
+// generatedSums hashes the generated files of the current content.
+func (s *Server) generatedSums() map[string]string {
+	sum := func(b []byte) string { h := sha256.Sum256(b); return hex.EncodeToString(h[:8]) }
+	return map[string]string{"/sitemap.xml": sum(s.site.SitemapXML()), "/robots.txt": sum(s.site.RobotsTxt())}
+}
+
 // purgeChanged re-reads every public page of the new version (from the
-// warm-up under way, or rendering it) and sends the CDN the paths whose
-// bytes changed. Only the instance where the change happened calls it.
-func (s *Server) purgeChanged(before map[string]string, reason string, version int64) {
+// warm-up under way, or rendering it) and the generated files (against
+// genSums), and drops the paths whose bytes changed: from the CDN (hook: only the instance
+// where the change happened) and from the caching proxies (every
+// instance, once it serves the new bytes).
+func (s *Server) purgeChanged(before map[string]string, reason string, version int64, hook bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var req cdnpurge.Request
@@ -452,14 +502,38 @@ func (s *Server) purgeChanged(before map[string]string, reason string, version i
 		}
 		if before[p] != pg.ETag {
 			req.Paths = append(req.Paths, p)
-			req.URLs = append(req.URLs, s.site.Abs(p))
+		}
+	}
+	sums := s.generatedSums()
+	s.genMu.Lock()
+	prev := s.genSums
+	s.genSums = sums
+	s.genMu.Unlock()
+	for _, p := range generatedPaths {
+		if prev[p] != sums[p] {
+			req.Paths = append(req.Paths, p)
 		}
 	}
 	if len(req.Paths) == 0 {
 		return
 	}
-	req.Reason, req.Version = reason, version
-	s.purge.Purge(ctx, req)
+	for _, p := range req.Paths {
+		req.URLs = append(req.URLs, s.site.Abs(p))
+	}
+	// The two retry apart (a proxy that is down must not hold up the CDN).
+	var wg sync.WaitGroup
+	if s.proxies != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.proxies.Purge(ctx, req.Paths, reason)
+		}()
+	}
+	if hook && s.purge != nil {
+		req.Reason, req.Version = reason, version
+		s.purge.Purge(ctx, req)
+	}
+	wg.Wait()
 }
 
 // RunSync applies other instances' content changes until ctx ends.

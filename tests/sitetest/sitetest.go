@@ -95,7 +95,13 @@ type Process struct {
 // printed if the test failed.
 func Start(t testing.TB, bin, name string, env []string) *Process {
 	t.Helper()
-	port := FreePort(t)
+	return StartOn(t, bin, name, FreePort(t), env)
+}
+
+// StartOn is Start on a given port: an instance restarted where a proxy
+// in front expects it.
+func StartOn(t testing.TB, bin, name string, port int, env []string) *Process {
+	t.Helper()
 	cmd := exec.Command(bin)
 	cmd.Dir = Root
 	cmd.Env = append(append(os.Environ(), env...), fmt.Sprintf("PORT=%d", port))

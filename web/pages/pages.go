@@ -346,8 +346,23 @@ func (h *Handler) Page(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ssr.Serve(c.Response(), r, p, HTMLType, h.pageCC)
+	ssr.Serve(c.Response(), r, p, HTMLType, CacheControl(path, h.pageCC))
 	return nil
+}
+
+// AdminCC is the admin app's document's Cache-Control. The document is
+// the same for everyone, but no CDN or caching proxy may keep it (the
+// admin is never cached in front of the site, ADR 068); the browser
+// revalidates it every time (ETag, 304).
+const AdminCC = "private, no-cache"
+
+// CacheControl is what a route-table page at path sends: AdminCC for the
+// admin's, public (the page Cache-Control) for every other.
+func CacheControl(path, public string) string {
+	if strings.HasPrefix(path, "/admin") && (len(path) == len("/admin") || path[len("/admin")] == '/') {
+		return AdminCC
+	}
+	return public
 }
 
 // cleanPath reports whether a decoded request path is one the site could
