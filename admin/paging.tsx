@@ -32,6 +32,8 @@ export function usePaging(perPage = 50) {
   return {
     q, setQ, applied, page, setPage, perPage, query: params.toString(),
     apply: () => { setApplied(q.trim()); setPage(1); },
+    /** reset goes back to the first page of the whole list. */
+    reset: () => { setQ(""); setApplied(""); setPage(1); },
     /** fit moves back to the last page when the list shrank under it. */
     fit: (info: PageInfo | null | undefined) => { if (info && page > pagesOf(info)) setPage(pagesOf(info)); },
   };
