@@ -218,13 +218,23 @@ func (s *Store) List(ctx context.Context, kind string) ([]Item, error) {
 // the editor reads them (web/editor titleOf).
 var titleFields = []string{"title", "name", "city", "cityName"}
 
-// draftField is the SQL text of a top-level string field of the draft
-// (NULL when the draft has none, or is a list).
-func (s *Store) draftField(field string) string {
+// draftNames is the SQL text of the draft's name fields (titleFields),
+// for a search: on SQLite one json_extract of every path (a JSON array of
+// their values, the draft parsed once per row), on PostgreSQL the fields
+// joined by spaces. NULL or empty when the draft has none, or is a list.
+func (s *Store) draftNames() string {
 	if s.s.Dialect() == "postgres" {
-		return `(draft::jsonb ->> '` + field + `')`
+		parts := make([]string, len(titleFields))
+		for i, f := range titleFields {
+			parts[i] = `d ->> '` + f + `'`
+		}
+		return `(SELECT concat_ws(' ', ` + strings.Join(parts, ", ") + `) FROM (SELECT draft::jsonb AS d) AS j)`
 	}
-	return `json_extract(draft, '$.` + field + `')`
+	paths := make([]string, len(titleFields))
+	for i, f := range titleFields {
+		paths[i] = `'$.` + f + `'`
+	}
+	return `json_extract(draft, ` + strings.Join(paths, ", ") + `)`
 }
 
 // ListPage returns one page of the items of a kind, ordered by position,
@@ -237,14 +247,13 @@ func (s *Store) draftField(field string) string {
 func (s *Store) ListPage(ctx context.Context, kind string, p db.Page) ([]Item, int, error) {
 	where := ` WHERE kind = ?`
 	args := []any{kind}
-	exprs := []string{"slug", "COALESCE(live_slug, '')"}
-	for _, f := range titleFields {
-		exprs = append(exprs, "COALESCE("+s.draftField(f)+", '')")
-	}
-	if cond, cargs := db.Contains(p.Q, exprs...); cond != "" {
+	if cond, cargs := db.Contains(p.Q, "slug", "COALESCE(live_slug, '')", "COALESCE("+s.draftNames()+", '')"); cond != "" {
 		where += ` AND ` + cond
 		args = append(args, cargs...)
 	}
+	// Two reads, a count and the page: a window count on the page's query
+	// would read every row of the kind, drafts and all, before the limit
+	// (745 ms against 3 ms for a page of 2,000 cities, measured).
 	x := s.s.DB()
 	var total int
 	if err := x.GetContext(ctx, &total, x.Rebind(`SELECT COUNT(*) FROM content_items`+where), args...); err != nil {

@@ -37,7 +37,7 @@ type room struct {
 	renders atomic.Int32
 }
 
-func newRoom(t *testing.T, s *db.Store) *room {
+func newRoom(t testing.TB, s *db.Store) *room {
 	t.Helper()
 	r := &room{store: s}
 	r.render.Store(editor.Render(func(_ context.Context, c *content.Set, path string) ([]byte, error) {
