@@ -26,7 +26,7 @@ func TestListPage(t *testing.T) {
 		}
 		seed = append(seed,
 			SeedItem{Kind: "county", Slug: "cobb", JSON: `{"name":"Cobb County marietta"}`},
-			SeedItem{Kind: "faq", Slug: "home", JSON: `[{"q":"Marietta?"}]`},        // a list: no name field
+			SeedItem{Kind: "faq", Slug: "home", JSON: `[{"q":"Marietta?"}]`}, // a list: no name field
 			SeedItem{Kind: "article", Slug: "100-percent", JSON: `{"title":"We are 100% dry"}`},
 			SeedItem{Kind: "article", Slug: "1000-homes", JSON: `{"title":"1000 homes"}`})
 		if _, err := c.Seed(ctx, seed, at(0)); err != nil {
