@@ -104,12 +104,3 @@ func From(c echo.Context, defPerPage int) (Request, error) {
 }
 
 func bad(msg string) error { return httperr.New(http.StatusBadRequest, msg) }
-
-// Window returns the rows of all that r's page holds, for the short lists
-// that are read whole and filtered in Go (each bounded by the server:
-// the live sessions, the 404 monitor's capped days).
-func Window[T any](all []T, r Request) []T {
-	from := min(r.Offset(), len(all))
-	to := min(from+r.Limit(), len(all))
-	return all[from:to]
-}
