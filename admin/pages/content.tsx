@@ -14,7 +14,7 @@ import { fieldId, Notes } from "../content/fields";
 import { lastChange, StatusBadge } from "../content/status";
 import {
   contentApi, KINDS, kindInfo, newRecord, problemsOf, suggestSlug,
-  type ContentProblem, type Kind,
+  type ContentProblem, type ItemList, type Kind,
 } from "../data/content";
 
 /** Content Management: the site's content by kind, each item
@@ -80,6 +80,10 @@ const ADD_LABEL: Partial<Record<Kind, string>> = { article: "Create New Blog Pos
 
 function ContentLists({ route, navigate }: { route: ReturnType<typeof readRoute>; navigate: (to: string) => void }) {
   const kind = kindInfo(route.kind || "article").kind;
+  // Each kind's first page as last seen, so a tab opened again shows its
+  // list at once while it is asked for again.
+  const [seen, setSeen] = useState<Partial<Record<Kind, ItemList>>>({});
+  const remember = useCallback((l: ItemList) => setSeen((m) => ({ ...m, [l.kind]: l })), []);
   const [adding, setAdding] = useState<{ kind: Kind; county: string } | null>(route.create === "city" || route.create === "article" || route.create === "category" ? { kind: route.create as Kind, county: route.county } : null);
   const choose = (k: string) => {
     history.replaceState(null, "", adminPath(listPath(k)));
@@ -99,7 +103,7 @@ function ContentLists({ route, navigate }: { route: ReturnType<typeof readRoute>
         tabs={KINDS.map((k) => ({
           id: k.kind, label: k.label,
           // Only the open kind asks the server; its page and search stay while it is open.
-          content: k.kind === kind ? <KindList key={k.kind} kind={k.kind} onOpen={open} onAdd={(county) => setAdding({ kind: k.kind, county })} /> : null,
+          content: k.kind === kind ? <KindList key={k.kind} kind={k.kind} seen={seen[k.kind]} onSeen={remember} onOpen={open} onAdd={(county) => setAdding({ kind: k.kind, county })} /> : null,
         }))} />
       {adding && <AddDialog kind={adding.kind} county={adding.county} onClose={closeAdd} onAdded={(id) => { setAdding(null); open(id); }} />}
     </>
@@ -108,11 +112,16 @@ function ContentLists({ route, navigate }: { route: ReturnType<typeof readRoute>
 
 /** KindList is one page of a kind's items, searched on the server (the
  * name and the address). */
-function KindList({ kind, onOpen, onAdd }: { kind: Kind; onOpen: (id: string) => void; onAdd: (county: string) => void }) {
+function KindList({ kind, seen, onSeen, onOpen, onAdd }: {
+  kind: Kind; seen?: ItemList; onSeen: (l: ItemList) => void; onOpen: (id: string) => void; onAdd: (county: string) => void;
+}) {
   const info = kindInfo(kind);
   const paging = usePaging(50);
-  const r = useResource(() => contentApi.list(kind, paging.query), [kind, paging.query], { onData: paging.fit });
-  const list = r.data;
+  const r = useResource(() => contentApi.list(kind, paging.query), [kind, paging.query], {
+    onData: (l) => { paging.fit(l); if (l.page === 1 && !l.q) onSeen(l); },
+  });
+  // Until the first answer, the kind's first page as last seen.
+  const list = r.data ?? (paging.page === 1 && !paging.applied ? seen : undefined);
   if (r.error && !r.loading && !list) {
     return (
       <div>
