@@ -7,6 +7,7 @@ import { useSession } from "./use-session";
 import type { SessionRow } from "./session";
 import { useToast } from "./toast";
 import { Badge, Button, Card, LoadError } from "./ui";
+import { PageNav, PageSummary, SearchBox, usePaging } from "./paging";
 import { useResource } from "./use-resource";
 
 const when = (iso: string) => {
@@ -30,7 +31,12 @@ const endWhose = (s: SessionRow) =>
 export function SessionsList({ title, description }: { title: string; description: string }) {
   const toast = useToast();
   const { signOut } = useSession();
-  const { data: list, error, retry, refresh: load } = useResource(() => api<wire.SessionList>("/api/admin/sessions").then((r) => r.sessions || []), []);
+  const paging = usePaging(50);
+  const { data: page, error, retry, refresh: load } = useResource(() => api<wire.SessionList>("/api/admin/sessions?" + paging.query).then((r) => ({ ...r, sessions: r.sessions || [] })),
+    [paging.query], { onData: paging.fit });
+  const list = page ? page.sessions : null;
+  // The search shows once there is something to search (or a search is on).
+  const searchable = !!page && (page.total > 5 || page.q !== "" || paging.q !== "");
   const [busy, setBusy] = useState("");
   const end = async (s: SessionRow) => {
     if (s.current) { signOut(); return; }
@@ -50,7 +56,9 @@ export function SessionsList({ title, description }: { title: string; descriptio
     <Card title={title} description={description} actions={<Button variant="outline" onClick={load}>Refresh</Button>}>
       <LoadError error={error} onRetry={retry} prefix="The sessions could not be loaded: " />
       {!error && list === null && <p className="a-muted" role="status">Loading sessions...</p>}
-      {!error && list !== null && list.length === 0 && <p className="a-empty">No active sessions.</p>}
+      {searchable && <SearchBox paging={paging} label="Search sessions" placeholder="Name, email or address" />}
+      {!error && page && (searchable || page.total > page.perPage) && <PageSummary info={page} rows={page.sessions.length} one="session" />}
+      {!error && page && !searchable && page.total === 0 && <p className="a-empty">No active sessions.</p>}
       {!error && list !== null && list.length > 0 && (
         <ul className="am-list a-sessions">
           {list.map((s) => (
@@ -73,6 +81,7 @@ export function SessionsList({ title, description }: { title: string; descriptio
           ))}
         </ul>
       )}
+      {!error && page && <PageNav info={page} paging={paging} label="Session pages" />}
     </Card>
   );
 }

@@ -34,6 +34,10 @@ export interface SessionRow {
 export interface SessionList {
   sessions: SessionRow[];
   all: boolean;
+  total: number;
+  page: number;
+  perPage: number;
+  q: string;
 }
 
 /** auth.UnlockResult */
@@ -85,6 +89,10 @@ export interface User {
 /** leads.UserList */
 export interface UserList {
   users: User[];
+  total: number;
+  page: number;
+  perPage: number;
+  q: string;
 }
 
 /** leads.UserAnswer */
@@ -111,6 +119,7 @@ export interface AuditPage {
   total: number;
   page: number;
   perPage: number;
+  q: string;
 }
 
 /** leads.AuditLine */
@@ -1305,6 +1314,10 @@ export interface ItemList {
   kind: Kind;
   creatable: boolean;
   items: ItemView[];
+  total: number;
+  page: number;
+  perPage: number;
+  q: string;
 }
 
 /** editor.ConflictAnswer */
@@ -1419,10 +1432,23 @@ export interface MediaItem {
   portfolio: boolean;
 }
 
+/** media.Library */
+export interface MediaLibrary {
+  items: MediaItem[];
+  total: number;
+  page: number;
+  perPage: number;
+  q: string;
+}
+
 /** editor.RedirectList */
 export interface RedirectList {
   redirects: RedirectRow[];
   max: number;
+  total: number;
+  page: number;
+  perPage: number;
+  q: string;
 }
 
 /** editor.RedirectRow */
@@ -1438,6 +1464,10 @@ export interface RedirectRow {
 export interface NotFoundList {
   paths: NotFoundPath[];
   days: number;
+  total: number;
+  page: number;
+  perPage: number;
+  q: string;
 }
 
 /** editor.NotFoundPath */

@@ -118,6 +118,59 @@ func (s *Store) UserByID(ctx context.Context, id string) (User, error) {
 	return u, nil
 }
 
+// UsersPage returns one page of the accounts, oldest first (created_at,
+// then the email, unique: the index users_created, migration 112), with
+// their roles, and
+// how many match p.Q in all. p.Q matches the name and the email, ignoring
+// case.
+func (s *Store) UsersPage(ctx context.Context, p Page) ([]User, int, error) {
+	where, args := Contains(p.Q, "name", "email")
+	if where != "" {
+		where = " WHERE " + where
+	}
+	var total int
+	if err := s.db.GetContext(ctx, &total, s.q(`SELECT COUNT(*) FROM users`+where), args...); err != nil {
+		return nil, 0, fmt.Errorf("count users: %w", err)
+	}
+	us := []User{}
+	if err := s.db.SelectContext(ctx, &us, s.q(`SELECT `+userColumns+` FROM users`+where+` ORDER BY created_at, email LIMIT ? OFFSET ?`),
+		append(args, p.Limit, p.Offset)...); err != nil {
+		return nil, 0, fmt.Errorf("list users: %w", err)
+	}
+	if len(us) == 0 {
+		return us, total, nil
+	}
+	ids := make([]any, len(us))
+	idx := map[string]int{}
+	for i := range us {
+		ids[i] = us[i].ID
+		idx[us[i].ID] = i
+		us[i].Roles = []string{}
+	}
+	var roles []struct {
+		UserID string `db:"user_id"`
+		Role   string `db:"role"`
+	}
+	if err := s.db.SelectContext(ctx, &roles, s.q(`SELECT user_id, role FROM user_roles WHERE user_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`) ORDER BY role`), ids...); err != nil {
+		return nil, 0, fmt.Errorf("list roles: %w", err)
+	}
+	for _, r := range roles {
+		us[idx[r.UserID]].Roles = append(us[idx[r.UserID]].Roles, r.Role)
+	}
+	return us, total, nil
+}
+
+// ActiveUsersWithRole counts the accounts not disabled that hold role
+// (the last active admin may not be disabled or demoted).
+func (s *Store) ActiveUsersWithRole(ctx context.Context, role string) (int, error) {
+	var n int
+	if err := s.db.GetContext(ctx, &n, s.q(`SELECT COUNT(*) FROM users u JOIN user_roles r ON r.user_id = u.id
+		WHERE u.disabled_at IS NULL AND r.role = ?`), role); err != nil {
+		return 0, fmt.Errorf("count %s accounts: %w", role, err)
+	}
+	return n, nil
+}
+
 // ListUsers returns every account, oldest first, with roles.
 func (s *Store) ListUsers(ctx context.Context) ([]User, error) {
 	var us []User

@@ -52,19 +52,38 @@ type AuditRow struct {
 // AuditRows returns a page of the audit log, newest first, with the
 // actors' accounts and the leads' names, and the total.
 func (s *Store) AuditRows(ctx context.Context, limit, offset int) ([]AuditRow, int, error) {
+	return s.AuditPage(ctx, Page{Limit: limit, Offset: offset})
+}
+
+// auditFrom is the audit log with what names its entries.
+const auditFrom = ` FROM audit_log a
+		LEFT JOIN users u ON u.id = a.user_id
+		LEFT JOIN avatar_leads l ON a.lead_id <> '' AND l.id = a.lead_id`
+
+// AuditPage returns one page of the audit log, newest first (at, then id:
+// read backwards on the index audit_log_at_id, migration 112), and how
+// many entries match p.Q in all. p.Q matches, ignoring case, the actor as
+// recorded, the account's name and email, the lead's name and city, the
+// entry's details and the address it came from. Without a search the
+// count reads the log alone, not its joins.
+func (s *Store) AuditPage(ctx context.Context, p Page) ([]AuditRow, int, error) {
+	where, args := Contains(p.Q, "a.actor", "COALESCE(u.name, '')", "COALESCE(u.email, '')",
+		"COALESCE(l.first_name, '') || ' ' || COALESCE(l.last_name, '')", "COALESCE(l.city, '')", "a.detail", "a.ip")
+	count := `SELECT COUNT(*) FROM audit_log`
+	if where != "" {
+		where = " WHERE " + where
+		count = `SELECT COUNT(*)` + auditFrom + where
+	}
 	var total int
-	if err := s.db.GetContext(ctx, &total, `SELECT COUNT(*) FROM audit_log`); err != nil {
+	if err := s.db.GetContext(ctx, &total, s.q(count), args...); err != nil {
 		return nil, 0, fmt.Errorf("count audit: %w", err)
 	}
 	out := []AuditRow{}
 	if err := s.db.SelectContext(ctx, &out, s.q(`SELECT a.id, a.at, COALESCE(a.user_id, '') AS user_id, a.actor, a.action, a.lead_id, a.detail, a.ip,
 		COALESCE(u.email, '') AS actor_email, COALESCE(u.name, '') AS actor_name,
 		COALESCE(l.first_name, '') AS lead_first, COALESCE(l.last_name, '') AS lead_last, COALESCE(l.city, '') AS lead_city,
-		(l.id IS NOT NULL) AS lead_found
-		FROM audit_log a
-		LEFT JOIN users u ON u.id = a.user_id
-		LEFT JOIN avatar_leads l ON a.lead_id <> '' AND l.id = a.lead_id
-		ORDER BY a.at DESC, a.id DESC LIMIT ? OFFSET ?`), limit, offset); err != nil {
+		(l.id IS NOT NULL) AS lead_found`+auditFrom+where+`
+		ORDER BY a.at DESC, a.id DESC LIMIT ? OFFSET ?`), append(args, p.Limit, p.Offset)...); err != nil {
 		return nil, 0, fmt.Errorf("list audit: %w", err)
 	}
 	return out, total, nil

@@ -74,6 +74,45 @@ func (s *Store) ListMedia(ctx context.Context) ([]Media, error) {
 	return rows, nil
 }
 
+// MediaQuery selects a page of the media library: Kind "image" or
+// "video" keeps that kind only ("" both).
+type MediaQuery struct {
+	Kind string
+	Page
+}
+
+// MediaPage returns one page of the media library, newest first
+// (created_at, then id: the index media_created_id, migration 112), and
+// how many match in all. The folder placeholder files upload keeps are
+// never listed. q.Q matches, ignoring case, the file's name, its project
+// folder, its caption and its alt text.
+func (s *Store) MediaPage(ctx context.Context, q MediaQuery) ([]Media, int, error) {
+	where := ` WHERE name <> ?`
+	args := []any{PlaceholderName}
+	if q.Kind != "" {
+		where += ` AND kind = ?`
+		args = append(args, q.Kind)
+	}
+	if cond, cargs := Contains(q.Q, "name", "project", "caption", "alt"); cond != "" {
+		where += ` AND ` + cond
+		args = append(args, cargs...)
+	}
+	var total int
+	if err := s.db.GetContext(ctx, &total, s.q(`SELECT COUNT(*) FROM media`+where), args...); err != nil {
+		return nil, 0, fmt.Errorf("count media: %w", err)
+	}
+	rows := []Media{}
+	if err := s.db.SelectContext(ctx, &rows, s.q(`SELECT `+mediaColumns+` FROM media`+where+` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`),
+		append(args, q.Limit, q.Offset)...); err != nil {
+		return nil, 0, fmt.Errorf("list media: %w", err)
+	}
+	return rows, total, nil
+}
+
+// PlaceholderName is the file upload keeps in an empty project folder
+// (media.PlaceholderFile): a row of the table, never a photo.
+const PlaceholderName = ".emptyFolderPlaceholder"
+
 // ListPortfolio returns the portfolio: the media marked as project work,
 // newest first, at most 100 per project folder and 1000 folders (spec
 // 7's listing limits). Every public list of media reads this, never

@@ -142,6 +142,54 @@ func (s *Store) ListSessions(ctx context.Context, now time.Time) ([]Session, err
 	return out, nil
 }
 
+// SessionView is a live session with its account's name and email (""
+// for the PIN's sessions and accounts since deleted).
+type SessionView struct {
+	Session
+	Name  string `db:"user_name"`
+	Email string `db:"user_email"`
+}
+
+// SessionQuery selects the live sessions a caller may list: UserID or ID,
+// when set, keep that account's sessions or that one session only.
+type SessionQuery struct {
+	UserID, ID string
+	Page
+}
+
+// SessionsPage returns one page of the live sessions q selects, newest
+// first (created_at, then id: the index admin_sessions_created, migration
+// 112), and how many it selects in all. q.Q matches the account's name
+// and email and the address the session signed in from, ignoring case.
+func (s *Store) SessionsPage(ctx context.Context, now time.Time, q SessionQuery) ([]SessionView, int, error) {
+	where := ` WHERE s.expires_at > ? AND s.hard_expires_at > ?`
+	args := []any{now, now}
+	if q.UserID != "" {
+		where += ` AND s.user_id = ?`
+		args = append(args, q.UserID)
+	}
+	if q.ID != "" {
+		where += ` AND s.id = ?`
+		args = append(args, q.ID)
+	}
+	if cond, cargs := Contains(q.Q, "COALESCE(u.name, '')", "COALESCE(u.email, '')", "s.ip"); cond != "" {
+		where += ` AND ` + cond
+		args = append(args, cargs...)
+	}
+	const from = ` FROM admin_sessions s LEFT JOIN users u ON u.id = s.user_id`
+	var total int
+	if err := s.db.GetContext(ctx, &total, s.q(`SELECT COUNT(*)`+from+where), args...); err != nil {
+		return nil, 0, fmt.Errorf("count sessions: %w", err)
+	}
+	out := []SessionView{}
+	if err := s.db.SelectContext(ctx, &out, s.q(`SELECT s.id, s.token_hash, COALESCE(s.user_id, '') AS user_id, s.ip, s.created_at,
+		s.last_seen_at, s.expires_at, s.hard_expires_at, s.stage, COALESCE(u.name, '') AS user_name, COALESCE(u.email, '') AS user_email`+
+		from+where+` ORDER BY s.created_at DESC, s.id DESC LIMIT ? OFFSET ?`), append(args, q.Limit, q.Offset)...); err != nil {
+		return nil, 0, fmt.Errorf("list sessions: %w", err)
+	}
+	return out, total, nil
+}
+
 // DeleteExpiredSessions removes sessions past their expiry.
 func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) error {
 	_, err := s.db.ExecContext(ctx, s.q(`DELETE FROM admin_sessions WHERE expires_at <= ? OR hard_expires_at <= ?`), now, now)

@@ -31,6 +31,7 @@ type Store interface {
 	SeedMissing(ctx context.Context, items []contentdb.SeedItem, at time.Time) (int, error)
 	Live(ctx context.Context) ([]contentdb.Item, error)
 	List(ctx context.Context, kind string) ([]contentdb.Item, error)
+	ListPage(ctx context.Context, kind string, p db.Page) ([]contentdb.Item, int, error)
 	Get(ctx context.Context, id string) (contentdb.Item, error)
 	Create(ctx context.Context, kind, slug, draftJSON string, position int, by contentdb.Actor, now time.Time) (contentdb.Item, error)
 	SaveDraft(ctx context.Context, id string, base int, slug, draftJSON string, by contentdb.Actor, now time.Time) (contentdb.Item, error)
@@ -44,9 +45,11 @@ type Store interface {
 	Revisions(ctx context.Context, itemID string) ([]contentdb.Revision, error)
 	Restore(ctx context.Context, itemID, revisionID string, base int, by contentdb.Actor, now time.Time) (contentdb.Item, error)
 	Redirects(ctx context.Context) ([]contentdb.Redirect, error)
+	RedirectsPage(ctx context.Context, p db.Page) ([]contentdb.Redirect, int, error)
 	ChangeRedirects(ctx context.Context, plan func(current []contentdb.Redirect) ([]contentdb.Redirect, []string, error)) error
 	AddNotFoundHits(ctx context.Context, day string, hits map[string]int, now time.Time, maxPathsPerDay int) error
 	TopNotFound(ctx context.Context, fromDay string, limit int) ([]contentdb.NotFoundRow, error)
+	NotFoundPage(ctx context.Context, fromDay string, p db.Page) ([]contentdb.NotFoundRow, int, error)
 	PruneNotFound(ctx context.Context, beforeDay string) (int64, error)
 	DeleteNotFound(ctx context.Context, path string) error
 	All(ctx context.Context) ([]contentdb.Item, error)
@@ -425,6 +428,15 @@ func (s *Service) List(ctx context.Context, kind string) ([]contentdb.Item, erro
 		return nil, &Invalid{Message: "Unknown kind of content."}
 	}
 	return s.Store.List(ctx, kind)
+}
+
+// ListPage reads one page of a kind's items and how many match p.Q in
+// all (contentdb.Store.ListPage says what the search matches).
+func (s *Service) ListPage(ctx context.Context, kind string, p db.Page) ([]contentdb.Item, int, error) {
+	if !known(kind) {
+		return nil, 0, &Invalid{Message: "Unknown kind of content."}
+	}
+	return s.Store.ListPage(ctx, kind, p)
 }
 
 func known(kind string) bool {

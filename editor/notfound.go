@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/analytics"
+	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/db/contentdb"
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/jobs"
@@ -108,6 +109,13 @@ func (s *Service) NotFoundWindow() int {
 func (s *Service) NotFound(ctx context.Context, limit int) ([]contentdb.NotFoundRow, error) {
 	from := analytics.Day(s.now().AddDate(0, 0, -(s.NotFoundWindow() - 1)))
 	return s.Store.TopNotFound(ctx, from, limit)
+}
+
+// NotFoundPage reads one page of the paths that answered 404 over the
+// window's days, most hits first, and how many match p.Q in all.
+func (s *Service) NotFoundPage(ctx context.Context, p db.Page) ([]contentdb.NotFoundRow, int, error) {
+	from := analytics.Day(s.now().AddDate(0, 0, -(s.NotFoundWindow() - 1)))
+	return s.Store.NotFoundPage(ctx, from, p)
 }
 
 // PruneNotFound drops days past the window (the retention job).

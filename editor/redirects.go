@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/db/contentdb"
 	"github.com/atlanta-restoration/site/guard"
 )
@@ -111,6 +112,12 @@ func planRedirect(current []contentdb.Redirect, from, to, source, by string, now
 // Redirects lists the redirects, newest first.
 func (s *Service) Redirects(ctx context.Context) ([]contentdb.Redirect, error) {
 	return s.Store.Redirects(ctx)
+}
+
+// RedirectsPage reads one page of the redirects, ordered by the address
+// they leave, and how many match p.Q in all.
+func (s *Service) RedirectsPage(ctx context.Context, p db.Page) ([]contentdb.Redirect, int, error) {
+	return s.Store.RedirectsPage(ctx, p)
 }
 
 // AddRedirect records a 301 from one path of the site to another. A path

@@ -48,7 +48,7 @@ type Gallery struct {
 }
 
 // PlaceholderFile is the storage placeholder that is never shown (spec 5).
-const PlaceholderFile = ".emptyFolderPlaceholder"
+const PlaceholderFile = db.PlaceholderName
 
 // ProjectDisplayName turns a folder name into a title: dashes become
 // spaces and each word is capitalised (spec 5).

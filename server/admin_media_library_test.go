@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	mediaweb "github.com/atlanta-restoration/site/web/media"
+
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/media"
 )
@@ -52,7 +54,7 @@ func TestLibraryPhotosOnPublicPages(t *testing.T) {
 		}
 	}
 	// The library (the editor's picker) lists it for the editor.
-	lib := decode[[]media.GalleryItem](t, jsonReq(t, srv, "GET", "/api/admin/media", editor, nil))
+	lib := decode[mediaweb.Library](t, jsonReq(t, srv, "GET", "/api/admin/media", editor, nil)).Items
 	if len(lib) != 1 || lib[0].ID != cover.ID {
 		t.Errorf("library = %+v", lib)
 	}

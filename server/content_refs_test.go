@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 // cityItem finds a city's item through the content API.
 func cityItem(t *testing.T, h http.Handler, tok, key string) editorweb.ItemDetail {
 	t.Helper()
-	r := jsonReq(t, h, "GET", "/api/admin/content?kind=city", tok, nil)
+	r := jsonReq(t, h, "GET", "/api/admin/content?kind=city&q="+url.QueryEscape(key), tok, nil)
 	var l editorweb.ItemList
 	if err := json.Unmarshal([]byte(r.Body), &l); err != nil {
 		t.Fatalf("%d %s", r.StatusCode, r.Body)

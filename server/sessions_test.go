@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/web/auth"
 )
 
 // Logout CSRF: a page on another site that posts a form to
@@ -174,5 +176,48 @@ func TestAttackStaffAgainstOthersSessions(t *testing.T) {
 	}
 	if r := jsonReq(t, h, "DELETE", "/api/admin/sessions/"+pinID, admin, nil); r.StatusCode != http.StatusNoContent {
 		t.Errorf("an admin ends the PIN's session: %d", r.StatusCode)
+	}
+}
+
+// The sessions list pages and searches on the server, and a search never
+// widens what a caller may see: staff searching for the admin find
+// nothing, the PIN sees its own session only.
+func TestSessionsPageAndSearch(t *testing.T) {
+	_, _, h := accountServer(t)
+	admin := signIn(t, h, adminEmail, adminPass)
+	pin := unlock(t, h)
+	staff := signIn(t, h, staffEmail, staffPass)
+	list := func(tok, query string) (auth.SessionList, *response) {
+		t.Helper()
+		r := jsonReq(t, h, "GET", "/api/admin/sessions?"+query, tok, nil)
+		var l auth.SessionList
+		if r.StatusCode == http.StatusOK {
+			if err := json.Unmarshal([]byte(r.Body), &l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return l, r
+	}
+	all, r := list(admin, "")
+	if r.StatusCode != http.StatusOK || !all.All || all.Total != 3 || len(all.Sessions) != 3 || all.PerPage != 50 {
+		t.Fatalf("admin's list: %d %s", r.StatusCode, r.Body)
+	}
+	if l, _ := list(admin, "perPage=1&page=2"); l.Total != 3 || len(l.Sessions) != 1 || l.Sessions[0].ID != all.Sessions[1].ID {
+		t.Errorf("page 2 of 1 is not the second session: %+v", l)
+	}
+	if l, _ := list(admin, "q="+url.QueryEscape(strings.ToUpper(staffEmail))); l.Total != 1 || l.Sessions[0].Email != staffEmail {
+		t.Errorf("admin searches staff's email: %+v", l)
+	}
+	if l, _ := list(staff, "q="+url.QueryEscape(adminEmail)); l.Total != 0 || len(l.Sessions) != 0 || l.All {
+		t.Errorf("staff's search found the admin's sessions: %+v", l)
+	}
+	if l, _ := list(staff, ""); l.Total != 1 || l.Sessions[0].Email != staffEmail || !l.Sessions[0].Current {
+		t.Errorf("staff's own: %+v", l)
+	}
+	if l, _ := list(pin, ""); !l.All || l.Total != 3 {
+		t.Errorf("the PIN (sessions.all): %+v", l)
+	}
+	if _, r := list(admin, "page=0"); r.StatusCode != http.StatusBadRequest || !strings.Contains(r.Body, "Page must be a positive number.") {
+		t.Errorf("page=0: %d %s", r.StatusCode, r.Body)
 	}
 }

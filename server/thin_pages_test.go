@@ -37,7 +37,7 @@ func TestHidingACityPageTakesItOutOfTheSitemaps(t *testing.T) {
 		t.Fatalf("before: %d %q", st, robots)
 	}
 	var l editorweb.ItemList
-	json.Unmarshal([]byte(jsonReq(t, h, "GET", "/api/admin/content?kind=city", tok, nil).Body), &l)
+	json.Unmarshal([]byte(jsonReq(t, h, "GET", "/api/admin/content?kind=city&perPage=200", tok, nil).Body), &l)
 	var id string
 	for _, it := range l.Items {
 		if it.Path == path {

@@ -13,11 +13,12 @@ import { PhotoUpload } from "./photo-upload";
 
 export interface ImageValue { media: string; alt: string; caption?: string }
 
-/** useMedia loads the photo library once, when first wanted. */
+/** useMedia loads the photo library's newest photos once, when first wanted. */
 function useMedia(wanted: boolean) {
   const [asked, setAsked] = useState(wanted);
   if (wanted && !asked) setAsked(true);
-  const r = useResource(() => contentApi.media().then((all) => all.filter((m) => m.type === "image")), [], { skip: !asked });
+  // The newest 200 photos (the server's largest page), images only.
+  const r = useResource(() => contentApi.media("type=image&perPage=200").then((lib) => lib.items), [], { skip: !asked });
   const { setData } = r;
   /** add puts a photo just uploaded at the top of the library. */
   const add = useCallback((m: MediaItem) => setData((cur) => [m, ...(cur || []).filter((i) => i.id !== m.id)]), [setData]);

@@ -34,8 +34,8 @@ export function choicesOf(kind: Kind): Promise<Choice[]> {
   const hit = cache.get(kind);
   let p = hit && Date.now() - hit.at < KEEP_MS ? hit.list : undefined;
   if (!p) {
-    const counties = kind === "city" ? contentApi.list("county").then((l) => l.items) : Promise.resolve([] as ItemView[]);
-    p = Promise.all([contentApi.list(kind), counties]).then(([l, cs]) => {
+    const counties = kind === "city" ? contentApi.all("county").then((l) => l.items) : Promise.resolve([] as ItemView[]);
+    p = Promise.all([contentApi.all(kind), counties]).then(([l, cs]) => {
       const countyName = new Map(cs.map((c) => [c.slug, c.title]));
       return l.items.map((it) => {
         const county = kind === "city" ? it.slug.split("/")[0] : "";

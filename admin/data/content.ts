@@ -76,7 +76,19 @@ const json = (body: unknown): RequestInit => ({ method: "POST", body: JSON.strin
 const item = (id: string) => `/api/admin/content/${encodeURIComponent(id)}`;
 
 export const contentApi = {
-  list: (kind: Kind) => api<ItemList>(`/api/admin/content?kind=${encodeURIComponent(kind)}`),
+  /** list is one page of a kind's items; query adds q, page and perPage
+   * (the server's page is 50 items unless perPage says otherwise, at most 200). */
+  list: (kind: Kind, query = "") => api<ItemList>(`/api/admin/content?kind=${encodeURIComponent(kind)}${query ? "&" + query : ""}`),
+  /** all reads every item of a kind, a page of 200 at a time: for the
+   * screens that group a whole kind (Location Pages, the record pickers). */
+  all: async (kind: Kind): Promise<ItemList> => {
+    const first = await contentApi.list(kind, "perPage=200");
+    const items = [...first.items];
+    for (let page = 2; items.length < first.total && page <= Math.ceil(first.total / 200); page++) {
+      items.push(...(await contentApi.list(kind, `perPage=200&page=${page}`)).items);
+    }
+    return { ...first, items };
+  },
   get: (id: string) => api<ItemDetail>(item(id)),
   create: (kind: Kind, data: unknown) => api<ItemDetail>("/api/admin/content", json({ kind, data })),
   save: (id: string, version: number, data: unknown) => api<ItemDetail>(item(id), { method: "PUT", body: JSON.stringify({ version, data }) }),
@@ -90,7 +102,8 @@ export const contentApi = {
   history: (id: string) => api<History>(item(id) + "/revisions"),
   restore: (id: string, version: number, revision: string) => api<ItemDetail>(item(id) + "/restore", json({ version, revision })),
   guidance: (id: string) => api<Guidance>(item(id) + "/guidance"),
-  media: () => api<MediaItem[]>("/api/admin/media"),
+  /** media is one page of the photo library (q, page, perPage, type). */
+  media: (query = "") => api<wire.MediaLibrary>(`/api/admin/media${query ? "?" + query : ""}`),
 };
 
 /** previewUrl is the draft's private preview (a session's page, noindex). */

@@ -19,8 +19,9 @@ export type NotFoundPath = wire.NotFoundPath;
 export type NotFoundList = wire.NotFoundList;
 
 export const redirectsApi = {
-  list: () => api<RedirectList>("/api/admin/redirects"),
+  /** list and notFound are one page of each (query: q, page, perPage). */
+  list: (query = "") => api<RedirectList>("/api/admin/redirects" + (query ? "?" + query : "")),
   add: (from: string, to: string) => api<RedirectRow>("/api/admin/redirects", { method: "POST", body: JSON.stringify({ from, to }) }),
   remove: (from: string) => api<wire.DeletedAnswer>(`/api/admin/redirects?from=${encodeURIComponent(from)}`, { method: "DELETE" }),
-  notFound: () => api<NotFoundList>("/api/admin/not-found"),
+  notFound: (query = "") => api<NotFoundList>("/api/admin/not-found" + (query ? "?" + query : "")),
 };

@@ -3,37 +3,36 @@ import "../../styles/admin-settings.css";
 import { api, ApiError } from "../api";
 import type * as wire from "../api.gen";
 import { DataTable } from "../data-table";
-import { fmtDateTime, Pager } from "../listing";
+import { fmtDateTime } from "../listing";
+import { PageNav, PageSummary, SearchBox, usePaging } from "../paging";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Button, Card, LoadError, PageHeader } from "../ui";
 import { useResource } from "../use-resource";
-import { useState } from "react";
 
 /** AuditEntry is a row of GET /api/admin/audit (docs/leads-api.md): the
  * server words each entry as a sentence, naming the account and the lead. */
 export type AuditEntry = wire.AuditEntry;
 
-const PER_PAGE = 50;
-
 /** Audit is the admins' audit log: who saw or changed lead data and
  * accounts, newest first, a page at a time. */
 export default function Audit(_: AdminPageProps) {
   const toast = useToast();
-  const [page, setPage] = useState(1);
-  // The answer keeps the page it is for: the pager names the page on screen.
+  const paging = usePaging(50);
+  // The answer names the page it holds: the pager names the page on screen.
   const { data, error, loading, refresh, retry } = useResource(
-    () => api<wire.AuditPage>(`/api/admin/audit?page=${page}&perPage=${PER_PAGE}`).then((res) => ({ entries: res.entries || [], total: res.total || 0, page })),
-    [page],
+    () => api<wire.AuditPage>(`/api/admin/audit?${paging.query}`).then((res) => ({ ...res, entries: res.entries || [] })),
+    [paging.query],
     { onError: (err) => { if (!(err instanceof ApiError && err.status === 401)) toast({ title: "Audit Log Not Loaded", description: err instanceof ApiError && err.status ? err.message : "Failed to load the audit log", variant: "destructive" }); } },
   );
-  const pages = data ? Math.max(1, Math.ceil(data.total / PER_PAGE)) : 1;
   return (
     <>
       <PageHeader title="Audit Log" description="Who signed in, saw or changed leads, accounts, content and settings, and from where, newest first." />
       <Card title="Entries" description={data ? `${data.total} in all` : undefined}
         actions={<Button variant="outline" onClick={refresh} disabled={loading} aria-busy={loading}>{loading ? "Refreshing..." : "Refresh"}</Button>}>
-        {data === null ? (error ? <LoadError error={error} onRetry={retry} prefix="The audit log could not be loaded: " /> : <p role="status">{loading ? "Loading the audit log..." : "The audit log could not be loaded."}</p>) : data.entries.length === 0 ? <p className="a-empty">No entries yet.</p> : (
+        <SearchBox paging={paging} label="Search the audit log" placeholder="A name, an email, a lead, an address" />
+        {data && <PageSummary info={data} rows={data.entries.length} one="entry" many="entries" />}
+        {data === null ? (error ? <LoadError error={error} onRetry={retry} prefix="The audit log could not be loaded: " /> : <p role="status">{loading ? "Loading the audit log..." : "The audit log could not be loaded."}</p>) : data.entries.length === 0 ? null : (
           <>
             <div aria-busy={loading}>
               {/* A laptop reads a table; a phone (below 768 px) reads cards of sentences. */}
@@ -49,7 +48,7 @@ export default function Audit(_: AdminPageProps) {
                   <p className="a-muted"><time dateTime={e.at}>{fmtDateTime(e.at)}</time>{e.ip && !e.sentence.includes(e.ip) ? <> · from {e.ip}</> : null}</p>
                 </>} />
             </div>
-            <Pager page={data.page} pages={pages} onPage={setPage} label="Audit log pages" />
+            <PageNav info={data} paging={paging} label="Audit log pages" />
           </>
         )}
       </Card>

@@ -7,6 +7,7 @@ import { adminPath } from "../screens";
 import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Button, Card, Dialog, PageHeader, Tabs } from "../ui";
+import { PageNav, PageSummary, SearchBox, usePaging } from "../paging";
 import { Editor } from "../content/editor";
 import { listPath, readRoute } from "../content/route";
 import { fieldId, Notes } from "../content/fields";
@@ -47,7 +48,10 @@ function kindsAt(path: string): Kind[] {
  * (?page=, the SEO findings' links), at field; a page no record makes
  * says so. */
 function FindPage({ path, field, navigate }: { path: string; field: string; navigate: (to: string) => void }) {
-  const found = useResource(() => Promise.all(kindsAt(path).map((k) => contentApi.list(k)))
+  // The address's last part is in the record's slug: the server's search
+  // finds it without reading the whole kind.
+  const last = path.split("/").filter(Boolean).pop() || "";
+  const found = useResource(() => Promise.all(kindsAt(path).map((k) => contentApi.list(k, last ? "perPage=200&q=" + encodeURIComponent(last) : "perPage=200")))
     .then((lists) => ({ item: lists.flatMap((l) => l.items).find((x) => x.path === path) })), [path], {
     onData: ({ item }) => {
       if (!item) return;
@@ -76,16 +80,11 @@ const ADD_LABEL: Partial<Record<Kind, string>> = { article: "Create New Blog Pos
 
 function ContentLists({ route, navigate }: { route: ReturnType<typeof readRoute>; navigate: (to: string) => void }) {
   const kind = kindInfo(route.kind || "article").kind;
-  // The lists seen so far stay, so a tab opened again shows its list at
-  // once while it is asked for again.
-  const [lists, setLists] = useState<Partial<Record<Kind, ItemList>>>({});
+  // Each kind's first page as last seen, so a tab opened again shows its
+  // list at once while it is asked for again.
+  const [seen, setSeen] = useState<Partial<Record<Kind, ItemList>>>({});
+  const remember = useCallback((l: ItemList) => setSeen((m) => ({ ...m, [l.kind]: l })), []);
   const [adding, setAdding] = useState<{ kind: Kind; county: string } | null>(route.create === "city" || route.create === "article" || route.create === "category" ? { kind: route.create as Kind, county: route.county } : null);
-  const current = useResource(() => contentApi.list(kind).then((l) => ({ kind, l })), [kind], {
-    onData: (d) => setLists((m) => ({ ...m, [d.kind]: d.l })),
-  });
-  // The error is the open kind's (the only one asked for); asking again shows it loading.
-  const error = current.error && !current.loading ? errorText(current.error) : undefined;
-
   const choose = (k: string) => {
     history.replaceState(null, "", adminPath(listPath(k)));
     window.dispatchEvent(new Event(LOCATION_EVENT));
@@ -103,43 +102,45 @@ function ContentLists({ route, navigate }: { route: ReturnType<typeof readRoute>
       <Tabs label="Kinds of content" value={kind} onChange={choose}
         tabs={KINDS.map((k) => ({
           id: k.kind, label: k.label,
-          content: <KindList kind={k.kind} list={lists[k.kind]} error={k.kind === kind ? error : undefined} onOpen={open} onAdd={(county) => setAdding({ kind: k.kind, county })} onRetry={current.retry} />,
+          // Only the open kind asks the server; its page and search stay while it is open.
+          content: k.kind === kind ? <KindList key={k.kind} kind={k.kind} seen={seen[k.kind]} onSeen={remember} onOpen={open} onAdd={(county) => setAdding({ kind: k.kind, county })} /> : null,
         }))} />
       {adding && <AddDialog kind={adding.kind} county={adding.county} onClose={closeAdd} onAdded={(id) => { setAdding(null); open(id); }} />}
     </>
   );
 }
 
-function KindList({ kind, list, error, onOpen, onAdd, onRetry }: {
-  kind: Kind; list?: ItemList; error?: string; onOpen: (id: string) => void; onAdd: (county: string) => void; onRetry: () => void;
+/** KindList is one page of a kind's items, searched on the server (the
+ * name and the address). */
+function KindList({ kind, seen, onSeen, onOpen, onAdd }: {
+  kind: Kind; seen?: ItemList; onSeen: (l: ItemList) => void; onOpen: (id: string) => void; onAdd: (county: string) => void;
 }) {
   const info = kindInfo(kind);
-  const [filter, setFilter] = useState("");
-  const filterId = useId();
-  if (error) {
+  const paging = usePaging(50);
+  const r = useResource(() => contentApi.list(kind, paging.query), [kind, paging.query], {
+    onData: (l) => { paging.fit(l); if (l.page === 1 && !l.q) onSeen(l); },
+  });
+  // Until the first answer, the kind's first page as last seen.
+  const list = r.data ?? (paging.page === 1 && !paging.applied ? seen : undefined);
+  if (r.error && !r.loading && !list) {
     return (
       <div>
-        <p className="a-error" role="alert">The {info.label.toLowerCase()} could not be loaded: {error}</p>
-        <Button variant="outline" onClick={onRetry}>Try again</Button>
+        <p className="a-error" role="alert">The {info.label.toLowerCase()} could not be loaded: {errorText(r.error)}</p>
+        <Button variant="outline" onClick={r.retry}>Try again</Button>
       </div>
     );
   }
   if (!list) return <p role="status">Loading {info.label.toLowerCase()}...</p>;
-  const q = filter.trim().toLowerCase();
-  const items = q ? list.items.filter((it) => it.title.toLowerCase().includes(q) || it.slug.toLowerCase().includes(q)) : list.items;
   const add = list.creatable && kind !== "article" ? ADD_LABEL[kind] : undefined;
+  const searchable = list.total > 10 || list.q !== "" || paging.q !== "";
   return (
-    <Card title={`${info.label} (${list.items.length})`} className="ac-list"
+    <Card title={`${info.label} (${list.q ? list.total + " found" : list.total})`} className="ac-list"
       actions={add && <Button variant="outline" className="a-btn a-btn--outline am-btn-sm" onClick={() => onAdd("")}>{add}</Button>}>
-      {list.items.length > 10 && (
-        <div className="ac-filter">
-          <label className="a-label" htmlFor={filterId}>Filter {info.label.toLowerCase()}</label>
-          <input id={filterId} type="search" className="a-input" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Name or address" />
-        </div>
-      )}
-      {items.length === 0 ? <p className="a-empty">{q ? "Nothing matches." : `No ${info.label.toLowerCase()} yet.`}</p> : (
-        <ul className="am-list ac-items" aria-label={info.label}>
-          {items.map((it) => (
+      {searchable && <div className="ac-filter"><SearchBox paging={paging} label={`Search ${info.label.toLowerCase()}`} placeholder="Name or address" /></div>}
+      {searchable && <PageSummary info={list} rows={list.items.length} one={info.one} many={info.label.toLowerCase()} />}
+      {list.items.length === 0 ? (!searchable && <p className="a-empty">{`No ${info.label.toLowerCase()} yet.`}</p>) : (
+        <ul className="am-list ac-items" aria-label={info.label} aria-busy={r.loading}>
+          {list.items.map((it) => (
             <li key={it.id}>
               <div className="am-list__main">
                 <p className="am-list__title">{it.title || <span className="a-muted">Untitled</span>} <StatusBadge item={it} /></p>
@@ -161,6 +162,7 @@ function KindList({ kind, list, error, onOpen, onAdd, onRetry }: {
           ))}
         </ul>
       )}
+      <PageNav info={list} paging={paging} label={`${info.label} pages`} />
     </Card>
   );
 }
@@ -179,7 +181,7 @@ function AddDialog({ kind, county: initialCounty, onClose, onAdded }: { kind: Ki
   const [problems, setProblems] = useState<ContentProblem[]>([]);
   const nameRef = useRef<HTMLInputElement>(null);
   // A city is in a county; the failure to list them shows as the form's error.
-  const counties = useResource(() => contentApi.list("county").then((l) => l.items.map((c) => ({ slug: c.slug, title: c.title }))), [kind], {
+  const counties = useResource(() => contentApi.all("county").then((l) => l.items.map((c) => ({ slug: c.slug, title: c.title }))), [kind], {
     skip: kind !== "city",
     onError: (e) => setError(errorText(e)),
   });

@@ -15,7 +15,7 @@ import { StatusBadge } from "../content/status";
 /** useLocationItems loads the content items behind the location pages
  * (counties, cities, fixed city pages), for the edit links. */
 function useLocationItems(editor: boolean) {
-  const r = useResource(() => Promise.all((["county", "city", "city-profile"] as const).map((k) => contentApi.list(k)))
+  const r = useResource(() => Promise.all((["county", "city", "city-profile"] as const).map((k) => contentApi.all(k)))
     .then((ls) => ls.flatMap((l) => l.items)), [], { skip: !editor });
   // Without them the figures still show, with no edit links.
   return r.error ? [] : r.data;

@@ -8,6 +8,7 @@ import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { Badge, Button, Card, ConfirmDialog, LoadError, PageHeader } from "../ui";
 import { redirectsApi, type RedirectRow } from "../data/redirects";
+import { PageNav, PageSummary, SearchBox, usePaging } from "../paging";
 
 /** Redirects: the site's permanent redirects, added here or left
  * by a page whose address changed, and the 404 monitor: the paths that
@@ -15,8 +16,9 @@ import { redirectsApi, type RedirectRow } from "../data/redirects";
  * a redirect. The server refuses loops and redirects off the site. */
 export default function Redirects(_: AdminPageProps) {
   const toast = useToast();
-  const list = useResource(redirectsApi.list, []);
-  const missing = useResource(redirectsApi.notFound, []);
+  const paging = usePaging(50);
+  const list = useResource(() => redirectsApi.list(paging.query), [paging.query], { onData: paging.fit });
+  const [missingKey, setMissingKey] = useState(0); // a new redirect takes its path off the 404 monitor
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
   const [busy, setBusy] = useState(false);
@@ -36,7 +38,7 @@ export default function Redirects(_: AdminPageProps) {
       setFrom("");
       setTo("");
       list.refresh();
-      missing.refresh();
+      setMissingKey((k) => k + 1);
       fromRef.current?.focus();
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 401)) setError(errorText(err));
@@ -88,11 +90,11 @@ export default function Redirects(_: AdminPageProps) {
         {error && <p className="a-error" role="alert">{error}</p>}
       </Card>
 
-      <Card title={list.data ? `Redirects (${rows.length.toLocaleString("en-US")} of at most ${list.data.max.toLocaleString("en-US")})` : "Redirects"}
+      <Card title={list.data ? `Redirects (${list.data.total.toLocaleString("en-US")}${list.data.q ? " found" : ` of at most ${list.data.max.toLocaleString("en-US")}`})` : "Redirects"}
         description="Auto: left by a published page whose address changed. Manual: added here.">
-        {list.error ? <LoadError error={list.error} onRetry={list.retry} /> : !list.data ? <p role="status">Loading redirects...</p> : rows.length === 0 ? (
-          <p className="a-empty">No redirects yet.</p>
-        ) : (
+        <SearchBox paging={paging} label="Search redirects" placeholder="Either address" />
+        {list.data && <PageSummary info={list.data} rows={rows.length} one="redirect" />}
+        {list.error ? <LoadError error={list.error} onRetry={list.retry} /> : !list.data ? <p role="status">Loading redirects...</p> : rows.length === 0 ? null : (
           <div className="am-table-wrap">
             <DataTable rows={rows} rowKey={(r) => r.from} caption="Redirects" className="ar-table" columns={[
             { key: "from", label: "From", rowHeader: true, className: "ar-path", cell: (r) => r.from },
@@ -104,26 +106,40 @@ export default function Redirects(_: AdminPageProps) {
           ]} />
           </div>
         )}
+        {list.data && <PageNav info={list.data} paging={paging} label="Redirect pages" />}
       </Card>
 
+      <NotFoundCard key={missingKey} onRedirect={prefill} />
+
+      <ConfirmDialog open={deleting !== null} title="Delete this redirect?" confirmLabel="Delete" busy={busy}
+        description={<p><strong className="ar-path">{deleting?.from}</strong> will answer “not found” again instead of leading to <strong className="ar-path">{deleting?.to}</strong>.</p>}
+        onConfirm={remove} onCancel={cancelDelete} />
+    </>
+  );
+}
+
+/** NotFoundCard is the 404 monitor: a page of the paths that answered
+ * "not found" most, searched on the server. */
+function NotFoundCard({ onRedirect }: { onRedirect: (path: string) => void }) {
+  const paging = usePaging(50);
+  const missing = useResource(() => redirectsApi.notFound(paging.query), [paging.query], { onData: paging.fit });
+  return (
       <Card title="404 monitor" description={missing.data ? `The addresses that answered “not found” most over the last ${missing.data.days} days. Adding a redirect takes a path off this list.` : undefined}>
+        {missing.data && (missing.data.total > 0 || missing.data.q || paging.q) && <SearchBox paging={paging} label="Search the 404 monitor" placeholder="Part of an address" />}
+        {missing.data && (missing.data.total > 0 || missing.data.q) && <PageSummary info={missing.data} rows={missing.data.paths.length} one="address" many="addresses" />}
         {missing.error ? <LoadError error={missing.error} onRetry={missing.retry} /> : !missing.data ? <p role="status">Loading the 404 monitor...</p> : missing.data.paths.length === 0 ? (
-          <p className="a-empty">No address has answered “not found” in the last {missing.data.days} days.</p>
+          missing.data.q ? null : <p className="a-empty">No address has answered “not found” in the last {missing.data.days} days.</p>
         ) : (
           <div className="am-table-wrap">
             <DataTable rows={missing.data.paths} rowKey={(p) => p.path} caption={`Top 404 paths of the last ${missing.data.days} days`} className="ar-table" columns={[
             { key: "path", label: "Path", rowHeader: true, className: "ar-path", cell: (p) => p.path },
             { key: "hits", label: "Hits", cell: (p) => p.hits.toLocaleString("en-US") },
             { key: "seen", label: "Last seen", className: "ar-nowrap", cell: (p) => <time dateTime={p.lastSeen}>{fmtDateTime(p.lastSeen)}</time> },
-            { key: "actions", label: "Actions", hideLabel: true, className: "ar-nowrap", cell: (p) => <Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" onClick={() => prefill(p.path)}>Add redirect<span className="visually-hidden"> from {p.path}</span></Button> },
+            { key: "actions", label: "Actions", hideLabel: true, className: "ar-nowrap", cell: (p) => <Button variant="outline" className="a-btn a-btn--outline ac-btn-sm" onClick={() => onRedirect(p.path)}>Add redirect<span className="visually-hidden"> from {p.path}</span></Button> },
           ]} />
           </div>
         )}
+        {missing.data && <PageNav info={missing.data} paging={paging} label="404 monitor pages" />}
       </Card>
-
-      <ConfirmDialog open={deleting !== null} title="Delete this redirect?" confirmLabel="Delete" busy={busy}
-        description={<p><strong className="ar-path">{deleting?.from}</strong> will answer “not found” again instead of leading to <strong className="ar-path">{deleting?.to}</strong>.</p>}
-        onConfirm={remove} onCancel={cancelDelete} />
-    </>
   );
 }

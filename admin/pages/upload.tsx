@@ -7,6 +7,7 @@ import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { captureFrame, drawFrame } from "../poster";
 import { Button, Card, ConfirmDialog, PageHeader } from "../ui";
+import { PageNav, PageSummary, SearchBox, usePaging } from "../paging";
 import { useResource } from "../use-resource";
 
 /** Item is a GalleryItem as GET /api/admin/media lists it (media/gallery.go):
@@ -25,15 +26,18 @@ function putPoster(id: string, image: Blob, name: string): Promise<Item> {
  * library, and which of its photos the portfolio shows. */
 export default function Upload(_: AdminPageProps) {
   const toast = useToast();
-  const library = useResource(() => api<Item[]>("/api/admin/media"), [], {
+  // A page of the library at a time, newest first, searched on the server.
+  const paging = usePaging(50);
+  const library = useResource(() => api<wire.MediaLibrary>("/api/admin/media?" + paging.query).then((l) => ({ ...l, items: l.items as Item[] })), [paging.query], {
+    onData: paging.fit,
     onError: (err) => {
       console.error("Failed to load existing photos", err);
       toast({ title: "Failed to load existing photos", variant: "destructive" });
     },
   });
   // A library that could not be read shows as empty, as before any upload.
-  const items = library.data ?? (library.error ? [] : null);
-  const setItems = library.setData;
+  const items = library.data ? library.data.items : library.error ? [] : null;
+  const setItems = (f: (cur: Item[]) => Item[]) => library.setData((d) => d && { ...d, items: f(d.items) });
   const [project, setProject] = useState("");
   const [caption, setCaption] = useState("");
   const [alt, setAlt] = useState("");
@@ -44,7 +48,7 @@ export default function Upload(_: AdminPageProps) {
   const [deleting, setDeleting] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  const replace = (item: Item) => setItems((cur) => (cur || []).map((i) => (i.id === item.id ? item : i)));
+  const replace = (item: Item) => setItems((cur) => cur.map((i) => (i.id === item.id ? item : i)));
 
   /** capturePoster makes a just-uploaded video's poster from the local
    * file. A failure keeps the upload: the owner can pick an image. */
@@ -97,12 +101,10 @@ export default function Upload(_: AdminPageProps) {
         break; // the batch stops at the first failing file
       }
     }
-    if (failed) {
-      // Files saved before the failure are in storage: show what is stored.
-      await library.refresh();
-    } else {
-      setItems((cur) => [...added.reverse(), ...(cur || [])]);
-    }
+    // The library is read again: the new files lead its first page, and
+    // after a failure it shows what was stored before it.
+    if (paging.page !== 1 || paging.applied) paging.reset();
+    else await library.refresh();
     setProgress(null);
     setBusy(false);
     if (fileInput.current) fileInput.current.value = "";
@@ -113,8 +115,9 @@ export default function Upload(_: AdminPageProps) {
     setDeleting(true);
     try {
       await api(`/api/admin/media/${encodeURIComponent(pending.id)}`, { method: "DELETE" });
-      setItems((cur) => (cur || []).filter((i) => i.id !== pending.id));
+      setItems((cur) => cur.filter((i) => i.id !== pending.id));
       toast({ title: "Photo deleted successfully" });
+      library.refresh(); // the next page's first photo moves up
     } catch (err) {
       const msg = err instanceof ApiError && err.message ? `Delete failed: ${err.message}` : "An error occurred during deletion.";
       toast({ title: msg, variant: "destructive" });
@@ -163,21 +166,29 @@ export default function Upload(_: AdminPageProps) {
           <p className="a-muted" role="status">{progress.poster ? `Making a poster for ${progress.name}...` : `Uploading ${progress.name}: ${progress.pct}%`}</p>
         )}
       </Card>
-      <Card title={items === null ? "Uploaded media" : `Uploaded media (${items.length})`}>
-        {items !== null && items.length > 0 && (
+      <Card title={!library.data ? "Uploaded media" : `Uploaded media (${library.data.total}${library.data.q ? " found" : ""})`}>
+        {library.data && (library.data.total > library.data.perPage || library.data.q || paging.q) && <>
+          <SearchBox paging={paging} label="Search the library" placeholder="File name, project or caption" />
+          <PageSummary info={library.data} rows={library.data.items.length} one="photo or video" many="photos and videos" />
+        </>}
+        {items !== null && items.length > 0 && library.data && library.data.total > library.data.perPage && (
+          <p className="a-muted a-upload__summary">{`Of those on this page, the portfolio shows ${inPortfolio.length}. The others are in your photo library only.`}</p>
+        )}
+        {items !== null && items.length > 0 && !(library.data && library.data.total > library.data.perPage) && (
           <p className="a-muted a-upload__summary" role="status">{inPortfolio.length === 0
             ? "None of these is in the portfolio: the home page and the Portfolio page say “No projects yet”. Turn on “In the portfolio” under a photo to show it."
             : `The portfolio shows ${inPortfolio.length} of them, from ${projectCount} ${projectCount === 1 ? "project" : "projects"}. The others are in your photo library only.`}</p>
         )}
         {items === null ? (
           <p role="status">Loading existing media...</p>
-        ) : items.length === 0 ? (
+        ) : items.length === 0 ? (library.data?.q ? null :
           <div className="a-empty"><Icon name="camera" size={32} /><p>No photos yet</p><p className="a-muted">Enter a project name and select photos or videos to start the portfolio.</p></div>
         ) : (
           <ul className="a-media">
             {items.map((it) => <MediaItem key={it.id} item={it} onSaved={replace} onDelete={() => setPending(it)} />)}
           </ul>
         )}
+        {library.data && <PageNav info={library.data} paging={paging} label="Library pages" />}
       </Card>
       <ConfirmDialog open={pending !== null} title="Delete this photo?" confirmLabel="Delete" busy={deleting}
         description={<p>This removes <strong>{pending?.name}</strong> from {pending?.projectName ? `the ${pending.projectName} project` : "your photo library"} and from the website. This cannot be undone.</p>}

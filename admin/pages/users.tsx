@@ -7,6 +7,7 @@ import { useToast } from "../toast";
 import type { AdminPageProps } from "../types";
 import { DataTable } from "../data-table";
 import { Badge, Button, Card, ConfirmDialog, LoadError, PageHeader, useModal } from "../ui";
+import { PageNav, PageSummary, SearchBox, usePaging } from "../paging";
 import { useResource } from "../use-resource";
 import type * as wire from "../api.gen";
 
@@ -68,10 +69,12 @@ const errText = (err: unknown, fallback: string) => (err instanceof ApiError && 
 export default function Users(_: AdminPageProps) {
   const { session } = useSession();
   const toast = useToast();
-  const { data, error, retry, refresh: load } = useResource(() => api<wire.UserList>("/api/admin/users").then((r) => r.users || []), [], {
+  const paging = usePaging(50);
+  const { data: page, error, retry, refresh: load } = useResource(() => api<wire.UserList>("/api/admin/users?" + paging.query).then((r) => ({ ...r, users: r.users || [] })), [paging.query], {
+    onData: paging.fit,
     onError: (err) => { if (!(err instanceof ApiError && err.status === 401)) toast({ title: "Users Not Loaded", description: errText(err, "Failed to load user accounts"), variant: "destructive" }); },
   });
-  const users = data;
+  const users = page ? page.users : null;
   const [busy, setBusy] = useState<string | null>(null);
   const [resetFor, setResetFor] = useState<User | null>(null);
   const [disabling, setDisabling] = useState<User | null>(null);
@@ -103,8 +106,10 @@ export default function Users(_: AdminPageProps) {
     <>
       <PageHeader title="Users" description="Staff and admin accounts: the Secure Leads Manager and, for admins, the whole admin area." />
       <AddUser onAdded={load} />
-      <Card title={users ? `Accounts (${users.length})` : "Accounts"}>
-        {users === null ? (error ? <LoadError error={error} onRetry={retry} /> : <p role="status">Loading accounts...</p>) : users.length === 0 ? <p className="a-empty">No accounts yet.</p> : (
+      <Card title={page ? `Accounts (${page.total}${page.q ? " found" : ""})` : "Accounts"}>
+        <SearchBox paging={paging} label="Search accounts" placeholder="Name or email" />
+        {page && <PageSummary info={page} rows={page.users.length} one="account" />}
+        {users === null ? (error ? <LoadError error={error} onRetry={retry} /> : <p role="status">Loading accounts...</p>) : users.length === 0 ? null : (
           <div className="al-table-wrap">
             <DataTable rows={users} rowKey={(u) => u.id} caption="User accounts" className="al-table al-users" columns={[
               { key: "name", label: "Name", rowHeader: true, className: "al-name", cell: (u) => <>{u.name || <span className="a-muted">No name</span>}{u.email.toLowerCase() === session.email.toLowerCase() && <> <Badge tone="info">You</Badge></>}</> },
@@ -157,6 +162,7 @@ export default function Users(_: AdminPageProps) {
             ]} />
           </div>
         )}
+        {page && <PageNav info={page} paging={paging} label="Account pages" />}
       </Card>
       {resetFor && <ResetPassword user={resetFor} onClose={() => setResetFor(null)}
         onSave={async (pw) => { const ok = await update(resetFor, { password: pw }, `The password of ${resetFor.name || resetFor.email} was reset; their sessions were ended.`); if (ok) setResetFor(null); return ok; }} />}

@@ -46,6 +46,7 @@ import (
 	"github.com/atlanta-restoration/site/web/leadfiles"
 	leadsweb "github.com/atlanta-restoration/site/web/leads"
 	"github.com/atlanta-restoration/site/web/leadstream"
+	mediaweb "github.com/atlanta-restoration/site/web/media"
 	portalweb "github.com/atlanta-restoration/site/web/portal"
 	"github.com/atlanta-restoration/site/web/push"
 	"github.com/atlanta-restoration/site/web/runjob"
@@ -230,6 +231,7 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("ReferencedAnswer", editorweb.ReferencedAnswer{}),
 	tsgen.Of("DeletedAnswer", editorweb.Deleted{}),
 	tsgen.Of("MediaItem", media.GalleryItem{}),
+	tsgen.Of("MediaLibrary", mediaweb.Library{}),
 	tsgen.Of("RedirectList", editorweb.RedirectList{}),
 	tsgen.Of("RedirectRow", editorweb.RedirectRow{}),
 	tsgen.Of("NotFoundList", editorweb.NotFoundList{}),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/guard"
 )
 
@@ -85,21 +86,41 @@ func (s *Store) AddNotFoundHits(ctx context.Context, day string, hits map[string
 // TopNotFound returns up to limit paths with their hits summed over the
 // days from fromDay on, most hits first, ties by path.
 func (s *Store) TopNotFound(ctx context.Context, fromDay string, limit int) ([]NotFoundRow, error) {
+	rows, _, err := s.NotFoundPage(ctx, fromDay, db.Page{Limit: limit})
+	return rows, err
+}
+
+// NotFoundPage returns one page of the paths that answered 404 on the days
+// from fromDay on, their hits summed, most hits first, ties by path, and
+// how many paths match in all. p.Q matches the path, ignoring case. The
+// days are read on the primary key (day, path); a day holds at most the
+// writer's cap of paths, so the window's rows stay bounded.
+func (s *Store) NotFoundPage(ctx context.Context, fromDay string, p db.Page) ([]NotFoundRow, int, error) {
 	x := s.s.DB()
+	where := ` WHERE day >= ?`
+	args := []any{fromDay}
+	if cond, cargs := db.Contains(p.Q, "path"); cond != "" {
+		where += ` AND ` + cond
+		args = append(args, cargs...)
+	}
+	var total int
+	if err := x.GetContext(ctx, &total, x.Rebind(`SELECT COUNT(DISTINCT path) FROM not_found_hits`+where), args...); err != nil {
+		return nil, 0, fmt.Errorf("count not-found: %w", err)
+	}
 	var rows []struct {
 		Path     string  `db:"path"`
 		Hits     int     `db:"hits"`
 		LastSeen sqlTime `db:"last_seen"`
 	}
 	if err := x.SelectContext(ctx, &rows, x.Rebind(`SELECT path, SUM(hits) AS hits, MAX(last_seen) AS last_seen
-		FROM not_found_hits WHERE day >= ? GROUP BY path ORDER BY hits DESC, path LIMIT ?`), fromDay, limit); err != nil {
-		return nil, fmt.Errorf("top not-found: %w", err)
+		FROM not_found_hits`+where+` GROUP BY path ORDER BY hits DESC, path LIMIT ? OFFSET ?`), append(args, p.Limit, p.Offset)...); err != nil {
+		return nil, 0, fmt.Errorf("top not-found: %w", err)
 	}
 	out := make([]NotFoundRow, len(rows))
 	for i, r := range rows {
 		out[i] = NotFoundRow{Path: r.Path, Hits: r.Hits, LastSeen: r.LastSeen.Time}
 	}
-	return out, nil
+	return out, total, nil
 }
 
 // PruneNotFound deletes the days before beforeDay and returns how many

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/atlanta-restoration/site/db"
 )
 
 // Redirect is one 301 (table redirects) from a path of the site to
@@ -32,6 +34,27 @@ func (s *Store) Redirects(ctx context.Context) ([]Redirect, error) {
 		return nil, fmt.Errorf("redirects: %w", err)
 	}
 	return out, nil
+}
+
+// RedirectsPage returns one page of the redirects, ordered by from-path
+// (the primary key: read in order, never sorted), and how many match in
+// all. p.Q matches the from-path and the to-path, ignoring case.
+func (s *Store) RedirectsPage(ctx context.Context, p db.Page) ([]Redirect, int, error) {
+	x := s.s.DB()
+	where, args := "", []any(nil)
+	if cond, cargs := db.Contains(p.Q, "from_path", "to_path"); cond != "" {
+		where, args = ` WHERE `+cond, cargs
+	}
+	var total int
+	if err := x.GetContext(ctx, &total, x.Rebind(`SELECT COUNT(*) FROM redirects`+where), args...); err != nil {
+		return nil, 0, fmt.Errorf("count redirects: %w", err)
+	}
+	out := []Redirect{}
+	if err := x.SelectContext(ctx, &out, x.Rebind(`SELECT `+redirectColumns+` FROM redirects`+where+` ORDER BY from_path LIMIT ? OFFSET ?`),
+		append(args, p.Limit, p.Offset)...); err != nil {
+		return nil, 0, fmt.Errorf("redirects: %w", err)
+	}
+	return out, total, nil
 }
 
 func redirects(ctx context.Context, q querier) ([]Redirect, error) {

@@ -27,7 +27,7 @@ after(async () => {
 
 /** itemOf finds an item of a kind by slug through the API. */
 async function itemOf(kind, slug) {
-  const r = await api(`/api/admin/content?kind=${kind}`);
+  const r = await api(`/api/admin/content?perPage=200&kind=${kind}`);
   assert.equal(r.status, 200);
   const it = (await r.json()).items.find((i) => i.slug === slug);
   assert.ok(it, `${kind} ${slug}`);

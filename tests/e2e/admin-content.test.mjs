@@ -355,7 +355,7 @@ test("renamed and published, the old address answers 301; the history shows the 
   // The monitor's counts are written every 30 s.
   const missing = `/old-storm-page-${TAG}`;
   assert.ok(await until(async () => {
-    const r = await api("/api/admin/not-found");
+    const r = await api("/api/admin/not-found?q=" + encodeURIComponent(missing));
     return (await r.json()).paths.some((p) => p.path === missing);
   }), "the 404 is counted");
   await reloadSettled(page);
@@ -393,7 +393,7 @@ test("renamed and published, the old address answers 301; the history shows the 
 });
 
 test("two tabs save the same page: the second gets the conflict, keeps its text, and can copy it or reload the first's", async () => {
-  const about = (await (await api("/api/admin/content?kind=page")).json()).items.find((it) => it.slug === "privacy");
+  const about = (await (await api("/api/admin/content?perPage=200&kind=page")).json()).items.find((it) => it.slug === "privacy");
   const { context, page: a, problems } = await signedIn(`/admin/content?item=${about.id}`);
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.base });
   const b = await context.newPage();
@@ -432,7 +432,7 @@ test("two tabs save the same page: the second gets the conflict, keeps its text,
 });
 
 test("text typed and not saved survives a reload or a new sign-in in the same tab", async () => {
-  const terms = (await (await api("/api/admin/content?kind=page")).json()).items.find((it) => it.slug === "terms");
+  const terms = (await (await api("/api/admin/content?perPage=200&kind=page")).json()).items.find((it) => it.slug === "terms");
   const { context, page, problems } = await signedIn(`/admin/content?item=${terms.id}`);
   await page.getByRole("heading", { level: 1, name: "Terms of Use" }).waitFor();
   await page.getByLabel("Title", { exact: true }).fill("Terms of Use (typed, not saved)");
@@ -494,7 +494,7 @@ test("Location Pages opens the editor: Edit County Page, a city's Edit, and Add 
 });
 
 test("every changed screen at 390 and 1280 px: no sideways scroll, nothing hidden under the header", async () => {
-  const post = (await (await api(`/api/admin/content?kind=article`)).json()).items.find((it) => it.slug === RENAMED);
+  const post = (await (await api(`/api/admin/content?perPage=200&kind=article`)).json()).items.find((it) => it.slug === RENAMED);
   assert.ok(post, "the renamed post");
   for (const viewport of [PHONE, WIDE]) {
     const { context, page, problems } = await signedIn("/admin/content", viewport);

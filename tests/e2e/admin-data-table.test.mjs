@@ -83,7 +83,7 @@ test("the data hook: a late answer for an older request is dropped, the rows sta
   await page.route(/\/api\/admin\/audit\?/, (route) => {
     const p = Number(new URL(route.request().url()).searchParams.get("page")) || 1;
     if (fail) return route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "The audit log is not available right now." }) });
-    const answer = () => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ entries: entries(p), total: TOTAL }) });
+    const answer = () => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ entries: entries(p), total: TOTAL, page: p, perPage: PER_PAGE, q: "" }) });
     if (hold === p) { hold = null; held.push({ p, answer }); return; }
     return answer();
   });

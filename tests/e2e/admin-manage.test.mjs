@@ -88,7 +88,7 @@ test("Content Management: the site's content by kind, each with its state, for a
   assert.ok(await page.getByRole("button", { name: "Create New Blog Post" }).isEnabled());
   const tabs = await page.getByRole("tab").allInnerTexts();
   assert.deepEqual(tabs, ["Blog posts", "Categories", "Services", "Counties", "Cities", "Fixed city pages", "Info pages", "Home page", "Words across the site", "FAQs"]);
-  const posts = (await (await asEditor("/api/admin/content?kind=article")).json()).items;
+  const posts = (await (await asEditor("/api/admin/content?perPage=200&kind=article")).json()).items;
   const list = page.getByRole("list", { name: "Blog posts" });
   await list.waitFor();
   assert.equal(await list.locator("> li").count(), posts.length, "every post");

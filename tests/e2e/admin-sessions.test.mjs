@@ -19,7 +19,7 @@ async function openSecurity(page) {
 
 /** refresh re-reads the list from the server and waits until it shows. */
 async function refresh(page, card) {
-  const res = page.waitForResponse((r) => r.url().endsWith("/api/admin/sessions") && r.request().method() === "GET");
+  const res = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/admin/sessions" && r.request().method() === "GET");
   await card.getByRole("button", { name: "Refresh" }).click();
   const body = await (await res).json();
   await card.getByText("This session").waitFor();

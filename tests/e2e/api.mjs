@@ -17,10 +17,16 @@ export async function uploadFixture(token, project, name = "kitchen.jpg") {
 }
 
 export async function deleteProject(token, projectName) {
-  const r = await fetch(BASE + "/api/admin/media", { headers: { Authorization: "Bearer " + token } });
-  for (const it of await r.json()) {
-    if (it.projectName === projectName) {
-      await fetch(BASE + "/api/admin/media/" + it.id, { method: "DELETE", headers: { Authorization: "Bearer " + token } });
-    }
+  // The library is read a page at a time (web/paging); the project's
+  // photos are collected first, then deleted, so no page shifts under it.
+  const ids = [];
+  for (let page = 1; ; page++) {
+    const r = await fetch(BASE + "/api/admin/media?perPage=200&page=" + page, { headers: { Authorization: "Bearer " + token } });
+    const lib = await r.json();
+    for (const it of lib.items) if (it.projectName === projectName) ids.push(it.id);
+    if (page * lib.perPage >= lib.total) break;
+  }
+  for (const id of ids) {
+    await fetch(BASE + "/api/admin/media/" + id, { method: "DELETE", headers: { Authorization: "Bearer " + token } });
   }
 }

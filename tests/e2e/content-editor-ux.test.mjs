@@ -190,7 +190,7 @@ test("a post written on a phone with Bold on a selection and a Link: no problems
 });
 
 test("a service's icon is picked by sight; an icon the site cannot draw is refused", async () => {
-  const list = await (await api("/api/admin/content?kind=service")).json();
+  const list = await (await api("/api/admin/content?perPage=200&kind=service")).json();
   const item = list.items.find((i) => i.slug === "roof-repair");
   const { context, page } = await openAs(browser, editor, `/admin/content?item=${item.id}`, PHONE);
   const problems = watch(page);
@@ -255,7 +255,7 @@ test("business hours are chosen day by day and saved in the stored format", asyn
 });
 
 test("while another preview renders, the SEO checks wait and come by themselves, without another save", async () => {
-  const list = await (await api("/api/admin/content?kind=service")).json();
+  const list = await (await api("/api/admin/content?perPage=200&kind=service")).json();
   const item = list.items.find((i) => i.slug === "roof-repair");
   const { context, page } = await openAs(browser, editor, "/admin/content?kind=service", PHONE);
   // The server's answer while the one render slot is taken (web/editor's

@@ -35,7 +35,7 @@ after(async () => {
 
 /** cityId finds a city's item id through the content API. */
 async function cityId(key) {
-  const r = await api("/api/admin/content?kind=city");
+  const r = await api("/api/admin/content?perPage=200&kind=city");
   assert.equal(r.status, 200);
   const it = (await r.json()).items.find((i) => i.slug === key);
   assert.ok(it, `no city ${key}`);

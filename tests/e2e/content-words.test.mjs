@@ -29,7 +29,7 @@ before(async () => {
 
 after(async () => {
   // Back to the defaults, so the site reads the spec's texts again.
-  const list = await (await api("/api/admin/content?kind=words")).json();
+  const list = await (await api("/api/admin/content?perPage=200&kind=words")).json();
   const item = await (await api(`/api/admin/content/${list.items[0].id}`)).json();
   const defaults = JSON.parse(JSON.stringify(item.draft));
   defaults.home.headline = "Water, Fire & Storm Restoration in {city}, {county} County";

@@ -21,7 +21,7 @@ before(async () => {
 
 /** setHidden publishes the city with its noindex switch as given. */
 async function setHidden(hidden) {
-  const list = await (await api("/api/admin/content?kind=city")).json();
+  const list = await (await api("/api/admin/content?perPage=200&kind=city")).json();
   const item = list.items.find((i) => i.path === CITY.path);
   const it = await (await api(`/api/admin/content/${item.id}`)).json();
   const data = { ...it.draft, noindex: hidden };

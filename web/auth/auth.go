@@ -62,6 +62,7 @@ type Store interface {
 	RevokeSessionByID(ctx context.Context, id string) error
 	RevokeUserSessions(ctx context.Context, userID string) (int64, error)
 	ListSessions(ctx context.Context, now time.Time) ([]db.Session, error)
+	SessionsPage(ctx context.Context, now time.Time, q db.SessionQuery) ([]db.SessionView, int, error)
 	DeleteExpiredSessions(ctx context.Context, now time.Time) error
 	UserByEmail(ctx context.Context, email string) (db.User, error)
 	UserByID(ctx context.Context, id string) (db.User, error)

@@ -10,6 +10,7 @@ import (
 	"github.com/atlanta-restoration/site/accounts"
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/web/httperr"
+	"github.com/atlanta-restoration/site/web/paging"
 )
 
 // SessionRow is one live session as the Sessions screen lists it: no
@@ -26,11 +27,13 @@ type SessionRow struct {
 	Current    bool      `json:"current"`
 }
 
-// SessionList is GET /api/admin/sessions.
+// SessionList is GET /api/admin/sessions: one page of the live sessions
+// the caller may see (q, page, perPage: web/paging).
 type SessionList struct {
 	Sessions []SessionRow `json:"sessions"`
 	// All is true when the list holds everyone's sessions (sessions.all).
 	All bool `json:"all"`
+	paging.Info
 }
 
 // Current answers the request's session at any stage (the admin app asks
@@ -72,30 +75,33 @@ func (a *Service) Logout(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-// ListSessions lists the live sessions the caller may see, newest first:
-// their own, or with sessions.all everyone's.
+// ListSessions answers one page of the live sessions the caller may see,
+// newest first: their own, or with sessions.all everyone's. q matches the
+// account's name and email and the address the session came from.
 func (a *Service) ListSessions(c echo.Context) error {
 	p := From(c)
-	ctx := c.Request().Context()
-	list, err := a.store.ListSessions(ctx, time.Now().UTC())
+	pg, err := paging.From(c, paging.DefaultPerPage)
+	if err != nil {
+		return err
+	}
+	all := p.Can(accounts.SessionsAll)
+	q := db.SessionQuery{Page: db.Page{Q: pg.Q, Limit: pg.Limit(), Offset: pg.Offset()}}
+	switch {
+	case all:
+	case p.User != nil:
+		q.UserID = p.User.ID
+	default: // the PIN: its own session only (mine)
+		q.ID = p.Session.ID
+	}
+	list, total, err := a.store.SessionsPage(c.Request().Context(), time.Now().UTC(), q)
 	if err != nil {
 		return httperr.Unavailable("Could not read the sessions.", err)
 	}
-	all := p.Can(accounts.SessionsAll)
-	names := map[string]db.User{}
-	out := SessionList{Sessions: []SessionRow{}, All: all}
+	out := SessionList{Sessions: make([]SessionRow, 0, len(list)), All: all, Info: pg.Info(total)}
 	for _, se := range list {
-		if !all && !a.mine(p, se) {
-			continue
-		}
 		row := SessionRow{ID: se.ID, Kind: "pin", IP: se.IP, CreatedAt: se.CreatedAt, LastSeenAt: se.LastSeenAt, ExpiresAt: se.ExpiresAt, Current: se.ID == p.Session.ID}
 		if se.UserID != "" {
-			u, ok := names[se.UserID]
-			if !ok {
-				u, _ = a.store.UserByID(ctx, se.UserID)
-				names[se.UserID] = u
-			}
-			row.Kind, row.Name, row.Email = "account", u.Name, u.Email
+			row.Kind, row.Name, row.Email = "account", se.Name, se.Email
 		}
 		out.Sessions = append(out.Sessions, row)
 	}

@@ -21,11 +21,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/atlanta-restoration/site/content"
+	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/db/contentdb"
 	"github.com/atlanta-restoration/site/editor"
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/httperr"
+	"github.com/atlanta-restoration/site/web/paging"
 )
 
 // Handler answers the content screens.
@@ -83,12 +85,14 @@ type ItemView struct {
 	UpdatedBy        string     `json:"updatedBy"`
 }
 
-// ItemList is GET /api/admin/content?kind=.
+// ItemList is GET /api/admin/content?kind=: one page of a kind's items
+// (q, page, perPage: web/paging, ADR 069).
 type ItemList struct {
 	Kind string `json:"kind" tstype:"Kind"`
 	// Creatable: items of this kind can be added and deleted.
 	Creatable bool       `json:"creatable"`
 	Items     []ItemView `json:"items"`
+	paging.Info
 }
 
 // ItemDetail is one item with its working and live copies.
@@ -235,14 +239,19 @@ func answer(c echo.Context, err error) error {
 	return httperr.Unavailable("The change could not be saved. Nothing was lost: try again.", err)
 }
 
-// List lists the items of a kind.
+// List answers one page of the items of a kind: q matches the address
+// (slug) and the name, page and perPage choose the page.
 func (h *Handler) List(c echo.Context) error {
 	kind := c.QueryParam("kind")
-	items, err := h.Editor.List(c.Request().Context(), kind)
+	pg, err := paging.From(c, paging.DefaultPerPage)
+	if err != nil {
+		return err
+	}
+	items, total, err := h.Editor.ListPage(c.Request().Context(), kind, db.Page{Q: pg.Q, Limit: pg.Limit(), Offset: pg.Offset()})
 	if err != nil {
 		return answer(c, err)
 	}
-	out := ItemList{Kind: kind, Creatable: editor.Creatable(kind), Items: make([]ItemView, len(items))}
+	out := ItemList{Kind: kind, Creatable: editor.Creatable(kind), Items: make([]ItemView, len(items)), Info: pg.Info(total)}
 	for i, it := range items {
 		out.Items[i] = view(it)
 	}
@@ -500,19 +509,26 @@ type RedirectRow struct {
 	CreatedBy string    `json:"createdBy"`
 }
 
-// RedirectList is GET /api/admin/redirects.
+// RedirectList is GET /api/admin/redirects: one page of the redirects
+// (q, page, perPage: web/paging).
 type RedirectList struct {
 	Redirects []RedirectRow `json:"redirects"`
 	Max       int           `json:"max"`
+	paging.Info
 }
 
-// Redirects lists the redirects.
+// Redirects answers one page of the redirects, by the address they
+// leave; q matches either address.
 func (h *Handler) Redirects(c echo.Context) error {
-	rs, err := h.Editor.Redirects(c.Request().Context())
+	pg, err := paging.From(c, paging.DefaultPerPage)
+	if err != nil {
+		return err
+	}
+	rs, total, err := h.Editor.RedirectsPage(c.Request().Context(), db.Page{Q: pg.Q, Limit: pg.Limit(), Offset: pg.Offset()})
 	if err != nil {
 		return httperr.Unavailable("The redirects could not be loaded.", err)
 	}
-	out := RedirectList{Redirects: make([]RedirectRow, len(rs)), Max: editor.MaxRedirects}
+	out := RedirectList{Redirects: make([]RedirectRow, len(rs)), Max: editor.MaxRedirects, Info: pg.Info(total)}
 	for i, r := range rs {
 		out.Redirects[i] = RedirectRow{From: r.From, To: r.To, Source: r.Source, CreatedAt: r.CreatedAt, CreatedBy: r.CreatedBy}
 	}
@@ -553,11 +569,13 @@ func (h *Handler) host() string {
 	return host
 }
 
-// NotFoundList is GET /api/admin/not-found: the paths that answered 404
-// most over the last 30 days.
+// NotFoundList is GET /api/admin/not-found: one page of the paths that
+// answered 404 over the last 30 days, most first (q, page, perPage:
+// web/paging).
 type NotFoundList struct {
 	Paths []NotFoundPath `json:"paths"`
 	Days  int            `json:"days"`
+	paging.Info
 }
 
 // NotFoundPath is one path of the 404 monitor.
@@ -567,13 +585,17 @@ type NotFoundPath struct {
 	LastSeen time.Time `json:"lastSeen"`
 }
 
-// NotFound lists the 404 monitor.
+// NotFound answers one page of the 404 monitor; q matches the path.
 func (h *Handler) NotFound(c echo.Context) error {
-	rows, err := h.Editor.NotFound(c.Request().Context(), 100)
+	pg, err := paging.From(c, paging.DefaultPerPage)
+	if err != nil {
+		return err
+	}
+	rows, total, err := h.Editor.NotFoundPage(c.Request().Context(), db.Page{Q: pg.Q, Limit: pg.Limit(), Offset: pg.Offset()})
 	if err != nil {
 		return httperr.Unavailable("The 404 list could not be loaded.", err)
 	}
-	out := NotFoundList{Paths: make([]NotFoundPath, len(rows)), Days: h.Editor.NotFoundWindow()}
+	out := NotFoundList{Paths: make([]NotFoundPath, len(rows)), Days: h.Editor.NotFoundWindow(), Info: pg.Info(total)}
 	for i, r := range rows {
 		// Rows stored before hidden characters were refused are shown
 		// escaped, never as they would read.

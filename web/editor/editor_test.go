@@ -37,7 +37,7 @@ type room struct {
 	renders atomic.Int32
 }
 
-func newRoom(t *testing.T, s *db.Store) *room {
+func newRoom(t testing.TB, s *db.Store) *room {
 	t.Helper()
 	r := &room{store: s}
 	r.render.Store(editor.Render(func(_ context.Context, c *content.Set, path string) ([]byte, error) {
@@ -77,6 +77,7 @@ func newRoom(t *testing.T, s *db.Store) *room {
 	e.GET("/api/admin/content/:id/revisions", h.Revisions, as)
 	e.GET("/api/admin/content/:id/referrers", h.Referrers, as)
 	e.GET("/api/admin/not-found", h.NotFound, as)
+	e.GET("/api/admin/redirects", h.Redirects, as)
 	return r
 }
 
@@ -128,9 +129,9 @@ func TestEveryKindRoundTrips(t *testing.T) {
 	db.ForEachDB(t, func(t *testing.T, s *db.Store) {
 		r := newRoom(t, s)
 		for _, kind := range content.Kinds {
-			a := r.do(t, "GET", "/api/admin/content?kind="+kind, nil)
+			a := r.do(t, "GET", "/api/admin/content?perPage=200&kind="+kind, nil)
 			var l ItemList
-			if a.status != http.StatusOK || json.Unmarshal(a.body, &l) != nil || len(l.Items) == 0 {
+			if a.status != http.StatusOK || json.Unmarshal(a.body, &l) != nil || len(l.Items) == 0 || len(l.Items) != l.Total {
 				t.Fatalf("list %s: %d %.300s", kind, a.status, a.body)
 			}
 			for _, v := range l.Items {

@@ -3,7 +3,6 @@ package leads
 import (
 	"net/http"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/web/httperr"
+	"github.com/atlanta-restoration/site/web/paging"
 )
 
 // The Audit Log reads as sentences (ADR 039): every entry names its actor
@@ -33,25 +33,26 @@ type AuditLine struct {
 	Sentence string `json:"sentence"`
 }
 
-// AuditPage is GET /api/admin/audit: a page of the audit log, newest first.
+// AuditPage is GET /api/admin/audit: a page of the audit log, newest
+// first (q, page, perPage: web/paging).
 type AuditPage struct {
 	Entries []AuditLine `json:"entries"`
-	Total   int         `json:"total"`
-	Page    int         `json:"page"`
-	PerPage int         `json:"perPage"`
+	paging.Info
 }
 
-// Audit answers a page of the audit log, each entry as a sentence.
+// Audit answers a page of the audit log, each entry as a sentence. q
+// matches who acted (the actor, the account's name and email), the lead's
+// name and city, the entry's details and its address (db.Store.AuditPage).
 func (h *Handler) Audit(c echo.Context) error {
-	page, per, err := pageParams(c)
+	pg, err := paging.Parse(query(c), paging.DefaultPerPage)
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.Store.AuditRows(c.Request().Context(), per, (page-1)*per)
+	rows, total, err := h.Store.AuditPage(c.Request().Context(), db.Page{Q: pg.Q, Limit: pg.Limit(), Offset: pg.Offset()})
 	if err != nil {
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "The audit log could not be loaded.", Err: err}
 	}
-	out := AuditPage{Entries: make([]AuditLine, 0, len(rows)), Total: total, Page: page, PerPage: per}
+	out := AuditPage{Entries: make([]AuditLine, 0, len(rows)), Info: pg.Info(total)}
 	for _, r := range rows {
 		out.Entries = append(out.Entries, AuditLine{ID: r.ID, At: r.At, Who: Who(r), IP: r.IP, Sentence: Sentence(r)})
 	}
@@ -301,25 +302,6 @@ func orDevice(label string) string {
 		return "a device"
 	}
 	return label
-}
-
-// pageParams reads page and perPage (defaults 1 and 50, at most 200;
-// the old per_page too, query).
-func pageParams(c echo.Context) (page, per int, err error) {
-	page, per = 1, 50
-	q := query(c)
-	if v := q.Get("page"); v != "" {
-		if page, err = strconv.Atoi(v); err != nil || page < 1 || page > 1_000_000 {
-			return 0, 0, &httperr.Error{Status: http.StatusBadRequest, Message: "Page must be a positive number."}
-		}
-	}
-	if v := q.Get("perPage"); v != "" {
-		if per, err = strconv.Atoi(v); err != nil || per < 1 {
-			return 0, 0, &httperr.Error{Status: http.StatusBadRequest, Message: "Per page must be a positive number."}
-		}
-		per = min(per, accountPageMaxSize)
-	}
-	return page, per, nil
 }
 
 // quoted is a title in curly quotes.

@@ -24,6 +24,7 @@ import (
 	"github.com/atlanta-restoration/site/leads"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/httperr"
+	"github.com/atlanta-restoration/site/web/paging"
 )
 
 // Store is what the leads manager reads and writes (db.Store).
@@ -44,7 +45,9 @@ type Store interface {
 	UserByID(ctx context.Context, id string) (db.User, error)
 	ChangeUser(ctx context.Context, id string, ch db.UserChange, now time.Time) (db.User, error)
 	ResetTOTP(ctx context.Context, userID string) error
-	AuditRows(ctx context.Context, limit, offset int) ([]db.AuditRow, int, error)
+	AuditPage(ctx context.Context, p db.Page) ([]db.AuditRow, int, error)
+	UsersPage(ctx context.Context, p db.Page) ([]db.User, int, error)
+	ActiveUsersWithRole(ctx context.Context, role string) (int, error)
 	AddAudit(ctx context.Context, e db.AuditEntry) error
 	// Privacy requests (privacy.go).
 	LeadsByContact(ctx context.Context, email, tel string) ([]db.Lead, error)
@@ -79,9 +82,11 @@ type LeadAnswer struct {
 	Event *leads.Event `json:"event,omitempty"`
 }
 
-// UserList is GET /api/admin/users.
+// UserList is GET /api/admin/users: one page of the accounts, oldest
+// first (q, page, perPage: web/paging).
 type UserList struct {
 	Users []UserRow `json:"users"`
+	paging.Info
 }
 
 // Handler serves the leads manager's endpoints.

@@ -16,16 +16,16 @@ import (
 	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/httperr"
+	"github.com/atlanta-restoration/site/web/paging"
 )
 
 // Messages of the accounts API.
 const (
-	msgAccountsBusy    = "Account data could not be loaded. Try again in a minute."
-	msgLastAdmin       = "The last admin cannot be disabled or demoted."
-	msgOwnRole         = ReasonOwnAccount + ": another admin must change its role."
-	msgOwnDisable      = ReasonOwnAccount + ": another admin must disable it."
-	msgDuplicateEmail  = "An account with this email already exists."
-	accountPageMaxSize = 200
+	msgAccountsBusy   = "Account data could not be loaded. Try again in a minute."
+	msgLastAdmin      = "The last admin cannot be disabled or demoted."
+	msgOwnRole        = ReasonOwnAccount + ": another admin must change its role."
+	msgOwnDisable     = ReasonOwnAccount + ": another admin must disable it."
+	msgDuplicateEmail = "An account with this email already exists."
 )
 
 // UserAnswer is the answer to an account change: the account as saved.
@@ -100,25 +100,25 @@ func userActions(callerID string, target db.User, activeAdmins int) (disable, ro
 	return "", ""
 }
 
-func activeAdmins(us []db.User) int {
-	n := 0
-	for _, u := range us {
-		if u.DisabledAt == nil && accounts.RoleOf(u.Roles) == accounts.RoleAdmin {
-			n++
-		}
-	}
-	return n
-}
-
+// Users answers one page of the accounts; q matches the name and the
+// email. Whether an account may be disabled or demoted is judged against
+// every active admin, not only this page's.
 func (h *Handler) Users(c echo.Context) error {
 	ctx := c.Request().Context()
-	us, err := h.Store.ListUsers(ctx)
+	pg, err := paging.Parse(query(c), paging.DefaultPerPage)
+	if err != nil {
+		return err
+	}
+	us, total, err := h.Store.UsersPage(ctx, db.Page{Q: pg.Q, Limit: pg.Limit(), Offset: pg.Offset()})
+	if err != nil {
+		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: msgAccountsBusy, Err: err}
+	}
+	admins, err := h.Store.ActiveUsersWithRole(ctx, accounts.RoleAdmin)
 	if err != nil {
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: msgAccountsBusy, Err: err}
 	}
 	now := time.Now().UTC()
 	me := auth.From(c).Account().ID
-	admins := activeAdmins(us)
 	rows := make([]UserRow, 0, len(us))
 	for _, u := range us {
 		r := UserRow{Account: AccountOf(u), Self: me != "" && u.ID == me}
@@ -129,7 +129,7 @@ func (h *Handler) Users(c echo.Context) error {
 		r.CanDisable, r.CanChangeRole = r.DisableReason == "", r.RoleReason == ""
 		rows = append(rows, r)
 	}
-	return c.JSON(http.StatusOK, UserList{Users: rows})
+	return c.JSON(http.StatusOK, UserList{Users: rows, Info: pg.Info(total)})
 }
 
 // hashNewPassword checks a password against the rules and hashes it

@@ -17,12 +17,12 @@ func (r *room) libraryUpload(query, filename string, content []byte, alt string)
 
 func (r *room) library(t testing.TB) []media.GalleryItem {
 	t.Helper()
-	res := r.get("/api/admin/media")
-	var items []media.GalleryItem
-	if err := json.Unmarshal([]byte(res.Body), &items); err != nil {
+	res := r.get("/api/admin/media?perPage=200")
+	var lib Library
+	if err := json.Unmarshal([]byte(res.Body), &lib); err != nil || res.StatusCode != 200 || lib.Total != len(lib.Items) {
 		t.Fatalf("library: %d %s", res.StatusCode, res.Body)
 	}
-	return items
+	return lib.Items
 }
 
 // A photo uploaded from the content editor is in the library, not in the

@@ -16,6 +16,7 @@ import (
 // Store is what uploads read and write (db.Store).
 type Store interface {
 	ListMedia(ctx context.Context) ([]db.Media, error)
+	MediaPage(ctx context.Context, q db.MediaQuery) ([]db.Media, int, error)
 	CreateMedia(ctx context.Context, m db.Media) error
 	GetMedia(ctx context.Context, id string) (db.Media, error)
 	DeleteMedia(ctx context.Context, id string) (db.Media, error)

@@ -27,6 +27,7 @@ import (
 	"github.com/atlanta-restoration/site/storage"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/httperr"
+	"github.com/atlanta-restoration/site/web/paging"
 )
 
 // errTooLarge is returned by limitReader past the upload cap.
@@ -94,16 +95,31 @@ func (h *Handler) uploadReadError(ctx context.Context, body *bodyReader) error {
 // folder name made from it must stay a valid storage key and file name.
 const maxProjectName = 100
 
+// Library is GET /api/admin/media: one page of the photo library, newest
+// first (q, page, perPage: web/paging; type=image or video keeps one kind).
+type Library struct {
+	Items []media.GalleryItem `json:"items"`
+	paging.Info
+}
+
+// List answers one page of the photo library; q matches the file's name,
+// its project, its caption and its alt text.
 func (h *Handler) List(c echo.Context) error {
-	rows, err := h.Store.ListMedia(c.Request().Context())
+	pg, err := paging.From(c, paging.DefaultPerPage)
+	if err != nil {
+		return err
+	}
+	kind := c.QueryParam("type")
+	if kind != "" && kind != "image" && kind != "video" {
+		return httperr.New(http.StatusBadRequest, "Type must be image or video.")
+	}
+	rows, total, err := h.Store.MediaPage(c.Request().Context(), db.MediaQuery{Kind: kind, Page: db.Page{Q: pg.Q, Limit: pg.Limit(), Offset: pg.Offset()}})
 	if err != nil {
 		return &httperr.Error{Status: http.StatusServiceUnavailable, Message: "Failed to load existing photos", Err: err}
 	}
-	out := []media.GalleryItem{}
+	out := Library{Items: make([]media.GalleryItem, 0, len(rows)), Info: pg.Info(total)}
 	for _, m := range rows {
-		if m.Name != media.PlaceholderFile {
-			out = append(out, media.ItemOf(m))
-		}
+		out.Items = append(out.Items, media.ItemOf(m))
 	}
 	return c.JSON(http.StatusOK, out)
 }
