@@ -3,11 +3,16 @@ package server
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"strings"
+	"sync"
 	"runtime"
 	"runtime/debug"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/net/html"
 
 	"github.com/atlanta-restoration/site/benchdata"
 	"github.com/atlanta-restoration/site/db"
@@ -79,5 +84,52 @@ func BenchmarkWarm(b *testing.B) {
 			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N*pages), "cpu-ms/page")
 		})
+	}
+}
+
+// A visitor asking for a page the warm-up has not reached gets it
+// rendered at once, correct, while the warm-up is still under way: it
+// does not wait for the warm-up to finish. The warm-up is held before
+// its first render (OnWarmRender), so it cannot finish meanwhile.
+func TestColdPageDuringWarmUp(t *testing.T) {
+	srv := scaleServer(t, 22, true, nil) // 100 cities
+	held, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	srv.Cache().OnWarmRender(func(ctx context.Context, key string) {
+		once.Do(func() { close(held) })
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+	})
+	warmed := make(chan struct{})
+	srv.Cache().OnWarm(func(map[string]string) { close(warmed) })
+	t.Cleanup(func() { close(release) })
+	srv.Warm()
+	<-held
+	set, err := benchdata.WithCities(testContent, 22)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := set.Cities[len(set.Cities)-1] // the last city: the warm-up's far end
+	path := "/areas/" + c.County + "/" + c.Slug
+	if srv.Cache().Peek(path) != nil {
+		t.Fatalf("%s is cached before it was asked for", path)
+	}
+	r := get(t, srv, path)
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %d", path, r.StatusCode)
+	}
+	h1 := find(r.Doc, func(n *html.Node) bool { return n.Data == "h1" })
+	if len(h1) != 1 || !strings.Contains(text(h1[0]), c.City) {
+		t.Fatalf("%s: the page's heading does not name %s", path, c.City)
+	}
+	select {
+	case <-warmed:
+		t.Fatal("the warm-up finished while it was held")
+	default:
+	}
+	if srv.Cache().Peek(path) == nil {
+		t.Errorf("%s was not cached by its visitor's render", path)
 	}
 }
