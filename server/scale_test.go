@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strings"
-	"sync"
 	"runtime"
 	"runtime/debug"
+	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -41,6 +41,7 @@ func scaleServer(b testing.TB, cities int, warm bool, env map[string]string) *Se
 // shipped 78 cities and at 500 and 2,000 (issue 35):
 //
 //	go test ./server -run '^$' -bench BenchmarkWarm -benchtime 1x -count 1
+//
 // cpuTime is the CPU time this process has used (user and system): on a
 // shared machine it says what a warm-up costs when wall time cannot.
 func cpuTime() time.Duration {

@@ -28,8 +28,8 @@ type holdLog struct {
 }
 
 func (h *holdLog) Enabled(context.Context, slog.Level) bool { return true }
-func (h *holdLog) WithAttrs([]slog.Attr) slog.Handler      { return h }
-func (h *holdLog) WithGroup(string) slog.Handler           { return h }
+func (h *holdLog) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *holdLog) WithGroup(string) slog.Handler            { return h }
 func (h *holdLog) Handle(_ context.Context, r slog.Record) error {
 	r.Attrs(func(a slog.Attr) bool {
 		s := a.Value.String()
