@@ -23,6 +23,7 @@ import (
 	"github.com/atlanta-restoration/site/seoaudit"
 	"github.com/atlanta-restoration/site/settings"
 	"github.com/atlanta-restoration/site/site"
+	"github.com/atlanta-restoration/site/ssr"
 	analyticsweb "github.com/atlanta-restoration/site/web/analytics"
 	"github.com/atlanta-restoration/site/web/auth"
 	"github.com/atlanta-restoration/site/web/dashboard"
@@ -198,9 +199,10 @@ func (s *Server) schemaPages() []schemacheck.Page {
 
 // fetchLocal runs a GET through the application's own handler, in
 // process: the monitors and audits see exactly what a crawler would,
-// without the network.
+// without the network. It is background work: a page it finds cold is
+// rendered after the visitors' pages (ssr.Background).
 func (s *Server) fetchLocal(ctx context.Context, path string) (health.Response, error) {
-	req := httptest.NewRequestWithContext(ctx, http.MethodGet, path, nil)
+	req := httptest.NewRequestWithContext(ssr.Background(ctx), http.MethodGet, path, nil)
 	req.RemoteAddr = "127.0.0.1:0"
 	req.Header.Set("User-Agent", "site-health-monitor")
 	w := httptest.NewRecorder()

@@ -77,6 +77,7 @@ type Cache struct {
 	hits, misses atomic.Uint64
 
 	warmMu   sync.Mutex
+	onRender func(ctx context.Context, key string)
 	warmKeys func() []string
 	warmers  int
 	cancel   context.CancelFunc
@@ -104,7 +105,13 @@ func (c *Cache) Get(ctx context.Context, key string) (*Page, error) {
 		return p, nil
 	}
 	c.misses.Add(1)
-	res, err, _ := c.sf.Do(strconv.FormatUint(v, 10)+"\x00"+key, func() (any, error) {
+	// A request does not join a background render of the same page: that
+	// one may still be waiting for a runtime behind other requests.
+	flight := strconv.FormatUint(v, 10) + "\x00" + key
+	if IsBackground(ctx) {
+		flight = "bg\x00" + flight
+	}
+	res, err, _ := c.sf.Do(flight, func() (any, error) {
 		// The render must finish even if the first caller goes away:
 		// others may be waiting on it.
 		p, err := c.render(context.WithoutCancel(ctx), key)
@@ -215,8 +222,20 @@ func (c *Cache) OnWarm(f func(etags map[string]string)) {
 	c.warmMu.Unlock()
 }
 
-// Warm renders every key in the background with a few workers, leaving
-// runtimes free for live requests. A running warm-up is cancelled first.
+// OnWarmRender registers f to be called by a warm-up worker before it
+// renders a key (after a page already cached is skipped): it sees the
+// warm-up's progress, and a test holds the warm-up there. f runs on the
+// worker and holds it while it runs.
+func (c *Cache) OnWarmRender(f func(ctx context.Context, key string)) {
+	c.warmMu.Lock()
+	c.onRender = f
+	c.warmMu.Unlock()
+}
+
+// Warm renders every key in the background with a few workers. Its
+// renders are Background work: a request's render takes the next free
+// runtime before them, so a page not yet warm is rendered for its
+// visitor at once. A running warm-up is cancelled first.
 func (c *Cache) Warm() {
 	c.warmMu.Lock()
 	if c.cancel != nil {
@@ -234,6 +253,10 @@ func (c *Cache) WarmSync(ctx context.Context) time.Duration {
 }
 
 func (c *Cache) warm(ctx context.Context) time.Duration {
+	ctx = Background(ctx)
+	c.warmMu.Lock()
+	onRender := c.onRender
+	c.warmMu.Unlock()
 	start := time.Now()
 	version := c.Version()
 	keys := c.warmKeys()
@@ -246,6 +269,9 @@ func (c *Cache) warm(ctx context.Context) time.Duration {
 		go func() {
 			defer wg.Done()
 			for k := range ch {
+				if onRender != nil && c.Peek(k) == nil {
+					onRender(ctx, k)
+				}
 				if _, err := c.Get(ctx, k); err != nil {
 					fmu.Lock()
 					failed++

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -27,11 +28,106 @@ var ErrRenderTimeout = errors.New("ssr: render timed out")
 // Pool renders pages in a fixed set of goja runtimes. goja runtimes are not
 // goroutine-safe, so each is owned by one render at a time; a runtime that
 // throws or times out is thrown away and replaced from the compiled program.
+//
+// A request's render goes before background work (Background: the
+// render cache's warm-up, the audits that read pages through the site's
+// own handler): a free runtime goes to the longest-waiting request first,
+// and to background work only when no request waits (ADR 070). So a
+// visitor asking for a page the warm-up has not reached yet waits for at
+// most the renders already running, never for the warm-up's queue.
 type Pool struct {
 	program *goja.Program
-	vms     chan *vm
 	timeout time.Duration
 	log     *slog.Logger
+	size    int
+
+	mu   sync.Mutex
+	free []*vm
+	// live and background are the waiting renders, oldest first.
+	live, background []chan *vm
+}
+
+type bgKey struct{}
+
+// Background marks ctx as background work: its renders wait until no
+// request's render does.
+func Background(ctx context.Context) context.Context {
+	return context.WithValue(ctx, bgKey{}, true)
+}
+
+// IsBackground reports whether ctx was marked by Background.
+func IsBackground(ctx context.Context) bool {
+	b, _ := ctx.Value(bgKey{}).(bool)
+	return b
+}
+
+// acquire takes a free runtime, or waits its turn for one: requests
+// before background work, each in arrival order.
+func (p *Pool) acquire(ctx context.Context) (*vm, error) {
+	bg := IsBackground(ctx)
+	p.mu.Lock()
+	if n := len(p.free); n > 0 && (!bg || len(p.live) == 0) {
+		v := p.free[n-1]
+		p.free = p.free[:n-1]
+		p.mu.Unlock()
+		return v, nil
+	}
+	ch := make(chan *vm, 1)
+	if bg {
+		p.background = append(p.background, ch)
+	} else {
+		p.live = append(p.live, ch)
+	}
+	p.mu.Unlock()
+	select {
+	case v := <-ch:
+		return v, nil
+	case <-ctx.Done():
+		p.mu.Lock()
+		removed := remove(&p.live, ch) || remove(&p.background, ch)
+		p.mu.Unlock()
+		if !removed {
+			// A runtime was handed over as ctx ended: pass it on.
+			p.release(<-ch)
+		}
+		return nil, ctx.Err()
+	}
+}
+
+func remove(q *[]chan *vm, ch chan *vm) bool {
+	for i, c := range *q {
+		if c == ch {
+			*q = append((*q)[:i], (*q)[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// release gives a runtime to the next waiting render, a request's first.
+func (p *Pool) release(v *vm) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case len(p.live) > 0:
+		ch := p.live[0]
+		p.live = p.live[1:]
+		ch <- v
+	case len(p.background) > 0:
+		ch := p.background[0]
+		p.background = p.background[1:]
+		ch <- v
+	default:
+		p.free = append(p.free, v)
+	}
+}
+
+// Waiting is how many renders wait for a runtime: requests' and
+// background work's.
+func (p *Pool) Waiting() (live, background int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.live), len(p.background)
 }
 
 type vm struct {
@@ -98,13 +194,13 @@ func NewPool(serverJS string, size int, timeout time.Duration, log *slog.Logger)
 	if size < 1 {
 		size = 1
 	}
-	p := &Pool{program: prog, vms: make(chan *vm, size), timeout: timeout, log: log}
+	p := &Pool{program: prog, size: size, timeout: timeout, log: log}
 	for i := 0; i < size; i++ {
 		v, err := p.newVM()
 		if err != nil {
 			return nil, err
 		}
-		p.vms <- v
+		p.free = append(p.free, v)
 	}
 	return p, nil
 }
@@ -146,7 +242,7 @@ func (p *Pool) newVM() (*vm, error) {
 }
 
 // Render renders page kind with props (JSON). It blocks until a runtime is
-// free or ctx ends.
+// free for it (Background work waits for requests) or ctx ends.
 func (p *Pool) Render(ctx context.Context, kind string, props []byte) (*Result, error) {
 	res, _, err := p.RenderTimed(ctx, kind, props)
 	return res, err
@@ -156,11 +252,9 @@ func (p *Pool) Render(ctx context.Context, kind string, props []byte) (*Result, 
 // (the pool wait /metrics reports).
 func (p *Pool) RenderTimed(ctx context.Context, kind string, props []byte) (*Result, time.Duration, error) {
 	start := time.Now()
-	var v *vm
-	select {
-	case v = <-p.vms:
-	case <-ctx.Done():
-		return nil, time.Since(start), ctx.Err()
+	v, err := p.acquire(ctx)
+	if err != nil {
+		return nil, time.Since(start), err
 	}
 	wait := time.Since(start)
 	res, err := p.run(v, kind, props)
@@ -173,10 +267,10 @@ func (p *Pool) RenderTimed(ctx context.Context, kind string, props []byte) (*Res
 			nv = v
 			v.rt.ClearInterrupt()
 		}
-		p.vms <- nv
+		p.release(nv)
 		return nil, wait, err
 	}
-	p.vms <- v
+	p.release(v)
 	return res, wait, nil
 }
 
@@ -209,4 +303,4 @@ func (p *Pool) run(v *vm, kind string, props []byte) (res *Result, err error) {
 }
 
 // Size is the number of runtimes.
-func (p *Pool) Size() int { return cap(p.vms) }
+func (p *Pool) Size() int { return p.size }

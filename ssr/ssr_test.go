@@ -280,8 +280,8 @@ func TestPoolRecoversFromThrowAndTimeout(t *testing.T) {
 
 func TestPoolWaitsForContext(t *testing.T) {
 	p, _ := NewPool(testServerJS, 1, time.Second, quiet)
-	v := <-p.vms // occupy the only runtime
-	defer func() { p.vms <- v }()
+	v, _ := p.acquire(context.Background()) // occupy the only runtime
+	defer p.release(v)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	if _, err := p.Render(ctx, "ok", []byte(`{"n":1}`)); !errors.Is(err, context.DeadlineExceeded) {
