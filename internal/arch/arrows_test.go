@@ -14,9 +14,10 @@ import (
 )
 
 // shared are the HTTP pieces every room may use: the one error type, the
-// Run button, and the session checker (web/auth's From and Require).
+// Run button, the session checker (web/auth's From and Require), and the
+// one shape of a list's page and search (web/paging, ADR 069).
 // Anything else under web/ is a room, and a room never imports another.
-var shared = map[string]bool{"web/httperr": true, "web/runjob": true, "web/auth": true}
+var shared = map[string]bool{"web/httperr": true, "web/runjob": true, "web/auth": true, "web/paging": true}
 
 // TestArrowsPointDown checks the layering docs/architecture.md draws: routes
 // (server/) lead to rooms (web/), rooms call domain packages, domain
