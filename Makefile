@@ -73,7 +73,8 @@ bench: build
 # bench-data seeds 1,000, 10,000 and 100,000 leads with their analytics
 # into fresh SQLite and PostgreSQL databases, starts the site on each and
 # prints the median time of every admin answer that grows with the data
-# (cmd/benchdata). BENCH_DATA_FLAGS narrows it, e.g. -sizes=1000 -db=sqlite.
+# (cmd/benchdata), and boots the site with 78, 500 and 2,000 city pages.
+# BENCH_DATA_FLAGS narrows it, e.g. -sizes=1000 -db=sqlite -cities=78.
 bench-data: build
 	$(GO) run ./cmd/benchdata $(BENCH_DATA_FLAGS)
 

@@ -22,6 +22,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -38,7 +39,9 @@ import (
 	"github.com/jmoiron/sqlx"
 	_ "github.com/lib/pq"
 
+	"github.com/atlanta-restoration/site/app"
 	"github.com/atlanta-restoration/site/benchdata"
+	"github.com/atlanta-restoration/site/content"
 	"github.com/atlanta-restoration/site/db"
 )
 
@@ -73,6 +76,7 @@ func main() {
 	runs := flag.Int("runs", 5, "timed requests per answer (the median is printed)")
 	pgAdmin := flag.String("pg", envOr("BENCH_ADMIN_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "PostgreSQL server (a database is created and dropped)")
 	bin := flag.String("bin", "bin/site", "the site binary")
+	cities := flag.String("cities", "78,500,2000", "city page counts for the boot table (SQLite), comma-separated; empty: none")
 	flag.Parse()
 	var ns []int
 	for _, s := range strings.Split(*sizes, ",") {
@@ -83,6 +87,17 @@ func main() {
 		ns = append(ns, n)
 	}
 	fmt.Printf("benchdata: %s, load average %s\n", time.Now().UTC().Format(time.RFC3339), loadAvg())
+	if *cities != "" {
+		var cs []int
+		for _, s := range strings.Split(*cities, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 1 {
+				fail("bad city count %q", s)
+			}
+			cs = append(cs, n)
+		}
+		bootTable(cs, *bin, *runs)
+	}
 	for _, d := range strings.Split(*dbs, ",") {
 		results := map[int]map[string]time.Duration{}
 		extra := map[int]string{}
@@ -162,6 +177,14 @@ func runSize(dialect string, n, runs int, pgAdmin, bin string) (map[string]time.
 	}
 	leadsTook := time.Since(t0)
 	t0 = time.Now()
+	if dialect == "postgres" {
+		// A live database's autovacuum has visited the rows of a bulk
+		// load within a minute; do it now, so index-only scans count.
+		if _, err := st.DB().ExecContext(ctx, "VACUUM ANALYZE"); err != nil {
+			st.Close()
+			return nil, "", err
+		}
+	}
 	// 10 raw events per lead over 30 days, about 10.4 events a visit.
 	visits := max(n*10/30*10/104, 1)
 	events, err := benchdata.Analytics(ctx, st, benchdata.Traffic{VisitsPerDay: visits, RawDays: db.RawDays, RolledDays: 365 - db.RawDays,
@@ -312,23 +335,29 @@ func ownerSession(ctx context.Context, st *db.Store) (string, error) {
 
 // timed is one request read to its end.
 func timed(u, token string) (time.Duration, error) {
+	d, _, err := timedSize(u, token)
+	return d, err
+}
+
+// timedSize is timed, and the answer's size.
+func timedSize(u, token string) (time.Duration, int64, error) {
 	req, _ := http.NewRequest(http.MethodGet, u, nil)
 	req.Header.Set("Authorization", "Bearer "+token)
 	t := time.Now()
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	n, err := io.Copy(io.Discard, res.Body)
 	res.Body.Close()
 	d := time.Since(t)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if res.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("GET %s: %d (%d bytes)", u, res.StatusCode, n)
+		return 0, 0, fmt.Errorf("GET %s: %d (%d bytes)", u, res.StatusCode, n)
 	}
-	return d, nil
+	return d, n, nil
 }
 
 func ms(d time.Duration) string {
@@ -379,4 +408,101 @@ func print(dialect string, ns []int, r map[int]map[string]time.Duration, notes m
 		}
 		fmt.Println(line)
 	}
+}
+
+// bootTable seeds the embedded content plus generated cities up to each
+// count into a fresh SQLite database, boots the site on it and prints
+// the time to the render cache's first warm-up, the peak RSS through the
+// boot's audits, and the admin's first page of cities.
+func bootTable(counts []int, bin string, runs int) {
+	fmt.Printf("\n### boot (SQLite)\n\n| city pages | boot to warm | peak RSS through the boot audits | first page of cities (admin) | its median time |\n|---|---|---|---|---|\n")
+	for _, n := range counts {
+		row, err := bootOnce(n, bin, runs)
+		if err != nil {
+			fail("boot at %d cities: %v", n, err)
+		}
+		fmt.Println(row)
+	}
+}
+
+func bootOnce(n int, bin string, runs int) (string, error) {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "benchdata-cities-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	st, err := db.Open(ctx, "", dir)
+	if err != nil {
+		return "", err
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ed := app.NewEditor(st, quiet)
+	ed.Changed = func(string) {}
+	embedded, err := content.Load()
+	if err != nil {
+		st.Close()
+		return "", err
+	}
+	if _, err := ed.Seed(ctx, embedded); err != nil {
+		st.Close()
+		return "", err
+	}
+	if extra := n - len(embedded.Cities); extra > 0 {
+		if _, err := benchdata.AddCities(ctx, ed, extra); err != nil {
+			st.Close()
+			return "", err
+		}
+	}
+	token, err := ownerSession(ctx, st)
+	st.Close()
+	if err != nil {
+		return "", err
+	}
+	port, err := freePort()
+	if err != nil {
+		return "", err
+	}
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port), "BASE_URL="+base, "DATA_DIR="+dir, "DATABASE_URL=", "MAX_CONNS_PER_IP=0")
+	logf, _ := os.Create(filepath.Join(dir, "server.log"))
+	cmd.Stdout, cmd.Stderr = logf, logf
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait(); logf.Close() }()
+	if err := waitWarm(filepath.Join(dir, "server.log"), cmd); err != nil {
+		return "", err
+	}
+	warm := time.Since(start)
+	waitQuiet(cmd.Process.Pid)
+	peak := peakRSS(cmd.Process.Pid)
+	var ds []time.Duration
+	var size int64
+	for i := 0; i <= runs; i++ {
+		d, n, err := timedSize(base+"/api/admin/content?kind=city", token)
+		if err != nil {
+			return "", err
+		}
+		if i > 0 {
+			ds = append(ds, d)
+		}
+		size = n
+	}
+	slices.Sort(ds)
+	return fmt.Sprintf("| %d | %.1f s | %d MB | %d KB | %s |", n, warm.Seconds(), peak/1024, size/1024, ms(ds[len(ds)/2])), nil
+}
+
+// peakRSS is the process's peak resident set (VmHWM), in KB.
+func peakRSS(pid int) int64 {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n
+		}
+	}
+	return 0
 }
