@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -122,10 +123,14 @@ type Server struct {
 	// proxies drops them from the caching proxies in front (nil without).
 	purge   *cdnpurge.Client
 	proxies *cdnpurge.Proxies
-	// genSums are the generated files' hashes when they were last
-	// purged (or at boot): a change that moves their bytes purges them.
-	genMu   sync.Mutex
-	genSums map[string]string
+	// genSums are the generated files' hashes when the proxies last
+	// heard of them, hookSums when the CDN hook last did (or at boot): a
+	// change that moves their bytes purges them. The two are apart: an
+	// instance follows its own publish too (applyRemote, proxies only),
+	// and that must not use up the change the hook is still to send.
+	genMu    sync.Mutex
+	genSums  map[string]string
+	hookSums map[string]string
 	// pageCC is the Cache-Control of cached public pages.
 	pageCC string
 	// draining is set on SIGTERM: readiness fails while in-flight
@@ -160,6 +165,7 @@ func New(svc *app.Services, o Options) (*Server, error) {
 	s.editor.Changed = s.contentChanged
 	if s.purge != nil || s.proxies != nil {
 		s.genSums = s.generatedSums()
+		s.hookSums = s.genSums
 	}
 	s.reviews.Changed = s.Changed
 	s.sync.Follow(s.applyRemote)
@@ -490,7 +496,7 @@ func (s *Server) generatedSums() map[string]string {
 func (s *Server) purgeChanged(before map[string]string, reason string, version int64, hook bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	var req cdnpurge.Request
+	var pages []string
 	for _, p := range s.site.AllPaths() {
 		r, _, ok := s.site.Lookup(p)
 		if !ok || !r.Indexable {
@@ -501,36 +507,40 @@ func (s *Server) purgeChanged(before map[string]string, reason string, version i
 			continue
 		}
 		if before[p] != pg.ETag {
-			req.Paths = append(req.Paths, p)
+			pages = append(pages, p)
 		}
 	}
 	sums := s.generatedSums()
 	s.genMu.Lock()
-	prev := s.genSums
+	proxyPrev, hookPrev := s.genSums, s.hookSums
 	s.genSums = sums
+	if hook {
+		s.hookSums = sums
+	}
 	s.genMu.Unlock()
-	for _, p := range generatedPaths {
-		if prev[p] != sums[p] {
-			req.Paths = append(req.Paths, p)
+	withGenerated := func(prev map[string]string) []string {
+		out := slices.Clone(pages)
+		for _, p := range generatedPaths {
+			if prev[p] != sums[p] {
+				out = append(out, p)
+			}
 		}
-	}
-	if len(req.Paths) == 0 {
-		return
-	}
-	for _, p := range req.Paths {
-		req.URLs = append(req.URLs, s.site.Abs(p))
+		return out
 	}
 	// The two retry apart (a proxy that is down must not hold up the CDN).
 	var wg sync.WaitGroup
-	if s.proxies != nil {
+	if paths := withGenerated(proxyPrev); s.proxies != nil && len(paths) > 0 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.proxies.Purge(ctx, req.Paths, reason)
+			s.proxies.Purge(ctx, paths, reason)
 		}()
 	}
-	if hook && s.purge != nil {
-		req.Reason, req.Version = reason, version
+	if paths := withGenerated(hookPrev); hook && s.purge != nil && len(paths) > 0 {
+		req := cdnpurge.Request{Paths: paths, Reason: reason, Version: version}
+		for _, p := range paths {
+			req.URLs = append(req.URLs, s.site.Abs(p))
+		}
 		s.purge.Purge(ctx, req)
 	}
 	wg.Wait()
