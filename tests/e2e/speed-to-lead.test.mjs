@@ -127,6 +127,9 @@ async function staffPage(viewport = WIDE, opts = {}) {
 test("with JavaScript the form carries the visit's source, kept in sessionStorage and never in a cookie", async () => {
   const { context, page } = await newPage(WIDE);
   await gotoSettled(page, `${site.base}/services/water-damage-restoration?utm_source=google&utm_medium=cpc&utm_campaign=${CAMPAIGN}&gclid=GCL-${TAG}`);
+  // The scripts record the visit after the first paint (ADR 016): wait
+  // for it, not for the load.
+  await waitFor("the visit's source kept in sessionStorage", () => page.evaluate(() => sessionStorage.getItem("visit_attribution") !== null));
   const kept = await page.evaluate(() => JSON.parse(sessionStorage.getItem("visit_attribution") || "null"));
   assert.equal(kept.landing, `/services/water-damage-restoration?utm_source=google&utm_medium=cpc&utm_campaign=${CAMPAIGN}&gclid=GCL-${TAG}`);
   assert.equal(kept.utm_campaign, CAMPAIGN);
