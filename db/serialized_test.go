@@ -69,14 +69,15 @@ func TestSerialized(t *testing.T) {
 // not. Keyed by the database, every store test in every package waited
 // on every other's migrations and settings.
 func TestSerializedLockIsTheSchemas(t *testing.T) {
-	a, err := NewTestPostgres(t)
+	// Two schemas of one database, as two sites sharing a server.
+	a, _, err := newTestPostgresSchema(t)
 	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal(err)
 		}
 		t.Skip(err)
 	}
-	other, err := NewTestPostgres(t)
+	other, _, err := newTestPostgresSchema(t)
 	if err != nil {
 		t.Fatal(err)
 	}

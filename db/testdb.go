@@ -3,11 +3,15 @@ package db
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"net"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -145,7 +149,7 @@ func migratedSQLite() ([]byte, error) {
 	return sqliteTemplate.bytes, sqliteTemplate.err
 }
 
-// NewTestPostgres creates a private schema on the test server, migrates it
+// NewTestPostgres opens a migrated store of its own on the test server
 // and drops it when the test ends.
 func NewTestPostgres(t testing.TB) (*Store, error) {
 	t.Helper()
@@ -153,26 +157,78 @@ func NewTestPostgres(t testing.TB) (*Store, error) {
 	return s, err
 }
 
-// newTestPostgres is NewTestPostgres, and the address of its schema.
+// NewTestPostgresURL is the address of a store NewTestPostgres opened,
+// for a test that connects its own way (through a proxy it stops).
+func NewTestPostgresURL(t testing.TB) (string, error) {
+	t.Helper()
+	_, dsn, err := newTestPostgres(t)
+	return dsn, err
+}
+
+// newTestPostgres is NewTestPostgres, and the address of its database.
+//
+// Each store is a database copied from a template that the test binary
+// migrates once (CREATE DATABASE ... TEMPLATE): one statement where
+// migrating a fresh schema takes hundreds of round trips. On a machine
+// busy with the browser tests those round trips, each waiting for a
+// turn on a core, made the store tests ten times slower than on a quiet
+// one (the db package passed Go's ten minutes). A server that refuses
+// CREATE DATABASE gets a schema of its own instead, migrated.
 func newTestPostgres(t testing.TB) (*Store, string, error) {
 	t.Helper()
-	base := os.Getenv("TEST_DATABASE_URL")
-	if base == "" {
-		base = DefaultTestPostgres
-	}
-	if c, err := net.DialTimeout("tcp", hostOf(base), time.Second); err != nil {
+	base := testPostgresURL()
+	if err := reachable(base); err != nil {
 		return nil, "", err
-	} else {
-		c.Close()
+	}
+	tpl, err := postgresTemplate(base)
+	if err != nil {
+		t.Logf("a schema of its own instead of a database copied from a template: %v", err)
+		return newTestPostgresSchema(t)
+	}
+	ctx := context.Background()
+	name := fmt.Sprintf("t_%d_%s", time.Now().Unix(), randomHex(4))
+	if _, err := tpl.admin.ExecContext(ctx, `CREATE DATABASE `+name+` TEMPLATE `+tpl.name); err != nil {
+		// A checkout at other migrations dropped it (dropStale).
+		t.Logf("a schema of its own: the template %s: %v", tpl.name, err)
+		return newTestPostgresSchema(t)
+	}
+	dsn := tpl.dsn(name)
+	x, err := sqlx.ConnectContext(ctx, "postgres", dsn)
+	if err != nil {
+		tpl.admin.ExecContext(ctx, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`)
+		return nil, "", err
+	}
+	// The pool the site opens (Open): tests that fire a hundred requests
+	// at once wait for connections as the site does, instead of taking
+	// the server's every connection from the tests running beside them.
+	x.SetMaxOpenConns(PostgresPool)
+	t.Cleanup(func() {
+		x.Close()
+		tpl.admin.ExecContext(context.Background(), `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`)
+	})
+	// The migrations run again on the copy and find nothing to do.
+	s, err := FromDB(ctx, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, dsn, nil
+}
+
+// newTestPostgresSchema opens a migrated store on a schema of its own in
+// the test database, for the tests of what schemas keep apart (two sites
+// on one database) and for a server that refuses CREATE DATABASE.
+func newTestPostgresSchema(t testing.TB) (*Store, string, error) {
+	t.Helper()
+	base := testPostgresURL()
+	if err := reachable(base); err != nil {
+		return nil, "", err
 	}
 	ctx := context.Background()
 	admin, err := sqlx.ConnectContext(ctx, "postgres", base)
 	if err != nil {
 		return nil, "", err
 	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "t_" + hex.EncodeToString(b)
+	schema := "t_" + randomHex(6)
 	if _, err := admin.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
 		admin.Close()
 		return nil, "", err
@@ -187,9 +243,6 @@ func newTestPostgres(t testing.TB) (*Store, string, error) {
 		admin.Close()
 		return nil, "", err
 	}
-	// The pool the site opens (Open): tests that fire a hundred requests
-	// at once wait for connections as the site does, instead of taking
-	// the server's every connection from the tests running beside them.
 	x.SetMaxOpenConns(PostgresPool)
 	s, err := FromDB(ctx, x)
 	t.Cleanup(func() {
@@ -201,6 +254,166 @@ func newTestPostgres(t testing.TB) (*Store, string, error) {
 		t.Fatal(err)
 	}
 	return s, dsn, nil
+}
+
+func testPostgresURL() string {
+	if base := os.Getenv("TEST_DATABASE_URL"); base != "" {
+		return base
+	}
+	return DefaultTestPostgres
+}
+
+func reachable(base string) error {
+	c, err := net.DialTimeout("tcp", hostOf(base), time.Second)
+	if err != nil {
+		return err
+	}
+	return c.Close()
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// pgTemplate is the migrated database every store of a test binary
+// starts as a copy of. It is named after the migrations (tt_, their
+// hash, the time it was made), so the packages of a run and later runs
+// share one, and a change to a migration makes a new one.
+type pgTemplate struct {
+	once  sync.Once
+	err   error
+	name  string
+	url   *url.URL
+	admin *sqlx.DB // on the base database: CREATE and DROP DATABASE
+}
+
+func (p *pgTemplate) dsn(database string) string {
+	u := *p.url
+	u.Path = "/" + database
+	return u.String()
+}
+
+var pgTemplates sync.Map // base URL -> *pgTemplate
+
+func postgresTemplate(base string) (*pgTemplate, error) {
+	v, _ := pgTemplates.LoadOrStore(base, &pgTemplate{})
+	p := v.(*pgTemplate)
+	p.once.Do(func() { p.err = p.find(base) })
+	return p, p.err
+}
+
+// migrationsHash names the migrations' content.
+func migrationsHash() string {
+	h := sha256.New()
+	entries, _ := migrations.ReadDir("migrations")
+	for _, e := range entries {
+		body, _ := migrations.ReadFile("migrations/" + e.Name())
+		fmt.Fprintf(h, "%s %d\n", e.Name(), len(body))
+		h.Write(body)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// find finds this migrations' template on the server or makes it. Test
+// binaries run side by side, so one makes it while the others wait on an
+// advisory lock; it is made under another name and renamed when
+// migrated, so a binary killed halfway never leaves a template that
+// looks whole.
+func (p *pgTemplate) find(base string) error {
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return fmt.Errorf("TEST_DATABASE_URL is not a postgres:// URL")
+	}
+	p.url = u
+	ctx := context.Background()
+	admin, err := sqlx.ConnectContext(ctx, "postgres", base)
+	if err != nil {
+		return err
+	}
+	if err := p.findOrMake(ctx, admin); err != nil {
+		admin.Close()
+		return err
+	}
+	p.admin = admin
+	return nil
+}
+
+func (p *pgTemplate) findOrMake(ctx context.Context, admin *sqlx.DB) error {
+	conn, err := admin.Connx(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	const lock = `hashtext('site store tests: template')`
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(`+lock+`)`); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock(`+lock+`)`)
+	hash := migrationsHash()
+	var found []string
+	if err := conn.SelectContext(ctx, &found, `SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY datname DESC`, "tt_"+hash+"_"); err != nil {
+		return err
+	}
+	if len(found) > 0 {
+		p.name = found[0]
+		return nil
+	}
+	dropStale(ctx, conn)
+	stamp := strconv.FormatInt(time.Now().Unix(), 10)
+	building, name := "tb_"+hash+"_"+stamp, "tt_"+hash+"_"+stamp
+	if _, err := conn.ExecContext(ctx, `CREATE DATABASE `+building); err != nil {
+		return err
+	}
+	x, err := sqlx.ConnectContext(ctx, "postgres", p.dsn(building))
+	if err == nil {
+		_, err = FromDB(ctx, x)
+		// No session may stay on a database that is renamed or copied.
+		x.Close()
+	}
+	if err == nil {
+		_, err = conn.ExecContext(ctx, `ALTER DATABASE `+building+` RENAME TO `+name)
+	}
+	if err != nil {
+		conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+building+` WITH (FORCE)`)
+		return err
+	}
+	p.name = name
+	return nil
+}
+
+// dropStale drops, after three hours, what test binaries leave behind:
+// the stores of a binary that crashed or was killed before its cleanups
+// (t_), a template it was still making (tb_), and the templates of other
+// migrations (tt_; a checkout at another commit may still be using its
+// own, so not at once).
+func dropStale(ctx context.Context, conn *sqlx.Conn) {
+	var names []string
+	if err := conn.SelectContext(ctx, &names, `SELECT datname FROM pg_database`); err != nil {
+		return
+	}
+	cutoff := time.Now().Add(-3 * time.Hour).Unix()
+	for _, n := range names {
+		if staleTestDatabase(n, cutoff) {
+			conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+n+` WITH (FORCE)`)
+		}
+	}
+}
+
+// testDatabaseName is what newTestPostgres (t_, stamp, random) and
+// findOrMake (tb_ or tt_, the migrations' hash, stamp) name databases.
+var testDatabaseName = regexp.MustCompile(`^(?:t_([0-9]{10})_[0-9a-f]{8}|t[bt]_[0-9a-f]{12}_([0-9]{10}))$`)
+
+// staleTestDatabase: name is a test database or template made before
+// cutoff (Unix seconds).
+func staleTestDatabase(name string, cutoff int64) bool {
+	m := testDatabaseName.FindStringSubmatch(name)
+	if m == nil {
+		return false
+	}
+	stamp, err := strconv.ParseInt(m[1]+m[2], 10, 64)
+	return err == nil && stamp < cutoff
 }
 
 // NewTestPostgresDatabase creates a whole database of its own, named

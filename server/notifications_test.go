@@ -3,9 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/tls"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -335,40 +333,22 @@ func postgresBehindProxy(t *testing.T) (*db.Store, *tcpProxy) {
 // connections longer, or a slow connect reads as the database down.
 func postgresBehindProxyConnecting(t *testing.T, connectTimeout int) (*db.Store, *tcpProxy) {
 	t.Helper()
-	base := os.Getenv("TEST_DATABASE_URL")
-	if base == "" {
-		base = db.DefaultTestPostgres
-	}
-	u, err := url.Parse(base)
+	dsn, err := db.NewTestPostgresURL(t)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if c, err := net.DialTimeout("tcp", u.Host, time.Second); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("PostgreSQL is required in CI: %v", err)
 		}
 		t.Skipf("PostgreSQL not reachable: %v", err)
-	} else {
-		c.Close()
 	}
-	ctx := context.Background()
-	admin, err := sqlx.ConnectContext(ctx, "postgres", base)
+	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { admin.Close() })
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "t_" + hex.EncodeToString(b)
-	if _, err := admin.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`) })
+	ctx := context.Background()
 	proxy := newTCPProxy(t, u.Host)
 	pu := *u
 	pu.Host = proxy.addr
 	q := pu.Query()
-	q.Set("search_path", schema)
 	q.Set("connect_timeout", strconv.Itoa(connectTimeout))
 	pu.RawQuery = q.Encode()
 	x, err := sqlx.ConnectContext(ctx, "postgres", pu.String())
