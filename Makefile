@@ -51,17 +51,10 @@ test-ts: deps
 # 45 s under -race, 3 s without; the package 63 s against 4.5): it runs
 # without -race, and its tests that upload or save from several
 # goroutines at once run under it by name.
-# The packages under tests/ start the bin/site just built (SITE_BIN).
-# -timeout: one ceiling for a busy machine, where Go's default ten
-# minutes ran out on a package that takes 30 s on a quiet one.
+# scripts/test-go.sh: vet, the alert rules, then the tests in two lines
+# side by side.
 test-go: build
-	$(GO) vet ./...
-	cd docs && P=$$(bash ../scripts/ensure-promtool.sh) && $$P check rules prometheus-alerts.yml && $$P test rules prometheus-alerts.test.yml
-	SITE_BIN=$(CURDIR)/bin/site $(GO) test -race -count=1 -timeout 25m -gcflags='modernc.org/...=-race=false' $$($(GO) list ./... | grep -v -e '/server$$' -e '/web/editor$$' -e '/editor$$' -e '/app$$' -e '/web/media$$')
-	$(GO) test -count=1 -timeout 25m ./server/ ./web/editor/ ./editor/ ./app/ ./web/media/
-	$(GO) test -race -count=1 -timeout 25m -gcflags='modernc.org/...=-race=false' -run 'TestRace|TestCachedServing|TestEstimateRateLimit|TestEstimateLimitHolds' ./server/
-	$(GO) test -race -count=1 -timeout 25m -gcflags='modernc.org/...=-race=false' -run 'TestScheduledPublishOnceAcrossInstances|TestRedirectsNoLoopUnderRace' ./editor/
-	$(GO) test -race -count=1 -timeout 25m -gcflags='modernc.org/...=-race=false' -run 'TestAttackParallelUploads|TestMediaTextSaves|TestPosterStoredBesideVideo' ./web/media/
+	GO=$(GO) bash scripts/test-go.sh
 
 test-e2e: build
 	bash scripts/e2e.sh
