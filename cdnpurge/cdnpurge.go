@@ -62,7 +62,25 @@ func (c *Client) Purge(ctx context.Context, r Request) error {
 
 func (c *Client) send(ctx context.Context, r Request) error {
 	body, _ := json.Marshal(r)
-	delay := c.Backoff
+	return do(ctx, c.HTTP, c.Backoff, "purge hook", func() (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if c.Token != "" {
+			req.Header.Set("Authorization", "Bearer "+c.Token)
+		}
+		return req, nil
+	})
+}
+
+// do sends the request that newRequest makes, up to four times with a
+// delay that starts at backoff and doubles, while it cannot be sent or
+// is answered 429 or 5xx; any other answer of 300 or more is final.
+// what names the request in its errors.
+func do(ctx context.Context, client *http.Client, backoff time.Duration, what string, newRequest func() (*http.Request, error)) error {
+	delay := backoff
 	var last error
 	for attempt := 0; attempt < 4; attempt++ {
 		if attempt > 0 {
@@ -73,15 +91,11 @@ func (c *Client) send(ctx context.Context, r Request) error {
 			}
 			delay *= 2
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, bytes.NewReader(body))
+		req, err := newRequest()
 		if err != nil {
 			return err
 		}
-		req.Header.Set("Content-Type", "application/json")
-		if c.Token != "" {
-			req.Header.Set("Authorization", "Bearer "+c.Token)
-		}
-		res, err := c.HTTP.Do(req)
+		res, err := client.Do(req)
 		if err != nil {
 			last = err
 			continue
@@ -92,9 +106,9 @@ func (c *Client) send(ctx context.Context, r Request) error {
 		case res.StatusCode < 300:
 			return nil
 		case res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500:
-			last = fmt.Errorf("purge hook: HTTP %d", res.StatusCode)
+			last = fmt.Errorf("%s: HTTP %d", what, res.StatusCode)
 		default:
-			return fmt.Errorf("purge hook: HTTP %d", res.StatusCode)
+			return fmt.Errorf("%s: HTTP %d", what, res.StatusCode)
 		}
 	}
 	return last

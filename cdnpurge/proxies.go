@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -111,39 +110,14 @@ func (p *Proxies) purgeOne(ctx context.Context, proxy string, paths []string) (i
 }
 
 func (p *Proxies) send(ctx context.Context, proxy, path string) error {
-	delay := p.Backoff
-	var last error
-	for attempt := 0; attempt < 4; attempt++ {
-		if attempt > 0 {
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(delay):
-			}
-			delay *= 2
-		}
+	return do(ctx, p.HTTP, p.Backoff, "PURGE "+path, func() (*http.Request, error) {
 		req, err := http.NewRequestWithContext(ctx, "PURGE", proxy+path, nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if p.Host != "" {
 			req.Host = p.Host
 		}
-		res, err := p.HTTP.Do(req)
-		if err != nil {
-			last = err
-			continue
-		}
-		io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
-		res.Body.Close()
-		switch {
-		case res.StatusCode < 300:
-			return nil
-		case res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500:
-			last = fmt.Errorf("PURGE %s: HTTP %d", path, res.StatusCode)
-		default:
-			return fmt.Errorf("PURGE %s: HTTP %d", path, res.StatusCode)
-		}
-	}
-	return last
+		return req, nil
+	})
 }
