@@ -2,7 +2,7 @@
 // Debian's Chromium for one page of each main kind, and a service page
 // with a hero photo. Prints the median of --runs runs; with
 // --assert, fails unless accessibility, best practices and SEO are 100
-// (performance is reported, not asserted). Without --assert, each page is
+// (performance is left out). Without --assert, each page is
 // also measured beside its own no-script limit: the same HTML with every
 // executable script removed (JSON-LD kept), served statically, the runs
 // alternating, so the two are compared on the same machine at the same
@@ -40,7 +40,11 @@ if (unknown.length) {
   process.exit(2);
 }
 const pages = only ? Object.fromEntries(only.map((k) => [k, allPages[k]])) : allPages;
-const cats = ["performance", "accessibility", "best-practices", "seo"];
+// make test's check (--assert) leaves performance out: it is not
+// asserted, its figures read beside the rest of make test say nothing
+// (TBT of 15 s at a load of 27), and its audits were about half of the
+// check's CPU (111 CPU-s with it over eleven pages).
+const cats = assert ? ["accessibility", "best-practices", "seo"] : ["performance", "accessibility", "best-practices", "seo"];
 const dir = mkdtempSync(join(tmpdir(), "lh-"));
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 let failed = false;
@@ -106,7 +110,7 @@ function postPaintTask(out) {
 }
 
 console.log(`Lighthouse mobile, median of ${runs} run(s); ${version}; load average ${load()} on ${cpus().length} CPUs`);
-console.log(assert ? "page     perf  a11y  best  seo   LCP     TBT    CLS"
+console.log(assert ? "page     a11y  best  seo"
   : "page     perf  a11y  best  seo   LCP     TBT    CLS    task | no-script limit: LCP    TBT   task | LCP within 5%+50ms  TBT within 30ms");
 // measure runs one page's runs and returns its row and what it failed.
 async function measure(name, path) {
@@ -121,10 +125,10 @@ async function measure(name, path) {
   for (let i = 0; i < runs; i++) {
     last = await lighthouse(base + path, join(dir, `${name}-${i}.json`));
     for (const c of cats) scores[c].push(Math.round(last.categories[c].score * 100));
-    lcp.push(last.audits["largest-contentful-paint"].numericValue);
-    tbt.push(last.audits["total-blocking-time"].numericValue);
-    cls.push(last.audits["cumulative-layout-shift"].numericValue);
     if (!assert) {
+      lcp.push(last.audits["largest-contentful-paint"].numericValue);
+      tbt.push(last.audits["total-blocking-time"].numericValue);
+      cls.push(last.audits["cumulative-layout-shift"].numericValue);
       task.push(postPaintTask(join(dir, `${name}-${i}.json`)));
       const lim = await lighthouse(limitBase + path, join(dir, `${name}-limit-${i}.json`));
       limLCP.push(lim.audits["largest-contentful-paint"].numericValue);
@@ -133,8 +137,9 @@ async function measure(name, path) {
     }
   }
   const m = Object.fromEntries(cats.map((c) => [c, median(scores[c])]));
-  let row = `${name.padEnd(8)} ${String(m.performance).padStart(4)}  ${String(m.accessibility).padStart(4)}  ${String(m["best-practices"]).padStart(4)}  ${String(m.seo).padStart(4)}  ${(median(lcp) / 1000).toFixed(2)}s  ${String(Math.round(median(tbt))).padStart(3)}ms  ${median(cls).toFixed(3)}`;
+  let row = `${name.padEnd(8)} ${assert ? "" : `${String(m.performance).padStart(4)}  `}${String(m.accessibility).padStart(4)}  ${String(m["best-practices"]).padStart(4)}  ${String(m.seo).padStart(4)}`;
   if (!assert) {
+    row += `  ${(median(lcp) / 1000).toFixed(2)}s  ${String(Math.round(median(tbt))).padStart(3)}ms  ${median(cls).toFixed(3)}`;
     const within = median(lcp) <= median(limLCP) * 1.05 + 50;
     const tbtWithin = median(tbt) <= median(limTBT) + 30;
     const ms = (v) => `${String(Math.round(v)).padStart(3)}ms`;
