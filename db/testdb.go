@@ -263,13 +263,30 @@ func testPostgresURL() string {
 	return DefaultTestPostgres
 }
 
+// reachable says whether the test server answers, asked once per test
+// binary. Its ceiling is generous: a server that is not there refuses at
+// once, and one that is there but slow to accept (a postmaster waiting
+// for a core on a machine at a load of 27) once failed a CI run with a
+// one-second "i/o timeout".
 func reachable(base string) error {
-	c, err := net.DialTimeout("tcp", hostOf(base), time.Second)
-	if err != nil {
-		return err
-	}
-	return c.Close()
+	v, _ := reachability.LoadOrStore(base, &probe{})
+	p := v.(*probe)
+	p.once.Do(func() {
+		c, err := net.DialTimeout("tcp", hostOf(base), 30*time.Second)
+		if err == nil {
+			c.Close()
+		}
+		p.err = err
+	})
+	return p.err
 }
+
+type probe struct {
+	once sync.Once
+	err  error
+}
+
+var reachability sync.Map // base URL -> *probe
 
 func randomHex(n int) string {
 	b := make([]byte, n)

@@ -496,7 +496,8 @@ func (p *tcpProxy) serve() {
 			c.Close()
 			continue
 		}
-		d, err := net.DialTimeout("tcp", p.target, 2*time.Second)
+		// A generous ceiling: "down" is p.up, never a slow accept.
+		d, err := net.DialTimeout("tcp", p.target, 30*time.Second)
 		if err != nil {
 			c.Close()
 			continue
