@@ -167,8 +167,9 @@ func NewTestPostgresURL(t testing.TB) (string, error) {
 
 // newTestPostgres is NewTestPostgres, and the address of its database.
 //
-// Each store is a database copied from a template that the test binary
-// migrates once (CREATE DATABASE ... TEMPLATE): one statement where
+// Each store is a database copied from a template migrated once, by the
+// first test binary that needed it (CREATE DATABASE ... TEMPLATE;
+// pgTemplate): one statement where
 // migrating a fresh schema takes hundreds of round trips. On a machine
 // busy with the browser tests those round trips, each waiting for a
 // turn on a core, made the store tests ten times slower than on a quiet
