@@ -3,6 +3,13 @@
 # need (npm packages; Chromium from Debian for the browser tests).
 SHELL := /bin/bash
 GO ?= go
+# -trimpath: what the Go tools build does not depend on the clone's
+# folder, so a fresh clone (CI's, or a second checkout) reuses Go's build
+# cache for every package it has not changed instead of compiling the
+# whole module again, twice (plain and -race). Measured: the race test
+# binaries of a fresh clone took 188 CPU-s to build without it, 78 with
+# it; go vet 18 CPU-s, 2 with it (ADR 053, item 19).
+export GOFLAGS += -trimpath
 
 .PHONY: run dev test test-ts test-go test-e2e test-lighthouse bench bench-data lighthouse deps build clean
 

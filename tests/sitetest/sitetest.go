@@ -18,7 +18,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -28,10 +27,23 @@ import (
 	"github.com/atlanta-restoration/site/accounts"
 )
 
-// Root is the repository's folder, where the binary is built and run.
+// Root is the repository's folder, where the binary is built and run:
+// the nearest folder above the test's own (go test runs a test in its
+// package's folder) that holds go.mod. Not the source file's path, which
+// a -trimpath build (make test's) turns into the import path.
 var Root = func() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	dir, err := os.Getwd()
+	if err != nil {
+		panic(err)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			panic("sitetest: no go.mod above " + dir)
+		}
+	}
 }()
 
 var (
