@@ -24,7 +24,7 @@ trap 'rm -f "$other"' EXIT
 (
   rc=0
   $GO test -count=1 -timeout 25m "${plain[@]}" || rc=1
-  $GO test "${race[@]}" -count=1 -timeout 25m -run 'TestRace|TestCachedServing|TestEstimateRateLimit|TestEstimateLimitHolds' ./server/ || rc=1
+  $GO test "${race[@]}" -count=1 -timeout 25m -run 'TestRace|TestCachedServing|TestEstimateRateLimit|TestEstimateLimitHolds|TestPagedListsHoldUnderParallelRequests' ./server/ || rc=1
   $GO test "${race[@]}" -count=1 -timeout 25m -run 'TestScheduledPublishOnceAcrossInstances|TestRedirectsNoLoopUnderRace' ./editor/ || rc=1
   $GO test "${race[@]}" -count=1 -timeout 25m -run 'TestAttackParallelUploads|TestMediaTextSaves|TestPosterStoredBesideVideo' ./web/media/ || rc=1
   exit $rc
