@@ -185,4 +185,3 @@ func pagedListsUnderParallelRequests(t *testing.T, store *db.Store) {
 		t.Error(e)
 	}
 }
-
