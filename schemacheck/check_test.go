@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -232,5 +233,67 @@ func TestTemplate(t *testing.T) {
 	}
 	if _, err := Template(page, "Article"); err == nil {
 		t.Error("a page without an Article gave a template")
+	}
+}
+
+// A run checks again only the pages whose bytes or expected types
+// changed: the others' results are the last run's, and the whole run
+// equals what a new checker finds on the same pages. The comparison
+// across pages never writes into a remembered result: a page that stops
+// disagreeing loses its warning.
+func TestCheckerRemembersUnchangedPages(t *testing.T) {
+	other := strings.Replace(okBusiness, "+1-770-555-0134", "+1-404-555-0199", 1)
+	site := map[string][]byte{
+		"/":      pageHTML(graph(okBusiness, okOrganization, okWebSite)),
+		"/areas": pageHTML(graph(other, okBreadcrumbs)),
+		"/c":     pageHTML(graph(okBusiness)),
+	}
+	fetch := func(_ context.Context, path string) (int, []byte, error) { return 200, site[path], nil }
+	expect := map[string][]string{"/": {"LocalBusiness", "WebSite"}, "/areas": {"LocalBusiness", "BreadcrumbList"}, "/c": {"LocalBusiness"}}
+	pages := func() []Page {
+		return []Page{{"/", "home", expect["/"]}, {"/areas", "county", expect["/areas"]}, {"/c", "city", expect["/c"]}}
+	}
+	c := &Checker{Fetch: fetch, Base: base, Store: &memStore{}, Pages: pages}
+	fresh := func() []PageResult {
+		_, out, err := (&Checker{Fetch: fetch, Base: base, Store: &memStore{}, Pages: pages}).Check(context.Background(), TriggerManual)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	check := func(what string) []PageResult {
+		t.Helper()
+		_, out, err := c.Check(context.Background(), TriggerContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(fresh(), out, cmp.AllowUnexported(PageResult{}, sharedItem{})); diff != "" {
+			t.Errorf("%s: the remembering checker differs from a new one (-new, +remembering):\n%s", what, diff)
+		}
+		return out
+	}
+	first := check("first run")
+	if !slices.ContainsFunc(first[1].Findings, func(f Finding) bool { return f.Property == "@id" }) {
+		t.Fatalf("/areas: no warning for its different business: %v", brief(first[1]))
+	}
+	second := check("nothing changed")
+	if c.last["/c"].result.Findings == nil || len(second) != 3 {
+		t.Fatalf("nothing remembered: %+v", c.last)
+	}
+	// /areas now agrees: its warning goes; / and /c are not parsed again.
+	before := c.last["/"]
+	site["/areas"] = pageHTML(graph(okBusiness, okBreadcrumbs))
+	third := check("/areas changed")
+	if slices.ContainsFunc(third[1].Findings, func(f Finding) bool { return f.Property == "@id" }) {
+		t.Errorf("/areas kept the warning of its old bytes: %v", brief(third[1]))
+	}
+	if after := c.last["/"]; &after.result.Types[0] != &before.result.Types[0] {
+		t.Errorf("/ was checked again although its bytes did not change")
+	}
+	// Another expected type is another check of the same bytes.
+	expect["/c"] = []string{"LocalBusiness", "Service"}
+	fourth := check("/c expects more")
+	if len(fourth[2].Missing) != 1 || fourth[2].Missing[0] != "Service" {
+		t.Errorf("/c: missing %v, want [Service]", fourth[2].Missing)
 	}
 }

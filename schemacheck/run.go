@@ -2,11 +2,15 @@ package schemacheck
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math"
 	"net/http"
+	"slices"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -46,6 +50,20 @@ type Checker struct {
 	Log     *slog.Logger
 
 	ran atomic.Bool
+	// last is each page's result of the last run, before the comparison
+	// across pages, with the bytes it was checked on: a page whose bytes
+	// and kind have not changed since is not parsed again (a publish
+	// changes a few pages of many, and each change re-runs the check).
+	mu   sync.Mutex
+	last map[string]checked
+}
+
+// checked is a page's result and what it was checked on.
+type checked struct {
+	sum    [sha256.Size]byte
+	kind   string
+	expect string
+	result PageResult
 }
 
 // Run checks every page and stores the result: the schema check job's
@@ -88,13 +106,20 @@ func Score(items, valid int) int {
 func (c *Checker) Check(ctx context.Context, trigger string) (db.SchemaCheckRun, []PageResult, error) {
 	run := db.SchemaCheckRun{StartedAt: time.Now().UTC(), TriggeredBy: trigger, BaseURL: c.Base}
 	var results []*PageResult
+	c.mu.Lock()
+	last := c.last
+	c.mu.Unlock()
+	next := map[string]checked{}
 	for _, p := range c.Pages() {
 		if err := ctx.Err(); err != nil {
 			return run, nil, err
 		}
-		r := c.page(ctx, p)
+		r := c.page(ctx, p, last, next)
 		results = append(results, &r)
 	}
+	c.mu.Lock()
+	c.last = next
+	c.mu.Unlock()
 	compareShared(results)
 	rows := make([]db.SchemaCheckPage, 0, len(results))
 	out := make([]PageResult, 0, len(results))
@@ -131,8 +156,10 @@ func (c *Checker) Check(ctx context.Context, trigger string) (db.SchemaCheckRun,
 	return saved, out, nil
 }
 
-// page fetches and checks one page.
-func (c *Checker) page(ctx context.Context, p Page) PageResult {
+// page fetches and checks one page: again only when its bytes, kind or
+// expected types differ from the last run's (last), whose result is then
+// reused; next receives what this run checked.
+func (c *Checker) page(ctx context.Context, p Page, last, next map[string]checked) PageResult {
 	status, body, err := c.Fetch(ctx, p.Path)
 	if err == nil && status != http.StatusOK {
 		err = fmt.Errorf("HTTP %d: only pages that answer 200 are checked", status)
@@ -141,7 +168,18 @@ func (c *Checker) page(ctx context.Context, p Page) PageResult {
 		return PageResult{Path: p.Path, Kind: p.Kind, StatusCode: status, Types: []string{}, Expected: append([]string{}, p.Expect...),
 			Missing: []string{}, Findings: []Finding{}, Error: err.Error()}
 	}
-	return CheckPage(body, p, c.Options)
+	k := checked{sum: sha256.Sum256(body), kind: p.Kind, expect: strings.Join(p.Expect, "\x00")}
+	if was, ok := last[p.Path]; ok && was.sum == k.sum && was.kind == k.kind && was.expect == k.expect {
+		k.result = was.result
+	} else {
+		k.result = CheckPage(body, p, c.Options)
+	}
+	next[p.Path] = k
+	r := k.result
+	// The comparison across pages appends to a page's findings: never to
+	// the remembered ones.
+	r.Findings = slices.Clip(slices.Clone(r.Findings))
+	return r
 }
 
 // Decode turns a stored page row back into its result.

@@ -292,3 +292,62 @@ func mustDecode(t *testing.T, p db.SEOAuditPage) PageResult {
 	}
 	return r
 }
+
+// A run parses again only the pages whose bytes or business details
+// changed: the others' checks are the last run's, and every run's rows
+// equal a new auditor's on the same pages.
+func TestAuditorRemembersUnchangedPages(t *testing.T) {
+	bodies := map[string]string{
+		"/":     goodPage(""),
+		"/thin": `<html><head><title>Thin</title></head><body><h1>x</h1></body></html>`,
+	}
+	business := nap
+	auditor := func(st *fakeStore) *Auditor {
+		return &Auditor{
+			Pages:    func() []string { return []string{"/", "/thin"} },
+			Fetch:    func(_ context.Context, p string) (int, []byte, error) { return http.StatusOK, []byte(bodies[p]), nil },
+			Base:     "https://www.example.com",
+			Business: func(context.Context) Context { return business },
+			Store:    st,
+		}
+	}
+	st := &fakeStore{}
+	a := auditor(st)
+	run := func(what string) {
+		t.Helper()
+		if _, err := a.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		fresh := &fakeStore{}
+		if _, err := auditor(fresh).Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(fresh.pages, st.pages); diff != "" {
+			t.Errorf("%s: the remembering auditor differs from a new one (-new, +remembering):\n%s", what, diff)
+		}
+	}
+	run("first run")
+	home := a.last["/"].checks
+	run("nothing changed")
+	if &a.last["/"].checks[0] != &home[0] {
+		t.Errorf("/ was parsed again although nothing changed")
+	}
+	// The thin page grows: it is parsed again, / is not.
+	bodies["/thin"] = goodPage("<p>more</p>")
+	run("/thin changed")
+	if &a.last["/"].checks[0] != &home[0] {
+		t.Errorf("/ was parsed again when only /thin changed")
+	}
+	if p := mustDecode(t, st.pages[1]); p.Score != 100 {
+		t.Errorf("/thin after its change: score %d, want 100", p.Score)
+	}
+	// Another phone number is checked against every page again.
+	business.Phone = "(404) 555-0199"
+	run("the phone changed")
+	if &a.last["/"].checks[0] == &home[0] {
+		t.Errorf("/ kept its checks of the old phone number")
+	}
+	if p := mustDecode(t, st.pages[0]); p.Score == 100 {
+		t.Errorf("/ still passes with another phone number than it shows")
+	}
+}

@@ -2,11 +2,13 @@ package seoaudit
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,6 +50,19 @@ type Auditor struct {
 	Pause time.Duration
 
 	ran atomic.Bool
+	// last is each page's checks in the last run with the bytes and the
+	// business details they were made on: a page whose bytes and details
+	// have not changed since is not parsed again (a publish changes a
+	// few pages of many, and each change re-runs the audit).
+	mu   sync.Mutex
+	last map[string]audited
+}
+
+// audited is a page's checks and what they were made on.
+type audited struct {
+	sum    [sha256.Size]byte
+	nap    Context
+	checks []Check
 }
 
 // PageResult is one audited page.
@@ -96,6 +111,15 @@ func (a *Auditor) Audit(ctx context.Context, trigger string) (db.SEOAuditRun, er
 	}
 	var rows []db.SEOAuditPage
 	var total Counts
+	a.mu.Lock()
+	last := a.last
+	a.mu.Unlock()
+	next := map[string]audited{}
+	defer func() {
+		a.mu.Lock()
+		a.last = next
+		a.mu.Unlock()
+	}()
 	for i, p := range a.Pages() {
 		if err := ctx.Err(); err != nil {
 			return run, err
@@ -107,7 +131,7 @@ func (a *Auditor) Audit(ctx context.Context, trigger string) (db.SEOAuditRun, er
 			case <-time.After(a.Pause):
 			}
 		}
-		res := a.auditPage(ctx, p, nap)
+		res := a.auditPageSince(ctx, p, nap, last, next)
 		checks, _ := json.Marshal(res.Checks)
 		c := Count(res.Checks)
 		rows = append(rows, db.SEOAuditPage{Path: res.Path, StatusCode: res.StatusCode, Score: res.Score,
@@ -162,6 +186,13 @@ func (a *Auditor) AuditPath(ctx context.Context, path string) PageAudit {
 }
 
 func (a *Auditor) auditPage(ctx context.Context, path string, nap Context) PageResult {
+	return a.auditPageSince(ctx, path, nap, nil, nil)
+}
+
+// auditPageSince is auditPage that parses the page only when its bytes or
+// the business details differ from the last run's (last), whose checks
+// are then reused; next, when not nil, receives what this run audited.
+func (a *Auditor) auditPageSince(ctx context.Context, path string, nap Context, last, next map[string]audited) PageResult {
 	nap.URL = strings.TrimSuffix(a.Base, "/") + path
 	r := PageResult{Path: path, URL: nap.URL, Checks: []Check{}}
 	status, body, err := a.Fetch(ctx, path)
@@ -174,13 +205,21 @@ func (a *Auditor) auditPage(ctx context.Context, path string, nap Context) PageR
 		r.Error = fmt.Sprintf("HTTP %d: only pages that answer 200 are audited", status)
 		return r
 	}
-	checks, err := AuditHTML(body, nap)
-	if err != nil {
-		r.Error = "the page could not be parsed: " + err.Error()
-		return r
+	sum := sha256.Sum256(body)
+	if was, ok := last[path]; ok && was.sum == sum && was.nap == nap {
+		r.Checks = was.checks
+	} else {
+		checks, err := AuditHTML(body, nap)
+		if err != nil {
+			r.Error = "the page could not be parsed: " + err.Error()
+			return r
+		}
+		r.Checks = checks
 	}
-	r.Checks = checks
-	r.Score = Score(Count(checks))
+	if next != nil {
+		next[path] = audited{sum: sum, nap: nap, checks: r.Checks}
+	}
+	r.Score = Score(Count(r.Checks))
 	return r
 }
 
