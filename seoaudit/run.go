@@ -115,11 +115,6 @@ func (a *Auditor) Audit(ctx context.Context, trigger string) (db.SEOAuditRun, er
 	last := a.last
 	a.mu.Unlock()
 	next := map[string]audited{}
-	defer func() {
-		a.mu.Lock()
-		a.last = next
-		a.mu.Unlock()
-	}()
 	for i, p := range a.Pages() {
 		if err := ctx.Err(); err != nil {
 			return run, err
@@ -144,6 +139,11 @@ func (a *Auditor) Audit(ctx context.Context, trigger string) (db.SEOAuditRun, er
 		total.Warnings += c.Warnings
 		total.Failed += c.Failed
 	}
+	// A run cut short (a newer change cancels it) keeps the last complete
+	// run's memory, as the schema check does.
+	a.mu.Lock()
+	a.last = next
+	a.mu.Unlock()
 	run.Pages = len(rows)
 	run.Passed, run.Warnings, run.Failed = total.Passed, total.Warnings, total.Failed
 	run.Score = Score(total)
