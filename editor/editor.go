@@ -31,7 +31,7 @@ type Store interface {
 	SeedMissing(ctx context.Context, items []contentdb.SeedItem, at time.Time) (int, error)
 	Live(ctx context.Context) ([]contentdb.Item, error)
 	List(ctx context.Context, kind string) ([]contentdb.Item, error)
-	ListPage(ctx context.Context, kind string, p db.Page) ([]contentdb.Item, int, error)
+	ListPage(ctx context.Context, kind string, p db.Page, f contentdb.Filter) ([]contentdb.Item, int, error)
 	Get(ctx context.Context, id string) (contentdb.Item, error)
 	Create(ctx context.Context, kind, slug, draftJSON string, position int, by contentdb.Actor, now time.Time) (contentdb.Item, error)
 	SaveDraft(ctx context.Context, id string, base int, slug, draftJSON string, by contentdb.Actor, now time.Time) (contentdb.Item, error)
@@ -430,13 +430,14 @@ func (s *Service) List(ctx context.Context, kind string) ([]contentdb.Item, erro
 	return s.Store.List(ctx, kind)
 }
 
-// ListPage reads one page of a kind's items and how many match p.Q in
-// all (contentdb.Store.ListPage says what the search matches).
-func (s *Service) ListPage(ctx context.Context, kind string, p db.Page) ([]contentdb.Item, int, error) {
+// ListPage reads one page of a kind's items that f keeps and how many
+// match p.Q in all (contentdb.Store.ListPage says what the search
+// matches).
+func (s *Service) ListPage(ctx context.Context, kind string, p db.Page, f contentdb.Filter) ([]contentdb.Item, int, error) {
 	if !known(kind) {
 		return nil, 0, &Invalid{Message: "Unknown kind of content."}
 	}
-	return s.Store.ListPage(ctx, kind, p)
+	return s.Store.ListPage(ctx, kind, p, f)
 }
 
 func known(kind string) bool {

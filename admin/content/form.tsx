@@ -18,7 +18,7 @@ function FieldView({ f, item, data, onChange, problems }: {
   const value = getAt(data, f.key);
   if (f.type === "body") return <BodyEditor fieldKey={f.key} label={f.label} hint={f.hint} value={typeof value === "string" ? value : ""} onChange={onChange} problems={problems} />;
   if (f.type === "wording") return <WordingField field={f} value={value} onChange={onChange} problems={problems} />;
-  if (f.type === "refs") return <RecordPicker field={f} value={value} onChange={onChange} problems={problems} self={item.id} group={item.kind === "county" ? item.title : undefined} />;
+  if (f.type === "refs") return <RecordPicker field={f} value={value} onChange={onChange} problems={problems} self={item.id} county={item.kind === "county" ? item.slug : undefined} />;
   if (f.type === "image") return <ImageField fieldKey={f.key} label={f.label} value={value} onChange={onChange} problems={problems} />;
   if (f.type === "icon") return <IconPicker fieldKey={f.key} label={f.label} hint={f.hint} value={typeof value === "string" ? value : ""} onChange={onChange} problems={problems} />;
   // The reading time and the empty SEO texts are the server's work.

@@ -8,7 +8,7 @@ import { useResource } from "../use-resource";
 import { adminPath } from "../screens";
 import { ConfirmDialog } from "../ui";
 import { contentApi, type ItemDetail, type TakeDownRefs } from "../data/content";
-import { choicesOf, forgetChoices } from "./record-picker";
+import { choicesOf, forgetChoices } from "./choices";
 
 const KIND_WORD: Record<string, string> = { city: "city page", county: "county page", article: "blog post", category: "category" };
 

@@ -80,7 +80,9 @@ export const contentApi = {
    * (the server's page is 50 items unless perPage says otherwise, at most 200). */
   list: (kind: Kind, query = "") => api<ItemList>(`/api/admin/content?kind=${encodeURIComponent(kind)}${query ? "&" + query : ""}`),
   /** all reads every item of a kind, a page of 200 at a time: for the
-   * screens that group a whole kind (Location Pages, the record pickers). */
+   * screens that need a whole short kind (the counties, the categories
+   * to move posts to). The record pickers read by id and search instead
+   * (admin/content/choices.ts). */
   all: async (kind: Kind): Promise<ItemList> => {
     const first = await contentApi.list(kind, "perPage=200");
     const items = [...first.items];

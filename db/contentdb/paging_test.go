@@ -38,7 +38,7 @@ func TestListPage(t *testing.T) {
 		}
 		var paged []string
 		for page := 0; ; page++ {
-			items, total, err := c.ListPage(ctx, "city", db.Page{Limit: 5, Offset: page * 5})
+			items, total, err := c.ListPage(ctx, "city", db.Page{Limit: 5, Offset: page * 5}, Filter{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func TestListPage(t *testing.T) {
 
 		search := func(kind, q string) ([]string, int) {
 			t.Helper()
-			items, total, err := c.ListPage(ctx, kind, db.Page{Q: q, Limit: 50})
+			items, total, err := c.ListPage(ctx, kind, db.Page{Q: q, Limit: 50}, Filter{})
 			if err != nil {
 				t.Fatalf("%s %q: %v", kind, q, err)
 			}

@@ -1,7 +1,8 @@
 // References by identity in the browser: an editor renames
 // Smyrna and publishes; Vinings' page and the water landing page list it
 // at its new address at once, and Vinings, never touched, can still be
-// published after a change made with the nearby-cities picker. Taking
+// published after a change made with the nearby-cities picker (a city
+// found by typing part of its name, another added and removed). Taking
 // Smyrna down names the pages that list it and removes it from them;
 // deleting a category moves its posts to the one chosen in the dialog.
 //
@@ -10,7 +11,7 @@
 // at 390 and 1280 px.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, hydrated, startSite, expectedNoSession, gotoSettled } from "./lib.mjs";
+import { launch, hydrated, startSite, expectedNoSession, gotoSettled, until } from "./lib.mjs";
 import { addUser, apiSession, fillAccount, password, tag } from "./account.mjs";
 
 const [TAG, Tag] = tag();
@@ -42,10 +43,12 @@ async function cityId(key) {
   return it.id;
 }
 
-/** edit opens a content item's editor, signed in as the editor. */
-async function edit(id, viewport = PHONE) {
+/** edit opens a content item's editor, signed in as the editor; watch
+ * sees the page before it opens. */
+async function edit(id, viewport = PHONE, watch = () => {}) {
   const context = await browser.newContext({ viewport, storageState: state });
   const page = await context.newPage();
+  watch(page);
   const problems = [];
   page.on("console", (m) => {
     if (expectedNoSession(m)) return;
@@ -113,25 +116,61 @@ test("an editor renames a city; its neighbour's page lists it at the new address
   assert.equal(old.headers.get("location"), `/areas/cobb/${NEW_SLUG}`);
   await a.context.close();
 
-  // Vinings, never touched: its picker shows Smyrna by name; adding a
-  // neighbour with it, it publishes.
-  const b = await edit(vinings);
+  // Vinings, never touched: its picker shows Smyrna by name (read by
+  // id); a neighbour is found by typing part of its name (a search on the
+  // server, never the whole list of cities); with it, Vinings publishes.
+  const asked = [];
+  const b = await edit(vinings, PHONE, (page) => page.on("request", (r) => {
+    if (r.url().includes("/api/admin/content?")) asked.push(new URL(r.url()).searchParams);
+  }));
   const nearby = b.page.getByRole("group", { name: "Nearby cities" });
-  await nearby.getByText("Smyrna", { exact: true }).waitFor();
+  const chosenList = nearby.locator(".ac-refs__list");
+  await chosenList.getByText("Smyrna", { exact: true }).waitFor();
   assert.equal(await b.page.locator("#f-nearby-notes").count(), 0, "no problem beside Nearby cities");
-  const add = nearby.getByLabel("Add a city");
-  await add.selectOption({ label: "Austell" });
-  await nearby.getByText("Austell", { exact: true }).waitFor();
+  // Nine services fit on one page: all listed, no search box.
+  const services = b.page.getByRole("group", { name: "Services offered" });
+  await services.getByRole("checkbox").first().waitFor();
+  assert.equal(await services.getByRole("searchbox").count(), 0, "no search box for nine services");
+  assert.equal(await services.getByRole("checkbox").count(), 9);
+
+  const find = nearby.getByRole("searchbox", { name: "Find a city to add" });
+  const status = nearby.getByRole("status");
+  await status.getByText("77 cities to choose from.", { exact: false }).waitFor();
+  await find.fill("zzqx");
+  await status.getByText("No city matches “zzqx”.").waitFor();
+  await find.fill("uSTel");
+  await status.getByText("1 match.").waitFor();
+  await nearby.getByRole("checkbox", { name: "Austell" }).check();
+  await chosenList.getByText("Austell", { exact: true }).waitFor();
+  await find.fill("powder");
+  const powder = nearby.getByRole("checkbox", { name: "Powder Springs" });
+  await powder.check();
+  await chosenList.getByText("Powder Springs", { exact: true }).waitFor();
+  await find.fill("aus");
+  await nearby.getByRole("checkbox", { name: "Austell", checked: true }).waitFor();
   await shot(b.page, "picker", nearby);
   await b.page.setViewportSize(WIDE);
   await shot(b.page, "picker", nearby);
   await b.page.setViewportSize(PHONE);
+  // Removing one: it leaves the list, the others stay in their order.
+  await nearby.getByRole("button", { name: "Remove Powder Springs" }).click();
+  assert.ok(await until(async () => (await chosenList.getByText("Powder Springs", { exact: true }).count()) === 0), "Powder Springs removed");
+  assert.deepEqual((await chosenList.locator(".ac-refs__name").allInnerTexts()).map((t) => t.trim()),
+    ["Smyrna, Cobb", "Mableton, Cobb", "Marietta, Cobb", "Sandy Springs, Fulton", "Atlanta, Fulton", "Austell, Cobb"]);
+  await find.fill("powder");
+  await powder.and(b.page.getByRole("checkbox", { checked: false })).waitFor();
+  // No request read every city: the searches asked for one page of 20.
+  const cityAsks = asked.filter((p) => p.get("kind") === "city");
+  assert.ok(cityAsks.some((p) => p.get("q") === "uSTel" && p.get("perPage") === "20" && p.get("exclude") === vinings), "a search on the server");
+  assert.ok(cityAsks.some((p) => p.has("ids")), "the chosen cities read by id");
+  assert.deepEqual(cityAsks.filter((p) => !p.has("ids") && p.get("perPage") !== "20").map(String), [], "every city search is one page of 20");
   assert.equal((await press(b.page, "Save draft", "PUT", /^\/api\/admin\/content\//)).status(), 200);
   const pub = await press(b.page, "Publish", "POST", /\/publish$/);
   assert.equal(pub.status(), 200, await pub.text());
   const links = await cityLinks("/areas/cobb/vinings");
   assert.equal(links.get("Smyrna"), `/areas/cobb/${NEW_SLUG}`);
   assert.equal(links.get("Austell"), "/areas/cobb/austell");
+  assert.equal(links.has("Powder Springs"), false, "the removed city is not listed");
   assert.deepEqual(b.problems, []);
   await b.context.close();
 

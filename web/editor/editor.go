@@ -240,14 +240,23 @@ func answer(c echo.Context, err error) error {
 }
 
 // List answers one page of the items of a kind: q matches the address
-// (slug) and the name, page and perPage choose the page.
+// (slug) and the name, page and perPage choose the page. The record
+// pickers narrow it (filterOf): ids, county and exclude.
 func (h *Handler) List(c echo.Context) error {
 	kind := c.QueryParam("kind")
-	pg, err := paging.From(c, paging.DefaultPerPage)
+	f, err := filterOf(c.QueryParams(), kind)
 	if err != nil {
 		return err
 	}
-	items, total, err := h.Editor.ListPage(c.Request().Context(), kind, db.Page{Q: pg.Q, Limit: pg.Limit(), Offset: pg.Offset()})
+	perPage := paging.DefaultPerPage
+	if f.IDs != nil {
+		perPage = MaxIDs // every id asked for fits on the first page
+	}
+	pg, err := paging.From(c, perPage)
+	if err != nil {
+		return err
+	}
+	items, total, err := h.Editor.ListPage(c.Request().Context(), kind, db.Page{Q: pg.Q, Limit: pg.Limit(), Offset: pg.Offset()}, f)
 	if err != nil {
 		return answer(c, err)
 	}
