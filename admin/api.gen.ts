@@ -600,6 +600,8 @@ export interface LocationCounty {
   slug: string;
   href: string;
   cities: LocationCity[];
+  editId?: string;
+  drafts: LocationDraft[];
 }
 
 /** audits.LocationCity */
@@ -615,6 +617,16 @@ export interface LocationPage {
   href: string;
   kind: string;
   title: string;
+  editId?: string;
+}
+
+/** audits.LocationDraft */
+export interface LocationDraft {
+  id: string;
+  title: string;
+  status: 'draft' | 'published' | 'scheduled' | 'unpublished';
+  pending: boolean;
+  publishAt: string | null;
 }
 
 /** audits.SchemaReport */

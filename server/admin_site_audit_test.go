@@ -127,6 +127,20 @@ func TestLocationsAndBriefsFromTheRouteTable(t *testing.T) {
 	if len(l.Counties) != counties || listed != cities {
 		t.Errorf("listed %d counties and %d cities", len(l.Counties), listed)
 	}
+	// The editor's answer opens each page in the editor; the PIN's, the
+	// same figures, opens none (web/audits tests which item each opens).
+	pin := decode[audits.LocationsInfo](t, jsonReq(t, srv, "GET", "/api/admin/locations", tok, nil))
+	for i, c := range l.Counties {
+		if c.EditID == "" || len(c.Cities) == 0 || c.Cities[0].Pages[0].EditID == "" {
+			t.Errorf("%s: no edit ids for the editor: %+v", c.Slug, c)
+		}
+		if i < len(pin.Counties) && (pin.Counties[i].EditID != "" || pin.Counties[i].Cities[0].Pages[0].EditID != "") {
+			t.Errorf("%s: the PIN is given edit ids", c.Slug)
+		}
+	}
+	if pin.Summary != l.Summary || len(pin.Counties) != len(l.Counties) {
+		t.Errorf("the PIN's figures %+v, the editor's %+v", pin.Summary, l.Summary)
+	}
 	for _, k := range []string{"counties", "cities", "sitemapUrls", "localSchema"} {
 		if l.How[k] == "" {
 			t.Errorf("no 'how computed' for %s", k)

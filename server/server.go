@@ -35,6 +35,7 @@ import (
 	"github.com/atlanta-restoration/site/config"
 	"github.com/atlanta-restoration/site/contentsync"
 	"github.com/atlanta-restoration/site/db"
+	"github.com/atlanta-restoration/site/db/contentdb"
 	"github.com/atlanta-restoration/site/editor"
 	"github.com/atlanta-restoration/site/guard"
 	"github.com/atlanta-restoration/site/jobs"
@@ -292,7 +293,7 @@ func New(svc *app.Services, o Options) (*Server, error) {
 	s.jobs = s.newJobs()
 	s.indexnowRoom = &indexnowweb.Handler{Store: svc.Store, Site: s.site, IndexNow: s.jobs.indexNow, Jobs: s.jobs.runner, HealthJob: jobHealth,
 		HealthInterval: cfg.HealthInterval, Monitoring: s.settings.Toggle(func(st settings.Settings) bool { return st.SEOMonitoring }), Log: svc.Log}
-	s.audits = &audits.Handler{Store: svc.Store, Site: s.site, SEO: s.jobs.seo, Proof: s.localProof(svc.Store), Checker: s.jobs.schema, Fetch: s.fetchPage, Running: s.runningSecurity(),
+	s.audits = &audits.Handler{Store: svc.Store, Site: s.site, SEO: s.jobs.seo, Proof: s.localProof(svc.Store), Content: contentdb.New(svc.Store), Checker: s.jobs.schema, Fetch: s.fetchPage, Running: s.runningSecurity(),
 		ScanEvery: SecurityScanEvery, Backups: s.backups, Jobs: audits.Jobs{Runner: s.jobs.runner, SEOAudit: jobSEOAudit, Security: jobSecurity, Schema: jobSchema}, Log: svc.Log}
 	s.dashboard = &dashboard.Handler{Store: svc.Store, Site: s.site, Notifier: s.notifier, Spool: s.leads, Backups: s.backups, JobTitles: jobTitles,
 		More: svc.Store, IndexNow: s.indexNowState(), PushDevices: func(ctx context.Context) (int, error) {

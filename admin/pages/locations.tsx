@@ -2,7 +2,6 @@ import "../../styles/admin-audits.css";
 import "../../styles/admin-manage.css";
 import { type MouseEvent } from "react";
 import { Icon } from "../../components/icons";
-import { contentApi } from "../data/content";
 import { liveLocations } from "../data/locations";
 import { useResource } from "../use-resource";
 import { can } from "../capabilities";
@@ -12,15 +11,6 @@ import type { AdminPageProps } from "../types";
 import { Badge, Card, LoadError, PageHeader, StatCard } from "../ui";
 import { StatusBadge } from "../content/status";
 
-/** useLocationItems loads the content items behind the location pages
- * (counties, cities, fixed city pages), for the edit links. */
-function useLocationItems(editor: boolean) {
-  const r = useResource(() => Promise.all((["county", "city", "city-profile"] as const).map((k) => contentApi.all(k)))
-    .then((ls) => ls.flatMap((l) => l.items)), [], { skip: !editor });
-  // Without them the figures still show, with no edit links.
-  return r.error ? [] : r.data;
-}
-
 /** Location Pages shows the county and city landing pages of the route
  * table, with how each figure is computed, and opens each page in the
  * content editor; Add City starts a city draft in its county. */
@@ -28,20 +18,18 @@ export default function Locations({ navigate }: AdminPageProps) {
   const { data: d, error, retry } = useResource(liveLocations.load, []);
   // The PIN sees the figures; editing is an admin's or an editor's.
   const editor = can(useSession().session, "content.edit");
-  const items = useLocationItems(editor);
-  const byPath = new Map((items || []).filter((it) => it.path).map((it) => [it.path, it]));
   const editHref = (id: string) => adminPath(`content?item=${encodeURIComponent(id)}`);
   const follow = (e: MouseEvent<HTMLAnchorElement>, to: string) => {
     if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
     e.preventDefault();
     navigate(to);
   };
-  /** editLink opens the page served at path in the editor. */
-  const editLink = (path: string, name: string, variant: "ghost" | "outline" = "ghost", children = "Edit") => {
-    const it = byPath.get(path);
-    if (!it) return null;
+  /** editLink opens the content item id (the server's, for a caller who
+   * may edit) in the editor; nothing without one. */
+  const editLink = (id: string | undefined, name: string, variant: "ghost" | "outline" = "ghost", children = "Edit") => {
+    if (!id) return null;
     return (
-      <a className={`a-btn a-btn--${variant} am-btn-sm`} href={editHref(it.id)} onClick={(e) => follow(e, `content?item=${encodeURIComponent(it.id)}`)}>
+      <a className={`a-btn a-btn--${variant} am-btn-sm`} href={editHref(id)} onClick={(e) => follow(e, `content?item=${encodeURIComponent(id)}`)}>
         {children}<span className="visually-hidden"> {name}</span>
       </a>
     );
@@ -55,8 +43,6 @@ export default function Locations({ navigate }: AdminPageProps) {
     );
   }
   const s = d.summary;
-  /** drafts are a county's cities that have no page yet (a new city). */
-  const drafts = (county: string) => (items || []).filter((it) => it.kind === "city" && !it.path && it.slug.startsWith(county + "/"));
   const schemaTone = s.localSchema === "Active" ? "good" : s.localSchema === "Inactive" ? "warn" : undefined;
   return (
     <>
@@ -88,7 +74,7 @@ export default function Locations({ navigate }: AdminPageProps) {
               {c.cities.map((ci) => (
                 <li key={ci.href} className={ci.pages.length > 1 ? "am-city--several" : undefined}>
                   <a href={ci.href} target="_blank" rel="noopener">{ci.name}<span className="visually-hidden"> (opens in a new tab)</span></a>
-                  {editLink(ci.href, ci.name)}
+                  {editLink(ci.pages.find((p) => p.href === ci.href)?.editId, ci.name)}
                   {ci.pages.length > 1 && (
                     <div className="am-city__pages">
                       <ul aria-label={`${ci.name} pages`}>
@@ -96,7 +82,7 @@ export default function Locations({ navigate }: AdminPageProps) {
                           <li key={p.href}>
                             <span className="a-muted">{p.kind}:</span>{" "}
                             <a href={p.href} target="_blank" rel="noopener">{p.href}<span className="visually-hidden"> (opens in a new tab)</span></a>
-                            {p.href !== ci.href && <> {editLink(p.href, `${ci.name}: ${p.kind.toLowerCase()}`)}</>}
+                            {p.href !== ci.href && <> {editLink(p.editId, `${ci.name}: ${p.kind.toLowerCase()}`)}</>}
                             <br /><span className="am-city__title">“{p.title}”</span>
                           </li>
                         ))}
@@ -107,11 +93,11 @@ export default function Locations({ navigate }: AdminPageProps) {
                 </li>
               ))}
             </ul>
-            {drafts(c.slug).length > 0 && (
+            {c.drafts.length > 0 && (
               <div className="am-drafts">
                 <p className="a-muted">Not on the site yet:</p>
                 <ul className="am-cities" aria-label={`${c.name} County cities not on the site`}>
-                  {drafts(c.slug).map((it) => (
+                  {c.drafts.map((it) => (
                     <li key={it.id}>
                       <span>{it.title} <StatusBadge item={it} /></span>
                       <a className="a-btn a-btn--ghost am-btn-sm" href={editHref(it.id)} onClick={(e) => follow(e, `content?item=${encodeURIComponent(it.id)}`)}>
@@ -124,7 +110,7 @@ export default function Locations({ navigate }: AdminPageProps) {
             )}
             {editor && (
               <div className="am-county__foot">
-                {editLink(c.href, `${c.name} County page`, "outline", "Edit County Page")}
+                {editLink(c.editId, `${c.name} County page`, "outline", "Edit County Page")}
                 <a className="a-btn a-btn--outline am-btn-sm" href={adminPath(`content?kind=city&new=city&county=${encodeURIComponent(c.slug)}`)}
                   onClick={(e) => follow(e, `content?kind=city&new=city&county=${encodeURIComponent(c.slug)}`)}>
                   Add City<span className="visually-hidden"> to {c.name} County</span>

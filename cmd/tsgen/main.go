@@ -140,6 +140,7 @@ var wireTypes = []tsgen.Type{
 	tsgen.Of("LocationCounty", audits.LocationCounty{}),
 	tsgen.Of("LocationCity", audits.LocationCity{}),
 	tsgen.Of("LocationPage", audits.LocationPage{}),
+	tsgen.Of("LocationDraft", audits.LocationDraft{}),
 	// Schema Management (web/audits, schemacheck).
 	tsgen.Of("SchemaData", audits.SchemaReport{}),
 	tsgen.Of("SchemaRun", schemacheck.Run{}),

@@ -72,6 +72,9 @@ type Handler struct {
 	// Proof are the thin-pages audit's sources of local proof (published
 	// jobs near a city, its testimonials); a nil one is not counted.
 	Proof seoaudit.LocalProof
+	// Content lists the content items behind the location pages, for
+	// Location Pages' edit links and the cities not on the site yet.
+	Content Contents
 }
 
 // SEOAuditReport is GET /api/admin/seo-audit.
