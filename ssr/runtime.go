@@ -45,7 +45,6 @@ func TuneGC() {
 
 var (
 	follow  sync.Once
-	liveKey = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	limitMu sync.Mutex
 )
 
@@ -68,15 +67,38 @@ func afterGC(s *gcSentinel) {
 func followLiveHeap() {
 	limitMu.Lock()
 	defer limitMu.Unlock()
-	metrics.Read(liveKey)
-	if liveKey[0].Value.Kind() != metrics.KindUint64 {
-		return
+	metrics.Read(memKeys)
+	for _, k := range memKeys {
+		if k.Value.Kind() != metrics.KindUint64 {
+			return
+		}
 	}
-	live := int64(liveKey[0].Value.Uint64())
-	want := max(RenderHeadroom, live+garbageRoom(live))
+	v := func(i int) int64 { return int64(memKeys[i].Value.Uint64()) }
+	want := limitFor(v(0), v(1)-v(2)-v(3)-v(4))
 	// Setting the limit takes the heap's lock: not for a change under a
 	// megabyte.
 	if cur := debug.SetMemoryLimit(-1); want > cur+(1<<20) || want < cur-(1<<20) {
 		debug.SetMemoryLimit(want)
 	}
+}
+
+// memKeys are what followLiveHeap reads: the live heap, and what the
+// memory limit counts beside the heap's objects (all the runtime maps,
+// less what it has released, the objects and the free pages).
+var memKeys = []metrics.Sample{
+	{Name: "/gc/heap/live:bytes"},
+	{Name: "/memory/classes/total:bytes"},
+	{Name: "/memory/classes/heap/released:bytes"},
+	{Name: "/memory/classes/heap/objects:bytes"},
+	{Name: "/memory/classes/heap/free:bytes"},
+}
+
+// limitFor is the memory limit for a live heap, given what the runtime
+// holds beside the heap's objects (stacks, the collector's metadata, the
+// unused part of spans). The limit counts all the memory the runtime
+// holds, not the heap alone: leaving that out left the collector a few
+// megabytes of garbage instead of garbageRoom once the live heap passed
+// ~40 MB, and it ran two or three times per render.
+func limitFor(live, beside int64) int64 {
+	return max(RenderHeadroom, live+garbageRoom(live)+max(beside, 0))
 }
