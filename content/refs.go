@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // References between records (ADR 046). In the database a
@@ -96,23 +97,63 @@ func TargetOf(id, kind, key string, data []byte) (RefTarget, bool) {
 	return t, true
 }
 
-// RefIndex finds targets by id and by their readable forms.
+// RefIndex finds targets by id and by their readable forms. Every
+// lookup is a map read, so converting a record costs the same with 80
+// cities as with 2,000: each form maps to its first listing in all,
+// which is the target a scan of all in order would find first.
 type RefIndex struct {
 	byID map[string]RefTarget
 	all  []RefTarget
+	// first listing of each form: kind+key, a city's county+slug, a
+	// city's slug, kind+folded name, a city's county+folded name
+	byKey, byHomeSlug, bySlug, byName, byHomeName map[string]int
+	// citySlugs counts the cities (by id) with each slug
+	citySlugs map[string]int
 }
 
 // NewRefIndex indexes targets. A target may be listed more than once
 // (its working and its live copy, with another slug or name): the first
 // listing is what ToKeys writes; every listing resolves in ToIDs.
 func NewRefIndex(ts []RefTarget) *RefIndex {
-	ix := &RefIndex{byID: map[string]RefTarget{}, all: ts}
-	for _, t := range ts {
+	ix := &RefIndex{byID: map[string]RefTarget{}, all: ts,
+		byKey: map[string]int{}, byHomeSlug: map[string]int{}, bySlug: map[string]int{},
+		byName: map[string]int{}, byHomeName: map[string]int{}, citySlugs: map[string]int{}}
+	first := func(m map[string]int, k string, i int) {
+		if _, ok := m[k]; !ok {
+			m[k] = i
+		}
+	}
+	for i, t := range ts {
 		if _, ok := ix.byID[t.ID]; !ok {
 			ix.byID[t.ID] = t
+			if t.Kind == KindCity {
+				ix.citySlugs[t.Slug()]++
+			}
+		}
+		first(ix.byKey, t.Kind+"\x00"+t.Key, i)
+		first(ix.byName, t.Kind+"\x00"+FoldKey(t.Name), i)
+		if t.Kind == KindCity {
+			first(ix.byHomeSlug, t.County()+"\x00"+t.Slug(), i)
+			first(ix.bySlug, t.Slug(), i)
+			first(ix.byHomeName, t.County()+"\x00"+FoldKey(t.Name), i)
 		}
 	}
 	return ix
+}
+
+// FoldKey is the same string for any two strings strings.EqualFold finds
+// equal: each rune replaced by the smallest of its case-folding orbit.
+func FoldKey(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		b.WriteRune(m)
+	}
+	return b.String()
 }
 
 // Target returns the target with this id.
@@ -121,7 +162,8 @@ func (ix *RefIndex) Target(id string) (RefTarget, bool) { t, ok := ix.byID[id]; 
 // resolve finds the id a readable value names: in a city's nearby list a
 // slug ("smyrna", a city of the same county first) or a key
 // ("cobb/smyrna"); in a county's major cities a name of a city of that
-// county; a service by slug or title; a category by slug.
+// county; a service by slug or title; a category by slug. Where several
+// targets match, the first listed wins.
 func (ix *RefIndex) resolve(f RefField, home, v string) (string, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -130,33 +172,35 @@ func (ix *RefIndex) resolve(f RefField, home, v string) (string, bool) {
 	if _, ok := ix.byID[v]; ok {
 		return v, true
 	}
-	var match func(t RefTarget) bool
+	found := func(m map[string]int, k string) (string, bool) {
+		if i, ok := m[k]; ok {
+			return ix.all[i].ID, true
+		}
+		return "", false
+	}
 	switch {
 	case f.Kind == KindCounty && f.Target == KindCity:
-		match = func(t RefTarget) bool { return t.County() == home && strings.EqualFold(t.Name, v) }
+		return found(ix.byHomeName, home+"\x00"+FoldKey(v))
 	case f.Target == KindCity:
 		if strings.Contains(v, "/") {
-			match = func(t RefTarget) bool { return t.Key == v }
-		} else {
-			// the same county first, then any
-			for _, t := range ix.all {
-				if t.Kind == KindCity && t.County() == home && t.Slug() == v {
-					return t.ID, true
-				}
-			}
-			match = func(t RefTarget) bool { return t.Slug() == v }
+			return found(ix.byKey, KindCity+"\x00"+v)
 		}
+		// the same county first, then any
+		if id, ok := found(ix.byHomeSlug, home+"\x00"+v); ok {
+			return id, true
+		}
+		return found(ix.bySlug, v)
 	case f.Target == KindService:
-		match = func(t RefTarget) bool { return t.Key == v || strings.EqualFold(t.Name, v) }
-	default:
-		match = func(t RefTarget) bool { return t.Key == v }
-	}
-	for _, t := range ix.all {
-		if t.Kind == f.Target && match(t) {
-			return t.ID, true
+		i, ok := ix.byKey[KindService+"\x00"+v]
+		if j, ok2 := ix.byName[KindService+"\x00"+FoldKey(v)]; ok2 && (!ok || j < i) {
+			i, ok = j, true
 		}
+		if ok {
+			return ix.all[i].ID, true
+		}
+		return "", false
 	}
-	return "", false
+	return found(ix.byKey, f.Target+"\x00"+v)
 }
 
 // readable is how the files name a target in a field.
@@ -166,10 +210,12 @@ func (ix *RefIndex) readable(f RefField, t RefTarget) string {
 		return t.Name
 	case f.Target == KindCity:
 		// a plain slug when no other city has it
-		for _, o := range ix.byID {
-			if o.Kind == KindCity && o.ID != t.ID && o.Slug() == t.Slug() {
-				return t.Key
-			}
+		others := ix.citySlugs[t.Slug()]
+		if o, ok := ix.byID[t.ID]; ok && o.Kind == KindCity && o.Slug() == t.Slug() {
+			others-- // t itself
+		}
+		if others > 0 {
+			return t.Key
 		}
 		return t.Slug()
 	}

@@ -1,6 +1,7 @@
 package content
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -177,6 +178,19 @@ func insertKeys() map[string]bool {
 // ("on site within 60 minutes", "arrive within 15-60 minutes").
 var claimRE = regexp.MustCompile(`(?i)\bwithin (\d+(?:-\d+)? (?:minutes|hours))\b`)
 
+// mayClaim reports whether b holds "within" in any case, as claimRE
+// needs: a byte scan, many times faster than the regexp's, so the rules
+// of a folder of 2,000 cities run the regexp only on the few records that
+// may state a time. (?i) folds these letters within ASCII only.
+func mayClaim(b []byte) bool {
+	for i := 0; i+6 <= len(b); i++ {
+		if b[i]|0x20 == 'w' && bytes.EqualFold(b[i:i+6], []byte("within")) {
+			return true
+		}
+	}
+	return false
+}
+
 // claimKinds are the records whose prose states response times (FAQ
 // answers, a service's text, the fixed city pages): the owner's own text,
 // not the wording's, so a changed time cannot reach it.
@@ -196,6 +210,9 @@ func (s *Set) checkClaims(c *checker) {
 	for _, r := range s.Records() {
 		kind, ok := claimKinds[r.Kind]
 		if !ok {
+			continue
+		}
+		if !mayClaim(r.JSON) {
 			continue
 		}
 		for _, m := range claimRE.FindAllStringSubmatch(string(r.JSON), -1) {

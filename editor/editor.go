@@ -54,6 +54,7 @@ type Store interface {
 	DeleteNotFound(ctx context.Context, path string) error
 	All(ctx context.Context) ([]contentdb.Item, error)
 	RewriteRefs(ctx context.Context, plan func(all []contentdb.Item) contentdb.RefRewrite) (int, error)
+	RewriteRefsIn(ctx context.Context, scope contentdb.RefScope, plan func(items []contentdb.Item) contentdb.RefRewrite) (int, error)
 	UnpublishDetaching(ctx context.Context, id string, base int, plan contentdb.DetachPlan, by contentdb.Actor, now time.Time) (contentdb.Item, []contentdb.Item, error)
 	DeleteDetaching(ctx context.Context, id string, base int, plan contentdb.DetachPlan, by contentdb.Actor, now time.Time) (contentdb.Item, []contentdb.Item, error)
 }

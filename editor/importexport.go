@@ -52,10 +52,6 @@ func (s *Service) Import(ctx context.Context, c *content.Set, by Actor) (ImportR
 			rep.Guidance = append(rep.Guidance, p)
 		}
 	}
-	live, err := s.Store.Live(ctx)
-	if err != nil {
-		return rep, err
-	}
 	plan, err := s.planImport(ctx, c.Records(), by)
 	if err != nil {
 		return rep, err
@@ -69,7 +65,10 @@ func (s *Service) Import(ctx context.Context, c *content.Set, by Actor) (ImportR
 	for _, r := range c.Records() {
 		seen[r.Kind+"\x00"+r.Slug] = true
 	}
-	for _, it := range live {
+	for _, it := range plan.all {
+		if it.Live == "" || it.Status == contentdb.StatusUnpublished {
+			continue // not on the site (as Store.Live)
+		}
 		if !seen[it.Kind+"\x00"+it.LiveSlug] {
 			rep.NotInFiles = append(rep.NotInFiles, it.Kind+" "+it.LiveSlug)
 		}
@@ -100,7 +99,7 @@ func (s *Service) Import(ctx context.Context, c *content.Set, by Actor) (ImportR
 	}
 	rep.Published = len(published)
 	// A record may name one the import added after it: now it has an id.
-	_, err = s.MigrateRefs(ctx)
+	_, err = s.importedRefs(ctx, plan.all, plan.targets, published)
 	s.Changed(fmt.Sprintf("content imported: %d published", rep.Published))
 	if err != nil {
 		return rep, fmt.Errorf("the import was published, but its references were not all stored as records (the next start of the site converts them): %w", err)
@@ -110,13 +109,16 @@ func (s *Service) Import(ctx context.Context, c *content.Set, by Actor) (ImportR
 
 // importPlan is what an import would change: the records to publish
 // (with each item as it was, and its redirect change), how many are
-// unchanged, and every problem found.
+// unchanged, and every problem found; all are the items it was planned
+// on (as Store.All lists them), targets what each is called.
 type importPlan struct {
 	batch     []contentdb.BatchRecord
 	before    []contentdb.Item
 	moves     []contentdb.RedirectPlan
 	unchanged int
 	problems  []string
+	all       []contentdb.Item
+	targets   []copyTargets
 }
 
 // planImport matches every record to its item and checks it as a save
@@ -125,23 +127,27 @@ func (s *Service) planImport(ctx context.Context, records []content.Record, by A
 	var p importPlan
 	// References are stored as the records' ids (ADR 046): the files name
 	// them by address, converted here against every record there is; one
-	// the import adds is converted after the publish (MigrateRefs).
+	// the import adds is converted after the publish (importedRefs).
+	// Everything is read once, and each record finds its item in a map,
+	// so a record costs the same whatever the size of the site.
 	all, err := s.Store.All(ctx)
 	if err != nil {
 		return p, err
 	}
-	index := fullIndex(all)
-	items := map[string][]contentdb.Item{}
+	p.all = all
+	p.targets = make([]copyTargets, len(all))
+	for i, it := range all {
+		p.targets[i] = targetsOf(it)
+	}
+	index := indexOf(p.targets)
+	// The item a record updates: the last (as List orders a kind) whose
+	// working or live slug is the record's.
+	at := map[string]int{}
 	next := map[string]int{}
-	for _, kind := range content.Kinds {
-		list, err := s.Store.List(ctx, kind)
-		if err != nil {
-			return p, err
-		}
-		items[kind] = list
-		for _, it := range list {
-			next[kind] = max(next[kind], it.Position+1)
-		}
+	for i, it := range all {
+		at[it.Kind+"\x00"+it.Slug] = i
+		at[it.Kind+"\x00"+it.LiveSlug] = i
+		next[it.Kind] = max(next[it.Kind], it.Position+1)
 	}
 	for _, r := range records {
 		name := r.Kind + " " + r.Slug
@@ -156,10 +162,8 @@ func (s *Service) planImport(ctx context.Context, records []content.Record, by A
 			data = string(ids)
 		}
 		var cur *contentdb.Item
-		for i, it := range items[r.Kind] {
-			if it.Slug == r.Slug || it.LiveSlug == r.Slug {
-				cur = &items[r.Kind][i]
-			}
+		if i, ok := at[r.Kind+"\x00"+r.Slug]; ok {
+			cur = &all[i]
 		}
 		rec := contentdb.BatchRecord{Kind: r.Kind, Slug: r.Slug, JSON: data}
 		before := contentdb.Item{Kind: r.Kind}

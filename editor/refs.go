@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/atlanta-restoration/site/content"
@@ -45,15 +47,42 @@ func liveIndex(items []contentdb.Item) *content.RefIndex {
 // copy: it resolves what an editor or a file names (either name or
 // address) and names a target as the editor shows it.
 func fullIndex(items []contentdb.Item) *content.RefIndex {
-	var ts []content.RefTarget
-	for _, live := range []bool{false, true} {
-		for _, it := range items {
-			if t, ok := target(it, live); ok {
-				ts = append(ts, t)
-			}
+	ts := make([]copyTargets, len(items))
+	for i, it := range items {
+		ts[i] = targetsOf(it)
+	}
+	return indexOf(ts)
+}
+
+// copyTargets are what an item is called in its working copy and in its
+// live copy (ok false: none), read once for the indexes an import builds.
+type copyTargets struct {
+	kind           string
+	work, live     content.RefTarget
+	workOK, liveOK bool
+}
+
+func targetsOf(it contentdb.Item) copyTargets {
+	c := copyTargets{kind: it.Kind}
+	c.work, c.workOK = target(it, false)
+	c.live, c.liveOK = target(it, true)
+	return c
+}
+
+// indexOf is fullIndex of the items whose targets are ts, in their order.
+func indexOf(ts []copyTargets) *content.RefIndex {
+	list := make([]content.RefTarget, 0, 2*len(ts))
+	for _, c := range ts {
+		if c.workOK {
+			list = append(list, c.work)
 		}
 	}
-	return content.NewRefIndex(ts)
+	for _, c := range ts {
+		if c.liveOK {
+			list = append(list, c.live)
+		}
+	}
+	return content.NewRefIndex(list)
 }
 
 // readable turns records' ids into the readable form of the targets in ix.
@@ -89,33 +118,13 @@ func refers(kind string) bool {
 
 // MigrateRefs converts stored references to ids: the items' working and
 // live copies and the revisions (so a restore brings ids back). It runs
-// at every boot after seeding, once across instances, and after an
-// import; what is already converted is left alone, so it changes nothing
-// the second time. A value that names no record stays as written, for
-// the rules to report.
+// at every boot after seeding, once across instances (an import
+// converts only what it can have left: importedRefs); what is already
+// converted is left alone, so it changes nothing the second time. A
+// value that names no record stays as written, for the rules to report.
 func (s *Service) MigrateRefs(ctx context.Context) (int, error) {
 	n, err := s.Store.RewriteRefs(ctx, func(all []contentdb.Item) contentdb.RefRewrite {
-		ix := fullIndex(all)
-		var rw contentdb.RefRewrite
-		for _, it := range all {
-			draft, dc := content.ToIDs(it.Kind, []byte(it.Draft), ix)
-			c := contentdb.RefChange{ID: it.ID, Draft: string(draft)}
-			lc := false
-			if it.Live != "" {
-				var live []byte
-				live, lc = content.ToIDs(it.Kind, []byte(it.Live), ix)
-				l := string(live)
-				c.Live = &l
-			}
-			if dc || lc {
-				rw.Items = append(rw.Items, c)
-			}
-		}
-		rw.Revision = func(kind, data string) (string, bool) {
-			out, ok := content.ToIDs(kind, []byte(data), ix)
-			return string(out), ok
-		}
-		return rw
+		return toIDsRewrite(all, fullIndex(all))
 	})
 	if err != nil {
 		return 0, err
@@ -124,6 +133,196 @@ func (s *Service) MigrateRefs(ctx context.Context) (int, error) {
 		s.Log.Info("content references converted to ids", "rows", n)
 	}
 	return n, nil
+}
+
+// toIDsRewrite converts the references of items, and of revisions, that
+// ix resolves; only the rows that change are written.
+func toIDsRewrite(items []contentdb.Item, ix *content.RefIndex) contentdb.RefRewrite {
+	var rw contentdb.RefRewrite
+	for _, it := range items {
+		draft, dc := content.ToIDs(it.Kind, []byte(it.Draft), ix)
+		c := contentdb.RefChange{ID: it.ID, Draft: string(draft)}
+		lc := false
+		if it.Live != "" {
+			var live []byte
+			live, lc = content.ToIDs(it.Kind, []byte(it.Live), ix)
+			l := string(live)
+			c.Live = &l
+		}
+		if dc || lc {
+			rw.Items = append(rw.Items, c)
+		}
+	}
+	rw.Revision = func(kind, data string) (string, bool) {
+		out, ok := content.ToIDs(kind, []byte(data), ix)
+		return string(out), ok
+	}
+	return rw
+}
+
+// importedRefs converts, after an import's publish, the references that
+// could not be converted before it: those naming a record the import
+// published under a new address or name (one it added, moved or renamed).
+// They can only be in the records it published, and in records that
+// still hold such an address or name as written (a county's major city
+// that was not a city yet, a draft). So it converts the published items
+// and the items and revisions holding one of those addresses or names as
+// a string: one read of the rows of the kinds that can refer to them, a
+// byte scan of each (refMatcher, no JSON decoded), and only the rows that
+// change are written. The index is the site as the publish left it:
+// before are the items (and beforeTargets their targets) as the import
+// read them, with the published ones replaced. Another value left as
+// written (one naming a record the import did not change) is the boot's
+// conversion, as before.
+func (s *Service) importedRefs(ctx context.Context, before []contentdb.Item, beforeTargets []copyTargets, published []contentdb.Item) (int, error) {
+	pub := map[string]int{}
+	for i, it := range published {
+		pub[it.ID] = i
+	}
+	after := make([]copyTargets, 0, len(before)+len(published))
+	was := map[string]copyTargets{}
+	for i, it := range before {
+		if j, ok := pub[it.ID]; ok {
+			was[it.ID] = beforeTargets[i]
+			after = append(after, targetsOf(published[j]))
+			continue
+		}
+		after = append(after, beforeTargets[i])
+	}
+	scope := contentdb.RefScope{IDs: make([]string, 0, len(published))}
+	m := refMatcher{exact: map[string]bool{}, folded: map[string]bool{}}
+	kinds := map[string]bool{}
+	for _, it := range published {
+		scope.IDs = append(scope.IDs, it.ID)
+		now := targetsOf(it)
+		old, existed := was[it.ID]
+		if !existed {
+			after = append(after, now) // a new item: last of its kind, as All lists it
+		}
+		if !now.liveOK || (existed && sameTarget(old.work, now.live) && sameTarget(old.live, now.live)) {
+			continue
+		}
+		for _, f := range content.RefFields {
+			if f.Target == it.Kind {
+				kinds[f.Kind] = true
+				m.add(f, now.live)
+			}
+		}
+	}
+	if len(kinds) > 0 {
+		scope.Kinds = slices.Sorted(maps.Keys(kinds))
+		scope.Holds = m.holds
+	}
+	slices.SortStableFunc(after, func(a, b copyTargets) int { return strings.Compare(a.kind, b.kind) })
+	ix := indexOf(after)
+	n, err := s.Store.RewriteRefsIn(ctx, scope, func(items []contentdb.Item) contentdb.RefRewrite {
+		return toIDsRewrite(items, ix)
+	})
+	if err != nil {
+		return 0, err
+	}
+	if n > 0 {
+		s.Log.Info("imported references converted to ids", "rows", n)
+	}
+	return n, nil
+}
+
+func sameTarget(a, b content.RefTarget) bool { return a.Key == b.Key && a.Name == b.Name }
+
+// refMatcher finds the records that may name some targets as a file or
+// an editor writes them (content.RefIndex's resolve): by address (a
+// city's slug or "county/slug", a service's or category's slug), or by a
+// name in any case (a county's major cities, a city's services).
+type refMatcher struct {
+	exact, folded map[string]bool
+	longest       int // bytes of the longest folded name
+}
+
+func (m *refMatcher) add(f content.RefField, t content.RefTarget) {
+	switch {
+	case f.Kind == content.KindCounty && f.Target == content.KindCity:
+		m.addName(t.Name)
+	case f.Target == content.KindService:
+		m.exact[t.Key] = true
+		m.addName(t.Name)
+	default:
+		m.exact[t.Key] = true
+		m.exact[t.Slug()] = true
+	}
+}
+
+func (m *refMatcher) addName(name string) {
+	k := content.FoldKey(name)
+	m.folded[k] = true
+	m.longest = max(m.longest, len(name), len(k))
+}
+
+// holds reports whether one of the strings of a record's JSON (spaces
+// around it aside) is one of m's. It scans the bytes once (for quotes,
+// as strings.IndexByte does) and decodes only a string with an escape,
+// so a row costs about a copy of it however many targets m has: every
+// row of a kind can be tested for an import of any size. JSON it cannot
+// read is kept (the conversion decides).
+func (m *refMatcher) holds(data string) bool {
+	for {
+		i := strings.IndexByte(data, '"')
+		if i < 0 {
+			return false
+		}
+		data = data[i+1:]
+		end, esc := 0, false
+		for {
+			q := strings.IndexByte(data[end:], '"')
+			if q < 0 {
+				return true
+			}
+			if b := strings.IndexByte(data[end:end+q], '\\'); b >= 0 {
+				esc, end = true, end+b+2 // past the escaped character
+				if end > len(data) {
+					return true
+				}
+				continue
+			}
+			end += q
+			break
+		}
+		v := data[:end]
+		data = data[end+1:]
+		if esc && json.Unmarshal([]byte(`"`+v+`"`), &v) != nil {
+			return true
+		}
+		if m.has(strings.TrimSpace(v)) {
+			return true
+		}
+	}
+}
+
+// has reports whether v is one of m's addresses, or one of its names in
+// any case.
+func (m *refMatcher) has(v string) bool {
+	if m.exact[v] {
+		return true
+	}
+	// A fold changes a rune's length by at most two bytes.
+	if len(m.folded) == 0 || len(v) > 3*m.longest {
+		return false
+	}
+	var buf [128]byte
+	if len(v) <= len(buf) {
+		ascii := true
+		for i := 0; i < len(v) && ascii; i++ {
+			c := v[i]
+			ascii = c < 0x80
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A' // an ASCII letter's orbit starts with its capital
+			}
+			buf[i] = c
+		}
+		if ascii {
+			return m.folded[string(buf[:len(v)])]
+		}
+	}
+	return m.folded[content.FoldKey(v)]
 }
 
 // refProblems are a working copy's references that the live site cannot

@@ -1,8 +1,12 @@
 package contentdb
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -133,11 +137,37 @@ type RefRewrite struct {
 // written (an editor's open page still saves; the service converts what
 // it sends). It returns how many rows (items and revisions) it changed.
 func (s *Store) RewriteRefs(ctx context.Context, plan func(all []Item) RefRewrite) (int, error) {
+	return s.rewriteRefs(ctx, nil, plan)
+}
+
+// RefScope is the part of the content a rewrite of references reads: the
+// items with IDs, and the items of Kinds whose working or live copy Holds
+// finds (the service's test of a record's JSON: the store does not read
+// it), with the revisions of all of them and the revisions of Kinds whose
+// data Holds finds. Holds nil finds nothing.
+type RefScope struct {
+	IDs   []string
+	Kinds []string
+	Holds func(data string) bool
+}
+
+// RewriteRefsIn is RewriteRefs on a part of the content: plan sees the
+// items in scope as they are inside the transaction (ordered by kind,
+// position and slug), and the revisions converted are those in scope.
+// Only the rows of the scope's kinds are read, in one pass.
+func (s *Store) RewriteRefsIn(ctx context.Context, scope RefScope, plan func(items []Item) RefRewrite) (int, error) {
+	return s.rewriteRefs(ctx, &scope, plan)
+}
+
+// scopeChunk bounds the placeholders of one query (SQLite allows 32,766).
+const scopeChunk = 500
+
+func (s *Store) rewriteRefs(ctx context.Context, scope *RefScope, plan func(all []Item) RefRewrite) (int, error) {
 	n := 0
 	err := s.s.Serialized(ctx, refsLock, func(tx *sqlx.Tx) error {
 		n = 0
-		all := []Item{}
-		if err := tx.SelectContext(ctx, &all, `SELECT `+itemColumns+` FROM content_items ORDER BY kind, position, slug`); err != nil {
+		all, err := s.scopeItems(ctx, tx, scope)
+		if err != nil {
 			return err
 		}
 		rw := plan(finishAll(all))
@@ -151,12 +181,8 @@ func (s *Store) RewriteRefs(ctx context.Context, plan func(all []Item) RefRewrit
 		if rw.Revision == nil {
 			return nil
 		}
-		var revs []struct {
-			ID   string `db:"id"`
-			Kind string `db:"kind"`
-			Data string `db:"data"`
-		}
-		if err := tx.SelectContext(ctx, &revs, `SELECT id, kind, data FROM content_revisions`); err != nil {
+		revs, err := s.scopeRevisions(ctx, tx, scope, all)
+		if err != nil {
 			return err
 		}
 		for _, r := range revs {
@@ -175,4 +201,101 @@ func (s *Store) RewriteRefs(ctx context.Context, plan func(all []Item) RefRewrit
 		return 0, fmt.Errorf("rewrite references: %w", err)
 	}
 	return n, nil
+}
+
+// scopeItems reads the items in scope (every item when scope is nil), in
+// the order of All.
+func (s *Store) scopeItems(ctx context.Context, tx *sqlx.Tx, scope *RefScope) ([]Item, error) {
+	const order = ` ORDER BY kind, position, slug`
+	all := []Item{}
+	if scope == nil {
+		err := tx.SelectContext(ctx, &all, `SELECT `+itemColumns+` FROM content_items`+order)
+		return all, err
+	}
+	ids := map[string]bool{}
+	for _, id := range scope.IDs {
+		ids[id] = true
+	}
+	holds := func(data string) bool { return scope.Holds != nil && data != "" && scope.Holds(data) }
+	if len(scope.Kinds) > 0 {
+		var rows []Item
+		if err := tx.SelectContext(ctx, &rows, tx.Rebind(`SELECT `+itemColumns+` FROM content_items WHERE kind IN (`+marks(len(scope.Kinds))+`)`), anys(scope.Kinds)...); err != nil {
+			return nil, err
+		}
+		for _, it := range rows {
+			if ids[it.ID] || holds(it.Draft) || holds(it.Live) {
+				all = append(all, it)
+				delete(ids, it.ID)
+			}
+		}
+	}
+	rest := slices.Sorted(maps.Keys(ids))
+	for chunk := range slices.Chunk(rest, scopeChunk) {
+		var rows []Item
+		if err := tx.SelectContext(ctx, &rows, tx.Rebind(`SELECT `+itemColumns+` FROM content_items WHERE id IN (`+marks(len(chunk))+`)`), anys(chunk)...); err != nil {
+			return nil, err
+		}
+		all = append(all, rows...)
+	}
+	slices.SortStableFunc(all, func(a, b Item) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Position, b.Position), cmp.Compare(a.Slug, b.Slug))
+	})
+	return all, nil
+}
+
+type revisionData struct {
+	ID     string `db:"id"`
+	ItemID string `db:"item_id"`
+	Kind   string `db:"kind"`
+	Data   string `db:"data"`
+}
+
+// scopeRevisions reads the revisions in scope: every one when scope is
+// nil; else those of items and those of scope's kinds Holds finds.
+func (s *Store) scopeRevisions(ctx context.Context, tx *sqlx.Tx, scope *RefScope, items []Item) ([]revisionData, error) {
+	const columns = `SELECT id, item_id, kind, data FROM content_revisions`
+	var revs []revisionData
+	if scope == nil {
+		err := tx.SelectContext(ctx, &revs, columns)
+		return revs, err
+	}
+	of := map[string]bool{}
+	for _, it := range items {
+		of[it.ID] = true
+	}
+	if len(scope.Kinds) > 0 {
+		var rows []revisionData
+		if err := tx.SelectContext(ctx, &rows, tx.Rebind(columns+` WHERE kind IN (`+marks(len(scope.Kinds))+`)`), anys(scope.Kinds)...); err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			if of[r.ItemID] || (scope.Holds != nil && scope.Holds(r.Data)) {
+				revs = append(revs, r)
+			}
+		}
+	}
+	var rest []string
+	for _, it := range items {
+		if !slices.Contains(scope.Kinds, it.Kind) {
+			rest = append(rest, it.ID)
+		}
+	}
+	for chunk := range slices.Chunk(rest, scopeChunk) {
+		var rows []revisionData
+		if err := tx.SelectContext(ctx, &rows, tx.Rebind(columns+` WHERE item_id IN (`+marks(len(chunk))+`)`), anys(chunk)...); err != nil {
+			return nil, err
+		}
+		revs = append(revs, rows...)
+	}
+	return revs, nil
+}
+
+func marks(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
+
+func anys(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
