@@ -25,11 +25,8 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	_ "github.com/lib/pq"
 
-	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/tests/sitetest"
 )
 
@@ -55,10 +52,8 @@ type cluster struct {
 
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
-	c := &cluster{t: t, dsn: db.NewTestPostgresDatabase(t, "cluster")}
-
-	c.s3 = httptest.NewServer(gofakes3.New(s3mem.New()).Server())
-	t.Cleanup(c.s3.Close)
+	shared := sitetest.NewShared(t, "cluster")
+	c := &cluster{t: t, dsn: shared.DSN, s3: shared.Bucket}
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		c.indexNowMu.Lock()
@@ -73,13 +68,11 @@ func newCluster(t *testing.T) *cluster {
 	t.Cleanup(hook.Close)
 
 	c.bin = sitetest.Build(t)
-	c.env = []string{
-		"DATABASE_URL=" + c.dsn, "STORAGE=s3", "S3_ENDPOINT=" + c.s3.URL, "S3_BUCKET=project-photos",
-		"S3_ACCESS_KEY=test-access", "S3_SECRET_KEY=test-secret", "ADMIN_PIN=" + pin, "ADMIN_MAX_ATTEMPTS=5",
-		"SOURCE_DIR=" + root, "BASE_URL=https://www.cluster-test.example", "SHUTDOWN_DRAIN=1s", "SHUTDOWN_TIMEOUT=30s",
-		"INDEXNOW_ENDPOINT=" + hook.URL + "/indexnow", "INDEXNOW_KEY=0123456789abcdef0123456789abcdef", "INDEXNOW_DEBOUNCE=1s",
-		"CDN_PURGE_URL=" + hook.URL + "/purge", "SSR_POOL_SIZE=1", "MAX_CONNS_PER_IP=0",
-	}
+	c.env = shared.Env("project-photos",
+		"ADMIN_PIN="+pin, "ADMIN_MAX_ATTEMPTS=5", "BASE_URL=https://www.cluster-test.example", "SHUTDOWN_DRAIN=1s", "SHUTDOWN_TIMEOUT=30s",
+		"INDEXNOW_ENDPOINT="+hook.URL+"/indexnow", "INDEXNOW_KEY=0123456789abcdef0123456789abcdef", "INDEXNOW_DEBOUNCE=1s",
+		"CDN_PURGE_URL="+hook.URL+"/purge", "MAX_CONNS_PER_IP=0",
+	)
 	c.a = c.start("A")
 	c.b = c.start("B")
 	c.a.WaitReady(t, 60*time.Second)

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -28,8 +27,6 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	_ "github.com/lib/pq"
 	_ "modernc.org/sqlite"
 
@@ -353,13 +350,12 @@ func TestRestoreDrillPostgresAndS3(t *testing.T) {
 		t.Skip("pg_dump not found")
 	}
 	newDB := func() string { return db.NewTestPostgresDatabase(t, "drill") }
-	s3 := httptest.NewServer(gofakes3.New(s3mem.New()).Server())
-	defer s3.Close()
+	s3 := sitetest.NewBucket(t)
 	lost := newDB()
 	env := func(dsn, bucket string) []string {
-		return []string{"DATABASE_URL=" + dsn, "DATA_DIR=" + t.TempDir(), "STORAGE=s3", "S3_ENDPOINT=" + s3.URL, "S3_BUCKET=" + bucket,
-			"S3_ACCESS_KEY=drill-access", "S3_SECRET_KEY=drill-secret", "BACKUP_TO=s3://drill-backups/site", "ADMIN_PIN=" + pin, "SOURCE_DIR=" + root,
-			"TRUST_PROXY=true", "SSR_POOL_SIZE=1", "MAX_CONNS_PER_IP=0", "BACKUP_EVERY=0", "SHUTDOWN_DRAIN=0s"}
+		// DATABASE_URL first: the drill reads it back from env[0].
+		return append([]string{"DATABASE_URL=" + dsn, "DATA_DIR=" + t.TempDir(), "BACKUP_TO=s3://drill-backups/site", "ADMIN_PIN=" + pin, "SOURCE_DIR=" + root,
+			"TRUST_PROXY=true", "SSR_POOL_SIZE=1", "MAX_CONNS_PER_IP=0", "BACKUP_EVERY=0", "SHUTDOWN_DRAIN=0s"}, sitetest.StorageEnv(s3, bucket)...)
 	}
 	in := &install{t: t, bin: build(t), env: env(lost, "drill-media")}
 	p := in.start()

@@ -31,11 +31,8 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	_ "github.com/lib/pq"
 
-	"github.com/atlanta-restoration/site/db"
 	"github.com/atlanta-restoration/site/tests/sitetest"
 )
 
@@ -341,9 +338,8 @@ func TestVarnishInFrontOfTwoInstances(t *testing.T) {
 	}
 	begin := time.Now()
 	vbin := varnishd(t)
-	s := &site{t: t, dsn: db.NewTestPostgresDatabase(t, "proxy"), bin: sitetest.Build(t)}
-	bucket := httptest.NewServer(gofakes3.New(s3mem.New()).Server())
-	t.Cleanup(bucket.Close)
+	shared := sitetest.NewShared(t, "proxy")
+	s := &site{t: t, dsn: shared.DSN, bin: sitetest.Build(t)}
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct{ Paths []string }
 		json.NewDecoder(r.Body).Decode(&req)
@@ -356,13 +352,11 @@ func TestVarnishInFrontOfTwoInstances(t *testing.T) {
 	vport := sitetest.FreePort(t)
 	// PROXY_PURGE_URLS needs the proxy's port before the instances
 	// start, and the proxy's backends.vcl the instances' ports.
-	s.env = []string{
-		"DATABASE_URL=" + s.dsn, "STORAGE=s3", "S3_ENDPOINT=" + bucket.URL, "S3_BUCKET=proxy-photos",
-		"S3_ACCESS_KEY=test-access", "S3_SECRET_KEY=test-secret", "ADMIN_PIN=" + pin,
-		"SOURCE_DIR=" + root, "BASE_URL=https://" + host, "TRUST_PROXY=true",
-		"SHUTDOWN_DRAIN=" + drain, "SHUTDOWN_TIMEOUT=30s", "SSR_POOL_SIZE=1",
-		"CDN_PURGE_URL=" + hook.URL, fmt.Sprintf("PROXY_PURGE_URLS=http://127.0.0.1:%d", vport),
-	}
+	s.env = shared.Env("proxy-photos",
+		"ADMIN_PIN="+pin, "BASE_URL=https://"+host, "TRUST_PROXY=true",
+		"SHUTDOWN_DRAIN="+drain, "SHUTDOWN_TIMEOUT=30s",
+		"CDN_PURGE_URL="+hook.URL, fmt.Sprintf("PROXY_PURGE_URLS=http://127.0.0.1:%d", vport),
+	)
 	a := s.start("A", s.portA, "CDN_SMAXAGE=10m")
 	b := s.start("B", s.portB, "CDN_SMAXAGE=10m")
 	a.WaitReady(t, ceiling)

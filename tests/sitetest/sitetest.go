@@ -1,5 +1,5 @@
 // Package sitetest runs the real binary for the tests that need whole
-// site processes (tests/cluster, tests/drill): it builds the binary once
+// site processes (tests/cluster, tests/drill, tests/proxy): it builds the binary once
 // per test process, starts it on a free port with the environment given,
 // waits until it is ready, stops it, and keeps its log for a failure.
 package sitetest
