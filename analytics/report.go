@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/atlanta-restoration/site/db"
 )
 
@@ -168,12 +170,13 @@ func (m counts) get(kind, dim, key string) db.Count { return m[[3]string{kind, d
 // before, for the changes) and arranges them into the screen's figures.
 func BuildReport(ctx context.Context, store CountStore, places *Places, now time.Time, days int) (Report, error) {
 	from, to, pfrom, pto := Span(now, days)
-	cur, err := store.Counts(ctx, from, to)
-	if err != nil {
-		return Report{}, err
-	}
-	prev, err := store.Counts(ctx, pfrom, pto)
-	if err != nil {
+	// The two periods are read side by side: over a year each is a year
+	// of daily rows to add up (ADR 071).
+	var cur, prev []db.Count
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) { cur, err = store.Counts(gctx, from, to); return err })
+	g.Go(func() (err error) { prev, err = store.Counts(gctx, pfrom, pto); return err })
+	if err := g.Wait(); err != nil {
 		return Report{}, err
 	}
 	r := arrange(cur, places)

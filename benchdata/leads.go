@@ -48,7 +48,7 @@ func Leads(ctx context.Context, st *db.Store, n int, now time.Time, rng *rand.Ra
 	const batch = 200
 	cols := []string{"id", "created_at", "updated_at", "first_name", "last_name", "phone", "phone_typed", "email", "city",
 		"street_address", "zip_code", "damage_type", "status", "is_emergency", "source", "insurance_carrier", "claim_number",
-		"notes", "search_name", "search_contact", "utm_source", "utm_medium", "utm_campaign", "referrer_host", "landing_page", "device_class", "first_response_at"}
+		"notes", "search_name", "search_contact", "utm_source", "utm_medium", "utm_campaign", "referrer_host", "landing_page", "device_class", "first_response_at", "source_key"}
 	step := LeadSpan / time.Duration(max(n, 1))
 	for start := 0; start < n; start += batch {
 		end := min(start+batch, n)
@@ -124,9 +124,10 @@ func leadRow(i, n int, step time.Duration, now time.Time, rng *rand.Rand) []any 
 	}
 	city := pick(rng, leadCities)
 	name, contact := db.LeadSearch(db.Lead{FirstName: first, LastName: last, City: city, Email: email, Phone: e164})
+	sourceKey := db.LeadSourceKey(db.Attribution{UTMSource: utm, UTMMedium: medium, UTMCampaign: campaign, ReferrerHost: ref})
 	return []any{uuid.NewString(), created, created, first, last, e164, typed, email, city,
 		fmt.Sprintf("%d %s St", 100+rng.IntN(9000), pick(rng, lastNames)), fmt.Sprintf("30%03d", rng.IntN(400)),
 		pick(rng, damageTypes), status, emergency, "website", carrier, claim, notes, name, contact, utm, medium, campaign, ref,
 		pick(rng, []string{"/", "/water-damage-restoration", "/fire-damage-restoration", "/areas/fulton/atlanta"}),
-		pick(rng, []string{"mobile", "mobile", "mobile", "desktop", "laptop", "tablet"}), responded}
+		pick(rng, []string{"mobile", "mobile", "mobile", "desktop", "laptop", "tablet"}), responded, sourceKey}
 }

@@ -473,10 +473,10 @@ func (s *Store) VitalCounts(ctx context.Context, from, to string) ([]VitalCount,
 		FROM analytics_vitals_daily WHERE day >= ? AND day <= ? GROUP BY page_kind, metric, units`), from, to); err != nil {
 		return nil, fmt.Errorf("vitals: %w", err)
 	}
-	var raw []VitalSample
+	var raw []VitalCount
 	if rawFrom <= to {
 		var err error
-		if raw, err = s.VitalSamples(ctx, rawFrom, to); err != nil {
+		if raw, err = s.rawVitalCounts(ctx, rawFrom, to); err != nil {
 			return nil, err
 		}
 	}
@@ -492,7 +492,7 @@ func (s *Store) VitalCounts(ctx context.Context, from, to string) ([]VitalCount,
 	for i, c := range rolled {
 		at[key{c.PageKind, c.Metric, c.Units}] = i
 	}
-	for _, c := range BinVitals(raw) {
+	for _, c := range raw {
 		if i, ok := at[key{c.PageKind, c.Metric, c.Units}]; ok {
 			rolled[i].Samples += c.Samples
 		} else {
@@ -501,6 +501,52 @@ func (s *Store) VitalCounts(ctx context.Context, from, to string) ([]VitalCount,
 	}
 	sortVitalCounts(rolled)
 	return rolled, nil
+}
+
+// rawVitalCounts is BinVitals(VitalSamples(from, to)) without the window
+// over the table: the plausible measurements are read from the
+// analytics_events_vitals index (migration 117) in the order
+// VitalSamples ranks them in, (day, visitor, metric, path, at, id), and
+// the first VitalsPerPage of each (day, visitor, metric, path) are
+// counted as they stream by.
+func (s *Store) rawVitalCounts(ctx context.Context, from, to string) ([]VitalCount, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT day, visitor, metric, path, page_kind, value FROM analytics_events
+		WHERE kind = 'vital' AND day >= ? AND day <= ? AND `+vitalPlausible+`
+		ORDER BY day, visitor, metric, path, at, id`), from, to)
+	if err != nil {
+		return nil, fmt.Errorf("vitals: %w", err)
+	}
+	defer rows.Close()
+	type key struct {
+		kind, metric string
+		units        int64
+	}
+	counts := map[key]int64{}
+	var day, visitor, metric, path, kind string
+	var prev [4]string
+	n := 0
+	for rows.Next() {
+		var value float64
+		if err := rows.Scan(&day, &visitor, &metric, &path, &kind, &value); err != nil {
+			return nil, fmt.Errorf("vitals: %w", err)
+		}
+		if cur := [4]string{day, visitor, metric, path}; cur != prev {
+			prev, n = cur, 0
+		}
+		if n++; n > VitalsPerPage {
+			continue
+		}
+		counts[key{kind, metric, VitalUnits(metric, value)}]++
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("vitals: %w", err)
+	}
+	out := make([]VitalCount, 0, len(counts))
+	for k, c := range counts {
+		out = append(out, VitalCount{PageKind: k.kind, Metric: k.metric, Units: k.units, Samples: c})
+	}
+	sortVitalCounts(out)
+	return out, nil
 }
 
 // RollUpTable is a table of per-day roll-up rows: its name and its

@@ -201,6 +201,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := s.fillLeadSearch(ctx); err != nil {
 		return fmt.Errorf("db: %w", err)
 	}
+	if err := s.fillLeadSourceKey(ctx); err != nil {
+		return fmt.Errorf("db: %w", err)
+	}
 	return nil
 }
 

@@ -79,7 +79,7 @@ func (s *Store) CreateLeadWithOutbox(ctx context.Context, l Lead, rows []OutboxR
 	inserted := false
 	ch := s.leadChange(LeadCreated, l.ID, l.CreatedAt)
 	err := s.Transact(ctx, func(tx *sqlx.Tx) error {
-		res, err := tx.NamedExecContext(ctx, `INSERT INTO avatar_leads (`+leadColumns+`, search_name, search_contact) VALUES (`+leadValues+`, :search_name, :search_contact)
+		res, err := tx.NamedExecContext(ctx, `INSERT INTO avatar_leads (`+leadColumns+`, search_name, search_contact, source_key) VALUES (`+leadValues+`, :search_name, :search_contact, :source_key)
 			ON CONFLICT (id) DO NOTHING`, stored(l))
 		if err != nil {
 			return err

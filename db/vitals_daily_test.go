@@ -123,3 +123,58 @@ func TestVitalUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestRawVitalCountsEqualTheWindowedSamples: today's measurements, which
+// VitalCounts counts from the analytics_events_vitals index as they
+// stream by (rawVitalCounts), count exactly as BinVitals of VitalSamples'
+// window over the table: the first three of each visitor, page and
+// metric by time, ties in time broken by id, implausible values never
+// counted nor ranked, over three days with several visitors, pages, page
+// kinds and metrics.
+func TestRawVitalCountsEqualTheWindowedSamples(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		base := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+		rng := rand.New(rand.NewPCG(117, 35))
+		metrics := []string{"LCP", "FCP", "TTFB", "INP", "CLS"}
+		pages := []struct{ path, kind string }{{"/", "home"}, {"/areas/fulton/atlanta", "city"}, {"/contact", "contact"}}
+		var evs []Event
+		for d := 0; d < 3; d++ {
+			day := base.AddDate(0, 0, d)
+			for i := 0; i < 2000; i++ {
+				m, p := metrics[rng.IntN(len(metrics))], pages[rng.IntN(len(pages))]
+				v := rng.ExpFloat64() * 2500
+				if m == "CLS" {
+					v = rng.ExpFloat64() * 0.1
+				}
+				if rng.IntN(30) == 0 {
+					v = 1e9 // implausible: neither counted nor ranked
+				}
+				// Few distinct times, so that many ties are broken by id.
+				at := day.Add(time.Duration(rng.IntN(5)) * time.Second)
+				evs = append(evs, Event{ID: fmt.Sprintf("%d-%05d", d, rng.IntN(100000)) + fmt.Sprint(i), At: at, Day: day.Format("2006-01-02"), Kind: EventVital,
+					Path: p.path, PageKind: p.kind, Metric: m, Value: v, Visitor: fmt.Sprintf("v%d", rng.IntN(60))})
+			}
+		}
+		if err := s.AddEvents(ctx, evs); err != nil {
+			t.Fatal(err)
+		}
+		for _, span := range [][2]string{{"2026-11-27", "2026-11-29"}, {"2026-11-28", "2026-11-28"}, {"2026-11-29", "2026-11-30"}} {
+			got, err := s.rawVitalCounts(ctx, span[0], span[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, err := s.VitalSamples(ctx, span[0], span[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := BinVitals(raw)
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("%s..%s: the streamed counts differ from the window's (-window, +streamed):\n%s", span[0], span[1], d)
+			}
+			if len(raw) == 0 || len(raw) == 2000*3 {
+				t.Fatalf("%s..%s: %d samples: the cap was not tested", span[0], span[1], len(raw))
+			}
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -54,18 +55,29 @@ const ScanFresh = 48 * time.Hour
 func (h *Handler) Tools(c echo.Context) error {
 	ctx := c.Request().Context()
 	now := time.Now()
-	out := []ToolStatus{
-		h.uploadTool(ctx),
-		h.seoTool(ctx),
-		h.indexNowTool(ctx),
-		h.securityTool(ctx, now),
-		h.performanceTool(ctx, now),
-		h.analyticsTool(ctx, now),
-		h.schemaTool(ctx),
-		h.locationsTool(),
-		{Slug: "content", Status: "Available", Tone: "neutral", Priority: "low", Detail: "Pages, services and blog posts are edited and published here."},
-		{Slug: "settings", Status: "Available", Tone: "neutral", Priority: "low", Detail: "Business details, phone numbers and switches."},
+	cards := []func() ToolStatus{
+		func() ToolStatus { return h.uploadTool(ctx) },
+		func() ToolStatus { return h.seoTool(ctx) },
+		func() ToolStatus { return h.indexNowTool(ctx) },
+		func() ToolStatus { return h.securityTool(ctx, now) },
+		func() ToolStatus { return h.performanceTool(ctx, now) },
+		func() ToolStatus { return h.analyticsTool(ctx, now) },
+		func() ToolStatus { return h.schemaTool(ctx) },
+		h.locationsTool,
 	}
+	// The cards read independently; Page Speed (28 days of vitals) and
+	// Analytics (7 days of visits) take most of the answer's time, so they
+	// are read side by side, each on a connection of its own, rather than
+	// one after the other (ADR 071).
+	out := make([]ToolStatus, len(cards), len(cards)+2)
+	var wg sync.WaitGroup
+	for i, card := range cards {
+		wg.Go(func() { out[i] = card() })
+	}
+	wg.Wait()
+	out = append(out,
+		ToolStatus{Slug: "content", Status: "Available", Tone: "neutral", Priority: "low", Detail: "Pages, services and blog posts are edited and published here."},
+		ToolStatus{Slug: "settings", Status: "Available", Tone: "neutral", Priority: "low", Detail: "Business details, phone numbers and switches."})
 	return c.JSON(http.StatusOK, Tools{Tools: out})
 }
 
