@@ -144,9 +144,11 @@ const NotRecorded = "Not recorded"
 // countsSQL computes, from the raw events of the days between its two
 // parameters that are not rolled up yet, one day at a time, every row the
 // roll-up keeps (day, kind, dim, key, events, visitors). The roll-up
-// stores exactly these rows and Counts reads them for the days not rolled
-// up, so a figure is the same whichever way its days are held, and every
-// breakdown adds up to its total day by day:
+// stores exactly these rows and Counts counts the same rows in Go for the
+// days not rolled up (rawCounts, held equal to this query by
+// TestRawCountsEqualTheRolledUpRows), so a figure is the same whichever
+// way its days are held, and every breakdown adds up to its total day by
+// day:
 //   - a visit is one visitor on one day with a page view; its source is
 //     its first page view's, its area its first area page view's;
 //   - a lead, call or form view belongs to the visit of the same visitor
@@ -256,12 +258,26 @@ func (s *Store) PruneRawEvents(ctx context.Context, keepRawFrom string) (int64, 
 // (a visitor is unlinkable across days). Sorted by kind, dimension, then
 // visitors (most first) and key.
 func (s *Store) Counts(ctx context.Context, from, to string) ([]Count, error) {
+	// The rolled-up rows and the raw events are read in one read-only
+	// transaction, one snapshot (repeatable read on PostgreSQL), as the
+	// single query before was: a roll-up committing between the two reads
+	// would otherwise move a day out of the raw events after the
+	// rolled-up rows were read without it.
+	opts := &sql.TxOptions{ReadOnly: true}
+	if s.dialect == "postgres" {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	tx, err := s.db.BeginTxx(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("counts: %w", err)
+	}
+	defer tx.Rollback()
 	// Raw events are read only for the days after the last rolled-up one
 	// (the roll-up takes every finished day in order), so a query stays an
 	// index range over today's rows however many raw rows the 30 days hold.
 	rawFrom := from
 	var last sql.NullString
-	if err := s.db.GetContext(ctx, &last, `SELECT MAX(day) FROM analytics_rollups`); err != nil {
+	if err := tx.GetContext(ctx, &last, `SELECT MAX(day) FROM analytics_rollups`); err != nil {
 		return nil, fmt.Errorf("counts: %w", err)
 	}
 	if last.Valid && last.String >= rawFrom {
@@ -269,14 +285,33 @@ func (s *Store) Counts(ctx context.Context, from, to string) ([]Count, error) {
 			rawFrom = t.AddDate(0, 0, 1).Format("2006-01-02")
 		}
 	}
-	q := countsSQL + ` SELECT kind, dim, key, SUM(events) AS events, SUM(visitors) AS visitors FROM (
-		SELECT kind, dim, key, events, visitors FROM analytics_daily WHERE day >= ? AND day <= ?
-		UNION ALL
-		SELECT kind, dim, key, events, visitors FROM counts
-	) t GROUP BY kind, dim, key`
-	var out []Count
-	if err := s.db.SelectContext(ctx, &out, s.q(q), rawFrom, to, from, to); err != nil {
+	// The rolled-up days are summed in SQL a month at a time, from an index
+	// in the order of the sums (dailyCountsSQL), today's raw events are
+	// counted in Go as they stream off the analytics_events_visits index
+	// (rawCounts), and the parts are added up here: nothing is sorted but
+	// the answer's few hundred rows (ADR 071).
+	var parts []Count
+	q, args := dailyCountsSQL(from, to)
+	if err := tx.SelectContext(ctx, &parts, s.q(q), args...); err != nil {
 		return nil, fmt.Errorf("counts %s..%s: %w", from, to, err)
+	}
+	if rawFrom <= to {
+		raw, err := s.rawCounts(ctx, tx, rawFrom, to)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, raw...)
+	}
+	var out []Count // nil when there is nothing, as before
+	at := make(map[countKey]int, 64)
+	for _, c := range parts {
+		if i, ok := at[countKey{c.Kind, c.Dim, c.Key}]; ok {
+			out[i].Events += c.Events
+			out[i].Visitors += c.Visitors
+		} else {
+			at[countKey{c.Kind, c.Dim, c.Key}] = len(out)
+			out = append(out, c)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -291,6 +326,184 @@ func (s *Store) Counts(ctx context.Context, from, to string) ([]Count, error) {
 		}
 		return a.Key < b.Key
 	})
+	return out, nil
+}
+
+type countKey struct{ kind, dim, key string }
+
+// dailyCountsSQL is the query of the rolled-up rows of the days
+// from..to summed by kind, dimension and key, one month at a time: each
+// month's rows are read from the analytics_daily_months index (migration
+// 118) in that order, so no month's rows are sorted, and the months' sums
+// (a few dozen rows each) are added up by Counts. Days are YYYY-MM-DD;
+// a span that is not, or longer than three years, is summed in one
+// GROUP BY (the same totals, sorted).
+func dailyCountsSQL(from, to string) (string, []any) {
+	const month = `SELECT kind, dim, key, SUM(events) AS events, SUM(visitors) AS visitors FROM analytics_daily
+		WHERE substr(day, 1, 7) = ? AND day >= ? AND day <= ? GROUP BY kind, dim, key`
+	f, errF := time.Parse("2006-01-02", from)
+	t, errT := time.Parse("2006-01-02", to)
+	if errF != nil || errT != nil || t.Sub(f) > 3*366*24*time.Hour {
+		return `SELECT kind, dim, key, SUM(events) AS events, SUM(visitors) AS visitors
+			FROM analytics_daily WHERE day >= ? AND day <= ? GROUP BY kind, dim, key`, []any{from, to}
+	}
+	var (
+		b    strings.Builder
+		args []any
+	)
+	for m := time.Date(f.Year(), f.Month(), 1, 0, 0, 0, 0, time.UTC); !m.After(t); m = m.AddDate(0, 1, 0) {
+		if len(args) > 0 {
+			b.WriteString(" UNION ALL ")
+		}
+		b.WriteString(month)
+		args = append(args, m.Format("2006-01"), from, to)
+	}
+	if len(args) == 0 {
+		return month, []any{f.Format("2006-01"), from, to}
+	}
+	return b.String(), args
+}
+
+// rawCounts is countsSQL's rows of the days from..to, summed over the
+// days, as Counts adds them up, without countsSQL's windows and sorts:
+// the events are read from the analytics_events_visits index (migration
+// 117) in the order of a visit, (day, visitor, at, id), and each
+// visitor's events of a day are counted when the next visitor's begin.
+// countsSQL stays what the roll-up stores and the reference
+// TestRawCountsEqualTheRolledUpRows compares this with; the rules are
+// countsSQL's:
+//   - a visit is a visitor (not ”) with a page view that day; its source
+//     is its first page view's (” is Direct), its area its first area
+//     page view's, its events are its page views;
+//   - every other event counts under its kind (total and path) and the
+//     distinct visitor ids that had one, ” (a lead without one) being
+//     one of them; so does a page view by path;
+//   - a lead, call or form view counts under its visit's source and the
+//     visits that had one, or under ” and no visit;
+//   - a converted visit has a lead or a call;
+//   - a lead counts under the area it names and the distinct visitor ids.
+func (s *Store) rawCounts(ctx context.Context, q sqlx.QueryerContext, from, to string) ([]Count, error) {
+	rows, err := q.QueryContext(ctx, s.q(`SELECT day, visitor, kind, path, source, area FROM analytics_events
+		WHERE day >= ? AND day <= ? AND kind <> 'vital' AND (visitor <> '' OR kind = 'lead')
+			AND day NOT IN (SELECT day FROM analytics_rollups)
+		ORDER BY day, visitor, at, id`), from, to)
+	if err != nil {
+		return nil, fmt.Errorf("counts %s..%s: %w", from, to, err)
+	}
+	defer rows.Close()
+	type acc struct {
+		events, visitors int64
+		// group is the last visitor's day that counted in visitors.
+		group int
+	}
+	counts := map[countKey]*acc{}
+	get := func(kind, dim, key string) *acc {
+		k := countKey{kind, dim, key}
+		a := counts[k]
+		if a == nil {
+			a = &acc{group: -1}
+			counts[k] = a
+		}
+		return a
+	}
+	type event struct{ kind, path, source, area string }
+	var (
+		group    int
+		day, vis string
+		evs      []event
+		prevDay  string
+		prevVis  string
+		started  bool
+	)
+	// visit counts one visitor's events of one day (evs, in time order).
+	visit := func() {
+		var views, leads int64
+		source, area := "", ""
+		first := true
+		for _, e := range evs {
+			switch e.kind {
+			case EventPageview:
+				if first {
+					source, first = e.source, false
+					if source == "" {
+						source = "Direct"
+					}
+				}
+				if area == "" {
+					area = e.area
+				}
+				views++
+			case EventLead, EventTelClick:
+				leads++
+			}
+		}
+		visited := views > 0 && prevVis != ""
+		distinct := func(a *acc, events int64) {
+			a.events += events
+			if a.group != group {
+				a.group = group
+				a.visitors++
+			}
+		}
+		if visited {
+			for _, a := range []*acc{get(EventPageview, DimTotal, ""), get(EventPageview, DimSource, source)} {
+				a.events += views
+				a.visitors++
+			}
+			if leads > 0 {
+				for _, a := range []*acc{get(KindConversion, DimTotal, ""), get(KindConversion, DimSource, source)} {
+					a.events++
+					a.visitors++
+				}
+			}
+		}
+		if area != "" {
+			a := get(EventPageview, DimArea, area)
+			a.events++
+			a.visitors++
+		}
+		for _, e := range evs {
+			if e.kind != EventPageview {
+				distinct(get(e.kind, DimTotal, ""), 1)
+			}
+			distinct(get(e.kind, DimPath, e.path), 1)
+			switch e.kind {
+			case EventLead, EventTelClick, EventFormView:
+				if visited {
+					distinct(get(e.kind, DimSource, source), 1)
+				} else {
+					get(e.kind, DimSource, "").events++
+				}
+			}
+			if e.kind == EventLead {
+				distinct(get(EventLead, DimArea, e.area), 1)
+			}
+		}
+	}
+	for rows.Next() {
+		var e event
+		if err := rows.Scan(&day, &vis, &e.kind, &e.path, &e.source, &e.area); err != nil {
+			return nil, fmt.Errorf("counts %s..%s: %w", from, to, err)
+		}
+		if !started || day != prevDay || vis != prevVis {
+			if started {
+				visit()
+				group++
+			}
+			started, prevDay, prevVis, evs = true, day, vis, evs[:0]
+		}
+		evs = append(evs, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("counts %s..%s: %w", from, to, err)
+	}
+	if started {
+		visit()
+	}
+	out := make([]Count, 0, len(counts))
+	for k, a := range counts {
+		out = append(out, Count{Kind: k.kind, Dim: k.dim, Key: k.key, Events: a.events, Visitors: a.visitors})
+	}
 	return out, nil
 }
 
