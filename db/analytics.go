@@ -671,9 +671,21 @@ func rollUpVitals(ctx context.Context, tx *sqlx.Tx, day string) error {
 // while reading a bounded number of rows: one per step, page kind,
 // metric and day, and today's raw measurements.
 func (s *Store) VitalCounts(ctx context.Context, from, to string) ([]VitalCount, error) {
+	// One snapshot for the stored counts and today's raw measurements, as
+	// Counts reads them: a roll-up committing between the two reads would
+	// count its day twice (in the daily counts and still as raw).
+	opts := &sql.TxOptions{ReadOnly: true}
+	if s.dialect == "postgres" {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	tx, err := s.db.BeginTxx(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("vitals: %w", err)
+	}
+	defer tx.Rollback()
 	rawFrom := from
 	var last sql.NullString
-	if err := s.db.GetContext(ctx, &last, `SELECT MAX(day) FROM analytics_rollups`); err != nil {
+	if err := tx.GetContext(ctx, &last, `SELECT MAX(day) FROM analytics_rollups`); err != nil {
 		return nil, fmt.Errorf("vitals: %w", err)
 	}
 	if last.Valid && last.String >= rawFrom {
@@ -682,14 +694,14 @@ func (s *Store) VitalCounts(ctx context.Context, from, to string) ([]VitalCount,
 		}
 	}
 	var rolled []VitalCount
-	if err := s.db.SelectContext(ctx, &rolled, s.q(`SELECT page_kind, metric, units, SUM(samples) AS samples
+	if err := tx.SelectContext(ctx, &rolled, s.q(`SELECT page_kind, metric, units, SUM(samples) AS samples
 		FROM analytics_vitals_daily WHERE day >= ? AND day <= ? GROUP BY page_kind, metric, units`), from, to); err != nil {
 		return nil, fmt.Errorf("vitals: %w", err)
 	}
 	var raw []VitalCount
 	if rawFrom <= to {
 		var err error
-		if raw, err = s.rawVitalCounts(ctx, rawFrom, to); err != nil {
+		if raw, err = s.rawVitalCounts(ctx, tx, rawFrom, to); err != nil {
 			return nil, err
 		}
 	}
@@ -722,8 +734,8 @@ func (s *Store) VitalCounts(ctx context.Context, from, to string) ([]VitalCount,
 // VitalSamples ranks them in, (day, visitor, metric, path, at, id), and
 // the first VitalsPerPage of each (day, visitor, metric, path) are
 // counted as they stream by.
-func (s *Store) rawVitalCounts(ctx context.Context, from, to string) ([]VitalCount, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT day, visitor, metric, path, page_kind, value FROM analytics_events
+func (s *Store) rawVitalCounts(ctx context.Context, q sqlx.QueryerContext, from, to string) ([]VitalCount, error) {
+	rows, err := q.QueryContext(ctx, s.q(`SELECT day, visitor, metric, path, page_kind, value FROM analytics_events
 		WHERE kind = 'vital' AND day >= ? AND day <= ? AND `+vitalPlausible+`
 		ORDER BY day, visitor, metric, path, at, id`), from, to)
 	if err != nil {

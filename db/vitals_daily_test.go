@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -160,7 +162,7 @@ func TestRawVitalCountsEqualTheWindowedSamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, span := range [][2]string{{"2026-11-27", "2026-11-29"}, {"2026-11-28", "2026-11-28"}, {"2026-11-29", "2026-11-30"}} {
-			got, err := s.rawVitalCounts(ctx, span[0], span[1])
+			got, err := s.rawVitalCounts(ctx, s.DB(), span[0], span[1])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,5 +178,74 @@ func TestRawVitalCountsEqualTheWindowedSamples(t *testing.T) {
 				t.Fatalf("%s..%s: %d samples: the cap was not tested", span[0], span[1], len(raw))
 			}
 		}
+	})
+}
+
+// TestVitalCountsDuringRollUp: while the roll-up moves day after day from
+// the raw measurements (kept, as for 30 days on the live site) into the
+// daily counts, every answer of VitalCounts counts each day once: the
+// stored counts and the raw ones are read in one snapshot.
+func TestVitalCountsDuringRollUp(t *testing.T) {
+	ForEachDB(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		today := time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC)
+		day := func(ago int) string { return today.AddDate(0, 0, -ago).Format("2006-01-02") }
+		rng := rand.New(rand.NewPCG(112, 72))
+		var evs []Event
+		for ago := 9; ago >= 0; ago-- {
+			for i := 0; i < 200; i++ {
+				evs = append(evs, Event{ID: fmt.Sprintf("%s-%04d", day(ago), i), At: today.AddDate(0, 0, -ago).Add(time.Duration(i) * time.Second),
+					Day: day(ago), Kind: EventVital, Path: "/", PageKind: "home", Metric: "LCP", Value: rng.ExpFloat64() * 2000,
+					Visitor: fmt.Sprintf("v%d", i)})
+			}
+		}
+		if err := s.AddEvents(ctx, evs); err != nil {
+			t.Fatal(err)
+		}
+		total := func(cs []VitalCount) (n int64) {
+			for _, c := range cs {
+				n += c.Samples
+			}
+			return n
+		}
+		want, err := s.VitalCounts(ctx, day(9), day(0))
+		if err != nil || total(want) != 2000 {
+			t.Fatalf("before the roll-up: %d measurements counted, %v, want 2000", total(want), err)
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for d := 9; d >= 1; d-- {
+				if _, err := s.RollUp(ctx, day(d), day(30), today); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+		var wg sync.WaitGroup
+		var reads, wrong atomic.Int64
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					got, err := s.VitalCounts(ctx, day(9), day(0))
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					reads.Add(1)
+					if d := cmp.Diff(want, got); d != "" && wrong.Add(1) == 1 {
+						t.Errorf("an answer during the roll-up counted %d measurements, want 2000 (-before, +during):\n%s", total(got), d)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		t.Logf("%d answers during the roll-up, %d wrong", reads.Load(), wrong.Load())
 	})
 }
