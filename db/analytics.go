@@ -252,6 +252,19 @@ func (s *Store) PruneRawEvents(ctx context.Context, keepRawFrom string) (int64, 
 	return n, nil
 }
 
+// snapshot begins a read-only transaction whose reads all see one state
+// of the database (repeatable read on PostgreSQL; SQLite's read
+// transaction is one already): for answers made of several reads that a
+// roll-up committing between them would make count a day twice or not at
+// all. The caller rolls it back.
+func (s *Store) snapshot(ctx context.Context) (*sqlx.Tx, error) {
+	opts := &sql.TxOptions{ReadOnly: true}
+	if s.dialect == "postgres" {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	return s.db.BeginTxx(ctx, opts)
+}
+
 // Counts returns every figure over the days from..to (inclusive), summed
 // over the days: aggregates for rolled-up days, the same rows computed
 // from raw events for the others (countsSQL). Visits are summed per day
@@ -263,11 +276,7 @@ func (s *Store) Counts(ctx context.Context, from, to string) ([]Count, error) {
 	// single query before was: a roll-up committing between the two reads
 	// would otherwise move a day out of the raw events after the
 	// rolled-up rows were read without it.
-	opts := &sql.TxOptions{ReadOnly: true}
-	if s.dialect == "postgres" {
-		opts.Isolation = sql.LevelRepeatableRead
-	}
-	tx, err := s.db.BeginTxx(ctx, opts)
+	tx, err := s.snapshot(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("counts: %w", err)
 	}
@@ -674,11 +683,7 @@ func (s *Store) VitalCounts(ctx context.Context, from, to string) ([]VitalCount,
 	// One snapshot for the stored counts and today's raw measurements, as
 	// Counts reads them: a roll-up committing between the two reads would
 	// count its day twice (in the daily counts and still as raw).
-	opts := &sql.TxOptions{ReadOnly: true}
-	if s.dialect == "postgres" {
-		opts.Isolation = sql.LevelRepeatableRead
-	}
-	tx, err := s.db.BeginTxx(ctx, opts)
+	tx, err := s.snapshot(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("vitals: %w", err)
 	}
